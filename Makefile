@@ -1,0 +1,58 @@
+# Forktail — the two commands:
+#   make run    install what is missing, build Release, start the main job
+#   make test   install what is missing, build Debug with ASan+UBSan, run every test
+# Developer targets: release, debug, tsan, tsan-test, bench, crash-long, format, clean.
+
+JOBS    ?= $(shell nproc)
+DATA    ?= ./data
+GEN      = -G Ninja
+RELEASE  = build/release
+DEBUG    = build/debug
+TSAN     = build/tsan
+
+.PHONY: run test deps release debug tsan tsan-test bench crash-long format clean
+
+deps:
+	@./scripts/install-deps.sh
+
+$(RELEASE)/build.ninja: | deps
+	cmake -S . -B $(RELEASE) $(GEN) -DCMAKE_BUILD_TYPE=Release
+
+$(DEBUG)/build.ninja: | deps
+	cmake -S . -B $(DEBUG) $(GEN) -DCMAKE_BUILD_TYPE=Debug -DFORKTAIL_SANITIZE=address
+
+$(TSAN)/build.ninja: | deps
+	cmake -S . -B $(TSAN) $(GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFORKTAIL_SANITIZE=thread
+
+release: deps $(RELEASE)/build.ninja
+	cmake --build $(RELEASE) -j $(JOBS)
+
+debug: deps $(DEBUG)/build.ninja
+	cmake --build $(DEBUG) -j $(JOBS)
+
+tsan: deps $(TSAN)/build.ninja
+	cmake --build $(TSAN) -j $(JOBS) --target scheduler_tests
+
+run: release
+	$(RELEASE)/tools/forktail demo --data $(DATA)
+
+# ASan+UBSan build of everything, then CTest (its closing summary is printed).
+# Long soak and crash loops carry the label "long" and run from their own targets.
+test: debug
+	cd $(DEBUG) && ctest --output-on-failure -j $(JOBS) --timeout 900 -LE long
+
+# The scheduler's tests under ThreadSanitizer (run by CI after `make test`).
+tsan-test: tsan
+	cd $(TSAN) && ctest --output-on-failure --timeout 900 -R '^scheduler'
+
+bench: release
+	./scripts/run-benchmarks.sh $(RELEASE)
+
+crash-long: release
+	cd $(RELEASE) && ctest --output-on-failure -L long
+
+format:
+	@git ls-files '*.cc' '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf build

@@ -1,0 +1,42 @@
+# Finds every external dependency the normal way (find_package / pkg-config)
+# and exposes each as an imported target. Installed by scripts/install-deps.sh.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+
+pkg_check_modules(URING REQUIRED IMPORTED_TARGET liburing)
+pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+find_package(RocksDB CONFIG REQUIRED)
+find_package(fmt REQUIRED)
+find_package(GTest REQUIRED)
+find_package(benchmark REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+
+# libnuma is optional at build time and at run time: without it (or on a
+# machine without NUMA) workers fall back to plain sched_setaffinity pinning.
+pkg_check_modules(NUMA IMPORTED_TARGET numa)
+add_library(forktail_numa INTERFACE)
+if(NUMA_FOUND)
+  target_link_libraries(forktail_numa INTERFACE PkgConfig::NUMA)
+  target_compile_definitions(forktail_numa INTERFACE FORKTAIL_HAVE_NUMA=1)
+else()
+  message(STATUS "libnuma not found: NUMA-aware placement disabled")
+endif()
+
+add_library(forktail_rocksdb INTERFACE)
+target_link_libraries(forktail_rocksdb INTERFACE RocksDB::rocksdb-shared)
+
+# forktail_module(NAME [DEPS targets...]): the library target `forktail_NAME`
+# from every .cc file in the module's folder. A module with no sources yet is
+# an INTERFACE target so that dependents can name it already.
+function(forktail_module name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  if(sources)
+    add_library(forktail_${name} STATIC ${sources})
+    target_link_libraries(forktail_${name} PUBLIC ${ARG_DEPS})
+  else()
+    add_library(forktail_${name} INTERFACE)
+    target_link_libraries(forktail_${name} INTERFACE ${ARG_DEPS})
+  endif()
+endfunction()

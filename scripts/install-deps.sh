@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Forktail needs to build, test and run.
+# Idempotent: checks each package first and runs `apt-get update` once, only
+# when something is missing. Safe to call from every make target.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  liburing-dev libnuma-dev librocksdb-dev liblz4-dev libzstd-dev libsnappy-dev libbz2-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libxxhash-dev libgflags-dev
+  clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=""
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"

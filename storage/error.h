@@ -1,0 +1,59 @@
+// Errors that end a statement or a transaction carry a PostgreSQL SQLSTATE, so
+// that the wire protocol can report them unchanged. Invariant violations are
+// assertions, not DbErrors; I/O layers return Status (status.h).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace forktail {
+
+// SQLSTATE codes used by Forktail (PostgreSQL Appendix A).
+namespace sqlstate {
+inline constexpr const char* kFeatureNotSupported = "0A000";
+inline constexpr const char* kStringDataRightTruncation = "22001";
+inline constexpr const char* kNumericValueOutOfRange = "22003";
+inline constexpr const char* kNullValueNotAllowed = "22004";
+inline constexpr const char* kInvalidDatetimeFormat = "22007";
+inline constexpr const char* kDatetimeFieldOverflow = "22008";
+inline constexpr const char* kDivisionByZero = "22012";
+inline constexpr const char* kInvalidParameterValue = "22023";
+inline constexpr const char* kInvalidTextRepresentation = "22P02";
+inline constexpr const char* kNotNullViolation = "23502";
+inline constexpr const char* kUniqueViolation = "23505";
+inline constexpr const char* kInvalidTransactionState = "25000";
+inline constexpr const char* kReadOnlySqlTransaction = "25006";
+inline constexpr const char* kTransactionRollback = "40000";
+inline constexpr const char* kSerializationFailure = "40001";
+inline constexpr const char* kSyntaxError = "42601";
+inline constexpr const char* kUndefinedColumn = "42703";
+inline constexpr const char* kUndefinedTable = "42P01";
+inline constexpr const char* kDuplicateTable = "42P07";
+inline constexpr const char* kDuplicateColumn = "42701";
+inline constexpr const char* kInvalidTableDefinition = "42P16";
+inline constexpr const char* kDatatypeMismatch = "42804";
+inline constexpr const char* kInvalidColumnDefinition = "42611";
+inline constexpr const char* kProgramLimitExceeded = "54000";
+inline constexpr const char* kOutOfMemory = "53200";
+inline constexpr const char* kDiskFull = "53100";
+inline constexpr const char* kQueryCanceled = "57014";
+inline constexpr const char* kAdminShutdown = "57P01";
+inline constexpr const char* kIoError = "58030";
+inline constexpr const char* kDataCorrupted = "XX001";
+inline constexpr const char* kInternalError = "XX000";
+}  // namespace sqlstate
+
+// A user-visible error: SQLSTATE plus a message in PostgreSQL's wording style
+// (lower case, no trailing period).
+class DbError : public std::runtime_error {
+ public:
+  DbError(const char* sqlstate, std::string message)
+      : std::runtime_error(std::move(message)), sqlstate_(sqlstate) {}
+
+  const char* sqlstate() const { return sqlstate_; }
+
+ private:
+  const char* sqlstate_;
+};
+
+}  // namespace forktail

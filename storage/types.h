@@ -1,0 +1,77 @@
+// SQL types and their physical representation.
+//
+//   type            in a column stripe          in a Value
+//   BOOLEAN         uint8_t (0/1)               bool
+//   SMALLINT        int16_t                     int64
+//   INTEGER         int32_t                     int64
+//   BIGINT          int64_t                     int64
+//   DOUBLE          double                      double
+//   DECIMAL(p,s)    int64_t, value * 10^s       int64 (unscaled), p <= 18
+//   CHAR(n)         StringRef into block heap   string, blank-padded to n
+//   VARCHAR(n)/TEXT StringRef into block heap   string (n = 0: unbounded)
+//   DATE            int32_t days since 1970-01-01
+//   TIMESTAMP       int64_t microseconds since 1970-01-01 00:00:00 (no zone)
+//
+// NULL exists for every type; in a block it is a bit in the column's null
+// bitmap, in a Value a flag.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace forktail {
+
+enum class TypeId : uint8_t {
+  kBoolean,
+  kSmallInt,
+  kInteger,
+  kBigInt,
+  kDouble,
+  kDecimal,
+  kChar,
+  kVarchar,
+  kText,
+  kDate,
+  kTimestamp,
+};
+
+inline constexpr int kMaxDecimalPrecision = 18;
+
+struct Type {
+  TypeId id = TypeId::kInteger;
+  uint8_t precision = 0;  // DECIMAL: 1..18
+  uint8_t scale = 0;      // DECIMAL: 0..precision
+  uint32_t length = 0;    // CHAR(n) / VARCHAR(n): n; 0 means unbounded (VARCHAR, TEXT)
+
+  static Type Boolean() { return {TypeId::kBoolean}; }
+  static Type SmallInt() { return {TypeId::kSmallInt}; }
+  static Type Integer() { return {TypeId::kInteger}; }
+  static Type BigInt() { return {TypeId::kBigInt}; }
+  static Type Double() { return {TypeId::kDouble}; }
+  // Throws DbError (22023) unless 1 <= precision <= 18 and 0 <= scale <= precision.
+  static Type Decimal(int precision, int scale);
+  static Type Char(uint32_t n) { return {TypeId::kChar, 0, 0, n}; }
+  static Type Varchar(uint32_t n = 0) { return {TypeId::kVarchar, 0, 0, n}; }
+  static Type Text() { return {TypeId::kText}; }
+  static Type Date() { return {TypeId::kDate}; }
+  static Type Timestamp() { return {TypeId::kTimestamp}; }
+
+  bool IsString() const {
+    return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
+  }
+  bool IsInteger() const {
+    return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;
+  }
+  bool IsNumeric() const { return IsInteger() || id == TypeId::kDouble || id == TypeId::kDecimal; }
+
+  // Bytes one value takes in a column stripe (strings: a StringRef).
+  uint32_t StripeWidth() const;
+
+  // PostgreSQL's spelling, as format_type() prints it: "integer", "numeric(15,2)",
+  // "character(10)", "character varying(25)", "text", "timestamp without time zone".
+  std::string ToString() const;
+
+  friend bool operator==(const Type&, const Type&) = default;
+};
+
+}  // namespace forktail

@@ -1,0 +1,14 @@
+// The `forktail` command's subcommands. Each Register* adds one subcommand (and
+// its --help) to the CLI11 app; the callback runs it and sets the exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace forktail::tools {
+
+// Exit code of the subcommand that ran; set by its callback.
+int& ExitCode();
+
+void RegisterDemoCommand(CLI::App& app);
+
+}  // namespace forktail::tools
