@@ -1,0 +1,92 @@
+#include "scheduler/query_memory.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "storage/error.h"
+
+namespace forktail {
+
+QueryMemory::QueryMemory(size_t limit) : limit_(limit) {}
+
+QueryMemory::~QueryMemory() { ReleaseAll(); }
+
+void* QueryMemory::Allocate(size_t bytes, size_t alignment) {
+  const size_t raw_alignment = alignment < 16 ? 16 : alignment;
+  if ((raw_alignment & (raw_alignment - 1)) != 0 || raw_alignment > 4096) {
+    std::fprintf(stderr, "QueryMemory: unsupported alignment %zu\n", alignment);
+    std::abort();
+  }
+  const size_t offset = (kHeaderSize + raw_alignment - 1) / raw_alignment * raw_alignment;
+  const size_t limit = limit_.load(std::memory_order_relaxed);
+  const size_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
+  if (before + bytes > limit || before + bytes < before) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    throw DbError(sqlstate::kOutOfMemory,
+                  "query exceeded its memory budget of " + std::to_string(limit) + " bytes");
+  }
+  size_t peak = peak_.load(std::memory_order_relaxed);
+  while (before + bytes > peak &&
+         !peak_.compare_exchange_weak(peak, before + bytes, std::memory_order_relaxed)) {
+  }
+  char* raw;
+  try {
+    raw = static_cast<char*>(::operator new(offset + bytes, std::align_val_t(raw_alignment)));
+  } catch (...) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    throw;
+  }
+  auto* header = reinterpret_cast<Header*>(raw + offset - kHeaderSize);
+  header->size = bytes;
+  header->offset = static_cast<uint32_t>(offset);
+  header->alignment = static_cast<uint32_t>(raw_alignment);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (released_) {
+    std::fprintf(stderr, "QueryMemory: allocation after the query's memory was released\n");
+    std::abort();
+  }
+  header->prev = nullptr;
+  header->next = head_;
+  if (head_ != nullptr) head_->prev = header;
+  head_ = header;
+  return raw + offset;
+}
+
+void QueryMemory::Deallocate(void* pointer) noexcept {
+  if (pointer == nullptr) return;
+  auto* header = reinterpret_cast<Header*>(static_cast<char*>(pointer) - kHeaderSize);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (released_) return;
+    if (header->prev != nullptr) header->prev->next = header->next;
+    if (header->next != nullptr) header->next->prev = header->prev;
+    if (head_ == header) head_ = header->next;
+  }
+  used_.fetch_sub(header->size, std::memory_order_relaxed);
+  FreeRaw(header);
+}
+
+void QueryMemory::ReleaseAll() noexcept {
+  Header* list;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    released_ = true;
+    list = head_;
+    head_ = nullptr;
+  }
+  while (list != nullptr) {
+    Header* next = list->next;
+    used_.fetch_sub(list->size, std::memory_order_relaxed);
+    FreeRaw(list);
+    list = next;
+  }
+}
+
+void QueryMemory::FreeRaw(Header* header) noexcept {
+  char* raw = reinterpret_cast<char*>(header) + kHeaderSize - header->offset;
+  ::operator delete(raw, std::align_val_t(header->alignment));
+}
+
+}  // namespace forktail

@@ -1,0 +1,94 @@
+// QueryMemory: the memory of one query's intermediate results and hash tables
+// (issue item "Temporary memory"), charged against the query's budget.
+//
+// Every allocation carries a small header that links it into the query's list
+// of live allocations, so that
+//   - a single Deallocate returns the bytes to the budget (std containers that
+//     grow and shrink do not leak budget, unlike a bump arena), and
+//   - ReleaseAll() frees whatever is still live when the query ends — also after
+//     a cancel or an error, when operators may have been torn down mid-way.
+// After ReleaseAll() a late Deallocate is a no-op (the bytes are gone already),
+// so containers may safely outlive the release; allocating again aborts.
+//
+//   allocation as returned by ::operator new (aligned to max(align, 16)):
+//   +---------- offset bytes ------------+------------------------+
+//   | padding | Header (32 bytes)        | user bytes (size)      |
+//   +---------+--------------------------+------------------------+
+//                                        ^ pointer given to caller
+//
+// Charged bytes are the user sizes. Exceeding the limit throws DbError 53200
+// "query exceeded its memory budget of N bytes"; the allocation is not made.
+// Thread-safe: work orders of one query allocate concurrently.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+
+namespace forktail {
+
+class QueryMemory {
+ public:
+  explicit QueryMemory(size_t limit = std::numeric_limits<size_t>::max());
+  ~QueryMemory();
+  QueryMemory(const QueryMemory&) = delete;
+  QueryMemory& operator=(const QueryMemory&) = delete;
+
+  void* Allocate(size_t bytes, size_t alignment = alignof(std::max_align_t));
+  void Deallocate(void* pointer) noexcept;
+  void ReleaseAll() noexcept;
+
+  void SetLimit(size_t limit) { limit_.store(limit, std::memory_order_relaxed); }
+  size_t limit() const { return limit_.load(std::memory_order_relaxed); }
+  size_t used() const { return used_.load(std::memory_order_relaxed); }
+  size_t peak() const { return peak_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Header {
+    Header* prev;
+    Header* next;
+    size_t size;
+    uint32_t offset;     // from the start of the raw allocation to the user bytes
+    uint32_t alignment;  // of the raw allocation
+  };
+  static constexpr size_t kHeaderSize = 32;
+  static_assert(sizeof(Header) == kHeaderSize);
+
+  static void FreeRaw(Header* header) noexcept;
+
+  std::atomic<size_t> limit_;
+  std::atomic<size_t> used_{0};
+  std::atomic<size_t> peak_{0};
+  std::mutex mutex_;  // guards the list and released_
+  Header* head_ = nullptr;
+  bool released_ = false;
+};
+
+// A std allocator drawing from a QueryMemory, e.g.
+//   std::vector<int64_t, QueryAllocator<int64_t>> v{QueryAllocator<int64_t>(plan.memory())};
+template <typename T>
+class QueryAllocator {
+ public:
+  using value_type = T;
+
+  explicit QueryAllocator(std::shared_ptr<QueryMemory> memory) : memory_(std::move(memory)) {}
+  template <typename U>
+  QueryAllocator(const QueryAllocator<U>& other) : memory_(other.memory()) {}
+
+  T* allocate(size_t n) { return static_cast<T*>(memory_->Allocate(n * sizeof(T), alignof(T))); }
+  void deallocate(T* pointer, size_t) noexcept { memory_->Deallocate(pointer); }
+
+  const std::shared_ptr<QueryMemory>& memory() const { return memory_; }
+  template <typename U>
+  bool operator==(const QueryAllocator<U>& other) const {
+    return memory_ == other.memory();
+  }
+
+ private:
+  std::shared_ptr<QueryMemory> memory_;
+};
+
+}  // namespace forktail
