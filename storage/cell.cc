@@ -1,0 +1,44 @@
+#include "storage/cell.h"
+
+#include <xxhash.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace forktail {
+
+uint64_t HashCell(const Value& v) {
+  if (v.is_null()) return 0x5bd1e9955bd1e995ull;
+  if (v.type().IsString()) {
+    std::string_view s = v.GetString();
+    return XXH3_64bits(s.data(), s.size());
+  }
+  if (v.type().id == TypeId::kDouble) {
+    double d = v.GetDouble();
+    if (d == 0) d = 0;  // -0 -> 0
+    if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof(bits));
+    return XXH3_64bits(&bits, sizeof(bits));
+  }
+  int64_t i = v.GetInt();
+  return XXH3_64bits(&i, sizeof(i));
+}
+
+int CompareCell(const Value& a, const Value& b) {
+  if (a.is_null() || b.is_null()) return a.is_null() == b.is_null() ? 0 : (a.is_null() ? 1 : -1);
+  if (a.type().IsString()) {
+    int c = a.GetString().compare(b.GetString());
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  if (a.type().id == TypeId::kDouble) {
+    double x = a.GetDouble(), y = b.GetDouble();
+    bool xn = std::isnan(x), yn = std::isnan(y);
+    if (xn || yn) return xn == yn ? 0 : (xn ? 1 : -1);
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  int64_t x = a.GetInt(), y = b.GetInt();
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+}  // namespace forktail

@@ -1,0 +1,231 @@
+#include "storage/table.h"
+
+#include <cassert>
+
+#include <fmt/format.h>
+
+#include "storage/cell.h"
+#include "storage/error.h"
+
+namespace forktail {
+
+Table::Table(TableId id, TableSchema schema, TableOptions options)
+    : id_(id),
+      schema_(std::move(schema)),
+      options_(options),
+      layout_(BlockLayout::Compute(schema_, options.max_rows_per_block)),
+      stats_(schema_.column_count()) {}
+
+Value Table::CastValue(ColumnId c, const Value& v) const {
+  const ColumnDef& def = schema_.column(c);
+  Value cast =
+      (!v.is_null() && v.type() == def.type && !def.type.IsString()) ? v : v.CastTo(def.type);
+  if (cast.is_null() && (def.not_null || schema_.IsKeyColumn(c))) {
+    throw DbError(sqlstate::kNotNullViolation,
+                  fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null "
+                              "constraint",
+                              def.name, schema_.name));
+  }
+  return cast;
+}
+
+Row Table::CastRow(const Row& row) const {
+  if (row.size() != schema_.column_count()) {
+    throw DbError(sqlstate::kSyntaxError, row.size() > schema_.column_count()
+                                              ? "INSERT has more expressions than target columns"
+                                              : "INSERT has more target columns than expressions");
+  }
+  Row out;
+  out.reserve(row.size());
+  for (size_t i = 0; i < row.size(); i++) {
+    out.push_back(CastValue(ColumnId(static_cast<uint16_t>(i)), row[i]));
+  }
+  return out;
+}
+
+std::vector<Value> Table::KeyOf(const Row& row) const {
+  std::vector<Value> key;
+  key.reserve(schema_.primary_key.size());
+  for (ColumnId c : schema_.primary_key) key.push_back(row[c.value()]);
+  return key;
+}
+
+std::vector<Value> Table::StoredKey(TupleId tid) const {
+  BlockRef block = directory_.Pin(tid.block);
+  std::vector<Value> key;
+  key.reserve(schema_.primary_key.size());
+  for (ColumnId c : schema_.primary_key) key.push_back(block->GetCell(c, tid.slot));
+  return key;
+}
+
+uint64_t Table::KeyHash(const std::vector<Value>& key) const {
+  uint64_t h = 0;
+  for (const Value& v : key) h = CombineHash(h, HashCell(v));
+  return h;
+}
+
+bool Table::KeyEquals(TupleId tid, const std::vector<Value>& key) const {
+  BlockRef block = directory_.Pin(tid.block);
+  for (size_t i = 0; i < key.size(); i++) {
+    if (CompareCell(block->GetCell(schema_.primary_key[i], tid.slot), key[i]) != 0) return false;
+  }
+  return true;
+}
+
+std::optional<TupleId> Table::FindKey(const std::vector<Value>& key, uint64_t hash) const {
+  return index_.Find(hash, [&](TupleId tid) { return KeyEquals(tid, key); });
+}
+
+void Table::ThrowDuplicateKey() const {
+  throw DbError(
+      sqlstate::kUniqueViolation,
+      fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", schema_.name));
+}
+
+uint32_t Table::StringBytes(const Row& row) const {
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < row.size(); i++) {
+    if (schema_.columns[i].type.IsString() && !row[i].is_null()) bytes += row[i].GetString().size();
+  }
+  return static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+}
+
+void Table::CheckRowSize(uint32_t string_bytes) const {
+  if (string_bytes > layout_->heap_size()) {
+    throw DbError(sqlstate::kProgramLimitExceeded,
+                  fmt::format("row is too big: size {}, maximum size {}", string_bytes,
+                              layout_->heap_size()));
+  }
+}
+
+void Table::AddBlock() {
+  BlockNo no(static_cast<uint32_t>(directory_.size()));
+  directory_.Add(Block::Create(layout_, id_, no));
+}
+
+void Table::WriteRow(Block& block, SlotNo slot, const Row& row) {
+  for (size_t i = 0; i < row.size(); i++)
+    block.SetCell(ColumnId(static_cast<uint16_t>(i)), slot, row[i]);
+}
+
+TupleId Table::AppendRow(const Row& row) {
+  uint32_t bytes = StringBytes(row);
+  if (directory_.size() == 0 ||
+      !directory_.Pin(BlockNo(static_cast<uint32_t>(directory_.size() - 1)))->HasRoomFor(bytes)) {
+    AddBlock();
+  }
+  BlockNo no(static_cast<uint32_t>(directory_.size() - 1));
+  BlockRef block = directory_.Pin(no);
+  SlotNo slot = block->AppendSlot();
+  WriteRow(*block, slot, row);
+  return {no, slot};
+}
+
+TupleId Table::Insert(const Row& row) {
+  Row cast = CastRow(row);
+  uint64_t hash = 0;
+  if (has_key()) {
+    std::vector<Value> key = KeyOf(cast);
+    hash = KeyHash(key);
+    if (FindKey(key, hash)) ThrowDuplicateKey();
+  }
+  CheckRowSize(StringBytes(cast));
+  TupleId tid = AppendRow(cast);
+  if (has_key()) index_.Insert(hash, tid);
+  stats_.OnInsert(cast);
+  return tid;
+}
+
+void Table::InsertAt(TupleId tid, const Row& row) {
+  Row cast = CastRow(row);
+  uint64_t hash = 0;
+  if (has_key()) {
+    std::vector<Value> key = KeyOf(cast);
+    hash = KeyHash(key);
+    if (FindKey(key, hash)) ThrowDuplicateKey();
+  }
+  CheckRowSize(StringBytes(cast));
+  while (directory_.size() <= tid.block.value()) AddBlock();
+  BlockRef block = directory_.Pin(tid.block);
+  assert(block->row_count() <= tid.slot.value() && "InsertAt: slot already used");
+  while (block->row_count() < tid.slot.value()) block->SetDeleted(block->AppendSlot(), true);
+  assert(block->HasRoomFor(StringBytes(cast)));
+  SlotNo slot = block->AppendSlot();
+  WriteRow(*block, slot, cast);
+  if (has_key()) index_.Insert(hash, tid);
+  stats_.OnInsert(cast);
+}
+
+bool Table::IsLive(TupleId tid) const {
+  if (!directory_.Contains(tid.block)) return false;
+  BlockRef block = directory_.Pin(tid.block);
+  return tid.slot.value() < block->row_count() && !block->IsDeleted(tid.slot);
+}
+
+std::optional<Row> Table::Read(TupleId tid) const {
+  if (!IsLive(tid)) return std::nullopt;
+  BlockRef block = directory_.Pin(tid.block);
+  Row row;
+  row.reserve(schema_.column_count());
+  for (size_t i = 0; i < schema_.column_count(); i++) {
+    row.push_back(block->GetCell(ColumnId(static_cast<uint16_t>(i)), tid.slot));
+  }
+  return row;
+}
+
+std::optional<Value> Table::ReadColumn(TupleId tid, ColumnId column) const {
+  if (!IsLive(tid) || column.value() >= schema_.column_count()) return std::nullopt;
+  return directory_.Pin(tid.block)->GetCell(column, tid.slot);
+}
+
+std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
+  if (!has_key()) return std::nullopt;
+  if (key.size() != schema_.primary_key.size()) {
+    throw DbError(sqlstate::kInvalidParameterValue,
+                  fmt::format("key of \"{}_pkey\" has {} columns, {} given", schema_.name,
+                              schema_.primary_key.size(), key.size()));
+  }
+  std::vector<Value> cast;
+  cast.reserve(key.size());
+  for (size_t i = 0; i < key.size(); i++) {
+    if (key[i].is_null()) return std::nullopt;
+    cast.push_back(CastValue(schema_.primary_key[i], key[i]));
+  }
+  return FindKey(cast, KeyHash(cast));
+}
+
+void Table::ForEachBlock(
+    const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const {
+  for (size_t b = 0; b < directory_.size(); b++) {
+    BlockRef block = directory_.Pin(BlockNo(static_cast<uint32_t>(b)));
+    fn(block, block->View());
+  }
+}
+
+void Table::RefreshStatistics() {
+  stats_.Clear();
+  Row row(schema_.column_count());
+  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (view.is_deleted(r)) continue;
+      for (size_t i = 0; i < row.size(); i++)
+        row[i] = block->GetCell(ColumnId(static_cast<uint16_t>(i)), SlotNo(r));
+      stats_.OnInsert(row);
+    }
+  });
+}
+
+void Table::RebuildIndex() {
+  index_.Clear();
+  if (!has_key()) return;
+  index_.Reserve(stats_.row_count());
+  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (view.is_deleted(r)) continue;
+      TupleId tid{block->block_no(), SlotNo(r)};
+      index_.Insert(KeyHash(StoredKey(tid)), tid);
+    }
+  });
+}
+
+}  // namespace forktail
