@@ -1,0 +1,261 @@
+#include "olap/expression.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "storage/error.h"
+
+namespace forktail {
+namespace {
+
+int IntRank(TypeId id) {
+  switch (id) {
+    case TypeId::kSmallInt:
+      return 1;
+    case TypeId::kInteger:
+      return 2;
+    case TypeId::kBigInt:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+ExprPtr MakeNode(ExprKind kind, const Type& type) {
+  auto e = std::make_unique<Expression>();
+  e->kind = kind;
+  e->type = type;
+  return e;
+}
+
+// Casts `e` to `t` unless it already has that type; constants fold.
+ExprPtr CastIfNeeded(ExprPtr e, const Type& t) {
+  if (e->type == t) return e;
+  if (e->type.IsString() && t.IsString()) return e;  // same representation
+  return Cast(std::move(e), t);
+}
+
+[[noreturn]] void Mismatch(const Type& a, const Type& b, const char* what) {
+  throw DbError(sqlstate::kDatatypeMismatch, std::string("operator does not exist: ") +
+                                                 a.ToString() + " " + what + " " + b.ToString());
+}
+
+}  // namespace
+
+Type CommonType(const Type& a, const Type& b, bool for_arith) {
+  if (a.IsString() && b.IsString() && !for_arith) {
+    return a.id == TypeId::kChar && b.id == TypeId::kChar ? a : Type::Text();
+  }
+  if (a.IsNumeric() && b.IsNumeric()) {
+    if (a.id == TypeId::kDouble || b.id == TypeId::kDouble) return Type::Double();
+    if (a.id == TypeId::kDecimal || b.id == TypeId::kDecimal) {
+      int s =
+          std::max(a.id == TypeId::kDecimal ? a.scale : 0, b.id == TypeId::kDecimal ? b.scale : 0);
+      return Type::Decimal(kMaxDecimalPrecision, s);
+    }
+    return IntRank(a.id) >= IntRank(b.id) ? a : b;
+  }
+  if (!for_arith && a.id == b.id) return a;
+  if (!for_arith && (a.id == TypeId::kDate || a.id == TypeId::kTimestamp) &&
+      (b.id == TypeId::kDate || b.id == TypeId::kTimestamp)) {
+    return Type::Timestamp();
+  }
+  Mismatch(a, b, for_arith ? "+" : "=");
+}
+
+ExprPtr ColumnRef(uint32_t column, const Type& type) {
+  auto e = MakeNode(ExprKind::kColumnRef, type);
+  e->column = column;
+  return e;
+}
+
+ExprPtr Constant(Value v) {
+  auto e = MakeNode(ExprKind::kConstant, v.type());
+  e->constant = std::move(v);
+  return e;
+}
+
+ExprPtr Arith(ArithOp op, ExprPtr left, ExprPtr right) {
+  Type common = CommonType(left->type, right->type, true);
+  if (common.id == TypeId::kDouble && op == ArithOp::kMod) {
+    Mismatch(left->type, right->type, "%");
+  }
+  Type result = common;
+  if (common.id == TypeId::kDecimal) {
+    int s1 = left->type.id == TypeId::kDecimal ? left->type.scale : 0;
+    int s2 = right->type.id == TypeId::kDecimal ? right->type.scale : 0;
+    int s = std::max(s1, s2);
+    if (op == ArithOp::kMul) s = std::min(s1 + s2, kMaxDecimalPrecision);
+    if (op == ArithOp::kDiv) s = std::max({6, s1, s2});
+    result = Type::Decimal(kMaxDecimalPrecision, s);
+    // Decimal operands keep their own scales; the kernel aligns them.
+    auto e = MakeNode(ExprKind::kArith, result);
+    e->arith = op;
+    if (left->type.id != TypeId::kDecimal) left = Cast(std::move(left), Type::Decimal(18, 0));
+    if (right->type.id != TypeId::kDecimal) right = Cast(std::move(right), Type::Decimal(18, 0));
+    e->children.push_back(std::move(left));
+    e->children.push_back(std::move(right));
+    return e;
+  }
+  auto e = MakeNode(ExprKind::kArith, result);
+  e->arith = op;
+  e->children.push_back(CastIfNeeded(std::move(left), common));
+  e->children.push_back(CastIfNeeded(std::move(right), common));
+  return e;
+}
+
+ExprPtr Compare(CompareOp op, ExprPtr left, ExprPtr right) {
+  Type common = CommonType(left->type, right->type, false);
+  auto e = MakeNode(ExprKind::kCompare, Type::Boolean());
+  e->compare = op;
+  // CHAR semantics (ignore trailing blanks) apply if either side is CHAR.
+  if (left->type.id == TypeId::kChar || right->type.id == TypeId::kChar) {
+    common = Type::Char(0);
+  }
+  e->children.push_back(CastIfNeeded(std::move(left), common));
+  e->children.push_back(CastIfNeeded(std::move(right), common));
+  return e;
+}
+
+static ExprPtr Logic(ExprKind kind, ExprPtr l, ExprPtr r) {
+  if (l->type.id != TypeId::kBoolean || r->type.id != TypeId::kBoolean) {
+    throw DbError(sqlstate::kDatatypeMismatch, "argument of AND/OR must be type boolean");
+  }
+  auto e = MakeNode(kind, Type::Boolean());
+  e->children.push_back(std::move(l));
+  e->children.push_back(std::move(r));
+  return e;
+}
+
+ExprPtr And(ExprPtr left, ExprPtr right) {
+  return Logic(ExprKind::kAnd, std::move(left), std::move(right));
+}
+ExprPtr Or(ExprPtr left, ExprPtr right) {
+  return Logic(ExprKind::kOr, std::move(left), std::move(right));
+}
+
+ExprPtr Not(ExprPtr child) {
+  if (child->type.id != TypeId::kBoolean) {
+    throw DbError(sqlstate::kDatatypeMismatch, "argument of NOT must be type boolean");
+  }
+  auto e = MakeNode(ExprKind::kNot, Type::Boolean());
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+ExprPtr IsNull(ExprPtr child, bool negated) {
+  auto e = MakeNode(ExprKind::kIsNull, Type::Boolean());
+  e->negated = negated;
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+ExprPtr In(ExprPtr child, std::vector<Value> list, bool negated) {
+  auto e = MakeNode(ExprKind::kIn, Type::Boolean());
+  e->negated = negated;
+  for (Value& v : list) {
+    if (!v.is_null() && !(v.type() == child->type) &&
+        !(v.type().IsString() && child->type.IsString())) {
+      // Constant folding of the cast happens through a one-row evaluation.
+      throw DbError(sqlstate::kDatatypeMismatch, "IN list value of type " + v.type().ToString() +
+                                                     " does not match " + child->type.ToString());
+    }
+  }
+  e->in_list = std::move(list);
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+ExprPtr Like(ExprPtr child, std::string pattern, bool negated, char escape) {
+  if (!child->type.IsString()) {
+    throw DbError(sqlstate::kDatatypeMismatch,
+                  "operator does not exist: " + child->type.ToString() + " ~~ unknown");
+  }
+  auto e = MakeNode(ExprKind::kLike, Type::Boolean());
+  e->negated = negated;
+  e->pattern = std::move(pattern);
+  e->escape = escape;
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+ExprPtr Case(std::vector<std::pair<ExprPtr, ExprPtr>> whens, ExprPtr else_result) {
+  assert(!whens.empty());
+  Type t = whens[0].second->type;
+  for (auto& w : whens) t = CommonType(t, w.second->type, false);
+  if (else_result != nullptr) t = CommonType(t, else_result->type, false);
+  if (t.IsString()) t = Type::Text();
+  auto e = MakeNode(ExprKind::kCase, t);
+  for (auto& w : whens) {
+    if (w.first->type.id != TypeId::kBoolean) {
+      throw DbError(sqlstate::kDatatypeMismatch, "argument of CASE/WHEN must be type boolean");
+    }
+    e->children.push_back(std::move(w.first));
+    e->children.push_back(CastIfNeeded(std::move(w.second), t));
+  }
+  e->children.push_back(else_result == nullptr ? Constant(Value::Null(t))
+                                               : CastIfNeeded(std::move(else_result), t));
+  return e;
+}
+
+ExprPtr Cast(ExprPtr child, const Type& target) {
+  if (child->kind == ExprKind::kConstant && child->constant.is_null()) {
+    return Constant(Value::Null(target));
+  }
+  auto e = MakeNode(ExprKind::kCast, target);
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+ExprPtr DateAdd(ExprPtr child, Interval interval, bool subtract) {
+  TypeId id = child->type.id;
+  if (id != TypeId::kDate && id != TypeId::kTimestamp) {
+    throw DbError(sqlstate::kDatatypeMismatch,
+                  "operator does not exist: " + child->type.ToString() + " + interval");
+  }
+  if (subtract) {
+    interval.months = -interval.months;
+    interval.days = -interval.days;
+    interval.micros = -interval.micros;
+  }
+  Type t = id == TypeId::kDate && interval.micros == 0 ? Type::Date() : Type::Timestamp();
+  auto e = MakeNode(ExprKind::kDateAdd, t);
+  e->interval = interval;
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+ExprPtr Extract(DateField field, ExprPtr child) {
+  TypeId id = child->type.id;
+  if (id != TypeId::kDate && id != TypeId::kTimestamp) {
+    throw DbError(sqlstate::kDatatypeMismatch,
+                  "function extract(unknown, " + child->type.ToString() + ") does not exist");
+  }
+  auto e = MakeNode(ExprKind::kExtract, Type::BigInt());
+  e->field = field;
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+ExprPtr Substring(ExprPtr s, ExprPtr start, ExprPtr length) {
+  if (!s->type.IsString()) {
+    throw DbError(sqlstate::kDatatypeMismatch, "function substring requires a string argument");
+  }
+  auto e = MakeNode(ExprKind::kSubstring, Type::Text());
+  e->children.push_back(std::move(s));
+  e->children.push_back(CastIfNeeded(std::move(start), Type::BigInt()));
+  if (length != nullptr) e->children.push_back(CastIfNeeded(std::move(length), Type::BigInt()));
+  return e;
+}
+
+ExprPtr Coalesce(std::vector<ExprPtr> args) {
+  assert(!args.empty());
+  Type t = args[0]->type;
+  for (auto& a : args) t = CommonType(t, a->type, false);
+  if (t.IsString()) t = Type::Text();
+  auto e = MakeNode(ExprKind::kCoalesce, t);
+  for (auto& a : args) e->children.push_back(CastIfNeeded(std::move(a), t));
+  return e;
+}
+
+}  // namespace forktail

@@ -1,0 +1,123 @@
+// Bound expressions: the typed tree the binder hands the physical operators.
+//
+// Every node knows its result Type. The factory functions below apply SQL's
+// typing rules at bind time and insert implicit casts, so each kernel sees
+// operands of ONE physical type and is a single template instantiation with
+// no per-value dispatch:
+//   integers:  the wider of the two (SMALLINT < INTEGER < BIGINT); overflow
+//              raises 22003 "<type> out of range";
+//   DOUBLE:    if either side is DOUBLE;
+//   DECIMAL:   if either side is DECIMAL (integers become DECIMAL(18,0));
+//              results are DECIMAL(18, s): + - % s = max(s1,s2), * s1+s2
+//              (rounded to 18), / max(6, s1, s2) (capped by the digits the
+//              dividend needs); overflow 22003 "numeric field overflow";
+//   / and % by zero raise 22012 "division by zero" (also for DOUBLE, as in
+//   PostgreSQL); integer division truncates toward zero.
+// Comparisons bring both sides to the common type the same way. Booleans use
+// SQL three-valued logic: NULL AND FALSE = FALSE, NULL OR TRUE = TRUE.
+//
+// Dates: date +/- interval yields DATE when the interval has no time part
+// and the input is a DATE, otherwise TIMESTAMP (PostgreSQL always yields
+// TIMESTAMP; comparisons with dates agree either way). Month arithmetic
+// clamps to the month's last day, as PostgreSQL does. EXTRACT yields BIGINT
+// (PostgreSQL: numeric); SECOND is the whole seconds.
+//
+// Strings: comparisons are bytewise; CHAR(n) values compare with trailing
+// blanks ignored. SUBSTRING counts bytes (ASCII data; UTF-8 code points are
+// not yet counted). LIKE supports % _ and an escape character (default '\').
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "storage/value.h"
+
+namespace forktail {
+
+enum class ExprKind : uint8_t {
+  kColumnRef,
+  kConstant,
+  kArith,
+  kCompare,
+  kAnd,
+  kOr,
+  kNot,
+  kIsNull,  // negated: IS NOT NULL
+  kIn,      // negated: NOT IN
+  kLike,    // negated: NOT LIKE
+  kCase,    // children: cond0, result0, cond1, result1, ..., else
+  kCast,
+  kDateAdd,  // child +/- interval
+  kExtract,
+  kSubstring,  // children: string, start[, length]
+  kCoalesce,
+};
+
+enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMod };
+enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+enum class DateField : uint8_t {
+  kYear,
+  kQuarter,
+  kMonth,
+  kDay,
+  kHour,
+  kMinute,
+  kSecond,
+  kDow,
+  kDoy
+};
+
+struct Interval {
+  int32_t months = 0;
+  int32_t days = 0;
+  int64_t micros = 0;
+};
+
+struct Expression;
+using ExprPtr = std::unique_ptr<Expression>;
+
+struct Expression {
+  ExprKind kind = ExprKind::kConstant;
+  Type type;
+  std::vector<ExprPtr> children;
+
+  uint32_t column = 0;  // kColumnRef: index into the input chunk
+  Value constant;       // kConstant
+  ArithOp arith = ArithOp::kAdd;
+  CompareOp compare = CompareOp::kEq;
+  bool negated = false;        // IS NOT NULL, NOT IN, NOT LIKE
+  std::vector<Value> in_list;  // kIn: constants of the child's type
+  std::string pattern;         // kLike
+  char escape = '\\';          // kLike; 0 = none
+  Interval interval;           // kDateAdd (already negated for '-')
+  DateField field = DateField::kYear;
+};
+
+ExprPtr ColumnRef(uint32_t column, const Type& type);
+ExprPtr Constant(Value v);
+ExprPtr Arith(ArithOp op, ExprPtr left, ExprPtr right);
+ExprPtr Compare(CompareOp op, ExprPtr left, ExprPtr right);
+ExprPtr And(ExprPtr left, ExprPtr right);
+ExprPtr Or(ExprPtr left, ExprPtr right);
+ExprPtr Not(ExprPtr child);
+ExprPtr IsNull(ExprPtr child, bool negated = false);
+// The list's values are cast to the child's type (constants only).
+ExprPtr In(ExprPtr child, std::vector<Value> list, bool negated = false);
+ExprPtr Like(ExprPtr child, std::string pattern, bool negated = false, char escape = '\\');
+// CASE WHEN c0 THEN r0 ... ELSE e END; else_result may be null (ELSE NULL).
+ExprPtr Case(std::vector<std::pair<ExprPtr, ExprPtr>> whens, ExprPtr else_result);
+ExprPtr Cast(ExprPtr child, const Type& target);
+ExprPtr DateAdd(ExprPtr child, Interval interval, bool subtract = false);
+ExprPtr Extract(DateField field, ExprPtr child);
+// SUBSTRING(s FROM start [FOR length]); length may be null.
+ExprPtr Substring(ExprPtr s, ExprPtr start, ExprPtr length);
+ExprPtr Coalesce(std::vector<ExprPtr> args);
+
+// The type both operands are brought to for arithmetic / comparison.
+// Throws DbError 42804 for incompatible types.
+Type CommonType(const Type& a, const Type& b, bool for_arith);
+
+}  // namespace forktail

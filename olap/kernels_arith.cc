@@ -1,0 +1,193 @@
+// Arithmetic and constant kernels.
+#include "olap/kernel_util.h"
+#include "olap/kernels.h"
+
+namespace forktail {
+namespace {
+
+template <typename T>
+void IntArith(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
+  const T* a = l.data<T>();
+  const T* b = r.data<T>();
+  T* o = out->mutable_data<T>();
+  const uint64_t* nulls = out->nulls();
+  auto body = [&](auto f) {
+    if (nulls == nullptr) {
+      ForEachRow(rows, [&](uint32_t i) { o[i] = f(a[i], b[i]); });
+    } else {
+      ForEachRow(rows, [&](uint32_t i) {
+        if (!NullAt(nulls, i)) o[i] = f(a[i], b[i]);
+      });
+    }
+  };
+  const Type& t = out->type();
+  switch (op) {
+    case ArithOp::kAdd:
+      body([&](T x, T y) {
+        T z;
+        if (__builtin_add_overflow(x, y, &z)) OutOfRange(t);
+        return z;
+      });
+      break;
+    case ArithOp::kSub:
+      body([&](T x, T y) {
+        T z;
+        if (__builtin_sub_overflow(x, y, &z)) OutOfRange(t);
+        return z;
+      });
+      break;
+    case ArithOp::kMul:
+      body([&](T x, T y) {
+        T z;
+        if (__builtin_mul_overflow(x, y, &z)) OutOfRange(t);
+        return z;
+      });
+      break;
+    case ArithOp::kDiv:
+      body([&](T x, T y) -> T {
+        if (y == 0) DivisionByZero();
+        if (y == -1) {
+          if (x == std::numeric_limits<T>::min()) OutOfRange(t);
+          return static_cast<T>(-x);
+        }
+        return static_cast<T>(x / y);
+      });
+      break;
+    case ArithOp::kMod:
+      body([&](T x, T y) -> T {
+        if (y == 0) DivisionByZero();
+        if (y == -1) return 0;
+        return static_cast<T>(x % y);
+      });
+      break;
+  }
+}
+
+void DoubleArith(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
+  const double* a = l.data<double>();
+  const double* b = r.data<double>();
+  double* o = out->mutable_data<double>();
+  const uint64_t* nulls = out->nulls();
+  switch (op) {
+    case ArithOp::kAdd:
+      ForEachRow(rows, [&](uint32_t i) { o[i] = a[i] + b[i]; });
+      break;
+    case ArithOp::kSub:
+      ForEachRow(rows, [&](uint32_t i) { o[i] = a[i] - b[i]; });
+      break;
+    case ArithOp::kMul:
+      ForEachRow(rows, [&](uint32_t i) { o[i] = a[i] * b[i]; });
+      break;
+    case ArithOp::kDiv:
+      ForEachRow(rows, [&](uint32_t i) {
+        if (NullAt(nulls, i)) return;
+        if (b[i] == 0) DivisionByZero();
+        o[i] = a[i] / b[i];
+      });
+      break;
+    case ArithOp::kMod:
+      abort();  // rejected at bind time
+  }
+}
+
+void DecimalArith(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
+  const int64_t* a = l.data<int64_t>();
+  const int64_t* b = r.data<int64_t>();
+  int64_t* o = out->mutable_data<int64_t>();
+  const uint64_t* nulls = out->nulls();
+  int s1 = l.type().scale, s2 = r.type().scale, so = out->type().scale;
+  int p = out->type().precision;
+  int s = std::max(s1, s2);
+  __int128 fa = Pow10i128(s - s1), fb = Pow10i128(s - s2);
+  auto body = [&](auto f) {
+    ForEachRow(rows, [&](uint32_t i) {
+      if (!NullAt(nulls, i)) o[i] = CheckDecimal(f(a[i], b[i]), p);
+    });
+  };
+  switch (op) {
+    case ArithOp::kAdd:
+      body([&](__int128 x, __int128 y) { return Rescale(x * fa + y * fb, s, so); });
+      break;
+    case ArithOp::kSub:
+      body([&](__int128 x, __int128 y) { return Rescale(x * fa - y * fb, s, so); });
+      break;
+    case ArithOp::kMul:
+      body([&](__int128 x, __int128 y) { return Rescale(x * y, s1 + s2, so); });
+      break;
+    case ArithOp::kDiv: {
+      int k = so + s2 - s1;  // x * 10^k / y has scale so
+      if (k > 20) {
+        throw DbError(sqlstate::kNumericValueOutOfRange, "numeric field overflow");
+      }
+      body([&](__int128 x, __int128 y) {
+        if (y == 0) DivisionByZero();
+        if (k >= 0) return DivRound(x * Pow10i128(k), y);
+        return DivRound(x, y * Pow10i128(-k));
+      });
+      break;
+    }
+    case ArithOp::kMod:
+      body([&](__int128 x, __int128 y) {
+        if (y == 0) DivisionByZero();
+        return Rescale((x * fa) % (y * fb), s, so);
+      });
+      break;
+  }
+}
+
+}  // namespace
+
+void ArithKernel(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
+  UnionNulls(l, &r, rows, out);
+  switch (out->type().id) {
+    case TypeId::kSmallInt:
+      IntArith<int16_t>(op, l, r, rows, out);
+      break;
+    case TypeId::kInteger:
+      IntArith<int32_t>(op, l, r, rows, out);
+      break;
+    case TypeId::kBigInt:
+      IntArith<int64_t>(op, l, r, rows, out);
+      break;
+    case TypeId::kDouble:
+      DoubleArith(op, l, r, rows, out);
+      break;
+    case TypeId::kDecimal:
+      DecimalArith(op, l, r, rows, out);
+      break;
+    default:
+      abort();
+  }
+}
+
+void ConstantKernel(const Value& c, Rows rows, Vector* out) {
+  if (c.is_null()) {
+    ForEachRow(rows, [&](uint32_t i) { out->SetNull(i, true); });
+    return;
+  }
+  DispatchPhysical(out->physical(), [&]<typename T>() {
+    T* o = out->mutable_data<T>();
+    T v;
+    if constexpr (std::is_same_v<T, std::string_view>) {
+      v = out->arena()->Add(c.GetString());
+    } else if constexpr (std::is_same_v<T, double>) {
+      v = c.GetDouble();
+    } else {
+      v = static_cast<T>(c.GetInt());
+    }
+    ForEachRow(rows, [&](uint32_t i) { o[i] = v; });
+  });
+}
+
+void CopyRows(const Vector& in, Rows rows, Vector* out) {
+  DispatchPhysical(in.physical(), [&]<typename T>() {
+    const T* a = in.data<T>();
+    T* o = out->mutable_data<T>();
+    ForEachRow(rows, [&](uint32_t i) { o[i] = a[i]; });
+  });
+  if (in.nulls() != nullptr || out->nulls() != nullptr) {
+    ForEachRow(rows, [&](uint32_t i) { out->SetNull(i, in.IsNull(i)); });
+  }
+}
+
+}  // namespace forktail

@@ -1,0 +1,316 @@
+// CAST kernel. Numeric conversions round half away from zero (as
+// Value::CastTo documents); range errors are 22003; text input errors 22P02.
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "olap/kernel_util.h"
+#include "olap/kernels.h"
+
+namespace forktail {
+namespace {
+
+enum class Cat { kBool, kInt, kDecimal, kDouble, kDate, kTimestamp, kString };
+
+Cat CategoryOf(const Type& t) {
+  switch (t.id) {
+    case TypeId::kBoolean:
+      return Cat::kBool;
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+      return Cat::kInt;
+    case TypeId::kDecimal:
+      return Cat::kDecimal;
+    case TypeId::kDouble:
+      return Cat::kDouble;
+    case TypeId::kDate:
+      return Cat::kDate;
+    case TypeId::kTimestamp:
+      return Cat::kTimestamp;
+    default:
+      return Cat::kString;
+  }
+}
+
+int64_t IntMin(const Type& t) {
+  return t.id == TypeId::kSmallInt ? INT16_MIN : t.id == TypeId::kInteger ? INT32_MIN : INT64_MIN;
+}
+int64_t IntMax(const Type& t) {
+  return t.id == TypeId::kSmallInt ? INT16_MAX : t.id == TypeId::kInteger ? INT32_MAX : INT64_MAX;
+}
+
+std::string DecimalToString(int64_t v, int scale) {
+  if (scale == 0) return std::to_string(v);
+  uint64_t a = v < 0 ? -static_cast<uint64_t>(v) : v;
+  std::string digits = std::to_string(a);
+  if (digits.size() <= static_cast<size_t>(scale)) digits.insert(0, scale + 1 - digits.size(), '0');
+  digits.insert(digits.size() - scale, ".");
+  return v < 0 ? "-" + digits : digits;
+}
+
+[[noreturn]] void BadText(const Type& t, std::string_view s) {
+  throw DbError(sqlstate::kInvalidTextRepresentation,
+                fmt::format("invalid input syntax for type {}: \"{}\"", t.ToString(), s));
+}
+
+// Parses text into the target's category value: int64 (ints, decimal
+// unscaled, date days), or double.
+int64_t ParseInt(const Type& t, std::string_view s) {
+  std::string_view x = TrimTrailingBlanks(s);
+  while (!x.empty() && x[0] == ' ') x.remove_prefix(1);
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(x.data(), x.data() + x.size(), v);
+  if (ec == std::errc::result_out_of_range) OutOfRange(t);
+  if (ec != std::errc() || p != x.data() + x.size() || x.empty()) BadText(t, s);
+  return v;
+}
+
+double ParseDouble(const Type& t, std::string_view s) {
+  std::string x(TrimTrailingBlanks(s));
+  char* end = nullptr;
+  double v = strtod(x.c_str(), &end);
+  if (x.empty() || end != x.c_str() + x.size()) BadText(t, s);
+  return v;
+}
+
+int64_t ParseDecimal(const Type& t, std::string_view s) {
+  std::string_view x = TrimTrailingBlanks(s);
+  bool neg = !x.empty() && x[0] == '-';
+  if (!x.empty() && (x[0] == '-' || x[0] == '+')) x.remove_prefix(1);
+  __int128 v = 0;
+  int frac = -1, digits = 0;
+  for (char c : x) {
+    if (c == '.' && frac < 0) {
+      frac = 0;
+    } else if (c >= '0' && c <= '9') {
+      if (++digits > 36) BadText(t, s);
+      v = v * 10 + (c - '0');
+      if (frac >= 0) ++frac;
+    } else {
+      BadText(t, s);
+    }
+  }
+  if (digits == 0) BadText(t, s);
+  v = Rescale(v, frac < 0 ? 0 : frac, t.scale);
+  return CheckDecimal(neg ? -v : v, t.precision);
+}
+
+int64_t ParseDate(const Type& t, std::string_view s) {
+  int y = 0, m = 0, d = 0;
+  std::string x(TrimTrailingBlanks(s));
+  if (sscanf(x.c_str(), "%d-%d-%d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31) {
+    BadText(t, s);
+  }
+  return DaysFromCivil(y, m, d);
+}
+
+template <typename In, typename Out, typename F>
+void Map(const Vector& in, Rows rows, Vector* out, F f) {
+  const In* a = in.data<In>();
+  Out* o = out->mutable_data<Out>();
+  const uint64_t* nulls = out->nulls();
+  ForEachRow(rows, [&](uint32_t i) {
+    if (!NullAt(nulls, i)) o[i] = static_cast<Out>(f(a[i]));
+  });
+}
+
+// Loads any numeric-ish input as int64 (ints, decimal unscaled, dates, bool).
+template <typename Out, typename F>
+void FromInt(const Vector& in, Rows rows, Vector* out, F f) {
+  DispatchPhysical(in.physical(), [&]<typename In>() {
+    if constexpr (std::is_integral_v<In>) {
+      Map<In, Out>(in, rows, out, [&](In x) { return f(static_cast<int64_t>(x)); });
+    } else {
+      abort();
+    }
+  });
+}
+
+template <typename F>
+void ToOut(Vector* out, F f) {
+  DispatchPhysical(out->physical(), [&]<typename Out>() {
+    if constexpr (std::is_integral_v<Out>) f.template operator()<Out>();
+  });
+}
+
+std::string ToText(const Type& t, int64_t i, double d) {
+  switch (CategoryOf(t)) {
+    case Cat::kBool:
+      return i != 0 ? "true" : "false";
+    case Cat::kInt:
+      return std::to_string(i);
+    case Cat::kDecimal:
+      return DecimalToString(i, t.scale);
+    case Cat::kDouble:
+      return fmt::format("{}", d);
+    case Cat::kDate: {
+      int y, m, dd;
+      CivilFromDays(i, &y, &m, &dd);
+      return fmt::format("{:04d}-{:02d}-{:02d}", y, m, dd);
+    }
+    case Cat::kTimestamp: {
+      int64_t day = i >= 0 ? i / 86400000000LL : -((-i + 86399999999LL) / 86400000000LL);
+      int64_t tod = i - day * 86400000000LL;
+      int y, m, dd;
+      CivilFromDays(day, &y, &m, &dd);
+      return fmt::format("{:04d}-{:02d}-{:02d} {:02d}:{:02d}:{:02d}", y, m, dd, tod / 3600000000LL,
+                         tod / 60000000LL % 60, tod / 1000000LL % 60);
+    }
+    case Cat::kString:
+      break;
+  }
+  abort();
+}
+
+}  // namespace
+
+void CastKernel(const Vector& in, Rows rows, Vector* out) {
+  UnionNulls(in, nullptr, rows, out);
+  const Type& from = in.type();
+  const Type& to = out->type();
+  Cat cf = CategoryOf(from), ct = CategoryOf(to);
+  const uint64_t* nulls = out->nulls();
+
+  if (ct == Cat::kString) {
+    auto* o = out->mutable_data<std::string_view>();
+    StringArena* arena = out->arena();
+    auto fit = [&](std::string_view s) -> std::string_view {
+      if (to.length == 0) return s;
+      if (to.id == TypeId::kChar) {
+        std::string_view t = TrimTrailingBlanks(s);
+        if (t.size() > to.length) {
+          throw DbError(sqlstate::kStringDataRightTruncation,
+                        fmt::format("value too long for type character({})", to.length));
+        }
+        if (s.size() == to.length) return s;
+        std::string padded(t);
+        padded.resize(to.length, ' ');
+        return arena->Add(padded);
+      }
+      if (s.size() > to.length) {
+        if (TrimTrailingBlanks(s).size() <= to.length) return s.substr(0, to.length);
+        throw DbError(sqlstate::kStringDataRightTruncation,
+                      fmt::format("value too long for type character varying({})", to.length));
+      }
+      return s;
+    };
+    if (cf == Cat::kString) {
+      const auto* a = in.data<std::string_view>();
+      ForEachRow(rows, [&](uint32_t i) {
+        if (!NullAt(nulls, i)) o[i] = fit(a[i]);
+      });
+      return;
+    }
+    DispatchPhysical(in.physical(), [&]<typename In>() {
+      if constexpr (!std::is_same_v<In, std::string_view>) {
+        const In* a = in.data<In>();
+        ForEachRow(rows, [&](uint32_t i) {
+          if (NullAt(nulls, i)) return;
+          std::string s = std::is_same_v<In, double> ? ToText(from, 0, static_cast<double>(a[i]))
+                                                     : ToText(from, static_cast<int64_t>(a[i]), 0);
+          o[i] = fit(arena->Add(s));
+        });
+      }
+    });
+    return;
+  }
+
+  if (cf == Cat::kString) {
+    const auto* a = in.data<std::string_view>();
+    DispatchPhysical(out->physical(), [&]<typename Out>() {
+      if constexpr (!std::is_same_v<Out, std::string_view>) {
+        Out* o = out->mutable_data<Out>();
+        ForEachRow(rows, [&](uint32_t i) {
+          if (NullAt(nulls, i)) return;
+          switch (ct) {
+            case Cat::kDouble:
+              o[i] = static_cast<Out>(ParseDouble(to, a[i]));
+              break;
+            case Cat::kDecimal:
+              o[i] = static_cast<Out>(ParseDecimal(to, a[i]));
+              break;
+            case Cat::kDate:
+              o[i] = static_cast<Out>(ParseDate(to, a[i]));
+              break;
+            case Cat::kTimestamp:
+              o[i] = static_cast<Out>(ParseDate(to, a[i]) * 86400000000LL);
+              break;
+            case Cat::kBool: {
+              std::string_view t = TrimTrailingBlanks(a[i]);
+              if (t == "t" || t == "true" || t == "1" || t == "yes" || t == "on") {
+                o[i] = 1;
+              } else if (t == "f" || t == "false" || t == "0" || t == "no" || t == "off") {
+                o[i] = 0;
+              } else {
+                BadText(to, a[i]);
+              }
+              break;
+            }
+            default: {
+              int64_t v = ParseInt(to, a[i]);
+              if (v < IntMin(to) || v > IntMax(to)) OutOfRange(to);
+              o[i] = static_cast<Out>(v);
+            }
+          }
+        });
+      }
+    });
+    return;
+  }
+
+  if (ct == Cat::kDouble) {
+    if (cf == Cat::kDouble) return CopyRows(in, rows, out);
+    double div = cf == Cat::kDecimal ? static_cast<double>(kPow10[from.scale]) : 1.0;
+    FromInt<double>(in, rows, out, [&](int64_t x) { return static_cast<double>(x) / div; });
+    return;
+  }
+  if (cf == Cat::kDouble) {
+    const double* a = in.data<double>();
+    double mul = ct == Cat::kDecimal ? static_cast<double>(kPow10[to.scale]) : 1.0;
+    ToOut(out, [&]<typename Out>() {
+      Out* o = out->mutable_data<Out>();
+      ForEachRow(rows, [&](uint32_t i) {
+        if (NullAt(nulls, i)) return;
+        double r = std::round(a[i] * mul);  // half away from zero
+        if (ct == Cat::kDecimal) {
+          if (!(std::fabs(r) < static_cast<double>(kPow10[to.precision]))) {
+            throw DbError(sqlstate::kNumericValueOutOfRange, "numeric field overflow");
+          }
+        } else if (!(r >= static_cast<double>(IntMin(to)) &&
+                     r < -static_cast<double>(IntMin(to)))) {
+          OutOfRange(to);
+        }
+        o[i] = static_cast<Out>(r);
+      });
+    });
+    return;
+  }
+  // Integer-represented to integer-represented.
+  int from_scale = cf == Cat::kDecimal ? from.scale : 0;
+  ToOut(out, [&]<typename Out>() {
+    FromInt<Out>(in, rows, out, [&](int64_t x) -> int64_t {
+      switch (ct) {
+        case Cat::kBool:
+          return x != 0;
+        case Cat::kDecimal:
+          return CheckDecimal(Rescale(x, from_scale, to.scale), to.precision);
+        case Cat::kInt: {
+          int64_t v = cf == Cat::kDecimal ? static_cast<int64_t>(Rescale(x, from_scale, 0)) : x;
+          if (v < IntMin(to) || v > IntMax(to)) OutOfRange(to);
+          return v;
+        }
+        case Cat::kTimestamp:
+          return cf == Cat::kDate ? x * 86400000000LL : x;
+        case Cat::kDate:
+          return cf == Cat::kTimestamp
+                     ? (x >= 0 ? x / 86400000000LL : -((-x + 86399999999LL) / 86400000000LL))
+                     : x;
+        default:
+          abort();
+      }
+    });
+  });
+}
+
+}  // namespace forktail
