@@ -123,7 +123,7 @@ inline int64_t Div(int64_t a, int sa, int64_t b, int sb, int rs) {
   if (b == 0) [[unlikely]]
     ThrowDivisionByZero();
   int shift = rs - sa + sb;
-  assert(shift <= 18 && shift >= -36);
+  assert(shift <= 18 && shift >= -18);
   __int128 num = __int128{a};
   __int128 den = __int128{b};
   if (shift >= 0) {
