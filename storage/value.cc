@@ -247,6 +247,8 @@ uint64_t HashBytes(const void* p, size_t n, uint64_t seed) {
 
 uint64_t HashInt(int64_t v) { return HashBytes(&v, sizeof(v), 0x6e756d); }
 
+uint64_t HashDouble(double d) { return HashBytes(&d, sizeof(d), 0x64626c); }
+
 [[noreturn]] void ThrowCannotCast(const Type& from, const Type& to) {
   throw DbError("42846", fmt::format("cannot cast type {} to {}", from.ToString(), to.ToString()));
 }
@@ -437,9 +439,10 @@ int Value::Compare(const Value& other) const {
   return 0;
 }
 
-// Equal numbers hash alike across SMALLINT/INTEGER/BIGINT, integral DECIMALs
-// and integral DOUBLEs (all hash the integer); other decimals hash their
-// trailing-zero-stripped (unscaled, scale); other doubles their bits.
+// Equal numbers hash alike across all numeric types: integral values (any
+// integer, a DECIMAL without fraction, an integral DOUBLE) hash the exact
+// int64, so large BIGINT keys do not collide; other DECIMALs hash their
+// correctly rounded double, which equals the DOUBLE they compare equal to.
 uint64_t Value::Hash() const {
   if (null_) return 0x9e3779b97f4a7c15ull;
   switch (type_.id) {
@@ -449,22 +452,15 @@ uint64_t Value::Hash() const {
     case TypeId::kBigInt:
       return HashInt(i_);
     case TypeId::kDecimal: {
-      int64_t v = i_;
-      int s = type_.scale;
-      while (s > 0 && v % 10 == 0) {
-        v /= 10;
-        --s;
-      }
-      if (s == 0) return HashInt(v);
-      int64_t key[2] = {v, s};
-      return HashBytes(key, sizeof(key), 0x646563);
+      int64_t pow = decimal::kPow10[type_.scale];
+      if (i_ % pow == 0) return HashInt(i_ / pow);
+      return HashDouble(decimal::ToDouble(i_, type_.scale));
     }
     case TypeId::kDouble: {
       double d = d_;
       if (std::isnan(d)) return 0x7ff8000000000000ull;
-      if (d == 0) d = 0;  // -0 == 0
       if (d == std::trunc(d) && std::fabs(d) < 9.2e18) return HashInt(static_cast<int64_t>(d));
-      return HashBytes(&d, sizeof(d), 0x64626c);
+      return HashDouble(d);
     }
     case TypeId::kChar: {
       std::string_view s = StripTrailingBlanks(s_);

@@ -69,6 +69,14 @@ class Value {
   // SQL CAST: numeric conversions (rounding half away from zero into integers
   // and decimals), string <-> anything via Parse/ToString, DATE <-> TIMESTAMP,
   // CHAR padding and VARCHAR(n) length checks. NULL casts to NULL. Throws DbError.
+  // Casts into CHAR(n)/VARCHAR(n) follow PostgreSQL's *assignment* rule (22001
+  // `value too long for type character varying(3)` unless only blanks are cut),
+  // not its explicit-cast rule (silent truncation): INSERT/UPDATE use CastTo.
+  // Boolean to a string gives "true"/"false" (PostgreSQL's bool::text). Into
+  // integers, doubles and decimals round half away from zero (PostgreSQL's
+  // float8 -> int rounds half to even; we follow numeric's rule for both).
+  // Unsupported pairs (date -> integer, ...) throw 42846 `cannot cast type date
+  // to integer`.
   Value CastTo(const Type& target) const;
 
   // Total order for sorting and statistics: NULLs sort last; numbers compare by
@@ -79,7 +87,9 @@ class Value {
   // caller's business).
   bool operator==(const Value& other) const { return Compare(other) == 0; }
 
-  // Consistent with Compare() == 0 within one type.
+  // Consistent with Compare() == 0 within one type, and across the numeric
+  // types (Integer(3), Decimal(300,5,2) and Double(3.0) hash alike), CHAR vs
+  // other strings, and DATE vs TIMESTAMP.
   uint64_t Hash() const;
 
  private:

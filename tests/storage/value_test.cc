@@ -368,6 +368,10 @@ TEST(ValueTest, HashAgreesWithCompare) {
       {Value::SmallInt(-7), Value::Decimal(-700, 5, 2)},
       {Value::Decimal(150, 5, 2), Value::Decimal(15, 5, 1)},
       {Value::Double(3.0), Value::Integer(3)},
+      {Value::Decimal(150, 5, 2), Value::Double(1.5)},
+      {Value::Decimal(-25, 5, 1), Value::Double(-2.5)},
+      {Value::Decimal(300, 5, 2), Value::Double(3)},
+      {Value::BigInt((int64_t{1} << 60) + 1), Value::Decimal((int64_t{1} << 60) + 1, 18, 0)},
       {Value::Double(-0.0), Value::Double(0.0)},
       {Value::Double(std::nan("")), Value::Double(-std::nan(""))},
       {Value::String(Type::Char(5), "ab"), Value::String(Type::Char(5), "ab   ")},
@@ -380,6 +384,9 @@ TEST(ValueTest, HashAgreesWithCompare) {
     EXPECT_EQ(a.Hash(), b.Hash()) << a.type().ToString() << " " << b.type().ToString();
   }
   EXPECT_NE(Value::Integer(1).Hash(), Value::Integer(2).Hash());
+  // Large keys stay exact (no detour through double).
+  EXPECT_NE(Value::BigInt((int64_t{1} << 60) + 1).Hash(),
+            Value::BigInt((int64_t{1} << 60) + 2).Hash());
   EXPECT_NE(Value::Text("a").Hash(), Value::Text("b").Hash());
   EXPECT_NE(Value::Decimal(15, 5, 1).Hash(), Value::Decimal(16, 5, 1).Hash());
 }
