@@ -61,7 +61,6 @@ class QueryExecution {
   QueryPlan& plan() { return *plan_; }
   std::unique_ptr<QueryPlan> TakePlan() { return std::move(plan_); }
   const std::atomic<bool>* cancel_flag() const { return &cancelled_; }
-  QueryMemory* memory() const { return plan_->memory().get(); }
 
  private:
   struct OperatorState {

@@ -219,14 +219,14 @@ bool Scheduler::PickLocked(Picked* picked) {
   picked->query = query;
   picked->task = query->Pop();
   picked->cancelled = query->cancel_flag();
-  picked->memory = query->memory();
+  picked->memory = query->plan().memory();
   if (query->HasReady()) work_cv_.notify_one();  // more work: wake another idle worker
   return true;
 }
 
 Scheduler::Executed Scheduler::Execute(Picked& picked) {
   Executed executed;
-  WorkOrderContext context(picked.cancelled, picked.memory);
+  WorkOrderContext context(picked.cancelled, &picked.memory);
   const auto start = std::chrono::steady_clock::now();
   try {
     picked.task.order->Execute(context);

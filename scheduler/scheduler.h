@@ -128,7 +128,7 @@ class Scheduler {
     QueryExecution* query = nullptr;
     QueryExecution::Task task;
     const std::atomic<bool>* cancelled = nullptr;
-    QueryMemory* memory = nullptr;
+    std::shared_ptr<QueryMemory> memory;
   };
   struct Executed {
     uint64_t nanos = 0;

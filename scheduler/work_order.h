@@ -17,6 +17,8 @@
 namespace forktail {
 
 class QueryMemory;
+template <typename T>
+class QueryAllocator;
 
 // Scheduler-assigned query number, unique within one Scheduler.
 using QueryId = uint64_t;
@@ -35,7 +37,7 @@ using BlockPtr = std::shared_ptr<const Block>;
 // for the duration of one Execute() call; not shared between work orders.
 class WorkOrderContext {
  public:
-  WorkOrderContext(const std::atomic<bool>* cancelled, QueryMemory* memory)
+  WorkOrderContext(const std::atomic<bool>* cancelled, const std::shared_ptr<QueryMemory>* memory)
       : cancelled_(cancelled), memory_(memory) {}
 
   // True once the query was cancelled or failed. Long work orders should poll it
@@ -43,7 +45,12 @@ class WorkOrderContext {
   bool IsCancelled() const { return cancelled_->load(std::memory_order_relaxed); }
 
   // Memory charged to this query; thread-safe (see query_memory.h).
-  QueryMemory& memory() const { return *memory_; }
+  QueryMemory& memory() const { return **memory_; }
+  // For std containers: std::vector<T, QueryAllocator<T>> v(context.allocator<T>());
+  template <typename T>
+  QueryAllocator<T> allocator() const {
+    return QueryAllocator<T>(*memory_);
+  }
 
   // Hands an output block to the scheduler. Delivered to every consumer of this
   // work order's operator once Execute() has returned without throwing.
@@ -53,7 +60,7 @@ class WorkOrderContext {
 
  private:
   const std::atomic<bool>* cancelled_;
-  QueryMemory* memory_;
+  const std::shared_ptr<QueryMemory>* memory_;
   std::vector<BlockPtr> emitted_;
 };
 

@@ -81,8 +81,8 @@ struct OperatorLog {
   }
 };
 
-// Yields `total` work orders (total < 0: endless until *stop), `per_call` per
-// GetNextWorkOrders call.
+// Yields `total` work orders, `per_call` per GetNextWorkOrders call; with
+// total < 0 it is endless (until *stop) and keeps `per_call` waiting to start.
 class SourceOperator : public RelationalOperator {
  public:
   SourceOperator(std::string name, int64_t total, int64_t per_call, WorkFn fn,
@@ -100,7 +100,9 @@ class SourceOperator : public RelationalOperator {
     uint64_t zero = 0;
     log_->first_fetch_seq.compare_exchange_strong(zero, NextSeq());
     if (stop_ != nullptr && stop_->load()) return true;
-    for (int64_t i = 0; i < per_call_ && (total_ < 0 || produced_ < total_); ++i) {
+    // Endless: keep per_call_ work orders produced but not yet started.
+    const int64_t want = total_ >= 0 ? per_call_ : per_call_ - (produced_ - log_->executed.load());
+    for (int64_t i = 0; i < want && (total_ < 0 || produced_ < total_); ++i) {
       sink.Add(std::make_unique<FnWorkOrder>(
           [fn = fn_, log = log_](WorkOrderContext& c, int64_t index) {
             log->Executed();
