@@ -91,6 +91,7 @@ inline bool FitsPrecision(int64_t v, int precision) {
 // Changes the scale of `v` from `from_scale` to `to_scale` (both 0..18),
 // rounding half away from zero when reducing. Throws 22003 past 18 digits.
 inline int64_t Rescale(int64_t v, int from_scale, int to_scale) {
+  assert(from_scale >= 0 && from_scale <= 18 && to_scale >= 0 && to_scale <= 18);
   if (to_scale >= from_scale) {
     return CheckedNarrow(__int128{v} * kPow10[to_scale - from_scale]);
   }
@@ -105,15 +106,18 @@ Type ModResultType(const Type& a, const Type& b);
 
 // a (scale sa) + b (scale sb) with the result at scale `rs` >= max(sa, sb).
 inline int64_t Add(int64_t a, int sa, int64_t b, int sb, int rs) {
+  assert(rs >= sa && rs >= sb && rs <= 18);
   return CheckedNarrow(__int128{a} * kPow10[rs - sa] + __int128{b} * kPow10[rs - sb]);
 }
 inline int64_t Sub(int64_t a, int sa, int64_t b, int sb, int rs) {
+  assert(rs >= sa && rs >= sb && rs <= 18);
   return CheckedNarrow(__int128{a} * kPow10[rs - sa] - __int128{b} * kPow10[rs - sb]);
 }
 // The product has scale sa + sb; it is rounded to `rs` <= sa + sb.
 inline int64_t Mul(int64_t a, int sa, int64_t b, int sb, int rs) {
   __int128 p = __int128{a} * b;
   int drop = sa + sb - rs;
+  assert(drop >= 0 && rs <= 18);
   if (drop > 0) p = DivRound(p, Pow10Wide(drop));
   return CheckedNarrow(p);
 }

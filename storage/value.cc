@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -302,6 +303,7 @@ Value Value::Parse(const Type& type, std::string_view text) {
 }
 
 std::string Value::ToString() const {
+  assert(!null_ && "Value::ToString of NULL");
   switch (type_.id) {
     case TypeId::kBoolean:
       return i_ ? "t" : "f";
