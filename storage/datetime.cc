@@ -11,7 +11,7 @@
 
 #include "storage/error.h"
 
-namespace forktail {
+namespace forktail::datetime {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -465,4 +465,4 @@ std::string FormatInterval(const Interval& iv) {
   return out;
 }
 
-}  // namespace forktail
+}  // namespace forktail::datetime

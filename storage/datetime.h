@@ -12,13 +12,16 @@
 // because a month has no fixed number of days and a day (across DST in zoned
 // types) no fixed number of microseconds: '1 month' added to 01-31 clamps to the
 // month's last day, whereas '30 days' does not.
+//
+// Everything lives in forktail::datetime (like forktail::decimal) so that it
+// cannot clash with the names other modules use for their own helpers.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace forktail {
+namespace forktail::datetime {
 
 inline constexpr int64_t kMicrosPerSecond = 1'000'000;
 inline constexpr int64_t kMicrosPerMinute = 60 * kMicrosPerSecond;
@@ -144,4 +147,4 @@ inline int64_t DateToTimestamp(int32_t days) { return int64_t{days} * kMicrosPer
 // Floors: a timestamp before midnight belongs to its day.
 inline int32_t TimestampToDate(int64_t ts) { return SplitTimestamp(ts).days; }
 
-}  // namespace forktail
+}  // namespace forktail::datetime

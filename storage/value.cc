@@ -295,9 +295,9 @@ Value Value::Parse(const Type& type, std::string_view text) {
     case TypeId::kText:
       return String(type, FitString(type, text));
     case TypeId::kDate:
-      return Date(ParseDate(text));
+      return Date(datetime::ParseDate(text));
     case TypeId::kTimestamp:
-      return Timestamp(ParseTimestamp(text));
+      return Timestamp(datetime::ParseTimestamp(text));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -320,9 +320,9 @@ std::string Value::ToString() const {
     case TypeId::kText:
       return s_;
     case TypeId::kDate:
-      return FormatDate(static_cast<int32_t>(i_));
+      return datetime::FormatDate(static_cast<int32_t>(i_));
     case TypeId::kTimestamp:
-      return FormatTimestamp(i_);
+      return datetime::FormatTimestamp(i_);
   }
   return "";
 }
@@ -399,11 +399,12 @@ Value Value::CastTo(const Type& target) const {
     }
     case TypeId::kDate:
       if (type_.id == TypeId::kDate) return *this;
-      if (type_.id == TypeId::kTimestamp) return Date(TimestampToDate(i_));
+      if (type_.id == TypeId::kTimestamp) return Date(datetime::TimestampToDate(i_));
       break;
     case TypeId::kTimestamp:
       if (type_.id == TypeId::kTimestamp) return *this;
-      if (type_.id == TypeId::kDate) return Timestamp(DateToTimestamp(static_cast<int32_t>(i_)));
+      if (type_.id == TypeId::kDate)
+        return Timestamp(datetime::DateToTimestamp(static_cast<int32_t>(i_)));
       break;
     default:
       break;
@@ -432,9 +433,11 @@ int Value::Compare(const Value& other) const {
       return (c > 0) - (c < 0);
     }
     case Family::kDateTime: {
-      int64_t a = type_.id == TypeId::kDate ? DateToTimestamp(static_cast<int32_t>(i_)) : i_;
-      int64_t b = other.type_.id == TypeId::kDate ? DateToTimestamp(static_cast<int32_t>(other.i_))
-                                                  : other.i_;
+      int64_t a =
+          type_.id == TypeId::kDate ? datetime::DateToTimestamp(static_cast<int32_t>(i_)) : i_;
+      int64_t b = other.type_.id == TypeId::kDate
+                      ? datetime::DateToTimestamp(static_cast<int32_t>(other.i_))
+                      : other.i_;
       return Cmp(a, b);
     }
   }
@@ -472,7 +475,7 @@ uint64_t Value::Hash() const {
     case TypeId::kText:
       return HashBytes(s_.data(), s_.size(), 0x737472);
     case TypeId::kDate:
-      return HashInt(DateToTimestamp(static_cast<int32_t>(i_)));
+      return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));
     case TypeId::kTimestamp:
       return HashInt(i_);
   }

@@ -7,7 +7,7 @@
 
 #include "storage/error.h"
 
-namespace forktail {
+namespace forktail::datetime {
 namespace {
 
 void ExpectError(const std::function<void()>& fn, const char* state, const std::string& message) {
@@ -196,4 +196,4 @@ TEST(DatetimeTest, TimestampTextRandomRoundTrip) {
 }
 
 }  // namespace
-}  // namespace forktail
+}  // namespace forktail::datetime

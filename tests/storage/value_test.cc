@@ -354,8 +354,8 @@ TEST(ValueTest, CompareOthersAndNulls) {
   EXPECT_EQ(Value::Text("a").Compare(Value::Text("b")), -1);
   EXPECT_EQ(Value::Text("\xc3\xa4").Compare(Value::Text("z")), 1);  // bytewise
   EXPECT_EQ(Value::Boolean(false).Compare(Value::Boolean(true)), -1);
-  EXPECT_EQ(Value::Date(1).Compare(Value::Timestamp(kMicrosPerDay)), 0);
-  EXPECT_EQ(Value::Date(1).Compare(Value::Timestamp(kMicrosPerDay + 1)), -1);
+  EXPECT_EQ(Value::Date(1).Compare(Value::Timestamp(datetime::kMicrosPerDay)), 0);
+  EXPECT_EQ(Value::Date(1).Compare(Value::Timestamp(datetime::kMicrosPerDay + 1)), -1);
   ExpectError([] { Value::Integer(1).Compare(Value::Text("1")); }, "42804",
               "cannot compare values of types integer and text");
   ExpectError([] { Value::Date(1).Compare(Value::Boolean(true)); }, "42804",
@@ -376,7 +376,7 @@ TEST(ValueTest, HashAgreesWithCompare) {
       {Value::Double(std::nan("")), Value::Double(-std::nan(""))},
       {Value::String(Type::Char(5), "ab"), Value::String(Type::Char(5), "ab   ")},
       {Value::String(Type::Char(3), "ab "), Value::Text("ab")},
-      {Value::Date(1), Value::Timestamp(kMicrosPerDay)},
+      {Value::Date(1), Value::Timestamp(datetime::kMicrosPerDay)},
       {Value::Null(Type::Integer()), Value::Null(Type::Integer())},
   };
   for (const auto& [a, b] : equal) {
@@ -405,10 +405,10 @@ TEST(ValueTest, EdgeValuesRoundTrip) {
       Value::Double(std::numeric_limits<double>::max()),
       Value::Double(std::numeric_limits<double>::lowest()),
       Value::Double(-0.0),
-      Value::Date(kMinDate),
-      Value::Date(kMaxDate),
-      Value::Timestamp(kMinTimestamp),
-      Value::Timestamp(kMaxTimestamp),
+      Value::Date(datetime::kMinDate),
+      Value::Date(datetime::kMaxDate),
+      Value::Timestamp(datetime::kMinTimestamp),
+      Value::Timestamp(datetime::kMaxTimestamp),
       Value::Timestamp(-1),
   };
   for (const Value& v : values) {
