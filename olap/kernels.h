@@ -28,6 +28,10 @@ void SubstringKernel(const Vector& s, const Vector& start, const Vector* len, Ro
 // Copies rows of `in` (same type) into out.
 void CopyRows(const Vector& in, Rows rows, Vector* out);
 
+// out[out_offset + k] = in[rows[k]] (dense append); strings are copied
+// into `arena` when it is not null.
+void GatherRows(const Vector& in, Rows rows, Vector* out, uint32_t out_offset, StringArena* arena);
+
 // LIKE matching (pattern compiled once per executor).
 class LikeMatcher {
  public:

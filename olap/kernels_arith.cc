@@ -190,4 +190,21 @@ void CopyRows(const Vector& in, Rows rows, Vector* out) {
   }
 }
 
+void GatherRows(const Vector& in, Rows rows, Vector* out, uint32_t out_offset, StringArena* arena) {
+  DispatchPhysical(in.physical(), [&]<typename T>() {
+    const T* a = in.data<T>();
+    T* o = out->mutable_data<T>() + out_offset;
+    if constexpr (std::is_same_v<T, std::string_view>) {
+      if (arena != nullptr) {
+        for (uint32_t k = 0; k < rows.count; ++k) o[k] = arena->Add(a[rows[k]]);
+        return;
+      }
+    }
+    for (uint32_t k = 0; k < rows.count; ++k) o[k] = a[rows[k]];
+  });
+  if (in.nulls() != nullptr || out->nulls() != nullptr) {
+    for (uint32_t k = 0; k < rows.count; ++k) out->SetNull(out_offset + k, in.IsNull(rows[k]));
+  }
+}
+
 }  // namespace forktail

@@ -1,0 +1,422 @@
+#include "olap/group_table.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "olap/kernel_util.h"
+
+namespace forktail {
+namespace {
+
+bool IsIntSum(const AggregateSpec& a) {
+  return (a.kind == AggKind::kSum || a.kind == AggKind::kAvg) && a.input_type.id != TypeId::kDouble;
+}
+
+uint32_t StateWords(const AggregateSpec& a) {
+  switch (a.kind) {
+    case AggKind::kCountStar:
+    case AggKind::kCount:
+    case AggKind::kCountDistinct:
+      return 1;
+    case AggKind::kSum:
+    case AggKind::kAvg:
+      return IsIntSum(a) ? 3 : 2;
+    case AggKind::kMin:
+    case AggKind::kMax:
+      return a.input_type.IsString() ? 3 : 2;
+  }
+  abort();
+}
+
+__int128 GetI128(const uint64_t* s) {
+  return static_cast<__int128>((static_cast<unsigned __int128>(s[1]) << 64) | s[0]);
+}
+void SetI128(uint64_t* s, __int128 v) {
+  s[0] = static_cast<uint64_t>(v);
+  s[1] = static_cast<uint64_t>(static_cast<unsigned __int128>(v) >> 64);
+}
+
+int AvgScale(const Type& t) {
+  return std::min(18 - (t.precision - t.scale), std::max<int>(t.scale, 6));
+}
+
+// Typed MIN/MAX helpers: the value word holds int64, double bits or a ptr.
+template <typename T>
+bool Better(bool is_min, T a, T b) {
+  return is_min ? a < b : a > b;
+}
+
+}  // namespace
+
+Type AggregateResultType(const AggregateSpec& a) {
+  switch (a.kind) {
+    case AggKind::kCountStar:
+    case AggKind::kCount:
+    case AggKind::kCountDistinct:
+      return Type::BigInt();
+    case AggKind::kSum:
+      if (a.input_type.id == TypeId::kDouble) return Type::Double();
+      if (a.input_type.id == TypeId::kDecimal) return Type::Decimal(18, a.input_type.scale);
+      return Type::BigInt();
+    case AggKind::kAvg:
+      if (a.input_type.id == TypeId::kDecimal) return Type::Decimal(18, AvgScale(a.input_type));
+      return Type::Double();
+    case AggKind::kMin:
+    case AggKind::kMax:
+      return a.input_type;
+  }
+  abort();
+}
+
+GroupTable::GroupTable(const KeyEncoder* keys, const std::vector<AggregateSpec>* aggs)
+    : enc_(keys), aggs_(aggs), arena_(std::make_unique<StringArena>()) {
+  for (const auto& a : *aggs_) {
+    offsets_.push_back(state_words_);
+    state_words_ += StateWords(a);
+  }
+  buckets_.assign(16, kNoGroup);
+  mask_ = 15;
+}
+
+void GroupTable::Clear() {
+  buckets_.assign(16, kNoGroup);
+  mask_ = 15;
+  keys_.clear();
+  hashes_.clear();
+  states_.clear();
+  arena_ = std::make_unique<StringArena>();
+  distinct_.clear();
+  distinct_s_.clear();
+}
+
+void GroupTable::Grow() {
+  size_t cap = buckets_.size() * 2;
+  buckets_.assign(cap, kNoGroup);
+  mask_ = cap - 1;
+  for (uint32_t g = 0; g < hashes_.size(); ++g) {
+    uint64_t b = hashes_[g] & mask_;
+    while (buckets_[b] != kNoGroup) b = (b + 1) & mask_;
+    buckets_[b] = g;
+  }
+}
+
+uint32_t GroupTable::Insert(const uint64_t* key, uint64_t hash) {
+  uint32_t g = size();
+  const uint32_t w = enc_->words();
+  keys_.insert(keys_.end(), key, key + w);
+  enc_->Own(&keys_[size_t{g} * w], arena_.get());
+  hashes_.push_back(hash);
+  states_.resize(states_.size() + state_words_, 0);
+  for (size_t a = 0; a < aggs_->size(); ++a) {
+    if ((*aggs_)[a].kind != AggKind::kCountDistinct) continue;
+    uint64_t* s = State(g) + offsets_[a];
+    if ((*aggs_)[a].input_type.IsString()) {
+      s[0] = distinct_s_.size();
+      distinct_s_.emplace_back();
+    } else {
+      s[0] = distinct_.size();
+      distinct_.emplace_back();
+    }
+  }
+  return g;
+}
+
+uint32_t GroupTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes, uint32_t n,
+                                  uint32_t* groups, uint32_t max_groups) {
+  const uint32_t w = enc_->words();
+  uint32_t misses = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    if ((hashes_.size() + 1) * 2 > buckets_.size()) Grow();
+    const uint64_t* key = keys + size_t{k} * w;
+    uint64_t h = hashes[k];
+    uint64_t b = h & mask_;
+    uint32_t g;
+    while ((g = buckets_[b]) != kNoGroup) {
+      if (hashes_[g] == h && enc_->Equal(&keys_[size_t{g} * w], key)) break;
+      b = (b + 1) & mask_;
+    }
+    if (g == kNoGroup) {
+      if (size() >= max_groups) {
+        groups[k] = kNoGroup;
+        ++misses;
+        continue;
+      }
+      g = Insert(key, h);
+      buckets_[b] = g;
+    }
+    groups[k] = g;
+  }
+  return misses;
+}
+
+void GroupTable::EnsureEmptyGroup() {
+  if (size() > 0) return;
+  std::vector<uint64_t> key(enc_->words(), 0);
+  uint32_t g;
+  uint64_t h = 0;
+  FindOrInsert(key.data(), &h, 1, &g);
+}
+
+void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inputs, Rows rows,
+                        const uint32_t* groups) {
+  uint64_t* st = states_.data();
+  const uint32_t sw = state_words_;
+  for (size_t a = 0; a < aggs_->size(); ++a) {
+    const AggregateSpec& spec = (*aggs_)[a];
+    const uint32_t off = offsets_[a];
+    if (spec.kind == AggKind::kCountStar) {
+      for (uint32_t k = 0; k < rows.count; ++k) {
+        if (groups[k] != kNoGroup) ++st[size_t{groups[k]} * sw + off];
+      }
+      continue;
+    }
+    const Vector& v = chunk.column(inputs[a]);
+    const uint64_t* nulls = v.nulls();
+    DispatchPhysical(v.physical(), [&]<typename T>() {
+      const T* d = v.data<T>();
+      auto each = [&](auto f) {
+        for (uint32_t k = 0; k < rows.count; ++k) {
+          uint32_t r = rows[k];
+          if (groups[k] == kNoGroup || NullAt(nulls, r)) continue;
+          f(st + size_t{groups[k]} * sw + off, d[r]);
+        }
+      };
+      switch (spec.kind) {
+        case AggKind::kCount:
+          each([](uint64_t* s, T) { ++s[0]; });
+          break;
+        case AggKind::kSum:
+        case AggKind::kAvg:
+          if constexpr (std::is_same_v<T, double>) {
+            each([](uint64_t* s, double x) {
+              double sum;
+              memcpy(&sum, s, 8);
+              sum += x;
+              memcpy(s, &sum, 8);
+              ++s[1];
+            });
+          } else if constexpr (std::is_integral_v<T>) {
+            each([](uint64_t* s, T x) {
+              SetI128(s, GetI128(s) + static_cast<int64_t>(x));
+              ++s[2];
+            });
+          }
+          break;
+        case AggKind::kMin:
+        case AggKind::kMax: {
+          bool is_min = spec.kind == AggKind::kMin;
+          if constexpr (std::is_same_v<T, std::string_view>) {
+            StringArena* arena = arena_.get();
+            each([&](uint64_t* s, std::string_view x) {
+              std::string_view cur(reinterpret_cast<const char*>(s[0]), s[1]);
+              if (s[2] == 0 || Better(is_min, x, cur)) {
+                std::string_view o = arena->Add(x);
+                s[0] = reinterpret_cast<uint64_t>(o.data());
+                s[1] = o.size();
+                s[2] = 1;
+              }
+            });
+          } else {
+            each([&](uint64_t* s, T x) {
+              T cur;
+              if constexpr (std::is_same_v<T, double>) {
+                memcpy(&cur, s, 8);
+              } else {
+                cur = static_cast<T>(static_cast<int64_t>(s[0]));
+              }
+              if (s[1] == 0 || Better(is_min, x, cur)) {
+                if constexpr (std::is_same_v<T, double>) {
+                  memcpy(s, &x, 8);
+                } else {
+                  s[0] = static_cast<uint64_t>(static_cast<int64_t>(x));
+                }
+                s[1] = 1;
+              }
+            });
+          }
+          break;
+        }
+        case AggKind::kCountDistinct:
+          if constexpr (std::is_same_v<T, std::string_view>) {
+            bool trim = spec.input_type.id == TypeId::kChar;
+            each([&](uint64_t* s, std::string_view x) {
+              distinct_s_[s[0]].emplace(trim ? TrimTrailingBlanks(x) : x);
+            });
+          } else if constexpr (std::is_same_v<T, double>) {
+            each([&](uint64_t* s, double x) {
+              double y = x == 0 ? 0.0 : x;
+              uint64_t bits;
+              memcpy(&bits, &y, 8);
+              distinct_[s[0]].insert(bits);
+            });
+          } else {
+            each([&](uint64_t* s, T x) { distinct_[s[0]].insert(static_cast<int64_t>(x)); });
+          }
+          break;
+        case AggKind::kCountStar:
+          break;
+      }
+    });
+  }
+}
+
+void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
+  uint32_t g;
+  uint64_t h = src.hashes_[sg];
+  FindOrInsert(&src.keys_[size_t{sg} * enc_->words()], &h, 1, &g);
+  uint64_t* d = State(g);
+  const uint64_t* s = src.State(sg);
+  for (size_t a = 0; a < aggs_->size(); ++a) {
+    const AggregateSpec& spec = (*aggs_)[a];
+    uint64_t* da = d + offsets_[a];
+    const uint64_t* sa = s + offsets_[a];
+    switch (spec.kind) {
+      case AggKind::kCountStar:
+      case AggKind::kCount:
+        da[0] += sa[0];
+        break;
+      case AggKind::kSum:
+      case AggKind::kAvg:
+        if (IsIntSum(spec)) {
+          SetI128(da, GetI128(da) + GetI128(sa));
+          da[2] += sa[2];
+        } else {
+          double x, y;
+          memcpy(&x, da, 8);
+          memcpy(&y, sa, 8);
+          x += y;
+          memcpy(da, &x, 8);
+          da[1] += sa[1];
+        }
+        break;
+      case AggKind::kMin:
+      case AggKind::kMax: {
+        bool is_min = spec.kind == AggKind::kMin;
+        PhysicalType p = PhysicalTypeOf(spec.input_type);
+        if (p == PhysicalType::kString) {
+          if (sa[2] == 0) break;
+          std::string_view x(reinterpret_cast<const char*>(sa[0]), sa[1]);
+          std::string_view cur(reinterpret_cast<const char*>(da[0]), da[1]);
+          if (da[2] == 0 || Better(is_min, x, cur)) {
+            std::string_view o = arena_->Add(x);
+            da[0] = reinterpret_cast<uint64_t>(o.data());
+            da[1] = o.size();
+            da[2] = 1;
+          }
+        } else {
+          if (sa[1] == 0) break;
+          bool better;
+          if (p == PhysicalType::kDouble) {
+            double x, y;
+            memcpy(&x, sa, 8);
+            memcpy(&y, da, 8);
+            better = Better(is_min, x, y);
+          } else {
+            better = Better(is_min, static_cast<int64_t>(sa[0]), static_cast<int64_t>(da[0]));
+          }
+          if (da[1] == 0 || better) {
+            da[0] = sa[0];
+            da[1] = 1;
+          }
+        }
+        break;
+      }
+      case AggKind::kCountDistinct:
+        if (spec.input_type.IsString()) {
+          for (const auto& x : src.distinct_s_[sa[0]]) distinct_s_[da[0]].insert(x);
+        } else {
+          for (uint64_t x : src.distinct_[sa[0]]) distinct_[da[0]].insert(x);
+        }
+        break;
+    }
+  }
+}
+
+void GroupTable::Emit(std::vector<DataChunk>* out) const {
+  std::vector<Type> types = enc_->types();
+  for (const auto& a : *aggs_) types.push_back(AggregateResultType(a));
+  const uint32_t nk = static_cast<uint32_t>(enc_->types().size());
+  for (uint32_t base = 0; base < size(); base += kVectorSize) {
+    uint32_t n = std::min(kVectorSize, size() - base);
+    DataChunk chunk(types);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t g = base + i;
+      const uint64_t* key = &keys_[size_t{g} * enc_->words()];
+      for (uint32_t c = 0; c < nk; ++c) enc_->Decode(key, c, &chunk.column(c), i);
+    }
+    for (size_t a = 0; a < aggs_->size(); ++a) {
+      const AggregateSpec& spec = (*aggs_)[a];
+      Vector& v = chunk.column(nk + a);
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t* s = State(base + i) + offsets_[a];
+        switch (spec.kind) {
+          case AggKind::kCountStar:
+          case AggKind::kCount:
+            v.mutable_data<int64_t>()[i] = static_cast<int64_t>(s[0]);
+            break;
+          case AggKind::kCountDistinct:
+            v.mutable_data<int64_t>()[i] = static_cast<int64_t>(
+                spec.input_type.IsString() ? distinct_s_[s[0]].size() : distinct_[s[0]].size());
+            break;
+          case AggKind::kSum:
+          case AggKind::kAvg: {
+            bool is_int = IsIntSum(spec);
+            uint64_t cnt = is_int ? s[2] : s[1];
+            if (cnt == 0) {
+              v.SetNull(i, true);
+              break;
+            }
+            if (!is_int) {
+              double x;
+              memcpy(&x, s, 8);
+              v.mutable_data<double>()[i] = spec.kind == AggKind::kSum ? x : x / cnt;
+              break;
+            }
+            __int128 sum = GetI128(s);
+            bool dec = spec.input_type.id == TypeId::kDecimal;
+            if (spec.kind == AggKind::kSum) {
+              if (dec) {
+                v.mutable_data<int64_t>()[i] = CheckDecimal(sum, 18);
+              } else {
+                if (sum > INT64_MAX || sum < INT64_MIN) OutOfRange(Type::BigInt());
+                v.mutable_data<int64_t>()[i] = static_cast<int64_t>(sum);
+              }
+            } else if (dec) {
+              int to = AvgScale(spec.input_type);
+              __int128 scaled = sum * Pow10i128(to - spec.input_type.scale);
+              v.mutable_data<int64_t>()[i] =
+                  CheckDecimal(DivRound(scaled, static_cast<__int128>(cnt)), 18);
+            } else {
+              v.mutable_data<double>()[i] =
+                  static_cast<double>(static_cast<long double>(sum) / cnt);
+            }
+            break;
+          }
+          case AggKind::kMin:
+          case AggKind::kMax: {
+            bool is_str = spec.input_type.IsString();
+            if ((is_str ? s[2] : s[1]) == 0) {
+              v.SetNull(i, true);
+              break;
+            }
+            DispatchPhysical(v.physical(), [&]<typename T>() {
+              T* d = v.mutable_data<T>();
+              if constexpr (std::is_same_v<T, std::string_view>) {
+                d[i] = std::string_view(reinterpret_cast<const char*>(s[0]), s[1]);
+              } else if constexpr (std::is_same_v<T, double>) {
+                memcpy(&d[i], s, 8);
+              } else {
+                d[i] = static_cast<T>(static_cast<int64_t>(s[0]));
+              }
+            });
+            break;
+          }
+        }
+      }
+    }
+    chunk.set_size(n);
+    out->push_back(std::move(chunk));
+  }
+}
+
+}  // namespace forktail
