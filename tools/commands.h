@@ -10,5 +10,6 @@ namespace forktail::tools {
 int& ExitCode();
 
 void RegisterDemoCommand(CLI::App& app);
+void RegisterWalCommand(CLI::App& app);  // wal dump | wal verify
 
 }  // namespace forktail::tools

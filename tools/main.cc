@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   CLI::App app{"forktail: a single-node HTAP database engine"};
   app.require_subcommand(1);
   forktail::tools::RegisterDemoCommand(app);
+  forktail::tools::RegisterWalCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
