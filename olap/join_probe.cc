@@ -1,0 +1,126 @@
+#include "olap/join_probe.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "olap/kernels.h"
+
+namespace forktail {
+
+JoinProbe::JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint32_t> key_cols,
+                     std::vector<uint32_t> out_cols, std::vector<Type> out_types,
+                     CompactionPolicy policy)
+    : table_(table),
+      type_(type),
+      key_cols_(std::move(key_cols)),
+      out_cols_(std::move(out_cols)),
+      out_types_(std::move(out_types)),
+      policy_(std::move(policy)),
+      arena_(std::make_shared<StringArena>()) {
+  std::vector<Type> types = out_types_;
+  if (type_ == JoinType::kInner || type_ == JoinType::kLeftOuter) {
+    for (const Type& t : table_->payload_types()) types.push_back(t);
+  }
+  out_ = DataChunk(types);
+}
+
+void JoinProbe::Probe(const DataChunk& chunk, const Emit& emit) {
+  auto start = std::chrono::steady_clock::now();
+  uint64_t emitted = 0;
+  Rows rows = chunk.rows();
+  const KeyEncoder& enc = table_->encoder();
+  const uint32_t w = enc.words();
+  keys_.resize(size_t{rows.count} * w);
+  hashes_.resize(rows.count);
+  enc.Encode(chunk, key_cols_, rows, keys_.data(), hashes_.data());
+  probe_rows_.clear();
+  build_rows_.clear();
+  const uint32_t kEnd = JoinHashTable::kEnd;
+
+  bool skip_all = type_ == JoinType::kNullAwareAnti && table_->has_null_key();
+  bool build_empty = table_->rows() == 0;
+  for (uint32_t k = 0; k < rows.count && !skip_all; ++k) {
+    const uint64_t* key = &keys_[size_t{k} * w];
+    uint32_t r = rows[k];
+    if (KeyEncoder::HasNull(key)) {
+      if (type_ == JoinType::kLeftOuter || type_ == JoinType::kAnti ||
+          (type_ == JoinType::kNullAwareAnti && build_empty)) {
+        probe_rows_.push_back(r);
+        build_rows_.push_back(kEnd);
+      }
+      continue;
+    }
+    uint64_t h = hashes_[k];
+    bool matched = false;
+    for (uint32_t b = table_->First(h); b != kEnd; b = table_->Next(b)) {
+      if (table_->HashOf(b) != h || !enc.Equal(table_->KeyOf(b), key)) continue;
+      matched = true;
+      if (type_ == JoinType::kInner || type_ == JoinType::kLeftOuter) {
+        probe_rows_.push_back(r);
+        build_rows_.push_back(b);
+      } else {
+        break;  // semi / anti need one match only
+      }
+    }
+    bool keep = type_ == JoinType::kSemi ? matched
+                : (type_ == JoinType::kAnti || type_ == JoinType::kNullAwareAnti)
+                    ? !matched
+                    : type_ == JoinType::kLeftOuter && !matched;
+    if (keep) {
+      probe_rows_.push_back(r);
+      build_rows_.push_back(kEnd);
+    }
+  }
+  // Left outer: restore probe order (matched and filler rows interleave
+  // correctly already, since each probe row is handled in turn).
+  Append(chunk, probe_rows_.data(), build_rows_.data(), static_cast<uint32_t>(probe_rows_.size()),
+         emit, &emitted);
+  if (out_.size() > 0 && out_.size() >= policy_.threshold()) Flush(emit, &emitted);
+  auto nanos =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
+  policy_.Observe(emitted, static_cast<uint64_t>(nanos));
+}
+
+void JoinProbe::Append(const DataChunk& chunk, const uint32_t* probe_rows,
+                       const uint32_t* build_rows, uint32_t n, const Emit& emit,
+                       uint64_t* emitted) {
+  const size_t np = out_cols_.size();
+  uint32_t done = 0;
+  while (done < n) {
+    uint32_t at = out_.size();
+    uint32_t take = std::min(kVectorSize - at, n - done);
+    Rows sub{probe_rows + done, take};
+    for (size_t c = 0; c < np; ++c) {
+      GatherRows(chunk.column(out_cols_[c]), sub, &out_.column(c), at, arena_.get());
+    }
+    for (size_t c = np; c < out_.column_count(); ++c) {
+      table_->GatherPayload(build_rows + done, take, static_cast<uint32_t>(c - np), &out_.column(c),
+                            at);
+    }
+    out_.set_size(at + take);
+    done += take;
+    if (out_.size() == kVectorSize) Flush(emit, emitted);
+  }
+}
+
+void JoinProbe::Flush(const Emit& emit, uint64_t* emitted) {
+  if (out_.size() == 0) return;
+  for (size_t c = 0; c < out_.column_count(); ++c) out_.column(c).KeepAlive(arena_);
+  emit(out_);
+  *emitted += out_.size();
+  ++chunks_emitted_;
+  for (size_t c = 0; c < out_.column_count(); ++c) {
+    out_.column(c).ResetAuxiliary();
+    out_.column(c).ClearNulls();
+  }
+  out_.set_size(0);
+  arena_ = std::make_shared<StringArena>();
+}
+
+void JoinProbe::Finish(const Emit& emit) {
+  uint64_t emitted = 0;
+  Flush(emit, &emitted);
+}
+
+}  // namespace forktail
