@@ -74,6 +74,15 @@ inline __int128 DivRound(__int128 v, __int128 divisor) {
   return q + sign * static_cast<__int128>(2 * abs_r >= divisor);
 }
 
+// The same in 64 bits: a hardware division instead of a __divti3 call.
+inline int64_t DivRound(int64_t v, int64_t divisor) {
+  int64_t q = v / divisor;
+  int64_t r = v % divisor;
+  int64_t abs_r = r < 0 ? -r : r;
+  int64_t sign = v < 0 ? -1 : 1;
+  return q + sign * static_cast<int64_t>(2 * abs_r >= divisor);
+}
+
 // Narrows to int64 and throws unless the magnitude fits 18 digits.
 inline int64_t CheckedNarrow(__int128 v) {
   if (v > kMaxUnscaled || v < -kMaxUnscaled) [[unlikely]] {
@@ -95,7 +104,7 @@ inline int64_t Rescale(int64_t v, int from_scale, int to_scale) {
   if (to_scale >= from_scale) {
     return CheckedNarrow(__int128{v} * kPow10[to_scale - from_scale]);
   }
-  return static_cast<int64_t>(DivRound(v, kPow10[from_scale - to_scale]));
+  return DivRound(v, kPow10[from_scale - to_scale]);
 }
 
 Type AddResultType(const Type& a, const Type& b);
@@ -138,6 +147,12 @@ inline int64_t Div(int64_t a, int sa, int64_t b, int sb, int rs) {
   // Round half away from zero: |num| / |den| rounded, then the sign.
   __int128 an = num < 0 ? -num : num;
   __int128 ad = den < 0 ? -den : den;
+  if ((an >> 62) == 0 && (ad >> 62) == 0) [[likely]] {
+    // Both fit 62 bits (2 * remainder cannot overflow): 64-bit division.
+    uint64_t n64 = static_cast<uint64_t>(an), d64 = static_cast<uint64_t>(ad);
+    int64_t q = static_cast<int64_t>(n64 / d64 + (2 * (n64 % d64) >= d64));
+    return CheckedNarrow(((num < 0) != (den < 0)) ? -q : q);
+  }
   __int128 q = an / ad;
   q += static_cast<__int128>(2 * (an % ad) >= ad);
   return CheckedNarrow(((num < 0) != (den < 0)) ? -q : q);
