@@ -1,10 +1,12 @@
 #include "scheduler/learning_agent.h"
 
+#include <algorithm>
+
 namespace forktail {
 
 void LearningAgent::Record(QueryId query, OperatorId op, double nanos) {
   auto [it, inserted] = per_operator_.try_emplace({query, op}, nanos);
-  if (!inserted) it->second += kAlpha * (nanos - it->second);
+  if (!inserted) it->second += kAlpha * (std::min(nanos, kMaxJump * it->second) - it->second);
   if (!have_global_) {
     global_ = nanos;
     have_global_ = true;

@@ -5,6 +5,12 @@
 // Model: an exponential moving average per (query, operator),
 //   t <- t + kAlpha * (sample - t),      first sample: t = sample,
 // which follows phase changes of an operator within ~1/kAlpha work orders.
+// A sample is first clamped to at most kMaxJump * t: a work order whose worker
+// was preempted (the machine is shared) must not make its query look slow for
+// the next several draws. That noise is not symmetric — a query whose predicted
+// time spikes loses most of its probability, one whose rival spikes can gain
+// little — so unclamped it biases shares against the favoured query. A genuine
+// slow-down is still learned, by a factor of up to 1 + kAlpha per work order.
 // An operator with no sample yet is predicted by the mean of its query's other
 // operators, else by the average over all queries, else kDefaultNanos. Not
 // thread-safe: used under the scheduler lock.
@@ -20,6 +26,7 @@ namespace forktail {
 class LearningAgent {
  public:
   static constexpr double kAlpha = 0.2;
+  static constexpr double kMaxJump = 2.0;
   static constexpr double kDefaultNanos = 100'000;
 
   void Record(QueryId query, OperatorId op, double nanos);
