@@ -1,0 +1,121 @@
+#include <gtest/gtest.h>
+
+#include "storage/storage.h"
+
+namespace forktail {
+namespace {
+
+TableSchema Items() {
+  return {"items",
+          {{"i_id", Type::Integer(), true},
+           {"i_name", Type::Varchar(24)},
+           {"i_price", Type::Decimal(5, 2)},
+           {"i_code", Type::Char(4)},
+           {"i_at", Type::Timestamp()}},
+          {ColumnId(0)}};
+}
+
+void ExpectError(const std::function<void()>& fn, const char* state, const std::string& msg) {
+  try {
+    fn();
+    ADD_FAILURE() << "no error, expected " << state;
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), state);
+    EXPECT_EQ(std::string(e.what()), msg);
+  }
+}
+
+TEST(Catalog, CreateFindDrop) {
+  Catalog catalog;
+  Table& items = catalog.CreateTable(Items());
+  Table& other = catalog.CreateTable({"Other", {{"a", Type::BigInt()}}, {}});
+  EXPECT_EQ(items.id(), TableId(1));
+  EXPECT_EQ(other.id(), TableId(2));
+  EXPECT_EQ(catalog.FindTable("items"), &items);
+  EXPECT_EQ(catalog.FindTable("other"), nullptr);  // names are exact
+  EXPECT_EQ(catalog.FindTable("Other"), &other);
+  EXPECT_EQ(&catalog.GetTable(TableId(2)), &other);
+  EXPECT_EQ(catalog.ListTables(), (std::vector<TableId>{TableId(1), TableId(2)}));
+  catalog.DropTable("items");
+  EXPECT_EQ(catalog.FindTable("items"), nullptr);
+  ExpectError([&] { catalog.GetTable(TableId(1)); }, sqlstate::kUndefinedTable,
+              "relation with OID 1 does not exist");
+  // Ids are never reused.
+  EXPECT_EQ(catalog.CreateTable(Items()).id(), TableId(3));
+}
+
+TEST(Catalog, Errors) {
+  Catalog catalog;
+  catalog.CreateTable(Items());
+  ExpectError([&] { catalog.CreateTable(Items()); }, sqlstate::kDuplicateTable,
+              "relation \"items\" already exists");
+  ExpectError([&] { catalog.DropTable("nope"); }, sqlstate::kUndefinedTable,
+              "table \"nope\" does not exist");
+  ExpectError(
+      [&] {
+        catalog.CreateTable({"t", {{"a", Type::Integer()}, {"a", Type::Text()}}, {}});
+      },
+      sqlstate::kDuplicateColumn, "column \"a\" specified more than once");
+  ExpectError(
+      [&] {
+        catalog.CreateTable({"t", {{"a", Type::Integer()}}, {ColumnId(1)}});
+      },
+      sqlstate::kInvalidTableDefinition,
+      "primary key of table \"t\" names column 1, which does not exist");
+  ExpectError(
+      [&] {
+        catalog.CreateTable({"t", {{"a", Type::Integer()}}, {ColumnId(0), ColumnId(0)}});
+      },
+      sqlstate::kInvalidTableDefinition, "column \"a\" appears twice in primary key constraint");
+  TableSchema wide{"w", {}, {}};
+  for (int i = 0; i < 1601; i++) wide.columns.push_back({"c" + std::to_string(i), Type::Integer()});
+  ExpectError([&] { catalog.CreateTable(wide); }, sqlstate::kProgramLimitExceeded,
+              "tables can have at most 1600 columns");
+  EXPECT_EQ(catalog.size(), 1u);
+  EXPECT_EQ(catalog.CreateTable({"t", {{"a", Type::Integer()}}, {}}).id(), TableId(2));
+}
+
+TEST(Catalog, SerializeRoundTrip) {
+  Catalog catalog;
+  catalog.CreateTable(Items());
+  catalog.CreateTable({"gone", {{"x", Type::Double()}}, {}});
+  catalog.CreateTable({"k2",
+                       {{"a", Type::SmallInt()},
+                        {"b", Type::Text()},
+                        {"c", Type::Boolean()},
+                        {"d", Type::Date()},
+                        {"e", Type::Varchar()}},
+                       {ColumnId(1), ColumnId(0)}},
+                      {.max_rows_per_block = 640});
+  catalog.DropTable("gone");
+  catalog.FindTable("items")->Insert({Value::Integer(1), Value::Text("x"), Value::Text("1.5"),
+                                      Value::Text("ab"), Value::Null(Type::Timestamp())});
+  std::string bytes = catalog.Serialize();
+
+  Catalog copy;
+  ASSERT_TRUE(copy.Deserialize(bytes).ok());
+  EXPECT_EQ(copy.ListTables(), (std::vector<TableId>{TableId(1), TableId(3)}));
+  EXPECT_EQ(copy.GetTable(TableId(1)).schema(), Items());
+  EXPECT_EQ(copy.GetTable(TableId(3)).schema(), catalog.GetTable(TableId(3)).schema());
+  EXPECT_EQ(copy.GetTable(TableId(3)).options().max_rows_per_block, 640u);
+  EXPECT_EQ(copy.GetTable(TableId(1)).live_row_count(), 0u);  // schemas, not data
+  EXPECT_EQ(copy.CreateTable({"next", {}, {}}).id(), TableId(4));
+  EXPECT_EQ(copy.Serialize().size(), bytes.size() + 4 + (4 + 4) + 4 + 2 + 2);
+
+  Catalog again;
+  EXPECT_EQ(copy.Deserialize(bytes).code(), Status::Code::kInvalidArgument);  // not empty
+  // Every single-byte flip and every truncation is detected.
+  for (size_t i = 0; i < bytes.size(); i++) {
+    std::string bad = bytes;
+    bad[i] ^= 0x10;
+    ASSERT_EQ(again.Deserialize(bad).code(), Status::Code::kCorruption) << i;
+  }
+  for (size_t n = 0; n < bytes.size(); n += 7) {
+    ASSERT_EQ(again.Deserialize(bytes.substr(0, n)).code(), Status::Code::kCorruption) << n;
+  }
+  EXPECT_EQ(again.size(), 0u);
+  ASSERT_TRUE(again.Deserialize(bytes).ok());
+}
+
+}  // namespace
+}  // namespace forktail
