@@ -328,10 +328,10 @@ std::string Value::ToString() const {
 }
 
 // Casts between families go through text (PostgreSQL's I/O conversion);
-// within the numeric family they are exact where possible and round half away
-// from zero otherwise. Casting to CHAR(n)/VARCHAR(n) applies the *assignment*
-// rule (too long -> 22001 unless only blanks are cut), not PostgreSQL's
-// explicit-cast rule (silent truncation): Forktail uses CastTo for INSERT and
+// within the numeric family they are exact where possible and otherwise round
+// as PostgreSQL does: DECIMAL half away from zero, DOUBLE half to even (rint). Casting to
+// CHAR(n)/VARCHAR(n) applies the *assignment* rule (too long -> 22001 unless only blanks are cut),
+// not PostgreSQL's explicit-cast rule (silent truncation): Forktail uses CastTo for INSERT and
 // UPDATE, where silent truncation would lose data.
 Value Value::CastTo(const Type& target) const {
   if (null_) return Null(target);
@@ -365,12 +365,12 @@ Value Value::CastTo(const Type& target) const {
                      CheckIntRange(decimal::DivRound(i_, decimal::kPow10[type_.scale]), target));
       }
       if (type_.id == TypeId::kDouble) {
-        double r = std::round(d_);  // half away from zero
-        if (std::isnan(r) || r < -9.3e18 || r > 9.3e18) {
+        // PostgreSQL's float8 -> integer casts use rint(): half to even.
+        double r = std::nearbyint(d_);
+        if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
           throw DbError(sqlstate::kNumericValueOutOfRange,
                         fmt::format("{} out of range", target.ToString()));
         }
-        // Doubles in [2^63, 9.3e18) overflow __int128 never; CheckIntRange rejects them.
         return Value(target, CheckIntRange(static_cast<__int128>(r), target));
       }
       break;

@@ -243,8 +243,12 @@ TEST(ValueTest, DateAndTimestampErrors) {
 }
 
 TEST(ValueTest, CastNumeric) {
-  EXPECT_EQ(Value::Double(2.5).CastTo(Type::Integer()).GetInt(), 3);
-  EXPECT_EQ(Value::Double(-2.5).CastTo(Type::Integer()).GetInt(), -3);
+  // float8 -> int rounds half to even, as PostgreSQL's rint() does.
+  EXPECT_EQ(Value::Double(2.5).CastTo(Type::Integer()).GetInt(), 2);
+  EXPECT_EQ(Value::Double(3.5).CastTo(Type::Integer()).GetInt(), 4);
+  EXPECT_EQ(Value::Double(-2.5).CastTo(Type::Integer()).GetInt(), -2);
+  EXPECT_EQ(Value::Double(2.6).CastTo(Type::Integer()).GetInt(), 3);
+  EXPECT_THROW(Value::Double(9.3e18).CastTo(Type::BigInt()), DbError);
   EXPECT_EQ(Value::Double(2.4).CastTo(Type::SmallInt()).GetInt(), 2);
   EXPECT_EQ(Value::Decimal(-250, 5, 2).CastTo(Type::BigInt()).GetInt(), -3);
   EXPECT_EQ(Value::Decimal(249, 5, 2).CastTo(Type::BigInt()).GetInt(), 2);
