@@ -62,7 +62,11 @@ struct TupleId {
 
   // "(block,slot)", like PostgreSQL's ctid.
   std::string ToString() const {
-    return "(" + std::to_string(block.value()) + "," + std::to_string(slot.value()) + ")";
+    // Appended piecewise: GCC 12 -O3 warns (-Wrestrict) on "(" + std::string.
+    std::string s(1, '(');
+    s.append(std::to_string(block.value())).append(1, ',');
+    s.append(std::to_string(slot.value())).append(1, ')');
+    return s;
   }
 };
 

@@ -1,0 +1,149 @@
+// Table micro-benchmarks: insert, point lookup by primary key, in-place
+// update, and a full scan of one BIGINT column through the block read views,
+// beside a plain summing loop over a std::vector<int64_t> of the same size
+// (the memory-bandwidth limit). The scan/vector ratio is printed at the end.
+//
+//   build/storage-rel/bench/storage_table_bench
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "storage/storage.h"
+
+namespace forktail {
+namespace {
+
+constexpr int64_t kScanRows = int64_t{16} << 20;  // 16 Mi rows: a 128 MiB column
+constexpr int64_t kLookupRows = 1 << 20;
+
+TableSchema OrdersSchema() {
+  return {"orders",
+          {{"id", Type::BigInt()}, {"qty", Type::Integer()}, {"status", Type::Varchar(10)}},
+          {ColumnId(0)}};
+}
+
+Row OrderRow(int64_t i) {
+  static const char* kStatus[] = {"new", "paid", "shipped", "closed"};
+  return {Value::BigInt(i), Value::Integer(static_cast<int32_t>(i % 100)),
+          Value::String(Type::Varchar(10), kStatus[i % 4])};
+}
+
+Table& LookupTable() {
+  static Table* table = [] {
+    auto* t = new Table(TableId(1), OrdersSchema());
+    for (int64_t i = 0; i < kLookupRows; i++) t->Insert(OrderRow(i));
+    return t;
+  }();
+  return *table;
+}
+
+void BM_Insert(benchmark::State& state) {
+  const int64_t rows = 200000;
+  for (auto _ : state) {
+    Table t(TableId(1), OrdersSchema());
+    for (int64_t i = 0; i < rows; i++) t.Insert(OrderRow(i));
+    benchmark::DoNotOptimize(t.live_row_count());
+  }
+  state.SetItemsProcessed(state.iterations() * rows);
+}
+BENCHMARK(BM_Insert)->Unit(benchmark::kMillisecond);
+
+void BM_PointLookup(benchmark::State& state) {
+  Table& t = LookupTable();
+  std::mt19937_64 rng(42);
+  for (auto _ : state) {
+    auto tid = t.LookupKey({Value::BigInt(static_cast<int64_t>(rng() % kLookupRows))});
+    benchmark::DoNotOptimize(tid);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PointLookup);
+
+void BM_Update(benchmark::State& state) {
+  Table& t = LookupTable();
+  std::mt19937_64 rng(7);
+  for (auto _ : state) {
+    auto tid = t.LookupKey({Value::BigInt(static_cast<int64_t>(rng() % kLookupRows))});
+    t.Update(*tid, {{ColumnId(1), Value::Integer(static_cast<int32_t>(rng() % 100))}});
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Update);
+
+double scan_gbps = 0;
+double vector_gbps = 0;
+
+void BM_ScanBigintColumn(benchmark::State& state) {
+  static Table* table = [] {
+    auto* t = new Table(TableId(2), {"facts", {{"v", Type::BigInt()}}, {}});
+    for (int64_t i = 0; i < kScanRows; i++) t->Insert({Value::BigInt(i)});
+    return t;
+  }();
+  double seconds = 0;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    int64_t sum = 0;
+    table->ForEachBlock([&](const BlockRef&, const BlockReadView& v) {
+      const int64_t* col = v.stripe<int64_t>(ColumnId(0));
+      const uint64_t* deleted = v.delete_bitmap();
+      const uint64_t* nulls = v.null_bitmap(ColumnId(0));
+      uint32_t n = v.row_count();
+      for (uint32_t w = 0; w * 64 < n; w++) {
+        uint64_t skip = deleted[w] | nulls[w];
+        uint32_t end = std::min(n, (w + 1) * 64);
+        int64_t s = 0;
+        if (skip == 0) {
+          for (uint32_t r = w * 64; r < end; r++) s += col[r];
+        } else {
+          for (uint32_t r = w * 64; r < end; r++) s += ((skip >> (r & 63)) & 1) ? 0 : col[r];
+        }
+        sum += s;
+      }
+    });
+    benchmark::DoNotOptimize(sum);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  state.SetBytesProcessed(state.iterations() * kScanRows * 8);
+  scan_gbps = static_cast<double>(state.iterations() * kScanRows * 8) / seconds / 1e9;
+}
+BENCHMARK(BM_ScanBigintColumn)->Unit(benchmark::kMillisecond);
+
+void BM_SumVectorBaseline(benchmark::State& state) {
+  static std::vector<int64_t>* data = [] {
+    auto* v = new std::vector<int64_t>(kScanRows);
+    std::iota(v->begin(), v->end(), 0);
+    return v;
+  }();
+  double seconds = 0;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    int64_t sum = 0;
+    for (int64_t x : *data) sum += x;
+    benchmark::DoNotOptimize(sum);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  state.SetBytesProcessed(state.iterations() * kScanRows * 8);
+  vector_gbps = static_cast<double>(state.iterations() * kScanRows * 8) / seconds / 1e9;
+}
+BENCHMARK(BM_SumVectorBaseline)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace forktail
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (forktail::scan_gbps > 0 && forktail::vector_gbps > 0) {
+    std::printf("BIGINT column scan %.2f GB/s, std::vector<int64_t> sum %.2f GB/s: ratio %.2f\n",
+                forktail::scan_gbps, forktail::vector_gbps,
+                forktail::scan_gbps / forktail::vector_gbps);
+  }
+  return 0;
+}
