@@ -68,7 +68,15 @@ void CompareKernel(CompareOp op, const Vector& l, const Vector& r, Rows rows, Ve
   DispatchPhysical(l.physical(), [&]<typename T>() {
     const T* a = l.data<T>();
     const T* b = r.data<T>();
+    const uint64_t* nulls = out->nulls();
     DispatchOp(op, [&]<CompareOp Op>() {
+      if (std::is_same_v<T, std::string_view> && nulls != nullptr) {
+        // String bytes under a NULL may be gone: never read them.
+        ForEachRow(rows, [&](uint32_t i) {
+          if (!NullAt(nulls, i)) o[i] = Cmp<Op, T>(Load(a, i, trim), Load(b, i, trim));
+        });
+        return;
+      }
       ForEachRow(rows, [&](uint32_t i) { o[i] = Cmp<Op, T>(Load(a, i, trim), Load(b, i, trim)); });
     });
   });
@@ -96,7 +104,11 @@ uint32_t CompareConstantSelect(CompareOp op, const Vector& l, const Value& c, Ro
       } else {
         ForEachRow(rows, [&](uint32_t i) {
           out_sel[k] = i;
-          k += Cmp<Op, T>(Load(a, i, trim), v) & !NullAt(nulls, i);
+          if constexpr (std::is_same_v<T, std::string_view>) {
+            k += !NullAt(nulls, i) && Cmp<Op, T>(Load(a, i, trim), v);
+          } else {
+            k += Cmp<Op, T>(Load(a, i, trim), v) & !NullAt(nulls, i);
+          }
         });
       }
       return k;
@@ -134,6 +146,7 @@ void InKernel(const Vector& in, const std::vector<Value>& list, bool negated, Ro
     };
     if (consts.size() <= 8) {
       ForEachRow(rows, [&](uint32_t i) {
+        if (in.IsNull(i)) return;
         T x = Load(a, i, trim);
         bool found = false;
         for (const T& c : consts) found |= (x == c);
@@ -141,6 +154,7 @@ void InKernel(const Vector& in, const std::vector<Value>& list, bool negated, Ro
       });
     } else {
       ForEachRow(rows, [&](uint32_t i) {
+        if (in.IsNull(i)) return;
         decide(std::binary_search(consts.begin(), consts.end(), Load(a, i, trim)), i);
       });
     }

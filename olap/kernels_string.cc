@@ -84,7 +84,10 @@ void LikeKernel(const LikeMatcher& m, bool negated, const Vector& in, Rows rows,
   UnionNulls(in, nullptr, rows, out);
   const auto* a = in.data<std::string_view>();
   uint8_t* o = out->mutable_data<uint8_t>();
-  ForEachRow(rows, [&](uint32_t i) { o[i] = m.Match(a[i]) != negated; });
+  const uint64_t* nulls = in.nulls();
+  ForEachRow(rows, [&](uint32_t i) {
+    if (!NullAt(nulls, i)) o[i] = m.Match(a[i]) != negated;
+  });
 }
 
 void SubstringKernel(const Vector& s, const Vector& start, const Vector* len, Rows rows,
