@@ -45,12 +45,14 @@ struct Aggregator::ThreadState {
 };
 
 Aggregator::Aggregator(AggMethod method, std::vector<uint32_t> key_cols,
-                       std::vector<Type> key_types, std::vector<AggregateSpec> aggs, int threads)
+                       std::vector<Type> key_types, std::vector<AggregateSpec> aggs, int threads,
+                       uint32_t private_groups)
     : method_(method),
       key_cols_(std::move(key_cols)),
       enc_(std::move(key_types)),
       aggs_(std::move(aggs)),
-      threads_(threads) {
+      threads_(threads),
+      private_groups_(private_groups) {
   auto keep = [&](uint32_t col, const Type& t) -> uint32_t {
     auto it = std::find(kept_cols_.begin(), kept_cols_.end(), col);
     if (it != kept_cols_.end()) return static_cast<uint32_t>(it - kept_cols_.begin());
@@ -65,7 +67,10 @@ Aggregator::Aggregator(AggMethod method, std::vector<uint32_t> key_cols,
     inputs_.push_back(a.input);
     kept_inputs_.push_back(a.kind == AggKind::kCountStar ? 0 : keep(a.input, a.input_type));
   }
-  for (int t = 0; t < threads; ++t) ts_.push_back(std::make_unique<ThreadState>(&enc_, &aggs_));
+  for (int t = 0; t < threads; ++t) {
+    ts_.push_back(std::make_unique<ThreadState>(&enc_, &aggs_));
+    ts_.back()->private_limit = private_groups_;
+  }
   for (uint32_t p = 0; p < kPartitions; ++p) {
     parts_.push_back(std::make_unique<Partition>(&enc_, &aggs_));
   }
@@ -101,7 +106,7 @@ void Aggregator::ConsumeRows(ThreadState& ts, const DataChunk& chunk, Rows rows,
       if (!ts.plat_mode) {
         ts.local.FindOrInsert(ts.keys.data(), ts.hashes.data(), n, ts.groups.data());
         ts.local.Update(chunk, inputs, rows, ts.groups.data());
-        if (ts.local.size() > kPlatGroups) {
+        if (ts.local.size() > private_groups_) {
           ts.plat_mode = true;
           ts.private_limit = ts.local.size();
         }

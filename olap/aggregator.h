@@ -49,7 +49,7 @@ class Aggregator {
   // are their types. No key columns = one global group (one row even for
   // empty input).
   Aggregator(AggMethod method, std::vector<uint32_t> key_cols, std::vector<Type> key_types,
-             std::vector<AggregateSpec> aggs, int threads);
+             std::vector<AggregateSpec> aggs, int threads, uint32_t private_groups = kPlatGroups);
   ~Aggregator();
 
   void Consume(int thread, const DataChunk& chunk);
@@ -80,6 +80,7 @@ class Aggregator {
   std::vector<Type> kept_types_;
   std::vector<uint32_t> kept_key_cols_, kept_inputs_;
   int threads_;
+  uint32_t private_groups_;  // PLAT / hybrid / adaptive private table bound
   std::vector<std::unique_ptr<ThreadState>> ts_;
   std::vector<std::unique_ptr<Partition>> parts_;
 };

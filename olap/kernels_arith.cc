@@ -196,7 +196,9 @@ void GatherRows(const Vector& in, Rows rows, Vector* out, uint32_t out_offset, S
     T* o = out->mutable_data<T>() + out_offset;
     if constexpr (std::is_same_v<T, std::string_view>) {
       if (arena != nullptr) {
-        for (uint32_t k = 0; k < rows.count; ++k) o[k] = arena->Add(a[rows[k]]);
+        for (uint32_t k = 0; k < rows.count; ++k) {
+          o[k] = in.IsNull(rows[k]) ? std::string_view() : arena->Add(a[rows[k]]);
+        }
         return;
       }
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "olap/olap.h"
+#include "storage/error.h"
 
 namespace forktail::test {
 
