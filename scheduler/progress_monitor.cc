@@ -61,7 +61,8 @@ std::vector<QueryProgress> ProgressMonitor::Snapshot() const {
 std::string ProgressMonitor::Format(const std::vector<QueryProgress>& snapshot) {
   std::string out;
   for (const auto& query : snapshot) {
-    out += fmt::format("query {} (priority {})\n", query.query, query.priority);
+    out += fmt::format("query {} (priority {}, memory {}/{} bytes)\n", query.query, query.priority,
+                       query.memory_used, query.memory_limit);
     for (size_t i = 0; i < query.operators.size(); ++i) {
       const OperatorProgress& op = query.operators[i];
       const double avg_us = op.work_orders_done == 0

@@ -27,6 +27,8 @@ struct OperatorProgress {
 struct QueryProgress {
   QueryId query = 0;
   int priority = 0;
+  size_t memory_used = 0;   // QueryMemory bytes live at the snapshot
+  size_t memory_limit = 0;  // the query's declared estimate
   std::vector<OperatorProgress> operators;
 
   uint64_t TotalExecNanos() const;

@@ -147,7 +147,14 @@ size_t Scheduler::live_workers() const {
 
 std::vector<QueryProgress> Scheduler::Progress() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return progress_.Snapshot();
+  std::vector<QueryProgress> snapshot = progress_.Snapshot();
+  for (QueryProgress& query : snapshot) {
+    if (auto it = running_.find(query.query); it != running_.end()) {
+      query.memory_used = it->second->plan().memory()->used();
+      query.memory_limit = it->second->estimate();
+    }
+  }
+  return snapshot;
 }
 
 size_t Scheduler::admitted_memory() const {

@@ -91,7 +91,9 @@ class Scheduler {
   Scheduler& operator=(const Scheduler&) = delete;
 
   // Queues the plan for admission. priority >= 1 (22023 otherwise); an
-  // estimate above the whole budget throws DbError 53200 at once. on_done runs
+  // estimate above the whole budget throws DbError 53200 at once. The estimate
+  // is also the hard cap of the plan's QueryMemory: allocating beyond it fails
+  // the query with 53200. on_done runs
   // once the query ended (see the threads note above). In immediate mode,
   // returns only after the query ended.
   QueryHandle Submit(std::unique_ptr<QueryPlan> plan, int priority, size_t memory_estimate,
@@ -108,6 +110,7 @@ class Scheduler {
   size_t worker_count() const;  // the target
   size_t live_workers() const;  // threads currently in the pool
 
+  // Every admitted, unfinished query with its operators and memory use.
   std::vector<QueryProgress> Progress() const;
   std::string FormatProgress() const { return ProgressMonitor::Format(Progress()); }
   size_t admitted_memory() const;

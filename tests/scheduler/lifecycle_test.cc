@@ -249,6 +249,7 @@ TEST(Lifecycle, ProgressIsVisibleWhileRunningAndOnDoneRunsOnce) {
   std::vector<QueryProgress> progress = scheduler.Progress();
   ASSERT_EQ(progress.size(), 1u);
   EXPECT_EQ(progress[0].priority, 2);
+  EXPECT_EQ(progress[0].memory_limit, size_t{1} << 20);
   EXPECT_EQ(progress[0].operators[0].work_orders_total, 4u);
   EXPECT_EQ(progress[0].operators[0].work_orders_done, 0u);
   const std::string text = scheduler.FormatProgress();
