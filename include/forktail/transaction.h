@@ -1,0 +1,131 @@
+// Transaction: what a stored procedure sees while it runs on the transaction
+// thread. Every read and write of table data goes through it.
+//
+// Execution model: the transaction thread runs one transaction at a time, so a
+// procedure never sees another transaction's partial work and no latch or lock
+// guards a tuple; transactions are serializable by construction. A procedure
+// must not block (no waiting on other transactions or the network): while it
+// runs, no other transaction does.
+//
+// Every change is applied to the tables at once and recorded twice:
+//  - an undo entry (the exact inverse, table.h), so that Abort(), a thrown
+//    DbError (a constraint violation, a bad cast, ...) or any other exception
+//    rolls the whole transaction back, index entries included;
+//  - a redo record (recovery/replay_codec.h), buffered and appended to the
+//    write-ahead log together with the commit record when the procedure
+//    returns. A rolled-back transaction logs nothing.
+//
+// DDL runs here too. CreateTable is visible at once (undo drops it); DropTable
+// hides the table for the rest of the transaction and really drops it at
+// commit, because a dropped Table cannot be brought back. Limitation: a table
+// dropped in a transaction cannot be re-created under the same name in the
+// same transaction (42P07).
+//
+// Not thread-safe: only the transaction thread calls it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "recovery/wal_format.h"
+#include "storage/storage.h"
+
+namespace forktail {
+
+// An explicit abort requested by a procedure (Transaction::Abort).
+class TransactionAborted : public DbError {
+ public:
+  explicit TransactionAborted(std::string reason)
+      : DbError(sqlstate::kTransactionRollback, std::move(reason)) {}
+};
+
+class Transaction {
+ public:
+  using NamedUpdates = std::vector<std::pair<std::string, Value>>;
+  using Key = std::vector<Value>;
+  // Scan callback: return false to stop.
+  using ScanFn = std::function<bool(TupleId, const Row&)>;
+
+  Transaction(Catalog* catalog, wal::TxnId id) : catalog_(catalog), id_(id) {}
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  wal::TxnId id() const { return id_; }
+
+  // The table, for reads (schema, statistics, LookupKey, Read). Throws 42P01.
+  const Table& GetTable(std::string_view name) const;
+
+  // Inserts a row (values are cast to the column types). Throws 23505 on a
+  // duplicate key, 23502 on a NULL in a NOT NULL column, 42601 on a wrong
+  // number of values, 22xxx on a bad value.
+  TupleId Insert(std::string_view table, const Row& row);
+
+  // Point lookup by primary key.
+  std::optional<TupleId> Find(std::string_view table, const Key& key) const;
+  std::optional<Row> Get(std::string_view table, const Key& key) const;
+  std::optional<Row> Read(std::string_view table, TupleId tid) const;
+
+  // Sets columns of a live row; returns its (possibly new) tuple id. Throws
+  // 42703 for an unknown column name, 22023 for a row that is not live.
+  TupleId Update(std::string_view table, TupleId tid, const Table::ColumnUpdates& updates);
+  TupleId Update(std::string_view table, TupleId tid, const NamedUpdates& updates);
+  // By primary key; false if no row has the key.
+  bool UpdateByKey(std::string_view table, const Key& key, const NamedUpdates& updates);
+
+  void Delete(std::string_view table, TupleId tid);
+  bool DeleteByKey(std::string_view table, const Key& key);
+
+  // Visits the live rows present when the scan starts, in tuple-id order.
+  // The callback may change the table; rows it inserts are not visited.
+  void Scan(std::string_view table, const ScanFn& fn) const;
+
+  TableId CreateTable(TableSchema schema, TableOptions options = {});
+  void DropTable(std::string_view name);
+
+  // Rolls the transaction back; the submitter gets SQLSTATE 40000 and `reason`.
+  [[noreturn]] void Abort(std::string reason);
+
+  // Adds a row to the transaction's result (returned only if it commits).
+  void Emit(Row row) { output_.push_back(std::move(row)); }
+
+  // --- used by the transaction engine ---
+  struct Redo {
+    wal::RecordType type;
+    std::string payload;
+  };
+  const std::vector<Redo>& redo() const { return redo_; }
+  std::vector<Row>& output() { return output_; }
+  // Undoes every change, newest first. Never throws (a failing undo aborts the
+  // process: memory would no longer match the log).
+  void Rollback() noexcept;
+  // After the commit record was appended: performs the deferred drops.
+  void FinishCommit();
+
+ private:
+  enum class UndoKind { kInsert, kUpdateInPlace, kUpdateMoved, kDelete, kCreateTable, kDropTable };
+  struct Undo {
+    UndoKind kind;
+    TableId table;
+    TupleId tid;
+    TupleId new_tid;
+    Table::ColumnUpdates old_values;
+  };
+
+  Table& Writable(std::string_view name) const;
+  Table::ColumnUpdates Resolve(const Table& t, const NamedUpdates& updates) const;
+  void CheckLive(const Table& t, TupleId tid) const;
+
+  Catalog* catalog_;
+  wal::TxnId id_;
+  std::vector<Undo> undo_;
+  std::vector<Redo> redo_;
+  std::vector<Row> output_;
+  std::set<TableId> dropped_;
+};
+
+}  // namespace forktail

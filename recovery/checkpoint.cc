@@ -1,0 +1,185 @@
+#include "recovery/checkpoint.h"
+
+#include <fmt/format.h>
+
+namespace forktail::ckpt {
+namespace {
+
+void Put(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; i++) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+struct Reader {
+  std::string_view p;
+  bool Get(uint64_t* v, int bytes) {
+    if (p.size() < static_cast<size_t>(bytes)) return false;
+    *v = 0;
+    for (int i = 0; i < bytes; i++) *v |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
+    p.remove_prefix(bytes);
+    return true;
+  }
+};
+
+}  // namespace
+
+std::string Manifest::Encode() const {
+  std::string out;
+  Put(&out, kManifestMagic, 4);
+  Put(&out, kManifestVersion, 4);
+  Put(&out, lsn, 8);
+  Put(&out, next_txn, 8);
+  Put(&out, sequence, 8);
+  Put(&out, catalog.size(), 4);
+  out += catalog;
+  Put(&out, tables.size(), 4);
+  for (const auto& [id, versions] : tables) {
+    Put(&out, id, 4);
+    Put(&out, versions.size(), 4);
+    for (uint64_t v : versions) Put(&out, v, 8);
+  }
+  Put(&out, crc32c::Mask(crc32c::Value(out.data(), out.size())), 4);
+  return out;
+}
+
+Status Manifest::Decode(std::string_view bytes, Manifest* out) {
+  auto bad = [](const char* why) {
+    return Status::Corruption(std::string("checkpoint manifest: ") + why);
+  };
+  if (bytes.size() < 8) return bad("too short");
+  uint32_t stored = 0;
+  for (int i = 0; i < 4; i++) {
+    stored |= uint32_t{static_cast<uint8_t>(bytes[bytes.size() - 4 + i])} << (8 * i);
+  }
+  if (crc32c::Unmask(stored) != crc32c::Value(bytes.data(), bytes.size() - 4)) {
+    return bad("checksum mismatch");
+  }
+  Reader r{bytes.substr(0, bytes.size() - 4)};
+  uint64_t magic, version, len, count;
+  if (!r.Get(&magic, 4) || magic != kManifestMagic || !r.Get(&version, 4) ||
+      version != kManifestVersion) {
+    return bad("bad magic or version");
+  }
+  Manifest m;
+  if (!r.Get(&m.lsn, 8) || !r.Get(&m.next_txn, 8) || !r.Get(&m.sequence, 8) || !r.Get(&len, 4) ||
+      len > r.p.size()) {
+    return bad("truncated header");
+  }
+  m.catalog.assign(r.p.substr(0, len));
+  r.p.remove_prefix(len);
+  if (!r.Get(&count, 4)) return bad("truncated table list");
+  for (uint64_t i = 0; i < count; i++) {
+    uint64_t id, n;
+    if (!r.Get(&id, 4) || !r.Get(&n, 4) || n > r.p.size() / 8) return bad("truncated table");
+    std::vector<uint64_t>& versions = m.tables[static_cast<uint32_t>(id)];
+    versions.resize(n);
+    for (uint64_t& v : versions) r.Get(&v, 8);
+  }
+  if (!r.p.empty()) return bad("trailing bytes");
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+std::set<BlockKey> Manifest::Keys() const {
+  std::set<BlockKey> keys;
+  for (const auto& [id, versions] : tables) {
+    for (size_t b = 0; b < versions.size(); b++) {
+      keys.insert({id, static_cast<uint32_t>(b), versions[b]});
+    }
+  }
+  return keys;
+}
+
+uint64_t Manifest::block_count() const {
+  uint64_t n = 0;
+  for (const auto& [id, versions] : tables) n += versions.size();
+  return n;
+}
+
+CheckpointPlan CollectCheckpoint(const Catalog& catalog, wal::Lsn lsn, uint64_t next_txn,
+                                 const Manifest* previous) {
+  CheckpointPlan plan;
+  plan.manifest.lsn = lsn;
+  plan.manifest.next_txn = next_txn;
+  plan.manifest.sequence = previous ? previous->sequence + 1 : 1;
+  plan.manifest.catalog = catalog.Serialize();
+  std::set<BlockKey> had = previous ? previous->Keys() : std::set<BlockKey>{};
+  for (TableId id : catalog.ListTables()) {
+    const Table& t = catalog.GetTable(id);
+    std::vector<uint64_t>& versions = plan.manifest.tables[id.value()];
+    for (size_t b = 0; b < t.block_count(); b++) {
+      BlockRef ref = t.PinBlock(BlockNo(static_cast<uint32_t>(b)));
+      BlockKey key{id.value(), static_cast<uint32_t>(b), ref->version()};
+      versions.push_back(key.version);
+      if (ref->IsChangedSinceCheckpoint() || !had.count(key)) {
+        plan.keys.push_back(key);
+        plan.refs.push_back(std::move(ref));
+      }
+    }
+  }
+  return plan;
+}
+
+Status WriteCheckpoint(const CheckpointPlan& plan, ColdStore* store, CheckpointStats* stats) {
+  *stats = CheckpointStats{};
+  stats->blocks_total = plan.manifest.block_count();
+  for (size_t i = 0; i < plan.keys.size(); i++) {
+    std::string image = plan.refs[i]->ExportImage();
+    Status s = store->PutBlockImage(plan.keys[i], image);
+    if (!s.ok()) return s;
+    stats->blocks_written++;
+    stats->bytes_written += image.size();
+  }
+  Status s = store->PutManifest(plan.manifest.Encode());
+  if (!s.ok()) return s;
+  // The new manifest is durable: images only older checkpoints used can go.
+  return store->DeleteBlocksExcept(plan.manifest.Keys(), &stats->images_deleted);
+}
+
+void MarkWritten(CheckpointPlan& plan) {
+  for (BlockRef& ref : plan.refs) ref->MarkCheckpointed();
+}
+
+Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
+                      uint64_t* blocks_loaded) {
+  *blocks_loaded = 0;
+  std::string bytes;
+  Status s = store->GetManifest(&bytes);
+  if (!s.ok()) return s;
+  if (!(s = Manifest::Decode(bytes, manifest)).ok()) return s;
+  if (!(s = catalog->Deserialize(manifest->catalog)).ok()) return s;
+  for (const auto& [id, versions] : manifest->tables) {
+    Table* t = nullptr;
+    try {
+      t = &catalog->GetTable(TableId(id));
+    } catch (const DbError&) {
+      return Status::Corruption(
+          fmt::format("checkpoint manifest names table {}, which the "
+                      "checkpoint's catalog does not have",
+                      id));
+    }
+    auto layout = BlockLayout::Compute(t->schema(), t->options().max_rows_per_block);
+    // The storage Table has no "adopt a loaded block" call; its directory is
+    // reached through the const accessor (the Table itself is not const).
+    auto& directory = const_cast<BlockDirectory&>(t->directory());
+    for (size_t b = 0; b < versions.size(); b++) {
+      BlockKey key{id, static_cast<uint32_t>(b), versions[b]};
+      std::string image;
+      if (!(s = store->GetBlockImage(key, &image)).ok()) return s;
+      std::unique_ptr<Block> block;
+      if (!(s = Block::FromImage(layout, image, &block)).ok()) return s;
+      if (block->header().table_id != id || block->block_no().value() != b ||
+          block->version() != key.version) {
+        return Status::Corruption(fmt::format(
+            "block image {}/{}/v{} has the header of another block", id, b, key.version));
+      }
+      block->MarkCheckpointed();
+      directory.Add(std::move(block));
+      (*blocks_loaded)++;
+    }
+    t->RebuildIndex();
+    t->RefreshStatistics();
+  }
+  return Status::Ok();
+}
+
+}  // namespace forktail::ckpt

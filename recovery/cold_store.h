@@ -1,0 +1,63 @@
+// ColdStore: the durable home of checkpoints, a RocksDB database in
+// DATA_DIR/cold (DESIGN.md, tiering). It holds
+//
+//   key                                          value
+//   'B' table u32 | block u32 | version u64      LZ4 block image: raw size u32 | LZ4 bytes
+//   'M'                                          the checkpoint manifest (checkpoint.h)
+//
+// (key integers big-endian, so keys sort by table, block, version).
+//
+// Block images are written with unsynced writes; the manifest with a synced
+// write, which (RocksDB's WAL being one sequential file) also makes every
+// earlier write durable. So once PutManifest returns Ok, the checkpoint's
+// images and manifest are durable together, and a crash before that leaves
+// the previous manifest as the newest complete checkpoint.
+//
+// Not thread-safe beyond what RocksDB gives; one checkpointer at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "storage/storage.h"
+
+namespace rocksdb {
+class DB;
+}
+
+namespace forktail::ckpt {
+
+// (table, block, version): one stored block image.
+struct BlockKey {
+  uint32_t table = 0;
+  uint32_t block = 0;
+  uint64_t version = 0;
+  auto operator<=>(const BlockKey&) const = default;
+};
+
+class ColdStore {
+ public:
+  // Opens DIR (creating it unless read_only). read_only fails with NotFound
+  // when DIR holds no store.
+  static Status Open(const std::string& dir, bool read_only, std::unique_ptr<ColdStore>* out);
+  ~ColdStore();
+
+  Status PutBlockImage(const BlockKey& key, std::string_view image);
+  Status GetBlockImage(const BlockKey& key, std::string* image);
+  Status PutManifest(std::string_view bytes);
+  // NotFound if no checkpoint was ever completed.
+  Status GetManifest(std::string* bytes);
+  // Deletes every block image not in `keep`; *deleted counts them.
+  Status DeleteBlocksExcept(const std::set<BlockKey>& keep, uint64_t* deleted);
+  Status CountBlocks(uint64_t* count);
+
+ private:
+  explicit ColdStore(rocksdb::DB* db);
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+}  // namespace forktail::ckpt

@@ -1,0 +1,120 @@
+#include "recovery/replay.h"
+
+#include <fmt/format.h>
+
+#include "recovery/replay_codec.h"
+
+namespace forktail::redo {
+
+Status Replayer::Add(const wal::LogRecord& record) {
+  stats_.records++;
+  stats_.bytes += wal::RecordSize(record.payload.size());
+  if (record.txn > stats_.max_txn) stats_.max_txn = record.txn;
+  if (!pending_.empty() && record.txn != txn_) {
+    // A transaction's records are contiguous and end with its commit; another
+    // transaction starting means this one never committed (cannot happen with
+    // one appender, but must not be applied either).
+    stats_.dropped_txns++;
+    pending_.clear();
+  }
+  txn_ = record.txn;
+  switch (record.type) {
+    case wal::RecordType::kCommit:
+      for (const Pending& p : pending_) {
+        Status s = ApplyOne(p);
+        if (!s.ok()) return s;
+        stats_.applied_records++;
+      }
+      pending_.clear();
+      stats_.committed_txns++;
+      return Status::Ok();
+    case wal::RecordType::kAbort:
+      pending_.clear();
+      return Status::Ok();
+    case wal::RecordType::kInsert:
+    case wal::RecordType::kUpdate:
+    case wal::RecordType::kDelete:
+    case wal::RecordType::kCreateTable:
+    case wal::RecordType::kDropTable:
+      pending_.push_back({record.lsn, record.type, std::string(record.payload)});
+      return Status::Ok();
+    default:
+      return Status::Ok();  // checkpoint markers, test records: nothing to redo
+  }
+}
+
+void Replayer::Finish() {
+  if (!pending_.empty()) stats_.dropped_txns++;
+  pending_.clear();
+}
+
+Status Replayer::ApplyCreate(const std::string& payload) {
+  CreateTableRecord r;
+  Status s = DecodeCreateTable(payload, &r);
+  if (!s.ok()) return s;
+  // Burn the ids of rolled-back CREATE TABLEs (see the header comment).
+  for (;;) {
+    TableId got = catalog_->CreateTable(r.schema, r.options).id();
+    if (got == r.table) break;
+    catalog_->DropTable(r.schema.name);
+    if (got > r.table) {
+      return Status::Corruption(fmt::format("table {} got id {}, log says {}", r.schema.name,
+                                            got.value(), r.table.value()));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Replayer::ApplyOne(const Pending& p) {
+  auto fail = [&](const std::string& what) {
+    return Status::Corruption(fmt::format("replay of {} record at LSN {} failed: {}",
+                                          wal::RecordTypeName(p.type), p.lsn, what));
+  };
+  try {
+    Status s;
+    switch (p.type) {
+      case wal::RecordType::kInsert: {
+        InsertRecord r;
+        if (!(s = DecodeInsert(p.payload, &r)).ok()) return fail(s.message());
+        catalog_->GetTable(r.table).InsertAt(r.tid, r.row);
+        break;
+      }
+      case wal::RecordType::kUpdate: {
+        UpdateRecord r;
+        if (!(s = DecodeUpdate(p.payload, &r)).ok()) return fail(s.message());
+        Table& t = catalog_->GetTable(r.table);
+        if (!t.IsLive(r.tid)) return fail("row " + r.tid.ToString() + " is not live");
+        TupleId got = t.Update(r.tid, r.updates);
+        if (got != r.new_tid) {
+          return fail("row moved to " + got.ToString() + ", log says " + r.new_tid.ToString());
+        }
+        break;
+      }
+      case wal::RecordType::kDelete: {
+        DeleteRecord r;
+        if (!(s = DecodeDelete(p.payload, &r)).ok()) return fail(s.message());
+        Table& t = catalog_->GetTable(r.table);
+        if (!t.IsLive(r.tid)) return fail("row " + r.tid.ToString() + " is not live");
+        t.Delete(r.tid);
+        break;
+      }
+      case wal::RecordType::kCreateTable:
+        if (!(s = ApplyCreate(p.payload)).ok()) return fail(s.message());
+        break;
+      case wal::RecordType::kDropTable: {
+        DropTableRecord r;
+        if (!(s = DecodeDropTable(p.payload, &r)).ok()) return fail(s.message());
+        std::string name = catalog_->GetTable(r.table).schema().name;
+        catalog_->DropTable(name);
+        break;
+      }
+      default:
+        break;
+    }
+  } catch (const DbError& e) {
+    return fail(e.what());
+  }
+  return Status::Ok();
+}
+
+}  // namespace forktail::redo

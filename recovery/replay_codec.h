@@ -1,0 +1,111 @@
+// Payloads of the transaction engine's redo records, and the compact binary
+// encoding of Values inside them. The log itself treats payloads as opaque
+// bytes (wal_format.h); this file gives them meaning, and replay.h applies them.
+//
+// Model: a transaction buffers its redo records and appends them together
+// with its commit record when it commits (aborted transactions log nothing),
+// so in the log every record of transaction T lies contiguously before T's
+// kCommit record. Redo is physical-logical: a record names the tuple id the
+// change produced, and replay (an exact re-execution of the table primitive,
+// table.h) must land on that same tuple id or it reports corruption.
+//
+// Integers are little-endian; "varint" is LEB128 (7 bits a byte, low first);
+// "svarint" is a zig-zag varint.
+//
+//   kInsert       table u32 | tid u64 | row
+//   kUpdate       table u32 | tid u64 | new tid u64 | count varint | (column u16 | value)*
+//   kDelete       table u32 | tid u64
+//   kCreateTable  table u32 | max_rows_per_block u32 | schema
+//   kDropTable    table u32
+//   kCommit       (empty)
+//
+//   row    = count varint | value*
+//   value  = tag u8 | [type parameters] | [data]
+//            tag: bits 0-6 TypeId, bit 7 set = NULL (then no data follows)
+//            type parameters: DECIMAL precision u8, scale u8;
+//                             CHAR/VARCHAR length varint; none for other types
+//            data: BOOLEAN u8; SMALLINT/INTEGER/BIGINT/DATE/TIMESTAMP/DECIMAL
+//                  svarint (DECIMAL: the unscaled value); DOUBLE 8 bytes (IEEE);
+//                  strings: byte length varint | bytes
+//   schema = name | column count varint | (name | type | not_null u8)* |
+//            key count varint | key column u16*
+//            name = length varint | bytes;  type = tag without NULL bit + parameters
+//
+// Decoding never trusts the bytes: every read is bounds-checked and a short or
+// malformed payload is Status::Corruption (which replay reports with the LSN).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "storage/storage.h"
+
+namespace forktail::redo {
+
+// Appends the encodings to *out.
+void EncodeValue(const Value& v, std::string* out);
+void EncodeRow(const Row& row, std::string* out);
+void EncodeSchema(const TableSchema& schema, std::string* out);
+
+// A cursor over a payload; every Read* fails (returns false) past the end.
+class Decoder {
+ public:
+  explicit Decoder(std::string_view bytes) : p_(bytes) {}
+  bool ReadU8(uint8_t* v);
+  bool ReadU16(uint16_t* v);
+  bool ReadU32(uint32_t* v);
+  bool ReadU64(uint64_t* v);
+  bool ReadVarint(uint64_t* v);
+  bool ReadBytes(std::string* s);
+  bool ReadValue(Value* v);
+  bool ReadRow(Row* row);
+  bool ReadSchema(TableSchema* schema);
+  bool done() const { return p_.empty(); }
+
+ private:
+  bool ReadType(uint8_t type_id, Type* type);
+  std::string_view p_;
+};
+
+struct InsertRecord {
+  TableId table;
+  TupleId tid;
+  Row row;
+};
+struct UpdateRecord {
+  TableId table;
+  TupleId tid;
+  TupleId new_tid;
+  Table::ColumnUpdates updates;
+};
+struct DeleteRecord {
+  TableId table;
+  TupleId tid;
+};
+struct CreateTableRecord {
+  TableId table;
+  TableOptions options;
+  TableSchema schema;
+};
+struct DropTableRecord {
+  TableId table;
+};
+
+std::string EncodeInsert(TableId table, TupleId tid, const Row& row);
+std::string EncodeUpdate(TableId table, TupleId tid, TupleId new_tid,
+                         const Table::ColumnUpdates& updates);
+std::string EncodeDelete(TableId table, TupleId tid);
+std::string EncodeCreateTable(TableId table, const TableOptions& options,
+                              const TableSchema& schema);
+std::string EncodeDropTable(TableId table);
+
+Status DecodeInsert(std::string_view payload, InsertRecord* out);
+Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
+Status DecodeDelete(std::string_view payload, DeleteRecord* out);
+Status DecodeCreateTable(std::string_view payload, CreateTableRecord* out);
+Status DecodeDropTable(std::string_view payload, DropTableRecord* out);
+
+}  // namespace forktail::redo

@@ -1,0 +1,195 @@
+// Transaction: changes applied in place, with undo entries and buffered redo
+// records (see include/forktail/transaction.h).
+#include "forktail/transaction.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "recovery/replay_codec.h"
+
+namespace forktail {
+
+Table& Transaction::Writable(std::string_view name) const {
+  Table* t = catalog_->FindTable(name);
+  if (t == nullptr || dropped_.count(t->id())) {
+    throw DbError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name));
+  }
+  return *t;
+}
+
+const Table& Transaction::GetTable(std::string_view name) const { return Writable(name); }
+
+void Transaction::CheckLive(const Table& t, TupleId tid) const {
+  if (!t.IsLive(tid)) {
+    throw DbError(
+        sqlstate::kInvalidParameterValue,
+        fmt::format("row {} of table \"{}\" does not exist", tid.ToString(), t.schema().name));
+  }
+}
+
+TupleId Transaction::Insert(std::string_view table, const Row& row) {
+  Table& t = Writable(table);
+  TupleId tid = t.Insert(row);  // checks everything before changing anything
+  undo_.push_back({UndoKind::kInsert, t.id(), tid, tid, {}});
+  redo_.push_back({wal::RecordType::kInsert, redo::EncodeInsert(t.id(), tid, row)});
+  return tid;
+}
+
+std::optional<TupleId> Transaction::Find(std::string_view table, const Key& key) const {
+  return Writable(table).LookupKey(key);
+}
+
+std::optional<Row> Transaction::Get(std::string_view table, const Key& key) const {
+  const Table& t = Writable(table);
+  std::optional<TupleId> tid = t.LookupKey(key);
+  if (!tid) return std::nullopt;
+  return t.Read(*tid);
+}
+
+std::optional<Row> Transaction::Read(std::string_view table, TupleId tid) const {
+  return Writable(table).Read(tid);
+}
+
+Table::ColumnUpdates Transaction::Resolve(const Table& t, const NamedUpdates& updates) const {
+  Table::ColumnUpdates out;
+  for (const auto& [name, value] : updates) {
+    std::optional<ColumnId> c = t.schema().FindColumn(name);
+    if (!c) {
+      throw DbError(
+          sqlstate::kUndefinedColumn,
+          fmt::format("column \"{}\" of relation \"{}\" does not exist", name, t.schema().name));
+    }
+    out.emplace_back(*c, value);
+  }
+  return out;
+}
+
+TupleId Transaction::Update(std::string_view table, TupleId tid,
+                            const Table::ColumnUpdates& updates) {
+  Table& t = Writable(table);
+  CheckLive(t, tid);
+  Table::ColumnUpdates old_values;
+  for (const auto& [c, v] : updates) {
+    if (c.value() >= t.schema().column_count()) {
+      throw DbError(
+          sqlstate::kUndefinedColumn,
+          fmt::format("column {} of relation \"{}\" does not exist", c.value(), t.schema().name));
+    }
+    old_values.emplace_back(c, *t.ReadColumn(tid, c));
+  }
+  TupleId new_tid = t.Update(tid, updates);
+  undo_.push_back({new_tid == tid ? UndoKind::kUpdateInPlace : UndoKind::kUpdateMoved, t.id(), tid,
+                   new_tid, std::move(old_values)});
+  redo_.push_back({wal::RecordType::kUpdate, redo::EncodeUpdate(t.id(), tid, new_tid, updates)});
+  return new_tid;
+}
+
+TupleId Transaction::Update(std::string_view table, TupleId tid, const NamedUpdates& updates) {
+  return Update(table, tid, Resolve(Writable(table), updates));
+}
+
+bool Transaction::UpdateByKey(std::string_view table, const Key& key, const NamedUpdates& updates) {
+  std::optional<TupleId> tid = Find(table, key);
+  if (!tid) return false;
+  Update(table, *tid, updates);
+  return true;
+}
+
+void Transaction::Delete(std::string_view table, TupleId tid) {
+  Table& t = Writable(table);
+  CheckLive(t, tid);
+  t.Delete(tid);
+  undo_.push_back({UndoKind::kDelete, t.id(), tid, tid, {}});
+  redo_.push_back({wal::RecordType::kDelete, redo::EncodeDelete(t.id(), tid)});
+}
+
+bool Transaction::DeleteByKey(std::string_view table, const Key& key) {
+  std::optional<TupleId> tid = Find(table, key);
+  if (!tid) return false;
+  Delete(table, *tid);
+  return true;
+}
+
+void Transaction::Scan(std::string_view table, const ScanFn& fn) const {
+  const Table& t = Writable(table);
+  // Bounds fixed at the start: rows the callback inserts are not visited.
+  std::vector<uint32_t> rows(t.block_count());
+  for (size_t b = 0; b < rows.size(); b++) {
+    rows[b] = t.PinBlock(BlockNo(static_cast<uint32_t>(b)))->row_count();
+  }
+  for (size_t b = 0; b < rows.size(); b++) {
+    for (uint32_t s = 0; s < rows[b]; s++) {
+      TupleId tid{BlockNo(static_cast<uint32_t>(b)), SlotNo(s)};
+      std::optional<Row> row = t.Read(tid);
+      if (row && !fn(tid, *row)) return;
+    }
+  }
+}
+
+TableId Transaction::CreateTable(TableSchema schema, TableOptions options) {
+  Table& t = catalog_->CreateTable(schema, options);
+  undo_.push_back({UndoKind::kCreateTable, t.id(), kInvalidTupleId, kInvalidTupleId, {}});
+  redo_.push_back(
+      {wal::RecordType::kCreateTable, redo::EncodeCreateTable(t.id(), options, t.schema())});
+  return t.id();
+}
+
+void Transaction::DropTable(std::string_view name) {
+  Table& t = Writable(name);
+  dropped_.insert(t.id());
+  undo_.push_back({UndoKind::kDropTable, t.id(), kInvalidTupleId, kInvalidTupleId, {}});
+  redo_.push_back({wal::RecordType::kDropTable, redo::EncodeDropTable(t.id())});
+}
+
+void Transaction::Abort(std::string reason) { throw TransactionAborted(std::move(reason)); }
+
+void Transaction::Rollback() noexcept {
+  try {
+    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+      const Undo& u = *it;
+      switch (u.kind) {
+        case UndoKind::kInsert:
+          catalog_->GetTable(u.table).RemoveInserted(u.tid);
+          break;
+        case UndoKind::kUpdateInPlace: {
+          TupleId back = catalog_->GetTable(u.table).Update(u.tid, u.old_values);
+          if (back != u.tid) throw DbError(sqlstate::kInternalError, "undo of update moved a row");
+          break;
+        }
+        case UndoKind::kUpdateMoved: {
+          Table& t = catalog_->GetTable(u.table);
+          t.RemoveInserted(u.new_tid);
+          t.Undelete(u.tid);
+          break;
+        }
+        case UndoKind::kDelete:
+          catalog_->GetTable(u.table).Undelete(u.tid);
+          break;
+        case UndoKind::kCreateTable:
+          catalog_->DropTable(catalog_->GetTable(u.table).schema().name);
+          break;
+        case UndoKind::kDropTable:
+          dropped_.erase(u.table);
+          break;
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "forktail: FATAL: rollback of transaction %llu failed: %s\n",
+                 static_cast<unsigned long long>(id_), e.what());
+    std::abort();
+  }
+  undo_.clear();
+  redo_.clear();
+  output_.clear();
+  dropped_.clear();
+}
+
+void Transaction::FinishCommit() {
+  for (TableId id : dropped_) catalog_->DropTable(catalog_->GetTable(id).schema().name);
+  dropped_.clear();
+  undo_.clear();
+}
+
+}  // namespace forktail

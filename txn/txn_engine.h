@@ -1,0 +1,126 @@
+// TxnEngine: the transaction thread.
+//
+// Submitters on any thread hand in a transaction body (a callable taking a
+// Transaction&) and get its result through a callback or a future. The
+// engine's one thread takes bodies from a FIFO queue and runs them one after
+// another; it is the only thread that mutates table data (DESIGN.md, process
+// model), so transactions are serializable in queue order without any latch.
+//
+// Commit: when a body returns, its buffered redo records and a kCommit record
+// are appended to the log in one LogWriter::Append (contiguous, LSNs in
+// execution order). The engine does NOT wait for the fsync: it hands the
+// acknowledgement to LogWriter::OnDurable and runs the next transaction at
+// once. This keeps durability and serializability (docs/transactions.md):
+//  - a submitter is told "committed" only after an fdatasync covering its
+//    commit record (synchronous mode), and the log is a prefix-durable
+//    stream, so everything the transaction read (all earlier commits, at
+//    lower LSNs) is durable too;
+//  - acknowledgements go out in LSN order, i.e. in execution order;
+//  - a later transaction that read this one's writes commits at a higher LSN,
+//    so it can never be acknowledged while this one is lost.
+// A read-only transaction logs nothing but is acknowledged only when the
+// newest commit record appended before it is durable, for the same reason.
+//
+// Asynchronous commit (options.synchronous = false): the result is delivered
+// as soon as the records are appended; the log writer syncs at least every
+// async_flush_interval, which bounds what a power failure can take back.
+//
+// Failure: once the log reports a write or fdatasync error (sticky, never
+// retried), the engine refuses every further transaction with SQLSTATE 58030
+// and a message naming the log's error. A transaction whose commit append
+// failed is rolled back in memory before its error is returned.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "forktail/transaction.h"
+#include "recovery/recovery.h"
+#include "storage/storage.h"
+
+namespace forktail {
+
+// The outcome of one transaction.
+struct TxnResult {
+  bool ok = true;
+  std::string sqlstate;                    // empty when ok
+  std::string message;                     // empty when ok
+  std::vector<Row> rows;                   // what the body Emit()ted (only when committed)
+  wal::Lsn commit_lsn = wal::kInvalidLsn;  // kInvalidLsn for read-only or failed ones
+
+  static TxnResult Error(std::string sqlstate, std::string message) {
+    TxnResult r;
+    r.ok = false;
+    r.sqlstate = std::move(sqlstate);
+    r.message = std::move(message);
+    return r;
+  }
+  // Throws the error as a DbError (for callers that prefer exceptions).
+  void ThrowIfError() const;
+};
+
+using TxnBody = std::function<void(Transaction&)>;
+using TxnCallback = std::function<void(TxnResult)>;
+
+struct TxnEngineOptions {
+  // false: asynchronous commit (see above). Must match the LogWriter's mode.
+  bool synchronous = true;
+};
+
+class TxnEngine {
+ public:
+  // The catalog and log must outlive the engine. Transaction ids start at first_txn.
+  TxnEngine(Catalog* catalog, wal::LogWriter* log, TxnEngineOptions options, wal::TxnId first_txn);
+  ~TxnEngine();
+  TxnEngine(const TxnEngine&) = delete;
+  TxnEngine& operator=(const TxnEngine&) = delete;
+
+  // Queues a transaction. `done` runs exactly once: on the transaction thread
+  // (errors, async commit, read-only) or on the log-writer thread (durable
+  // commits). Keep it short. After Stop(), done gets 57P01 at once.
+  void Submit(TxnBody body, TxnCallback done);
+  std::future<TxnResult> Submit(TxnBody body);
+
+  // Runs `fn` on the transaction thread between two transactions (e.g. a
+  // checkpoint) and waits for it; rethrows what it throws.
+  void RunExclusive(const std::function<void()>& fn);
+
+  // Runs what is queued, then stops the thread. Idempotent.
+  void Stop();
+
+  // The id the next transaction gets; call only on the transaction thread
+  // (inside RunExclusive).
+  wal::TxnId next_txn_id() const { return next_txn_; }
+
+  uint64_t committed() const;
+  uint64_t aborted() const;
+
+ private:
+  void Loop();
+  void Execute(TxnBody& body, TxnCallback& done);
+  void Acknowledge(TxnResult result, wal::Lsn wait_lsn, TxnCallback& done);
+
+  Catalog* const catalog_;
+  wal::LogWriter* const log_;
+  const TxnEngineOptions options_;
+
+  // Transaction-thread state.
+  wal::TxnId next_txn_;
+  wal::Lsn last_commit_lsn_ = wal::kInvalidLsn;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+  uint64_t committed_ = 0;
+  uint64_t aborted_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace forktail
