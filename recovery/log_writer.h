@@ -119,7 +119,8 @@ class LogWriter {
   Status WaitForCommit(Lsn lsn);
   // Calls `done` (on the writer thread, or at once if already decided) when the
   // record at `lsn` is durable (Ok) or the log failed before it was (the error).
-  // Keep callbacks short: the writer thread runs them.
+  // Keep callbacks short: the writer thread runs them, after waking WaitDurable
+  // callers, so a WaitDurable may return before the callback of the same sync ran.
   void OnDurable(Lsn lsn, std::function<void(const Status&)> done);
   // Makes everything appended so far durable.
   Status Flush();
