@@ -19,7 +19,7 @@ struct ModelRow {
 
 std::string RandomString(std::mt19937_64& rng) {
   uint64_t r = rng() % 1000;
-  size_t len = r < 5 ? 60000 + rng() % 1000 : rng() % 48;
+  size_t len = r < 5 ? 300000 + rng() % 1000 : rng() % 48;
   return std::string(len, static_cast<char>('a' + rng() % 26));
 }
 
@@ -43,7 +43,7 @@ TEST(TableRandom, MatchesMapModel) {
 
   for (int op = 1; op <= 100000; op++) {
     uint64_t kind = rng() % 100;
-    if (kind < 35 || model.empty()) {  // insert
+    if (kind < 30 || model.empty()) {  // insert
       int32_t k = any_key();
       ModelRow row{static_cast<int64_t>(rng()), RandomString(rng)};
       Row r{Value::Integer(k), Value::BigInt(row.val), Value::Text(row.s)};
@@ -57,7 +57,7 @@ TEST(TableRandom, MatchesMapModel) {
         tid_of[k] = t.Insert(r);
         model[k] = row;
       }
-    } else if (kind < 60) {  // update value/string, sometimes the key
+    } else if (kind < 55) {  // update value/string, sometimes the key
       int32_t k = existing_key();
       ModelRow row = model[k];
       Table::ColumnUpdates updates;
@@ -88,7 +88,7 @@ TEST(TableRandom, MatchesMapModel) {
     } else if (kind < 80) {  // delete, sometimes undone
       int32_t k = existing_key();
       t.Delete(tid_of[k]);
-      if (rng() % 4 == 0) {
+      if (rng() % 8 == 0) {
         t.Undelete(tid_of[k]);
       } else {
         model.erase(k);
@@ -141,7 +141,8 @@ TEST(TableRandom, MatchesMapModel) {
   }
   std::printf("TableRandom: %zu rows in %zu blocks, %d relocations, %d duplicate errors\n",
               model.size(), t.block_count(), relocations, duplicates);
-  EXPECT_GT(relocations + duplicates, 0);
+  EXPECT_GT(relocations, 0);  // the seed exercises relocating updates
+  EXPECT_GT(duplicates, 0);
 }
 
 }  // namespace
