@@ -17,7 +17,15 @@
 namespace forktail {
 
 // XXH3 of the value's physical representation; NULL hashes to a constant.
+// The raw forms hash a stripe cell without building a Value, equal to
+// HashCell of the same value.
 uint64_t HashCell(const Value& v);
+uint64_t HashInt(int64_t i);
+uint64_t HashDouble(double d);
+uint64_t HashBytes(std::string_view s);
+
+// A non-NULL Value of a non-string, non-double type from its int64 form.
+Value IntValue(const Type& type, int64_t i);
 
 // <0, 0, >0. Both values must be of the same type family.
 int CompareCell(const Value& a, const Value& b);

@@ -50,4 +50,90 @@ void TableStatistics::Clear() {
   for (ColumnStatistics& s : columns_) s = ColumnStatistics{};
 }
 
+namespace {
+
+// Orders doubles as CompareCell does: NaN above every number.
+bool DoubleLess(double a, double b) {
+  if (std::isnan(a)) return false;
+  return std::isnan(b) || a < b;
+}
+
+int64_t LoadInt(const uint8_t* stripe, uint32_t width, uint32_t row) {
+  switch (width) {
+    case 1:
+      return stripe[row];
+    case 2:
+      return reinterpret_cast<const int16_t*>(stripe)[row];
+    case 4:
+      return reinterpret_cast<const int32_t*>(stripe)[row];
+    default:
+      return reinterpret_cast<const int64_t*>(stripe)[row];
+  }
+}
+
+}  // namespace
+
+StatisticsScan::StatisticsScan(const BlockLayout& layout)
+    : layout_(layout), columns_(layout.column_count()) {}
+
+void StatisticsScan::AddBlock(const BlockReadView& v) {
+  const uint64_t* deleted = v.delete_bitmap();
+  for (uint32_t r = 0; r < v.row_count(); r++) rows_ += !TestBit(deleted, r);
+  for (size_t ci = 0; ci < columns_.size(); ci++) {
+    ColumnId c(static_cast<uint16_t>(ci));
+    Column& col = columns_[ci];
+    const ColumnLayout& cl = layout_.column(c);
+    const uint64_t* nulls = v.null_bitmap(c);
+    const auto* stripe = v.stripe<uint8_t>(c);
+    for (uint32_t r = 0; r < v.row_count(); r++) {
+      if (TestBit(deleted, r)) continue;
+      if (TestBit(nulls, r)) {
+        col.nulls++;
+        continue;
+      }
+      if (cl.type.IsString()) {
+        std::string_view s = v.string(c, r);
+        col.distinct.Add(HashBytes(s));
+        if (!col.any || s < col.smin) col.smin = s;
+        if (!col.any || s > col.smax) col.smax = s;
+      } else if (cl.type.id == TypeId::kDouble) {
+        double d = v.stripe<double>(c)[r];
+        col.distinct.Add(HashDouble(d));
+        if (!col.any || DoubleLess(d, col.dmin)) col.dmin = d;
+        if (!col.any || DoubleLess(col.dmax, d)) col.dmax = d;
+      } else {
+        int64_t i = LoadInt(stripe, cl.width, r);
+        col.distinct.Add(HashInt(i));
+        if (!col.any || i < col.imin) col.imin = i;
+        if (!col.any || i > col.imax) col.imax = i;
+      }
+      col.any = true;
+    }
+  }
+}
+
+void StatisticsScan::Finish(TableStatistics* out) {
+  out->row_count_ = rows_;
+  for (size_t ci = 0; ci < columns_.size(); ci++) {
+    Column& col = columns_[ci];
+    ColumnStatistics& s = out->columns_[ci];
+    const Type& type = layout_.column(ColumnId(static_cast<uint16_t>(ci))).type;
+    s.null_count = col.nulls;
+    s.distinct = col.distinct;
+    s.min.reset();
+    s.max.reset();
+    if (!col.any) continue;
+    if (type.IsString()) {
+      s.min = Value::String(type, std::move(col.smin));
+      s.max = Value::String(type, std::move(col.smax));
+    } else if (type.id == TypeId::kDouble) {
+      s.min = Value::Double(col.dmin);
+      s.max = Value::Double(col.dmax);
+    } else {
+      s.min = IntValue(type, col.imin);
+      s.max = IntValue(type, col.imax);
+    }
+  }
+}
+
 }  // namespace forktail

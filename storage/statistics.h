@@ -22,6 +22,7 @@
 #include <optional>
 #include <vector>
 
+#include "storage/block.h"
 #include "storage/ids.h"
 #include "storage/value.h"
 
@@ -65,10 +66,35 @@ class TableStatistics {
   void Clear();
 
  private:
+  friend class StatisticsScan;
   void AddValue(ColumnStatistics& s, const Value& v);
 
   uint64_t row_count_ = 0;
   std::vector<ColumnStatistics> columns_;
+};
+
+// Recomputes a table's statistics exactly in one pass over the blocks' stripes
+// (typed loops, no Value per cell): construct, AddBlock() for every block,
+// then Finish().
+class StatisticsScan {
+ public:
+  explicit StatisticsScan(const BlockLayout& layout);
+  void AddBlock(const BlockReadView& view);
+  void Finish(TableStatistics* out);
+
+ private:
+  struct Column {
+    bool any = false;
+    int64_t imin = 0, imax = 0;
+    double dmin = 0, dmax = 0;
+    std::string smin, smax;
+    uint64_t nulls = 0;
+    HyperLogLog distinct;
+  };
+
+  const BlockLayout& layout_;
+  uint64_t rows_ = 0;
+  std::vector<Column> columns_;
 };
 
 }  // namespace forktail

@@ -203,16 +203,9 @@ void Table::ForEachBlock(
 }
 
 void Table::RefreshStatistics() {
-  stats_.Clear();
-  Row row(schema_.column_count());
-  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
-    for (uint32_t r = 0; r < view.row_count(); r++) {
-      if (view.is_deleted(r)) continue;
-      for (size_t i = 0; i < row.size(); i++)
-        row[i] = block->GetCell(ColumnId(static_cast<uint16_t>(i)), SlotNo(r));
-      stats_.OnInsert(row);
-    }
-  });
+  StatisticsScan scan(*layout_);
+  ForEachBlock([&](const BlockRef&, const BlockReadView& view) { scan.AddBlock(view); });
+  scan.Finish(&stats_);
 }
 
 void Table::RebuildIndex() {
