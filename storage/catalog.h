@@ -2,6 +2,7 @@
 // (schema + data); CreateTable validates a schema before a table exists.
 //
 // Names are compared exactly as stored (the SQL parser folds case first).
+// A Table& stays valid until DropTable of that table.
 // Table ids start at 1 and are never reused, even after DROP TABLE, so a
 // TableId in a WAL record or a block header names one table forever.
 //
