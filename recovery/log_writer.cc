@@ -38,7 +38,9 @@ Status LogWriter::Open(const std::string& data_dir, const LogWriterOptions& opti
     return Status::InvalidArgument("WAL segment_size is too small");
   }
   Status s = fs->CreateDirIfMissing(data_dir);
+  bool fresh = !fs->DirExists(WalDir(data_dir));
   if (s.ok()) s = fs->CreateDirIfMissing(WalDir(data_dir));
+  if (s.ok() && fresh) s = fs->SyncDir(data_dir);  // make the new wal/ entry durable
   if (!s.ok()) return s;
   std::vector<SegmentInfo> segments;
   s = ListSegments(fs, data_dir, &segments);
