@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "storage/decimal.h"
 #include "storage/error.h"
 
 namespace forktail {
@@ -82,17 +83,36 @@ ExprPtr Arith(ArithOp op, ExprPtr left, ExprPtr right) {
   }
   Type result = common;
   if (common.id == TypeId::kDecimal) {
-    int s1 = left->type.id == TypeId::kDecimal ? left->type.scale : 0;
-    int s2 = right->type.id == TypeId::kDecimal ? right->type.scale : 0;
-    int s = std::max(s1, s2);
-    if (op == ArithOp::kMul) s = std::min(s1 + s2, kMaxDecimalPrecision);
-    if (op == ArithOp::kDiv) s = std::max({6, s1, s2});
-    result = Type::Decimal(kMaxDecimalPrecision, s);
-    // Decimal operands keep their own scales; the kernel aligns them.
+    // Integers become the narrowest DECIMAL holding them; decimal operands
+    // keep their own scales (the kernel aligns them).
+    auto as_decimal = [](ExprPtr x) {
+      if (x->type.id == TypeId::kDecimal) return x;
+      int digits = x->type.id == TypeId::kSmallInt ? 5 : x->type.id == TypeId::kInteger ? 10 : 18;
+      return Cast(std::move(x), Type::Decimal(digits, 0));
+    };
+    left = as_decimal(std::move(left));
+    right = as_decimal(std::move(right));
+    const Type& a = left->type;
+    const Type& b = right->type;
+    switch (op) {
+      case ArithOp::kAdd:
+        result = decimal::AddResultType(a, b);
+        break;
+      case ArithOp::kSub:
+        result = decimal::SubResultType(a, b);
+        break;
+      case ArithOp::kMul:
+        result = decimal::MulResultType(a, b);
+        break;
+      case ArithOp::kDiv:
+        result = decimal::DivResultType(a, b);
+        break;
+      case ArithOp::kMod:
+        result = decimal::ModResultType(a, b);
+        break;
+    }
     auto e = MakeNode(ExprKind::kArith, result);
     e->arith = op;
-    if (left->type.id != TypeId::kDecimal) left = Cast(std::move(left), Type::Decimal(18, 0));
-    if (right->type.id != TypeId::kDecimal) right = Cast(std::move(right), Type::Decimal(18, 0));
     e->children.push_back(std::move(left));
     e->children.push_back(std::move(right));
     return e;

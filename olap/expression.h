@@ -7,10 +7,10 @@
 //   integers:  the wider of the two (SMALLINT < INTEGER < BIGINT); overflow
 //              raises 22003 "<type> out of range";
 //   DOUBLE:    if either side is DOUBLE;
-//   DECIMAL:   if either side is DECIMAL (integers become DECIMAL(18,0));
-//              results are DECIMAL(18, s): + - % s = max(s1,s2), * s1+s2
-//              (rounded to 18), / max(6, s1, s2) (capped by the digits the
-//              dividend needs); overflow 22003 "numeric field overflow";
+//   DECIMAL:   if either side is DECIMAL (integers become DECIMAL(5|10|18,0));
+//              result types and exact arithmetic are storage/decimal.h's
+//              (AddResultType, ..., decimal::Add/Sub/Mul/Div/Mod); overflow
+//              22003 "numeric field overflow";
 //   / and % by zero raise 22012 "division by zero" (also for DOUBLE, as in
 //   PostgreSQL); integer division truncates toward zero.
 // Comparisons bring both sides to the common type the same way. Booleans use
@@ -19,8 +19,9 @@
 // Dates: date +/- interval yields DATE when the interval has no time part
 // and the input is a DATE, otherwise TIMESTAMP (PostgreSQL always yields
 // TIMESTAMP; comparisons with dates agree either way). Month arithmetic
-// clamps to the month's last day, as PostgreSQL does. EXTRACT yields BIGINT
-// (PostgreSQL: numeric); SECOND is the whole seconds.
+// clamps to the month's last day (datetime::AddMonthsToDate/AddInterval).
+// EXTRACT yields BIGINT (PostgreSQL: numeric); SECOND and EPOCH are truncated
+// to whole seconds (datetime::Extract).
 //
 // Strings: comparisons are bytewise; CHAR(n) values compare with trailing
 // blanks ignored. SUBSTRING counts bytes (ASCII data; UTF-8 code points are
@@ -33,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/datetime.h"
 #include "storage/value.h"
 
 namespace forktail {
@@ -58,23 +60,9 @@ enum class ExprKind : uint8_t {
 
 enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMod };
 enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
-enum class DateField : uint8_t {
-  kYear,
-  kQuarter,
-  kMonth,
-  kDay,
-  kHour,
-  kMinute,
-  kSecond,
-  kDow,
-  kDoy
-};
-
-struct Interval {
-  int32_t months = 0;
-  int32_t days = 0;
-  int64_t micros = 0;
-};
+// Date semantics come from the storage module (storage/datetime.h).
+using DateField = datetime::DateField;
+using Interval = datetime::Interval;
 
 struct Expression;
 using ExprPtr = std::unique_ptr<Expression>;

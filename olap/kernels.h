@@ -48,8 +48,4 @@ class LikeMatcher {
 
 void LikeKernel(const LikeMatcher& m, bool negated, const Vector& in, Rows rows, Vector* out);
 
-// Days since 1970-01-01 <-> civil date (proleptic Gregorian).
-void CivilFromDays(int64_t days, int* y, int* m, int* d);
-int64_t DaysFromCivil(int y, int m, int d);
-
 }  // namespace forktail

@@ -1,6 +1,7 @@
 // Arithmetic and constant kernels.
 #include "olap/kernel_util.h"
 #include "olap/kernels.h"
+#include "storage/decimal.h"
 
 namespace forktail {
 namespace {
@@ -95,42 +96,27 @@ void DecimalArith(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vecto
   const int64_t* b = r.data<int64_t>();
   int64_t* o = out->mutable_data<int64_t>();
   const uint64_t* nulls = out->nulls();
-  int s1 = l.type().scale, s2 = r.type().scale, so = out->type().scale;
-  int p = out->type().precision;
-  int s = std::max(s1, s2);
-  __int128 fa = Pow10i128(s - s1), fb = Pow10i128(s - s2);
+  const int s1 = l.type().scale, s2 = r.type().scale, so = out->type().scale;
   auto body = [&](auto f) {
     ForEachRow(rows, [&](uint32_t i) {
-      if (!NullAt(nulls, i)) o[i] = CheckDecimal(f(a[i], b[i]), p);
+      if (!NullAt(nulls, i)) o[i] = f(a[i], s1, b[i], s2, so);
     });
   };
   switch (op) {
     case ArithOp::kAdd:
-      body([&](__int128 x, __int128 y) { return Rescale(x * fa + y * fb, s, so); });
+      body(decimal::Add);
       break;
     case ArithOp::kSub:
-      body([&](__int128 x, __int128 y) { return Rescale(x * fa - y * fb, s, so); });
+      body(decimal::Sub);
       break;
     case ArithOp::kMul:
-      body([&](__int128 x, __int128 y) { return Rescale(x * y, s1 + s2, so); });
+      body(decimal::Mul);
       break;
-    case ArithOp::kDiv: {
-      int k = so + s2 - s1;  // x * 10^k / y has scale so
-      if (k > 20) {
-        throw DbError(sqlstate::kNumericValueOutOfRange, "numeric field overflow");
-      }
-      body([&](__int128 x, __int128 y) {
-        if (y == 0) DivisionByZero();
-        if (k >= 0) return DivRound(x * Pow10i128(k), y);
-        return DivRound(x, y * Pow10i128(-k));
-      });
+    case ArithOp::kDiv:
+      body(decimal::Div);
       break;
-    }
     case ArithOp::kMod:
-      body([&](__int128 x, __int128 y) {
-        if (y == 0) DivisionByZero();
-        return Rescale((x * fa) % (y * fb), s, so);
-      });
+      body(decimal::Mod);
       break;
   }
 }

@@ -6,6 +6,7 @@
 
 #include "olap/kernel_util.h"
 #include "olap/kernels.h"
+#include "storage/datetime.h"
 
 namespace forktail {
 namespace {
@@ -96,15 +97,6 @@ int64_t ParseDecimal(const Type& t, std::string_view s) {
   return CheckDecimal(neg ? -v : v, t.precision);
 }
 
-int64_t ParseDate(const Type& t, std::string_view s) {
-  int y = 0, m = 0, d = 0;
-  std::string x(TrimTrailingBlanks(s));
-  if (sscanf(x.c_str(), "%d-%d-%d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31) {
-    BadText(t, s);
-  }
-  return DaysFromCivil(y, m, d);
-}
-
 template <typename In, typename Out, typename F>
 void Map(const Vector& in, Rows rows, Vector* out, F f) {
   const In* a = in.data<In>();
@@ -144,19 +136,10 @@ std::string ToText(const Type& t, int64_t i, double d) {
       return DecimalToString(i, t.scale);
     case Cat::kDouble:
       return fmt::format("{}", d);
-    case Cat::kDate: {
-      int y, m, dd;
-      CivilFromDays(i, &y, &m, &dd);
-      return fmt::format("{:04d}-{:02d}-{:02d}", y, m, dd);
-    }
-    case Cat::kTimestamp: {
-      int64_t day = i >= 0 ? i / 86400000000LL : -((-i + 86399999999LL) / 86400000000LL);
-      int64_t tod = i - day * 86400000000LL;
-      int y, m, dd;
-      CivilFromDays(day, &y, &m, &dd);
-      return fmt::format("{:04d}-{:02d}-{:02d} {:02d}:{:02d}:{:02d}", y, m, dd, tod / 3600000000LL,
-                         tod / 60000000LL % 60, tod / 1000000LL % 60);
-    }
+    case Cat::kDate:
+      return datetime::FormatDate(static_cast<int32_t>(i));
+    case Cat::kTimestamp:
+      return datetime::FormatTimestamp(i);
     case Cat::kString:
       break;
   }
@@ -231,10 +214,10 @@ void CastKernel(const Vector& in, Rows rows, Vector* out) {
               o[i] = static_cast<Out>(ParseDecimal(to, a[i]));
               break;
             case Cat::kDate:
-              o[i] = static_cast<Out>(ParseDate(to, a[i]));
+              o[i] = static_cast<Out>(datetime::ParseDate(a[i]));
               break;
             case Cat::kTimestamp:
-              o[i] = static_cast<Out>(ParseDate(to, a[i]) * 86400000000LL);
+              o[i] = static_cast<Out>(datetime::ParseTimestamp(a[i]));
               break;
             case Cat::kBool: {
               std::string_view t = TrimTrailingBlanks(a[i]);

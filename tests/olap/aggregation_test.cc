@@ -183,7 +183,7 @@ TEST(Aggregation, EmptyInput) {
 TEST(Aggregation, PrivateTableOverflow) {
   // A private bound of 64 groups forces PLAT overflow, hybrid eviction and
   // the adaptive switch on a few thousand groups.
-  Check(16, 8000, 3000, 0, {0, 1}, 64);
+  Check(16, 3000, 1500, 0, {0, 1}, 64);
 }
 
 TEST(Aggregation, SumOverflowIsAnError) {

@@ -28,7 +28,9 @@ inline Value RefEval(const Expression& e, const Row& row);
 
 inline bool IsTrue(const Value& v) { return !v.is_null() && v.GetBool(); }
 
-inline Value MakeOfType(const Type& t, __int128 i, double d = 0) {
+// Decimal results are checked against `digits` (arithmetic: 18, as
+// storage/decimal.h; casts: the target precision).
+inline Value MakeOfType(const Type& t, __int128 i, double d = 0, int digits = 0) {
   switch (t.id) {
     case TypeId::kBoolean:
       return Value::Boolean(i != 0);
@@ -42,7 +44,8 @@ inline Value MakeOfType(const Type& t, __int128 i, double d = 0) {
       if (i < INT64_MIN || i > INT64_MAX) throw DbError("22003", "bigint out of range");
       return Value::BigInt(static_cast<int64_t>(i));
     case TypeId::kDecimal:
-      if (i >= Pow10(t.precision) || i <= -Pow10(t.precision)) {
+      if (digits == 0) digits = t.precision;
+      if (i >= Pow10(digits) || i <= -Pow10(digits)) {
         throw DbError("22003", "numeric field overflow");
       }
       return Value::Decimal(static_cast<int64_t>(i), t.precision, t.scale);
@@ -198,7 +201,7 @@ inline Value RefEval(const Expression& e, const Row& row) {
       }
       if (e.type.id == TypeId::kDecimal)
         r = so >= s ? r * Pow10(so - s) : RoundDiv(r, Pow10(s - so));
-      return MakeOfType(e.type, r);
+      return MakeOfType(e.type, r, 0, 18);
     }
     case ExprKind::kCompare: {
       Value a = child(0), b = child(1);
@@ -287,6 +290,9 @@ inline Value RefEval(const Expression& e, const Row& row) {
       gmtime_r(&secs, &tm);
       int64_t r = 0;
       switch (e.field) {
+        case DateField::kEpoch:
+          r = secs;
+          break;
         case DateField::kYear:
           r = tm.tm_year + 1900;
           break;

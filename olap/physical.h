@@ -1,0 +1,27 @@
+// physical — the door of the physical layer: olap's kernels wired into
+// scheduler operators over table scans. Other modules (the planner, the
+// server, tests, benchmarks) include only this header.
+//
+//   ChunkBlock            the batch of DataChunks on plan edges
+//   TableScanOperator     per table block: zero-copy wrap, filter, runtime filters, project
+//   SelectOperator        filter + project over a stream
+//   HashJoinBuild/Probe   kernels' join hash table and probe; compaction policy option
+//   AggregateOperator     consume per block, merge per worker slot, finalize
+//   SortOperator          per-block sort runs + k-way merge (top-k with a limit)
+//   LimitOperator, ResultSinkOperator (rows as forktail::Value)
+//   PlanBuilder           short DAG construction
+//   physical::*           the storage side (physical_table.h): table helpers that
+//                         need no storage/block.h next to the scheduler's Block
+// See docs/operators.md.
+#pragma once
+
+#include "olap/physical_aggregate.h"
+#include "olap/physical_chunk_block.h"
+#include "olap/physical_hash_join.h"
+#include "olap/physical_operator.h"
+#include "olap/physical_plan_builder.h"
+#include "olap/physical_scan.h"
+#include "olap/physical_select.h"
+#include "olap/physical_sink.h"
+#include "olap/physical_sort.h"
+#include "olap/physical_table.h"

@@ -1,0 +1,91 @@
+#include "olap/physical_plan_builder.h"
+
+#include "olap/physical_aggregate.h"
+#include "olap/physical_hash_join.h"
+#include "olap/physical_select.h"
+
+namespace forktail {
+
+PlanBuilder::PlanBuilder(int parallelism)
+    : parallelism_(parallelism < 1 ? 1 : parallelism), plan_(std::make_unique<QueryPlan>()) {}
+
+OperatorId PlanBuilder::Add(std::unique_ptr<PhysicalOperator> op) {
+  ops_.push_back(op.get());
+  return plan_->AddOperator(std::move(op));
+}
+
+const std::vector<Type>& PlanBuilder::types(OperatorId id) const {
+  return ops_[id]->output_types();
+}
+
+OperatorId PlanBuilder::Scan(const Table& table, ScanSpec spec) {
+  return Add(std::make_unique<TableScanOperator>(table, std::move(spec), parallelism_));
+}
+
+OperatorId PlanBuilder::Select(OperatorId input, ExprPtr filter, std::vector<ExprPtr> projections) {
+  OperatorId id = Add(std::make_unique<SelectOperator>(types(input), std::move(filter),
+                                                       std::move(projections), parallelism_));
+  plan_->AddEdge(input, id, true);
+  return id;
+}
+
+OperatorId PlanBuilder::HashBuild(OperatorId input, std::vector<uint32_t> key_cols,
+                                  std::vector<uint32_t> payload_cols) {
+  OperatorId id = Add(std::make_unique<HashJoinBuildOperator>(
+      types(input), std::move(key_cols), std::move(payload_cols), parallelism_));
+  plan_->AddEdge(input, id, false);
+  return id;
+}
+
+OperatorId PlanBuilder::HashProbe(OperatorId probe_input, OperatorId build, JoinType type,
+                                  std::vector<uint32_t> key_cols, std::vector<uint32_t> out_cols,
+                                  CompactionPolicy policy) {
+  auto* build_op = dynamic_cast<HashJoinBuildOperator*>(ops_[build]);
+  if (build_op == nullptr) abort();  // not a HashBuild id: a plan-construction bug
+  OperatorId id = Add(std::make_unique<HashJoinProbeOperator>(
+      types(probe_input), build_op, type, std::move(key_cols), std::move(out_cols),
+      std::move(policy), parallelism_));
+  plan_->AddEdge(probe_input, id, true);  // input 0
+  plan_->AddEdge(build, id, false);       // input 1
+  return id;
+}
+
+OperatorId PlanBuilder::Aggregate(OperatorId input, std::vector<uint32_t> key_cols,
+                                  std::vector<AggregateSpec> aggs, AggMethod method) {
+  for (AggregateSpec& a : aggs) {
+    if (a.kind != AggKind::kCountStar) a.input_type = types(input)[a.input];
+  }
+  OperatorId id = Add(std::make_unique<AggregateOperator>(types(input), std::move(key_cols),
+                                                          std::move(aggs), method, parallelism_));
+  plan_->AddEdge(input, id, true);
+  return id;
+}
+
+OperatorId PlanBuilder::Sort(OperatorId input, std::vector<SortKey> keys, uint64_t limit) {
+  OperatorId id =
+      Add(std::make_unique<SortOperator>(types(input), std::move(keys), limit, parallelism_));
+  plan_->AddEdge(input, id, true);
+  return id;
+}
+
+OperatorId PlanBuilder::Limit(OperatorId input, uint64_t limit) {
+  OperatorId id = Add(std::make_unique<LimitOperator>(types(input), limit));
+  plan_->AddEdge(input, id, true);
+  return id;
+}
+
+std::shared_ptr<ResultRows> PlanBuilder::Sink(OperatorId input) {
+  auto result = std::make_shared<ResultRows>();
+  OperatorId id = Add(std::make_unique<ResultSinkOperator>(types(input), result));
+  plan_->AddEdge(input, id, true);
+  return result;
+}
+
+std::unique_ptr<QueryPlan> PlanBuilder::Build() {
+  ops_.clear();
+  auto plan = std::move(plan_);
+  plan_ = std::make_unique<QueryPlan>();
+  return plan;
+}
+
+}  // namespace forktail

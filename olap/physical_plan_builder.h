@@ -1,0 +1,59 @@
+// PlanBuilder: builds a physical QueryPlan in a few lines, wiring each
+// operator's input types and the edges' kinds, e.g.
+//
+//   PlanBuilder b(workers);
+//   OperatorId build = b.HashBuild(b.Scan(t, std::move(spec)), {0}, {1});
+//   OperatorId probe = b.HashProbe(b.Scan(u), build, JoinType::kInner, {0}, {0, 2});
+//   auto result = b.Sink(b.Aggregate(probe, {1}, {{AggKind::kSum, 2}}));
+//   scheduler.Submit(b.Build(), 1, estimate).Wait();   // result->rows
+//
+// Edges: scan -> build is blocking (the build starts after its input
+// finished), build -> probe blocking, everything else pipelining.
+// `parallelism` is the number of worker slots of each operator (thread-local
+// states of aggregator and join); use the scheduler's worker count (1 in
+// immediate mode). Column numbers index the input operator's output columns.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "olap/aggregator.h"
+#include "olap/join_probe.h"
+#include "olap/physical_scan.h"
+#include "olap/physical_sink.h"
+#include "olap/physical_sort.h"
+#include "scheduler/query_plan.h"
+
+namespace forktail {
+
+class PlanBuilder {
+ public:
+  explicit PlanBuilder(int parallelism = 2);
+
+  OperatorId Scan(const Table& table, ScanSpec spec = {});
+  OperatorId Select(OperatorId input, ExprPtr filter, std::vector<ExprPtr> projections = {});
+  OperatorId HashBuild(OperatorId input, std::vector<uint32_t> key_cols,
+                       std::vector<uint32_t> payload_cols);
+  OperatorId HashProbe(OperatorId probe_input, OperatorId build, JoinType type,
+                       std::vector<uint32_t> key_cols, std::vector<uint32_t> out_cols,
+                       CompactionPolicy policy = CompactionPolicy::Off());
+  // The specs' input_type is filled in from the input's types.
+  OperatorId Aggregate(OperatorId input, std::vector<uint32_t> key_cols,
+                       std::vector<AggregateSpec> aggs, AggMethod method = AggMethod::kAdaptive);
+  OperatorId Sort(OperatorId input, std::vector<SortKey> keys, uint64_t limit = kNoLimit);
+  OperatorId Limit(OperatorId input, uint64_t limit);
+  std::shared_ptr<ResultRows> Sink(OperatorId input);
+
+  const std::vector<Type>& types(OperatorId id) const;
+  // Hands over the plan; the builder is empty afterwards.
+  std::unique_ptr<QueryPlan> Build();
+
+ private:
+  OperatorId Add(std::unique_ptr<PhysicalOperator> op);
+
+  int parallelism_;
+  std::unique_ptr<QueryPlan> plan_;
+  std::vector<PhysicalOperator*> ops_;
+};
+
+}  // namespace forktail
