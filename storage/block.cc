@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "storage/cell.h"
 #include "storage/crc32c.h"
 
 namespace forktail {
@@ -231,6 +232,63 @@ Value Block::GetCell(ColumnId c, SlotNo s) const {
       return Value::Decimal(x, col.type.precision, col.type.scale);
     }
   }
+}
+
+namespace {
+
+int64_t LoadInt(const uint8_t* cell, uint32_t width) {
+  switch (width) {
+    case 1:
+      return *cell;
+    case 2: {
+      int16_t x;
+      std::memcpy(&x, cell, 2);
+      return x;
+    }
+    case 4: {
+      int32_t x;
+      std::memcpy(&x, cell, 4);
+      return x;
+    }
+    default: {
+      int64_t x;
+      std::memcpy(&x, cell, 8);
+      return x;
+    }
+  }
+}
+
+}  // namespace
+
+bool Block::CellEquals(ColumnId c, SlotNo s, const Value& v) const {
+  if (IsNull(c, s) || v.is_null()) return IsNull(c, s) == v.is_null();
+  const ColumnLayout& col = layout_->column(c);
+  const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
+  if (col.type.IsString()) {
+    StringRef ref;
+    std::memcpy(&ref, cell, sizeof(ref));
+    return std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length) ==
+           v.GetString();
+  }
+  if (col.type.id == TypeId::kDouble) return CompareCell(GetCell(c, s), v) == 0;
+  return LoadInt(cell, col.width) == v.GetInt();
+}
+
+uint64_t Block::HashCellAt(ColumnId c, SlotNo s) const {
+  const ColumnLayout& col = layout_->column(c);
+  if (IsNull(c, s)) return HashCell(Value::Null(col.type));
+  const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
+  if (col.type.IsString()) {
+    StringRef ref;
+    std::memcpy(&ref, cell, sizeof(ref));
+    return HashBytes({reinterpret_cast<const char*>(data_ + ref.offset), ref.length});
+  }
+  if (col.type.id == TypeId::kDouble) {
+    double d;
+    std::memcpy(&d, cell, 8);
+    return HashDouble(d);
+  }
+  return HashInt(LoadInt(cell, col.width));
 }
 
 uint32_t Block::HeapFreeAfterCompaction(SlotNo skip_slot,

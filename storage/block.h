@@ -102,6 +102,10 @@ class Block {
   // the caller has checked heap_free().
   void SetCell(ColumnId c, SlotNo s, const Value& v);
   Value GetCell(ColumnId c, SlotNo s) const;
+  // CompareCell(GetCell(c, s), v) == 0 and HashCell(GetCell(c, s)), without
+  // building a Value (the index probes with these). v is of the column's type.
+  bool CellEquals(ColumnId c, SlotNo s, const Value& v) const;
+  uint64_t HashCellAt(ColumnId c, SlotNo s) const;
   bool IsNull(ColumnId c, SlotNo s) const {
     return TestBit(Bitmap(layout_->column(c).null_offset), s.value());
   }

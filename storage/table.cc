@@ -67,9 +67,16 @@ uint64_t Table::KeyHash(const std::vector<Value>& key) const {
 bool Table::KeyEquals(TupleId tid, const std::vector<Value>& key) const {
   BlockRef block = directory_.Pin(tid.block);
   for (size_t i = 0; i < key.size(); i++) {
-    if (CompareCell(block->GetCell(schema_.primary_key[i], tid.slot), key[i]) != 0) return false;
+    if (!block->CellEquals(schema_.primary_key[i], tid.slot, key[i])) return false;
   }
   return true;
+}
+
+uint64_t Table::StoredKeyHash(TupleId tid) const {
+  BlockRef block = directory_.Pin(tid.block);
+  uint64_t h = 0;
+  for (ColumnId c : schema_.primary_key) h = CombineHash(h, block->HashCellAt(c, tid.slot));
+  return h;
 }
 
 std::optional<TupleId> Table::FindKey(const std::vector<Value>& key, uint64_t hash) const {
@@ -216,7 +223,7 @@ void Table::RebuildIndex() {
     for (uint32_t r = 0; r < view.row_count(); r++) {
       if (view.is_deleted(r)) continue;
       TupleId tid{block->block_no(), SlotNo(r)};
-      index_.Insert(KeyHash(StoredKey(tid)), tid);
+      index_.Insert(StoredKeyHash(tid), tid);
     }
   });
 }

@@ -110,6 +110,8 @@ class Table {
   std::vector<Value> KeyOf(const Row& row) const;
   std::vector<Value> StoredKey(TupleId tid) const;
   uint64_t KeyHash(const std::vector<Value>& key) const;
+  // KeyHash of the stored tuple's key, read from the block directly.
+  uint64_t StoredKeyHash(TupleId tid) const;
   bool KeyEquals(TupleId tid, const std::vector<Value>& key) const;
   std::optional<TupleId> FindKey(const std::vector<Value>& key, uint64_t hash) const;
   [[noreturn]] void ThrowDuplicateKey() const;

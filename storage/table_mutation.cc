@@ -85,7 +85,7 @@ TupleId Table::Update(TupleId tid, const ColumnUpdates& updates) {
 void Table::Delete(TupleId tid) {
   RequireLive(*this, tid, "Delete");
   if (has_key()) {
-    bool erased = index_.Erase(KeyHash(StoredKey(tid)), tid);
+    bool erased = index_.Erase(StoredKeyHash(tid), tid);
     assert(erased);
     (void)erased;
   }
@@ -115,7 +115,7 @@ void Table::RemoveInserted(TupleId tid) {
   BlockRef block = directory_.Pin(tid.block);
   assert(tid.slot.value() < block->row_count());
   if (!block->IsDeleted(tid.slot)) {
-    if (has_key()) index_.Erase(KeyHash(StoredKey(tid)), tid);
+    if (has_key()) index_.Erase(StoredKeyHash(tid), tid);
     stats_.OnDelete();
   }
   bool newest =

@@ -91,6 +91,11 @@ TEST(Block, CellsRoundTripEveryType) {
         EXPECT_EQ(CompareCell(v, row[c]), 0) << "row " << i << " col " << c;
       }
       EXPECT_EQ(v.type(), row[c].type());
+      EXPECT_TRUE(block->CellEquals(ColumnId(c), SlotNo(i), row[c]));
+      EXPECT_EQ(block->HashCellAt(ColumnId(c), SlotNo(i)), HashCell(row[c]));
+      if (!row[c].is_null()) {
+        EXPECT_FALSE(block->CellEquals(ColumnId(c), SlotNo(i), Value::Null(row[c].type())));
+      }
     }
   }
   // The read view sees the same stripes.
