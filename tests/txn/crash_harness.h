@@ -1,0 +1,232 @@
+// The kill -9 crash test (bank transfers), shared by crash_test.cc (CI,
+// 200 cycles) and crash_longtest.cc (2,000 cycles, `make crash-long`).
+//
+// Each cycle the parent fork()s and exec()s the test binary itself with
+// FORKTAIL_CRASH_CHILD set; a static initializer in the child (before main
+// and gtest) opens the database, runs transfers from three submitter threads
+// and takes checkpoints at random moments from a fourth, and reports every
+// acknowledged transfer id on a pipe. The parent SIGKILLs it at a random
+// moment (sometimes while it is still recovering), reopens the database and
+// checks:
+//   (a) every acknowledged transfer is in the transfers table (lost == 0);
+//   (b) the sum of the balances never changes (violations == 0);
+//   (c) each transfer row agrees with the balances' history: the count of
+//       rows equals the number of committed transfers the balances reflect
+//       (checked as: sum over accounts of (balance - initial) == 0 and the
+//       transfers table's net flow per account equals balance - initial).
+// exec keeps the child free of the parent's threads (RocksDB keeps a
+// process-wide thread pool, which fork alone would not carry over).
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/txn/txn_test_util.h"
+
+namespace forktail::crash {
+
+inline constexpr int kAccounts = 16;
+inline constexpr int64_t kInitialBalance = 1000;
+inline constexpr const char* kChildEnv = "FORKTAIL_CRASH_CHILD";
+
+inline void RegisterBank(Database& db) {
+  db.RegisterProcedure("transfer",
+                       [](Transaction& txn, int64_t id, int64_t from, int64_t to, int64_t amount) {
+                         auto a = txn.Get("account", {Value::BigInt(from)});
+                         auto b = txn.Get("account", {Value::BigInt(to)});
+                         if (!a || !b) txn.Abort("no such account");
+                         if ((*a)[1].GetInt() < amount) txn.Abort("insufficient funds");
+                         txn.UpdateByKey("account", {Value::BigInt(from)},
+                                         {{"balance", Value::BigInt((*a)[1].GetInt() - amount)}});
+                         txn.UpdateByKey("account", {Value::BigInt(to)},
+                                         {{"balance", Value::BigInt((*b)[1].GetInt() + amount)}});
+                         txn.Insert("transfer", {Value::BigInt(id), Value::BigInt(from),
+                                                 Value::BigInt(to), Value::BigInt(amount)});
+                       });
+}
+
+inline void CreateBank(const std::string& dir) {
+  auto db = Database::Open(dir);
+  TxnResult r = db->Run([](Transaction& txn) {
+    txn.CreateTable(
+        {"account", {{"id", Type::BigInt(), true}, {"balance", Type::BigInt()}}, {ColumnId(0)}});
+    txn.CreateTable({"transfer",
+                     {{"id", Type::BigInt(), true},
+                      {"src", Type::BigInt()},
+                      {"dst", Type::BigInt()},
+                      {"amount", Type::BigInt()}},
+                     {ColumnId(0)}});
+    for (int i = 0; i < kAccounts; i++) {
+      txn.Insert("account", {Value::BigInt(i), Value::BigInt(kInitialBalance)});
+    }
+  });
+  r.ThrowIfError();
+}
+
+// The child: never returns.
+[[noreturn]] inline void ChildMain(const std::string& dir, int fd, int64_t first_id,
+                                   uint64_t seed) {
+  try {
+    auto db = Database::Open(dir);
+    RegisterBank(*db);
+    int64_t ready = -1;
+    if (write(fd, &ready, sizeof ready) != sizeof ready) _exit(3);
+    std::atomic<int64_t> next_id{first_id};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; t++) {
+      threads.emplace_back([&, t] {
+        std::mt19937_64 rng(seed * 7 + t);
+        for (;;) {
+          int64_t id = next_id++;
+          int64_t from = static_cast<int64_t>(rng() % kAccounts);
+          int64_t to = static_cast<int64_t>((from + 1 + rng() % (kAccounts - 1)) % kAccounts);
+          int64_t amount = static_cast<int64_t>(1 + rng() % 300);
+          TxnResult r = db->Execute("transfer", {Value::BigInt(id), Value::BigInt(from),
+                                                 Value::BigInt(to), Value::BigInt(amount)});
+          if (r.ok && write(fd, &id, sizeof id) != sizeof id) _exit(3);
+          if (!r.ok && r.sqlstate != "40000") _exit(4);
+        }
+      });
+    }
+    threads.emplace_back([&] {
+      std::mt19937_64 rng(seed);
+      for (;;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5 + rng() % 40));
+        db->Checkpoint();
+      }
+    });
+    for (auto& th : threads) th.join();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "crash child: %s\n", e.what());
+    _exit(2);
+  }
+  _exit(0);
+}
+
+// Runs the child when this process was exec()ed as one (before main).
+struct ChildHook {
+  ChildHook() {
+    const char* env = std::getenv(kChildEnv);
+    if (env == nullptr) return;
+    std::string s(env);  // dir|fd|first_id|seed
+    size_t a = s.find('|'), b = s.find('|', a + 1), c = s.find('|', b + 1);
+    ChildMain(s.substr(0, a), std::stoi(s.substr(a + 1, b - a - 1)),
+              std::stoll(s.substr(b + 1, c - b - 1)), std::stoull(s.substr(c + 1)));
+  }
+};
+inline ChildHook child_hook;
+
+struct CrashStats {
+  int cycles = 0;
+  uint64_t acknowledged = 0;
+  uint64_t lost = 0;
+  uint64_t violations = 0;
+  uint64_t checkpoints_seen = 0;
+};
+
+// Checks the invariants on a reopened database; returns violations found.
+inline uint64_t Verify(Database& db, const std::vector<int64_t>& acked, uint64_t* lost) {
+  uint64_t violations = 0;
+  TxnResult r = db.Run([&](Transaction& txn) {
+    for (int64_t id : acked) {
+      if (!txn.Find("transfer", {Value::BigInt(id)})) (*lost)++;
+    }
+    std::map<int64_t, int64_t> flow;
+    txn.Scan("transfer", [&](TupleId, const Row& row) {
+      flow[row[1].GetInt()] -= row[3].GetInt();
+      flow[row[2].GetInt()] += row[3].GetInt();
+      return true;
+    });
+    int64_t sum = 0;
+    int accounts = 0;
+    txn.Scan("account", [&](TupleId, const Row& row) {
+      sum += row[1].GetInt();
+      accounts++;
+      if (row[1].GetInt() - kInitialBalance != flow[row[0].GetInt()]) violations++;
+      if (row[1].GetInt() < 0) violations++;
+      return true;
+    });
+    if (sum != kAccounts * kInitialBalance || accounts != kAccounts) violations++;
+  });
+  if (!r.ok) violations++;
+  return violations;
+}
+
+inline CrashStats RunCrashLoop(int cycles, uint64_t seed) {
+  testing::TempDir dir;
+  CreateBank(dir.path());
+  std::mt19937_64 rng(seed);
+  CrashStats stats;
+  std::vector<int64_t> all_acked;
+  for (int cycle = 0; cycle < cycles; cycle++) {
+    int fds[2];
+    EXPECT_EQ(pipe(fds), 0);
+    std::string env = dir.path() + "|" + std::to_string(fds[1]) + "|" +
+                      std::to_string(int64_t{cycle + 1} * 10'000'000) + "|" +
+                      std::to_string(seed * 1000 + static_cast<uint64_t>(cycle));
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      setenv(kChildEnv, env.c_str(), 1);
+      execl("/proc/self/exe", "crash-child", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(fds[1]);
+    bool wait_ready = rng() % 8 != 0;  // else: kill while it may still be recovering
+    int64_t v;
+    if (wait_ready) {
+      if (read(fds[0], &v, sizeof v) != sizeof v) {
+        ADD_FAILURE() << "child died before it was ready (cycle " << cycle << ", seed " << seed
+                      << ")";
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(rng() % 60000));
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFSIGNALED(status)) {
+      ADD_FAILURE() << "child exited by itself with status " << WEXITSTATUS(status) << " (cycle "
+                    << cycle << ", seed " << seed << ")";
+    }
+    while (read(fds[0], &v, sizeof v) == sizeof v) {
+      if (v >= 0) all_acked.push_back(v);
+    }
+    close(fds[0]);
+    stats.cycles++;
+    std::unique_ptr<Database> db;
+    try {
+      db = Database::Open(dir.path());
+    } catch (const DbError& e) {
+      ADD_FAILURE() << "reopen failed after cycle " << cycle << " (seed " << seed
+                    << "): " << e.what();
+      break;
+    }
+    if (db->recovery_report().has_checkpoint) stats.checkpoints_seen++;
+    stats.violations += Verify(*db, all_acked, &stats.lost);
+  }
+  stats.acknowledged = all_acked.size();
+  std::printf(
+      "crash test: seed %llu, cycles run %d, commits acknowledged %llu, lost %llu, invariant "
+      "violations %llu, reopens that started from a checkpoint %llu\n",
+      static_cast<unsigned long long>(seed), stats.cycles,
+      static_cast<unsigned long long>(stats.acknowledged),
+      static_cast<unsigned long long>(stats.lost),
+      static_cast<unsigned long long>(stats.violations),
+      static_cast<unsigned long long>(stats.checkpoints_seen));
+  return stats;
+}
+
+}  // namespace forktail::crash
