@@ -1,10 +1,28 @@
-// olap — the public door of the analytical module: vectors and chunks, bound
-// expressions and their vectorized executor, hash join build/probe with chunk
-// compaction, LIP Bloom and exact filters, parallel aggregation, sort/top-k.
-// Other modules include only this header.
+// olap — the public door of the analytical module: the vectorized kernels the
+// physical operators are made of. Scheduler operators wrap them thinly: one
+// work order = one input block, sliced into DataChunks of kVectorSize rows
+// (Vector::WrapStripe borrows the block's stripes without copying).
+//
+//   vector.h, data_chunk.h      Vector, DataChunk, selection vectors
+//   expression.h                bound expression trees and typing rules
+//   expression_executor.h       vector-at-a-time evaluation and filtering
+//   join_hash_table.h           hash join build (multi-threaded)
+//   join_probe.h                probe: inner/left/semi/anti/NOT IN + compaction
+//   compaction_policy.h         off / fixed / learned (bandit) thresholds
+//   join_filter.h               LIP Bloom filter, exact range filter
+//   aggregator.h, group_table.h parallel hash aggregation, five methods
+//   sorter.h                    sort runs, k-way merge, top-k, limit/offset
 #pragma once
 
+#include "olap/aggregator.h"
+#include "olap/compaction_policy.h"
 #include "olap/data_chunk.h"
 #include "olap/expression.h"
 #include "olap/expression_executor.h"
+#include "olap/group_table.h"
+#include "olap/join_filter.h"
+#include "olap/join_hash_table.h"
+#include "olap/join_probe.h"
+#include "olap/key_encoder.h"
+#include "olap/sorter.h"
 #include "olap/vector.h"
