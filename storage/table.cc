@@ -215,6 +215,24 @@ void Table::RefreshStatistics() {
   scan.Finish(&stats_);
 }
 
+Status Table::LoadBlock(std::string_view image) {
+  std::unique_ptr<Block> block;
+  Status s = Block::FromImage(layout_, image, &block);
+  if (!s.ok()) return s;
+  if (block->header().table_id != id_.value() || block->block_no().value() != directory_.size()) {
+    return Status::Corruption(fmt::format(
+        "block image of table {} block {} loaded as table {} block {}", block->header().table_id,
+        block->block_no().value(), id_.value(), directory_.size()));
+  }
+  directory_.Add(std::move(block));
+  return Status::Ok();
+}
+
+void Table::FinishLoading() {
+  RefreshStatistics();
+  RebuildIndex();
+}
+
 void Table::RebuildIndex() {
   index_.Clear();
   if (!has_key()) return;

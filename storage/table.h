@@ -102,6 +102,13 @@ class Table {
   void RefreshStatistics();
   // Rebuilds the primary-key index from the live rows (after loading blocks).
   void RebuildIndex();
+
+  // Recovery: appends the block re-created from an ExportImage() image. It
+  // must be this table's next block (table id and block number checked), else
+  // Corruption and nothing changes. After the last one, FinishLoading()
+  // recomputes statistics and rebuilds the index.
+  Status LoadBlock(std::string_view image);
+  void FinishLoading();
   const HashIndex& index() const { return index_; }
 
  private:

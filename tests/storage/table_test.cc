@@ -305,3 +305,33 @@ TEST(Table, ScanByBlockWithReadView) {
 
 }  // namespace
 }  // namespace forktail
+
+namespace forktail {
+namespace {
+
+TEST(Table, LoadBlocksFromImages) {
+  TableSchema s{"n", {{"a", Type::Integer()}, {"s", Type::Text()}}, {ColumnId(0)}};
+  Table t(TableId(4), s, {.max_rows_per_block = 64});
+  for (int i = 0; i < 150; i++) t.Insert({Value::Integer(i), Value::Text("s" + std::to_string(i))});
+  t.Delete({BlockNo(1), SlotNo(3)});
+  std::vector<std::string> images;
+  t.ForEachBlock([&](const BlockRef& b, const BlockReadView&) {
+    b->Seal();
+    images.push_back(b->ExportImage());
+  });
+  Table copy(TableId(4), s, {.max_rows_per_block = 64});
+  EXPECT_EQ(copy.LoadBlock(images[1]).code(), Status::Code::kCorruption);  // not block 0
+  Table other(TableId(5), s, {.max_rows_per_block = 64});
+  EXPECT_EQ(other.LoadBlock(images[0]).code(), Status::Code::kCorruption);  // another table
+  for (const std::string& image : images) ASSERT_TRUE(copy.LoadBlock(image).ok());
+  copy.FinishLoading();
+  EXPECT_EQ(copy.live_row_count(), 149u);
+  EXPECT_EQ(copy.LookupKey({Value::Integer(120)}), (TupleId{BlockNo(1), SlotNo(56)}));
+  EXPECT_FALSE(copy.LookupKey({Value::Integer(67)}));
+  EXPECT_EQ(copy.Read({BlockNo(2), SlotNo(0)})->at(1).GetString(), "s128");
+  EXPECT_EQ(copy.Insert({Value::Integer(1000), Value::Null(Type::Text())}),
+            (TupleId{BlockNo(2), SlotNo(22)}));
+}
+
+}  // namespace
+}  // namespace forktail
