@@ -1,0 +1,130 @@
+// Checkpoints in the cold store (recovery/checkpoint.h, cold_store.h).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "recovery/checkpoint.h"
+
+namespace forktail::ckpt {
+namespace {
+
+class CheckpointTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "forktail_ckpt_XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    ASSERT_TRUE(ColdStore::Open(dir_ + "/cold", false, &store_).ok());
+    TableOptions o;
+    o.max_rows_per_block = 64;
+    Table& t = catalog_.CreateTable(
+        {"t", {{"k", Type::BigInt(), true}, {"s", Type::Text()}}, {ColumnId(0)}}, o);
+    for (int i = 0; i < 200; i++) t.Insert({Value::BigInt(i), Value::Text(std::to_string(i))});
+  }
+  void TearDown() override {
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  std::vector<Row> Rows(const Catalog& c) {
+    std::vector<Row> rows;
+    const Table& t = *c.FindTable("t");
+    for (size_t b = 0; b < t.block_count(); b++) {
+      for (uint32_t s = 0; s < 64; s++) {
+        auto row = t.Read({BlockNo(static_cast<uint32_t>(b)), SlotNo(s)});
+        if (row) rows.push_back(*row);
+      }
+    }
+    return rows;
+  }
+
+  std::string dir_;
+  std::unique_ptr<ColdStore> store_;
+  Catalog catalog_;
+};
+
+TEST_F(CheckpointTest, ManifestRoundTripAndEveryFlippedByteIsDetected) {
+  Manifest m;
+  m.lsn = 1234;
+  m.next_txn = 77;
+  m.sequence = 3;
+  m.catalog = catalog_.Serialize();
+  m.tables[1] = {1, 2, 5};
+  std::string bytes = m.Encode();
+  Manifest back;
+  ASSERT_TRUE(Manifest::Decode(bytes, &back).ok());
+  EXPECT_EQ(back.lsn, 1234u);
+  EXPECT_EQ(back.tables, m.tables);
+  EXPECT_EQ(back.Keys().size(), 3u);
+  for (size_t i = 0; i < bytes.size(); i++) {
+    std::string bad = bytes;
+    bad[i] ^= 0x04;
+    EXPECT_EQ(Manifest::Decode(bad, &back).code(), Status::Code::kCorruption) << i;
+  }
+}
+
+TEST_F(CheckpointTest, WritesChangedBlocksOnlyAndLoadsBack) {
+  CheckpointPlan p1 = CollectCheckpoint(catalog_, 100, 5, nullptr);
+  EXPECT_EQ(p1.keys.size(), 4u);  // 200 rows in blocks of 64
+  CheckpointStats st;
+  ASSERT_TRUE(WriteCheckpoint(p1, store_.get(), &st).ok());
+  MarkWritten(p1);
+  Manifest m1 = p1.manifest;
+  p1 = CheckpointPlan{};
+
+  Table& t = *catalog_.FindTable("t");
+  t.Update(*t.LookupKey({Value::BigInt(70)}), {{ColumnId(1), Value::Text("changed")}});
+  CheckpointPlan p2 = CollectCheckpoint(catalog_, 200, 6, &m1);
+  ASSERT_EQ(p2.keys.size(), 1u);
+  EXPECT_EQ(p2.keys[0].block, 1u);
+  ASSERT_TRUE(WriteCheckpoint(p2, store_.get(), &st).ok());
+  EXPECT_EQ(st.images_deleted, 1u);  // block 1's old version
+  MarkWritten(p2);
+  uint64_t count;
+  ASSERT_TRUE(store_->CountBlocks(&count).ok());
+  EXPECT_EQ(count, 4u);
+
+  Catalog loaded;
+  Manifest m;
+  uint64_t blocks;
+  ASSERT_TRUE(LoadCheckpoint(store_.get(), &loaded, &m, &blocks).ok());
+  EXPECT_EQ(m.lsn, 200u);
+  EXPECT_EQ(blocks, 4u);
+  EXPECT_EQ(Rows(loaded), Rows(catalog_));
+  // Indexes and statistics were rebuilt.
+  EXPECT_TRUE(loaded.FindTable("t")->LookupKey({Value::BigInt(199)}).has_value());
+  EXPECT_EQ(loaded.FindTable("t")->live_row_count(), 200u);
+}
+
+TEST_F(CheckpointTest, InterruptedCheckpointLeavesThePreviousOne) {
+  CheckpointPlan p1 = CollectCheckpoint(catalog_, 100, 5, nullptr);
+  CheckpointStats st;
+  ASSERT_TRUE(WriteCheckpoint(p1, store_.get(), &st).ok());
+  MarkWritten(p1);
+  std::vector<Row> at_first = Rows(catalog_);
+  Table& t = *catalog_.FindTable("t");
+  for (int i = 0; i < 200; i += 10) t.Delete(*t.LookupKey({Value::BigInt(i)}));
+  // A crash after some images but before the manifest.
+  CheckpointPlan p2 = CollectCheckpoint(catalog_, 300, 6, &p1.manifest);
+  ASSERT_TRUE(store_->PutBlockImage(p2.keys[0], p2.refs[0]->ExportImage()).ok());
+  store_.reset();
+  ASSERT_TRUE(ColdStore::Open(dir_ + "/cold", false, &store_).ok());
+  Catalog loaded;
+  Manifest m;
+  uint64_t blocks;
+  ASSERT_TRUE(LoadCheckpoint(store_.get(), &loaded, &m, &blocks).ok());
+  EXPECT_EQ(m.lsn, 100u);
+  EXPECT_EQ(Rows(loaded), at_first);
+}
+
+TEST_F(CheckpointTest, NoCheckpointIsNotFound) {
+  Catalog c;
+  Manifest m;
+  uint64_t blocks;
+  EXPECT_EQ(LoadCheckpoint(store_.get(), &c, &m, &blocks).code(), Status::Code::kNotFound);
+  std::unique_ptr<ColdStore> ro;
+  EXPECT_EQ(ColdStore::Open(dir_ + "/nothing", true, &ro).code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace forktail::ckpt

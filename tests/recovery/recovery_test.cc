@@ -1,0 +1,154 @@
+// Redo payload codec and replay (recovery/replay_codec.h, replay.h).
+#include <gtest/gtest.h>
+
+#include "recovery/replay.h"
+#include "recovery/replay_codec.h"
+#include "recovery/replay_driver.h"
+#include "tests/recovery/wal_test_util.h"
+
+namespace forktail::redo {
+namespace {
+
+TEST(ReplayCodecTest, ValuesRoundTripEveryType) {
+  Row row = {Value::Boolean(true),
+             Value::SmallInt(-7),
+             Value::Integer(123456),
+             Value::BigInt(INT64_MIN),
+             Value::BigInt(INT64_MAX),
+             Value::Double(-0.1),
+             Value::Decimal(-12345, 10, 2),
+             Value::String(Type::Char(5), "ab   "),
+             Value::String(Type::Varchar(9), "hello"),
+             Value::Text(std::string(300, 'x')),
+             Value::Date(-3),
+             Value::Timestamp(1700000000000000),
+             Value::Null(Type::Decimal(5, 1)),
+             Value::Null(Type::Varchar(3))};
+  std::string bytes = EncodeInsert(TableId(3), {BlockNo(1), SlotNo(2)}, row);
+  InsertRecord r;
+  ASSERT_TRUE(DecodeInsert(bytes, &r).ok());
+  EXPECT_EQ(r.table, TableId(3));
+  EXPECT_EQ(r.tid, (TupleId{BlockNo(1), SlotNo(2)}));
+  ASSERT_EQ(r.row.size(), row.size());
+  for (size_t i = 0; i < row.size(); i++) {
+    EXPECT_EQ(r.row[i].type(), row[i].type()) << i;
+    EXPECT_EQ(r.row[i].is_null(), row[i].is_null()) << i;
+    if (!row[i].is_null()) {
+      EXPECT_EQ(r.row[i], row[i]) << i;
+    }
+  }
+}
+
+TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
+  TableSchema schema{"t",
+                     {{"a", Type::Decimal(12, 3), true}, {"b", Type::Char(4)}, {"c", Type::Text()}},
+                     {ColumnId(0), ColumnId(1)}};
+  TableOptions o;
+  o.max_rows_per_block = 64;
+  std::string bytes = EncodeCreateTable(TableId(9), o, schema);
+  CreateTableRecord r;
+  ASSERT_TRUE(DecodeCreateTable(bytes, &r).ok());
+  EXPECT_EQ(r.schema, schema);
+  EXPECT_EQ(r.options.max_rows_per_block, 64u);
+  for (size_t n = 0; n < bytes.size(); n++) {
+    EXPECT_FALSE(DecodeCreateTable(bytes.substr(0, n), &r).ok()) << n;
+  }
+  std::string upd = EncodeUpdate(TableId(1), {BlockNo(0), SlotNo(1)}, {BlockNo(2), SlotNo(0)},
+                                 {{ColumnId(1), Value::Text("z")}});
+  UpdateRecord u;
+  ASSERT_TRUE(DecodeUpdate(upd, &u).ok());
+  EXPECT_EQ(u.new_tid, (TupleId{BlockNo(2), SlotNo(0)}));
+  for (size_t n = 0; n < upd.size(); n++) EXPECT_FALSE(DecodeUpdate(upd.substr(0, n), &u).ok());
+  EXPECT_FALSE(DecodeUpdate(upd + "x", &u).ok());
+}
+
+wal::LogRecord Rec(wal::Lsn lsn, wal::TxnId txn, wal::RecordType type, const std::string& p) {
+  wal::LogRecord r;
+  r.lsn = lsn;
+  r.txn = txn;
+  r.type = type;
+  r.payload = p;
+  return r;
+}
+
+TEST(ReplayerTest, AppliesOnlyCommittedTransactionsAndChecksTids) {
+  TableSchema schema{"t", {{"k", Type::Integer(), true}, {"v", Type::Text()}}, {ColumnId(0)}};
+  std::string create = EncodeCreateTable(TableId(1), {}, schema);
+  std::string ins0 =
+      EncodeInsert(TableId(1), {BlockNo(0), SlotNo(0)}, {Value::Integer(1), Value::Text("a")});
+  std::string ins1 =
+      EncodeInsert(TableId(1), {BlockNo(0), SlotNo(1)}, {Value::Integer(2), Value::Text("b")});
+  std::string upd = EncodeUpdate(TableId(1), {BlockNo(0), SlotNo(0)}, {BlockNo(0), SlotNo(0)},
+                                 {{ColumnId(1), Value::Text("c")}});
+  Catalog catalog;
+  Replayer r(&catalog);
+  ASSERT_TRUE(r.Add(Rec(0, 1, wal::RecordType::kCreateTable, create)).ok());
+  ASSERT_TRUE(r.Add(Rec(1, 1, wal::RecordType::kInsert, ins0)).ok());
+  ASSERT_TRUE(r.Add(Rec(2, 1, wal::RecordType::kCommit, "")).ok());
+  ASSERT_TRUE(r.Add(Rec(3, 2, wal::RecordType::kInsert, ins1)).ok());  // never commits
+  ASSERT_TRUE(r.Add(Rec(4, 3, wal::RecordType::kUpdate, upd)).ok());
+  ASSERT_TRUE(r.Add(Rec(5, 3, wal::RecordType::kCommit, "")).ok());
+  r.Finish();
+  EXPECT_EQ(r.stats().committed_txns, 2u);
+  EXPECT_EQ(r.stats().dropped_txns, 1u);
+  Table& t = *catalog.FindTable("t");
+  EXPECT_EQ(t.live_row_count(), 1u);
+  EXPECT_EQ((*t.Read({BlockNo(0), SlotNo(0)}))[1], Value::Text("c"));
+  // A record that does not land where the log says is corruption with its LSN.
+  std::string bad = EncodeUpdate(TableId(1), {BlockNo(0), SlotNo(0)}, {BlockNo(5), SlotNo(0)},
+                                 {{ColumnId(1), Value::Text("d")}});
+  ASSERT_TRUE(r.Add(Rec(100, 4, wal::RecordType::kUpdate, bad)).ok());
+  Status s = r.Add(Rec(101, 4, wal::RecordType::kCommit, ""));
+  EXPECT_EQ(s.code(), Status::Code::kCorruption);
+  EXPECT_NE(s.message().find("LSN 100"), std::string::npos) << s.message();
+}
+
+TEST(ReplayerTest, CreateTableBurnsIdsOfRolledBackCreates) {
+  Catalog catalog;
+  Replayer r(&catalog);
+  TableSchema schema{"t", {{"k", Type::Integer()}}, {}};
+  ASSERT_TRUE(
+      r.Add(Rec(0, 1, wal::RecordType::kCreateTable, EncodeCreateTable(TableId(4), {}, schema)))
+          .ok());
+  ASSERT_TRUE(r.Add(Rec(1, 1, wal::RecordType::kCommit, "")).ok());
+  EXPECT_EQ(catalog.FindTable("t")->id(), TableId(4));
+  EXPECT_EQ(catalog.size(), 1u);
+}
+
+TEST(RecoverDatabaseTest, CorruptionBeforeTheTailStopsRecovery) {
+  wal::FaultInjectionLogFileSystem fs;
+  TableSchema schema{"t", {{"k", Type::Integer()}}, {}};
+  {
+    std::unique_ptr<wal::LogWriter> w;
+    ASSERT_TRUE(wal::LogWriter::Open("/db", wal::testing::FaultOptions(&fs, 1 << 20), &w).ok());
+    ASSERT_TRUE(w->Append(wal::RecordType::kCreateTable, 1,
+                          EncodeCreateTable(TableId(1), {}, schema), nullptr)
+                    .ok());
+    ASSERT_TRUE(w->Append(wal::RecordType::kCommit, 1, "", nullptr).ok());
+    for (int i = 0; i < 3; i++) {
+      ASSERT_TRUE(w->Append(wal::RecordType::kInsert, 2 + i,
+                            EncodeInsert(TableId(1), {BlockNo(0), SlotNo(static_cast<uint32_t>(i))},
+                                         {Value::Integer(i)}),
+                            nullptr)
+                      .ok());
+      ASSERT_TRUE(w->Append(wal::RecordType::kCommit, 2 + i, "", nullptr).ok());
+    }
+    ASSERT_TRUE(w->Close().ok());
+  }
+  std::vector<wal::SegmentInfo> segs;
+  ASSERT_TRUE(wal::ListSegments(&fs, "/db", &segs).ok());
+  std::string data = fs.Contents(segs[0].path);
+  Catalog ok_catalog;
+  RecoveryReport report;
+  ASSERT_TRUE(RecoverDatabase("/db", &fs, nullptr, &ok_catalog, true, &report).ok());
+  EXPECT_EQ(report.replay.committed_txns, 4u);
+  data[wal::kSegmentHeaderSize + 50] ^= 1;
+  fs.SetContents(segs[0].path, data);
+  Catalog catalog;
+  Status s = RecoverDatabase("/db", &fs, nullptr, &catalog, false, &report);
+  EXPECT_EQ(s.code(), Status::Code::kCorruption);
+  EXPECT_NE(s.message().find("0000000000000000.wal"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace forktail::redo
