@@ -1,6 +1,8 @@
 #include "storage/table.h"
 
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -128,6 +130,18 @@ TupleId Table::AppendRow(const Row& row) {
   return {no, slot};
 }
 
+void Table::PlaceRow(TupleId tid, const Row& row) {
+  while (directory_.size() <= tid.block.value()) AddBlock();
+  BlockRef block = directory_.Pin(tid.block);
+  if (block->row_count() > tid.slot.value() || !block->HasRoomFor(StringBytes(row))) {
+    std::fprintf(stderr, "forktail: redo of a row at %s: slot taken or block full\n",
+                 tid.ToString().c_str());
+    std::abort();
+  }
+  while (block->row_count() < tid.slot.value()) block->SetDeleted(block->AppendSlot(), true);
+  WriteRow(*block, block->AppendSlot(), row);
+}
+
 TupleId Table::Insert(const Row& row) {
   Row cast = CastRow(row);
   uint64_t hash = 0;
@@ -152,13 +166,7 @@ void Table::InsertAt(TupleId tid, const Row& row) {
     if (FindKey(key, hash)) ThrowDuplicateKey();
   }
   CheckRowSize(StringBytes(cast));
-  while (directory_.size() <= tid.block.value()) AddBlock();
-  BlockRef block = directory_.Pin(tid.block);
-  assert(block->row_count() <= tid.slot.value() && "InsertAt: slot already used");
-  while (block->row_count() < tid.slot.value()) block->SetDeleted(block->AppendSlot(), true);
-  assert(block->HasRoomFor(StringBytes(cast)));
-  SlotNo slot = block->AppendSlot();
-  WriteRow(*block, slot, cast);
+  PlaceRow(tid, cast);
   if (has_key()) index_.Insert(hash, tid);
   stats_.OnInsert(cast);
 }

@@ -18,7 +18,7 @@
 //   Insert(row) -> tid             undo: RemoveInserted(tid)    redo: InsertAt(tid, row)
 //   Delete(tid)                    undo: Undelete(tid)          redo: Delete(tid)
 //   Update(tid, cols) -> tid       undo: Update(tid, old values of cols)
-//                                  redo: Update(tid, cols) (returns the same new tid)
+//                                  redo: RedoUpdate(tid, cols, returned tid)
 //   Update that relocated (returned new_tid != tid):
 //                                  undo: RemoveInserted(new_tid); Undelete(tid)
 //                                  (the old slot still holds the old values)
@@ -79,6 +79,11 @@ class Table {
   // the tail block and its new tid is returned. Key changes keep the index
   // right; a duplicate key throws 23505 before anything changes.
   TupleId Update(TupleId tid, const ColumnUpdates& updates);
+  // Redo of an Update that returned `result`: in place if result == tid,
+  // otherwise the row moves to exactly `result`. Replay cannot rely on
+  // Update's own choice, because heap space left by aborted transactions
+  // differs between the original run and the replay.
+  void RedoUpdate(TupleId tid, const ColumnUpdates& updates, TupleId result);
   // Deletes a live row: sets the delete bit, removes its index entry.
   void Delete(TupleId tid);
 
@@ -126,6 +131,10 @@ class Table {
   void CheckRowSize(uint32_t string_bytes) const;
   void AddBlock();
   TupleId AppendRow(const Row& row);
+  // Writes a cast row at exactly `tid` (redo), creating blocks and filling a
+  // slot gap with deleted slots.
+  void PlaceRow(TupleId tid, const Row& row);
+  TupleId UpdateImpl(TupleId tid, const ColumnUpdates& updates, const TupleId* redo_result);
   void WriteRow(Block& block, SlotNo slot, const Row& row);
   bool has_key() const { return !schema_.primary_key.empty(); }
 

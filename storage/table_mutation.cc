@@ -26,6 +26,14 @@ bool SameKey(const std::vector<Value>& a, const std::vector<Value>& b) {
 }  // namespace
 
 TupleId Table::Update(TupleId tid, const ColumnUpdates& updates) {
+  return UpdateImpl(tid, updates, nullptr);
+}
+
+void Table::RedoUpdate(TupleId tid, const ColumnUpdates& updates, TupleId result) {
+  UpdateImpl(tid, updates, &result);
+}
+
+TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const TupleId* redo_result) {
   RequireLive(*this, tid, "Update");
   // 1. Checks: casts, NOT NULL, key uniqueness, row size. Nothing changes yet.
   Row new_row = *Read(tid);
@@ -55,8 +63,19 @@ TupleId Table::Update(TupleId tid, const ColumnUpdates& updates) {
     if (key_changed && FindKey(new_key, new_hash)) ThrowDuplicateKey();
   }
   BlockRef block = directory_.Pin(tid.block);
-  bool in_place = new_string_bytes <= block->heap_free();
-  if (!in_place && new_string_bytes <= block->HeapFreeAfterCompaction(tid.slot, touched)) {
+  bool fits = new_string_bytes <= block->heap_free();
+  bool in_place = redo_result ? *redo_result == tid : fits;
+  if (in_place && !fits) {
+    if (new_string_bytes > block->HeapFreeAfterCompaction(tid.slot, touched)) {
+      // Only reachable in redo: the logged update stayed in place here.
+      assert(redo_result != nullptr);
+      std::fprintf(stderr, "forktail: redo of the update of %s does not fit its block\n",
+                   tid.ToString().c_str());
+      std::abort();
+    }
+    block->CompactHeap(tid.slot, touched);
+  } else if (!in_place && !redo_result &&
+             new_string_bytes <= block->HeapFreeAfterCompaction(tid.slot, touched)) {
     block->CompactHeap(tid.slot, touched);
     in_place = true;
   }
@@ -77,7 +96,8 @@ TupleId Table::Update(TupleId tid, const ColumnUpdates& updates) {
   if (has_key()) index_.Erase(old_hash, tid);
   block->SetDeleted(tid.slot, true);
   block = BlockRef();
-  TupleId moved = AppendRow(new_row);
+  TupleId moved = redo_result ? *redo_result : AppendRow(new_row);
+  if (redo_result) PlaceRow(moved, new_row);
   if (has_key()) index_.Insert(new_hash, moved);
   return moved;
 }

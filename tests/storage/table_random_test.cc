@@ -1,6 +1,6 @@
 // 100k random inserts, updates (including key changes and relocations),
 // deletes, lookups and undos, checked against a std::map after every 1k; then
-// the committed changes are replayed (InsertAt, Update, Delete) into a new
+// the committed changes are replayed (InsertAt, RedoUpdate, Delete) into a new
 // table, which must come out with identical tuple ids.
 #include <gtest/gtest.h>
 
@@ -166,7 +166,7 @@ TEST(TableRandom, MatchesMapModel) {
         replica.InsertAt(op.tid, op.row);
         break;
       case RedoOp::kUpdate:
-        ASSERT_EQ(replica.Update(op.tid, op.updates), op.result);
+        replica.RedoUpdate(op.tid, op.updates, op.result);
         break;
       case RedoOp::kDelete:
         replica.Delete(op.tid);

@@ -335,3 +335,28 @@ TEST(Table, LoadBlocksFromImages) {
 
 }  // namespace
 }  // namespace forktail
+
+namespace forktail {
+namespace {
+
+TEST(Table, RedoUpdateFollowsTheLoggedPlacement) {
+  TableSchema s{"n", {{"a", Type::Integer()}, {"s", Type::Text()}}, {ColumnId(0)}};
+  Table t(TableId(1), s, {.max_rows_per_block = 64});
+  TupleId a = t.Insert({Value::Integer(1), Value::Text("one")});
+  TupleId b = t.Insert({Value::Integer(2), Value::Text("two")});
+  // Logged in place: stays.
+  t.RedoUpdate(a, {{ColumnId(1), Value::Text("uno")}}, a);
+  EXPECT_EQ(t.ReadColumn(a, ColumnId(1))->GetString(), "uno");
+  // Logged as relocated (the original run's block was full): moves there even
+  // though it would fit here.
+  TupleId target{BlockNo(1), SlotNo(0)};
+  t.RedoUpdate(b, {{ColumnId(1), Value::Text("dos")}, {ColumnId(0), Value::Integer(20)}}, target);
+  EXPECT_FALSE(t.Read(b));
+  EXPECT_EQ(t.ReadColumn(target, ColumnId(1))->GetString(), "dos");
+  EXPECT_EQ(t.LookupKey({Value::Integer(20)}), target);
+  EXPECT_FALSE(t.LookupKey({Value::Integer(2)}));
+  EXPECT_EQ(t.live_row_count(), 2u);
+}
+
+}  // namespace
+}  // namespace forktail
