@@ -25,6 +25,13 @@
 
 namespace forktail {
 
+// Never destroyed through its destructor: storage/block.h and
+// scheduler/work_order.h both define forktail::Block, and the linker binds
+// the scheduler Block's (empty, inline) destructor to storage's out-of-line
+// Block::~Block, which munmaps a table block. Make() installs a deleter that
+// destroys the members and frees the memory without running ~Block; a
+// ChunkBlock exists only behind the shared_ptr Make() returns. (The name
+// clash must be fixed in storage or scheduler; see the report.)
 class ChunkBlock final : public Block {
  public:
   using Chunks = std::vector<DataChunk, QueryAllocator<DataChunk>>;

@@ -17,6 +17,7 @@
 
 #include "olap/physical.h"
 #include "scheduler/scheduler.h"
+#include "storage/error.h"
 
 namespace forktail::ptest {
 
