@@ -7,6 +7,7 @@
 #include "olap/kernel_util.h"
 #include "olap/kernels.h"
 #include "storage/datetime.h"
+#include "storage/decimal.h"
 
 namespace forktail {
 namespace {
@@ -41,15 +42,6 @@ int64_t IntMax(const Type& t) {
   return t.id == TypeId::kSmallInt ? INT16_MAX : t.id == TypeId::kInteger ? INT32_MAX : INT64_MAX;
 }
 
-std::string DecimalToString(int64_t v, int scale) {
-  if (scale == 0) return std::to_string(v);
-  uint64_t a = v < 0 ? -static_cast<uint64_t>(v) : v;
-  std::string digits = std::to_string(a);
-  if (digits.size() <= static_cast<size_t>(scale)) digits.insert(0, scale + 1 - digits.size(), '0');
-  digits.insert(digits.size() - scale, ".");
-  return v < 0 ? "-" + digits : digits;
-}
-
 [[noreturn]] void BadText(const Type& t, std::string_view s) {
   throw DbError(sqlstate::kInvalidTextRepresentation,
                 fmt::format("invalid input syntax for type {}: \"{}\"", t.ToString(), s));
@@ -73,28 +65,6 @@ double ParseDouble(const Type& t, std::string_view s) {
   double v = strtod(x.c_str(), &end);
   if (x.empty() || end != x.c_str() + x.size()) BadText(t, s);
   return v;
-}
-
-int64_t ParseDecimal(const Type& t, std::string_view s) {
-  std::string_view x = TrimTrailingBlanks(s);
-  bool neg = !x.empty() && x[0] == '-';
-  if (!x.empty() && (x[0] == '-' || x[0] == '+')) x.remove_prefix(1);
-  __int128 v = 0;
-  int frac = -1, digits = 0;
-  for (char c : x) {
-    if (c == '.' && frac < 0) {
-      frac = 0;
-    } else if (c >= '0' && c <= '9') {
-      if (++digits > 36) BadText(t, s);
-      v = v * 10 + (c - '0');
-      if (frac >= 0) ++frac;
-    } else {
-      BadText(t, s);
-    }
-  }
-  if (digits == 0) BadText(t, s);
-  v = Rescale(v, frac < 0 ? 0 : frac, t.scale);
-  return CheckDecimal(neg ? -v : v, t.precision);
 }
 
 template <typename In, typename Out, typename F>
@@ -133,7 +103,7 @@ std::string ToText(const Type& t, int64_t i, double d) {
     case Cat::kInt:
       return std::to_string(i);
     case Cat::kDecimal:
-      return DecimalToString(i, t.scale);
+      return decimal::Format(i, t.scale);
     case Cat::kDouble:
       return fmt::format("{}", d);
     case Cat::kDate:
@@ -211,7 +181,7 @@ void CastKernel(const Vector& in, Rows rows, Vector* out) {
               o[i] = static_cast<Out>(ParseDouble(to, a[i]));
               break;
             case Cat::kDecimal:
-              o[i] = static_cast<Out>(ParseDecimal(to, a[i]));
+              o[i] = static_cast<Out>(decimal::Parse(a[i], to.precision, to.scale));
               break;
             case Cat::kDate:
               o[i] = static_cast<Out>(datetime::ParseDate(a[i]));
