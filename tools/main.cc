@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   forktail::tools::RegisterDemoCommand(app);
   forktail::tools::RegisterWalCommand(app);
+  forktail::tools::RegisterRecoverCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
