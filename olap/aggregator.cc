@@ -52,7 +52,9 @@ Aggregator::Aggregator(AggMethod method, std::vector<uint32_t> key_cols,
       enc_(std::move(key_types)),
       aggs_(std::move(aggs)),
       threads_(threads),
-      private_groups_(private_groups) {
+      private_groups_(private_groups != 0              ? private_groups
+                      : method == AggMethod::kAdaptive ? kAdaptiveGroups
+                                                       : kPlatGroups) {
   auto keep = [&](uint32_t col, const Type& t) -> uint32_t {
     auto it = std::find(kept_cols_.begin(), kept_cols_.end(), col);
     if (it != kept_cols_.end()) return static_cast<uint32_t>(it - kept_cols_.begin());
@@ -112,7 +114,11 @@ void Aggregator::ConsumeRows(ThreadState& ts, const DataChunk& chunk, Rows rows,
         }
         return;
       }
-      [[fallthrough]];
+      // Many groups: the private table no longer fits the cache, so every
+      // row of a new group would pay a miss there and again in the merge.
+      // Scatter instead; the table's groups are folded in by Merge().
+      Scatter(ts, chunk, rows, ts.hashes.data());
+      return;
     case AggMethod::kPlat:
     case AggMethod::kHybrid: {
       uint32_t misses = ts.local.FindOrInsert(ts.keys.data(), ts.hashes.data(), n, ts.groups.data(),

@@ -18,11 +18,12 @@
 //   kHybrid       a bounded private table acting as a cache in front of the
 //                 shared latched tables: when it fills, its groups are merged
 //                 into the shared tables (batch eviction) and it restarts.
-//   kAdaptive     the default: independent while a thread's table is small;
-//                 once it passes kPlatGroups groups (many groups: the private
-//                 table would outgrow the cache and the merge would dominate)
-//                 the thread continues as PLAT, keeping the table as its
-//                 private part. See bench/micro/olap_aggregation_bench.cc.
+//   kAdaptive     the default: independent while a thread has seen at most
+//                 kAdaptiveGroups groups (few groups: private tables stay in
+//                 cache and the merge is tiny; the fastest method there);
+//                 past that the thread switches to partition-and-aggregate
+//                 (many groups: the fastest method there), its table being
+//                 folded in at Merge(). Figures: olap/README.md.
 //
 // Protocol: thread t (0 <= t < threads) calls Consume(t, chunk) for its
 // chunks; after all threads finished consuming (caller's barrier) each thread
@@ -44,6 +45,7 @@ class Aggregator {
  public:
   static constexpr uint32_t kPartitions = 64;
   static constexpr uint32_t kPlatGroups = 1 << 15;
+  static constexpr uint32_t kAdaptiveGroups = 1 << 13;
 
   // key_cols / the specs' inputs index the input chunks' columns; key_types
   // are their types. No key columns = one global group (one row even for
@@ -80,7 +82,7 @@ class Aggregator {
   std::vector<Type> kept_types_;
   std::vector<uint32_t> kept_key_cols_, kept_inputs_;
   int threads_;
-  uint32_t private_groups_;  // PLAT / hybrid / adaptive private table bound
+  uint32_t private_groups_;  // PLAT / hybrid bound; adaptive switch point
   std::vector<std::unique_ptr<ThreadState>> ts_;
   std::vector<std::unique_ptr<Partition>> parts_;
 };

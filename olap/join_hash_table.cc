@@ -57,7 +57,8 @@ void JoinHashTable::Allocate() {
   mask_ = cap - 1;
   heads_.reset(new std::atomic<uint32_t>[cap]);
   for (uint64_t b = 0; b < cap; ++b) heads_[b].store(kEnd, std::memory_order_relaxed);
-  next_.reset(new uint32_t[std::max<uint64_t>(total_, 1)]);
+  entry_words_ = 2 + enc_.words();
+  entries_.reset(new uint64_t[std::max<uint64_t>(total_, 1) * entry_words_]);
 }
 
 void JoinHashTable::Finalize(int thread) {
@@ -67,18 +68,23 @@ void JoinHashTable::Finalize(int thread) {
   bool saw_null = false;
   for (uint64_t i = 0; i < p.count; ++i) {
     uint32_t row = static_cast<uint32_t>(p.base + i);
+    uint64_t* e = &entries_[size_t{row} * entry_words_];
+    e[0] = kEnd;
+    e[1] = p.hashes[i];
+    std::copy(&p.keys[i * w], &p.keys[(i + 1) * w], e + 2);
     if (KeyEncoder::HasNull(&p.keys[i * w])) {
       saw_null = true;
-      next_[row] = kEnd;
       continue;
     }
     std::atomic<uint32_t>& head = heads_[p.hashes[i] & mask_];
     uint32_t old = head.load(std::memory_order_relaxed);
     do {
-      next_[row] = old;
+      e[0] = old;
     } while (!head.compare_exchange_weak(old, row, std::memory_order_release,
                                          std::memory_order_relaxed));
   }
+  std::vector<uint64_t>().swap(p.keys);
+  std::vector<uint64_t>().swap(p.hashes);
   if (saw_null) has_null_key_.store(true, std::memory_order_relaxed);
 }
 
@@ -86,11 +92,6 @@ uint32_t JoinHashTable::PartOf(uint32_t row) const {
   size_t i = parts_.size() - 1;
   while (parts_[i].base > row || parts_[i].count == 0) --i;
   return static_cast<uint32_t>(i);
-}
-
-const uint64_t* JoinHashTable::KeyOf(uint32_t row) const {
-  const Part& p = parts_[PartOf(row)];
-  return &p.keys[(row - p.base) * enc_.words()];
 }
 
 void JoinHashTable::GatherPayload(const uint32_t* rows, uint32_t n, uint32_t c, Vector* out,

@@ -12,7 +12,8 @@
 //
 //   row id = partition base + index in the thread's partition
 //   head[b]: uint32 row id of the chain's first row (kEnd = empty)
-//   next[r]: the row after r in its chain
+//   entry[r]: [next row in the chain][hash][key words]: Finalize copies each
+//             thread's keys there, so a probe step touches one entry
 //
 // Rows whose key has a NULL are kept (for payload) but never linked: NULL
 // keys never match. has_null_key() remembers that one existed, which NOT IN
@@ -47,9 +48,10 @@ class JoinHashTable {
   uint32_t First(uint64_t hash) const {
     return heads_[hash & mask_].load(std::memory_order_relaxed);
   }
-  uint32_t Next(uint32_t row) const { return next_[row]; }
-  uint64_t HashOf(uint32_t row) const { return *Locate(row, &Part::hashes); }
-  const uint64_t* KeyOf(uint32_t row) const;
+  void PrefetchBucket(uint64_t hash) const { __builtin_prefetch(&heads_[hash & mask_]); }
+  uint32_t Next(uint32_t row) const { return static_cast<uint32_t>(Entry(row)[0]); }
+  uint64_t HashOf(uint32_t row) const { return Entry(row)[1]; }
+  const uint64_t* KeyOf(uint32_t row) const { return Entry(row) + 2; }
   // out[out_offset + k] = payload column c of build row rows[k] (kEnd: NULL).
   void GatherPayload(const uint32_t* rows, uint32_t n, uint32_t c, Vector* out,
                      uint32_t out_offset) const;
@@ -63,11 +65,9 @@ class JoinHashTable {
     uint64_t base = 0;
     uint64_t count = 0;
   };
-  template <typename M>
-  const uint64_t* Locate(uint32_t row, M member) const {
-    const Part& p = parts_[PartOf(row)];
-    return &(p.*member)[row - p.base];
-  }
+  // Entries are contiguous after Finalize: one cache line per probe step.
+  //   entry: [next row][hash][key words ...]
+  const uint64_t* Entry(uint32_t row) const { return &entries_[size_t{row} * entry_words_]; }
   uint32_t PartOf(uint32_t row) const;
   void Allocate();
 
@@ -80,7 +80,8 @@ class JoinHashTable {
   uint64_t total_ = 0;
   uint64_t mask_ = 0;
   std::unique_ptr<std::atomic<uint32_t>[]> heads_;
-  std::unique_ptr<uint32_t[]> next_;
+  std::unique_ptr<uint64_t[]> entries_;
+  uint32_t entry_words_ = 0;
   std::atomic<bool> has_null_key_{false};
 };
 

@@ -39,6 +39,7 @@ void JoinProbe::Probe(const DataChunk& chunk, const Emit& emit) {
 
   bool skip_all = type_ == JoinType::kNullAwareAnti && table_->has_null_key();
   bool build_empty = table_->rows() == 0;
+  for (uint32_t k = 0; k < rows.count; ++k) table_->PrefetchBucket(hashes_[k]);
   for (uint32_t k = 0; k < rows.count && !skip_all; ++k) {
     const uint64_t* key = &keys_[size_t{k} * w];
     uint32_t r = rows[k];

@@ -2,7 +2,7 @@
 // SELECT k, COUNT(*), SUM(v) GROUP BY k over kRows rows with 10 .. 10^7
 // distinct key values, uniform or Zipf(1.0), on 2 threads; baseline: one
 // thread with std::unordered_map in the same run.
-//   ./build/olap-rel/bench/olap_aggregation_bench --benchmark_counter_table=true
+//   ./build/olap-rel/bench/olap_aggregation_bench
 #include <benchmark/benchmark.h>
 
 #include <cmath>

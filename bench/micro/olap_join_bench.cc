@@ -5,7 +5,7 @@
 //  * chunk compaction on a join with a high reduction factor (~1% of probe
 //    rows match) feeding a downstream operator with a per-chunk cost:
 //    off vs fixed vs learned thresholds.
-//   ./build/olap-rel/bench/olap_join_bench --benchmark_counter_table=true
+//   ./build/olap-rel/bench/olap_join_bench
 #include <benchmark/benchmark.h>
 
 #include <random>

@@ -155,7 +155,7 @@ std::multiset<std::string> RunAggregator(AggMethod method, int threads,
 }
 
 void Check(uint64_t seed, size_t n, int64_t domain, double zipf, const std::vector<uint32_t>& keys,
-           uint32_t private_groups = Aggregator::kPlatGroups) {
+           uint32_t private_groups = 0) {
   auto gens = Gens(domain, zipf);
   std::vector<Type> types;
   for (auto& g : gens) types.push_back(g.type);
