@@ -58,7 +58,7 @@ int SortOperator::CompareRows(const Run& ra, Ref a, const Run& rb, Ref b) const 
 
 void SortOperator::ProcessBlock(WorkOrderContext& context, int /*slot*/, size_t /*input_index*/,
                                 const BlockPtr& block) {
-  auto run = std::make_unique<Run>();
+  auto run = std::make_shared<Run>();
   for (const DataChunk& in : AsChunkBlock(block).chunks) {
     // Compact the live rows into owned vectors; strings are copied into an
     // arena the run owns, so the run does not depend on the input block.
@@ -133,12 +133,6 @@ void SortOperator::Merge(WorkOrderContext& context) {
           }
         }
       });
-      // Strings are views into the runs' arenas: share them.
-      if (dst.physical() == PhysicalType::kString) {
-        for (const auto& run : runs_) {
-          for (const DataChunk& rc : run->chunks) dst.ShareAuxiliary(rc.column(col));
-        }
-      }
     }
     c.set_size(static_cast<uint32_t>(batch.size()));
     out->chunks.push_back(std::move(c));
@@ -154,6 +148,9 @@ void SortOperator::Merge(WorkOrderContext& context) {
     if (h.pos + 1 < run.order.size()) heap.push({h.run, h.pos + 1});
   }
   flush();
+  // Strings are views into the runs' arenas: the block keeps the runs.
+  for (auto& run : runs_) out->keep_alive.push_back(std::shared_ptr<const Run>(std::move(run)));
+  runs_.clear();
   EmitIfRows(context, std::move(out));
 }
 

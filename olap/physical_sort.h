@@ -60,7 +60,7 @@ class SortOperator final : public PhysicalOperator {
   std::vector<SortKey> keys_;
   uint64_t limit_;
   std::mutex mutex_;  // guards runs_ (work orders add runs)
-  std::vector<std::unique_ptr<Run>> runs_;
+  std::vector<std::shared_ptr<Run>> runs_;
   bool merging_ = false;
 };
 

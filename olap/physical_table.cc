@@ -97,4 +97,14 @@ std::vector<Row> ReadLiveRows(const Table& table) {
   return rows;
 }
 
+bool PointsIntoTable(const Table& table, const void* p) {
+  const auto* q = static_cast<const uint8_t*>(p);
+  for (size_t b = 0; b < table.block_count(); ++b) {
+    BlockRef ref = table.PinBlock(BlockNo(static_cast<uint32_t>(b)));
+    const auto* base = reinterpret_cast<const uint8_t*>(&ref->header());
+    if (q >= base && q < base + kBlockSize) return true;
+  }
+  return false;
+}
+
 }  // namespace forktail::physical

@@ -50,6 +50,8 @@ void InsertRows(Table& table, const std::vector<Row>& rows);
 size_t DeleteRows(Table& table, const std::function<bool(const Row&)>& pred);
 // The live rows in block/slot order, read row by row with Table::Read.
 std::vector<Row> ReadLiveRows(const Table& table);
+// True if p points into one of the table's blocks (tests check zero-copy).
+bool PointsIntoTable(const Table& table, const void* p);
 
 }  // namespace physical
 }  // namespace forktail

@@ -34,6 +34,45 @@ TEST(PhysicalScan, AllColumnsSkipDeletedRows) {
   }
 }
 
+// Records where its input's vectors point.
+class PointerProbe final : public PhysicalOperator {
+ public:
+  explicit PointerProbe(std::vector<const void*>* out)
+      : PhysicalOperator("Probe", {}, 1, 4), out_(out) {}
+
+ protected:
+  void ProcessBlock(WorkOrderContext&, int, size_t, const BlockPtr& block) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const DataChunk& c : AsChunkBlock(block).chunks) {
+      out_->push_back(c.column(0).data<char>());
+      out_->push_back(c.column(1).data<char>());
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<const void*>* out_;
+};
+
+TEST(PhysicalScan, FixedWidthColumnsAreZeroCopy) {
+  ptest::TestTable t = ptest::MakeTable("t", 5000, 112, 50, 0, 1024);
+  std::vector<const void*> pointers;
+  SchedulerOptions options;
+  options.immediate = true;
+  Scheduler scheduler(options);
+  auto plan = std::make_unique<QueryPlan>();
+  ScanSpec spec;
+  spec.columns = {1, 3};  // BIGINT, DOUBLE
+  spec.filter = Compare(CompareOp::kGt, ptest::B(0), Constant(Value::BigInt(0)));
+  OperatorId scan =
+      plan->AddOperator(std::make_unique<TableScanOperator>(*t.table, std::move(spec), 1));
+  OperatorId probe = plan->AddOperator(std::make_unique<PointerProbe>(&pointers));
+  plan->AddEdge(scan, probe, true);
+  scheduler.Submit(std::move(plan), 1, size_t{64} << 20).Wait();
+  ASSERT_FALSE(pointers.empty());
+  for (const void* p : pointers) EXPECT_TRUE(physical::PointsIntoTable(*t.table, p));
+}
+
 TEST(PhysicalScan, FilterAndProjection) {
   ptest::TestTable t = ptest::MakeTable("t", 5000, 102, 50, 0.5, 4096);  // 2 blocks, 2 chunks
   std::vector<Row> want;
