@@ -50,6 +50,15 @@ void ForkExclusions::ExcludeFd(int fd) {
   fds_.push_back(fd);
 }
 
+void ForkExclusions::OpenExcluded(const std::function<void(std::vector<int>* fds)>& open) {
+  std::lock_guard lock(mu_);
+  std::vector<int> fds;
+  open(&fds);
+  for (int fd : fds) {
+    if (fd >= 0) fds_.push_back(fd);
+  }
+}
+
 void ForkExclusions::IncludeFd(int fd) {
   std::lock_guard lock(mu_);
   auto it = std::find(fds_.begin(), fds_.end(), fd);

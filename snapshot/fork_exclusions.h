@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <span>
 #include <string>
@@ -48,6 +49,11 @@ class ForkExclusions {
   Status IncludeMemory(void* addr);
   void ExcludeFd(int fd);
   void IncludeFd(int fd);
+  // Runs `open` (which creates descriptors and appends them to *fds) with the
+  // registry locked and registers them before unlocking: no fork can slip in
+  // between creation and registration. Use it for sockets whose peer must see
+  // EOF when this process closes them (a child holding a copy would hide it).
+  void OpenExcluded(const std::function<void(std::vector<int>* fds)>& open);
 
   std::vector<Range> ExcludedMemory() const;
   size_t ExcludedBytes() const;

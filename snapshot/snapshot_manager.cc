@@ -84,33 +84,37 @@ SnapshotManager::~SnapshotManager() {
 
 std::shared_ptr<SnapshotEntry> SnapshotManager::ForkSnapshot() {
   auto entry = std::make_shared<SnapshotEntry>();
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-    throw DbError(
-        snapshot_sqlstate::kInsufficientResources,
-        std::string("could not create snapshot control channel: ") + std::strerror(errno));
-  }
-  const int listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
+  // Registered at creation so that no other child (another snapshot, another
+  // module's fork) inherits them; this snapshot's child keeps its own two.
+  int sv[2] = {-1, -1};
+  int listen_fd = -1;
+  int err = 0;
   const std::string name = "forktail-snapshot-" + std::to_string(getpid()) + "-" +
                            std::to_string(reinterpret_cast<uintptr_t>(this)) + "-" +
                            std::to_string(next_id_);
   entry->address = std::string(1, '\0') + name;  // abstract namespace: no file to clean up
-  std::memcpy(addr.sun_path, entry->address.data(), entry->address.size());
-  const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + entry->address.size());
-  if (listen_fd < 0 || bind(listen_fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
-      listen(listen_fd, 128) != 0) {
-    const int err = errno;
-    if (listen_fd >= 0) close(listen_fd);
-    close(sv[0]);
-    close(sv[1]);
+  ForkExclusions::Global().OpenExcluded([&](std::vector<int>* fds) {
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+      err = errno;
+      return;
+    }
+    listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    *fds = {sv[0], sv[1], listen_fd};
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, entry->address.data(), entry->address.size());
+    const auto len =
+        static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + entry->address.size());
+    if (listen_fd < 0 || bind(listen_fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+        listen(listen_fd, 128) != 0) {
+      err = errno;
+    }
+  });
+  if (err != 0) {
+    for (int fd : {sv[0], sv[1], listen_fd}) CloseAndForget(fd);
     throw DbError(snapshot_sqlstate::kInsufficientResources,
-                  std::string("could not create snapshot socket: ") + std::strerror(err));
+                  std::string("could not create snapshot sockets: ") + std::strerror(err));
   }
-  // Registered so that no other child (another snapshot, another module's
-  // fork) inherits them; this snapshot's child keeps its own two.
-  for (int fd : {sv[0], sv[1], listen_fd}) ForkExclusions::Global().ExcludeFd(fd);
 
   auto job = std::make_shared<ForkJob>();
   job->keep[0] = listen_fd;
@@ -189,7 +193,7 @@ void SnapshotManager::CreateSerialized(std::unique_lock<std::mutex>& lock) {
   if (LiveCountLocked() >= options_.max_live_snapshots) {
     // Idle old snapshots are retired by the policy; give them time to exit.
     for (auto& e : entries_) {
-      if (!e->retired && e->running == 0) RetireLocked(*e);
+      if (e->running == 0) RetireLocked(*e);
     }
     wake_ = true;
     cv_.notify_all();
@@ -229,7 +233,7 @@ void SnapshotManager::CreateSerialized(std::unique_lock<std::mutex>& lock) {
   ++stats_.created;
   // The older snapshots are no longer the newest: retire the idle ones now.
   for (auto& e : entries_) {
-    if (e != entry && !e->retired && e->running == 0) RetireLocked(*e);
+    if (e != entry) RetireLocked(*e);  // sends Retire once idle
   }
 }
 

@@ -129,7 +129,7 @@ void SnapshotManager::TickLocked(std::unique_lock<std::mutex>& lock) {
   }
   auto newest = NewestLocked();
   for (auto& e : entries_) {
-    if (e != newest && e->running == 0) RetireLocked(*e);
+    if (e != newest) RetireLocked(*e);  // sends Retire once idle
   }
   bool memory_refresh = false;
   if (now >= next_memory_poll_) {
@@ -144,7 +144,8 @@ void SnapshotManager::TickLocked(std::unique_lock<std::mutex>& lock) {
   bool refresh = memory_refresh || newest == nullptr;
   if (newest && committed.commits > newest->commits) {
     const uint64_t since = committed.commits - newest->commits;
-    refresh = (options_.refresh_after_commits > 0 && since >= options_.refresh_after_commits) ||
+    refresh = refresh ||
+              (options_.refresh_after_commits > 0 && since >= options_.refresh_after_commits) ||
               (options_.refresh_interval_ms > 0 &&
                now - newest->created >= std::chrono::milliseconds(options_.refresh_interval_ms));
   }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <set>
 
+#include "snapshot/fork_exclusions.h"
 #include "snapshot/frame.h"
 #include "snapshot/snapshot_entry.h"
 #include "snapshot/snapshot_manager.h"
@@ -27,7 +28,12 @@ const char* InternSqlstate(std::string_view code) {
 SnapshotQuery::SnapshotQuery(SnapshotManager* manager, std::shared_ptr<SnapshotEntry> entry,
                              std::string_view request)
     : manager_(manager), entry_(std::move(entry)) {
-  fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  // Excluded from forks: a later snapshot must not keep this connection open
+  // (the child would then not see EOF when this side closes or dies).
+  ForkExclusions::Global().OpenExcluded([this](std::vector<int>* fds) {
+    fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    fds->push_back(fd_);
+  });
   if (fd_ < 0) {
     throw DbError(snapshot_sqlstate::kInsufficientResources,
                   std::string("could not create socket: ") + std::strerror(errno));
@@ -47,7 +53,10 @@ SnapshotQuery::SnapshotQuery(SnapshotManager* manager, std::shared_ptr<SnapshotE
 }
 
 SnapshotQuery::~SnapshotQuery() {
-  if (fd_ >= 0) close(fd_);
+  if (fd_ >= 0) {
+    ForkExclusions::Global().IncludeFd(fd_);
+    close(fd_);
+  }
 }
 
 void SnapshotQuery::ThrowLost(const std::string& detail) {
