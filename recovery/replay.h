@@ -8,9 +8,10 @@
 // exactly the committed transactions, in commit order, which is the order the
 // transaction thread executed them in.
 //
-// Exactness: each primitive is re-executed (Table::InsertAt, Update, Delete;
-// Catalog::CreateTable, DropTable) and must reproduce the logged tuple id /
-// table id; a mismatch is Corruption naming the LSN, never ignored.
+// Exactness: each primitive is re-executed at the logged place
+// (Table::InsertAt, RedoUpdate, Delete; Catalog::CreateTable, DropTable); a
+// record that cannot be applied there (row not live, table id taken, a
+// constraint fails) is Corruption naming the LSN, never ignored.
 //
 // Table ids: Catalog::CreateTable takes the next id and ids are never reused,
 // so a CREATE TABLE that was rolled back burned an id that the log does not
