@@ -157,27 +157,21 @@ Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
                       "checkpoint's catalog does not have",
                       id));
     }
-    auto layout = BlockLayout::Compute(t->schema(), t->options().max_rows_per_block);
-    // The storage Table has no "adopt a loaded block" call; its directory is
-    // reached through the const accessor (the Table itself is not const).
-    auto& directory = const_cast<BlockDirectory&>(t->directory());
     for (size_t b = 0; b < versions.size(); b++) {
       BlockKey key{id, static_cast<uint32_t>(b), versions[b]};
       std::string image;
       if (!(s = store->GetBlockImage(key, &image)).ok()) return s;
-      std::unique_ptr<Block> block;
-      if (!(s = Block::FromImage(layout, image, &block)).ok()) return s;
-      if (block->header().table_id != id || block->block_no().value() != b ||
-          block->version() != key.version) {
-        return Status::Corruption(fmt::format(
-            "block image {}/{}/v{} has the header of another block", id, b, key.version));
+      if (!(s = t->LoadBlock(image)).ok()) return s;  // checks table id and block order
+      BlockRef block = t->PinBlock(BlockNo(static_cast<uint32_t>(b)));
+      if (block->version() != key.version) {
+        return Status::Corruption(fmt::format("block image {}/{}/v{} holds version {}", id, b,
+                                              key.version, block->version()));
       }
+      // The image is exactly the cold store's version: unchanged since this checkpoint.
       block->MarkCheckpointed();
-      directory.Add(std::move(block));
       (*blocks_loaded)++;
     }
-    t->RebuildIndex();
-    t->RefreshStatistics();
+    t->FinishLoading();
   }
   return Status::Ok();
 }
