@@ -20,6 +20,7 @@
 #include <mutex>
 #include <new>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "snapshot/snapshot.h"
@@ -107,10 +108,7 @@ class FakeTxnEngine : public ForkPoint {
     std::promise<void> done;
     {
       std::lock_guard lock(mu_);
-      submitted_.push_back([&](FakeTable& t) {
-        txn(t);
-        done.set_value();
-      });
+      submitted_.push_back({std::move(txn), [&] { done.set_value(); }});
       cv_.notify_all();
     }
     done.get_future().wait();
@@ -134,8 +132,10 @@ class FakeTxnEngine : public ForkPoint {
       }
       if (stop_) return;
       Txn txn;
+      std::function<void()> on_commit;
       if (!submitted_.empty()) {
-        txn = std::move(submitted_.front());
+        txn = std::move(submitted_.front().first);
+        on_commit = std::move(submitted_.front().second);
         submitted_.pop_front();
       } else {
         txn = workload_;
@@ -143,6 +143,7 @@ class FakeTxnEngine : public ForkPoint {
       lock.unlock();
       txn(table_);
       commits_.fetch_add(1, std::memory_order_release);  // the commit
+      if (on_commit) on_commit();                        // acknowledged after the commit
       lock.lock();
     }
   }
@@ -151,7 +152,7 @@ class FakeTxnEngine : public ForkPoint {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void(Lsn)>> forks_;
-  std::deque<Txn> submitted_;
+  std::deque<std::pair<Txn, std::function<void()>>> submitted_;
   Txn workload_;
   bool stop_ = false;
   std::atomic<uint64_t> commits_{0};
