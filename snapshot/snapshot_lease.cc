@@ -1,3 +1,5 @@
+#include <cassert>
+
 #include "snapshot/snapshot_entry.h"
 #include "snapshot/snapshot_manager.h"
 
@@ -25,8 +27,14 @@ void SnapshotLease::Release() {
   entry_.reset();
 }
 
-Lsn SnapshotLease::lsn() const { return entry_->lsn; }
-pid_t SnapshotLease::pid() const { return entry_->pid; }
+Lsn SnapshotLease::lsn() const {
+  assert(entry_ && "lsn() of an empty or released SnapshotLease");
+  return entry_->lsn;
+}
+pid_t SnapshotLease::pid() const {
+  assert(entry_ && "pid() of an empty or released SnapshotLease");
+  return entry_->pid;
+}
 const std::string& SnapshotLease::address() const { return entry_->address; }
 
 std::unique_ptr<SnapshotQuery> SnapshotLease::Start(std::string_view request) {
