@@ -26,7 +26,7 @@ AggregateOperator::AggregateOperator(const std::vector<Type>& input_types,
 }
 
 void AggregateOperator::ProcessBlock(WorkOrderContext& context, int slot, size_t /*input_index*/,
-                                     const BlockPtr& block) {
+                                     const StreamBlockPtr& block) {
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) {
     if (context.IsCancelled()) return;
     aggregator_->Consume(slot, chunk);

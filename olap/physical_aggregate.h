@@ -25,7 +25,7 @@ class AggregateOperator final : public PhysicalOperator {
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                    const BlockPtr& block) override;
+                    const StreamBlockPtr& block) override;
   bool Finish(WorkOrderSink& sink) override;
 
  private:

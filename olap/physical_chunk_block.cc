@@ -8,25 +8,9 @@
 
 namespace forktail {
 
-namespace {
-
-// Destroys the members only (see the class comment), then frees the bytes.
-struct ChunkBlockDeleter {
-  std::shared_ptr<QueryMemory> memory;
-  void operator()(ChunkBlock* block) const {
-    std::destroy_at(&block->keep_alive);
-    std::destroy_at(&block->chunks);
-    memory->Deallocate(block);
-  }
-};
-
-}  // namespace
-
 std::shared_ptr<ChunkBlock> ChunkBlock::Make(WorkOrderContext& context) {
-  QueryAllocator<ChunkBlock> allocator = context.allocator<ChunkBlock>();
-  void* raw = allocator.memory()->Allocate(sizeof(ChunkBlock), alignof(ChunkBlock));
-  auto* block = new (raw) ChunkBlock(context.allocator<DataChunk>());
-  return std::shared_ptr<ChunkBlock>(block, ChunkBlockDeleter{allocator.memory()}, allocator);
+  return std::allocate_shared<ChunkBlock>(context.allocator<ChunkBlock>(),
+                                          context.allocator<DataChunk>());
 }
 
 uint64_t ChunkBlock::row_count() const {

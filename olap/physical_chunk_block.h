@@ -1,6 +1,6 @@
 // ChunkBlock: the unit of intermediate data on the edges of a physical plan.
 //
-// The scheduler moves opaque BlockPtrs (scheduler/work_order.h); the physical
+// The scheduler moves opaque StreamBlockPtrs (scheduler/work_order.h); the physical
 // operators put a batch of DataChunks in them — typically all the chunks one
 // work order produced from one input block (a table block is up to 2 MiB,
 // i.e. several kVectorSize-row chunks). The block object and its chunk array
@@ -25,14 +25,9 @@
 
 namespace forktail {
 
-// Never destroyed through its destructor: storage/block.h and
-// scheduler/work_order.h both define forktail::Block, and the linker binds
-// the scheduler Block's (empty, inline) destructor to storage's out-of-line
-// Block::~Block, which munmaps a table block. Make() installs a deleter that
-// destroys the members and frees the memory without running ~Block; a
-// ChunkBlock exists only behind the shared_ptr Make() returns. (The name
-// clash must be fixed in storage or scheduler; see the report.)
-class ChunkBlock final : public Block {
+// Lives only behind the shared_ptr Make() returns, whose control block and
+// object are allocated from the query's memory.
+class ChunkBlock final : public StreamBlock {
  public:
   using Chunks = std::vector<DataChunk, QueryAllocator<DataChunk>>;
 
@@ -48,8 +43,8 @@ class ChunkBlock final : public Block {
   std::vector<std::shared_ptr<const void>> keep_alive;
 };
 
-// The ChunkBlock behind a BlockPtr emitted by a physical operator.
-inline const ChunkBlock& AsChunkBlock(const BlockPtr& block) {
+// The ChunkBlock behind a StreamBlockPtr emitted by a physical operator.
+inline const ChunkBlock& AsChunkBlock(const StreamBlockPtr& block) {
   return static_cast<const ChunkBlock&>(*block);
 }
 

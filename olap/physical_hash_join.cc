@@ -35,7 +35,7 @@ HashJoinBuildOperator::HashJoinBuildOperator(const std::vector<Type>& input_type
 }
 
 void HashJoinBuildOperator::ProcessBlock(WorkOrderContext& context, int slot,
-                                         size_t /*input_index*/, const BlockPtr& block) {
+                                         size_t /*input_index*/, const StreamBlockPtr& block) {
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) {
     if (context.IsCancelled()) return;
     table_->Add(slot, chunk);
@@ -87,7 +87,7 @@ void HashJoinProbeOperator::Collect(const DataChunk& chunk, ChunkBlock* out) {
 }
 
 void HashJoinProbeOperator::ProcessBlock(WorkOrderContext& context, int slot,
-                                         size_t /*input_index*/, const BlockPtr& block) {
+                                         size_t /*input_index*/, const StreamBlockPtr& block) {
   JoinProbe& probe = ProbeOf(slot);
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   out->keep_alive.push_back(build_->table());

@@ -36,7 +36,7 @@ class HashJoinBuildOperator final : public PhysicalOperator {
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                    const BlockPtr& block) override;
+                    const StreamBlockPtr& block) override;
   bool Finish(WorkOrderSink& sink) override;
 
  private:
@@ -54,7 +54,7 @@ class HashJoinProbeOperator final : public PhysicalOperator {
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                    const BlockPtr& block) override;
+                    const StreamBlockPtr& block) override;
   bool Finish(WorkOrderSink& sink) override;
 
  private:

@@ -53,7 +53,7 @@ bool PhysicalOperator::GetNextWorkOrders(WorkOrderSink& sink) {
   return Finish(sink);
 }
 
-void PhysicalOperator::FeedInputBlock(size_t input_index, BlockPtr block) {
+void PhysicalOperator::FeedInputBlock(size_t input_index, StreamBlockPtr block) {
   pending_.emplace_back(input_index, std::move(block));
 }
 

@@ -45,13 +45,13 @@ class PhysicalOperator : public RelationalOperator {
   int parallelism() const { return parallelism_; }
 
   bool GetNextWorkOrders(WorkOrderSink& sink) override;
-  void FeedInputBlock(size_t input_index, BlockPtr block) override;
+  void FeedInputBlock(size_t input_index, StreamBlockPtr block) override;
   void DoneFeedingInput(size_t input_index) override;
 
  protected:
   // Handles one input block, holding worker slot `slot`.
   virtual void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                            const BlockPtr& block) = 0;
+                            const StreamBlockPtr& block) = 0;
   // See the header comment. Default: nothing to finish.
   virtual bool Finish(WorkOrderSink& /*sink*/) { return true; }
 
@@ -76,7 +76,7 @@ class PhysicalOperator : public RelationalOperator {
   size_t inputs_;
   size_t inputs_done_ = 0;
   int parallelism_;
-  std::deque<std::pair<size_t, BlockPtr>> pending_;
+  std::deque<std::pair<size_t, StreamBlockPtr>> pending_;
   std::atomic<int> outstanding_{0};
   std::mutex slot_mutex_;
   std::condition_variable slot_cv_;

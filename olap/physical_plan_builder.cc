@@ -61,7 +61,7 @@ OperatorId PlanBuilder::Aggregate(OperatorId input, std::vector<uint32_t> key_co
   return id;
 }
 
-OperatorId PlanBuilder::Sort(OperatorId input, std::vector<SortKey> keys, uint64_t limit) {
+OperatorId PlanBuilder::Sort(OperatorId input, std::vector<PhysicalSortKey> keys, uint64_t limit) {
   OperatorId id =
       Add(std::make_unique<SortOperator>(types(input), std::move(keys), limit, parallelism_));
   plan_->AddEdge(input, id, true);

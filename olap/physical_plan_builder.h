@@ -40,7 +40,7 @@ class PlanBuilder {
   // The specs' input_type is filled in from the input's types.
   OperatorId Aggregate(OperatorId input, std::vector<uint32_t> key_cols,
                        std::vector<AggregateSpec> aggs, AggMethod method = AggMethod::kAdaptive);
-  OperatorId Sort(OperatorId input, std::vector<SortKey> keys, uint64_t limit = kNoLimit);
+  OperatorId Sort(OperatorId input, std::vector<PhysicalSortKey> keys, uint64_t limit = kNoLimit);
   OperatorId Limit(OperatorId input, uint64_t limit);
   std::shared_ptr<ResultRows> Sink(OperatorId input);
 

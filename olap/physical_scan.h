@@ -45,7 +45,7 @@ class TableScanOperator final : public PhysicalOperator {
   bool GetNextWorkOrders(WorkOrderSink& sink) override;
 
  protected:
-  void ProcessBlock(WorkOrderContext&, int, size_t, const BlockPtr&) override {}
+  void ProcessBlock(WorkOrderContext&, int, size_t, const StreamBlockPtr&) override {}
 
  private:
   void ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no);

@@ -11,7 +11,7 @@ SelectOperator::SelectOperator(std::vector<Type> input_types, ExprPtr filter,
 }
 
 void SelectOperator::ProcessBlock(WorkOrderContext& context, int slot, size_t /*input_index*/,
-                                  const BlockPtr& block) {
+                                  const StreamBlockPtr& block) {
   const ChunkBlock& in = AsChunkBlock(block);
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   out->keep_alive.push_back(block);

@@ -19,7 +19,7 @@ class SelectOperator final : public PhysicalOperator {
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                    const BlockPtr& block) override;
+                    const StreamBlockPtr& block) override;
 
  private:
   std::unique_ptr<Projector> projector_;

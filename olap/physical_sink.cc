@@ -10,7 +10,7 @@ ResultSinkOperator::ResultSinkOperator(std::vector<Type> types, std::shared_ptr<
   result_->rows.clear();
 }
 
-void ResultSinkOperator::FeedInputBlock(size_t input_index, BlockPtr block) {
+void ResultSinkOperator::FeedInputBlock(size_t input_index, StreamBlockPtr block) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     seq_.emplace(block.get(), arrived_++);
@@ -20,7 +20,7 @@ void ResultSinkOperator::FeedInputBlock(size_t input_index, BlockPtr block) {
 }
 
 void ResultSinkOperator::ProcessBlock(WorkOrderContext& /*context*/, int /*slot*/,
-                                      size_t /*input_index*/, const BlockPtr& block) {
+                                      size_t /*input_index*/, const StreamBlockPtr& block) {
   std::vector<Row> rows;
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) AppendChunkRows(chunk, &rows);
   std::lock_guard<std::mutex> lock(mutex_);

@@ -23,19 +23,19 @@ class ResultSinkOperator final : public PhysicalOperator {
  public:
   ResultSinkOperator(std::vector<Type> types, std::shared_ptr<ResultRows> result);
 
-  void FeedInputBlock(size_t input_index, BlockPtr block) override;
+  void FeedInputBlock(size_t input_index, StreamBlockPtr block) override;
   void AllWorkOrdersFinished() override;
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                    const BlockPtr& block) override;
+                    const StreamBlockPtr& block) override;
 
  private:
   std::shared_ptr<ResultRows> result_;
   std::mutex mutex_;                     // guards parts_ (work orders fill different entries)
   std::vector<std::vector<Row>> parts_;  // by arrival number
   size_t arrived_ = 0;
-  std::unordered_map<const Block*, size_t> seq_;  // unprocessed block -> arrival number
+  std::unordered_map<const StreamBlock*, size_t> seq_;  // unprocessed block -> arrival number
 };
 
 }  // namespace forktail

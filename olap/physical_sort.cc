@@ -29,14 +29,14 @@ int CompareScalar(const Type& type, T a, T b) {
 
 }  // namespace
 
-SortOperator::SortOperator(std::vector<Type> types, std::vector<SortKey> keys, uint64_t limit,
-                           int parallelism)
+SortOperator::SortOperator(std::vector<Type> types, std::vector<PhysicalSortKey> keys,
+                           uint64_t limit, int parallelism)
     : PhysicalOperator("Sort", std::move(types), 1, parallelism),
       keys_(std::move(keys)),
       limit_(limit) {}
 
 int SortOperator::CompareRows(const Run& ra, Ref a, const Run& rb, Ref b) const {
-  for (const SortKey& k : keys_) {
+  for (const PhysicalSortKey& k : keys_) {
     const Vector& va = ra.chunks[a.chunk].column(k.column);
     const Vector& vb = rb.chunks[b.chunk].column(k.column);
     bool na = va.IsNull(a.row), nb = vb.IsNull(b.row);
@@ -57,7 +57,7 @@ int SortOperator::CompareRows(const Run& ra, Ref a, const Run& rb, Ref b) const 
 }
 
 void SortOperator::ProcessBlock(WorkOrderContext& context, int /*slot*/, size_t /*input_index*/,
-                                const BlockPtr& block) {
+                                const StreamBlockPtr& block) {
   auto run = std::make_shared<Run>();
   for (const DataChunk& in : AsChunkBlock(block).chunks) {
     // Compact the live rows into owned vectors; strings are copied into an
@@ -158,7 +158,7 @@ LimitOperator::LimitOperator(std::vector<Type> types, uint64_t limit)
     : PhysicalOperator("Limit", std::move(types), 1, 64), limit_(limit) {}
 
 void LimitOperator::ProcessBlock(WorkOrderContext& context, int /*slot*/, size_t /*input_index*/,
-                                 const BlockPtr& block) {
+                                 const StreamBlockPtr& block) {
   const ChunkBlock& in = AsChunkBlock(block);
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   out->keep_alive.push_back(block);

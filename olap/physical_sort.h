@@ -28,7 +28,10 @@ namespace forktail {
 
 inline constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
 
-struct SortKey {
+// The sort operator's own key (PostgreSQL defaults: NULLs last for ASC, first
+// for DESC; NaN sorts above every number). TODO: run on the kernels' Sorter
+// (olap/sorter.h) once it follows the same NULL/NaN order, and drop this copy.
+struct PhysicalSortKey {
   uint32_t column = 0;
   bool descending = false;
   // Default (unset): NULLs last for ASC, first for DESC.
@@ -37,11 +40,12 @@ struct SortKey {
 
 class SortOperator final : public PhysicalOperator {
  public:
-  SortOperator(std::vector<Type> types, std::vector<SortKey> keys, uint64_t limit, int parallelism);
+  SortOperator(std::vector<Type> types, std::vector<PhysicalSortKey> keys, uint64_t limit,
+               int parallelism);
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                    const BlockPtr& block) override;
+                    const StreamBlockPtr& block) override;
   bool Finish(WorkOrderSink& sink) override;
 
  private:
@@ -57,7 +61,7 @@ class SortOperator final : public PhysicalOperator {
   int CompareRows(const Run& ra, Ref a, const Run& rb, Ref b) const;
   void Merge(WorkOrderContext& context);
 
-  std::vector<SortKey> keys_;
+  std::vector<PhysicalSortKey> keys_;
   uint64_t limit_;
   std::mutex mutex_;  // guards runs_ (work orders add runs)
   std::vector<std::shared_ptr<Run>> runs_;
@@ -70,7 +74,7 @@ class LimitOperator final : public PhysicalOperator {
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
-                    const BlockPtr& block) override;
+                    const StreamBlockPtr& block) override;
 
  private:
   std::atomic<uint64_t> taken_{0};

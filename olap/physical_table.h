@@ -1,11 +1,7 @@
 // The storage side of the physical layer, kept in its own translation unit.
 //
-// Why a separate file: storage/block.h (the 2 MiB table block) and
-// scheduler/work_order.h (the opaque unit passed along plan edges) both
-// define a class named forktail::Block, so no translation unit can include
-// both storage/table.h and the scheduler's headers. Everything the physical
-// operators, tests and benchmarks need from a Table goes through the
-// functions below, whose header mentions Table only by a forward declaration.
+// Keeping it in one translation unit keeps storage's headers out of every
+// operator header: they mention Table only by a forward declaration.
 //
 // Zero-copy contract of WrapTableBlock: the chunks' fixed-width vectors point
 // straight into the block's stripes and null bitmaps, string vectors hold

@@ -43,8 +43,8 @@ QueryExecution::Task QueryExecution::Pop() {
   return task;
 }
 
-void QueryExecution::OnWorkOrderDone(OperatorId op, uint64_t nanos, std::vector<BlockPtr> blocks,
-                                     std::exception_ptr error) {
+void QueryExecution::OnWorkOrderDone(OperatorId op, uint64_t nanos,
+                                     std::vector<StreamBlockPtr> blocks, std::exception_ptr error) {
   assert(running_ > 0);
   --running_;
   --ops_[op].outstanding;
@@ -54,7 +54,7 @@ void QueryExecution::OnWorkOrderDone(OperatorId op, uint64_t nanos, std::vector<
   try {
     for (size_t edge_index : plan_->out_edges(op)) {
       const QueryPlan::Edge& edge = plan_->edges()[edge_index];
-      for (const BlockPtr& block : blocks)
+      for (const StreamBlockPtr& block : blocks)
         plan_->op(edge.consumer).FeedInputBlock(edge.input_index, block);
     }
     if (!blocks.empty()) {

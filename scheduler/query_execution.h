@@ -45,7 +45,7 @@ class QueryExecution {
   Task Pop();
   // A work order of `op` returned (nanos of run time) with its emitted blocks,
   // or threw (error set; the blocks are dropped).
-  void OnWorkOrderDone(OperatorId op, uint64_t nanos, std::vector<BlockPtr> blocks,
+  void OnWorkOrderDone(OperatorId op, uint64_t nanos, std::vector<StreamBlockPtr> blocks,
                        std::exception_ptr error);
   void Fail(std::exception_ptr error);
 

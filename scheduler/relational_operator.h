@@ -61,7 +61,7 @@ class RelationalOperator {
   virtual std::string_view name() const = 0;
 
   virtual bool GetNextWorkOrders(WorkOrderSink& sink) = 0;
-  virtual void FeedInputBlock(size_t /*input_index*/, BlockPtr /*block*/) {}
+  virtual void FeedInputBlock(size_t /*input_index*/, StreamBlockPtr /*block*/) {}
   virtual void DoneFeedingInput(size_t /*input_index*/) {}
   virtual void AllWorkOrdersFinished() {}
 };

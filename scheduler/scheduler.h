@@ -135,7 +135,7 @@ class Scheduler {
   };
   struct Executed {
     uint64_t nanos = 0;
-    std::vector<BlockPtr> blocks;
+    std::vector<StreamBlockPtr> blocks;
     std::exception_ptr error;
   };
   struct Ended {

@@ -27,11 +27,11 @@ using OperatorId = uint32_t;
 
 // An opaque unit of intermediate data passed along plan edges. The scheduler
 // never looks inside; olap/ derives its column blocks from it.
-class Block {
+class StreamBlock {
  public:
-  virtual ~Block() = default;
+  virtual ~StreamBlock() = default;
 };
-using BlockPtr = std::shared_ptr<const Block>;
+using StreamBlockPtr = std::shared_ptr<const StreamBlock>;
 
 // What a running work order may see of its query. Lives on the worker's stack
 // for the duration of one Execute() call; not shared between work orders.
@@ -54,14 +54,14 @@ class WorkOrderContext {
 
   // Hands an output block to the scheduler. Delivered to every consumer of this
   // work order's operator once Execute() has returned without throwing.
-  void EmitBlock(BlockPtr block) { emitted_.push_back(std::move(block)); }
+  void EmitBlock(StreamBlockPtr block) { emitted_.push_back(std::move(block)); }
 
-  std::vector<BlockPtr> TakeEmitted() { return std::move(emitted_); }
+  std::vector<StreamBlockPtr> TakeEmitted() { return std::move(emitted_); }
 
  private:
   const std::atomic<bool>* cancelled_;
   const std::shared_ptr<QueryMemory>* memory_;
-  std::vector<BlockPtr> emitted_;
+  std::vector<StreamBlockPtr> emitted_;
 };
 
 class WorkOrder {

@@ -163,10 +163,10 @@ TEST(PhysicalJoin, JoinThenAggregateEveryKind) {
 }
 
 // ORDER BY c ASC, b DESC, a ASC NULLS FIRST.
-const std::vector<SortKey> kSortKeys = {{2, false, -1}, {1, true, -1}, {0, false, 1}};
+const std::vector<PhysicalSortKey> kSortKeys = {{2, false, -1}, {1, true, -1}, {0, false, 1}};
 
 int CompareKeys(const Row& x, const Row& y) {
-  for (const SortKey& k : kSortKeys) {
+  for (const PhysicalSortKey& k : kSortKeys) {
     const Value& a = x[k.column];
     const Value& b = y[k.column];
     if (a.is_null() || b.is_null()) {

@@ -41,7 +41,7 @@ class PointerProbe final : public PhysicalOperator {
       : PhysicalOperator("Probe", {}, 1, 4), out_(out) {}
 
  protected:
-  void ProcessBlock(WorkOrderContext&, int, size_t, const BlockPtr& block) override {
+  void ProcessBlock(WorkOrderContext&, int, size_t, const StreamBlockPtr& block) override {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const DataChunk& c : AsChunkBlock(block).chunks) {
       out_->push_back(c.column(0).data<char>());

@@ -16,7 +16,7 @@
 
 namespace forktail::testing {
 
-struct IntBlock : Block {
+struct IntBlock : StreamBlock {
   explicit IntBlock(int64_t v) : value(v) {}
   int64_t value;
 };
@@ -131,7 +131,7 @@ class PerBlockOperator : public RelationalOperator {
       : name_(std::move(name)), inputs_left_(inputs), fn_(std::move(fn)), log_(std::move(log)) {}
 
   std::string_view name() const override { return name_; }
-  void FeedInputBlock(size_t, BlockPtr block) override {
+  void FeedInputBlock(size_t, StreamBlockPtr block) override {
     log_->blocks_fed.fetch_add(1);
     pending_.push_back(static_cast<const IntBlock&>(*block).value);
   }
