@@ -2,6 +2,9 @@
 // lifetime kill, caps, refresh policies, memory accounting, the listing.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <chrono>
 #include <thread>
@@ -262,6 +265,50 @@ TEST(SnapshotLifecycle, ListingAndReadProcessMemory) {
   ASSERT_TRUE(ReadProcessMemory(getpid(), &mine).ok());
   EXPECT_GT(mine.rss_bytes, 0u);
   EXPECT_EQ(ReadProcessMemory(0x7ffffff0, &mine).code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace forktail::testing
+
+namespace forktail::testing {
+namespace {
+
+// State letter from /proc/PID/stat, or 0 when the process is gone.
+char ProcessState(pid_t pid) {
+  FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!f) return 0;
+  char state = 0;
+  if (std::fscanf(f, "%*d (%*[^)]) %c", &state) != 1) state = 0;
+  std::fclose(f);
+  return state;
+}
+
+TEST(SnapshotLifecycleDeathTest, SnapshotProcessLeavesWhenItsParentDies) {
+  GTEST_FLAG_SET(death_test_style, "fast");  // the statement runs in a fork of this process
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  EXPECT_EXIT(
+      {
+        FakeTxnEngine engine(1);
+        SnapshotOptions o;
+        o.handler = MakeTestHandler(&engine.table());
+        auto* manager = new SnapshotManager(&engine, o);  // never destroyed: the parent "crashes"
+        SnapshotLease lease = manager->Acquire();
+        const pid_t pid = lease.pid();
+        (void)!write(fds[1], &pid, sizeof(pid));
+        _exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
+  pid_t pid = 0;
+  ASSERT_EQ(read(fds[0], &pid, sizeof(pid)), static_cast<ssize_t>(sizeof(pid)));
+  close(fds[0]);
+  close(fds[1]);
+  // Control channel EOF = retire: the orphan exits (gone, or a zombie of init).
+  EXPECT_TRUE(WaitFor([&] {
+    const char s = ProcessState(pid);
+    return s == 0 || s == 'Z';
+  })) << "snapshot process "
+      << pid << " outlived its parent";
 }
 
 }  // namespace
