@@ -211,7 +211,7 @@ void SnapshotManager::CreateSerialized(std::unique_lock<std::mutex>& lock) {
   std::shared_ptr<SnapshotEntry> entry;
   int failures = 0;
   try {
-    while (!entry && failures < kForkAttempts) {
+    while (!entry && failures < static_cast<int>(options_.fork_attempts)) {
       entry = ForkSnapshot();
       if (!entry) ++failures;
     }
@@ -226,7 +226,7 @@ void SnapshotManager::CreateSerialized(std::unique_lock<std::mutex>& lock) {
     throw DbError(snapshot_sqlstate::kInsufficientResources,
                   "snapshot process did not start: no Ready within " +
                       std::to_string(options_.ready_timeout_ms) + " ms in " +
-                      std::to_string(kForkAttempts) + " attempts");
+                      std::to_string(options_.fork_attempts) + " attempts");
   }
   entry->id = next_id_++;
   entries_.push_back(entry);

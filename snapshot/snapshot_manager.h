@@ -79,8 +79,9 @@ struct SnapshotOptions {
   uint32_t tick_ms = 5;            // policy thread period (death detection latency)
   uint32_t fork_wait_ms = 30'000;  // how long to wait for the fork point
   // How long a new child may take to report Ready before it is killed and
-  // forked again (at most kForkAttempts times in all).
+  // forked again (at most fork_attempts forks in all).
   uint32_t ready_timeout_ms = 2000;
+  uint32_t fork_attempts = 3;
 };
 
 // One row of `forktail snapshots`.
@@ -157,7 +158,6 @@ class SnapshotManager {
   void ReleaseLease(const std::shared_ptr<SnapshotEntry>& entry);
 
  private:
-  static constexpr int kForkAttempts = 3;
   // nullptr when the child did not report Ready in time (it was killed).
   std::shared_ptr<SnapshotEntry> ForkSnapshot();
   void CreateSerialized(std::unique_lock<std::mutex>& lock);

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -173,7 +174,8 @@ void ProbeAllocator() {}
 
 void RunSnapshotProcess(const SnapshotProcessConfig& config) {
   ResetSignals();
-  auto* state = new ChildState();  // leaked on purpose: _exit ends the process
+  prctl(PR_SET_NAME, "ft-snapshot", 0, 0, 0);  // visible in ps/top as the snapshot process
+  auto* state = new ChildState();              // leaked on purpose: _exit ends the process
   ProbeAllocator();
   if (!WriteFrame(config.control_fd, FrameType::kReady, {}).ok()) _exit(0);  // parent gone
   SnapshotContext ctx{config.lsn, getpid(), config.max_workers};

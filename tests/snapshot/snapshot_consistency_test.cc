@@ -81,6 +81,7 @@ TEST(SnapshotConsistency, BankSumNeverChangesOverThousandSnapshots) {
   });
   SnapshotOptions options = Options(&engine.table());
   options.ready_timeout_ms = 500;  // sanitizer builds: replace a child stuck at start quickly
+  options.fork_attempts = 10;
   SnapshotManager manager(&engine, options);
   const std::string request = "sum " + std::to_string(kAccounts) + " " + std::to_string(kStride);
   // Forks are serial on the transaction thread; two long-lived query threads
