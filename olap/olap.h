@@ -12,6 +12,7 @@
 //   join_filter.h               LIP Bloom filter, exact range filter
 //   aggregator.h, group_table.h parallel hash aggregation, five methods
 //   sorter.h                    sort runs, k-way merge, top-k, limit/offset
+//   physical.h                  the kernels wired into scheduler operators
 #pragma once
 
 #include "olap/aggregator.h"
@@ -24,5 +25,6 @@
 #include "olap/join_hash_table.h"
 #include "olap/join_probe.h"
 #include "olap/key_encoder.h"
+#include "olap/physical.h"
 #include "olap/sorter.h"
 #include "olap/vector.h"

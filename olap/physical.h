@@ -10,8 +10,8 @@
 //   SortOperator          per-block sort runs + k-way merge (top-k with a limit)
 //   LimitOperator, ResultSinkOperator (rows as forktail::Value)
 //   PlanBuilder           short DAG construction
-//   physical::*           the storage side (physical_table.h): table helpers that
-//                         need no storage/block.h next to the scheduler's Block
+//   physical::*           the storage side (physical_table.h): table access
+//                         behind a forward-declared Table
 // See docs/operators.md.
 #pragma once
 
