@@ -144,7 +144,7 @@ class SumOperator final : public PhysicalOperator {
   explicit SumOperator(std::atomic<int64_t>* sum) : PhysicalOperator("Sum", {}, 1, 64), sum_(sum) {}
 
  protected:
-  void ProcessBlock(WorkOrderContext&, int, size_t, const BlockPtr& block) override {
+  void ProcessBlock(WorkOrderContext&, int, size_t, const StreamBlockPtr& block) override {
     int64_t s = 0;
     for (const DataChunk& c : AsChunkBlock(block).chunks) {
       const int64_t* v = c.column(0).data<int64_t>();
