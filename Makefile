@@ -1,7 +1,7 @@
 # Forktail — the two commands:
 #   make run    install what is missing, build Release, start the main job
 #   make test   install what is missing, build Debug with ASan+UBSan, run every test
-# Developer targets: release, debug, tsan, tsan-test, bench, crash-long, format, clean.
+# Developer targets: release, debug, tsan, tsan-test, release-test, bench, crash-long, format, clean.
 
 JOBS    ?= $(shell nproc)
 DATA    ?= ./data
@@ -10,7 +10,7 @@ RELEASE  = build/release
 DEBUG    = build/debug
 TSAN     = build/tsan
 
-.PHONY: run test deps release debug tsan tsan-test bench crash-long format clean
+.PHONY: run test deps release debug tsan tsan-test release-test bench crash-long format clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -44,6 +44,12 @@ test: debug
 # The scheduler's tests under ThreadSanitizer (run by CI after `make test`).
 tsan-test: tsan
 	cd $(TSAN) && ctest --output-on-failure --timeout 900 -R '^scheduler'
+
+# Tests that fork a busy multi-threaded parent many times, in the Release build:
+# sanitizer allocators are not fork-safe, so under ASan they skip (run by CI).
+release-test: deps $(RELEASE)/build.ninja
+	cmake --build $(RELEASE) -j $(JOBS) --target snapshot_tests
+	cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^snapshot\.'
 
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)

@@ -18,6 +18,7 @@
 #include "fake_txn_engine.h"
 #include "snapshot/snapshot.h"
 #include "test_handler.h"
+#include "tests/snapshot/sanitizer_fork.h"
 
 namespace forktail::testing {
 namespace {
@@ -40,6 +41,7 @@ class Logger {
 };
 
 TEST(ForkSafety, TwoHundredForksWhileOtherThreadsAllocateLogAndLock) {
+  FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER();
   constexpr uint32_t kSeed = 4242;
   FakeTxnEngine engine(1);
   engine.SetWorkload([](FakeTable& t) {

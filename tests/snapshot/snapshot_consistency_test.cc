@@ -15,6 +15,7 @@
 #include "fake_txn_engine.h"
 #include "snapshot/snapshot.h"
 #include "test_handler.h"
+#include "tests/snapshot/sanitizer_fork.h"
 
 namespace forktail::testing {
 namespace {
@@ -34,6 +35,7 @@ void InsertOne(FakeTable& t) {
 }
 
 TEST(SnapshotConsistency, NumberedInsertsVisibleExactlyUpToLsn) {
+  FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER();
   FakeTxnEngine engine(4);
   engine.SetWorkload([](FakeTable& t) {
     InsertOne(t);
@@ -64,6 +66,7 @@ TEST(SnapshotConsistency, NumberedInsertsVisibleExactlyUpToLsn) {
 }
 
 TEST(SnapshotConsistency, BankSumNeverChangesOverThousandSnapshots) {
+  FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER();
   constexpr size_t kAccounts = 2048;
   constexpr size_t kStride = 256;  // 2 KiB apart: spread over 2 blocks and many pages
   constexpr int64_t kInitial = 1000;
