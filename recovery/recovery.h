@@ -1,14 +1,20 @@
 // The recovery module's public door: the write-ahead log (format, writer with
 // group commit, reader with torn-tail detection, segment maintenance, the
-// file-I/O seam) and the logic of `forktail wal dump|verify`. Checkpoints and
-// replay will join here. See docs/wal.md for the model and the guarantees.
+// file-I/O seam) and the logic of `forktail wal dump|verify`; checkpoints to
+// the RocksDB cold store, the redo codec, replay and the restart driver
+// (`forktail recover`). See docs/wal.md and docs/transactions.md.
 #pragma once
 
+#include "recovery/checkpoint.h"
+#include "recovery/cold_store.h"
 #include "recovery/fault_injection_log_file.h"
 #include "recovery/log_buffer.h"
 #include "recovery/log_file.h"
 #include "recovery/log_reader.h"
 #include "recovery/log_writer.h"
+#include "recovery/replay.h"
+#include "recovery/replay_codec.h"
+#include "recovery/replay_driver.h"
 #include "recovery/wal_format.h"
 #include "recovery/wal_segments.h"
 #include "recovery/wal_tool.h"
