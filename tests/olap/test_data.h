@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "olap/olap.h"
+#include "olap/physical_chunk_block.h"
 #include "storage/error.h"
 
 namespace forktail::test {
@@ -121,30 +122,7 @@ inline std::vector<DataChunk> ToChunks(const std::vector<Type>& types, const std
 }
 
 // Reads row i of a vector back as a Value.
-inline Value ValueAt(const Vector& v, uint32_t i) {
-  if (v.IsNull(i)) return Value::Null(v.type());
-  const Type& t = v.type();
-  switch (v.physical()) {
-    case PhysicalType::kBool:
-      return Value::Boolean(v.data<uint8_t>()[i] != 0);
-    case PhysicalType::kInt16:
-      return Value::SmallInt(v.data<int16_t>()[i]);
-    case PhysicalType::kInt32:
-      return t.id == TypeId::kDate ? Value::Date(v.data<int32_t>()[i])
-                                   : Value::Integer(v.data<int32_t>()[i]);
-    case PhysicalType::kInt64: {
-      int64_t x = v.data<int64_t>()[i];
-      if (t.id == TypeId::kDecimal) return Value::Decimal(x, t.precision, t.scale);
-      if (t.id == TypeId::kTimestamp) return Value::Timestamp(x);
-      return Value::BigInt(x);
-    }
-    case PhysicalType::kDouble:
-      return Value::Double(v.data<double>()[i]);
-    case PhysicalType::kString:
-      return Value::String(t, std::string(v.data<std::string_view>()[i]));
-  }
-  return Value();
-}
+inline Value ValueAt(const Vector& v, uint32_t i) { return VectorValue(v, i); }
 
 // A printable, comparable rendering (doubles to 9 significant digits).
 inline std::string Show(const Value& v) {
