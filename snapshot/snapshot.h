@@ -36,10 +36,11 @@
 // the child never reads. Per-snapshot copied memory is in SnapshotInfo.
 #pragma once
 
-#include "snapshot/fork_exclusions.h"   // IWYU pragma: export
-#include "snapshot/fork_point.h"        // IWYU pragma: export
-#include "snapshot/frame.h"             // IWYU pragma: export
-#include "snapshot/memory_usage.h"      // IWYU pragma: export
-#include "snapshot/snapshot_manager.h"  // IWYU pragma: export
-#include "snapshot/snapshot_process.h"  // IWYU pragma: export
-#include "snapshot/snapshot_query.h"    // IWYU pragma: export
+#include "snapshot/database_fork_point.h"  // IWYU pragma: export
+#include "snapshot/fork_exclusions.h"      // IWYU pragma: export
+#include "snapshot/fork_point.h"           // IWYU pragma: export
+#include "snapshot/frame.h"                // IWYU pragma: export
+#include "snapshot/memory_usage.h"         // IWYU pragma: export
+#include "snapshot/snapshot_manager.h"     // IWYU pragma: export
+#include "snapshot/snapshot_process.h"     // IWYU pragma: export
+#include "snapshot/snapshot_query.h"       // IWYU pragma: export

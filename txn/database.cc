@@ -104,6 +104,14 @@ TxnResult Database::Execute(std::string_view name, std::vector<Value> args) {
   return ExecuteAsync(name, std::move(args)).get();
 }
 
+void Database::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {
+  engine_->RunBetweenTransactions(std::move(fn));
+}
+
+wal::Lsn Database::last_commit_lsn() const { return engine_->last_commit_lsn(); }
+
+uint64_t Database::committed_count() const { return engine_->committed(); }
+
 TxnResult Database::Run(TxnBody body) { return RunAsync(std::move(body)).get(); }
 
 std::future<TxnResult> Database::RunAsync(TxnBody body) { return engine_->Submit(std::move(body)); }

@@ -75,6 +75,21 @@ void TxnEngine::RunExclusive(const std::function<void()>& fn) {
   f.get();
 }
 
+void TxnEngine::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!loop_exited_) {
+      // Queued like a transaction: Loop() runs tasks one after another, so
+      // this one starts only after the previous transaction has finished.
+      queue_.push_back([this, fn = std::move(fn)] { fn(last_commit_lsn_); });
+      cv_.notify_one();
+      return;
+    }
+  }
+  // The transaction thread has exited (Stop): nothing mutates tables any more.
+  fn(published_commit_lsn_.load(std::memory_order_acquire));
+}
+
 void TxnEngine::Stop() {
   {
     std::lock_guard<std::mutex> l(mu_);
@@ -101,7 +116,10 @@ void TxnEngine::Loop() {
     {
       std::unique_lock<std::mutex> l(mu_);
       cv_.wait(l, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping and drained
+      if (queue_.empty()) {  // stopping and drained
+        loop_exited_ = true;
+        return;
+      }
       task = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -165,6 +183,7 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   }
   txn.FinishCommit();
   last_commit_lsn_ = lsns.back();
+  published_commit_lsn_.store(last_commit_lsn_, std::memory_order_release);
   result.commit_lsn = lsns.back();
   {
     std::lock_guard<std::mutex> l(mu_);

@@ -31,6 +31,7 @@
 // failed is rolled back in memory before its error is returned.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -91,6 +92,19 @@ class TxnEngine {
   // checkpoint) and waits for it; rethrows what it throws.
   void RunExclusive(const std::function<void()>& fn);
 
+  // Runs `fn` once on the transaction thread between two transactions, passing
+  // the LSN of the last committed transaction (kInvalidLsn before the first
+  // commit of this engine). Asynchronous: returns at once. This is the fork
+  // point of snapshots (snapshot/fork_point.h): `fn` may fork(). That is safe
+  // because no transaction is in flight (the previous one has committed or
+  // rolled back; its undo log is gone), so the child's memory holds exactly
+  // the transactions up to the LSN. The log writer thread may hold its own
+  // locks at fork time; the child must never touch the log (append, sync,
+  // OnDurable) or submit transactions, only read tables. A callback queued
+  // before Stop() still runs; one queued after the thread has exited runs on
+  // the caller's thread with the final LSN (nothing mutates tables any more).
+  void RunBetweenTransactions(std::function<void(wal::Lsn)> fn);
+
   // Runs what is queued, then stops the thread. Idempotent.
   void Stop();
 
@@ -100,6 +114,9 @@ class TxnEngine {
 
   uint64_t committed() const;
   uint64_t aborted() const;
+  // Any thread: the LSN of the last commit (kInvalidLsn before the first one).
+  // Stored before the commit is acknowledged.
+  wal::Lsn last_commit_lsn() const { return published_commit_lsn_.load(std::memory_order_acquire); }
 
  private:
   void Loop();
@@ -118,8 +135,10 @@ class TxnEngine {
   std::condition_variable cv_;
   std::deque<std::function<void()>> queue_;
   bool stopping_ = false;
+  bool loop_exited_ = false;  // the thread has drained the queue and returned
   uint64_t committed_ = 0;
   uint64_t aborted_ = 0;
+  std::atomic<wal::Lsn> published_commit_lsn_{wal::kInvalidLsn};
   std::thread thread_;
 };
 

@@ -28,6 +28,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -102,6 +103,22 @@ class Database {
   // Takes a checkpoint between two transactions; throws DbError on failure
   // (the previous checkpoint stays the newest complete one).
   CheckpointResult Checkpoint();
+
+  // Snapshot fork point (snapshot/database_fork_point.h): runs `fn` on the
+  // transaction thread between two transactions with the LSN of the last
+  // committed transaction (wal::kInvalidLsn before the first commit since
+  // Open). Asynchronous; `fn` may fork (see TxnEngine::RunBetweenTransactions
+  // for why that is safe and what the child must not touch).
+  void RunBetweenTransactions(std::function<void(wal::Lsn)> fn);
+  // Any thread: the last commit's LSN (kInvalidLsn before the first one) and
+  // the number of transactions committed since Open.
+  wal::Lsn last_commit_lsn() const;
+  uint64_t committed_count() const;
+  // The tables, for reading WITHOUT a transaction. Only safe where nothing can
+  // mutate them concurrently: in a snapshot process (the child of a fork made
+  // by RunBetweenTransactions, whose memory is frozen) or inside `fn` on the
+  // transaction thread. Any other thread races with the transaction thread.
+  const Catalog& frozen_catalog() const { return catalog_; }
 
   // What Open's recovery did.
   const redo::RecoveryReport& recovery_report() const { return report_; }
