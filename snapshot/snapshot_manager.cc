@@ -256,16 +256,7 @@ SnapshotLease SnapshotManager::Acquire(Lsn min_lsn) {
                     "requested snapshot LSN " + std::to_string(min_lsn) +
                         " is ahead of the last committed LSN " + std::to_string(committed.lsn));
     }
-    creating_ = true;
-    try {
-      CreateSerialized(lock);
-    } catch (...) {
-      creating_ = false;
-      cv_.notify_all();
-      throw;
-    }
-    creating_ = false;
-    cv_.notify_all();
+    CreateExclusively(lock);
   }
 }
 
@@ -273,6 +264,13 @@ void SnapshotManager::Refresh() {
   std::unique_lock lock(mu_);
   cv_.wait(lock, [&] { return !creating_ || stopping_; });
   if (stopping_) return;
+  CreateExclusively(lock);
+}
+
+// Called with mu_ held and no creation under way: marks one as under way for
+// the duration of CreateSerialized and wakes the waiters afterwards, also when
+// it throws.
+void SnapshotManager::CreateExclusively(std::unique_lock<std::mutex>& lock) {
   creating_ = true;
   try {
     CreateSerialized(lock);

@@ -160,6 +160,7 @@ class SnapshotManager {
  private:
   // nullptr when the child did not report Ready in time (it was killed).
   std::shared_ptr<SnapshotEntry> ForkSnapshot();
+  void CreateExclusively(std::unique_lock<std::mutex>& lock);
   void CreateSerialized(std::unique_lock<std::mutex>& lock);
   void PolicyLoop();
   void TickLocked(std::unique_lock<std::mutex>& lock);
