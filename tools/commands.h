@@ -10,7 +10,7 @@ namespace forktail::tools {
 int& ExitCode();
 
 void RegisterDemoCommand(CLI::App& app);
-void RegisterWalCommand(CLI::App& app);  // wal dump | wal verify
+void RegisterWalCommand(CLI::App& app);      // wal dump | wal verify
 void RegisterRecoverCommand(CLI::App& app);  // recover DIR [--check]
 
 }  // namespace forktail::tools
