@@ -142,33 +142,33 @@ void Table::PlaceRow(TupleId tid, const Row& row) {
   WriteRow(*block, block->AppendSlot(), row);
 }
 
-TupleId Table::Insert(const Row& row) {
-  Row cast = CastRow(row);
-  uint64_t hash = 0;
+Table::CheckedRow Table::CheckInsert(const Row& row) const {
+  CheckedRow checked{CastRow(row), 0};
   if (has_key()) {
-    std::vector<Value> key = KeyOf(cast);
-    hash = KeyHash(key);
-    if (FindKey(key, hash)) ThrowDuplicateKey();
+    std::vector<Value> key = KeyOf(checked.row);
+    checked.key_hash = KeyHash(key);
+    if (FindKey(key, checked.key_hash)) ThrowDuplicateKey();
   }
-  CheckRowSize(StringBytes(cast));
-  TupleId tid = AppendRow(cast);
-  if (has_key()) index_.Insert(hash, tid);
-  stats_.OnInsert(cast);
+  CheckRowSize(StringBytes(checked.row));
+  return checked;
+}
+
+void Table::FinishInsert(TupleId tid, const CheckedRow& checked) {
+  if (has_key()) index_.Insert(checked.key_hash, tid);
+  stats_.OnInsert(checked.row);
+}
+
+TupleId Table::Insert(const Row& row) {
+  CheckedRow checked = CheckInsert(row);
+  TupleId tid = AppendRow(checked.row);
+  FinishInsert(tid, checked);
   return tid;
 }
 
 void Table::InsertAt(TupleId tid, const Row& row) {
-  Row cast = CastRow(row);
-  uint64_t hash = 0;
-  if (has_key()) {
-    std::vector<Value> key = KeyOf(cast);
-    hash = KeyHash(key);
-    if (FindKey(key, hash)) ThrowDuplicateKey();
-  }
-  CheckRowSize(StringBytes(cast));
-  PlaceRow(tid, cast);
-  if (has_key()) index_.Insert(hash, tid);
-  stats_.OnInsert(cast);
+  CheckedRow checked = CheckInsert(row);
+  PlaceRow(tid, checked.row);
+  FinishInsert(tid, checked);
 }
 
 bool Table::IsLive(TupleId tid) const {

@@ -117,6 +117,15 @@ class Table {
   const HashIndex& index() const { return index_; }
 
  private:
+  // A row cast to the column types and checked for insertion (NOT NULL, key
+  // uniqueness, size): nothing has changed yet.
+  struct CheckedRow {
+    Row row;
+    uint64_t key_hash;  // 0 when the table has no primary key
+  };
+  CheckedRow CheckInsert(const Row& row) const;
+  // After the row was written at `tid`: its index entry and statistics.
+  void FinishInsert(TupleId tid, const CheckedRow& checked);
   Row CastRow(const Row& row) const;
   Value CastValue(ColumnId c, const Value& v) const;
   std::vector<Value> KeyOf(const Row& row) const;
