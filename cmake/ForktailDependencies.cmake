@@ -31,7 +31,10 @@ target_link_libraries(forktail_rocksdb INTERFACE RocksDB::rocksdb-shared)
 # an INTERFACE target so that dependents can name it already.
 function(forktail_module name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  # A module may group its files in sub-folders (olap/sql/, olap/plan/, ...): one
+  # library either way.
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc
+       ${CMAKE_CURRENT_SOURCE_DIR}/*/*.cc)
   if(sources)
     add_library(forktail_${name} STATIC ${sources})
     target_link_libraries(forktail_${name} PUBLIC ${ARG_DEPS})

@@ -41,6 +41,36 @@ inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kIoError = "58030";
 inline constexpr const char* kDataCorrupted = "XX001";
 inline constexpr const char* kInternalError = "XX000";
+inline constexpr const char* kSuccessfulCompletion = "00000";
+inline constexpr const char* kWarning = "01000";
+inline constexpr const char* kConnectionException = "08000";
+inline constexpr const char* kProtocolViolation = "08P01";
+inline constexpr const char* kCardinalityViolation = "21000";
+inline constexpr const char* kStringDataLengthMismatch = "22026";
+inline constexpr const char* kInvalidEscapeSequence = "22025";
+inline constexpr const char* kBadCopyFileFormat = "22P04";
+inline constexpr const char* kActiveSqlTransaction = "25001";
+inline constexpr const char* kNoActiveSqlTransaction = "25P01";
+inline constexpr const char* kInFailedSqlTransaction = "25P02";
+inline constexpr const char* kInvalidAuthorizationSpecification = "28000";
+inline constexpr const char* kInvalidPassword = "28P01";
+inline constexpr const char* kInvalidCursorName = "34000";
+inline constexpr const char* kInvalidSqlStatementName = "26000";
+inline constexpr const char* kUndefinedFunction = "42883";
+inline constexpr const char* kUndefinedParameter = "42P02";
+inline constexpr const char* kUndefinedObject = "42704";
+inline constexpr const char* kAmbiguousColumn = "42702";
+inline constexpr const char* kAmbiguousFunction = "42725";
+inline constexpr const char* kGroupingError = "42803";
+inline constexpr const char* kWrongObjectType = "42809";
+inline constexpr const char* kInvalidColumnReference = "42P10";
+inline constexpr const char* kDuplicateAlias = "42712";
+inline constexpr const char* kDuplicateObject = "42710";
+inline constexpr const char* kIndeterminateDatatype = "42P18";
+inline constexpr const char* kUndefinedDatabase = "3D000";
+inline constexpr const char* kInsufficientPrivilege = "42501";
+inline constexpr const char* kTooManyConnections = "53300";
+inline constexpr const char* kCannotConnectNow = "57P03";
 }  // namespace sqlstate
 
 // A user-visible error: SQLSTATE plus a message in PostgreSQL's wording style
@@ -49,11 +79,17 @@ class DbError : public std::runtime_error {
  public:
   DbError(const char* sqlstate, std::string message)
       : std::runtime_error(std::move(message)), sqlstate_(sqlstate) {}
+  // `position`: 1-based character offset into the statement text that the
+  // error points at, as PostgreSQL's ErrorResponse 'P' field (0 = none).
+  DbError(const char* sqlstate, std::string message, int position)
+      : std::runtime_error(std::move(message)), sqlstate_(sqlstate), position_(position) {}
 
   const char* sqlstate() const { return sqlstate_; }
+  int position() const { return position_; }
 
  private:
   const char* sqlstate_;
+  int position_ = 0;
 };
 
 }  // namespace forktail
