@@ -1,0 +1,214 @@
+// The logical plan: what a query computes, as a tree of relational
+// operators, before any choice of physical algorithm (Contract 2 of
+// /work/briefs/sql_contracts.md). The binder builds it from the AST, the
+// optimizer rewrites it, the planner turns it into scheduler operators.
+//
+// Column ids. Every column any operator produces has a query-wide id (a
+// number the binder hands out, unique in the query). Each operator lists its
+// output columns as (id, name, type). An operator that forwards a column of
+// its input unchanged keeps the column's id (Filter, Sort, Limit, Distinct,
+// the key columns of Aggregate, both sides of a Join, a Project entry that
+// is just a ColumnRef); an operator that computes a value gives it a fresh
+// id (Project expressions, aggregates, Union/Values outputs, Get's columns).
+// So an id names one value everywhere it appears, and the planner maps ids to
+// positions in each operator's input.
+//
+// Expressions are olap/expression.h's bound `Expression`, built with its
+// factory functions, EXCEPT that a kColumnRef's `column` field holds a column
+// id (never a position). An expression only refers to ids of its operator's
+// input(s): a Join's condition to the ids of both children.
+//
+// Shape guarantees the planner may rely on (after Bind, kept by Optimize):
+//   - no subqueries: IN / EXISTS / scalar / correlated subqueries are joins;
+//   - Aggregate group keys, aggregate inputs, Sort keys and Join keys are
+//     column ids of the child (the binder projects computed expressions into
+//     columns first);
+//   - a Join's key pair (left_keys[i], right_keys[i]) has KeyCompatible types;
+//   - kRight never appears (RIGHT JOIN is bound as a LEFT JOIN with the
+//     children swapped); kFull is rejected by the binder (0A000);
+//   - after Optimize, the RIGHT child of every join is the build side (the
+//     hash table); for semi/anti/null-aware-anti/left/single joins it always
+//     was (the left side is the preserved / probe side).
+//
+// Annotations the optimizer adds for EXPLAIN and the planner: estimated_rows
+// on every operator; on joins join_id, build_unique (each probe row matches
+// at most one build row) and exact_filter (dense integer key range); on Gets
+// the runtime (LIP) filters that builds feed to the scan.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "olap/expression.h"
+#include "olap/group_table.h"
+#include "storage/ids.h"
+#include "storage/types.h"
+
+namespace forktail {
+
+// One output column of an operator.
+struct LogicalColumn {
+  uint32_t id = 0;
+  std::string name;  // user-visible name ("?column?", "count", "l_orderkey", alias)
+  Type type;
+};
+
+enum class LogicalOpKind : uint8_t {
+  kGet,        // table scan: reads `table_columns`, applies `conditions`
+  kFilter,     // keeps rows where every `conditions` entry is TRUE
+  kProject,    // one `expressions` entry per output column
+  kJoin,       // see LogicalJoinKind
+  kAggregate,  // group_keys, then aggregates; no keys: exactly one row
+  kDistinct,   // removes duplicate rows (all columns)
+  kSort,       // sort_keys; output = input columns in sorted order
+  kLimit,      // skips `offset` rows, then passes at most `limit` rows
+  kUnion,      // children have equal arity; positional; set_distinct: UNION
+  kIntersect,  // set_distinct: INTERSECT, else INTERSECT ALL (may be absent)
+  kExcept,     // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
+  kValues,     // constant rows (also SELECT without FROM: one row, no columns)
+};
+
+// Output columns: left's then right's, except semi/anti/null-aware anti
+// (left's only). "Match" means: all key pairs equal (NULL never equals) and
+// the residual condition TRUE.
+enum class LogicalJoinKind : uint8_t {
+  kInner,          // matching pairs
+  kLeft,           // inner + unmatched left rows with NULL right columns
+  kRight,          // never produced (bound as kLeft with the children swapped)
+  kFull,           // never produced (0A000 in the binder)
+  kCross,          // every pair; no keys, no residual (the optimizer turns
+                   // cross joins with equality conditions into kInner)
+  kSemi,           // left rows with at least one match (EXISTS, IN)
+  kAnti,           // left rows with no match (NOT EXISTS)
+  kNullAwareAnti,  // NOT IN: JoinType::kNullAwareAnti's rule (join_probe.h):
+                   // nothing if the right side has a NULL key; a left row with
+                   // a NULL key only if the right side is empty; one key pair
+  kSingle,         // scalar subquery: like kLeft, but more than one match for
+                   // a left row raises 21000 "more than one row returned by a
+                   // subquery used as an expression"; the right side has one
+                   // column. Uncorrelated: no keys (every left row matches the
+                   // right side's at most one row)
+};
+
+enum class RuntimeFilterKind : uint8_t {
+  kBloom,  // LIP Bloom filter on the build keys' hashes
+  kExact,  // ExactFilter over [exact_min, exact_max] of the build key
+};
+
+// A filter a join's build feeds to a Get on its probe side (Quickstep's LIP):
+// rows of the Get whose `probe_column` cannot match the build keys of join
+// `join_id` are dropped during the scan. The build must finish before that
+// scan starts (the planner adds the blocking edge). Single-key joins only.
+struct RuntimeFilterRef {
+  int join_id = 0;
+  RuntimeFilterKind kind = RuntimeFilterKind::kBloom;
+  uint32_t probe_column = 0;  // column id of the Get's output
+  uint32_t build_column = 0;  // column id of the join's right child
+};
+
+struct SortKeyRef {
+  uint32_t column = 0;  // column id of the child
+  bool descending = false;
+  bool nulls_first = false;  // the binder fills PostgreSQL's default (DESC: first)
+};
+
+// One aggregate of an Aggregate operator. FILTER (WHERE c) was rewritten by
+// the binder to the input CASE WHEN c THEN x END (COUNT(*) FILTER: COUNT of
+// CASE WHEN c THEN 1 END).
+struct LogicalAggregate {
+  AggKind kind = AggKind::kCountStar;
+  uint32_t input = 0;  // column id of the child; unused for kCountStar
+};
+
+struct LogicalOp;
+using LogicalOpPtr = std::unique_ptr<LogicalOp>;
+
+inline constexpr int64_t kNoRowLimit = -1;
+
+struct LogicalOp {
+  LogicalOpKind kind = LogicalOpKind::kValues;
+  std::vector<LogicalOpPtr> children;  // Join: [left, right]; Union etc.: n
+  std::vector<LogicalColumn> columns;  // output columns
+  // Statistics-based estimate of the output row count (Optimize fills it;
+  // -1: not estimated).
+  double estimated_rows = -1;
+
+  // kGet: the table (look it up in the Catalog the plan was bound against)
+  // and, per output column, the table column it reads (same order as
+  // `columns`). `conditions` are pushed-down filters over the Get's output ids.
+  TableId table_id;
+  std::string table_name;
+  std::string alias;  // the FROM item's alias (or the table name)
+  std::vector<uint32_t> table_columns;
+  std::vector<RuntimeFilterRef> runtime_filters;
+
+  // kFilter, kGet: conjuncts (all must be TRUE). kJoin: the residual
+  // condition's conjuncts (empty: none), over both children's ids.
+  std::vector<ExprPtr> conditions;
+
+  // kProject: one per output column. kValues: unused.
+  std::vector<ExprPtr> expressions;
+
+  // kJoin
+  LogicalJoinKind join_kind = LogicalJoinKind::kInner;
+  std::vector<uint32_t> left_keys;   // column ids of children[0]
+  std::vector<uint32_t> right_keys;  // column ids of children[1]
+  int join_id = 0;                   // unique in the plan (Optimize assigns; 0: none)
+  bool build_unique = false;         // right keys are unique in the right child
+  bool exact_filter = false;         // right key is a dense integer key:
+  int64_t exact_min = 0;             // an ExactFilter over [exact_min, exact_max]
+  int64_t exact_max = 0;             // can replace the Bloom filter
+
+  // kAggregate: output = group_keys' columns (same ids) then one column per
+  // aggregate (fresh ids, type AggregateResultType).
+  std::vector<uint32_t> group_keys;
+  std::vector<LogicalAggregate> aggregates;
+
+  // kSort
+  std::vector<SortKeyRef> sort_keys;
+
+  // kLimit (values known at bind time: $n parameters are bound as constants)
+  int64_t limit = kNoRowLimit;  // kNoRowLimit: no limit
+  int64_t offset = 0;
+
+  // kUnion / kIntersect / kExcept
+  bool set_distinct = false;
+
+  // kValues: rows of constant expressions (one per output column).
+  std::vector<std::vector<ExprPtr>> rows;
+
+  // Position of the first output column with this id; -1 if absent.
+  int FindColumn(uint32_t id) const;
+};
+
+// Whether a join key pair can be hashed as one key: the same TypeId (and the
+// same scale for DECIMAL; any lengths for strings of the same kind).
+bool KeyCompatible(const Type& a, const Type& b);
+
+// Deep copies (expressions, plans). Annotations are copied too.
+ExprPtr CloneExpr(const Expression& e);
+LogicalOpPtr ClonePlan(const LogicalOp& op);
+
+// Debug / EXPLAIN printing. Column refs print as name#id when the id is found
+// among `op`'s input columns, else as #id. Example plan:
+//   Project [n_name#12, revenue#30]  (rows=5)
+//     Aggregate keys=[n_name#12] aggs=[sum(#29)]  (rows=25)
+//       Join inner [c_nationkey#3 = n_nationkey#11] build_unique  (rows=150000)
+//         Get customer [c_custkey#1, c_nationkey#3] filter=[...]  (rows=150000)
+//         Get nation [n_nationkey#11, n_name#12]  (rows=25)
+// Printing is deterministic (tests compare it).
+std::string ExprToString(const Expression& e, const std::vector<const LogicalColumn*>& inputs);
+std::string ExprToString(const Expression& e);
+// One line for the operator itself (no children, no newline).
+std::string DescribeOp(const LogicalOp& op);
+// The whole tree, indented by two spaces per level, one line per operator.
+std::string PlanToString(const LogicalOp& op, bool with_estimates = true);
+
+const char* LogicalOpKindName(LogicalOpKind k);
+const char* LogicalJoinKindName(LogicalJoinKind k);
+const char* AggKindName(AggKind k);
+
+}  // namespace forktail
