@@ -1,0 +1,7 @@
+// The SQL door: everything the SQL front end offers other modules (server,
+// tools, tests). SQL text -> sql::Parse (AST, olap/sql/) -> binder / optimizer
+// (logical plan, olap/plan/) -> planner / executor -> rows; olap/engine/'s
+// SqlSession ties them to a Database. Each owner appends its headers here.
+#pragma once
+
+#include "olap/sql/ast.h"
