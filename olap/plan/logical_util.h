@@ -1,0 +1,60 @@
+// Helpers over logical plans and their expressions (column-id based), shared
+// by the binder and the optimizer. Internal to olap/plan.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "olap/plan/logical.h"
+
+namespace forktail {
+
+using ColumnSet = std::set<uint32_t>;
+
+// Ids of the kColumnRef nodes in `e`.
+void CollectColumns(const Expression& e, ColumnSet* out);
+ColumnSet ColumnsOf(const Expression& e);
+// Whether every column `e` refers to is in `ids` (true for constants).
+bool RefersOnlyTo(const Expression& e, const ColumnSet& ids);
+ColumnSet OutputIds(const LogicalOp& op);
+
+// AND trees flattened into their conjuncts (in order); a null expression
+// gives none.
+void SplitConjuncts(ExprPtr e, std::vector<ExprPtr>* out);
+// The AND of `conjuncts` (null if empty).
+ExprPtr MakeConjunction(std::vector<ExprPtr> conjuncts);
+// OR trees flattened into their disjuncts.
+void SplitDisjuncts(const Expression& e, std::vector<const Expression*>* out);
+
+// Replaces each kColumnRef whose id is in `map` with a clone of the mapped
+// expression (used to move a condition below a Project).
+void SubstituteColumns(ExprPtr* e, const std::map<uint32_t, const Expression*>& map);
+// Renames column ids (id -> new id).
+void RenameColumns(Expression* e, const std::map<uint32_t, uint32_t>& map);
+
+// Structural equality (same kinds, types, operators, constants, children).
+bool ExprEquals(const Expression& a, const Expression& b);
+
+// Whether the expression is a constant TRUE / a constant (non-NULL) FALSE or
+// NULL (a condition that keeps no row).
+bool IsTrueConstant(const Expression& e);
+bool IsFalseOrNullConstant(const Expression& e);
+
+// Visits every expression slot of `op` (not its children): conditions,
+// expressions, Values rows.
+void ForEachExpression(LogicalOp& op, const std::function<void(ExprPtr&)>& f);
+
+// Recomputes the output columns of pass-through operators from their
+// children (Filter, Sort, Limit, Distinct, Join); other kinds are unchanged.
+void RecomputeColumns(LogicalOp* op);
+
+// The operator constructors the binder and optimizer use.
+LogicalOpPtr MakeFilter(LogicalOpPtr child, std::vector<ExprPtr> conditions);
+LogicalOpPtr MakeJoin(LogicalJoinKind kind, LogicalOpPtr left, LogicalOpPtr right,
+                      std::vector<uint32_t> left_keys, std::vector<uint32_t> right_keys,
+                      std::vector<ExprPtr> residual);
+
+}  // namespace forktail

@@ -1,0 +1,241 @@
+// Predicate push-down. Push(op, preds) places the conjuncts `preds` (over
+// op's output ids) as deep in op's subtree as they stay correct and returns
+// the rewritten subtree; what cannot go down lands in a Filter above op.
+#include <utility>
+
+#include "olap/plan/logical_util.h"
+#include "olap/plan/optimizer_internal.h"
+
+namespace forktail {
+
+namespace {
+
+using Preds = std::vector<ExprPtr>;
+
+// (A AND B) OR (A AND C)  ->  A AND (B OR C): conjuncts common to every
+// disjunct come out (TPC-H Q19 repeats its join condition in each branch).
+void FactorDisjunction(ExprPtr e, Preds* out) {
+  if (e->kind != ExprKind::kOr) {
+    out->push_back(std::move(e));
+    return;
+  }
+  std::vector<const Expression*> disjuncts;
+  SplitDisjuncts(*e, &disjuncts);
+  std::vector<Preds> branches;
+  for (const Expression* d : disjuncts) {
+    Preds c;
+    SplitConjuncts(CloneExpr(*d), &c);
+    branches.push_back(std::move(c));
+  }
+  Preds common;
+  for (size_t i = 0; i < branches[0].size();) {
+    const Expression& candidate = *branches[0][i];
+    bool everywhere = true;
+    for (size_t b = 1; b < branches.size() && everywhere; b++) {
+      bool found = false;
+      for (const ExprPtr& x : branches[b]) found = found || ExprEquals(*x, candidate);
+      everywhere = found;
+    }
+    if (!everywhere) {
+      i++;
+      continue;
+    }
+    for (size_t b = 1; b < branches.size(); b++) {
+      for (size_t j = 0; j < branches[b].size(); j++) {
+        if (ExprEquals(*branches[b][j], candidate)) {
+          branches[b].erase(branches[b].begin() + static_cast<long>(j));
+          break;
+        }
+      }
+    }
+    common.push_back(std::move(branches[0][i]));
+    branches[0].erase(branches[0].begin() + static_cast<long>(i));
+  }
+  if (common.empty()) {
+    out->push_back(std::move(e));
+    return;
+  }
+  ExprPtr rest;
+  bool some_branch_empty = false;
+  for (Preds& b : branches) some_branch_empty = some_branch_empty || b.empty();
+  if (!some_branch_empty) {  // an empty branch is TRUE: the OR is TRUE
+    for (Preds& b : branches) {
+      ExprPtr conj = MakeConjunction(std::move(b));
+      rest = rest ? Or(std::move(rest), std::move(conj)) : std::move(conj);
+    }
+  }
+  for (ExprPtr& c : common) out->push_back(std::move(c));
+  if (rest) out->push_back(std::move(rest));
+}
+
+// From an OR over both sides, the implied condition on one side only:
+// OR over disjuncts of (the disjunct's conjuncts on that side); null when
+// some disjunct says nothing about that side.
+ExprPtr DeriveForSide(const Expression& e, const ColumnSet& side) {
+  if (e.kind != ExprKind::kOr) return nullptr;
+  std::vector<const Expression*> disjuncts;
+  SplitDisjuncts(e, &disjuncts);
+  ExprPtr result;
+  for (const Expression* d : disjuncts) {
+    Preds conj, mine;
+    SplitConjuncts(CloneExpr(*d), &conj);
+    for (ExprPtr& c : conj) {
+      if (RefersOnlyTo(*c, side) && !ColumnsOf(*c).empty()) mine.push_back(std::move(c));
+    }
+    if (mine.empty()) return nullptr;
+    ExprPtr part = MakeConjunction(std::move(mine));
+    result = result ? Or(std::move(result), std::move(part)) : std::move(part);
+  }
+  return result;
+}
+
+// l = r with l's columns in `left` and r's in `right` (either order):
+// the key pair, if both are plain columns of compatible types.
+bool AsKeyPair(const Expression& e, const ColumnSet& left, const ColumnSet& right, uint32_t* l,
+               uint32_t* r) {
+  if (e.kind != ExprKind::kCompare || e.compare != CompareOp::kEq) return false;
+  const Expression& a = *e.children[0];
+  const Expression& b = *e.children[1];
+  if (a.kind != ExprKind::kColumnRef || b.kind != ExprKind::kColumnRef) return false;
+  if (!KeyCompatible(a.type, b.type)) return false;
+  if (left.count(a.column) && right.count(b.column)) {
+    *l = a.column;
+    *r = b.column;
+    return true;
+  }
+  if (left.count(b.column) && right.count(a.column)) {
+    *l = b.column;
+    *r = a.column;
+    return true;
+  }
+  return false;
+}
+
+LogicalOpPtr Push(LogicalOpPtr op, Preds preds);
+
+LogicalOpPtr WithFilter(LogicalOpPtr op, Preds preds) {
+  if (preds.empty()) return op;
+  return MakeFilter(std::move(op), std::move(preds));
+}
+
+LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
+  ColumnSet left = OutputIds(*op->children[0]);
+  ColumnSet right = OutputIds(*op->children[1]);
+  Preds to_left, to_right, above, residual;
+  LogicalJoinKind kind = op->join_kind;
+  bool inner = kind == LogicalJoinKind::kInner || kind == LogicalJoinKind::kCross;
+
+  if (inner) {
+    for (ExprPtr& c : op->conditions) preds.push_back(std::move(c));
+    op->conditions.clear();
+    for (ExprPtr& p : preds) {
+      if (RefersOnlyTo(*p, left)) {
+        to_left.push_back(std::move(p));
+      } else if (RefersOnlyTo(*p, right)) {
+        to_right.push_back(std::move(p));
+      } else {
+        uint32_t l, r;
+        if (AsKeyPair(*p, left, right, &l, &r)) {
+          op->left_keys.push_back(l);
+          op->right_keys.push_back(r);
+          continue;
+        }
+        if (ExprPtr d = DeriveForSide(*p, left)) to_left.push_back(std::move(d));
+        if (ExprPtr d = DeriveForSide(*p, right)) to_right.push_back(std::move(d));
+        residual.push_back(std::move(p));
+      }
+    }
+    op->join_kind = op->left_keys.empty() && residual.empty() ? LogicalJoinKind::kCross
+                                                              : LogicalJoinKind::kInner;
+  } else {
+    // Only the left side's rows come out unchanged (left, semi, anti,
+    // single): conditions above on the left's columns go there.
+    for (ExprPtr& p : preds) {
+      if (RefersOnlyTo(*p, left)) {
+        to_left.push_back(std::move(p));
+      } else {
+        above.push_back(std::move(p));
+      }
+    }
+    // The join's own condition: the parts on the right side alone filter the
+    // right input (ON conditions of the nullable side, subquery conditions).
+    for (ExprPtr& c : op->conditions) {
+      if (!ColumnsOf(*c).empty() && RefersOnlyTo(*c, right)) {
+        to_right.push_back(std::move(c));
+      } else if (kind == LogicalJoinKind::kSemi && !ColumnsOf(*c).empty() &&
+                 RefersOnlyTo(*c, left)) {
+        to_left.push_back(std::move(c));
+      } else {
+        residual.push_back(std::move(c));
+      }
+    }
+  }
+  op->conditions = std::move(residual);
+  op->children[0] = Push(std::move(op->children[0]), std::move(to_left));
+  op->children[1] = Push(std::move(op->children[1]), std::move(to_right));
+  RecomputeColumns(op.get());
+  return WithFilter(std::move(op), std::move(above));
+}
+
+LogicalOpPtr Push(LogicalOpPtr op, Preds incoming) {
+  Preds preds;
+  for (ExprPtr& p : incoming) {
+    Preds parts;
+    SplitConjuncts(std::move(p), &parts);
+    for (ExprPtr& q : parts) {
+      if (IsTrueConstant(*q)) continue;
+      FactorDisjunction(std::move(q), &preds);
+    }
+  }
+  switch (op->kind) {
+    case LogicalOpKind::kFilter: {
+      for (ExprPtr& c : op->conditions) preds.push_back(std::move(c));
+      LogicalOpPtr child = std::move(op->children[0]);
+      return Push(std::move(child), std::move(preds));
+    }
+    case LogicalOpKind::kGet:
+      for (ExprPtr& p : preds) op->conditions.push_back(std::move(p));
+      return op;
+    case LogicalOpKind::kProject: {
+      std::map<uint32_t, const Expression*> map;
+      for (size_t i = 0; i < op->columns.size(); i++) {
+        map[op->columns[i].id] = op->expressions[i].get();
+      }
+      for (ExprPtr& p : preds) SubstituteColumns(&p, map);
+      op->children[0] = Push(std::move(op->children[0]), std::move(preds));
+      return op;
+    }
+    case LogicalOpKind::kSort:
+    case LogicalOpKind::kDistinct:
+      op->children[0] = Push(std::move(op->children[0]), std::move(preds));
+      RecomputeColumns(op.get());
+      return op;
+    case LogicalOpKind::kAggregate: {
+      Preds down, above;
+      ColumnSet keys(op->group_keys.begin(), op->group_keys.end());
+      for (ExprPtr& p : preds) {
+        if (!op->group_keys.empty() && RefersOnlyTo(*p, keys)) {
+          down.push_back(std::move(p));
+        } else {
+          above.push_back(std::move(p));
+        }
+      }
+      op->children[0] = Push(std::move(op->children[0]), std::move(down));
+      return WithFilter(std::move(op), std::move(above));
+    }
+    case LogicalOpKind::kJoin:
+      return PushJoin(std::move(op), std::move(preds));
+    default:
+      // Limit, set operations, Values: conditions stay above; children are
+      // optimized on their own.
+      for (LogicalOpPtr& c : op->children) c = Push(std::move(c), {});
+      RecomputeColumns(op.get());
+      return WithFilter(std::move(op), std::move(preds));
+  }
+}
+
+}  // namespace
+
+LogicalOpPtr PushDownPredicates(LogicalOpPtr op) { return Push(std::move(op), {}); }
+
+}  // namespace forktail
