@@ -5,3 +5,4 @@
 #pragma once
 
 #include "olap/sql/ast.h"
+#include "olap/engine/sql_session.h"

@@ -1,0 +1,70 @@
+#include "olap/engine/query_runner.h"
+
+#include <utility>
+
+#include "olap/plan/optimizer.h"
+#include "olap/sql/ast.h"
+
+namespace forktail {
+namespace {
+
+bool IsCurrentSchemaCall(const sql::Expr& e) {
+  if (e.kind != sql::ExprKind::kFunction || !e.children.empty() || e.star) return false;
+  if (e.names.size() == 1) return e.names[0] == "current_schema";
+  return e.names.size() == 2 && e.names[0] == "pg_catalog" && e.names[1] == "current_schema";
+}
+
+std::vector<Row> ExecutePlan(const LogicalOp&, const QueryRunContext&) {
+  throw DbError(sqlstate::kFeatureNotSupported, "query execution is not available yet");
+}
+
+}  // namespace
+
+// Clients (psql's \d, JDBC, psycopg) ask `SELECT current_schema()` on
+// connect. Forktail has one schema, public; the binder has no schema
+// functions, so the engine answers that exact query itself. Anything more
+// elaborate (current_schema() in an expression, with FROM) goes to the binder.
+std::optional<StatementResult> AnswerBuiltinQuery(const sql::Statement& statement) {
+  if (statement.kind != sql::StatementKind::kSelect || !statement.query) return std::nullopt;
+  const sql::Query& q = *statement.query;
+  if (q.kind != sql::QueryKind::kSelect || !q.from.empty() || q.where ||
+      q.select_list.size() != 1 || !q.group_by.empty() || q.having || !q.order_by.empty() ||
+      q.limit || q.offset || !q.with.empty()) {
+    return std::nullopt;
+  }
+  const sql::SelectItem& item = q.select_list[0];
+  if (!item.expr || !IsCurrentSchemaCall(*item.expr)) return std::nullopt;
+  StatementResult result;
+  result.columns = {{item.alias.empty() ? "current_schema" : item.alias, Type::Text()}};
+  result.rows.push_back({Value::Text("public")});
+  result.command_tag = "SELECT 1";
+  return result;
+}
+
+std::vector<Row> RunLogicalPlan(LogicalOpPtr plan, const QueryRunContext& context) {
+  plan = Optimize(std::move(plan), *context.catalog);
+  return ExecutePlan(*plan, context);
+}
+
+StatementResult RunQueryStatement(const sql::Statement& statement, const BindOptions& options,
+                                  const QueryRunContext& context) {
+  if (std::optional<StatementResult> builtin = AnswerBuiltinQuery(statement)) {
+    return std::move(*builtin);
+  }
+  if (statement.kind == sql::StatementKind::kExplain) {
+    throw DbError(sqlstate::kFeatureNotSupported, "EXPLAIN is not available yet",
+                  statement.position);
+  }
+  BoundStatement bound = Bind(statement, *context.catalog, options);
+  if (bound.kind != BoundStatementKind::kQuery || !bound.plan) {
+    throw DbError(sqlstate::kInternalError, "a query statement did not bind to a query");
+  }
+  StatementResult result;
+  for (const LogicalColumn& c : bound.plan->columns) result.columns.push_back({c.name, c.type});
+  LogicalOpPtr plan = Optimize(std::move(bound.plan), *context.catalog);
+  result.rows = ExecutePlan(*plan, context);
+  result.command_tag = "SELECT " + std::to_string(result.rows.size());
+  return result;
+}
+
+}  // namespace forktail

@@ -1,0 +1,202 @@
+// SqlSession: session commands (SET / SHOW / RESET / DISCARD / DEALLOCATE)
+// and the extended protocol's Prepare / ExecutePrepared.
+#include <algorithm>
+
+#include "olap/engine/query_runner.h"
+#include "olap/engine/session_parameters.h"
+#include "olap/engine/session_request.h"
+#include "olap/engine/sql_session.h"
+#include "olap/engine/txn_block.h"
+#include "olap/engine/write_executor.h"
+#include "olap/sql/ast.h"
+
+namespace forktail {
+namespace {
+
+std::string Join(const std::vector<std::string>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); i++) out += (i ? ", " : "") + values[i];
+  return out;
+}
+
+}  // namespace
+
+StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
+  StatementResult result;
+  switch (s.kind) {
+    case sql::StatementKind::kSet: {
+      const sql::SetStmt& set = *s.set;
+      result.command_tag = "SET";
+      if (set.is_default) {
+        parameters_->Reset(set.name);
+      } else if (!set.values.empty()) {
+        parameters_->Set(set.name, Join(set.values));
+      } else if (set.read_only == 1) {
+        // SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY: accepted;
+        // nothing enforces it yet, say so.
+        result.notices.push_back("READ ONLY is accepted but not enforced");
+      }
+      if (set.local && status_ == TxnStatus::kIdle) {
+        result.notices.push_back("SET LOCAL can only be used in transaction blocks");
+      }
+      return result;
+    }
+    case sql::StatementKind::kShow: {
+      const std::string& name = s.show->name;
+      result.command_tag = "SHOW";
+      if (name == "all") {
+        result.columns = {
+            {"name", Type::Text()}, {"setting", Type::Text()}, {"description", Type::Text()}};
+        for (const auto& row : parameters_->All()) {
+          result.rows.push_back({Value::Text(row[0]), Value::Text(row[1]), Value::Text(row[2])});
+        }
+        return result;
+      }
+      std::string value = parameters_->Show(name);
+      result.columns = {{parameters_->Canonical(name), Type::Text()}};
+      result.rows.push_back({Value::Text(std::move(value))});
+      return result;
+    }
+    case sql::StatementKind::kReset:
+      result.command_tag = "RESET";
+      if (s.reset->name == "all") {
+        parameters_->ResetAll();
+      } else {
+        parameters_->Reset(s.reset->name);
+      }
+      return result;
+    case sql::StatementKind::kDiscard: {
+      std::string what = s.discard->what;
+      if (what == "all" && status_ != TxnStatus::kIdle) {
+        throw DbError(sqlstate::kActiveSqlTransaction,
+                      "DISCARD ALL cannot run inside a transaction block", s.position);
+      }
+      if (what == "all") parameters_->ResetAll();
+      std::transform(what.begin(), what.end(), what.begin(), ::toupper);
+      result.command_tag = "DISCARD " + what;
+      return result;
+    }
+    case sql::StatementKind::kDeallocate:
+      // Named prepared statements live in the server's per-connection map.
+      result.command_tag = s.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE";
+      return result;
+    default:
+      break;
+  }
+  throw DbError(sqlstate::kFeatureNotSupported, "statement not supported", s.position);
+}
+
+std::shared_ptr<const PreparedStatement> SqlSession::Prepare(
+    std::string_view sql, const std::vector<std::optional<Type>>& param_types) {
+  std::vector<sql::StatementPtr> statements;
+  try {
+    statements = sql::Parse(sql);
+  } catch (...) {
+    OnError();
+    throw;
+  }
+  if (statements.size() > 1) {
+    OnError();
+    throw DbError(sqlstate::kSyntaxError,
+                  "cannot insert multiple commands into a prepared statement");
+  }
+  try {
+    return Describe(sql, std::move(statements), param_types);
+  } catch (...) {
+    OnError();
+    throw;
+  }
+}
+
+std::shared_ptr<const PreparedStatement> SqlSession::Describe(
+    std::string_view sql, std::vector<sql::StatementPtr> statements,
+    const std::vector<std::optional<Type>>& types) {
+  auto prepared = std::make_shared<PreparedStatement>();
+  prepared->sql = std::string(sql);
+  if (statements.empty()) return prepared;
+  const sql::Statement& s = *statements[0];
+  CheckBlockTimeout();
+  if (status_ == TxnStatus::kFailed && s.kind != sql::StatementKind::kTransaction) {
+    throw DbError(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction "
+                  "block");
+  }
+  const size_t count = std::max<size_t>(static_cast<size_t>(s.max_parameter), types.size());
+  std::vector<Type> final_types(count, Type::Text());
+  for (size_t i = 0; i < types.size(); i++) {
+    if (types[i]) final_types[i] = *types[i];
+  }
+  std::optional<StatementResult> builtin = AnswerBuiltinQuery(s);
+  const sql::Statement* bindable = nullptr;
+  if (builtin) {
+    prepared->columns = builtin->columns;
+  } else if (s.kind == sql::StatementKind::kExplain) {
+    prepared->columns = {{"QUERY PLAN", Type::Text()}};
+    bindable = s.explain->statement.get();
+  } else if (s.kind == sql::StatementKind::kShow) {
+    prepared->columns = {
+        {s.show->name == "all" ? "name" : parameters_->Canonical(s.show->name), Type::Text()}};
+    if (s.show->name == "all") {
+      prepared->columns.push_back({"setting", Type::Text()});
+      prepared->columns.push_back({"description", Type::Text()});
+    }
+  } else if (s.kind == sql::StatementKind::kSelect || s.kind == sql::StatementKind::kInsert ||
+             s.kind == sql::StatementKind::kUpdate || s.kind == sql::StatementKind::kDelete) {
+    bindable = &s;
+  }
+  if (bindable != nullptr) {
+    // Binding reads the catalog: on the transaction thread, where nothing
+    // changes it meanwhile.
+    BindOptions options;
+    options.parameter_types = types;
+    BoundStatement bound;
+    OnTxnThread([&](Transaction&) {
+      bound = Bind(*bindable, engine_.database().frozen_catalog(), options);
+    });
+    for (size_t i = 0; i < bound.parameter_types.size() && i < final_types.size(); i++) {
+      final_types[i] = bound.parameter_types[i];
+    }
+    if (bound.kind == BoundStatementKind::kQuery && s.kind != sql::StatementKind::kExplain &&
+        bound.plan) {
+      for (const LogicalColumn& c : bound.plan->columns)
+        prepared->columns.push_back({c.name, c.type});
+    }
+  }
+  prepared->parameter_types = std::move(final_types);
+  prepared->statement = std::shared_ptr<const sql::Statement>(std::move(statements[0]));
+  return prepared;
+}
+
+StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
+                                            const std::vector<Value>& params) {
+  cancel_requested_.store(false);
+  if (copy_) throw DbError(sqlstate::kProtocolViolation, "a COPY FROM STDIN is in progress");
+  if (!prepared.statement) return StatementResult{};  // empty query
+  if (params.size() != prepared.parameter_types.size()) {
+    throw DbError(sqlstate::kProtocolViolation,
+                  "bind message supplies " + std::to_string(params.size()) +
+                      " parameters, but prepared statement requires " +
+                      std::to_string(prepared.parameter_types.size()));
+  }
+  Request request;
+  request.statement = prepared.statement.get();
+  request.text = prepared.sql;
+  for (size_t i = 0; i < params.size(); i++) {
+    const Type& t = prepared.parameter_types[i];
+    request.parameter_types.push_back(t);
+    try {
+      request.parameters.push_back(params[i].is_null() ? Value::Null(t) : params[i].CastTo(t));
+    } catch (...) {
+      OnError();
+      throw;
+    }
+  }
+  try {
+    return Dispatch(request);
+  } catch (...) {
+    OnError();
+    throw;
+  }
+}
+
+}  // namespace forktail

@@ -1,0 +1,158 @@
+// SqlSession: COPY table FROM 'file' | STDIN, through the COPY reader
+// (copy_reader.h).
+//
+// What a failure leaves. Outside a transaction block, with
+// SqlEngineOptions::copy_batch_rows = 0 (the default) the whole input is one
+// transaction: a bad line anywhere loads nothing (the rows are held in memory
+// until the end of the input). With copy_batch_rows = N > 0, each N rows
+// commit on their own and a failure leaves the batches before the bad one
+// committed (bounded memory for huge loads). Inside BEGIN ... COMMIT the rows
+// join the block's transaction and a failure rolls the block back (state E).
+#include <algorithm>
+
+#include "olap/engine/copy_reader.h"
+#include "olap/engine/session_request.h"
+#include "olap/engine/sql_session.h"
+#include "olap/engine/txn_block.h"
+#include "olap/engine/write_executor.h"
+#include "olap/sql/ast.h"
+
+namespace forktail {
+
+namespace {
+
+CopyOptions OptionsOf(const sql::CopyStmt& copy) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> generic;
+  for (const sql::Option& o : copy.options) {
+    generic.emplace_back(o.name, o.has_value ? std::optional<std::string>(o.value) : std::nullopt);
+  }
+  return ParseCopyOptions(generic);
+}
+
+Lsn OrZero(wal::Lsn lsn) { return lsn == wal::kInvalidLsn ? 0 : lsn; }
+
+}  // namespace
+
+StatementResult SqlSession::StartCopy(const Request& request) {
+  const sql::Statement& s = *request.statement;
+  const sql::CopyStmt& copy = *s.copy;
+  if (!copy.from || copy.query) {
+    throw DbError(sqlstate::kFeatureNotSupported, "COPY ... TO is not supported", s.position);
+  }
+  auto state = std::make_unique<CopyState>();
+  state->table = TableNameOf(copy.table, s.position);
+  state->columns = copy.columns;
+  state->options = OptionsOf(copy);
+
+  // The target's columns (and a 42P01 / 42703 before any data is sent), read
+  // on the transaction thread.
+  std::vector<ResultColumn> columns;
+  OnTxnThread([&](Transaction& txn) {
+    CopyRowBuilder builder(txn.GetTable(state->table).schema(), state->columns);
+    const TableSchema& schema = builder.schema();
+    if (state->columns.empty()) {
+      for (const ColumnDef& c : schema.columns) columns.push_back({c.name, c.type});
+    } else {
+      for (const std::string& name : state->columns) {
+        columns.push_back({name, schema.column(*schema.FindColumn(name)).type});
+      }
+    }
+  });
+
+  StatementResult result;
+  if (copy.std_stream) {
+    if (block_) {
+      state->in_block = true;
+    } else {
+      CopyLoadOptions load;
+      load.batch_rows = engine_.options().copy_batch_rows;
+      state->loader = std::make_unique<CopyLoader>(engine_.database(), state->table, state->columns,
+                                                   state->options, load);
+    }
+    copy_ = std::move(state);
+    result.command_tag = "COPY_IN";
+    result.columns = std::move(columns);
+    return result;
+  }
+
+  uint64_t rows = 0;
+  if (block_) {
+    OnTxnThread([&](Transaction& txn) {
+      CopyLoader loader(txn, state->table, state->columns, state->options);
+      ByteSource source = FileByteSource(copy.file);
+      std::string buffer(1 << 16, '\0');
+      while (size_t n = source(buffer.data(), buffer.size())) loader.Feed({buffer.data(), n});
+      rows = loader.Finish();
+    });
+  } else {
+    CopyLoadOptions load;
+    load.batch_rows = engine_.options().copy_batch_rows;
+    rows = CopyIntoTable(engine_.database(), state->table, state->columns, state->options,
+                         FileByteSource(copy.file), load);
+    last_commit_lsn_ = std::max(last_commit_lsn_, OrZero(engine_.database().last_commit_lsn()));
+  }
+  result.command_tag = "COPY " + std::to_string(rows);
+  return result;
+}
+
+void SqlSession::CopyIn(std::string_view bytes) {
+  if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  try {
+    if (copy_->in_block) {
+      CopyState* state = copy_.get();
+      block_->Run([&](Transaction& txn) {
+        if (!state->loader) {
+          state->loader =
+              std::make_unique<CopyLoader>(txn, state->table, state->columns, state->options);
+        }
+        state->loader->Feed(bytes);
+      });
+    } else {
+      copy_->loader->Feed(bytes);
+    }
+  } catch (...) {
+    if (!copy_->in_block) copy_->loader->Abort();
+    copy_.reset();
+    OnError();
+    throw;
+  }
+}
+
+StatementResult SqlSession::CopyDone() {
+  if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  uint64_t rows = 0;
+  try {
+    if (copy_->in_block) {
+      CopyState* state = copy_.get();
+      block_->Run([&](Transaction& txn) {
+        if (!state->loader) {
+          state->loader =
+              std::make_unique<CopyLoader>(txn, state->table, state->columns, state->options);
+        }
+        rows = state->loader->Finish();
+      });
+    } else {
+      rows = copy_->loader->Finish();
+      last_commit_lsn_ = std::max(last_commit_lsn_, OrZero(engine_.database().last_commit_lsn()));
+    }
+  } catch (...) {
+    if (!copy_->in_block) copy_->loader->Abort();
+    copy_.reset();
+    OnError();
+    throw;
+  }
+  copy_.reset();
+  StatementResult result;
+  result.command_tag = "COPY " + std::to_string(rows);
+  return result;
+}
+
+void SqlSession::CopyFail(std::string_view message) {
+  if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  if (!copy_->in_block) copy_->loader->Abort();
+  copy_.reset();
+  OnError();
+  throw DbError(sqlstate::kQueryCanceled, "COPY from stdin failed: " + std::string(message));
+}
+
+}  // namespace forktail

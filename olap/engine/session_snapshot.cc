@@ -1,0 +1,82 @@
+// SqlSession: SELECTs routed to snapshot processes (see sql_engine.h).
+#include <algorithm>
+
+#include "olap/engine/row_codec.h"
+#include "olap/engine/session_parameters.h"
+#include "olap/engine/session_request.h"
+#include "olap/engine/sql_session.h"
+#include "olap/sql/ast.h"
+
+namespace forktail {
+namespace {
+
+// The statement alone, preceded by one blank per character of the text
+// before it: the child parses exactly one statement, and every position it
+// reports is the position in the client's string (positions count
+// characters, so a multi-byte character before the statement is one blank).
+std::string PaddedStatementText(std::string_view text, const sql::Statement& s) {
+  std::string out;
+  size_t begin = std::min(s.begin, text.size());
+  size_t end = std::min(std::max(s.end, begin), text.size());
+  for (size_t i = 0; i < begin; i++) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) out.push_back(' ');
+  }
+  out.append(text.substr(begin, end - begin));
+  return out;
+}
+
+}  // namespace
+
+SnapshotLease SqlSession::AcquireSnapshot() {
+  SnapshotManager& snapshots = *engine_.snapshots();
+  // Read-your-writes: a snapshot that holds this session's last commit.
+  SnapshotLease lease = snapshots.Acquire(last_commit_lsn_);
+  const std::string max_age_text = parameters_->Get("forktail.max_snapshot_age_ms");
+  const double max_age = max_age_text.empty() ? 0 : std::stod(max_age_text);
+  if (max_age > 0) {
+    for (const SnapshotInfo& info : snapshots.List()) {
+      if (info.pid == lease.pid() && info.age_ms > max_age) {
+        lease.Release();
+        snapshots.Refresh();
+        lease = snapshots.Acquire(last_commit_lsn_);
+        break;
+      }
+    }
+  }
+  return lease;
+}
+
+StatementResult SqlSession::ReadFromSnapshot(const Request& request) {
+  SnapshotLease lease = AcquireSnapshot();
+  QueryRequest query_request;
+  query_request.sql = PaddedStatementText(request.text, *request.statement);
+  for (size_t i = 0; i < request.parameters.size(); i++) {
+    const std::optional<Type>& t =
+        i < request.parameter_types.size() ? request.parameter_types[i] : std::nullopt;
+    query_request.parameter_types.push_back(t.value_or(request.parameters[i].type()));
+    query_request.parameters.push_back(request.parameters[i]);
+  }
+  std::unique_ptr<SnapshotQuery> query = lease.Start(EncodeQueryRequest(query_request));
+  {
+    std::lock_guard<std::mutex> l(cancel_mu_);
+    SnapshotQuery* q = query.get();
+    cancel_hook_ = [q] { q->Cancel(); };
+    if (cancel_requested_.load()) q->Cancel();
+  }
+  struct ClearHook {
+    SqlSession* session;
+    ~ClearHook() {
+      std::lock_guard<std::mutex> l(session->cancel_mu_);
+      session->cancel_hook_ = nullptr;
+    }
+  } clear{this};
+  ResultDecoder decoder;
+  std::string batch;
+  while (query->Next(&batch)) decoder.Add(batch);
+  if (!decoder.has_header() || !decoder.has_tag()) {
+    throw DbError(sqlstate::kProtocolViolation, "incomplete result from snapshot process");
+  }
+  return decoder.Take();
+}
+
+}  // namespace forktail

@@ -1,0 +1,139 @@
+#include "olap/engine/txn_block.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <stdexcept>
+
+namespace forktail {
+namespace {
+
+// Thrown by the body to roll the block back; never reaches a client.
+class BlockEnded : public std::runtime_error {
+ public:
+  explicit BlockEnded(const char* why) : std::runtime_error(why) {}
+};
+
+}  // namespace
+
+struct TxnBlock::State {
+  std::mutex mu;
+  std::condition_variable cv;
+  const Work* work = nullptr;  // a statement waiting to run
+  bool work_done = false;
+  std::exception_ptr work_error;
+  enum class Ending { kNone, kCommit, kRollback } ending = Ending::kNone;
+  bool ended = false;  // the body stopped taking statements
+  bool timed_out = false;
+};
+
+TxnBlock::TxnBlock(Database& db, std::chrono::milliseconds hold)
+    : db_(db), hold_(hold), state_(std::make_shared<State>()) {}
+
+TxnBlock::~TxnBlock() {
+  if (!finished_ && result_.valid()) Finish(false);
+}
+
+void TxnBlock::Start() {
+  std::shared_ptr<State> s = state_;
+  const std::chrono::milliseconds hold = hold_;
+  result_ = db_.RunAsync([s, hold](Transaction& txn) {
+    std::unique_lock<std::mutex> l(s->mu);
+    for (;;) {
+      bool woke = s->cv.wait_for(
+          l, hold, [&] { return s->work != nullptr || s->ending != State::Ending::kNone; });
+      if (!woke) {
+        s->timed_out = true;
+        s->ended = true;
+        throw BlockEnded("idle in transaction timeout");
+      }
+      if (s->ending == State::Ending::kCommit) {
+        s->ended = true;
+        return;
+      }
+      if (s->ending == State::Ending::kRollback) {
+        s->ended = true;
+        throw BlockEnded("rollback");
+      }
+      const Work* work = s->work;
+      s->work = nullptr;
+      l.unlock();
+      std::exception_ptr error;
+      try {
+        (*work)(txn);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      l.lock();
+      s->work_error = error;
+      s->work_done = true;
+      if (error) s->ended = true;
+      s->cv.notify_all();
+      if (error) throw BlockEnded("statement failed");
+    }
+  });
+}
+
+void TxnBlock::Run(const Work& work) {
+  std::unique_lock<std::mutex> l(state_->mu);
+  if (state_->timed_out) {
+    throw DbError(kIdleInTransactionTimeout,
+                  "terminating transaction: idle in transaction timeout exceeded");
+  }
+  if (state_->ended) {
+    throw DbError(sqlstate::kInvalidTransactionState, "the transaction block has ended");
+  }
+  state_->work = &work;
+  state_->work_done = false;
+  state_->work_error = nullptr;
+  state_->cv.notify_all();
+  // Wait in slices: a body the engine refused to run (it is stopping) never
+  // answers, but its future is then ready.
+  while (!state_->cv.wait_for(l, std::chrono::milliseconds(50), [&] {
+    return state_->work_done || (state_->ended && state_->work != nullptr);
+  })) {
+    if (result_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      state_->ended = true;
+      state_->work = nullptr;
+      finished_ = true;
+      final_ = result_.get();
+      throw DbError(sqlstate::kAdminShutdown,
+                    "the transaction block could not run: " + final_.message);
+    }
+  }
+  if (!state_->work_done) {
+    // The body ended (timeout) before it picked the statement up.
+    state_->work = nullptr;
+    if (state_->timed_out) {
+      throw DbError(kIdleInTransactionTimeout,
+                    "terminating transaction: idle in transaction timeout exceeded");
+    }
+    throw DbError(sqlstate::kInvalidTransactionState, "the transaction block has ended");
+  }
+  if (state_->work_error) std::rethrow_exception(state_->work_error);
+}
+
+TxnResult TxnBlock::Finish(bool commit) {
+  if (finished_) return final_;
+  {
+    std::lock_guard<std::mutex> l(state_->mu);
+    if (!state_->ended) {
+      state_->ending = commit ? State::Ending::kCommit : State::Ending::kRollback;
+      state_->cv.notify_all();
+    }
+  }
+  finished_ = true;
+  final_ = result_.get();
+  return final_;
+}
+
+bool TxnBlock::alive() const {
+  std::lock_guard<std::mutex> l(state_->mu);
+  return !state_->ended;
+}
+
+bool TxnBlock::timed_out() const {
+  std::lock_guard<std::mutex> l(state_->mu);
+  return state_->timed_out;
+}
+
+}  // namespace forktail
