@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace forktail::ckpt {
 namespace {
 
@@ -137,6 +139,41 @@ Status WriteCheckpoint(const CheckpointPlan& plan, ColdStore* store, CheckpointS
 
 void MarkWritten(CheckpointPlan& plan) {
   for (BlockRef& ref : plan.refs) ref->MarkCheckpointed();
+}
+
+Status WriteCheckpointImages(const CheckpointPlan& plan, const std::string& path,
+                             CheckpointStats* stats, bool* wrote_file) {
+  *stats = CheckpointStats{};
+  *wrote_file = false;
+  stats->blocks_total = plan.manifest.block_count();
+  if (plan.keys.empty()) return Status::Ok();
+  // An SST takes keys in order; BlockKey's order is the stored key order.
+  std::vector<size_t> order(plan.keys.size());
+  for (size_t i = 0; i < order.size(); i++) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return plan.keys[a] < plan.keys[b]; });
+  ImageFileWriter writer;
+  Status s = writer.Open(path);
+  if (!s.ok()) return s;
+  for (size_t i : order) {
+    std::string image = plan.refs[i]->ExportImage();
+    if (!(s = writer.Add(plan.keys[i], image)).ok()) return s;
+    stats->blocks_written++;
+    stats->bytes_written += image.size();
+  }
+  uint64_t file_bytes = 0;
+  if (!(s = writer.Finish(&file_bytes)).ok()) return s;
+  *wrote_file = true;
+  return Status::Ok();
+}
+
+Status CommitCheckpoint(const Manifest& manifest, const std::string& image_file, ColdStore* store,
+                        CheckpointStats* stats, const std::function<void()>& after_ingest) {
+  Status s;
+  if (!image_file.empty() && !(s = store->IngestImageFile(image_file)).ok()) return s;
+  if (after_ingest) after_ingest();
+  if (!(s = store->PutManifest(manifest.Encode())).ok()) return s;
+  return store->DeleteBlocksExcept(manifest.Keys(), &stats->images_deleted);
 }
 
 Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,

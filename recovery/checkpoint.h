@@ -2,19 +2,28 @@
 // position, so that recovery = load the newest checkpoint + replay the log
 // after its LSN, and the log before that LSN can be removed.
 //
-// Two steps, so that a later issue can move the second into a fork()ed
-// snapshot process and OLTP never pauses:
+// Steps (Database::Checkpoint, docs/snapshots.md "Checkpoints"):
 //  1. CollectCheckpoint, on the transaction thread between two transactions:
 //     the catalog bytes, the checkpoint LSN and the list of (table, block,
-//     version) to write - only blocks changed since the last checkpoint (the
-//     block header's changed flag) or missing from the previous manifest;
-//  2. WriteCheckpoint, from a frozen image of those blocks (today the live
-//     tables, with no transaction running; later the snapshot child): block
-//     images first, the manifest LAST with a synced write (cold_store.h), then
-//     the images no manifest needs any more are deleted.
-// After a successful write the transaction thread calls MarkWritten, which
-// clears the blocks' changed flags. A failed or interrupted checkpoint leaves
-// the flags set and the previous manifest in place, so the next one retries.
+//     version) to write - blocks changed since the last checkpoint (the
+//     block header's changed flag) or missing from the previous manifest.
+//     Then, still there, MarkWritten clears the collected blocks' changed
+//     flags at once, and the process forks (snapshot process).
+//  2. WriteCheckpointImages, from the frozen image of those blocks (in the
+//     forked child, or in-process on the transaction thread): an SST file
+//     written without a DB handle (cold_store.h, ImageFileWriter).
+//  3. CommitCheckpoint, off the transaction thread once the log is durable
+//     up to the LSN: ingest the file, write the manifest LAST with a synced
+//     write, then delete the images no manifest needs any more.
+// (WriteCheckpoint does 2+3 through the store's handle in one call.)
+//
+// Why the flags are cleared at fork time and not after the write: a block
+// changed after the fork must stay marked. A change after MarkCheckpointed
+// bumps the block's version and sets the flag again, so it is written next
+// time; a block changed again while its flag was still set would not be. If
+// the checkpoint then fails, nothing is lost either: its blocks' versions are
+// in no committed manifest, and CollectCheckpoint writes every block whose
+// (table, block, version) the previous manifest lacks.
 //
 // Manifest (little-endian; masked CRC32C over every byte before it):
 //
@@ -32,6 +41,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -78,8 +88,21 @@ CheckpointPlan CollectCheckpoint(const Catalog& catalog, wal::Lsn lsn, uint64_t 
                                  const Manifest* previous);
 // Step 2: writes the images and the manifest, then deletes unneeded images.
 Status WriteCheckpoint(const CheckpointPlan& plan, ColdStore* store, CheckpointStats* stats);
-// After WriteCheckpoint succeeded (transaction thread).
+// Transaction thread, right after CollectCheckpoint (see above). Does not
+// release the pins.
 void MarkWritten(CheckpointPlan& plan);
+
+// Step 2: writes the plan's images into a new SST file at `path` (nothing
+// when the plan has no images: *wrote_file = false). Fills blocks_written,
+// blocks_total and bytes_written. Safe in a forked child: touches only the
+// pinned blocks' memory and the new file.
+Status WriteCheckpointImages(const CheckpointPlan& plan, const std::string& path,
+                             CheckpointStats* stats, bool* wrote_file);
+// Step 3: ingests `image_file` (unless empty), writes the manifest (synced),
+// deletes images it does not need. `after_ingest` (may be empty) runs
+// between the ingestion and the manifest (crash tests).
+Status CommitCheckpoint(const Manifest& manifest, const std::string& image_file, ColdStore* store,
+                        CheckpointStats* stats, const std::function<void()>& after_ingest);
 
 // Recovery: loads the manifest's catalog and block images into an empty
 // catalog, rebuilds indexes and statistics. NotFound if there is no checkpoint.

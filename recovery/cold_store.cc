@@ -4,6 +4,7 @@
 #include <lz4.h>
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/sst_file_writer.h>
 
 #include <vector>
 
@@ -39,14 +40,32 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   return Status::IoError(what + ": " + s.ToString());
 }
 
-}  // namespace
-
-Status ColdStore::Open(const std::string& dir, bool read_only, std::unique_ptr<ColdStore>* out) {
+rocksdb::Options StoreOptions() {
   rocksdb::Options options;
-  options.create_if_missing = !read_only;
   options.compression = rocksdb::kNoCompression;  // images are LZ4-compressed already
   options.max_log_file_size = 64 << 20;
   options.keep_log_file_num = 2;
+  return options;
+}
+
+// value = raw size u32 LE | LZ4 bytes
+Status CompressImage(std::string_view image, std::string* value) {
+  int bound = LZ4_compressBound(static_cast<int>(image.size()));
+  value->resize(4 + static_cast<size_t>(bound));
+  uint32_t raw = static_cast<uint32_t>(image.size());
+  for (int i = 0; i < 4; i++) (*value)[i] = static_cast<char>((raw >> (8 * i)) & 0xff);
+  int n =
+      LZ4_compress_default(image.data(), value->data() + 4, static_cast<int>(image.size()), bound);
+  if (n <= 0) return Status::IoError("LZ4 compression of a block image failed");
+  value->resize(4 + static_cast<size_t>(n));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ColdStore::Open(const std::string& dir, bool read_only, std::unique_ptr<ColdStore>* out) {
+  rocksdb::Options options = StoreOptions();
+  options.create_if_missing = !read_only;
   rocksdb::DB* db = nullptr;
   rocksdb::Status s = read_only ? rocksdb::DB::OpenForReadOnly(options, dir, &db)
                                 : rocksdb::DB::Open(options, dir, &db);
@@ -65,14 +84,8 @@ ColdStore::~ColdStore() = default;
 
 Status ColdStore::PutBlockImage(const BlockKey& key, std::string_view image) {
   std::string value;
-  int bound = LZ4_compressBound(static_cast<int>(image.size()));
-  value.resize(4 + static_cast<size_t>(bound));
-  uint32_t raw = static_cast<uint32_t>(image.size());
-  for (int i = 0; i < 4; i++) value[i] = static_cast<char>((raw >> (8 * i)) & 0xff);
-  int n =
-      LZ4_compress_default(image.data(), value.data() + 4, static_cast<int>(image.size()), bound);
-  if (n <= 0) return Status::IoError("LZ4 compression of a block image failed");
-  value.resize(4 + static_cast<size_t>(n));
+  Status s = CompressImage(image, &value);
+  if (!s.ok()) return s;
   return FromRocks(db_->Put(rocksdb::WriteOptions(), EncodeKey(key), value),
                    fmt::format("writing block image {}/{}/v{}", key.table, key.block, key.version));
 }
@@ -138,6 +151,37 @@ Status ColdStore::CountBlocks(uint64_t* count) {
     (*count)++;
   }
   return FromRocks(it->status(), "listing block images");
+}
+
+Status ColdStore::IngestImageFile(const std::string& path) {
+  rocksdb::IngestExternalFileOptions io;
+  io.move_files = true;  // hard link when on the same file system, else copy
+  io.failed_move_fall_back_to_copy = true;
+  io.snapshot_consistency = false;  // no reader holds snapshots of this store
+  return FromRocks(db_->IngestExternalFile({path}, io), "ingesting checkpoint images " + path);
+}
+
+ImageFileWriter::ImageFileWriter() = default;
+ImageFileWriter::~ImageFileWriter() = default;
+
+Status ImageFileWriter::Open(const std::string& path) {
+  writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), StoreOptions());
+  return FromRocks(writer_->Open(path), "creating checkpoint image file " + path);
+}
+
+Status ImageFileWriter::Add(const BlockKey& key, std::string_view image) {
+  Status s = CompressImage(image, &value_);
+  if (!s.ok()) return s;
+  return FromRocks(writer_->Put(EncodeKey(key), value_),
+                   fmt::format("adding block image {}/{}/v{} to the image file", key.table,
+                               key.block, key.version));
+}
+
+Status ImageFileWriter::Finish(uint64_t* file_bytes) {
+  rocksdb::ExternalSstFileInfo info;
+  Status s = FromRocks(writer_->Finish(&info), "finishing the checkpoint image file");
+  if (s.ok() && file_bytes != nullptr) *file_bytes = info.file_size;
+  return s;
 }
 
 }  // namespace forktail::ckpt

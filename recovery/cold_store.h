@@ -13,6 +13,16 @@
 // images and manifest are durable together, and a crash before that leaves
 // the previous manifest as the newest complete checkpoint.
 //
+// Checkpoints written by a snapshot process (checkpoint.h) do not go through
+// the store's DB handle at all: the child writes the images into an SST file
+// with ImageFileWriter (RocksDB's SstFileWriter, no DB handle: the child must
+// not touch the parent's RocksDB instance, and RocksDB allows one process per
+// DB anyway) and the parent adds the file with IngestImageFile, which links it
+// into the LSM tree atomically and durably (the SST is synced by Finish,
+// RocksDB's own MANIFEST by the ingestion). A crash before or during the
+// ingestion leaves at most unreferenced images, which the next checkpoint's
+// DeleteBlocksExcept removes.
+//
 // Not thread-safe beyond what RocksDB gives; one checkpointer at a time.
 #pragma once
 
@@ -27,7 +37,8 @@
 
 namespace rocksdb {
 class DB;
-}
+class SstFileWriter;
+}  // namespace rocksdb
 
 namespace forktail::ckpt {
 
@@ -54,10 +65,33 @@ class ColdStore {
   // Deletes every block image not in `keep`; *deleted counts them.
   Status DeleteBlocksExcept(const std::set<BlockKey>& keep, uint64_t* deleted);
   Status CountBlocks(uint64_t* count);
+  // Adds an SST file written by ImageFileWriter (moved into the store when
+  // possible, else copied). The file must not overlap a concurrent write.
+  Status IngestImageFile(const std::string& path);
 
  private:
   explicit ColdStore(rocksdb::DB* db);
   std::unique_ptr<rocksdb::DB> db_;
+};
+
+// Writes block images into a standalone SST file for ColdStore::IngestImageFile.
+// Keys must be added in increasing order. Uses no DB handle and no RocksDB
+// background thread: safe in a forked child. LZ4-compresses like PutBlockImage.
+class ImageFileWriter {
+ public:
+  ImageFileWriter();
+  ~ImageFileWriter();
+  ImageFileWriter(const ImageFileWriter&) = delete;
+  ImageFileWriter& operator=(const ImageFileWriter&) = delete;
+
+  Status Open(const std::string& path);
+  Status Add(const BlockKey& key, std::string_view image);
+  // Finishes and syncs the file. At least one Add is required.
+  Status Finish(uint64_t* file_bytes);
+
+ private:
+  std::unique_ptr<rocksdb::SstFileWriter> writer_;
+  std::string value_;  // compression buffer, reused
 };
 
 }  // namespace forktail::ckpt

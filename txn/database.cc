@@ -1,10 +1,9 @@
-// Database: opening and recovery, procedures, checkpoints
-// (include/forktail/database.h).
+// Database: opening and recovery, procedures (include/forktail/database.h).
+// Checkpoints: database_checkpoint.cc.
 #include "forktail/database.h"
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <filesystem>
 
 namespace forktail {
@@ -57,6 +56,11 @@ void Database::OpenAndRecover() {
                               "LSN {}: log segments are missing",
                               log_->stats().next_lsn, report_.checkpoint.lsn));
   }
+  // Every recovered commit record starts before the log's end, every new one
+  // at or after it: the end - 1 orders correctly against both.
+  if (log_->stats().next_lsn > 0) recovered_lsn_ = log_->stats().next_lsn - 1;
+  // A checkpoint interrupted by a crash may have left its image file behind.
+  std::filesystem::remove_all(StagingDir(), ec);
   engine_ = std::make_unique<TxnEngine>(
       &catalog_, log_.get(), TxnEngineOptions{options_.synchronous_commit}, report_.next_txn);
 }
@@ -105,10 +109,21 @@ TxnResult Database::Execute(std::string_view name, std::vector<Value> args) {
 }
 
 void Database::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {
-  engine_->RunBetweenTransactions(std::move(fn));
+  // Until the first new commit the engine knows no LSN; the recovered log's
+  // last position is the right one then (see last_commit_lsn()).
+  engine_->RunBetweenTransactions([this, fn = std::move(fn)](wal::Lsn lsn) {
+    fn(lsn == wal::kInvalidLsn ? recovered_lsn_ : lsn);
+  });
 }
 
-wal::Lsn Database::last_commit_lsn() const { return engine_->last_commit_lsn(); }
+wal::Lsn Database::last_commit_lsn() const {
+  wal::Lsn lsn = engine_->last_commit_lsn();
+  return lsn == wal::kInvalidLsn ? recovered_lsn_ : lsn;
+}
+
+void Database::SetForkFunction(std::function<pid_t()> fork) {
+  engine_->RunExclusive([&] { fork_ = std::move(fork); });
+}
 
 uint64_t Database::committed_count() const { return engine_->committed(); }
 
@@ -119,42 +134,5 @@ std::future<TxnResult> Database::RunAsync(TxnBody body) { return engine_->Submit
 Status Database::health() const { return log_->health(); }
 
 wal::LogWriterStats Database::log_stats() const { return log_->stats(); }
-
-CheckpointResult Database::Checkpoint() {
-  CheckpointResult result;
-  engine_->RunExclusive([&] { result = CheckpointOnTxnThread(); });
-  return result;
-}
-
-CheckpointResult Database::CheckpointOnTxnThread() {
-  auto t0 = std::chrono::steady_clock::now();
-  // Everything appended so far becomes durable first: the log must never
-  // restart below the checkpoint's LSN.
-  Status s = log_->Flush();
-  if (!s.ok()) ThrowStatus("could not checkpoint", s);
-  wal::Lsn lsn = log_->stats().next_lsn;
-  ckpt::CheckpointPlan plan =
-      ckpt::CollectCheckpoint(catalog_, lsn, engine_->next_txn_id(), last_manifest_.get());
-  ckpt::CheckpointStats stats;
-  s = ckpt::WriteCheckpoint(plan, cold_store_.get(), &stats);
-  if (!s.ok()) ThrowStatus("could not write the checkpoint", s);
-  ckpt::MarkWritten(plan);
-  int removed = 0;
-  s = wal::RemoveSegmentsBefore(
-      options_.wal_file_system ? options_.wal_file_system : wal::PosixLogFileSystem(), dir_, lsn,
-      &removed);
-  if (!s.ok()) ThrowStatus("could not remove old log segments after a checkpoint", s);
-  CheckpointResult r;
-  r.sequence = plan.manifest.sequence;
-  r.lsn = lsn;
-  r.blocks_written = stats.blocks_written;
-  r.blocks_total = stats.blocks_total;
-  r.images_deleted = stats.images_deleted;
-  r.segments_removed = removed;
-  plan.manifest.catalog.clear();
-  last_manifest_ = std::make_unique<ckpt::Manifest>(std::move(plan.manifest));
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return r;
-}
 
 }  // namespace forktail

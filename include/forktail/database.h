@@ -32,10 +32,13 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sys/types.h>
 
 #include "forktail/procedure.h"
 #include "forktail/transaction.h"
@@ -61,6 +64,29 @@ struct DatabaseOptions {
   uint64_t wal_segment_size = uint64_t{64} << 20;
   // The WAL's file-I/O seam; nullptr = POSIX. Tests inject faults here.
   wal::LogFileSystem* wal_file_system = nullptr;
+
+  // Where checkpoint images are written (docs/snapshots.md, "Checkpoints"):
+  //  kSnapshotProcess: the transaction thread only forks between two
+  //    transactions; the child (a snapshot process) writes the changed blocks'
+  //    images as of that LSN into an SST file and exits; the calling thread
+  //    ingests it into the cold store and commits the manifest. Transactions
+  //    keep committing while the child writes.
+  //  kInProcess: the transaction thread writes the SST file itself (pauses
+  //    transactions for the write). The default in sanitizer builds only:
+  //    GCC 12's ASan/TSan allocators are not fork-safe, so a child forked
+  //    from a busy parent can hang (tests/snapshot/sanitizer_fork.h).
+  enum class CheckpointMode { kSnapshotProcess, kInProcess };
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  CheckpointMode checkpoint_mode = CheckpointMode::kInProcess;
+#else
+  CheckpointMode checkpoint_mode = CheckpointMode::kSnapshotProcess;
+#endif
+  // Tests only: called at each step of a checkpoint (crash and delay
+  // injection). "child" runs in the checkpoint child before it writes (only in
+  // kSnapshotProcess mode); "before_ingest", "after_ingest" (images ingested,
+  // manifest not yet written) and "after_manifest" run on the thread that
+  // called Checkpoint().
+  std::function<void(std::string_view step)> checkpoint_test_hook;
 };
 
 struct CheckpointResult {
@@ -71,6 +97,12 @@ struct CheckpointResult {
   uint64_t images_deleted = 0;
   int segments_removed = 0;
   double seconds = 0;
+  // kSnapshotProcess: the checkpoint child's pid, how long the transaction
+  // thread spent (collect + fork) and how long the child took to write.
+  pid_t child_pid = 0;
+  double txn_thread_seconds = 0;
+  double write_seconds = 0;
+  uint64_t bytes_written = 0;  // uncompressed image bytes
 };
 
 class Database {
@@ -100,9 +132,20 @@ class Database {
   TxnResult Run(TxnBody body);
   std::future<TxnResult> RunAsync(TxnBody body);
 
-  // Takes a checkpoint between two transactions; throws DbError on failure
-  // (the previous checkpoint stays the newest complete one).
+  // Takes a checkpoint as of a point between two transactions and returns
+  // when it is durable; throws DbError on failure (the previous checkpoint
+  // stays the newest complete one). With CheckpointMode::kSnapshotProcess the
+  // transaction thread only collects the changed blocks' list and forks;
+  // the write, the ingest and the manifest happen off it. One checkpoint at a
+  // time (concurrent callers queue). Do not call from a transaction body.
   CheckpointResult Checkpoint();
+
+  // How checkpoint children are forked. Default: fork(). The snapshot module
+  // installs ForkExclusions::Fork (DatabaseForkPoint) so that the checkpoint
+  // child, like a snapshot process, closes the descriptors registered there
+  // (client sockets, other snapshots' channels). Called on the transaction
+  // thread; must return like fork().
+  void SetForkFunction(std::function<pid_t()> fork);
 
   // Snapshot fork point (snapshot/database_fork_point.h): runs `fn` on the
   // transaction thread between two transactions with the LSN of the last
@@ -110,8 +153,10 @@ class Database {
   // Open). Asynchronous; `fn` may fork (see TxnEngine::RunBetweenTransactions
   // for why that is safe and what the child must not touch).
   void RunBetweenTransactions(std::function<void(wal::Lsn)> fn);
-  // Any thread: the last commit's LSN (kInvalidLsn before the first one) and
-  // the number of transactions committed since Open.
+  // Any thread: the last commit's LSN and the number of transactions
+  // committed since Open. After a reopen, until the first new commit, the LSN
+  // is the recovered log's last position (every recovered commit is at or
+  // before it, every new one after); kInvalidLsn only for an empty database.
   wal::Lsn last_commit_lsn() const;
   uint64_t committed_count() const;
   // The tables, for reading WITHOUT a transaction. Only safe where nothing can
@@ -134,7 +179,10 @@ class Database {
   Database(std::string dir, const DatabaseOptions& options);
   void OpenAndRecover();
   Procedure Lookup(std::string_view name) const;
-  CheckpointResult CheckpointOnTxnThread();
+  struct PendingCheckpoint;
+  void CollectAndFork(PendingCheckpoint* pending);
+  void FinishCheckpoint(PendingCheckpoint* pending, CheckpointResult* result);
+  std::string StagingDir() const;
 
   const std::string dir_;
   const DatabaseOptions options_;
@@ -143,7 +191,12 @@ class Database {
   std::unique_ptr<wal::LogWriter> log_;
   std::unique_ptr<TxnEngine> engine_;
   redo::RecoveryReport report_;
-  std::unique_ptr<ckpt::Manifest> last_manifest_;  // transaction thread only
+  // Guarded by checkpoint_mu_ (read on the transaction thread while the
+  // checkpointing caller holds it).
+  std::unique_ptr<ckpt::Manifest> last_manifest_;
+  std::mutex checkpoint_mu_;                   // one checkpoint at a time
+  std::function<pid_t()> fork_;                // set before use; read on the transaction thread
+  wal::Lsn recovered_lsn_ = wal::kInvalidLsn;  // last LSN of the recovered log
   wal::TxnId next_txn_hint_ = 1;
   mutable std::shared_mutex procedures_mu_;
   std::map<std::string, Procedure, std::less<>> procedures_;
