@@ -173,6 +173,7 @@ class CopyRowBuilder {
  private:
   TableSchema schema_;
   std::vector<uint16_t> targets_;  // field i -> table column
+  bool identity_ = false;          // targets_ is every column in table order
 };
 
 struct CopyLoadOptions {
@@ -219,8 +220,12 @@ class CopyLoader {
   std::unique_ptr<CopyParser> parser_;
   std::shared_ptr<Batch> batch_;
   std::optional<std::future<TxnResult>> in_flight_;
+  std::shared_ptr<Batch> in_flight_batch_;
   uint64_t rows_ = 0;
 };
+
+// A field or line as PostgreSQL shows it in CONTEXT: at most 100 bytes, then "...".
+std::string CopyContextText(std::string_view text);
 
 // Fills `buffer` with up to `capacity` bytes; returns 0 at the end of input.
 // Throws DbError on a read error.
