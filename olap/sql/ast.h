@@ -17,8 +17,11 @@
 // PostgreSQL puts in an ErrorResponse's 'P' field. Pass it to
 // DbError(sqlstate, message, position) to point at a node. Binary and
 // unary operator nodes point at the OPERATOR token (as PostgreSQL does for
-// "operator does not exist" errors); everything else points at its first
-// token. 0 means "no position" (synthesized nodes).
+// "operator does not exist" errors), and so do the keyword operators kAnd,
+// kOr, kIsNull, kIsBool, kIsDistinctFrom, kBetween, kInList, kInSubquery,
+// kLike, kSimilar, kQuantified (the AND / IS / BETWEEN / IN / LIKE / op
+// token); kCast written `x::t` points at `::`; everything else points at its
+// first token. 0 means "no position" (synthesized nodes).
 //
 // Normalizations the parser applies (so the binder sees one spelling):
 //   - `!=` becomes `<>`; OPERATOR(pg_catalog.~) becomes op "~".
@@ -36,6 +39,11 @@
 //     with `no_parens` = true (CURRENT_TIMESTAMP(3): args = {3}).
 //   - COALESCE / NULLIF / GREATEST / LEAST are ordinary kFunction calls.
 //   - COLLATE x is parsed and dropped.
+//   - A minus sign directly applied to a numeric literal is folded into it,
+//     as PostgreSQL does: `-5` is kLiteral kInteger "-5" (position of '-');
+//     `-x`, `-(5)`... stay kUnaryOp. A unary '+' on a literal is dropped.
+//   - `x AT TIME ZONE z` is kFunction "timezone" with arguments (z, x).
+//   - INSERT VALUES rows and UPDATE SET values may be kDefault.
 //   - Type names are lower-cased and canonicalized to PostgreSQL's internal
 //     spelling where the grammar has a special form: INT / INTEGER -> "int4",
 //     SMALLINT -> "int2", BIGINT -> "int8", REAL -> "float4", FLOAT /
