@@ -6,3 +6,5 @@
 
 #include "olap/sql/ast.h"
 #include "olap/engine/sql_session.h"
+#include "olap/plan/binder.h"
+#include "olap/plan/optimizer.h"

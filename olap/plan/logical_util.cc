@@ -167,6 +167,13 @@ void RecomputeColumns(LogicalOp* op) {
   }
 }
 
+ExprPtr Coalesce2(ExprPtr a, ExprPtr b) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(a));
+  args.push_back(std::move(b));
+  return Coalesce(std::move(args));
+}
+
 LogicalOpPtr MakeFilter(LogicalOpPtr child, std::vector<ExprPtr> conditions) {
   auto op = std::make_unique<LogicalOp>();
   op->kind = LogicalOpKind::kFilter;

@@ -51,6 +51,10 @@ void ForEachExpression(LogicalOp& op, const std::function<void(ExprPtr&)>& f);
 // children (Filter, Sort, Limit, Distinct, Join); other kinds are unchanged.
 void RecomputeColumns(LogicalOp* op);
 
+// COALESCE(a, b) (the factory takes a vector, which braces cannot fill
+// with move-only pointers).
+ExprPtr Coalesce2(ExprPtr a, ExprPtr b);
+
 // The operator constructors the binder and optimizer use.
 LogicalOpPtr MakeFilter(LogicalOpPtr child, std::vector<ExprPtr> conditions);
 LogicalOpPtr MakeJoin(LogicalJoinKind kind, LogicalOpPtr left, LogicalOpPtr right,

@@ -160,6 +160,12 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
     // The join's own condition: the parts on the right side alone filter the
     // right input (ON conditions of the nullable side, subquery conditions).
     for (ExprPtr& c : op->conditions) {
+      uint32_t l, r;
+      if (kind != LogicalJoinKind::kNullAwareAnti && AsKeyPair(*c, left, right, &l, &r)) {
+        op->left_keys.push_back(l);
+        op->right_keys.push_back(r);
+        continue;
+      }
       if (!ColumnsOf(*c).empty() && RefersOnlyTo(*c, right)) {
         to_right.push_back(std::move(c));
       } else if (kind == LogicalJoinKind::kSemi && !ColumnsOf(*c).empty() &&

@@ -1,0 +1,313 @@
+// Literals, parameters and operators: AST expressions -> bound Expressions with PostgreSQL's
+// typing. Unknown-typed operands (string literals, NULL, parameters of no
+// known type) take the type of the other side of their operator, as
+// PostgreSQL resolves "unknown" literals; alone they become TEXT.
+#include <cstdlib>
+#include <string>
+
+#include "olap/plan/binder_internal.h"
+#include "olap/plan/optimizer_internal.h"
+
+namespace forktail {
+
+namespace {
+
+ExprContext WithHint(const ExprContext& ctx, const Type* hint) {
+  ExprContext c = ctx;
+  c.hint = hint;
+  return c;
+}
+
+std::string TypeText(const Type& t) { return t.ToString(); }
+
+bool IsIntervalExpr(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kTyped) {
+    return e.type.name == "interval";
+  }
+  if (e.kind == sql::ExprKind::kCast && e.type.name == "interval") {
+    const sql::Expr& c = *e.children[0];
+    return c.kind == sql::ExprKind::kLiteral && c.literal_kind == sql::LiteralKind::kString;
+  }
+  return false;
+}
+
+Interval IntervalOf(const sql::Expr& e) {
+  std::string text = e.kind == sql::ExprKind::kCast ? e.children[0]->text : e.text;
+  const std::string& fields = e.type.interval_fields;
+  try {
+    if (!fields.empty()) {
+      // INTERVAL '3' MONTH: a bare number in the field's unit.
+      bool bare = !text.empty() && text.find_first_not_of("+-0123456789. ") == std::string::npos;
+      if (bare) text += " " + fields.substr(0, fields.find(' '));
+    }
+    return datetime::ParseInterval(text);
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+}
+
+const char* CompareText(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEq:
+      return "=";
+    case CompareOp::kNe:
+      return "<>";
+    case CompareOp::kLt:
+      return "<";
+    case CompareOp::kLe:
+      return "<=";
+    case CompareOp::kGt:
+      return ">";
+    case CompareOp::kGe:
+      return ">=";
+  }
+  return "?";
+}
+
+bool CompareOpOf(const std::string& op, CompareOp* out) {
+  if (op == "=")
+    *out = CompareOp::kEq;
+  else if (op == "<>")
+    *out = CompareOp::kNe;
+  else if (op == "<")
+    *out = CompareOp::kLt;
+  else if (op == "<=")
+    *out = CompareOp::kLe;
+  else if (op == ">")
+    *out = CompareOp::kGt;
+  else if (op == ">=")
+    *out = CompareOp::kGe;
+  else
+    return false;
+  return true;
+}
+
+}  // namespace
+
+bool Binder::IsUnknownTyped(const sql::Expr& e) const {
+  if (e.kind == sql::ExprKind::kLiteral) {
+    return e.literal_kind == sql::LiteralKind::kString || e.literal_kind == sql::LiteralKind::kNull;
+  }
+  if (e.kind == sql::ExprKind::kParameter) {
+    size_t i = static_cast<size_t>(e.param_index - 1);
+    return i >= param_types_.size() || !param_types_[i].has_value();
+  }
+  return false;
+}
+
+std::pair<ExprPtr, ExprPtr> Binder::BindPair(const sql::Expr& l, const sql::Expr& r,
+                                             ExprContext& ctx) {
+  if (IsUnknownTyped(l) && !IsUnknownTyped(r)) {
+    ExprContext rc = WithHint(ctx, nullptr);
+    ExprPtr right = BindExpr(r, rc);
+    ExprContext lc = WithHint(ctx, &right->type);
+    ExprPtr left = BindExpr(l, lc);
+    return {std::move(left), std::move(right)};
+  }
+  ExprContext lc = WithHint(ctx, nullptr);
+  ExprPtr left = BindExpr(l, lc);
+  Type lt = left->type;
+  ExprContext rc = WithHint(ctx, &lt);
+  ExprPtr right = BindExpr(r, rc);
+  return {std::move(left), std::move(right)};
+}
+
+ExprPtr Binder::BindLiteral(const sql::Expr& e, const Type* hint) {
+  try {
+    switch (e.literal_kind) {
+      case sql::LiteralKind::kNull:
+        return Constant(Value::Null(hint ? *hint : Type::Text()));
+      case sql::LiteralKind::kBoolean:
+        return Constant(Value::Boolean(e.text == "true"));
+      case sql::LiteralKind::kInteger: {
+        errno = 0;
+        char* end = nullptr;
+        long long v = std::strtoll(e.text.c_str(), &end, 10);
+        if (errno == 0 && *end == '\0') {
+          if (v >= INT32_MIN && v <= INT32_MAX)
+            return Constant(Value::Integer(static_cast<int32_t>(v)));
+          return Constant(Value::BigInt(v));
+        }
+        [[fallthrough]];
+      }
+      case sql::LiteralKind::kNumeric: {
+        const std::string& t = e.text;
+        if (t.find_first_of("eE") != std::string::npos) {
+          return Constant(Value::Parse(Type::Double(), t));
+        }
+        size_t dot = t.find('.');
+        std::string int_part = t.substr(0, dot);
+        std::string frac = dot == std::string::npos ? "" : t.substr(dot + 1);
+        size_t nz = int_part.find_first_not_of("+-0");
+        int_part = nz == std::string::npos ? "" : int_part.substr(nz);
+        int scale = static_cast<int>(frac.size());
+        int precision = std::max(1, static_cast<int>(int_part.size()) + scale);
+        if (precision > kMaxDecimalPrecision) {
+          if (scale == 0) {
+            throw DbError(sqlstate::kFeatureNotSupported,
+                          "integer constant " + t + " does not fit in 18 digits", e.position);
+          }
+          return Constant(Value::Parse(Type::Double(), t));
+        }
+        return Constant(Value::Parse(Type::Decimal(precision, scale), t));
+      }
+      case sql::LiteralKind::kString:
+        if (hint != nullptr && !hint->IsString()) return Constant(Value::Parse(*hint, e.text));
+        return Constant(Value::Text(e.text));
+      case sql::LiteralKind::kTyped: {
+        if (e.type.name == "interval") {
+          throw DbError(sqlstate::kFeatureNotSupported,
+                        "interval values are only supported in date/timestamp +/- interval",
+                        e.position);
+        }
+        Type t = TypeFromName(e.type);
+        if (t.IsString()) return Constant(Value::String(t, e.text).CastTo(t));
+        return Constant(Value::Parse(t, e.text));
+      }
+      case sql::LiteralKind::kBitString:
+        break;
+    }
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+  throw DbError(sqlstate::kFeatureNotSupported, "bit string literals are not supported",
+                e.position);
+}
+
+ExprPtr Binder::BindParameter(const sql::Expr& e, const Type* hint) {
+  size_t i = static_cast<size_t>(e.param_index - 1);
+  if (param_types_.size() <= i) param_types_.resize(i + 1);
+  if (!param_types_[i]) param_types_[i] = hint != nullptr ? *hint : Type::Text();
+  Type t = *param_types_[i];
+  if (i >= options_.parameters.size()) return Constant(Value::Null(t));
+  const Value& v = options_.parameters[i];
+  if (v.is_null()) return Constant(Value::Null(t));
+  try {
+    return Constant(v.CastTo(t));
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+}
+
+ExprPtr Binder::BindCondition(const sql::Expr& e, ExprContext& ctx, const char* clause) {
+  ExprContext c = WithHint(ctx, nullptr);
+  Type b = Type::Boolean();
+  if (IsUnknownTyped(e)) c.hint = &b;
+  ExprPtr r = BindExpr(e, c);
+  if (r->type.id != TypeId::kBoolean) {
+    throw DbError(sqlstate::kDatatypeMismatch,
+                  std::string("argument of ") + clause + " must be type boolean, not type " +
+                      TypeText(r->type),
+                  e.position);
+  }
+  return r;
+}
+
+ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r,
+                               ExprContext& ctx, int position) {
+  auto [left, right] = BindPair(l, r, ctx);
+  Type lt = left->type, rt = right->type;
+  try {
+    return Compare(op, std::move(left), std::move(right));
+  } catch (const DbError&) {
+    throw DbError(
+        sqlstate::kUndefinedFunction,
+        "operator does not exist: " + TypeText(lt) + " " + CompareText(op) + " " + TypeText(rt),
+        position);
+  }
+}
+
+ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
+  const sql::Expr& l = *e.children[0];
+  const sql::Expr& r = *e.children[1];
+  CompareOp cmp;
+  if (CompareOpOf(e.op, &cmp)) return BindComparison(cmp, l, r, ctx, e.position);
+  ArithOp op;
+  if (e.op == "+")
+    op = ArithOp::kAdd;
+  else if (e.op == "-")
+    op = ArithOp::kSub;
+  else if (e.op == "*")
+    op = ArithOp::kMul;
+  else if (e.op == "/")
+    op = ArithOp::kDiv;
+  else if (e.op == "%")
+    op = ArithOp::kMod;
+  else {
+    throw DbError(sqlstate::kFeatureNotSupported, "operator " + e.op + " is not supported",
+                  e.position);
+  }
+  // date/timestamp +/- interval (and interval + date).
+  if ((op == ArithOp::kAdd || op == ArithOp::kSub) && IsIntervalExpr(r)) {
+    Type d = Type::Date();
+    ExprContext lc = WithHint(ctx, &d);
+    ExprPtr left = BindExpr(l, lc);
+    try {
+      return DateAdd(std::move(left), IntervalOf(r), op == ArithOp::kSub);
+    } catch (const DbError& err) {
+      RethrowAt(err, e.position);
+    }
+  }
+  if (op == ArithOp::kAdd && IsIntervalExpr(l)) {
+    ExprContext rc = WithHint(ctx, nullptr);
+    ExprPtr right = BindExpr(r, rc);
+    try {
+      return DateAdd(std::move(right), IntervalOf(l), false);
+    } catch (const DbError& err) {
+      RethrowAt(err, e.position);
+    }
+  }
+  auto [left, right] = BindPair(l, r, ctx);
+  // date +/- integer constant: days.
+  if (left->type.id == TypeId::kDate && right->type.IsInteger() &&
+      right->kind == ExprKind::kConstant && !right->constant.is_null() &&
+      (op == ArithOp::kAdd || op == ArithOp::kSub)) {
+    Interval iv;
+    iv.days = static_cast<int32_t>(right->constant.GetInt());
+    return DateAdd(std::move(left), iv, op == ArithOp::kSub);
+  }
+  Type lt = left->type, rt = right->type;
+  bool numeric = lt.IsNumeric() && rt.IsNumeric();
+  if (!numeric) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "operator does not exist: " + TypeText(lt) + " " + e.op + " " + TypeText(rt),
+                  e.position);
+  }
+  try {
+    return Arith(op, std::move(left), std::move(right));
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+}
+
+int64_t Binder::ConstantInt(const sql::Expr& e, const char* what) {
+  ExprContext ctx;
+  ctx.plan = nullptr;
+  ctx.clause = what;
+  Type bigint = Type::BigInt();
+  ctx.hint = &bigint;
+  ExprPtr bound = FoldExpression(BindExpr(e, ctx));
+  if (bound->kind != ExprKind::kConstant) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  std::string("argument of ") + what + " must be a constant", e.position);
+  }
+  if (!bound->type.IsInteger() && !bound->constant.is_null()) {
+    try {
+      bound = Constant(bound->constant.CastTo(Type::BigInt()));
+    } catch (const DbError& err) {
+      throw DbError(sqlstate::kDatatypeMismatch,
+                    std::string("argument of ") + what + " must be type bigint, not type " +
+                        TypeText(bound->type),
+                    e.position);
+    }
+  }
+  if (bound->constant.is_null()) return kNoRowLimit;
+  int64_t v = bound->constant.GetInt();
+  if (v < 0) {
+    throw DbError(std::string(what) == "OFFSET" ? "2201X" : "2201W",
+                  std::string(what) + " must not be negative", e.position);
+  }
+  return v;
+}
+
+}  // namespace forktail
