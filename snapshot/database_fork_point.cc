@@ -2,10 +2,20 @@
 
 #include <utility>
 
+#include "recovery/recovery.h"
+#include "snapshot/fork_exclusions.h"
+
 namespace forktail {
 namespace {
 Lsn OrZero(wal::Lsn lsn) { return lsn == wal::kInvalidLsn ? 0 : lsn; }
 }  // namespace
+
+DatabaseForkPoint::DatabaseForkPoint(Database* db) : db_(db) {
+  ForkExclusions& exclusions = ForkExclusions::Global();
+  exclusions.ExcludePathsUnder(wal::WalDir(db->dir()));
+  exclusions.ExcludePathsUnder(redo::ColdStoreDir(db->dir()));
+  db->SetForkFunction([] { return ForkExclusions::Global().Fork({}); });
+}
 
 void DatabaseForkPoint::RunBetweenTransactions(std::function<void(Lsn)> fn) {
   db_->RunBetweenTransactions([fn = std::move(fn)](wal::Lsn lsn) { fn(OrZero(lsn)); });

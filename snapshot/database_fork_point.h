@@ -19,8 +19,15 @@
 // transaction engine or the write-ahead log: those threads do not exist in the
 // child and the log writer's mutex may have been held at fork time.
 //
-// LSNs: before the first commit since Open the database reports kInvalidLsn;
-// this adapter reports 0 then (no commit to wait for).
+// LSNs: an empty database reports kInvalidLsn; this adapter reports 0 then
+// (no commit to wait for). After a reopen the database reports the recovered
+// log's last position until the first new commit.
+//
+// Construction also makes the database's own forks fork-safe: the WAL's and
+// the cold store's (RocksDB's) descriptors are registered with ForkExclusions
+// (by directory: both open and close files by themselves), and the
+// database's checkpoint children are forked through ForkExclusions::Fork,
+// so they close what snapshot processes close.
 #pragma once
 
 #include <functional>
@@ -33,7 +40,7 @@ namespace forktail {
 class DatabaseForkPoint final : public ForkPoint {
  public:
   // `db` must outlive this object and every SnapshotManager using it.
-  explicit DatabaseForkPoint(Database* db) : db_(db) {}
+  explicit DatabaseForkPoint(Database* db);
 
   void RunBetweenTransactions(std::function<void(Lsn)> fn) override;
   CommitProgress Committed() const override;

@@ -1,11 +1,15 @@
 #include "snapshot/fork_exclusions.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <new>
 
 namespace forktail {
@@ -15,6 +19,42 @@ size_t PageRound(size_t bytes) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   return (bytes + page - 1) / page * page;
 }
+// Child only: closes the descriptors whose target lies under one of `dirs`.
+// No allocation, no locks: getdents64 and readlinkat into stack buffers.
+void CloseFdsUnder(const std::vector<std::string>& dirs) {
+  if (dirs.empty()) return;
+  int dir_fd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) return;
+  constexpr int kMaxDoomed = 1024;
+  int doomed[kMaxDoomed];
+  int n_doomed = 0;
+  alignas(8) char buf[8192];
+  for (;;) {
+    long n = syscall(SYS_getdents64, dir_fd, buf, sizeof(buf));
+    if (n <= 0) break;
+    for (long off = 0; off < n;) {
+      auto* d = reinterpret_cast<struct dirent64*>(buf + off);
+      off += d->d_reclen;
+      if (d->d_name[0] < '0' || d->d_name[0] > '9') continue;
+      int fd = 0;
+      for (const char* c = d->d_name; *c; c++) fd = fd * 10 + (*c - '0');
+      if (fd == dir_fd) continue;
+      char target[4096];
+      ssize_t len = readlinkat(dir_fd, d->d_name, target, sizeof(target) - 1);
+      if (len <= 0) continue;
+      for (const std::string& dir : dirs) {
+        if (static_cast<size_t>(len) > dir.size() &&
+            std::memcmp(target, dir.data(), dir.size()) == 0 && n_doomed < kMaxDoomed) {
+          doomed[n_doomed++] = fd;
+          break;
+        }
+      }
+    }
+  }
+  close(dir_fd);
+  for (int i = 0; i < n_doomed; i++) close(doomed[i]);
+}
+
 }  // namespace
 
 ForkExclusions& ForkExclusions::Global() {
@@ -59,6 +99,17 @@ void ForkExclusions::OpenExcluded(const std::function<void(std::vector<int>* fds
   }
 }
 
+void ForkExclusions::ExcludePathsUnder(std::string dir) {
+  // /proc/self/fd links are absolute and resolved.
+  std::error_code ec;
+  std::filesystem::path canonical = std::filesystem::weakly_canonical(dir, ec);
+  if (!ec) dir = canonical.string();
+  while (!dir.empty() && dir.back() == '/') dir.pop_back();
+  dir.push_back('/');
+  std::lock_guard lock(mu_);
+  if (std::find(dirs_.begin(), dirs_.end(), dir) == dirs_.end()) dirs_.push_back(std::move(dir));
+}
+
 void ForkExclusions::IncludeFd(int fd) {
   std::lock_guard lock(mu_);
   auto it = std::find(fds_.begin(), fds_.end(), fd);
@@ -89,6 +140,7 @@ pid_t ForkExclusions::Fork(std::span<const int> keep) {
   for (int fd : fds_) {
     if (std::find(keep.begin(), keep.end(), fd) == keep.end()) close(fd);
   }
+  CloseFdsUnder(dirs_);
   return 0;
 }
 

@@ -54,6 +54,12 @@ class ForkExclusions {
   // between creation and registration. Use it for sockets whose peer must see
   // EOF when this process closes them (a child holding a copy would hide it).
   void OpenExcluded(const std::function<void(std::vector<int>* fds)>& open);
+  // Every descriptor open on a file under `dir` at fork time is closed in the
+  // child (found through /proc/self/fd, without allocating). For files other
+  // modules open and close by themselves, so that no fd list can be kept:
+  // the WAL's segments and RocksDB's files (DatabaseForkPoint registers the
+  // database's wal/ and cold/ directories).
+  void ExcludePathsUnder(std::string dir);
 
   std::vector<Range> ExcludedMemory() const;
   size_t ExcludedBytes() const;
@@ -67,6 +73,7 @@ class ForkExclusions {
   mutable std::mutex mu_;
   std::vector<Range> ranges_;
   std::vector<int> fds_;
+  std::vector<std::string> dirs_;  // each ends with '/'
 };
 
 // An anonymous mapping registered with ForkExclusions (e.g. a ring buffer):

@@ -41,6 +41,7 @@
 #include "snapshot/fork_point.h"           // IWYU pragma: export
 #include "snapshot/frame.h"                // IWYU pragma: export
 #include "snapshot/memory_usage.h"         // IWYU pragma: export
+#include "snapshot/snapshot_control.h"     // IWYU pragma: export
 #include "snapshot/snapshot_manager.h"     // IWYU pragma: export
 #include "snapshot/snapshot_process.h"     // IWYU pragma: export
 #include "snapshot/snapshot_query.h"       // IWYU pragma: export
