@@ -12,5 +12,6 @@ int& ExitCode();
 void RegisterDemoCommand(CLI::App& app);
 void RegisterWalCommand(CLI::App& app);      // wal dump | wal verify
 void RegisterRecoverCommand(CLI::App& app);  // recover DIR [--check]
+void RegisterSnapshotsCommand(CLI::App& app);  // snapshots --data DIR
 
 }  // namespace forktail::tools
