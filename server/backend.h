@@ -1,0 +1,88 @@
+// What the wire protocol needs from a SQL engine, shaped like Contract 4
+// (olap/engine/sql_session.h: SqlEngine / SqlSession) so that the protocol can
+// be written and tested against a scripted fake while the engine is built.
+// SqlBackend (sql_backend.h) adapts the real SqlSession to it.
+//
+// Threads: a BackendSession is used by its connection's thread only, except
+// Cancel(), which the thread serving a CancelRequest (or shutdown) calls.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/value.h"
+
+namespace forktail {
+
+struct BackendColumn {
+  std::string name;
+  Type type;
+};
+
+struct BackendResult {
+  // "SELECT 3", "INSERT 0 5", "BEGIN", ...; "COPY_IN" starts COPY FROM STDIN.
+  std::string command_tag;
+  std::vector<BackendColumn> columns;  // empty: the statement returns no rows
+  std::vector<Row> rows;
+  std::vector<std::string> notices;
+};
+
+// 'I' idle, 'T' in a transaction block, 'E' in a failed transaction block.
+enum class BackendTxnStatus : char { kIdle = 'I', kInBlock = 'T', kFailed = 'E' };
+
+// A prepared statement as Describe reports it. `handle` is the backend's own
+// object (the engine's PreparedStatement).
+struct BackendStatement {
+  std::string sql;
+  std::vector<std::optional<Type>> parameter_types;  // nullopt: could not be inferred
+  std::vector<BackendColumn> columns;
+  std::shared_ptr<const void> handle;
+};
+
+struct BackendSessionOptions {
+  std::string user;
+  std::string database;
+  std::string application_name;
+  std::string options;  // the startup packet's "options" (e.g. "-c key=value")
+};
+
+class BackendSession {
+ public:
+  virtual ~BackendSession() = default;
+
+  // Simple query: every statement in order, each result handed to
+  // `on_result` as soon as it is complete (so that it reaches the client
+  // before a later statement's error); throws DbError (with position) for the
+  // first failing statement. A "COPY_IN" result is the last one.
+  using ResultCallback = std::function<void(BackendResult&&)>;
+  virtual void Execute(std::string_view sql, const ResultCallback& on_result) = 0;
+  // `parameter_types`: the Parse message's types (nullopt: unspecified).
+  virtual std::shared_ptr<const BackendStatement> Prepare(
+      std::string_view sql, const std::vector<std::optional<Type>>& parameter_types) = 0;
+  virtual BackendResult ExecutePrepared(const BackendStatement& statement,
+                                        const std::vector<Value>& parameters) = 0;
+  virtual void CopyIn(std::string_view bytes) = 0;
+  virtual BackendResult CopyDone() = 0;
+  // Ends the COPY without loading anything; does not throw (the connection
+  // reports 57014 itself).
+  virtual void CopyFail(std::string_view message) = 0;
+  // Thread-safe: makes the running (or next) statement fail with 57014.
+  virtual void Cancel() = 0;
+  virtual BackendTxnStatus status() const = 0;
+  // SHOW values, for ParameterStatus ("" when unknown).
+  virtual std::string GetParameter(std::string_view name) const = 0;
+};
+
+class QueryBackend {
+ public:
+  virtual ~QueryBackend() = default;
+  // Called on the connection's thread after authentication; may throw DbError
+  // (e.g. 3D000 for an unknown database).
+  virtual std::unique_ptr<BackendSession> OpenSession(const BackendSessionOptions& options) = 0;
+};
+
+}  // namespace forktail

@@ -1,0 +1,433 @@
+#include "server/connection.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstdio>
+
+#include "server/pg_types.h"
+
+namespace forktail {
+namespace {
+
+// The GUCs PostgreSQL reports in ParameterStatus, in its order, with the
+// values Forktail has when the backend does not say otherwise.
+struct ReportedParameter {
+  const char* name;
+  const char* fallback;
+};
+constexpr ReportedParameter kReported[] = {
+    {"application_name", ""},      {"client_encoding", "UTF8"},
+    {"DateStyle", "ISO, MDY"},     {"default_transaction_read_only", "off"},
+    {"in_hot_standby", "off"},     {"integer_datetimes", "on"},
+    {"IntervalStyle", "postgres"}, {"is_superuser", "on"},
+    {"server_encoding", "UTF8"},   {"server_version", ""},
+    {"session_authorization", ""}, {"standard_conforming_strings", "on"},
+    {"TimeZone", "UTC"},
+};
+
+bool IsLoopbackPeer(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof addr;
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return false;
+  if (addr.ss_family == AF_UNIX) return true;
+  if (addr.ss_family == AF_INET) {
+    auto* in = reinterpret_cast<sockaddr_in*>(&addr);
+    return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (addr.ss_family == AF_INET6) {
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&addr);
+    if (IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) return true;
+    return IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && in6->sin6_addr.s6_addr[12] == 127;
+  }
+  return false;
+}
+
+std::string PeerHost(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof addr;
+  char buf[INET6_ADDRSTRLEN] = "?";
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    if (addr.ss_family == AF_INET) {
+      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(&addr)->sin_addr, buf, sizeof buf);
+    } else if (addr.ss_family == AF_INET6) {
+      inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(&addr)->sin6_addr, buf, sizeof buf);
+    }
+  }
+  return buf;
+}
+
+}  // namespace
+
+Connection::Connection(int fd, int stop_fd, ConnectionHost& host, int32_t pid, int32_t secret_key)
+    : stream_(fd, stop_fd), host_(host), pid_(pid), secret_key_(secret_key) {}
+
+Connection::~Connection() {
+  if (admitted_) host_.Leave(this);
+}
+
+void Connection::Cancel() {
+  if (BackendSession* s = cancel_target_.load()) s->Cancel();
+}
+
+void Connection::Run() {
+  try {
+    stream_.set_deadline(SocketStream::Clock::now() + host_.options().authentication_timeout);
+    if (!Startup()) return;
+    stream_.set_deadline(std::nullopt);
+    MainLoop();
+  } catch (const ConnectionEnded&) {
+  } catch (const ProtocolError& e) {
+    SendFatal(e.sqlstate(), e.what());
+  } catch (const DbError& e) {
+    SendFatal(e.sqlstate(), e.what());
+  } catch (const std::exception& e) {
+    SendFatal(sqlstate::kInternalError, e.what());
+  }
+  if (session_ && session_->status() != BackendTxnStatus::kIdle) {
+    // An open transaction of a vanished client is rolled back.
+    try {
+      session_->Execute("ROLLBACK", [](BackendResult&&) {});
+    } catch (const std::exception&) {
+    }
+  }
+}
+
+bool Connection::Startup() {
+  StartupPacket packet;
+  while (true) {
+    std::string_view body;
+    SocketStream::ReadStatus s = stream_.ReadStartupPacket(&body);
+    if (s == SocketStream::ReadStatus::kTimedOut) {
+      SendFatal(sqlstate::kProtocolViolation, "canceling authentication due to timeout");
+      return false;
+    }
+    if (s != SocketStream::ReadStatus::kOk) return false;
+    packet = DecodeStartupPacket(body);
+    if (packet.code == kSslRequestCode || packet.code == kGssEncRequestCode) {
+      stream_.output()->push_back('N');  // no TLS / GSSAPI encryption
+      if (!stream_.Flush()) return false;
+      continue;
+    }
+    break;
+  }
+  if (packet.code == kCancelRequestCode) {
+    host_.CancelBackend(packet.cancel_pid, packet.cancel_key);
+    return false;  // PostgreSQL answers nothing and closes
+  }
+  if ((packet.code >> 16) != 3) {
+    char msg[128];
+    std::snprintf(msg, sizeof msg,
+                  "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0",
+                  packet.code >> 16, packet.code & 0xffff);
+    SendFatal(sqlstate::kFeatureNotSupported, msg);
+    return false;
+  }
+  for (const auto& [name, value] : packet.parameters) {
+    if (name == "user") session_options_.user = value;
+    if (name == "database") session_options_.database = value;
+    if (name == "application_name") session_options_.application_name = value;
+    if (name == "options") session_options_.options = value;
+  }
+  user_ = session_options_.user;
+  if (user_.empty()) {
+    SendFatal(sqlstate::kInvalidAuthorizationSpecification,
+              "no PostgreSQL user name specified in startup packet");
+    return false;
+  }
+  if (session_options_.database.empty()) session_options_.database = user_;
+  if (!host_.Admit(this)) {
+    SendFatal(sqlstate::kTooManyConnections, "sorry, too many clients already");
+    return false;
+  }
+  admitted_ = true;
+  Authenticate(user_);
+  session_ = host_.backend().OpenSession(session_options_);
+  cancel_target_.store(session_.get());
+  EncodeAuthentication(stream_.output(), 0);
+  SendStartupParameters();
+  EncodeBackendKeyData(stream_.output(), pid_, secret_key_);
+  SendReadyForQuery();
+  return true;
+}
+
+void Connection::Authenticate(const std::string& user) {
+  const ServerOptions& options = host_.options();
+  const ScramVerifier* verifier = host_.scram_verifier();
+  if (verifier == nullptr) {
+    if (IsLoopbackPeer(stream_.fd())) return;
+    throw DbError(sqlstate::kInvalidAuthorizationSpecification,
+                  "no pg_hba.conf entry for host \"" + PeerHost(stream_.fd()) + "\", user \"" +
+                      user + "\", database \"" + session_options_.database + "\", no encryption");
+  }
+  const std::string kMechanism = "SCRAM-SHA-256";
+  EncodeAuthentication(stream_.output(), 10, kMechanism + std::string(2, '\0'));
+  if (!stream_.Flush()) throw ConnectionEnded{};
+  char type;
+  std::string_view body;
+  ReadOrEnd(&type, &body);
+  if (type != 'p')
+    throw ProtocolError("expected SASL response, got message type " + std::to_string(type));
+  SaslInitialResponse initial = DecodeSaslInitialResponse(body);
+  if (initial.mechanism != kMechanism || !initial.data) {
+    throw ProtocolError("client selected an invalid SASL authentication mechanism");
+  }
+  ScramExchange exchange(*verifier);
+  EncodeAuthentication(stream_.output(), 11, exchange.HandleClientFirst(*initial.data));
+  if (!stream_.Flush()) throw ConnectionEnded{};
+  ReadOrEnd(&type, &body);
+  if (type != 'p')
+    throw ProtocolError("expected SASL response, got message type " + std::to_string(type));
+  std::optional<std::string> server_final = exchange.HandleClientFinal(body);
+  if (!server_final || user != options.user) {
+    throw DbError(sqlstate::kInvalidPassword,
+                  "password authentication failed for user \"" + user + "\"");
+  }
+  EncodeAuthentication(stream_.output(), 12, *server_final);
+}
+
+void Connection::SendStartupParameters() {
+  for (const ReportedParameter& p : kReported) {
+    std::string value = session_->GetParameter(p.name);
+    if (value.empty()) value = p.fallback;
+    if (std::string_view(p.name) == "server_version" && value.empty()) {
+      value = host_.options().server_version;
+    }
+    if (std::string_view(p.name) == "session_authorization") value = user_;
+    if (std::string_view(p.name) == "application_name") value = session_options_.application_name;
+    reported_parameters_[p.name] = value;
+    EncodeParameterStatus(stream_.output(), p.name, value);
+  }
+}
+
+void Connection::ReportChangedParameters() {
+  for (auto& [name, value] : reported_parameters_) {
+    std::string now = session_->GetParameter(name);
+    if (!now.empty() && now != value) {
+      value = now;
+      EncodeParameterStatus(stream_.output(), name, value);
+    }
+  }
+}
+
+void Connection::ReadOrEnd(char* type, std::string_view* body) {
+  // Whatever was produced goes out before we block for the client.
+  if (!stream_.HasBufferedInput() && !stream_.output()->empty() && !stream_.Flush()) {
+    throw ConnectionEnded{};
+  }
+  switch (stream_.ReadMessage(type, body, host_.options().max_message_bytes)) {
+    case SocketStream::ReadStatus::kOk:
+      return;
+    case SocketStream::ReadStatus::kStopped:
+      SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
+      throw ConnectionEnded{};
+    case SocketStream::ReadStatus::kTimedOut:
+      SendFatal(sqlstate::kProtocolViolation, "canceling authentication due to timeout");
+      throw ConnectionEnded{};
+    case SocketStream::ReadStatus::kClosed:
+      throw ConnectionEnded{};
+  }
+}
+
+void Connection::MainLoop() {
+  while (true) {
+    char type;
+    std::string_view body;
+    ReadOrEnd(&type, &body);
+    if (type == 'X') return;
+    if (host_.stopping()) {
+      SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
+      return;
+    }
+    bool extended = std::string_view("PBDECSH").find(type) != std::string_view::npos;
+    if (skip_to_sync_ && extended && type != 'S') continue;
+    try {
+      Dispatch(type, body);
+    } catch (const ProtocolError&) {
+      throw;
+    } catch (const DbError& e) {
+      SendError(e);
+      if (extended)
+        skip_to_sync_ = true;
+      else
+        SendReadyForQuery();
+    } catch (const std::bad_alloc&) {
+      SendError(DbError(sqlstate::kOutOfMemory, "out of memory"));
+      if (extended)
+        skip_to_sync_ = true;
+      else
+        SendReadyForQuery();
+    }
+  }
+}
+
+void Connection::Dispatch(char type, std::string_view body) {
+  switch (type) {
+    case 'Q':
+      HandleQuery(body);
+      return;
+    case 'P':
+      HandleParse(body);
+      return;
+    case 'B':
+      HandleBind(body);
+      return;
+    case 'D':
+      HandleDescribe(body);
+      return;
+    case 'E':
+      HandleExecute(body);
+      return;
+    case 'C':
+      HandleClose(body);
+      return;
+    case 'S':
+      HandleSync();
+      return;
+    case 'H':
+      if (!stream_.Flush()) throw ConnectionEnded{};
+      return;
+    case 'd':
+    case 'c':
+    case 'f':
+      return;  // COPY messages outside COPY are ignored, as the protocol says
+    case 'F':
+      throw DbError(sqlstate::kFeatureNotSupported, "function call messages are not supported");
+    default: {
+      char msg[64];
+      std::snprintf(msg, sizeof msg, "invalid frontend message type %d",
+                    static_cast<unsigned char>(type));
+      throw ProtocolError(msg);
+    }
+  }
+}
+
+void Connection::HandleQuery(std::string_view body) {
+  std::string sql = DecodeQuery(body);
+  try {
+    bool any = false;
+    std::optional<BackendResult> copy;
+    session_->Execute(sql, [&](BackendResult&& r) {
+      any = true;
+      SendNotices(r);
+      if (r.command_tag == "COPY_IN") {
+        copy = std::move(r);  // the sub-protocol runs once Execute has returned
+        return;
+      }
+      if (!r.columns.empty()) {
+        EncodeRowDescription(stream_.output(), Describe(r.columns, {}));
+        SendResultRows(r, {}, 0, r.rows.size());
+      }
+      EncodeCommandComplete(stream_.output(), r.command_tag);
+      if (r.command_tag == "SET" || r.command_tag == "RESET") ReportChangedParameters();
+    });
+    if (copy) RunCopyIn(*copy);
+    if (!any) EncodeEmpty(stream_.output(), 'I');
+  } catch (const ProtocolError&) {
+    throw;
+  } catch (const DbError& e) {
+    SendError(e);
+  }
+  SendReadyForQuery();
+}
+
+void Connection::RunCopyIn(const BackendResult& start) {
+  EncodeCopyInResponse(stream_.output(), static_cast<int>(start.columns.size()));
+  if (!stream_.Flush()) throw ConnectionEnded{};
+  std::optional<DbError> failure;
+  while (true) {
+    char type;
+    std::string_view body;
+    try {
+      ReadOrEnd(&type, &body);
+    } catch (...) {
+      if (!failure) session_->CopyFail("connection lost during COPY");
+      throw;
+    }
+    switch (type) {
+      case 'd':
+        if (failure) break;
+        try {
+          session_->CopyIn(body);
+        } catch (const DbError& e) {
+          failure = e;  // PostgreSQL reads on to CopyDone/CopyFail, then reports
+        }
+        break;
+      case 'c': {
+        if (failure) throw *failure;
+        BackendResult done = session_->CopyDone();
+        SendNotices(done);
+        EncodeCommandComplete(stream_.output(), done.command_tag);
+        return;
+      }
+      case 'f': {
+        std::string message = DecodeQuery(body);
+        if (failure) throw *failure;
+        session_->CopyFail(message);
+        throw DbError(sqlstate::kQueryCanceled, "COPY from stdin failed: " + message);
+      }
+      case 'H':
+      case 'S':
+        break;
+      default: {
+        if (!failure) session_->CopyFail("unexpected message during COPY");
+        char msg[80];
+        std::snprintf(msg, sizeof msg, "unexpected message type 0x%02X during COPY from stdin",
+                      static_cast<unsigned char>(type));
+        throw ProtocolError(msg);
+      }
+    }
+  }
+}
+
+void Connection::SendResultRows(const BackendResult& result, const std::vector<int16_t>& formats,
+                                size_t begin, size_t end) {
+  std::vector<std::optional<std::string>> fields(result.columns.size());
+  for (size_t i = begin; i < end; ++i) {
+    const Row& row = result.rows[i];
+    for (size_t c = 0; c < fields.size(); ++c) {
+      if (c >= row.size() || row[c].is_null()) {
+        fields[c].reset();
+      } else if (!formats.empty() && formats[c] == 1) {
+        fields[c] = EncodeBinaryValue(row[c]);
+      } else {
+        fields[c] = EncodeTextValue(row[c]);
+      }
+    }
+    EncodeDataRow(stream_.output(), fields);
+    if (stream_.output()->size() > 256 * 1024 && !stream_.Flush()) throw ConnectionEnded{};
+  }
+}
+
+void Connection::SendNotices(const BackendResult& result) {
+  for (const std::string& notice : result.notices) {
+    ErrorFields f;
+    f.severity = "NOTICE";
+    f.sqlstate = sqlstate::kSuccessfulCompletion;
+    f.message = notice;
+    EncodeErrorResponse(stream_.output(), 'N', f);
+  }
+}
+
+void Connection::SendError(const DbError& error, const char* severity) {
+  ErrorFields f;
+  f.severity = severity;
+  f.sqlstate = error.sqlstate();
+  f.message = error.what();
+  f.position = error.position();
+  EncodeErrorResponse(stream_.output(), 'E', f);
+}
+
+void Connection::SendFatal(const char* sqlstate, const std::string& message) {
+  SendError(DbError(sqlstate, message), "FATAL");
+  (void)stream_.Flush();
+}
+
+void Connection::SendReadyForQuery() {
+  char status = session_ ? static_cast<char>(session_->status()) : 'I';
+  EncodeReadyForQuery(stream_.output(), status);
+  if (!stream_.HasBufferedInput() && !stream_.Flush()) throw ConnectionEnded{};
+}
+
+}  // namespace forktail

@@ -1,0 +1,124 @@
+// One client connection: the PostgreSQL v3 protocol state machine on top of a
+// SocketStream, driving one BackendSession.
+//
+// Phases: startup (SSLRequest / GSSENCRequest answered 'N', CancelRequest
+// forwarded to the host, StartupMessage), authentication (trust or
+// SCRAM-SHA-256), then the main loop of simple-query, extended-query and
+// COPY-in messages. Errors from statements become ErrorResponse and the
+// connection goes on (in the extended protocol: skipping to the next Sync);
+// a malformed message (ProtocolError) is answered FATAL 08P01 and ends the
+// connection, and nothing else.
+//
+// Prepared statements and portals live here, not in the backend: a portal
+// holds the statement's full result after its first Execute and hands it out
+// max_rows at a time (PortalSuspended in between).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "server/backend.h"
+#include "server/messages.h"
+#include "server/scram.h"
+#include "server/server_options.h"
+#include "server/socket_stream.h"
+
+namespace forktail {
+
+class Connection;
+
+// What a connection needs from the server that owns it.
+class ConnectionHost {
+ public:
+  virtual ~ConnectionHost() = default;
+  virtual const ServerOptions& options() const = 0;
+  virtual QueryBackend& backend() = 0;
+  virtual const ScramVerifier* scram_verifier() const = 0;
+  // Counts `connection` against max_connections and makes it cancellable;
+  // false: too many clients.
+  virtual bool Admit(Connection* connection) = 0;
+  virtual void Leave(Connection* connection) = 0;
+  virtual void CancelBackend(int32_t pid, int32_t key) = 0;
+  // True once the server shuts down: no new statement starts.
+  virtual bool stopping() const = 0;
+};
+
+class Connection {
+ public:
+  Connection(int fd, int stop_fd, ConnectionHost& host, int32_t pid, int32_t secret_key);
+  ~Connection();
+
+  // Serves the client until it leaves, breaks the protocol or the server stops.
+  void Run();
+  // Thread-safe (called under the host's registry lock): cancels the running statement.
+  void Cancel();
+
+  int32_t pid() const { return pid_; }
+  int32_t secret_key() const { return secret_key_; }
+
+ private:
+  struct ConnectionEnded {};  // thrown to unwind when the peer is gone
+  struct Prepared {
+    std::shared_ptr<const BackendStatement> statement;  // null for an empty query
+    std::vector<int32_t> client_oids;
+  };
+  struct Portal {
+    std::shared_ptr<const Prepared> prepared;
+    std::vector<Value> parameters;
+    std::vector<int16_t> result_formats;  // as Bind sent them (none, one for all, one each)
+    bool executed = false;
+    BackendResult result;
+    size_t next_row = 0;
+  };
+
+  // connection.cc
+  bool Startup();  // false: the connection is done (cancel request, refusal, EOF)
+  void Authenticate(const std::string& user);
+  void SendStartupParameters();
+  void MainLoop();
+  void Dispatch(char type, std::string_view body);
+  void HandleQuery(std::string_view body);
+  void RunCopyIn(const BackendResult& start);
+  void ReadOrEnd(char* type, std::string_view* body);
+  void SendResultRows(const BackendResult& result, const std::vector<int16_t>& formats,
+                      size_t begin, size_t end);
+  void SendNotices(const BackendResult& result);
+  void SendError(const DbError& error, const char* severity = "ERROR");
+  void SendFatal(const char* sqlstate, const std::string& message);
+  void SendReadyForQuery();
+  void ReportChangedParameters();
+
+  // connection_extended.cc
+  void HandleParse(std::string_view body);
+  void HandleBind(std::string_view body);
+  void HandleDescribe(std::string_view body);
+  void HandleExecute(std::string_view body);
+  void HandleClose(std::string_view body);
+  void HandleSync();
+  std::vector<FieldDescription> Describe(const std::vector<BackendColumn>& columns,
+                                         const std::vector<int16_t>& formats) const;
+  std::shared_ptr<const Prepared> FindStatement(const std::string& name) const;
+
+  SocketStream stream_;
+  ConnectionHost& host_;
+  const int32_t pid_;
+  const int32_t secret_key_;
+  std::string user_;
+  BackendSessionOptions session_options_;
+  std::unique_ptr<BackendSession> session_;
+  // session_ as Cancel() sees it: set once the session exists; the host stops
+  // calling Cancel (Leave) before session_ is destroyed.
+  std::atomic<BackendSession*> cancel_target_{nullptr};
+  bool admitted_ = false;
+  bool skip_to_sync_ = false;  // after an error in the extended protocol
+  std::map<std::string, std::shared_ptr<const Prepared>> statements_;
+  std::map<std::string, Portal> portals_;
+  std::map<std::string, std::string> reported_parameters_;
+};
+
+}  // namespace forktail

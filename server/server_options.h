@@ -1,0 +1,27 @@
+// Settings of the wire-protocol server (`forktail serve` flags and config keys).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace forktail {
+
+struct ServerOptions {
+  std::string listen_address = "127.0.0.1";
+  int port = 5433;  // 0: any free port (tests); WireServer::port() tells which
+  int max_connections = 100;
+  // Largest message body accepted (PostgreSQL's cap is 1 GiB); larger lengths
+  // close the connection before anything is allocated.
+  size_t max_message_bytes = size_t{1} << 30;
+  // A configured password turns on SCRAM-SHA-256 for every connection;
+  // without one, loopback clients are trusted and others refused.
+  std::string user;
+  std::string password;
+  // Time a client has to finish startup and authentication.
+  std::chrono::milliseconds authentication_timeout{60'000};
+  // server_version as reported in ParameterStatus: drivers parse "15.x".
+  std::string server_version = "15.0 (Forktail)";
+};
+
+}  // namespace forktail

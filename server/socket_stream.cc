@@ -1,0 +1,110 @@
+#include "server/socket_stream.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "server/messages.h"
+#include "server/wire_format.h"
+
+namespace forktail {
+namespace {
+constexpr size_t kReadChunk = 64 * 1024;
+}  // namespace
+
+SocketStream::SocketStream(int fd, int stop_fd) : fd_(fd), stop_fd_(stop_fd) {}
+
+SocketStream::~SocketStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+SocketStream::ReadStatus SocketStream::Wait(short events) {
+  while (true) {
+    pollfd fds[2] = {{fd_, events, 0}, {stop_fd_, POLLIN, 0}};
+    int timeout_ms = -1;
+    if (deadline_) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline_ - Clock::now());
+      if (left.count() <= 0) return ReadStatus::kTimedOut;
+      timeout_ms = static_cast<int>(left.count());
+    }
+    int n = ::poll(fds, stop_fd_ >= 0 ? 2 : 1, timeout_ms);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ReadStatus::kClosed;
+    }
+    if (n == 0) continue;  // re-check the deadline
+    if (stop_fd_ >= 0 && (fds[1].revents & POLLIN)) return ReadStatus::kStopped;
+    if (fds[0].revents != 0) return ReadStatus::kOk;
+  }
+}
+
+SocketStream::ReadStatus SocketStream::Fill(size_t n) {
+  if (in_pos_ > 0 && in_pos_ >= in_.size() / 2) {
+    in_.erase(0, in_pos_);
+    in_pos_ = 0;
+  }
+  while (in_.size() - in_pos_ < n) {
+    ReadStatus s = Wait(POLLIN);
+    if (s != ReadStatus::kOk) return s;
+    size_t old = in_.size();
+    in_.resize(old + kReadChunk);
+    ssize_t got = ::recv(fd_, in_.data() + old, kReadChunk, 0);
+    in_.resize(old + (got > 0 ? got : 0));
+    if (got == 0) return ReadStatus::kClosed;
+    if (got < 0 && errno != EINTR && errno != EAGAIN) return ReadStatus::kClosed;
+  }
+  return ReadStatus::kOk;
+}
+
+SocketStream::ReadStatus SocketStream::ReadStartupPacket(std::string_view* body) {
+  ReadStatus s = Fill(4);
+  if (s != ReadStatus::kOk) return s;
+  auto len = static_cast<int32_t>(GetBigEndian(std::string_view(in_).substr(in_pos_, 4)));
+  if (len < 8 || len > kMaxStartupPacketLength)
+    throw ProtocolError("invalid length of startup packet");
+  s = Fill(len);
+  if (s != ReadStatus::kOk) return s;
+  *body = std::string_view(in_).substr(in_pos_ + 4, len - 4);
+  Consume(len);
+  return ReadStatus::kOk;
+}
+
+SocketStream::ReadStatus SocketStream::ReadMessage(char* type, std::string_view* body,
+                                                   size_t max_body) {
+  ReadStatus s = Fill(5);
+  if (s != ReadStatus::kOk) return s;
+  *type = in_[in_pos_];
+  auto len = static_cast<int32_t>(GetBigEndian(std::string_view(in_).substr(in_pos_ + 1, 4)));
+  if (len < 4 || static_cast<size_t>(len - 4) > max_body) {
+    throw ProtocolError("invalid message length");
+  }
+  s = Fill(1 + static_cast<size_t>(len));
+  if (s != ReadStatus::kOk) return s;
+  *body = std::string_view(in_).substr(in_pos_ + 5, len - 4);
+  Consume(1 + static_cast<size_t>(len));
+  return ReadStatus::kOk;
+}
+
+bool SocketStream::Flush() {
+  size_t sent = 0;
+  while (sent < out_.size()) {
+    ssize_t n = ::send(fd_, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      sent += n;
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (Wait(POLLOUT) != ReadStatus::kOk) break;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    break;
+  }
+  bool ok = sent == out_.size();
+  out_.clear();
+  return ok;
+}
+
+}  // namespace forktail

@@ -1,0 +1,64 @@
+// Buffered, framed I/O on one client socket. Every wait also watches the
+// server's stop descriptor, so shutdown wakes a connection blocked in a read
+// or a write; an optional deadline bounds how long the peer may take (the
+// startup/authentication phase uses it, as PostgreSQL's authentication_timeout).
+//
+// A message body is read into a buffer that grows with the bytes that actually
+// arrived (64 KiB at a time), so a header claiming 1 GiB costs nothing until
+// the peer sends that much; lengths above the configured cap are refused from
+// the header alone.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace forktail {
+
+class SocketStream {
+ public:
+  enum class ReadStatus { kOk, kClosed, kStopped, kTimedOut };
+  using Clock = std::chrono::steady_clock;
+
+  // Takes ownership of `fd`; `stop_fd` (eventfd / pipe, may be -1) is borrowed.
+  SocketStream(int fd, int stop_fd);
+  ~SocketStream();
+  SocketStream(const SocketStream&) = delete;
+  SocketStream& operator=(const SocketStream&) = delete;
+
+  // A startup packet (length word, then the body returned here: code + data).
+  // Throws ProtocolError for a length outside [8, 10000].
+  ReadStatus ReadStartupPacket(std::string_view* body);
+  // A regular message: its type byte and body. Throws ProtocolError for a
+  // length below 4 or a body above `max_body`. The body stays valid until the
+  // next read.
+  ReadStatus ReadMessage(char* type, std::string_view* body, size_t max_body);
+
+  // Appends to the output buffer; Flush() sends it. Flush returns false when
+  // the peer is gone or the server stops.
+  std::string* output() { return &out_; }
+  bool Flush();
+  // Bytes already received and not yet consumed (pipelined messages).
+  bool HasBufferedInput() const { return in_.size() > in_pos_; }
+
+  void set_deadline(std::optional<Clock::time_point> deadline) { deadline_ = deadline; }
+  int fd() const { return fd_; }
+
+ private:
+  // Makes at least `n` unconsumed bytes available.
+  ReadStatus Fill(size_t n);
+  // Waits until fd_ is readable (or writable); kOk, kStopped or kTimedOut.
+  ReadStatus Wait(short events);
+  void Consume(size_t n) { in_pos_ += n; }
+
+  int fd_;
+  int stop_fd_;
+  std::string in_;
+  size_t in_pos_ = 0;
+  std::string out_;
+  std::optional<Clock::time_point> deadline_;
+};
+
+}  // namespace forktail

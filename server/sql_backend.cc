@@ -1,0 +1,87 @@
+#include "server/sql_backend.h"
+
+#include "olap/engine/sql_session.h"
+
+namespace forktail {
+namespace {
+
+std::vector<BackendColumn> Columns(const std::vector<ResultColumn>& columns) {
+  std::vector<BackendColumn> out;
+  out.reserve(columns.size());
+  for (const ResultColumn& c : columns) out.push_back({c.name, c.type});
+  return out;
+}
+
+BackendResult Convert(StatementResult&& r) {
+  BackendResult out;
+  out.command_tag = std::move(r.command_tag);
+  out.columns = Columns(r.columns);
+  out.rows = std::move(r.rows);
+  out.notices = std::move(r.notices);
+  return out;
+}
+
+class SqlBackendSession : public BackendSession {
+ public:
+  SqlBackendSession(SqlEngine& engine, SessionOptions options)
+      : session_(engine, std::move(options)) {}
+
+  void Execute(std::string_view sql, const ResultCallback& on_result) override {
+    session_.Execute(sql, [&](StatementResult&& r) { on_result(Convert(std::move(r))); });
+  }
+
+  std::shared_ptr<const BackendStatement> Prepare(
+      std::string_view sql, const std::vector<std::optional<Type>>& parameter_types) override {
+    std::shared_ptr<const PreparedStatement> prepared = session_.Prepare(sql, parameter_types);
+    auto out = std::make_shared<BackendStatement>();
+    out->sql = prepared->sql;
+    out->parameter_types.assign(prepared->parameter_types.begin(), prepared->parameter_types.end());
+    out->columns = Columns(prepared->columns);
+    out->handle = prepared;
+    return out;
+  }
+
+  BackendResult ExecutePrepared(const BackendStatement& statement,
+                                const std::vector<Value>& parameters) override {
+    const auto* prepared = static_cast<const PreparedStatement*>(statement.handle.get());
+    return Convert(session_.ExecutePrepared(*prepared, parameters));
+  }
+
+  void CopyIn(std::string_view bytes) override {
+    // After a failed CopyIn the engine has ended the COPY; the connection
+    // stops feeding it, but guard anyway.
+    if (session_.in_copy()) session_.CopyIn(bytes);
+  }
+  BackendResult CopyDone() override { return Convert(session_.CopyDone()); }
+  void CopyFail(std::string_view message) override {
+    if (!session_.in_copy()) return;
+    try {
+      session_.CopyFail(message);
+    } catch (const DbError&) {
+      // 57014 by design: the connection reports it.
+    }
+  }
+
+  void Cancel() override { session_.Cancel(); }
+  BackendTxnStatus status() const override {
+    return static_cast<BackendTxnStatus>(static_cast<char>(session_.status()));
+  }
+  std::string GetParameter(std::string_view name) const override {
+    return session_.GetParameter(name);
+  }
+
+ private:
+  SqlSession session_;
+};
+
+}  // namespace
+
+std::unique_ptr<BackendSession> SqlBackend::OpenSession(const BackendSessionOptions& options) {
+  SessionOptions session_options;
+  session_options.user = options.user;
+  session_options.database = options.database;
+  session_options.application_name = options.application_name;
+  return std::make_unique<SqlBackendSession>(engine_, std::move(session_options));
+}
+
+}  // namespace forktail
