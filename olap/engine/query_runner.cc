@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "olap/plan/executor.h"
+#include "olap/plan/explain.h"
 #include "olap/plan/optimizer.h"
 #include "olap/sql/ast.h"
 
@@ -14,8 +16,42 @@ bool IsCurrentSchemaCall(const sql::Expr& e) {
   return e.names.size() == 2 && e.names[0] == "pg_catalog" && e.names[1] == "current_schema";
 }
 
-std::vector<Row> ExecutePlan(const LogicalOp&, const QueryRunContext&) {
-  throw DbError(sqlstate::kFeatureNotSupported, "query execution is not available yet");
+ExecuteOptions OptionsOf(const QueryRunContext& context) {
+  ExecuteOptions options;
+  options.parallelism = context.parallelism;
+  options.cancel = context.cancel;
+  return options;
+}
+
+std::vector<Row> ExecutePlan(const LogicalOp& plan, const QueryRunContext& context) {
+  return ExecuteQuery(*context.scheduler, plan, *context.catalog, OptionsOf(context)).rows;
+}
+
+bool OptionIsOn(const sql::Option& o) {
+  return !o.has_value || (o.value != "false" && o.value != "off" && o.value != "0");
+}
+
+StatementResult Explain(const sql::Statement& statement, const BindOptions& options,
+                        const QueryRunContext& context) {
+  const sql::ExplainStmt& explain = *statement.explain;
+  bool analyze = explain.analyze;
+  for (const sql::Option& o : explain.options) {
+    if (o.name == "analyze") analyze = OptionIsOn(o);
+  }
+  const sql::Statement& inner = *explain.statement;
+  if (inner.kind != sql::StatementKind::kSelect) {
+    throw DbError(sqlstate::kFeatureNotSupported, "EXPLAIN supports only queries", inner.position);
+  }
+  BoundStatement bound = Bind(inner, *context.catalog, options);
+  LogicalOpPtr plan = Optimize(std::move(bound.plan), *context.catalog);
+  StatementResult result;
+  result.columns = {{"QUERY PLAN", Type::Text()}};
+  for (std::string& line :
+       ExplainLines(*plan, *context.catalog, analyze, *context.scheduler, OptionsOf(context))) {
+    result.rows.push_back({Value::Text(std::move(line))});
+  }
+  result.command_tag = "EXPLAIN";
+  return result;
 }
 
 }  // namespace
@@ -51,10 +87,7 @@ StatementResult RunQueryStatement(const sql::Statement& statement, const BindOpt
   if (std::optional<StatementResult> builtin = AnswerBuiltinQuery(statement)) {
     return std::move(*builtin);
   }
-  if (statement.kind == sql::StatementKind::kExplain) {
-    throw DbError(sqlstate::kFeatureNotSupported, "EXPLAIN is not available yet",
-                  statement.position);
-  }
+  if (statement.kind == sql::StatementKind::kExplain) return Explain(statement, options, context);
   BoundStatement bound = Bind(statement, *context.catalog, options);
   if (bound.kind != BoundStatementKind::kQuery || !bound.plan) {
     throw DbError(sqlstate::kInternalError, "a query statement did not bind to a query");
