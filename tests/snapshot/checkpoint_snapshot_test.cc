@@ -72,14 +72,16 @@ int CountFdsUnder(const std::string& dir) {
 
 TEST(CheckpointSnapshot, CheckpointsWhileTransfersRunAndSnapshotsRefresh) {
   FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER();
-  constexpr int kCheckpoints = 30;
+  constexpr int kTransfersPerWriter = 30000;
+  constexpr int kMinCheckpoints = 10;
   constexpr uint32_t kSeed = 20261122;
   TempDir dir;
   uint64_t transfers_done = 0;
+  int checkpoints_taken = 0;
   {
     DatabaseOptions dbo;
     dbo.synchronous_commit = false;
-    dbo.wal_segment_size = 64 << 10;
+    dbo.wal_segment_size = 1 << 20;
     dbo.checkpoint_mode = DatabaseOptions::CheckpointMode::kSnapshotProcess;
     auto db = Database::Open(dir.path(), dbo);
     CreateAccounts(*db);
@@ -107,7 +109,7 @@ TEST(CheckpointSnapshot, CheckpointsWhileTransfersRunAndSnapshotsRefresh) {
           ADD_FAILURE() << r.sqlstate << ": " << r.message << " (seed " << kSeed << ")";
         }
       };
-      while (!stop.load()) {
+      for (int i = 0; i < kTransfersPerWriter && !stop.load(); ++i) {
         in_flight.push_back(db->ExecuteAsync(
             "transfer", {Value::BigInt(rng() % kAccounts), Value::BigInt(rng() % kAccounts),
                          Value::BigInt(rng() % 100)}));
@@ -115,10 +117,17 @@ TEST(CheckpointSnapshot, CheckpointsWhileTransfersRunAndSnapshotsRefresh) {
       }
       while (!in_flight.empty()) reap();
     };
-    std::thread w1(writer, kSeed), w2(writer, kSeed + 1);
+    std::atomic<int> writers_left{2};
+    auto run = [&](uint32_t seed) {
+      writer(seed);
+      --writers_left;
+    };
+    std::thread w1(run, kSeed), w2(run, kSeed + 1);
     uint64_t written = 0;
     wal::Lsn previous = 0;
-    for (int i = 0; i < kCheckpoints; ++i) {
+    // Checkpoints one after another while the writers run, and a few more.
+    int checkpoints = 0;
+    for (; writers_left.load() > 0 || checkpoints < kMinCheckpoints; ++checkpoints) {
       CheckpointResult c = db->Checkpoint();
       EXPECT_GT(c.child_pid, 0);
       EXPECT_GE(c.lsn, previous);
@@ -129,17 +138,18 @@ TEST(CheckpointSnapshot, CheckpointsWhileTransfersRunAndSnapshotsRefresh) {
     w1.join();
     w2.join();
     transfers_done = transfers.load();
+    checkpoints_taken = checkpoints;
     EXPECT_EQ(failed.load(), 0u);
     EXPECT_GT(written, 0u);
     EXPECT_EQ(snapshots.stats().died, 0u);
     EXPECT_EQ(SumAndCount(*db), std::make_pair(kAccounts * kInitial, size_t{kAccounts}));
     std::printf("%d checkpoints (%llu blocks written) over %llu transfers, %llu snapshots\n",
-                kCheckpoints, static_cast<unsigned long long>(written),
+                checkpoints, static_cast<unsigned long long>(written),
                 static_cast<unsigned long long>(transfers_done),
                 static_cast<unsigned long long>(snapshots.stats().created));
   }
   auto db = Database::Open(dir.path());
-  EXPECT_EQ(db->recovery_report().checkpoint.sequence, static_cast<uint64_t>(kCheckpoints));
+  EXPECT_EQ(db->recovery_report().checkpoint.sequence, static_cast<uint64_t>(checkpoints_taken));
   EXPECT_EQ(SumAndCount(*db), std::make_pair(kAccounts * kInitial, size_t{kAccounts}));
 }
 
