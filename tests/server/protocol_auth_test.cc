@@ -1,0 +1,215 @@
+// Authentication and malformed traffic over a real socket: SCRAM-SHA-256 with
+// the right and a wrong password, and every kind of malformed message closing
+// only its own connection with FATAL 08P01 while the server keeps serving.
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+#include "server/scram.h"
+#include "server/wire_server.h"
+#include "tests/server/fake_backend.h"
+#include "tests/server/test_client.h"
+
+namespace forktail {
+namespace {
+
+using test::ErrorField;
+using test::TestClient;
+using test::Types;
+
+std::array<uint8_t, 32> Hmac(const uint8_t* key, std::string_view data) {
+  std::array<uint8_t, 32> out{};
+  unsigned len = 0;
+  HMAC(EVP_sha256(), key, 32, reinterpret_cast<const unsigned char*>(data.data()), data.size(),
+       out.data(), &len);
+  return out;
+}
+
+std::string SaslBody(std::string_view data) {
+  std::string body = std::string("SCRAM-SHA-256") + '\0';
+  PutBigEndian(&body, data.size(), 4);
+  body += data;
+  return body;
+}
+
+// Runs the client side of SCRAM; returns the messages after the client-final.
+std::vector<test::BackendMessage> ScramLogin(TestClient& c, const std::string& user,
+                                             const std::string& password) {
+  std::string out;
+  EncodeStartupPacket(&out, {kProtocolVersion3, {{"user", user}, {"database", "db"}}});
+  c.Send(out);
+  auto sasl = c.Read();
+  EXPECT_TRUE(sasl && sasl->type == 'R');
+  EXPECT_EQ(sasl->body.substr(0, 4), std::string("\0\0\0\x0a", 4));
+  EXPECT_NE(sasl->body.find("SCRAM-SHA-256"), std::string::npos);
+  const std::string nonce = "fyko+d2lbbFgONRv9qkxdawL";
+  const std::string client_first_bare = "n=,r=" + nonce;
+  out.clear();
+  EncodeRaw(&out, 'p', SaslBody("n,," + client_first_bare));
+  c.Send(out);
+  auto cont = c.Read();
+  EXPECT_TRUE(cont && cont->type == 'R');
+  EXPECT_EQ(cont->body.substr(0, 4), std::string("\0\0\0\x0b", 4));
+  std::string server_first = cont->body.substr(4);
+  std::string r = server_first.substr(2, server_first.find(',') - 2);
+  size_t s_at = server_first.find(",s=") + 3;
+  std::string salt = *Base64Decode(server_first.substr(s_at, server_first.find(",i=") - s_at));
+  int iterations = std::stoi(server_first.substr(server_first.find(",i=") + 3));
+  EXPECT_EQ(r.substr(0, nonce.size()), nonce);
+
+  uint8_t salted[32];
+  PKCS5_PBKDF2_HMAC(password.data(), static_cast<int>(password.size()),
+                    reinterpret_cast<const unsigned char*>(salt.data()),
+                    static_cast<int>(salt.size()), iterations, EVP_sha256(), 32, salted);
+  auto client_key = Hmac(salted, "Client Key");
+  uint8_t stored[32];
+  SHA256(client_key.data(), 32, stored);
+  std::string without_proof = "c=biws,r=" + r;
+  std::string auth = client_first_bare + "," + server_first + "," + without_proof;
+  auto signature = Hmac(stored, auth);
+  std::string proof(32, '\0');
+  for (int i = 0; i < 32; ++i) proof[i] = static_cast<char>(client_key[i] ^ signature[i]);
+  out.clear();
+  EncodeRaw(&out, 'p', without_proof + ",p=" + Base64Encode(proof));
+  c.Send(out);
+  auto ms = c.ReadUntilReady();
+  if (!ms.empty() && ms[0].type == 'R') {
+    auto server_key = Hmac(salted, "Server Key");
+    auto server_signature = Hmac(server_key.data(), auth);
+    std::string expected = "v=" + Base64Encode(std::string_view(
+                                      reinterpret_cast<const char*>(server_signature.data()), 32));
+    EXPECT_EQ(ms[0].body.substr(4), expected);  // the server proves it knows the password too
+  }
+  return ms;
+}
+
+class AuthTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ServerOptions options;
+    options.port = 0;
+    options.user = "alice";
+    options.password = "s3cret pässword";
+    server_ = std::make_unique<WireServer>(backend_, options);
+    server_->Start();
+  }
+  test::FakeBackend backend_;
+  std::unique_ptr<WireServer> server_;
+};
+
+TEST_F(AuthTest, ScramWithTheRightPassword) {
+  TestClient c;
+  ASSERT_TRUE(c.Connect(server_->port()));
+  auto ms = ScramLogin(c, "alice", "s3cret pässword");
+  ASSERT_GE(ms.size(), 3u);
+  EXPECT_EQ(ms[0].body.substr(0, 4), std::string("\0\0\0\x0c", 4));  // SASLFinal
+  EXPECT_EQ(ms[1].body, std::string("\0\0\0\0", 4));                 // AuthenticationOk
+  EXPECT_EQ(ms.back().type, 'Z');
+  EXPECT_EQ(Types(c.Query("select rows 1")), "TDCZ");
+}
+
+TEST_F(AuthTest, ScramWithAWrongPasswordOrUser) {
+  for (auto [user, password] : {std::pair{"alice", "wrong"}, std::pair{"bob", "s3cret pässword"}}) {
+    TestClient c;
+    ASSERT_TRUE(c.Connect(server_->port()));
+    auto ms = ScramLogin(c, user, password);
+    ASSERT_EQ(Types(ms), "E");
+    EXPECT_EQ(ErrorField(ms[0], 'S'), "FATAL");
+    EXPECT_EQ(ErrorField(ms[0], 'C'), "28P01");
+    EXPECT_EQ(ErrorField(ms[0], 'M'),
+              std::string("password authentication failed for user \"") + user + "\"");
+    EXPECT_TRUE(c.ClosedByServer());
+  }
+  EXPECT_EQ(backend_.sessions_opened.load(), 0);
+}
+
+class MalformedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ServerOptions options;
+    options.port = 0;
+    options.max_message_bytes = 1 << 20;
+    server_ = std::make_unique<WireServer>(backend_, options);
+    server_->Start();
+  }
+  // Sends `bytes` after a good startup (or instead of it) and expects
+  // FATAL `sqlstate`, a closed connection, and a server that still serves.
+  void ExpectFatal(const std::string& bytes, const std::string& sqlstate,
+                   bool after_startup = true) {
+    TestClient c;
+    ASSERT_TRUE(c.Connect(server_->port()));
+    if (after_startup) {
+      ASSERT_EQ(c.Startup().back().type, 'Z');
+    }
+    c.Send(bytes);
+    auto ms = c.ReadUntilReady();
+    ASSERT_FALSE(ms.empty());
+    EXPECT_EQ(ErrorField(ms.back(), 'S'), "FATAL");
+    EXPECT_EQ(ErrorField(ms.back(), 'C'), sqlstate) << ErrorField(ms.back(), 'M');
+    EXPECT_TRUE(c.ClosedByServer());
+    TestClient ok;
+    ASSERT_TRUE(ok.Connect(server_->port()));
+    ASSERT_EQ(ok.Startup().back().type, 'Z');
+    EXPECT_EQ(Types(ok.Query("select rows 1")), "TDCZ");
+  }
+  test::FakeBackend backend_;
+  std::unique_ptr<WireServer> server_;
+};
+
+std::string Raw(char type, uint32_t len, std::string body) {
+  std::string out(1, type);
+  PutBigEndian(&out, len, 4);
+  return out + body;
+}
+
+TEST_F(MalformedTest, BadLengths) {
+  ExpectFatal(Raw('Q', 3, ""), "08P01");                    // below the length word itself
+  ExpectFatal(Raw('Q', 0x7fffffff, "select"), "08P01");     // above the cap: refused unread
+  ExpectFatal(Raw('Q', (1 << 20) + 5, "select"), "08P01");  // just above the cap
+  std::string big_startup;
+  PutBigEndian(&big_startup, 20000, 4);
+  PutBigEndian(&big_startup, kProtocolVersion3, 4);
+  ExpectFatal(big_startup, "08P01", false);  // startup packet > 10000 bytes
+  std::string tiny_startup;
+  PutBigEndian(&tiny_startup, 4, 4);
+  ExpectFatal(tiny_startup, "08P01", false);
+}
+
+TEST_F(MalformedTest, TruncatedAndUnterminated) {
+  ExpectFatal(Raw('Q', 12, std::string("select 1")), "08P01");  // string without NUL
+  ExpectFatal(Raw('P', 6, std::string("\0\0", 2)), "08P01");    // Parse cut short
+  ExpectFatal(Raw('E', 5, std::string("\0", 1)), "08P01");      // Execute without max rows
+  ExpectFatal(Raw('D', 5, std::string("X")), "08P01");          // bad Describe kind
+  std::string body = std::string("\0s\0", 3);
+  PutBigEndian(&body, 0, 2);
+  PutBigEndian(&body, 0xffff, 2);  // 65535 parameters announced, none present
+  ExpectFatal(Raw('B', static_cast<uint32_t>(body.size() + 4), body), "08P01");
+}
+
+TEST_F(MalformedTest, UnknownTypeAndVersion) {
+  ExpectFatal(Raw('z', 4, ""), "08P01");
+  ExpectFatal(Raw('p', 4, ""), "08P01");  // a password message outside authentication
+  std::string v2;
+  PutBigEndian(&v2, 8, 4);
+  PutBigEndian(&v2, 2 << 16, 4);
+  ExpectFatal(v2, "0A000", false);
+}
+
+TEST_F(MalformedTest, SilentClientTimesOutDuringStartup) {
+  server_.reset();
+  ServerOptions options;
+  options.port = 0;
+  options.authentication_timeout = std::chrono::milliseconds(50);
+  server_ = std::make_unique<WireServer>(backend_, options);
+  server_->Start();
+  TestClient c;
+  ASSERT_TRUE(c.Connect(server_->port()));
+  auto m = c.Read();
+  ASSERT_TRUE(m);
+  EXPECT_EQ(ErrorField(*m, 'C'), "08P01");
+  EXPECT_TRUE(c.ClosedByServer());
+}
+
+}  // namespace
+}  // namespace forktail
