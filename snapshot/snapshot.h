@@ -40,6 +40,7 @@
 #include "snapshot/fork_exclusions.h"      // IWYU pragma: export
 #include "snapshot/fork_point.h"           // IWYU pragma: export
 #include "snapshot/frame.h"                // IWYU pragma: export
+#include "snapshot/huge_page_keeper.h"     // IWYU pragma: export
 #include "snapshot/memory_usage.h"         // IWYU pragma: export
 #include "snapshot/snapshot_control.h"     // IWYU pragma: export
 #include "snapshot/snapshot_manager.h"     // IWYU pragma: export
