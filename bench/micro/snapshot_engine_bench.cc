@@ -9,11 +9,15 @@
 //     with no snapshots vs a new snapshot every 100 ms and every 10 ms while a
 //     client scans the table in the newest snapshot in a loop (the scan checks
 //     the sum: every snapshot must see it unchanged);
-//  3. cycles: --cycles snapshot cycles (refresh 10 ms) with those writes, with
+//  3. ckpt: checkpoints (written by a snapshot process) while those
+//     transactions run: the transaction thread's part vs the whole, and the
+//     throughput during a checkpoint beside the throughput without;
+//  4. cycles: --cycles snapshot cycles (refresh 10 ms) with those writes, with
 //     and without HugePageKeeper: fork time first/last, huge-mapped share of
 //     the blocks, scan speed in the child at the end.
 //
-//   snapshot_engine_bench [--gib=1,4,8] [--seconds=5] [--cycles=300] [--parts=size,tput,cycles]
+//   snapshot_engine_bench [--gib=1,4,8] [--seconds=5] [--cycles=300]
+//   [--parts=size,tput,ckpt,cycles]
 //
 // Data goes to $FORKTAIL_BENCH_DIR (default /tmp); it is deleted at the end.
 #include <fmt/format.h>
@@ -320,6 +324,52 @@ void PartCycles(Engine& e, uint64_t cycles) {
   fmt::print("  load avg after: {}\n", LoadAverage());
 }
 
+// Checkpoints through a snapshot process while the movers run: the
+// transaction thread's share (collect + fork) vs the whole checkpoint, and
+// the throughput during checkpoints beside the throughput without.
+void PartCheckpoint(Engine& e, double seconds) {
+  fmt::print("\n== checkpoints while transactions run ({} blocks), load avg {}\n", e.blocks,
+             LoadAverage());
+  std::atomic<bool> stop{false};
+  auto mover = [&](uint32_t seed) {
+    std::mt19937_64 rng(seed);
+    std::deque<std::future<TxnResult>> q;
+    while (!stop.load()) {
+      q.push_back(e.db->ExecuteAsync("move", {Value::BigInt(static_cast<int64_t>(rng() % e.rows())),
+                                              Value::BigInt(static_cast<int64_t>(rng() % e.rows())),
+                                              Value::BigInt(static_cast<int64_t>(rng() % 100))}));
+      if (q.size() >= 64) {
+        q.front().get().ThrowIfError();
+        q.pop_front();
+      }
+    }
+    for (auto& f : q) f.get().ThrowIfError();
+  };
+  e.db->Checkpoint();  // the first one writes every block; measured below are the next ones
+  std::thread w1(mover, 3), w2(mover, 4);
+  uint64_t c0 = e.db->committed_count();
+  auto t0 = Clock::now();
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  double base_tps = static_cast<double>(e.db->committed_count() - c0) /
+                    std::chrono::duration<double>(Clock::now() - t0).count();
+  fmt::print("  no checkpoint (baseline): {:.0f} tps\n", base_tps);
+  fmt::print("{:>5} {:>8} {:>10} {:>12} {:>16} {:>10} {:>12}\n", "#", "blocks", "image_MiB",
+             "total_ms", "txn_thread_ms", "child_ms", "tps_during");
+  for (int i = 0; i < 3; i++) {
+    c0 = e.db->committed_count();
+    t0 = Clock::now();
+    CheckpointResult c = e.db->Checkpoint();
+    double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+    fmt::print("{:>5} {:>8} {:>10} {:>12.1f} {:>16.2f} {:>10.1f} {:>12.0f}\n", c.sequence,
+               c.blocks_written, c.bytes_written >> 20, c.seconds * 1e3, c.txn_thread_seconds * 1e3,
+               c.write_seconds * 1e3, static_cast<double>(e.db->committed_count() - c0) / secs);
+  }
+  stop = true;
+  w1.join();
+  w2.join();
+  fmt::print("  load avg after: {}\n", LoadAverage());
+}
+
 std::vector<int64_t> ParseList(const std::string& s) {
   std::vector<int64_t> out;
   size_t i = 0;
@@ -340,7 +390,7 @@ int main(int argc, char** argv) {
   std::vector<int64_t> gibs = {1};
   double seconds = 5;
   uint64_t cycles = 300;
-  std::string parts = "size,tput,cycles";
+  std::string parts = "size,tput,ckpt,cycles";
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     if (a.starts_with("--gib="))
@@ -354,7 +404,7 @@ int main(int argc, char** argv) {
     else {
       fmt::print(
           stderr,
-          "usage: {} [--gib=1,4,8] [--seconds=5] [--cycles=300] [--parts=size,tput,cycles]\n",
+          "usage: {} [--gib=1,4,8] [--seconds=5] [--cycles=300] [--parts=size,tput,ckpt,cycles]\n",
           argv[0]);
       return 2;
     }
@@ -371,6 +421,7 @@ int main(int argc, char** argv) {
     e.GrowTo(static_cast<uint64_t>(gibs.front()) << 30);
   }
   if (parts.find("tput") != std::string::npos) PartThroughput(e, seconds);
+  if (parts.find("ckpt") != std::string::npos) PartCheckpoint(e, seconds);
   if (parts.find("cycles") != std::string::npos) PartCycles(e, cycles);
   return 0;
 }
