@@ -20,7 +20,6 @@ bool IsIdentStart(char c) {
 bool IsIdentCont(char c) { return IsIdentStart(c) || IsDigit(c) || c == '$'; }
 bool IsDollarTagCont(char c) { return IsIdentStart(c) || IsDigit(c); }
 bool IsOpChar(char c) { return c != '\0' && std::strchr("~!@#^&|`?+-*/%<>=", c) != nullptr; }
-bool IsSelfChar(char c) { return c != '\0' && std::strchr(",()[].;:+-*/%^<>=", c) != nullptr; }
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

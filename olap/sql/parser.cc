@@ -86,6 +86,17 @@ void Parser::ErrorMessage(const Token& t, const std::string& message) const {
   throw DbError(sqlstate::kSyntaxError, message, t.position);
 }
 
+void Parser::Nesting::Add() {
+  ++added_;
+  auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  bool deep_stack = p_.stack_base_ > here && p_.stack_base_ - here > kMaxStackBytes;
+  if (++p_.nesting_ > kMaxNesting || deep_stack) {
+    // PostgreSQL reports a too deeply nested statement the same way.
+    throw DbError(sqlstate::kProgramLimitExceeded, "stack depth limit exceeded",
+                  p_.Peek().position);
+  }
+}
+
 bool Parser::IsColId(size_t k) const {
   const Token& t = Peek(k);
   if (t.kind == TokenKind::kQuotedIdent) return true;
@@ -217,6 +228,7 @@ StatementPtr Parser::ParseStatement() {
 }
 
 std::vector<StatementPtr> Parser::ParseAll() {
+  stack_base_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   std::vector<StatementPtr> statements;
   while (true) {
     while (AcceptPunct(';')) {

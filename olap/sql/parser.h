@@ -26,6 +26,7 @@
 //   < COLLATE < unary minus < [] subscript < :: cast < . field
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -157,7 +158,32 @@ class Parser {
 
   int max_parameter_ = 0;  // highest $n in the current statement
 
+  // Bounds the height of the trees built (and so the recursion depth of the
+  // parser, the printer, the binder and the trees' destructors): every
+  // recursive production and every operator / join / set operation / postfix
+  // applied in a loop counts one level while its frame is active; the sum
+  // over active frames bounds the height of any tree they build. Independently
+  // the parser's own stack use is capped like PostgreSQL's max_stack_depth
+  // (frames are several KiB in sanitizer builds). Either limit raises 54000
+  // "stack depth limit exceeded".
+  static constexpr int kMaxNesting = 1000;
+  static constexpr size_t kMaxStackBytes = size_t{2} << 20;
+  class Nesting {
+   public:
+    explicit Nesting(Parser& p) : p_(p) { Add(); }
+    ~Nesting() { p_.nesting_ -= added_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    void Add();
+
+   private:
+    Parser& p_;
+    int added_ = 0;
+  };
+
  private:
+  int nesting_ = 0;
+  uintptr_t stack_base_ = 0;  // frame address when parsing started
   std::string_view text_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;

@@ -212,7 +212,8 @@ StatementPtr Parser::ParseCreateIndex(bool unique) {
     } else {
       AcceptKw("asc");
     }
-    if (AcceptKw("nulls")) {
+    if (IsKw("nulls") && (IsKw("first", 1) || IsKw("last", 1))) {
+      ++pos_;
       key.nulls = AcceptKw("first") ? NullsOrder::kFirst : (ExpectKw("last"), NullsOrder::kLast);
     }
     index->keys.push_back(std::move(key));

@@ -60,6 +60,7 @@ std::vector<ExprPtr> Parser::ParseExprList() {
 }
 
 ExprPtr Parser::ParseExpr(int min_precedence) {
+  Nesting nesting(*this);
   ExprPtr left;
   const Token& first = Peek();
   if (IsKw("not")) {
@@ -131,11 +132,14 @@ ExprPtr Parser::ParseExpr(int min_precedence) {
     }
     if (prec == 0 || prec < min_precedence) break;
     if (prec == nonassoc) ErrorAt(t);
+    // AND / OR chains flatten into one node: they do not deepen the tree.
+    if (prec != kPrecOr && prec != kPrecAnd) nesting.Add();
     nonassoc = 0;
     int position = t.position;
+    // For NOT BETWEEN / NOT IN / NOT LIKE ... the operator word follows NOT.
+    const std::string& w = negated ? Peek(1).text : t.text;
     ++pos_;
     if (negated) ++pos_;
-    const std::string& w = t.text;
 
     if (prec == kPrecOr || prec == kPrecAnd) {
       ExprPtr right = ParseExpr(prec + 1);

@@ -15,8 +15,10 @@ std::vector<TableRefPtr> Parser::ParseFromList() {
 }
 
 TableRefPtr Parser::ParseTableRef() {
+  Nesting nesting(*this);
   TableRefPtr left = ParseTablePrimary();
   while (true) {
+    nesting.Add();
     const Token& t = Peek();
     JoinKind kind = JoinKind::kInner;
     bool natural = false;

@@ -205,8 +205,8 @@ ExprPtr Parser::ParseFunctionArgs(ExprPtr fn) {
       if (IsColLabel() && (IsOp("=>", 1) || IsOp(":=", 1))) pos_ += 2;
       fn->children.push_back(ParseExpr());
     } while (AcceptPunct(','));
-    if (IsKw("order") && IsKw("by", 1)) {
-      pos_ += 2;
+    if (AcceptKw("order")) {
+      ExpectKw("by");
       fn->agg_order = ParseOrderByList();
     }
   }
@@ -245,8 +245,8 @@ std::unique_ptr<WindowSpec> Parser::ParseWindowSpec() {
     pos_ += 2;
     spec->partition_by = ParseExprList();
   }
-  if (IsKw("order") && IsKw("by", 1)) {
-    pos_ += 2;
+  if (AcceptKw("order")) {
+    ExpectKw("by");
     spec->order_by = ParseOrderByList();
   }
   if (IsKw("rows") || IsKw("range") || IsKw("groups")) {
@@ -284,7 +284,8 @@ std::vector<OrderItem> Parser::ParseOrderByList() {
       if (Peek().kind != TokenKind::kOp) ErrorAtCurrent();
       item.direction = Advance().text == ">" ? SortDirection::kDesc : SortDirection::kAsc;
     }
-    if (AcceptKw("nulls")) {
+    if (IsKw("nulls") && (IsKw("first", 1) || IsKw("last", 1))) {
+      ++pos_;
       if (AcceptKw("first")) {
         item.nulls = NullsOrder::kFirst;
       } else {

@@ -22,6 +22,7 @@ bool EndsSelectList(const Parser& p) {
 }  // namespace
 
 QueryPtr Parser::ParseQuery() {
+  Nesting nesting(*this);
   std::vector<CommonTableExpr> with;
   bool recursive = false;
   if (IsKw("with")) with = ParseWith(recursive);
@@ -42,6 +43,7 @@ QueryPtr Parser::ParseQueryAfterOperand(QueryPtr first) {
 }
 
 QueryPtr Parser::ParseSetOperation(int min_precedence, QueryPtr first) {
+  Nesting nesting(*this);
   QueryPtr left = first ? std::move(first) : ParseSelectPrimary();
   while (true) {
     int prec = 0;
@@ -56,6 +58,7 @@ QueryPtr Parser::ParseSetOperation(int min_precedence, QueryPtr first) {
       kind = SetOpKind::kIntersect;
     }
     if (prec == 0 || prec < min_precedence) break;
+    nesting.Add();
     ++pos_;
     auto node = std::make_unique<Query>();
     node->kind = QueryKind::kSetOp;
@@ -115,8 +118,8 @@ QueryPtr Parser::ParseSelectCore() {
   q->select_list = ParseSelectList(/*allow_empty=*/true);
   if (AcceptKw("from")) q->from = ParseFromList();
   if (AcceptKw("where")) q->where = ParseExpr();
-  if (IsKw("group") && IsKw("by", 1)) {
-    pos_ += 2;
+  if (AcceptKw("group")) {
+    ExpectKw("by");
     if (!AcceptKw("all")) AcceptKw("distinct");
     q->group_by = ParseExprList();
   }
@@ -180,8 +183,8 @@ void Parser::ParseQueryTail(Query& q) {
   // A parenthesized query may already carry ORDER BY / LIMIT / OFFSET: a
   // second one is PostgreSQL's "multiple ... clauses" error at the new
   // clause's expression; a repeated clause within this tail is a syntax error.
-  if (IsKw("order") && IsKw("by", 1)) {
-    pos_ += 2;
+  if (AcceptKw("order")) {
+    ExpectKw("by");
     std::vector<OrderItem> items = ParseOrderByList();
     if (!q.order_by.empty()) {
       throw DbError(sqlstate::kSyntaxError, "multiple ORDER BY clauses not allowed",
@@ -231,8 +234,7 @@ void Parser::ParseQueryTail(Query& q) {
         ExpectKw("with");
         ExpectKw("ties");
       }
-    } else if (IsKw("for") &&
-               (IsKw("update", 1) || IsKw("share", 1) || IsKw("no", 1) || IsKw("key", 1))) {
+    } else if (IsKw("for")) {
       ++pos_;
       if (AcceptKw("update")) {
         q.locking = "update";

@@ -47,7 +47,9 @@ ExprPtr Parser::ParseParenthesized() {
 }
 
 ExprPtr Parser::ParsePostfix(ExprPtr expr) {
+  Nesting nesting(*this);
   while (true) {
+    nesting.Add();
     const Token& t = Peek();
     if (IsPunct('[')) {
       ++pos_;

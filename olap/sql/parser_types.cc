@@ -158,8 +158,8 @@ TypeName Parser::ParseTypeName(bool in_literal) {
 void Parser::ParseIntervalFields(TypeName& type) {
   if (!IsIntervalField(*this)) return;
   type.interval_fields = Advance().text;
-  if (IsKw("to") && IsIntervalField(*this, 1)) {
-    ++pos_;
+  if (AcceptKw("to")) {
+    if (!IsIntervalField(*this)) ErrorAtCurrent();
     type.interval_fields += " to " + Advance().text;
   }
   if (IsPunct('(') && Peek(1).kind == TokenKind::kInteger && IsPunct(')', 2)) {

@@ -180,7 +180,7 @@ std::string ToString(const Statement& st) {
       if (s.is_default) return out + " = DEFAULT";
       std::vector<std::string> values;
       for (const std::string& v : s.values) values.push_back("'" + v + "'");
-      out += " = " + Join(values, ", ");
+      if (!values.empty()) out += " = " + Join(values, ", ");
       if (s.read_only == 1) out += " READ ONLY";
       if (s.read_only == 0) out += " READ WRITE";
       return out;
