@@ -74,14 +74,18 @@ void CopyParser::Fail(const char* sqlstate, const std::string& message, std::str
                               std::to_string(line_ + 1) + ": \"" + CopyContextText(raw) + "\"");
 }
 
-// `line` includes a trailing '\r' if there was one before the '\n'. Strips it
-// according to the line-ending style fixed by the first line.
+// `line` includes a trailing '\r' if there was one before the '\n'. Sets
+// *had_cr if it is the \r\n line ending to strip, per the style fixed by the
+// first line.
 void CopyParser::CheckLineEnd(std::string_view line, bool* had_cr) {
   *had_cr = !line.empty() && line.back() == '\r';
   if (eol_crlf_ < 0) eol_crlf_ = *had_cr ? 1 : 0;
   if (eol_crlf_ == 1 && !*had_cr) {
     Fail(sqlstate::kBadCopyFileFormat, "literal newline found in data", line);
   }
+  // In "\n" mode a '\r' before the newline stays in the line: the caller
+  // reports it as a literal carriage return.
+  if (eol_crlf_ == 0) *had_cr = false;
 }
 
 bool CopyParser::NextText(bool at_end) {
