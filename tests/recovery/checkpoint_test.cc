@@ -117,6 +117,64 @@ TEST_F(CheckpointTest, InterruptedCheckpointLeavesThePreviousOne) {
   EXPECT_EQ(Rows(loaded), at_first);
 }
 
+// The snapshot-process path: images in an SST written without the store's
+// handle, ingested, manifest last. A crash after the ingestion (images in the
+// store, no manifest) leaves the previous checkpoint; the next commit deletes
+// the orphaned images.
+TEST_F(CheckpointTest, ImageFileIngestedWithoutManifestLeavesThePreviousOne) {
+  CheckpointPlan p1 = CollectCheckpoint(catalog_, 100, 5, nullptr);
+  MarkWritten(p1);
+  CheckpointStats st;
+  bool wrote = false;
+  const std::string f1 = dir_ + "/images-1.sst";
+  ASSERT_TRUE(WriteCheckpointImages(p1, f1, &st, &wrote).ok());
+  EXPECT_TRUE(wrote);
+  EXPECT_EQ(st.blocks_written, p1.keys.size());
+  ASSERT_TRUE(CommitCheckpoint(p1.manifest, f1, store_.get(), &st, nullptr).ok());
+  std::vector<Row> at_first = Rows(catalog_);
+
+  Table& t = *catalog_.FindTable("t");
+  t.Delete(*t.LookupKey({Value::BigInt(3)}));
+  CheckpointPlan p2 = CollectCheckpoint(catalog_, 300, 6, &p1.manifest);
+  ASSERT_EQ(p2.keys.size(), 1u);  // only the changed block
+  MarkWritten(p2);
+  const std::string f2 = dir_ + "/images-2.sst";
+  ASSERT_TRUE(WriteCheckpointImages(p2, f2, &st, &wrote).ok());
+  ASSERT_TRUE(store_->IngestImageFile(f2).ok());  // then the crash: no manifest
+  store_.reset();
+  ASSERT_TRUE(ColdStore::Open(dir_ + "/cold", false, &store_).ok());
+  uint64_t count = 0;
+  ASSERT_TRUE(store_->CountBlocks(&count).ok());
+  EXPECT_EQ(count, p1.manifest.block_count() + 1);  // one orphan
+  {
+    Catalog loaded;
+    Manifest m;
+    uint64_t blocks;
+    ASSERT_TRUE(LoadCheckpoint(store_.get(), &loaded, &m, &blocks).ok());
+    EXPECT_EQ(m.lsn, 100u);
+    EXPECT_EQ(Rows(loaded), at_first);
+  }
+  // The retry: the failed plan's block is not in the last manifest, so it is
+  // collected again although its changed flag was cleared.
+  CheckpointPlan p3 = CollectCheckpoint(catalog_, 400, 7, &p1.manifest);
+  ASSERT_EQ(p3.keys.size(), 1u);
+  EXPECT_EQ(p3.keys[0], p2.keys[0]);
+  // Its image (same key) is the orphan ingested above, so p3's manifest can be
+  // committed without a file. Then: nothing to write at all, no file.
+  CheckpointPlan empty = CollectCheckpoint(catalog_, 400, 7, &p3.manifest);
+  EXPECT_TRUE(empty.keys.empty());
+  ASSERT_TRUE(WriteCheckpointImages(empty, dir_ + "/none.sst", &st, &wrote).ok());
+  EXPECT_FALSE(wrote);
+  ASSERT_TRUE(CommitCheckpoint(p3.manifest, "", store_.get(), &st, nullptr).ok());
+  EXPECT_EQ(st.images_deleted, 1u);  // the block's version from p1
+  Catalog loaded;
+  Manifest m;
+  uint64_t blocks;
+  ASSERT_TRUE(LoadCheckpoint(store_.get(), &loaded, &m, &blocks).ok());
+  EXPECT_EQ(m.lsn, 400u);
+  EXPECT_EQ(Rows(loaded), Rows(catalog_));
+}
+
 TEST_F(CheckpointTest, NoCheckpointIsNotFound) {
   Catalog c;
   Manifest m;
