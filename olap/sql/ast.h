@@ -119,7 +119,8 @@ enum class ExprKind : uint8_t {
   kExists,          // EXISTS (subquery)
   kSubquery,        // scalar subquery: (subquery)
   kQuantified,      // children[0] op ANY|SOME|ALL (subquery | array expr): op,
-                    // quantifier; subquery set, or children[1] = the array expression
+                    // quantifier; subquery set, or children[1] = the array expression.
+                    // x [NOT] LIKE|ILIKE ANY (..) has op "~~" / "!~~" / "~~*" / "!~~*"
   kCase,            // CASE [children[0] if case_operand] WHEN.. THEN.. [ELSE]: see fields
   kCast,            // children[0]::type / CAST(children[0] AS type)
   kFunction,        // names(args): see the function fields

@@ -94,6 +94,7 @@ class Parser {
   // Expressions (parser_expr.cc, parser_primary.cc).
   ExprPtr ParseExpr(int min_precedence = 0);
   std::vector<ExprPtr> ParseExprList();  // a, b, c (at least one)
+  ExprPtr ParseQuantified(std::string op, std::string op_schema, ExprPtr left, int position);
   ExprPtr ParsePrimary();
   ExprPtr ParsePostfix(ExprPtr expr);     // [..], ::type, .field
   ExprPtr ParseParenthesized();           // '(' -> subquery, row or (expr)

@@ -51,6 +51,23 @@ bool IsNumberLiteral(const Expr& e) {
 
 }  // namespace
 
+// x op ANY|SOME|ALL ( subquery | array expression ); at ANY/SOME/ALL.
+ExprPtr Parser::ParseQuantified(std::string op, std::string op_schema, ExprPtr left, int position) {
+  ExprPtr e = MakeExpr(ExprKind::kQuantified, position);
+  e->op = std::move(op);
+  e->op_schema = std::move(op_schema);
+  e->quantifier = IsKw("all") ? Quantifier::kAll : Quantifier::kAny;
+  pos_ += 2;
+  e->children.push_back(std::move(left));
+  if (IsKw("select") || IsKw("values") || IsKw("with") || IsKw("table")) {
+    e->subquery = ParseQuery();
+  } else {
+    e->children.push_back(ParseExpr());
+  }
+  ExpectPunct(')');
+  return e;
+}
+
 std::vector<ExprPtr> Parser::ParseExprList() {
   std::vector<ExprPtr> list;
   do {
@@ -208,6 +225,11 @@ ExprPtr Parser::ParseExpr(int min_precedence) {
           ExpectPunct(')');
           left = std::move(e);
         }
+      } else if (w != "similar" && (IsKw("any") || IsKw("some") || IsKw("all")) &&
+                 IsPunct('(', 1)) {
+        // x [NOT] LIKE|ILIKE ANY|ALL (array or subquery): the operator forms.
+        std::string op = std::string(negated ? "!" : "") + "~~" + (w == "ilike" ? "*" : "");
+        left = ParseQuantified(std::move(op), "", std::move(left), position);
       } else {
         ExprPtr e = MakeExpr(w == "similar" ? ExprKind::kSimilar : ExprKind::kLike, position);
         if (w == "similar") ExpectKw("to");
@@ -244,19 +266,7 @@ ExprPtr Parser::ParseExpr(int min_precedence) {
       }
       if (prec == kPrecCompare) nonassoc = prec;
       if ((IsKw("any") || IsKw("some") || IsKw("all")) && IsPunct('(', 1)) {
-        ExprPtr e = MakeExpr(ExprKind::kQuantified, position);
-        e->op = std::move(op);
-        e->op_schema = std::move(op_schema);
-        e->quantifier = IsKw("all") ? Quantifier::kAll : Quantifier::kAny;
-        pos_ += 2;
-        e->children.push_back(std::move(left));
-        if (IsKw("select") || IsKw("values") || IsKw("with") || IsKw("table")) {
-          e->subquery = ParseQuery();
-        } else {
-          e->children.push_back(ParseExpr());
-        }
-        ExpectPunct(')');
-        left = std::move(e);
+        left = ParseQuantified(std::move(op), std::move(op_schema), std::move(left), position);
         continue;
       }
       ExprPtr right = ParseExpr(prec + 1);

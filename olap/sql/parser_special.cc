@@ -43,6 +43,13 @@ ExprPtr Parser::ParseParenthesized() {
     return e;
   }
   ExpectPunct(')');
+  // (composite).field: field selection applies to the parenthesized value.
+  while (IsPunct('.') && IsColLabel(1)) {
+    ExprPtr e = MakeExpr(ExprKind::kFieldSelect, Advance().position);
+    e->children.push_back(std::move(inner));
+    e->names = {Advance().text};
+    inner = std::move(e);
+  }
   return inner;
 }
 

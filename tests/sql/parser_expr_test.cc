@@ -72,6 +72,8 @@ TEST(ParserExpr, Predicates) {
   EXPECT_EQ(E("a = SOME (SELECT b FROM t)"), "(a = ANY (SELECT b FROM t))");
   EXPECT_EQ(E("oid = any (pol.polroles)"), "(oid = ANY (pol.polroles))");
   EXPECT_EQ(E("'d' = any(stxkind)"), "('d' = ANY (stxkind))");
+  EXPECT_EQ(E("a LIKE ANY (ARRAY['x%', 'y%'])"), "(a ~~ ANY (ARRAY['x%', 'y%']))");
+  EXPECT_EQ(E("a NOT ILIKE ALL (SELECT p FROM t)"), "(a !~~* ALL (SELECT p FROM t))");
 }
 
 TEST(ParserExpr, SubqueriesAndRows) {
@@ -83,6 +85,7 @@ TEST(ParserExpr, SubqueriesAndRows) {
   EXPECT_EQ(E("ARRAY(SELECT a FROM t ORDER BY 1)"), "ARRAY(SELECT a FROM t ORDER BY 1)");
   EXPECT_EQ(E("a[1] + b[1:2][3]"), "(a[1] + b[1:2][3])");
   EXPECT_EQ(E("(f(x)).n"), "(f(x)).n");
+  EXPECT_EQ(E("(x).y.z"), "((x).y).z");
 }
 
 TEST(ParserExpr, CaseAndCasts) {
