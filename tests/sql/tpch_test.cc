@@ -19,6 +19,7 @@
 // FORKTAIL_TPCH_DATA (default <test binary dir>/tpch/sf<SF>); the DuckDB venv:
 // FORKTAIL_TPCH_VENV (default <data dir>/../tpch-venv, created with pip).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -85,6 +86,23 @@ Answer ReadAnswer(const fs::path& path) {
   return answer;
 }
 
+// The source tree: from __FILE__ when the compiler saw an absolute path (CMake
+// does), else from the build tree's CMakeCache.txt above the test binary.
+fs::path SourceDir() {
+  fs::path file(__FILE__);
+  if (file.is_absolute()) return file.parent_path().parent_path().parent_path();
+  for (fs::path dir = fs::read_symlink("/proc/self/exe").parent_path(); !dir.empty();
+       dir = dir.parent_path()) {
+    std::ifstream cache(dir / "CMakeCache.txt");
+    for (std::string line; std::getline(cache, line);) {
+      const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+      if (line.rfind(key, 0) == 0) return line.substr(key.size());
+    }
+    if (dir == dir.root_path()) break;
+  }
+  return fs::current_path();
+}
+
 class TpchTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -102,7 +120,7 @@ class TpchTest : public ::testing::Test {
   }
 
   static void PrepareDatabase() {
-    const fs::path source = fs::path(__FILE__).parent_path().parent_path().parent_path();
+    const fs::path source = SourceDir();
     const std::string sf = EnvOr("FORKTAIL_TPCH_SF", "0.01");
     const fs::path exe_dir = fs::read_symlink("/proc/self/exe").parent_path();
     data_ = EnvOr("FORKTAIL_TPCH_DATA", (exe_dir / "tpch" / ("sf" + sf)).string());
@@ -110,6 +128,7 @@ class TpchTest : public ::testing::Test {
     const std::string command = "'" + script.string() + "' " + sf + " '" + data_.string() + "'";
     int rc = std::system(command.c_str());
     if (rc != 0 || !fs::exists(data_ / "COMPLETE")) {
+      rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : rc;
       throw std::runtime_error("TPC-H data generation failed (exit status " + std::to_string(rc) +
                                "): " + command +
                                "\n(it needs python3-venv and PyPI, or FORKTAIL_TPCH_VENV set to "
@@ -187,7 +206,7 @@ std::string Show(const TextRow& row) {
 }
 
 void TpchTest::RunQuery(int number) {
-  ASSERT_EQ(setup_error_, nullptr) << *setup_error_;
+  if (setup_error_ != nullptr) FAIL() << *setup_error_;
   char name[8];
   std::snprintf(name, sizeof name, "q%02d", number);
   const std::string sql = ReadFile(data_ / "queries" / (std::string(name) + ".sql"));
@@ -241,7 +260,7 @@ void TpchTest::RunQuery(int number) {
 
 // The tables hold exactly the generated rows.
 TEST_F(TpchTest, Load) {
-  ASSERT_EQ(setup_error_, nullptr) << *setup_error_;
+  if (setup_error_ != nullptr) FAIL() << *setup_error_;
   for (const char* table :
        {"nation", "region", "part", "supplier", "partsupp", "customer", "orders", "lineitem"}) {
     std::string text = ReadFile(data_ / (std::string(table) + ".tbl"));
