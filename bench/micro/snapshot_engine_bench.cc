@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -125,7 +126,12 @@ struct Engine {
         "  loaded {} blocks ({} rows/block), {:.0f} k rows/s\n", blocks, rows_per_block,
         static_cast<double>(rows) / 1e3 / std::chrono::duration<double>(Clock::now() - t0).count());
   }
-  int64_t rows() const { return static_cast<int64_t>(blocks) * rows_per_block; }
+  // The rows the movers write: the first `hot` fraction of the table.
+  int64_t rows() const {
+    return std::max<int64_t>(
+        2, static_cast<int64_t>(static_cast<double>(blocks) * hot) * rows_per_block);
+  }
+  double hot = 1.0;
 };
 
 // In the child: "scan" -> "<sum of c1> <rows> <ns>"
@@ -308,8 +314,10 @@ void PartThroughput(Engine& e, double seconds) {
 }
 
 void PartCycles(Engine& e, uint64_t cycles) {
-  fmt::print("\n== {} snapshot cycles (refresh 10 ms, scans, moves) ({} blocks), load avg {}\n",
-             cycles, e.blocks, LoadAverage());
+  fmt::print(
+      "\n== {} snapshot cycles (refresh 10 ms, scans, moves to the first {:.0f}% of the rows) ({} "
+      "blocks), load avg {}\n",
+      cycles, e.hot * 100, e.blocks, LoadAverage());
   fmt::print("{:>26} {:>10} {:>13} {:>13} {:>11} {:>10} {:>11} {:>6}\n", "mode", "tps",
              "fork_first_ms", "fork_last_ms", "huge_share", "scan_GBps", "collapse_ms", "wrong");
   // Start each mode from huge blocks, so both see the same history.
@@ -390,6 +398,7 @@ int main(int argc, char** argv) {
   std::vector<int64_t> gibs = {1};
   double seconds = 5;
   uint64_t cycles = 300;
+  double hot = 1.0;
   std::string parts = "size,tput,ckpt,cycles";
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
@@ -399,13 +408,15 @@ int main(int argc, char** argv) {
       seconds = std::stod(a.substr(10));
     else if (a.starts_with("--cycles="))
       cycles = std::stoull(a.substr(9));
+    else if (a.starts_with("--hot="))
+      hot = std::stod(a.substr(6));
     else if (a.starts_with("--parts="))
       parts = a.substr(8);
     else {
-      fmt::print(
-          stderr,
-          "usage: {} [--gib=1,4,8] [--seconds=5] [--cycles=300] [--parts=size,tput,ckpt,cycles]\n",
-          argv[0]);
+      fmt::print(stderr,
+                 "usage: {} [--gib=1,4,8] [--seconds=5] [--cycles=300] "
+                 "[--parts=size,tput,ckpt,cycles] [--hot=FRACTION]\n",
+                 argv[0]);
       return 2;
     }
   }
@@ -414,7 +425,9 @@ int main(int argc, char** argv) {
   if (mkdtemp(tmpl.data()) == nullptr) return 3;
   fmt::print("snapshot_engine_bench: {} cores, load avg {}\n", std::thread::hardware_concurrency(),
              LoadAverage());
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Engine e(tmpl);
+  e.hot = hot;
   if (parts.find("size") != std::string::npos) {
     PartSize(e, gibs);
   } else {
