@@ -270,7 +270,7 @@ bool CopyParser::ParseCsvRecord(size_t start, bool at_end, size_t* consumed, uin
   };
   std::vector<Span> spans;
   size_t i = start;
-  size_t record_end;  // end of the record's text (before its line ending)
+  size_t record_end = start;  // end of the record's text (before its line ending)
   for (;;) {
     const size_t out_start = scratch_.size();
     bool quoted = false;
