@@ -34,7 +34,7 @@ tsan: deps $(TSAN)/build.ninja
 	cmake --build $(TSAN) -j $(JOBS) --target scheduler_tests
 
 run: release
-	$(RELEASE)/tools/forktail demo --data $(DATA)
+	$(RELEASE)/tools/forktail serve --data $(DATA)
 
 # ASan+UBSan build of everything, then CTest (its closing summary is printed).
 # Long soak and crash loops carry the label "long" and run from their own targets.
