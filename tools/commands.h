@@ -12,6 +12,7 @@ int& ExitCode();
 void RegisterDemoCommand(CLI::App& app);
 void RegisterWalCommand(CLI::App& app);      // wal dump | wal verify
 void RegisterRecoverCommand(CLI::App& app);  // recover DIR [--check]
+void RegisterServeCommand(CLI::App& app);    // serve [--data DIR] [--port N] ...
 void RegisterSnapshotsCommand(CLI::App& app);  // snapshots --data DIR
 
 }  // namespace forktail::tools

@@ -1,0 +1,195 @@
+// `forktail serve`: opens the database and its SQL engine and serves the
+// PostgreSQL wire protocol until SIGTERM or SIGINT.
+//
+// Settings come from an optional config file of `key = value` lines (`#`
+// comments; keys: data, port, listen, user, password, max_connections,
+// routing = snapshot|inprocess, idle_in_transaction_hold_ms), then from the
+// flags, which win. Shutdown: stop accepting, cancel running statements and
+// end every connection (WireServer::Stop), write a checkpoint, close the
+// database (which flushes the log).
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "olap/engine/sql_engine.h"
+#include "server/server.h"
+#include "tools/commands.h"
+
+namespace forktail::tools {
+namespace {
+
+struct ServeArgs {
+  std::string data = "./data";
+  int port = 5433;
+  std::string listen = "127.0.0.1";
+  std::string config;
+  std::string user;
+  std::string password;
+  int max_connections = 100;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  std::string routing = "inprocess";  // sanitizer allocators are not fork-safe
+#else
+  std::string routing = "snapshot";
+#endif
+  int hold_ms = -1;  // -1: the engine's default
+};
+
+int stop_pipe[2] = {-1, -1};
+
+extern "C" void OnStopSignal(int) {
+  char c = 1;
+  (void)!::write(stop_pipe[1], &c, 1);
+}
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+// Reads `key = value` lines; returns false (with a message) on a bad line.
+bool ReadConfig(const std::string& path, std::map<std::string, std::string>* out) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "forktail serve: cannot read config file %s\n", path.c_str());
+    return false;
+  }
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    line = Trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    size_t eq = line.find('=');
+    if (eq == std::string::npos) {
+      std::fprintf(stderr, "forktail serve: %s:%d: expected key = value\n", path.c_str(), n);
+      return false;
+    }
+    std::string value = Trim(line.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'') {
+      value = value.substr(1, value.size() - 2);
+    }
+    (*out)[Trim(line.substr(0, eq))] = value;
+  }
+  return true;
+}
+
+int RunServe(ServeArgs args, const CLI::App& cmd) {
+  if (!args.config.empty()) {
+    std::map<std::string, std::string> config;
+    if (!ReadConfig(args.config, &config)) return 2;
+    auto set = [&](const char* key, const char* flag, auto apply) {
+      auto it = config.find(key);
+      if (it != config.end() && cmd.count(flag) == 0) apply(it->second);
+    };
+    try {
+      set("data", "--data", [&](const std::string& v) { args.data = v; });
+      set("port", "--port", [&](const std::string& v) { args.port = std::stoi(v); });
+      set("listen", "--listen", [&](const std::string& v) { args.listen = v; });
+      set("user", "--user", [&](const std::string& v) { args.user = v; });
+      set("password", "--password", [&](const std::string& v) { args.password = v; });
+      set("max_connections", "--max-connections",
+          [&](const std::string& v) { args.max_connections = std::stoi(v); });
+      set("routing", "--routing", [&](const std::string& v) { args.routing = v; });
+      set("idle_in_transaction_hold_ms", "--hold-ms",
+          [&](const std::string& v) { args.hold_ms = std::stoi(v); });
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
+      return 2;
+    }
+    for (const auto& [key, value] : config) {
+      static const char* kKnown[] = {"data",     "port",
+                                     "listen",   "user",
+                                     "password", "max_connections",
+                                     "routing",  "idle_in_transaction_hold_ms"};
+      bool known = false;
+      for (const char* k : kKnown) known |= key == k;
+      if (!known)
+        std::fprintf(stderr, "forktail serve: ignoring unknown config key %s\n", key.c_str());
+    }
+  }
+  if (args.routing != "snapshot" && args.routing != "inprocess") {
+    std::fprintf(stderr, "forktail serve: routing must be snapshot or inprocess\n");
+    return 2;
+  }
+  if (args.password.empty() != args.user.empty()) {
+    std::fprintf(stderr, "forktail serve: --user and --password go together\n");
+    return 2;
+  }
+
+  if (::pipe2(stop_pipe, O_CLOEXEC) != 0) return 1;
+  struct sigaction sa {};
+  sa.sa_handler = OnStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+
+  try {
+    SqlEngineOptions engine_options;
+    engine_options.routing =
+        args.routing == "snapshot" ? ReadRouting::kSnapshot : ReadRouting::kInProcess;
+    if (args.hold_ms >= 0)
+      engine_options.idle_in_transaction_hold_ms = static_cast<uint32_t>(args.hold_ms);
+    std::unique_ptr<SqlEngine> engine = SqlEngine::Open(args.data, engine_options);
+    SqlBackend backend(*engine);
+    ServerOptions options;
+    options.listen_address = args.listen;
+    options.port = args.port;
+    options.user = args.user;
+    options.password = args.password;
+    options.max_connections = args.max_connections;
+    WireServer server(backend, options);
+    server.Start();
+    std::printf("forktail serve: listening on %s:%d (data %s, %s auth, reads: %s)\n",
+                args.listen.c_str(), server.port(), args.data.c_str(),
+                args.password.empty() ? "trust (loopback)" : "scram-sha-256", args.routing.c_str());
+    std::fflush(stdout);
+
+    char c;
+    while (::read(stop_pipe[0], &c, 1) < 0 && errno == EINTR) {
+    }
+    std::printf("forktail serve: shutting down\n");
+    std::fflush(stdout);
+    server.Stop();
+    CheckpointResult checkpoint = engine->database().Checkpoint();
+    engine.reset();  // closes the database: the log is flushed
+    std::printf("forktail serve: checkpoint %llu written, stopped\n",
+                static_cast<unsigned long long>(checkpoint.sequence));
+  } catch (const DbError& e) {
+    std::fprintf(stderr, "forktail serve: %s (SQLSTATE %s)\n", e.what(), e.sqlstate());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "forktail serve: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void RegisterServeCommand(CLI::App& app) {
+  auto args = std::make_shared<ServeArgs>();
+  CLI::App* cmd =
+      app.add_subcommand("serve", "Serve the PostgreSQL wire protocol (psql, pgbench, drivers)");
+  cmd->add_option("--data", args->data, "Data directory")->capture_default_str();
+  cmd->add_option("--port", args->port, "TCP port")->capture_default_str();
+  cmd->add_option("--listen", args->listen, "Address to bind ('*': all)")->capture_default_str();
+  cmd->add_option("--config", args->config, "Config file of key = value lines (flags override it)");
+  cmd->add_option("--user", args->user, "User name for SCRAM-SHA-256 authentication");
+  cmd->add_option("--password", args->password, "Password (turns on SCRAM-SHA-256)");
+  cmd->add_option("--max-connections", args->max_connections, "Connection limit")
+      ->capture_default_str();
+  cmd->add_option("--routing", args->routing, "Where SELECTs run: snapshot | inprocess")
+      ->capture_default_str();
+  cmd->add_option(
+      "--hold-ms", args->hold_ms,
+      "How long a transaction block may hold the transaction thread between statements");
+  cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
+}
+
+}  // namespace forktail::tools
