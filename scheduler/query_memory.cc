@@ -54,6 +54,23 @@ void* QueryMemory::Allocate(size_t bytes, size_t alignment) {
   return raw + offset;
 }
 
+void QueryMemory::Charge(size_t bytes, const char* what) {
+  const size_t limit = limit_.load(std::memory_order_relaxed);
+  const size_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
+  if (before + bytes > limit || before + bytes < before) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    std::string message = "query exceeded its memory budget of " + std::to_string(limit) + " bytes";
+    if (what != nullptr) {
+      message += " (" + std::string(what) + " needs " + std::to_string(bytes) + " more)";
+    }
+    throw DbError(sqlstate::kOutOfMemory, message);
+  }
+  size_t peak = peak_.load(std::memory_order_relaxed);
+  while (before + bytes > peak &&
+         !peak_.compare_exchange_weak(peak, before + bytes, std::memory_order_relaxed)) {
+  }
+}
+
 void QueryMemory::Deallocate(void* pointer) noexcept {
   if (pointer == nullptr) return;
   auto* header = reinterpret_cast<Header*>(static_cast<char*>(pointer) - kHeaderSize);
@@ -87,6 +104,44 @@ void QueryMemory::ReleaseAll() noexcept {
 void QueryMemory::FreeRaw(Header* header) noexcept {
   char* raw = reinterpret_cast<char*>(header) + kHeaderSize - header->offset;
   ::operator delete(raw, std::align_val_t(header->alignment));
+}
+
+MemoryCharge::~MemoryCharge() {
+  if (memory_ != nullptr && charged_ > 0) memory_->Uncharge(charged_);
+}
+
+void MemoryCharge::Bind(const std::shared_ptr<QueryMemory>& memory) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (memory_ != nullptr) return;
+  memory_ = memory;
+  SetLocked(wanted_);
+}
+
+void MemoryCharge::Set(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  SetLocked(bytes);
+}
+
+void MemoryCharge::Add(int64_t delta) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t now = memory_ != nullptr ? charged_ : wanted_;
+  SetLocked(delta < 0 && static_cast<size_t>(-delta) > now ? 0 : now + delta);
+}
+
+size_t MemoryCharge::bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return memory_ != nullptr ? charged_ : wanted_;
+}
+
+void MemoryCharge::SetLocked(size_t bytes) {
+  wanted_ = bytes;
+  if (memory_ == nullptr) return;
+  if (bytes > charged_) {
+    memory_->Charge(bytes - charged_, what_);
+  } else {
+    memory_->Uncharge(charged_ - bytes);
+  }
+  charged_ = bytes;
 }
 
 }  // namespace forktail

@@ -19,6 +19,12 @@
 // Charged bytes are the user sizes. Exceeding the limit throws DbError 53200
 // "query exceeded its memory budget of N bytes"; the allocation is not made.
 // Thread-safe: work orders of one query allocate concurrently.
+//
+// Memory the kernels allocate on their own (hash-table arrays, vector
+// buffers, string arenas) is charged without being allocated here: Charge()
+// adds bytes to the same budget (53200 past it, naming what asked) and
+// Uncharge() gives them back. MemoryCharge (below) keeps such a charge in
+// step with a structure's size and returns it when destroyed.
 #pragma once
 
 #include <atomic>
@@ -40,6 +46,12 @@ class QueryMemory {
   void* Allocate(size_t bytes, size_t alignment = alignof(std::max_align_t));
   void Deallocate(void* pointer) noexcept;
   void ReleaseAll() noexcept;
+
+  // Counts `bytes` against the budget without allocating; throws 53200
+  // "query exceeded its memory budget of N bytes (<what> needs M more)" and
+  // counts nothing if that passes the limit.
+  void Charge(size_t bytes, const char* what = nullptr);
+  void Uncharge(size_t bytes) noexcept { used_.fetch_sub(bytes, std::memory_order_relaxed); }
 
   void SetLimit(size_t limit) { limit_.store(limit, std::memory_order_relaxed); }
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
@@ -65,6 +77,36 @@ class QueryMemory {
   std::mutex mutex_;  // guards the list and released_
   Header* head_ = nullptr;
   bool released_ = false;
+};
+
+// A charge for memory a structure holds outside QueryMemory (a hash table's
+// arrays, an aggregation table, sort runs, output vectors), kept equal to
+// the structure's current size: Set(bytes) charges the growth (53200 if the
+// query's budget cannot take it; the charge then stays at its old value) or
+// returns the shrinkage. The destructor returns the whole charge. Bind()
+// names the query once (the first work order that sees its context);
+// Set() before Bind() only records the size, charged at Bind(). Thread-safe.
+class MemoryCharge {
+ public:
+  explicit MemoryCharge(const char* what = "operator memory") : what_(what) {}
+  ~MemoryCharge();
+  MemoryCharge(const MemoryCharge&) = delete;
+  MemoryCharge& operator=(const MemoryCharge&) = delete;
+
+  void Bind(const std::shared_ptr<QueryMemory>& memory);
+  void Set(size_t bytes);
+  // Set(bytes() + delta); delta may be negative.
+  void Add(int64_t delta);
+  size_t bytes() const;
+
+ private:
+  void SetLocked(size_t bytes);
+
+  const char* what_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<QueryMemory> memory_;
+  size_t charged_ = 0;  // counted in memory_
+  size_t wanted_ = 0;   // recorded before Bind
 };
 
 // A std allocator drawing from a QueryMemory, e.g.
