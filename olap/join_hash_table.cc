@@ -6,6 +6,14 @@
 
 namespace forktail {
 
+namespace {
+uint64_t BucketCount(uint64_t rows) {
+  uint64_t cap = 16;
+  while (cap < rows * 2) cap <<= 1;
+  return cap;
+}
+}  // namespace
+
 JoinHashTable::JoinHashTable(std::vector<Type> key_types, std::vector<uint32_t> key_cols,
                              std::vector<Type> payload_types, std::vector<uint32_t> payload_cols,
                              int threads)
@@ -52,8 +60,7 @@ void JoinHashTable::Allocate() {
   }
   total_ = base;
   if (total_ >= kEnd) abort();  // build sides beyond 4G rows are not supported
-  uint64_t cap = 16;
-  while (cap < total_ * 2) cap <<= 1;
+  uint64_t cap = BucketCount(total_);
   mask_ = cap - 1;
   heads_.reset(new std::atomic<uint32_t>[cap]);
   for (uint64_t b = 0; b < cap; ++b) heads_[b].store(kEnd, std::memory_order_relaxed);
@@ -86,6 +93,23 @@ void JoinHashTable::Finalize(int thread) {
   std::vector<uint64_t>().swap(p.keys);
   std::vector<uint64_t>().swap(p.hashes);
   if (saw_null) has_null_key_.store(true, std::memory_order_relaxed);
+}
+
+size_t JoinHashTable::PartBytes(int thread) const {
+  const Part& p = parts_[thread];
+  size_t chunk = 0;
+  for (const Type& t : payload_types_) {
+    chunk += size_t{kVectorSize} * PhysicalWidth(PhysicalTypeOf(t)) + kVectorSize / 8;
+  }
+  return (p.keys.capacity() + p.hashes.capacity()) * sizeof(uint64_t) + p.payload.size() * chunk +
+         p.arena->bytes();
+}
+
+size_t JoinHashTable::DirectoryBytes() const {
+  uint64_t rows = 0;
+  for (const Part& p : parts_) rows += p.count;
+  return BucketCount(rows) * sizeof(uint32_t) +
+         std::max<uint64_t>(rows, 1) * (2 + enc_.words()) * sizeof(uint64_t);
 }
 
 uint32_t JoinHashTable::PartOf(uint32_t row) const {

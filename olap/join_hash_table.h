@@ -44,6 +44,12 @@ class JoinHashTable {
   uint64_t rows() const { return total_; }
   bool has_null_key() const { return has_null_key_.load(std::memory_order_relaxed); }
 
+  // Memory, for the query's charge: what thread's partition holds now (keys
+  // and hashes until Finalize, payload chunks and strings), and what the
+  // bucket heads and entries will take for the rows added so far.
+  size_t PartBytes(int thread) const;
+  size_t DirectoryBytes() const;
+
   // Chain walk: first row whose bucket matches hash, then Next().
   uint32_t First(uint64_t hash) const {
     return heads_[hash & mask_].load(std::memory_order_relaxed);

@@ -4,12 +4,13 @@
 #include <chrono>
 
 #include "olap/kernels.h"
+#include "storage/error.h"
 
 namespace forktail {
 
 JoinProbe::JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint32_t> key_cols,
                      std::vector<uint32_t> out_cols, std::vector<Type> out_types,
-                     CompactionPolicy policy)
+                     CompactionPolicy policy, const Expression* residual)
     : table_(table),
       type_(type),
       key_cols_(std::move(key_cols)),
@@ -22,6 +23,14 @@ JoinProbe::JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint
     for (const Type& t : table_->payload_types()) types.push_back(t);
   }
   out_ = DataChunk(types);
+  if (residual != nullptr) {
+    if (type_ == JoinType::kNullAwareAnti) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "NOT IN with a join condition beyond its keys is not supported; plan it as an "
+                    "anti join");
+    }
+    residual_ = std::make_unique<JoinResidual>(residual, table_);
+  }
 }
 
 void JoinProbe::Probe(const DataChunk& chunk, const Emit& emit) {
@@ -35,11 +44,30 @@ void JoinProbe::Probe(const DataChunk& chunk, const Emit& emit) {
   enc.Encode(chunk, key_cols_, rows, keys_.data(), hashes_.data());
   probe_rows_.clear();
   build_rows_.clear();
+  for (uint32_t k = 0; k < rows.count; ++k) table_->PrefetchBucket(hashes_[k]);
+  if (residual_ != nullptr) {
+    MatchWithResidual(chunk, rows);
+  } else {
+    MatchKeys(rows);
+  }
+  // Left outer: restore probe order (matched and filler rows interleave
+  // correctly already, since each probe row is handled in turn).
+  Append(chunk, probe_rows_.data(), build_rows_.data(), static_cast<uint32_t>(probe_rows_.size()),
+         emit, &emitted);
+  if (out_.size() > 0 && out_.size() >= policy_.threshold()) Flush(emit, &emitted);
+  auto nanos =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
+  policy_.Observe(emitted, static_cast<uint64_t>(nanos));
+}
+
+void JoinProbe::MatchKeys(Rows rows) {
+  const KeyEncoder& enc = table_->encoder();
+  const uint32_t w = enc.words();
   const uint32_t kEnd = JoinHashTable::kEnd;
 
   bool skip_all = type_ == JoinType::kNullAwareAnti && table_->has_null_key();
   bool build_empty = table_->rows() == 0;
-  for (uint32_t k = 0; k < rows.count; ++k) table_->PrefetchBucket(hashes_[k]);
   for (uint32_t k = 0; k < rows.count && !skip_all; ++k) {
     const uint64_t* key = &keys_[size_t{k} * w];
     uint32_t r = rows[k];
@@ -72,15 +100,54 @@ void JoinProbe::Probe(const DataChunk& chunk, const Emit& emit) {
       build_rows_.push_back(kEnd);
     }
   }
-  // Left outer: restore probe order (matched and filler rows interleave
-  // correctly already, since each probe row is handled in turn).
-  Append(chunk, probe_rows_.data(), build_rows_.data(), static_cast<uint32_t>(probe_rows_.size()),
-         emit, &emitted);
-  if (out_.size() > 0 && out_.size() >= policy_.threshold()) Flush(emit, &emitted);
-  auto nanos =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-          .count();
-  policy_.Observe(emitted, static_cast<uint64_t>(nanos));
+}
+
+void JoinProbe::MatchWithResidual(const DataChunk& chunk, Rows rows) {
+  const KeyEncoder& enc = table_->encoder();
+  const uint32_t w = enc.words();
+  const uint32_t kEnd = JoinHashTable::kEnd;
+  // Every key-equal pair, grouped by probe row: row k owns
+  // [cand_end_[k-1], cand_end_[k]). A NULL key has no candidate.
+  cand_probe_.clear();
+  cand_build_.clear();
+  cand_end_.resize(rows.count);
+  for (uint32_t k = 0; k < rows.count; ++k) {
+    const uint64_t* key = &keys_[size_t{k} * w];
+    if (!KeyEncoder::HasNull(key)) {
+      uint64_t h = hashes_[k];
+      for (uint32_t b = table_->First(h); b != kEnd; b = table_->Next(b)) {
+        if (table_->HashOf(b) != h || !enc.Equal(table_->KeyOf(b), key)) continue;
+        cand_probe_.push_back(rows[k]);
+        cand_build_.push_back(b);
+      }
+    }
+    cand_end_[k] = static_cast<uint32_t>(cand_probe_.size());
+  }
+  pass_.resize(cand_probe_.size());
+  residual_->Evaluate(chunk, cand_probe_.data(), cand_build_.data(), cand_probe_.size(),
+                      pass_.data());
+  const bool pairs = type_ == JoinType::kInner || type_ == JoinType::kLeftOuter;
+  uint32_t i = 0;
+  for (uint32_t k = 0; k < rows.count; ++k) {
+    bool matched = false;
+    for (; i < cand_end_[k]; ++i) {
+      if (!pass_[i]) continue;
+      matched = true;
+      if (!pairs) {
+        i = cand_end_[k];
+        break;
+      }
+      probe_rows_.push_back(rows[k]);
+      build_rows_.push_back(cand_build_[i]);
+    }
+    bool keep = type_ == JoinType::kSemi   ? matched
+                : type_ == JoinType::kAnti ? !matched
+                                           : type_ == JoinType::kLeftOuter && !matched;
+    if (keep) {
+      probe_rows_.push_back(rows[k]);
+      build_rows_.push_back(kEnd);
+    }
+  }
 }
 
 void JoinProbe::Append(const DataChunk& chunk, const uint32_t* probe_rows,

@@ -14,6 +14,19 @@
 //                   NOT IN by choosing this type (its build must keep the
 //                   NULL-key rows, which Add() does).
 //
+// Residual (optional; join_residual.h): a boolean expression over the probe
+// input chunk's columns [0, P) and the build payload columns [P, P + B). A
+// pair matches only when the keys are equal AND the residual is TRUE; semi
+// keeps a probe row with at least one matching pair, anti one with none, left
+// outer pads a probe row without one with NULL payload. With a residual every
+// key-equal pair of a probe chunk is gathered first (semi/anti cannot stop at
+// the first key match) and the residual runs once per kVectorSize pairs.
+// kNullAwareAnti takes no residual (its NULL-key rule would have to be checked
+// per probe row against the residual): the constructor throws 0A000. A
+// correlated `x NOT IN (SELECT y ... WHERE corr)` is exactly kAnti on corr's
+// equi-keys with residual `rest-of-corr AND (x = y OR x IS NULL OR y IS NULL)`
+// (no element may make x = y TRUE or NULL).
+//
 // Matches are gathered into the current output chunk across input chunks;
 // the CompactionPolicy decides when it is emitted (compaction_policy.h).
 #pragma once
@@ -23,6 +36,7 @@
 
 #include "olap/compaction_policy.h"
 #include "olap/join_hash_table.h"
+#include "olap/join_residual.h"
 
 namespace forktail {
 
@@ -32,8 +46,10 @@ class JoinProbe {
  public:
   using Emit = std::function<void(const DataChunk&)>;
 
+  // `residual` (may be null: keys only) must outlive the probe.
   JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint32_t> key_cols,
-            std::vector<uint32_t> out_cols, std::vector<Type> out_types, CompactionPolicy policy);
+            std::vector<uint32_t> out_cols, std::vector<Type> out_types, CompactionPolicy policy,
+            const Expression* residual = nullptr);
 
   void Probe(const DataChunk& chunk, const Emit& emit);
   // Emits what is still buffered.
@@ -47,6 +63,9 @@ class JoinProbe {
   void Append(const DataChunk& chunk, const uint32_t* probe_rows, const uint32_t* build_rows,
               uint32_t n, const Emit& emit, uint64_t* emitted);
   void Flush(const Emit& emit, uint64_t* emitted);
+  // Fills probe_rows_/build_rows_ for one chunk (keys only / with residual).
+  void MatchKeys(Rows rows);
+  void MatchWithResidual(const DataChunk& chunk, Rows rows);
 
   const JoinHashTable* table_;
   JoinType type_;
@@ -57,6 +76,9 @@ class JoinProbe {
   std::shared_ptr<StringArena> arena_;  // probe strings copied into out_
   std::vector<uint64_t> keys_, hashes_;
   std::vector<uint32_t> probe_rows_, build_rows_;
+  std::unique_ptr<JoinResidual> residual_;
+  std::vector<uint32_t> cand_probe_, cand_build_, cand_end_;  // residual candidates
+  std::vector<uint8_t> pass_;
   uint64_t chunks_emitted_ = 0;
 };
 

@@ -8,6 +8,7 @@
 //   expression_executor.h       vector-at-a-time evaluation and filtering
 //   join_hash_table.h           hash join build (multi-threaded)
 //   join_probe.h                probe: inner/left/semi/anti/NOT IN + compaction
+//   join_residual.h             non-equi join conditions over candidate pairs
 //   compaction_policy.h         off / fixed / learned (bandit) thresholds
 //   join_filter.h               LIP Bloom filter, exact range filter
 //   aggregator.h, group_table.h parallel hash aggregation, five methods
@@ -24,6 +25,7 @@
 #include "olap/join_filter.h"
 #include "olap/join_hash_table.h"
 #include "olap/join_probe.h"
+#include "olap/join_residual.h"
 #include "olap/key_encoder.h"
 #include "olap/physical.h"
 #include "olap/sorter.h"

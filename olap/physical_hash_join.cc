@@ -21,24 +21,71 @@ std::vector<Type> ProbeOutputTypes(const std::vector<Type>& probe_types,
   return types;
 }
 
+// Owned copies of kVectorSize slots per column (CopyChunk), for the charge.
+size_t OutputChunkBytes(const DataChunk& c) {
+  size_t bytes = 0;
+  for (size_t i = 0; i < c.column_count(); ++i) {
+    const Vector& v = c.column(i);
+    bytes += size_t{kVectorSize} * PhysicalWidth(v.physical()) +
+             (v.nulls() != nullptr ? kVectorSize / 8 : 0);
+  }
+  return bytes;
+}
+
+// A new output block whose vectors are charged to the query while it lives.
+std::shared_ptr<ChunkBlock> MakeOutput(WorkOrderContext& context,
+                                       const std::shared_ptr<JoinHashTable>& table,
+                                       std::shared_ptr<MemoryCharge>* charge) {
+  std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
+  out->keep_alive.push_back(table);
+  *charge = std::make_shared<MemoryCharge>("hash join output");
+  (*charge)->Bind(context.allocator<char>().memory());
+  out->keep_alive.push_back(*charge);
+  return out;
+}
+
 }  // namespace
 
 HashJoinBuildOperator::HashJoinBuildOperator(const std::vector<Type>& input_types,
                                              std::vector<uint32_t> key_cols,
                                              std::vector<uint32_t> payload_cols, int parallelism)
     : PhysicalOperator("HashJoinBuild", {}, 1, parallelism),
-      key_types_(Pick(input_types, key_cols)) {
+      key_types_(Pick(input_types, key_cols)),
+      key_cols_(key_cols) {
   std::vector<Type> payload_types = Pick(input_types, payload_cols);
   table_ =
       std::make_shared<JoinHashTable>(key_types_, std::move(key_cols), std::move(payload_types),
                                       std::move(payload_cols), this->parallelism());
+  for (int t = 0; t < this->parallelism(); ++t) {
+    slot_charges_.push_back(std::make_unique<MemoryCharge>("hash join build"));
+  }
+}
+
+void HashJoinBuildOperator::PublishFilter(size_t key_index, std::shared_ptr<JoinFilterSlot> slot,
+                                          JoinFilterKind kind) {
+  if (key_index >= key_cols_.size()) {
+    throw DbError(sqlstate::kInternalError, "runtime filter on a key the hash join does not have");
+  }
+  filters_.push_back(std::make_unique<JoinFilterBuilder>(
+      std::move(slot), key_cols_[key_index], key_types_[key_index], kind, parallelism()));
+}
+
+void HashJoinBuildOperator::ChargeSlot(int slot) {
+  size_t bytes = table_->PartBytes(slot);
+  for (const auto& f : filters_) bytes += f->ThreadBytes(slot);
+  slot_charges_[slot]->Set(bytes);
 }
 
 void HashJoinBuildOperator::ProcessBlock(WorkOrderContext& context, int slot,
                                          size_t /*input_index*/, const StreamBlockPtr& block) {
+  std::shared_ptr<QueryMemory> memory = context.allocator<char>().memory();
+  slot_charges_[slot]->Bind(memory);
+  directory_charge_.Bind(memory);
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) {
     if (context.IsCancelled()) return;
     table_->Add(slot, chunk);
+    for (const auto& f : filters_) f->Collect(slot, chunk);
+    ChargeSlot(slot);
   }
 }
 
@@ -46,18 +93,34 @@ bool HashJoinBuildOperator::Finish(WorkOrderSink& sink) {
   if (outstanding() > 0) return false;
   if (!finalizing_) {
     finalizing_ = true;
+    // Charged before allocating (a callback's throw fails the query).
+    size_t bytes = table_->DirectoryBytes();
+    for (const auto& f : filters_) {
+      f->Allocate();
+      bytes += f->FilterBytes();
+    }
+    directory_charge_.Set(bytes);
     for (int t = 0; t < parallelism(); ++t) {
-      Spawn(sink, [table = table_.get(), t](WorkOrderContext&) { table->Finalize(t); });
+      Spawn(sink, [this, t](WorkOrderContext&) {
+        table_->Finalize(t);
+        for (const auto& f : filters_) f->Insert(t);
+        ChargeSlot(t);  // keys and hashes are gone now
+      });
     }
   }
   return true;
+}
+
+void HashJoinBuildOperator::AllWorkOrdersFinished() {
+  for (const auto& f : filters_) f->Publish();
 }
 
 HashJoinProbeOperator::HashJoinProbeOperator(const std::vector<Type>& probe_types,
                                              const HashJoinBuildOperator* build, JoinType type,
                                              std::vector<uint32_t> key_cols,
                                              std::vector<uint32_t> out_cols,
-                                             CompactionPolicy policy, int parallelism)
+                                             CompactionPolicy policy, int parallelism,
+                                             ExprPtr residual)
     : PhysicalOperator("HashJoinProbe", ProbeOutputTypes(probe_types, build, type, out_cols), 2,
                        parallelism),
       build_(build),
@@ -66,34 +129,45 @@ HashJoinProbeOperator::HashJoinProbeOperator(const std::vector<Type>& probe_type
       out_cols_(std::move(out_cols)),
       out_types_(Pick(probe_types, out_cols_)),
       policy_(std::move(policy)),
+      residual_(std::move(residual)),
       probes_(this->parallelism()) {
   if (key_cols_.size() != build->key_types().size()) {
     throw DbError(sqlstate::kInternalError, "hash join probe and build key counts differ");
+  }
+  if (residual_ != nullptr) {
+    if (type_ == JoinType::kNullAwareAnti) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "NOT IN with a join condition beyond its keys is not supported; plan it as an "
+                    "anti join");
+    }
+    JoinResidual::Validate(*residual_, probe_types, build->table()->payload_types());
   }
 }
 
 JoinProbe& HashJoinProbeOperator::ProbeOf(int slot) {
   if (probes_[slot] == nullptr) {
     probes_[slot] = std::make_unique<JoinProbe>(build_->table().get(), type_, key_cols_, out_cols_,
-                                                out_types_, policy_);
+                                                out_types_, policy_, residual_.get());
   }
   return *probes_[slot];
 }
 
-void HashJoinProbeOperator::Collect(const DataChunk& chunk, ChunkBlock* out) {
+void HashJoinProbeOperator::Collect(const DataChunk& chunk, ChunkBlock* out, MemoryCharge* charge) {
   // The probe reuses its output chunk: copy it (strings stay views; their
-  // arenas are shared, the table is kept alive by the block).
+  // arenas are shared, the table is kept alive by the block). Charged before
+  // the copy is made, so a join that multiplies rows stops at the budget.
+  charge->Add(static_cast<int64_t>(OutputChunkBytes(chunk)));
   out->chunks.push_back(CopyChunk(chunk));
 }
 
 void HashJoinProbeOperator::ProcessBlock(WorkOrderContext& context, int slot,
                                          size_t /*input_index*/, const StreamBlockPtr& block) {
   JoinProbe& probe = ProbeOf(slot);
-  std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
-  out->keep_alive.push_back(build_->table());
+  std::shared_ptr<MemoryCharge> charge;
+  std::shared_ptr<ChunkBlock> out = MakeOutput(context, build_->table(), &charge);
   // Buffered probe strings were copied into the probe's arena; payload views
   // point into the table. Nothing points into the input block.
-  auto emit = [&](const DataChunk& c) { Collect(c, out.get()); };
+  auto emit = [&](const DataChunk& c) { Collect(c, out.get(), charge.get()); };
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) {
     if (context.IsCancelled()) return;
     probe.Probe(chunk, emit);
@@ -108,9 +182,9 @@ bool HashJoinProbeOperator::Finish(WorkOrderSink& sink) {
   for (int t = 0; t < parallelism(); ++t) {
     if (probes_[t] == nullptr) continue;
     Spawn(sink, [this, t](WorkOrderContext& context) {
-      std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
-      out->keep_alive.push_back(build_->table());
-      probes_[t]->Finish([&](const DataChunk& c) { Collect(c, out.get()); });
+      std::shared_ptr<MemoryCharge> charge;
+      std::shared_ptr<ChunkBlock> out = MakeOutput(context, build_->table(), &charge);
+      probes_[t]->Finish([&](const DataChunk& c) { Collect(c, out.get(), charge.get()); });
       EmitIfRows(context, std::move(out));
     });
   }

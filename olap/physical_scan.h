@@ -4,10 +4,12 @@
 // then the projection, and emit one ChunkBlock holding the pin.
 //
 // Runtime filters (LIP Bloom / exact filters from hash-join builds) plug in
-// through the RuntimeFilter interface: the plan must order the scan after the
-// builds that fill them (a blocking edge build -> scan). The kernels' LIP and
-// exact filters are not in the tree yet; when they land, each becomes a
-// RuntimeFilter adapter (see docs/operators.md).
+// through the RuntimeFilter interface, applied in order after the pushed-down
+// filter and before the projection, on the read columns. The hash-join
+// build's adapter is JoinRuntimeFilter (join_runtime_filter.h): the build
+// fills a shared JoinFilterSlot when it finishes, and the plan must order the
+// scan after it (a blocking edge build -> scan, so the build is added to the
+// plan first).
 #pragma once
 
 #include <memory>

@@ -134,6 +134,23 @@ inline std::vector<Row> Run(Mode mode,
   return result->rows;
 }
 
+// Like Run, for plans built operator by operator (options PlanBuilder does
+// not offer): `make` adds operators and edges to the plan and returns the
+// sink's rows object.
+inline std::vector<Row> RunPlan(
+    Mode mode, const std::function<std::shared_ptr<ResultRows>(QueryPlan&, int)>& make,
+    size_t memory = size_t{256} << 20) {
+  SchedulerOptions options;
+  options.immediate = mode == Mode::kImmediate;
+  options.num_workers = mode == Mode::kTwoWorkers ? 2 : 1;
+  options.pin_workers = false;
+  Scheduler scheduler(options);
+  auto plan = std::make_unique<QueryPlan>();
+  std::shared_ptr<ResultRows> result = make(*plan, static_cast<int>(options.num_workers));
+  scheduler.Submit(std::move(plan), 1, memory).Wait();
+  return result->rows;
+}
+
 // Expression shorthands over the test schema's column types.
 inline ExprPtr Col(uint32_t c, const Type& t) { return ColumnRef(c, t); }
 inline ExprPtr A(uint32_t c = 0) { return ColumnRef(c, Type::Integer()); }
