@@ -176,8 +176,10 @@ void Aggregator::ApplyShared(ThreadState& ts, const DataChunk& chunk, Rows rows,
     if (m == 0) continue;
     Partition& part = *parts_[p];
     std::lock_guard<std::mutex> guard(part.latch);
+    size_t before = part.table.bytes();
     part.table.FindOrInsert(&ts.sub_keys[size_t{b} * w], &ts.sub_hashes[b], m, &ts.groups[b]);
     part.table.Update(chunk, inputs, Rows{&ts.sub_rows[b], m}, &ts.groups[b]);
+    shared_bytes_.fetch_add(part.table.bytes() - before, std::memory_order_relaxed);
   }
 }
 
@@ -209,7 +211,9 @@ void Aggregator::FlushToShared(GroupTable& table) {
   for (uint32_t p = 0; p < kPartitions; ++p) {
     if (by_part[p].empty()) continue;
     std::lock_guard<std::mutex> guard(parts_[p]->latch);
+    size_t before = parts_[p]->table.bytes();
     for (uint32_t g : by_part[p]) parts_[p]->table.Merge(table, g);
+    shared_bytes_.fetch_add(parts_[p]->table.bytes() - before, std::memory_order_relaxed);
   }
 }
 
@@ -247,6 +251,30 @@ void Aggregator::Merge(int thread) {
       }
     }
   }
+}
+
+size_t Aggregator::ThreadBytes(int thread) const {
+  const ThreadState& ts = *ts_[thread];
+  size_t chunk = 0;
+  for (const Type& t : kept_types_) {
+    chunk += size_t{kVectorSize} * PhysicalWidth(PhysicalTypeOf(t)) + kVectorSize / 8;
+  }
+  size_t b = ts.local.bytes() + ts.arena->bytes();
+  for (const auto& buf : ts.bufs) b += buf.size() * chunk;
+  b += (ts.keys.capacity() + ts.sub_keys.capacity() + ts.hashes.capacity() +
+        ts.sub_hashes.capacity()) *
+           sizeof(uint64_t) +
+       (ts.groups.capacity() + ts.order.capacity() + ts.sub_rows.capacity()) * sizeof(uint32_t);
+  return b;
+}
+
+size_t Aggregator::MergedBytes(int thread) const {
+  if (method_ == AggMethod::kShared || method_ == AggMethod::kHybrid) return 0;
+  size_t b = 0;
+  for (uint32_t p = 0; p < kPartitions; ++p) {
+    if (static_cast<int>(p % threads_) == thread) b += parts_[p]->table.bytes();
+  }
+  return b;
 }
 
 std::vector<DataChunk> Aggregator::Result() const {

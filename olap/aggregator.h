@@ -31,6 +31,7 @@
 // the result point into the aggregator's tables: keep it alive while reading.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -61,6 +62,16 @@ class Aggregator {
 
   AggMethod method() const { return method_; }
 
+  // Memory, for the query's charge (heap bytes, arrays by capacity):
+  //   ThreadBytes(t)  thread t's private table, partition buffers, scratch;
+  //                   call from thread t (or once consumption is over);
+  //   SharedBytes()   the latched shared tables (kShared, kHybrid), any thread;
+  //   MergedBytes(t)  the final tables of thread t's partitions (not kShared /
+  //                   kHybrid, whose tables SharedBytes counts), after Merge(t).
+  size_t ThreadBytes(int thread) const;
+  size_t SharedBytes() const { return shared_bytes_.load(std::memory_order_relaxed); }
+  size_t MergedBytes(int thread) const;
+
  private:
   struct ThreadState;
   struct Partition;
@@ -85,6 +96,7 @@ class Aggregator {
   uint32_t private_groups_;  // PLAT / hybrid bound; adaptive switch point
   std::vector<std::unique_ptr<ThreadState>> ts_;
   std::vector<std::unique_ptr<Partition>> parts_;
+  std::atomic<size_t> shared_bytes_{0};
 };
 
 static_assert(Aggregator::kPartitions == 64, "PartitionOf takes the top 6 hash bits");

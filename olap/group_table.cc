@@ -78,6 +78,20 @@ GroupTable::GroupTable(const KeyEncoder* keys, const std::vector<AggregateSpec>*
   mask_ = 15;
 }
 
+size_t GroupTable::bytes() const {
+  // An unordered_set node: the value, a next pointer and the hash (libstdc++),
+  // plus a bucket pointer per element at load factor 1.
+  constexpr size_t kNode = 32;
+  size_t b = buckets_.capacity() * sizeof(uint32_t) +
+             (keys_.capacity() + hashes_.capacity() + states_.capacity()) * sizeof(uint64_t) +
+             (arena_ != nullptr ? arena_->bytes() : 0);
+  for (const auto& d : distinct_) b += d.size() * kNode;
+  for (const auto& d : distinct_s_) {
+    for (const std::string& x : d) b += kNode + x.capacity();
+  }
+  return b;
+}
+
 void GroupTable::Clear() {
   buckets_.assign(16, kNoGroup);
   mask_ = 15;

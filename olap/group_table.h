@@ -63,6 +63,9 @@ class GroupTable {
   void EnsureEmptyGroup();
 
   uint32_t size() const { return static_cast<uint32_t>(hashes_.size()); }
+  // Heap bytes held (arrays by capacity, strings, COUNT DISTINCT sets
+  // estimated per element), for the query's memory charge.
+  size_t bytes() const;
   uint64_t hash(uint32_t g) const { return hashes_[g]; }
   void Clear();
 

@@ -23,6 +23,18 @@ AggregateOperator::AggregateOperator(const std::vector<Type>& input_types,
   for (uint32_t k : key_cols) key_types.push_back(input_types[k]);
   aggregator_ = std::make_shared<Aggregator>(method, std::move(key_cols), std::move(key_types),
                                              std::move(aggs), this->parallelism());
+  for (int t = 0; t < this->parallelism(); ++t) {
+    slot_charges_.push_back(std::make_unique<MemoryCharge>("aggregation"));
+  }
+}
+
+void AggregateOperator::Charge(WorkOrderContext& context, int slot, bool merged) {
+  std::shared_ptr<QueryMemory> memory = context.allocator<char>().memory();
+  slot_charges_[slot]->Bind(memory);
+  shared_charge_.Bind(memory);
+  slot_charges_[slot]->Set(aggregator_->ThreadBytes(slot) +
+                           (merged ? aggregator_->MergedBytes(slot) : 0));
+  shared_charge_.Set(aggregator_->SharedBytes());
 }
 
 void AggregateOperator::ProcessBlock(WorkOrderContext& context, int slot, size_t /*input_index*/,
@@ -30,6 +42,7 @@ void AggregateOperator::ProcessBlock(WorkOrderContext& context, int slot, size_t
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) {
     if (context.IsCancelled()) return;
     aggregator_->Consume(slot, chunk);
+    Charge(context, slot, false);
   }
 }
 
@@ -38,13 +51,26 @@ bool AggregateOperator::Finish(WorkOrderSink& sink) {
   if (phase_ == Phase::kConsume) {
     phase_ = Phase::kMerge;
     for (int t = 0; t < parallelism(); ++t) {
-      Spawn(sink, [agg = aggregator_.get(), t](WorkOrderContext&) { agg->Merge(t); });
+      Spawn(sink, [this, t](WorkOrderContext& context) {
+        aggregator_->Merge(t);
+        Charge(context, t, true);
+      });
     }
     return false;
   }
   Spawn(sink, [agg = aggregator_](WorkOrderContext& context) {
     std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
-    for (DataChunk& c : agg->Result()) out->chunks.push_back(std::move(c));
+    size_t bytes = 0;
+    for (DataChunk& c : agg->Result()) {
+      for (size_t i = 0; i < c.column_count(); ++i) {
+        bytes += size_t{kVectorSize} * PhysicalWidth(c.column(i).physical()) + kVectorSize / 8;
+      }
+      out->chunks.push_back(std::move(c));
+    }
+    auto charge = std::make_shared<MemoryCharge>("aggregation result");
+    charge->Bind(context.allocator<char>().memory());
+    charge->Set(bytes);
+    out->keep_alive.push_back(std::move(charge));
     out->keep_alive.push_back(agg);
     EmitIfRows(context, std::move(out));
   });

@@ -8,6 +8,9 @@
 //   3. finalize one work order: Result() as one ChunkBlock, which keeps the
 //               aggregator alive (result strings live in its tables).
 // Output columns: the group keys, then one column per aggregate.
+// Memory: the aggregator's tables and buffers (per slot, shared, merged) and
+// the result chunks are charged to the query's QueryMemory as they grow
+// (53200 "... (aggregation needs N more)"), returned when the operator ends.
 #pragma once
 
 #include <memory>
@@ -15,6 +18,7 @@
 
 #include "olap/aggregator.h"
 #include "olap/physical_operator.h"
+#include "scheduler/query_memory.h"
 
 namespace forktail {
 
@@ -30,7 +34,11 @@ class AggregateOperator final : public PhysicalOperator {
 
  private:
   enum class Phase : uint8_t { kConsume, kMerge };
+  void Charge(WorkOrderContext& context, int slot, bool merged);
+
   std::shared_ptr<Aggregator> aggregator_;
+  std::vector<std::unique_ptr<MemoryCharge>> slot_charges_;
+  MemoryCharge shared_charge_{"aggregation"};
   Phase phase_ = Phase::kConsume;
 };
 
