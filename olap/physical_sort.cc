@@ -154,25 +154,30 @@ void SortOperator::Merge(WorkOrderContext& context) {
   EmitIfRows(context, std::move(out));
 }
 
-LimitOperator::LimitOperator(std::vector<Type> types, uint64_t limit)
-    : PhysicalOperator("Limit", std::move(types), 1, 64), limit_(limit) {}
+LimitOperator::LimitOperator(std::vector<Type> types, uint64_t limit, uint64_t offset)
+    : PhysicalOperator("Limit", std::move(types), 1, 64), limit_(limit), offset_(offset) {}
 
 void LimitOperator::ProcessBlock(WorkOrderContext& context, int /*slot*/, size_t /*input_index*/,
                                  const StreamBlockPtr& block) {
   const ChunkBlock& in = AsChunkBlock(block);
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   out->keep_alive.push_back(block);
+  // Arrival positions [offset, end) pass; a chunk claims [before, before + count).
+  const uint64_t end = limit_ > kNoLimit - offset_ ? kNoLimit : offset_ + limit_;
   for (const DataChunk& chunk : in.chunks) {
     uint64_t want = chunk.count();
     uint64_t before = taken_.fetch_add(want, std::memory_order_relaxed);
-    if (before >= limit_) break;
-    uint32_t take = static_cast<uint32_t>(std::min<uint64_t>(want, limit_ - before));
+    if (before >= end) break;
+    uint64_t first = std::max(before, offset_), last = std::min(before + want, end);
+    if (first >= last) continue;
     DataChunk mine = BorrowChunk(chunk);
-    if (take < want) {
+    if (last - first < want) {
       Rows rows = chunk.rows();
-      std::vector<uint32_t> sel(take);
-      for (uint32_t k = 0; k < take; ++k) sel[k] = rows[k];
-      mine.SetSelection(sel.data(), take);
+      std::vector<uint32_t> sel;
+      for (uint64_t k = first - before; k < last - before; ++k) {
+        sel.push_back(rows[static_cast<uint32_t>(k)]);
+      }
+      mine.SetSelection(sel.data(), static_cast<uint32_t>(sel.size()));
     }
     out->chunks.push_back(std::move(mine));
   }

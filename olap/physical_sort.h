@@ -10,9 +10,10 @@
 // nulls_first says otherwise; NaN sorts above every other double; CHAR
 // compares with trailing blanks ignored; strings bytewise.
 //
-// Limit: passes the first n rows of its input in arrival order (claimed with
-// an atomic counter, so with several input blocks which n rows is
-// unspecified, as LIMIT without ORDER BY is).
+// Limit: skips the first `offset` rows of its input in arrival order and
+// passes the next `limit` (claimed with an atomic counter, so with several
+// input blocks which rows is unspecified, as LIMIT without ORDER BY is; a
+// sort's single output block keeps its order).
 #pragma once
 
 #include <atomic>
@@ -70,7 +71,7 @@ class SortOperator final : public PhysicalOperator {
 
 class LimitOperator final : public PhysicalOperator {
  public:
-  LimitOperator(std::vector<Type> types, uint64_t limit);
+  LimitOperator(std::vector<Type> types, uint64_t limit, uint64_t offset = 0);
 
  protected:
   void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
@@ -79,6 +80,7 @@ class LimitOperator final : public PhysicalOperator {
  private:
   std::atomic<uint64_t> taken_{0};
   uint64_t limit_;
+  uint64_t offset_;
 };
 
 }  // namespace forktail
