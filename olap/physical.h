@@ -8,7 +8,11 @@
 //   HashJoinBuild/Probe   kernels' join hash table and probe; compaction policy option
 //   AggregateOperator     consume per block, merge per worker slot, finalize
 //   SortOperator          per-block sort runs + k-way merge (top-k with a limit)
-//   LimitOperator, ResultSinkOperator (rows as forktail::Value)
+//   LimitOperator (LIMIT/OFFSET), ResultSinkOperator (rows as forktail::Value)
+//   UnionAllOperator      several inputs, blocks passed through
+//   ValuesOperator        constant rows (VALUES, SELECT without FROM)
+//   NestedLoopJoin        small materialized build side: cross/theta joins,
+//                         residual conditions, the scalar-subquery single join
 //   PlanBuilder           short DAG construction
 //   physical::*           the storage side (physical_table.h): table access
 //                         behind a forward-declared Table
@@ -18,6 +22,7 @@
 #include "olap/physical_aggregate.h"
 #include "olap/physical_chunk_block.h"
 #include "olap/physical_hash_join.h"
+#include "olap/physical_nested_loop_join.h"
 #include "olap/physical_operator.h"
 #include "olap/physical_plan_builder.h"
 #include "olap/physical_scan.h"
@@ -25,3 +30,5 @@
 #include "olap/physical_sink.h"
 #include "olap/physical_sort.h"
 #include "olap/physical_table.h"
+#include "olap/physical_union.h"
+#include "olap/physical_values.h"

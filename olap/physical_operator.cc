@@ -23,9 +23,24 @@ class PhysicalOperator::SlotWorkOrder final : public WorkOrder {
     } done{op_, needs_slot_ ? op_->AcquireSlot() : -1};
     if (context.IsCancelled()) return;
     task_(context, done.slot);
+    Count(context);
   }
 
  private:
+  // Counts the emitted blocks' rows (every physical operator emits
+  // ChunkBlocks); the blocks go back to the context unchanged.
+  void Count(WorkOrderContext& context) {
+    std::vector<StreamBlockPtr> blocks = context.TakeEmitted();
+    if (blocks.empty()) return;
+    uint64_t rows = 0;
+    for (StreamBlockPtr& b : blocks) {
+      rows += AsChunkBlock(b).row_count();
+      context.EmitBlock(std::move(b));
+    }
+    op_->stats_->rows_out.fetch_add(rows, std::memory_order_relaxed);
+    op_->stats_->blocks_out.fetch_add(blocks.size(), std::memory_order_relaxed);
+  }
+
   PhysicalOperator* op_;
   SlotTask task_;
   bool needs_slot_;

@@ -18,6 +18,10 @@
 // fewer, a work order waits for one (holders never wait on anything, so this
 // cannot deadlock).
 //
+// Statistics. Every work order's emitted rows and blocks are counted into
+// an OperatorStats object the operator shares (stats()): the operator is
+// destroyed when its query ends, the counts outlive it for EXPLAIN ANALYZE.
+//
 // Threads: the RelationalOperator callbacks run under the scheduler's lock;
 // ProcessBlock and spawned work orders run concurrently on workers.
 #pragma once
@@ -26,6 +30,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -35,6 +40,12 @@
 
 namespace forktail {
 
+// What an operator emitted (live rows, blocks), counted as its work orders end.
+struct OperatorStats {
+  std::atomic<uint64_t> rows_out{0};
+  std::atomic<uint64_t> blocks_out{0};
+};
+
 class PhysicalOperator : public RelationalOperator {
  public:
   PhysicalOperator(std::string name, std::vector<Type> output_types, size_t inputs,
@@ -43,6 +54,7 @@ class PhysicalOperator : public RelationalOperator {
   std::string_view name() const override { return name_; }
   const std::vector<Type>& output_types() const { return output_types_; }
   int parallelism() const { return parallelism_; }
+  const std::shared_ptr<OperatorStats>& stats() const { return stats_; }
 
   bool GetNextWorkOrders(WorkOrderSink& sink) override;
   void FeedInputBlock(size_t input_index, StreamBlockPtr block) override;
@@ -81,6 +93,7 @@ class PhysicalOperator : public RelationalOperator {
   std::mutex slot_mutex_;
   std::condition_variable slot_cv_;
   std::vector<int> free_slots_;
+  std::shared_ptr<OperatorStats> stats_ = std::make_shared<OperatorStats>();
 };
 
 }  // namespace forktail

@@ -3,6 +3,8 @@
 #include "olap/physical_aggregate.h"
 #include "olap/physical_hash_join.h"
 #include "olap/physical_select.h"
+#include "olap/physical_union.h"
+#include "olap/physical_values.h"
 
 namespace forktail {
 
@@ -52,6 +54,7 @@ OperatorId PlanBuilder::HashProbe(OperatorId probe_input, OperatorId build, Join
 
 OperatorId PlanBuilder::Aggregate(OperatorId input, std::vector<uint32_t> key_cols,
                                   std::vector<AggregateSpec> aggs, AggMethod method) {
+  if (aggs.empty() && !key_cols.empty()) return Distinct(input, std::move(key_cols));
   for (AggregateSpec& a : aggs) {
     if (a.kind != AggKind::kCountStar) a.input_type = types(input)[a.input];
   }
@@ -61,6 +64,16 @@ OperatorId PlanBuilder::Aggregate(OperatorId input, std::vector<uint32_t> key_co
   return id;
 }
 
+OperatorId PlanBuilder::Distinct(OperatorId input, std::vector<uint32_t> key_cols,
+                                 OperatorId* aggregate) {
+  const size_t keys = key_cols.size();
+  OperatorId agg = Aggregate(input, std::move(key_cols), {{AggKind::kCountStar, 0, {}}});
+  if (aggregate != nullptr) *aggregate = agg;
+  std::vector<ExprPtr> proj;
+  for (uint32_t k = 0; k < keys; ++k) proj.push_back(ColumnRef(k, types(agg)[k]));
+  return Select(agg, nullptr, std::move(proj));
+}
+
 OperatorId PlanBuilder::Sort(OperatorId input, std::vector<PhysicalSortKey> keys, uint64_t limit) {
   OperatorId id =
       Add(std::make_unique<SortOperator>(types(input), std::move(keys), limit, parallelism_));
@@ -68,9 +81,38 @@ OperatorId PlanBuilder::Sort(OperatorId input, std::vector<PhysicalSortKey> keys
   return id;
 }
 
-OperatorId PlanBuilder::Limit(OperatorId input, uint64_t limit) {
-  OperatorId id = Add(std::make_unique<LimitOperator>(types(input), limit));
+OperatorId PlanBuilder::Limit(OperatorId input, uint64_t limit, uint64_t offset) {
+  OperatorId id = Add(std::make_unique<LimitOperator>(types(input), limit, offset));
   plan_->AddEdge(input, id, true);
+  return id;
+}
+
+OperatorId PlanBuilder::UnionAll(const std::vector<OperatorId>& inputs) {
+  OperatorId id = Add(std::make_unique<UnionAllOperator>(types(inputs.at(0)), inputs.size()));
+  for (OperatorId in : inputs) {
+    const std::vector<Type>& t = types(in);
+    bool same = t.size() == types(id).size();
+    for (size_t c = 0; same && c < t.size(); ++c) {
+      same = PhysicalTypeOf(t[c]) == PhysicalTypeOf(types(id)[c]);
+    }
+    if (!same) abort();  // a plan-construction bug: the planner casts union inputs
+    plan_->AddEdge(in, id, true);
+  }
+  return id;
+}
+
+OperatorId PlanBuilder::Values(std::vector<Type> types, std::vector<Row> rows) {
+  return Add(std::make_unique<ValuesOperator>(std::move(types), std::move(rows)));
+}
+
+OperatorId PlanBuilder::LoopJoin(OperatorId probe_input, OperatorId build_input, LoopJoinType type,
+                                 std::vector<uint32_t> probe_keys, std::vector<uint32_t> build_keys,
+                                 ExprPtr residual) {
+  OperatorId id = Add(std::make_unique<NestedLoopJoinOperator>(
+      types(probe_input), types(build_input), type, std::move(probe_keys), std::move(build_keys),
+      std::move(residual), parallelism_));
+  plan_->AddEdge(probe_input, id, true);   // input 0
+  plan_->AddEdge(build_input, id, false);  // input 1
   return id;
 }
 

@@ -19,6 +19,7 @@
 
 #include "olap/aggregator.h"
 #include "olap/join_probe.h"
+#include "olap/physical_nested_loop_join.h"
 #include "olap/physical_scan.h"
 #include "olap/physical_sink.h"
 #include "olap/physical_sort.h"
@@ -37,14 +38,32 @@ class PlanBuilder {
   OperatorId HashProbe(OperatorId probe_input, OperatorId build, JoinType type,
                        std::vector<uint32_t> key_cols, std::vector<uint32_t> out_cols,
                        CompactionPolicy policy = CompactionPolicy::Off());
-  // The specs' input_type is filled in from the input's types.
+  // The specs' input_type is filled in from the input's types. Keys without
+  // aggregates are a Distinct (below).
   OperatorId Aggregate(OperatorId input, std::vector<uint32_t> key_cols,
                        std::vector<AggregateSpec> aggs, AggMethod method = AggMethod::kAdaptive);
+  // DISTINCT on key_cols: the aggregator keeps no group without an aggregate
+  // state, so this is an Aggregate with a COUNT(*) (*aggregate gets its id)
+  // and a Select keeping the key columns (the returned id).
+  OperatorId Distinct(OperatorId input, std::vector<uint32_t> key_cols,
+                      OperatorId* aggregate = nullptr);
   OperatorId Sort(OperatorId input, std::vector<PhysicalSortKey> keys, uint64_t limit = kNoLimit);
-  OperatorId Limit(OperatorId input, uint64_t limit);
+  OperatorId Limit(OperatorId input, uint64_t limit, uint64_t offset = 0);
+  // Inputs must have the same physical column types (cast with a Select).
+  OperatorId UnionAll(const std::vector<OperatorId>& inputs);
+  // Constant rows (cast to `types` where they differ).
+  OperatorId Values(std::vector<Type> types, std::vector<Row> rows);
+  // See physical_nested_loop_join.h; build is materialized (blocking edge).
+  OperatorId LoopJoin(OperatorId probe_input, OperatorId build_input, LoopJoinType type,
+                      std::vector<uint32_t> probe_keys, std::vector<uint32_t> build_keys,
+                      ExprPtr residual);
   std::shared_ptr<ResultRows> Sink(OperatorId input);
 
   const std::vector<Type>& types(OperatorId id) const;
+  // The operator's output counters (they outlive the query).
+  std::shared_ptr<OperatorStats> stats(OperatorId id) const { return ops_[id]->stats(); }
+  // Operators added so far (ids 0..size()-1).
+  size_t size() const { return ops_.size(); }
   // Hands over the plan; the builder is empty afterwards.
   std::unique_ptr<QueryPlan> Build();
 
