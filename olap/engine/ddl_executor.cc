@@ -54,6 +54,7 @@ StatementResult WriteExecutor::CreateTable(const sql::Statement& statement,
     throw DbError(sqlstate::kFeatureNotSupported, "temporary tables are not supported",
                   statement.position);
   }
+  TableNameOf(create.table, statement.position);  // 3F000 for another schema
   StatementResult result;
   result.command_tag = "CREATE TABLE";
   BoundStatement bound = Bind(statement, *context_.catalog, options);

@@ -87,6 +87,13 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
                       statements[i]->position);
       }
       result = Dispatch(request);
+      if (copy_ && i + 1 < statements.size()) {
+        if (!copy_->in_block) copy_->loader->Abort();
+        copy_.reset();
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "COPY FROM STDIN must be the last statement of its query string",
+                      statements[i]->position);
+      }
     } catch (...) {
       OnError();
       throw;
@@ -191,8 +198,13 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
       }
       {
         TxnResult r = block_->Finish(true);
+        const bool timed_out = block_->timed_out();  // just before COMMIT arrived
         block_.reset();
         status_ = TxnStatus::kIdle;
+        if (timed_out) {
+          throw DbError(kIdleInTransactionTimeout,
+                        "terminating transaction: idle in transaction timeout exceeded");
+        }
         if (!r.ok) ThrowResult(r);
         if (r.commit_lsn != wal::kInvalidLsn) {
           last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
