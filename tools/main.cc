@@ -15,8 +15,9 @@ int main(int argc, char** argv) {
   forktail::tools::RegisterDemoCommand(app);
   forktail::tools::RegisterWalCommand(app);
   forktail::tools::RegisterRecoverCommand(app);
-  forktail::tools::RegisterServeCommand(app);
+  forktail::tools::RegisterSqlCommand(app);
   forktail::tools::RegisterSnapshotsCommand(app);
+  forktail::tools::RegisterServeCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
