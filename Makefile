@@ -50,6 +50,7 @@ tsan-test: tsan
 release-test: deps $(RELEASE)/build.ninja
 	cmake --build $(RELEASE) -j $(JOBS) --target snapshot_tests
 	cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^snapshot\.'
+	cmake --build $(RELEASE) -j $(JOBS) --target sql_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^sql\..*Snapshot'
 
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)
