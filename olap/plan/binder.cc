@@ -28,8 +28,8 @@ bool Assignable(const Type& from, const Type& to) {
 ExprPtr AssignTo(ExprPtr e, const ColumnDef& col, int position) {
   if (!Assignable(e->type, col.type)) {
     throw DbError(sqlstate::kDatatypeMismatch,
-                  "column \"" + col.name + "\" is of type " + col.type.ToString() +
-                      " but expression is of type " + e->type.ToString(),
+                  "column \"" + col.name + "\" is of type " + BaseTypeName(col.type) +
+                      " but expression is of type " + BaseTypeName(e->type),
                   position);
   }
   if (e->type == col.type) return e;

@@ -51,10 +51,10 @@ std::vector<ExprPtr> BindUnknownLast(Binder& b, const std::vector<const sql::Exp
     try {
       common = common ? CommonType(*common, out[i]->type, false) : out[i]->type;
     } catch (const DbError&) {
-      throw DbError(
-          sqlstate::kDatatypeMismatch,
-          "types " + common->ToString() + " and " + out[i]->type.ToString() + " cannot be matched",
-          items[i]->position);
+      throw DbError(sqlstate::kDatatypeMismatch,
+                    "types " + BaseTypeName(*common) + " and " + BaseTypeName(out[i]->type) +
+                        " cannot be matched",
+                    items[i]->position);
     }
   }
   for (size_t i = 0; i < items.size(); i++) {
@@ -108,10 +108,10 @@ static ExprPtr BindInList(Binder& b, const sql::Expr& e, ExprContext& ctx) {
     try {
       t = CommonType(t, bound[i]->type, false);
     } catch (const DbError&) {
-      throw DbError(
-          sqlstate::kUndefinedFunction,
-          "operator does not exist: " + x->type.ToString() + " = " + bound[i]->type.ToString(),
-          e.position);
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "operator does not exist: " + BaseTypeName(x->type) + " = " +
+                        BaseTypeName(bound[i]->type),
+                    e.position);
     }
   }
   if (constants) {
@@ -206,7 +206,7 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       ExprPtr x = BindExpr(c, cc);
       if (!x->type.IsNumeric()) {
         throw DbError(sqlstate::kUndefinedFunction,
-                      "operator does not exist: - " + x->type.ToString(), e.position);
+                      "operator does not exist: - " + BaseTypeName(x->type), e.position);
       }
       Value zero = Value::Integer(0).CastTo(x->type.IsInteger() ? x->type : Type::Integer());
       r = Arith(ArithOp::kSub, Constant(zero), std::move(x));

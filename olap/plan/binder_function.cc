@@ -45,7 +45,7 @@ bool Binder::ContainsAggregate(const sql::Expr& e) {
       args += "unknown";
     } else {
       ExprContext c = Plain(ctx);
-      args += b.BindExpr(*a, c)->type.ToString();
+      args += BaseTypeName(b.BindExpr(*a, c)->type);
     }
   }
   throw DbError(sqlstate::kUndefinedFunction,

@@ -170,6 +170,10 @@ class Binder {
 // 42883 for "operator does not exist", as PostgreSQL reports it).
 [[noreturn]] void RethrowAt(const DbError& e, int position);
 
+// A type's name without modifiers, as PostgreSQL's messages spell it
+// ("character", "numeric", "character varying").
+std::string BaseTypeName(const Type& t);
+
 // Ids referenced by the plan's expressions that no operator below produces.
 ColumnSet FreeColumns(const LogicalOp& op);
 

@@ -18,7 +18,7 @@ ExprContext WithHint(const ExprContext& ctx, const Type* hint) {
   return c;
 }
 
-std::string TypeText(const Type& t) { return t.ToString(); }
+std::string TypeText(const Type& t) { return BaseTypeName(t); }
 
 bool IsIntervalExpr(const sql::Expr& e) {
   if (e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kTyped) {
@@ -80,6 +80,22 @@ bool CompareOpOf(const std::string& op, CompareOp* out) {
   else
     return false;
   return true;
+}
+
+// If `c` is a constant of another numeric type than `other` and survives
+// the round trip into other's type, it becomes a constant of that type.
+void FitConstant(const ExprPtr& other, ExprPtr* c) {
+  if ((*c)->kind != ExprKind::kConstant || other->kind == ExprKind::kConstant) return;
+  const Type& want = other->type;
+  const Value& v = (*c)->constant;
+  if (v.is_null() || v.type() == want || !want.IsNumeric() || !v.type().IsNumeric()) return;
+  if (want.id == TypeId::kDouble) return;
+  try {
+    Value fitted = v.CastTo(want);
+    if (fitted.Compare(v) == 0) *c = Constant(std::move(fitted));
+  } catch (const DbError&) {
+    // Out of the column's range: keep the wider comparison.
+  }
 }
 
 }  // namespace
@@ -206,6 +222,11 @@ ExprPtr Binder::BindCondition(const sql::Expr& e, ExprContext& ctx, const char* 
 ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r,
                                ExprContext& ctx, int position) {
   auto [left, right] = BindPair(l, r, ctx);
+  // A constant compared with a column takes the column's type when that
+  // loses nothing (l_quantity >= 1 compares DECIMAL(15,2) values with 1.00
+  // instead of casting every row to DECIMAL(18,2)).
+  FitConstant(left, &right);
+  FitConstant(right, &left);
   Type lt = left->type, rt = right->type;
   try {
     return Compare(op, std::move(left), std::move(right));
@@ -305,7 +326,7 @@ int64_t Binder::ConstantInt(const sql::Expr& e, const char* what) {
   int64_t v = bound->constant.GetInt();
   if (v < 0) {
     throw DbError(std::string(what) == "OFFSET" ? "2201X" : "2201W",
-                  std::string(what) + " must not be negative", e.position);
+                  std::string(what) + " must not be negative");
   }
   return v;
 }

@@ -127,7 +127,7 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
       for (const ScopeRelation& other : scope->relations) {
         if (other.alias == rel.alias) {
           throw DbError(sqlstate::kDuplicateAlias,
-                        "table name \"" + rel.alias + "\" specified more than once", ref.position);
+                        "table name \"" + rel.alias + "\" specified more than once");
         }
       }
       scope->relations.push_back(std::move(rel));
@@ -186,7 +186,7 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
     for (const ScopeRelation& other : scope->relations) {
       if (other.alias == rel.alias) {
         throw DbError(sqlstate::kDuplicateAlias,
-                      "table name \"" + rel.alias + "\" specified more than once", ref.position);
+                      "table name \"" + rel.alias + "\" specified more than once");
       }
     }
     scope->relations.push_back(rel);
@@ -229,10 +229,10 @@ BoundQuery Binder::BindValues(const sql::Query& q, const Scope* outer) {
       try {
         t = t ? CommonType(*t, e->type, false) : e->type;
       } catch (const DbError&) {
-        throw DbError(
-            sqlstate::kDatatypeMismatch,
-            "VALUES types " + t->ToString() + " and " + e->type.ToString() + " cannot be matched",
-            q.values[r][c]->position);
+        throw DbError(sqlstate::kDatatypeMismatch,
+                      "VALUES types " + BaseTypeName(*t) + " and " + BaseTypeName(e->type) +
+                          " cannot be matched",
+                      q.values[r][c]->position);
       }
       op->rows[r].resize(n);
       op->rows[r][c] = std::move(e);
@@ -266,9 +266,13 @@ BoundQuery Binder::BindSetOp(const sql::Query& q, const Scope* outer) {
                      : q.set_op == sql::SetOpKind::kIntersect ? "INTERSECT"
                                                               : "EXCEPT";
   if (l.columns.size() != r.columns.size()) {
+    // PostgreSQL points at the right operand's select list.
+    int pos = q.right->position;
+    if (q.right->kind == sql::QueryKind::kSelect && !q.right->select_list.empty()) {
+      pos = q.right->select_list[0].position;
+    }
     throw DbError(sqlstate::kSyntaxError,
-                  std::string("each ") + name + " query must have the same number of columns",
-                  q.right->position);
+                  std::string("each ") + name + " query must have the same number of columns", pos);
   }
   std::vector<Type> types;
   for (size_t i = 0; i < l.columns.size(); i++) {
@@ -277,8 +281,8 @@ BoundQuery Binder::BindSetOp(const sql::Query& q, const Scope* outer) {
       types.push_back(t.IsString() ? Type::Text() : t);
     } catch (const DbError&) {
       throw DbError(sqlstate::kDatatypeMismatch,
-                    std::string(name) + " types " + l.columns[i].type.ToString() + " and " +
-                        r.columns[i].type.ToString() + " cannot be matched",
+                    std::string(name) + " types " + BaseTypeName(l.columns[i].type) + " and " +
+                        BaseTypeName(r.columns[i].type) + " cannot be matched",
                     q.right->position);
     }
   }

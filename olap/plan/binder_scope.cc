@@ -79,6 +79,12 @@ Table& Binder::LookupTable(const sql::QualifiedName& names, int position) const 
   return *t;
 }
 
+std::string BaseTypeName(const Type& t) {
+  std::string s = t.ToString();
+  size_t paren = s.find('(');
+  return paren == std::string::npos ? s : s.substr(0, paren);
+}
+
 void RethrowAt(const DbError& e, int position) {
   std::string msg = e.what();
   const char* state = e.sqlstate();

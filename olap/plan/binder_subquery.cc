@@ -98,6 +98,7 @@ bool Binder::BindSubqueryConjunct(const sql::Expr& in, ExprContext& ctx) {
   if (ctx.plan == nullptr || !*ctx.plan) {
     NotSupported("a subquery in this position", e->position);
   }
+  if (e->kind == sql::ExprKind::kInSubquery && e->negated) negated = !negated;
   SubqueryMode mode;
   mode.is_subquery = true;
   BoundQuery bq = BindQuery(*e->subquery, ctx.scope, &mode);
@@ -138,9 +139,10 @@ bool Binder::BindSubqueryConjunct(const sql::Expr& in, ExprContext& ctx) {
     try {
       t = CommonType(x->type, col.type, false);
     } catch (const DbError&) {
-      throw DbError(sqlstate::kUndefinedFunction,
-                    "operator does not exist: " + x->type.ToString() + " = " + col.type.ToString(),
-                    e->position);
+      throw DbError(
+          sqlstate::kUndefinedFunction,
+          "operator does not exist: " + BaseTypeName(x->type) + " = " + BaseTypeName(col.type),
+          e->position);
     }
     if (t.IsString()) t = x->type.id == col.type.id ? x->type : Type::Text();
     if (anti && !bq.correlated.empty()) NotSupported("a correlated NOT IN subquery", e->position);

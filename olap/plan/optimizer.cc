@@ -41,6 +41,30 @@ ExprPtr Evaluate(const Expression& e) {
   }
 }
 
+// The result's columns (ids, order, names) are the query's contract: if the
+// rewrites removed the projection that named them, name them again down the
+// chain of operators that forward their input (or project them back).
+LogicalOpPtr KeepResultColumns(LogicalOpPtr plan, const std::vector<LogicalColumn>& want) {
+  bool same = plan->columns.size() == want.size();
+  for (size_t i = 0; same && i < want.size(); i++) same = plan->columns[i].id == want[i].id;
+  if (!same) {
+    auto top = std::make_unique<LogicalOp>();
+    top->kind = LogicalOpKind::kProject;
+    top->columns = want;
+    for (const LogicalColumn& c : want) top->expressions.push_back(ColumnRef(c.id, c.type));
+    top->estimated_rows = plan->estimated_rows;
+    top->children.push_back(std::move(plan));
+    return top;
+  }
+  for (LogicalOp* op = plan.get(); op != nullptr;) {
+    for (size_t i = 0; i < want.size(); i++) op->columns[i].name = want[i].name;
+    bool forwards = op->kind == LogicalOpKind::kSort || op->kind == LogicalOpKind::kLimit ||
+                    op->kind == LogicalOpKind::kFilter || op->kind == LogicalOpKind::kDistinct;
+    op = forwards ? op->children[0].get() : nullptr;
+  }
+  return plan;
+}
+
 }  // namespace
 
 ExprPtr FoldExpression(ExprPtr e) {
@@ -81,6 +105,7 @@ void FoldConstants(LogicalOp* op) {
 }
 
 LogicalOpPtr Optimize(LogicalOpPtr plan, const Catalog& catalog, const OptimizerOptions& options) {
+  std::vector<LogicalColumn> result = plan->columns;
   FoldConstants(plan.get());
   if (options.push_down) plan = PushDownPredicates(std::move(plan));
   CardinalityEstimator estimator(catalog);
@@ -89,7 +114,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, const Catalog& catalog, const Optimizer
   plan = PruneColumns(std::move(plan), estimator);
   estimator.Estimate(*plan);
   AddPhysicalHints(plan.get(), estimator, options.runtime_filters);
-  return plan;
+  return KeepResultColumns(std::move(plan), result);
 }
 
 }  // namespace forktail

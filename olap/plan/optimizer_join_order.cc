@@ -6,10 +6,10 @@
 // of every predicate inside the set. A plan's cost is the sum, over its
 // joins, of the join's output rows plus its build side's rows (C_out with a
 // build term: building a hash table costs more per row than probing it).
-// DP over subsets (connected splits first, cross products only for sets the
-// predicates do not connect) finds the cheapest bushy tree for up to
-// dp_max_relations relations; beyond that, greedy operator ordering (join
-// the pair with the smallest result first).
+// DP over subsets (splits joined by an equi-key first, then by any
+// condition, cross products only for sets the predicates do not connect) finds the cheapest bushy
+// tree for up to dp_max_relations relations; beyond that, greedy operator ordering (join the pair
+// with the smallest result first).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -133,8 +133,11 @@ class JoinOrderer {
     return c;
   }
 
-  bool Connected(Mask s1, Mask s2) const {
+  // Whether a predicate links s1 and s2 (keys_only: an equi-key pair, so
+  // the join can hash; otherwise any condition).
+  bool Connected(Mask s1, Mask s2, bool keys_only = false) const {
     for (const JoinPred& p : preds_) {
+      if (keys_only && !p.is_key) continue;
       if ((p.mask & s1) && (p.mask & s2) && (p.mask & ~(s1 | s2)) == 0) return true;
     }
     return false;
@@ -151,12 +154,13 @@ class JoinOrderer {
     for (Mask s = 1; s <= all; s++) {
       if (std::popcount(s) < 2) continue;
       Best b;
-      for (int pass = 0; pass < 2 && b.left == 0; pass++) {
+      // Hash joins first, then joins on other conditions, then products.
+      for (int pass = 0; pass < 3 && b.left == 0; pass++) {
         Mask low = s & (~s + 1);
         for (Mask s1 = (s - 1) & s; s1 != 0; s1 = (s1 - 1) & s) {
           if (!(s1 & low)) continue;  // each split once
           Mask s2 = s & ~s1;
-          if (pass == 0 && !Connected(s1, s2)) continue;
+          if (pass < 2 && !Connected(s1, s2, pass == 0)) continue;
           double cost = best_[s1].cost + best_[s2].cost + Card(s) + std::min(Card(s1), Card(s2));
           if (cost < b.cost) b = {cost, s1, s2};
         }
@@ -177,7 +181,7 @@ class JoinOrderer {
       bool best_connected = false;
       for (size_t i = 0; i < parts.size(); i++) {
         for (size_t j = i + 1; j < parts.size(); j++) {
-          bool conn = Connected(parts[i], parts[j]);
+          bool conn = Connected(parts[i], parts[j], true);
           double c = Card(parts[i] | parts[j]);
           if ((conn && !best_connected) || (conn == best_connected && c < best_card)) {
             best_card = c;

@@ -123,6 +123,17 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
   ColumnSet right = OutputIds(*op->children[1]);
   Preds to_left, to_right, above, residual;
   LogicalJoinKind kind = op->join_kind;
+  {
+    Preds own;
+    for (ExprPtr& c : op->conditions) {
+      Preds parts;
+      SplitConjuncts(std::move(c), &parts);
+      for (ExprPtr& q : parts) {
+        if (!IsTrueConstant(*q)) FactorDisjunction(std::move(q), &own);
+      }
+    }
+    op->conditions = std::move(own);
+  }
   bool inner = kind == LogicalJoinKind::kInner || kind == LogicalJoinKind::kCross;
 
   if (inner) {
