@@ -57,7 +57,8 @@ ExprPtr Parser::ParseQuantified(std::string op, std::string op_schema, ExprPtr l
   e->op = std::move(op);
   e->op_schema = std::move(op_schema);
   e->quantifier = IsKw("all") ? Quantifier::kAll : Quantifier::kAny;
-  pos_ += 2;
+  ++pos_;
+  ExpectPunct('(');
   e->children.push_back(std::move(left));
   if (IsKw("select") || IsKw("values") || IsKw("with") || IsKw("table")) {
     e->subquery = ParseQuery();
@@ -225,8 +226,7 @@ ExprPtr Parser::ParseExpr(int min_precedence) {
           ExpectPunct(')');
           left = std::move(e);
         }
-      } else if (w != "similar" && (IsKw("any") || IsKw("some") || IsKw("all")) &&
-                 IsPunct('(', 1)) {
+      } else if (w != "similar" && (IsKw("any") || IsKw("some") || IsKw("all"))) {
         // x [NOT] LIKE|ILIKE ANY|ALL (array or subquery): the operator forms.
         std::string op = std::string(negated ? "!" : "") + "~~" + (w == "ilike" ? "*" : "");
         left = ParseQuantified(std::move(op), "", std::move(left), position);
@@ -265,7 +265,7 @@ ExprPtr Parser::ParseExpr(int min_precedence) {
         ExpectPunct(')');
       }
       if (prec == kPrecCompare) nonassoc = prec;
-      if ((IsKw("any") || IsKw("some") || IsKw("all")) && IsPunct('(', 1)) {
+      if (IsKw("any") || IsKw("some") || IsKw("all")) {
         left = ParseQuantified(std::move(op), std::move(op_schema), std::move(left), position);
         continue;
       }

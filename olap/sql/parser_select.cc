@@ -115,7 +115,8 @@ QueryPtr Parser::ParseSelectCore() {
   } else {
     AcceptKw("all");
   }
-  q->select_list = ParseSelectList(/*allow_empty=*/true);
+  // SELECT DISTINCT needs a target list; plain SELECT may have none.
+  q->select_list = ParseSelectList(/*allow_empty=*/!q->distinct);
   if (AcceptKw("from")) q->from = ParseFromList();
   if (AcceptKw("where")) q->where = ParseExpr();
   if (AcceptKw("group")) {

@@ -159,7 +159,14 @@ void Parser::ParseIntervalFields(TypeName& type) {
   if (!IsIntervalField(*this)) return;
   type.interval_fields = Advance().text;
   if (AcceptKw("to")) {
-    if (!IsIntervalField(*this)) ErrorAtCurrent();
+    // Valid ranges: YEAR TO MONTH; DAY TO HOUR|MINUTE|SECOND; HOUR TO
+    // MINUTE|SECOND; MINUTE TO SECOND.
+    const std::string& from = type.interval_fields;
+    bool ok = (from == "year" && IsKw("month")) ||
+              (from == "day" && (IsKw("hour") || IsKw("minute") || IsKw("second"))) ||
+              (from == "hour" && (IsKw("minute") || IsKw("second"))) ||
+              (from == "minute" && IsKw("second"));
+    if (!ok) ErrorAtCurrent();
     type.interval_fields += " to " + Advance().text;
   }
   if (IsPunct('(') && Peek(1).kind == TokenKind::kInteger && IsPunct(')', 2)) {
