@@ -63,3 +63,19 @@ format:
 
 clean:
 	rm -rf build
+
+# TPC-H (scripts/tpch, bench/tpch, tests/sql/tpch_test.cc): data and DuckDB's
+# answers in build/tpch/sf$(SF) (a DuckDB venv in build/tpch/tpch-venv).
+SF ?= 1
+.PHONY: tpch-bench tpch-test-sf1
+
+# Forktail vs DuckDB per query at SF $(SF), 2 threads each, best of 3.
+tpch-bench: deps $(RELEASE)/build.ninja
+	cmake --build $(RELEASE) -j $(JOBS) --target tpch_bench
+	$(RELEASE)/bench/tpch/tpch_bench --sf $(SF) --data $(CURDIR)/build/tpch/sf$(SF)
+
+# The 22-query differential test at SF 1 (Release build).
+tpch-test-sf1: deps $(RELEASE)/build.ninja
+	cmake --build $(RELEASE) -j $(JOBS) --target sql_tests
+	FORKTAIL_TPCH_SF=1 FORKTAIL_TPCH_DATA=$(CURDIR)/build/tpch/sf1 \
+	  $(RELEASE)/tests/sql_tests --gtest_filter='TpchTest.*'

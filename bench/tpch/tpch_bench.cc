@@ -1,0 +1,193 @@
+// tpch_bench: TPC-H on Forktail beside DuckDB, same data, same thread count.
+//
+//   tpch_bench [--sf 1] [--data build/tpch/sf1] [--threads 2] [--runs 3]
+//              [--snapshot] [--queries 1,3,6]
+//
+// 1. scripts/tpch/make-data.sh SF DATA (idempotent) makes the data and
+//    DuckDB's database of it;
+// 2. a fresh Forktail Database (temporary directory, asynchronous commit)
+//    gets the schema and every table through `COPY ... FROM 'file'` on a
+//    SqlSession: the load time per table is printed;
+// 3. each query runs `runs` times on Forktail (in-process on a scheduler of
+//    `threads` workers, or with --snapshot in a forked snapshot process) and
+//    the best time is kept; a query that fails is reported as such;
+// 4. make-data.sh --bench DATA THREADS RUNS times DuckDB (SET threads) on the
+//    same queries; the table shows both and the ratio Forktail / DuckDB, with
+//    totals over the queries both ran.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "forktail/database.h"
+#include "olap/engine/sql_engine.h"
+#include "olap/engine/sql_session.h"
+
+namespace forktail {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+double Ms(Clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
+std::string RunCommand(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  if (::pclose(p) != 0) out.clear();
+  return out;
+}
+
+// {"q01": {"ms": 12.3, "rows": 4}, ...} -> ms per query number.
+std::map<int, double> ParseDuckTimes(const std::string& json) {
+  std::map<int, double> out;
+  for (int q = 1; q <= 22; q++) {
+    char key[16];
+    std::snprintf(key, sizeof key, "\"q%02d\"", q);
+    size_t at = json.find(key);
+    if (at == std::string::npos) continue;
+    size_t ms = json.find("\"ms\":", at);
+    if (ms == std::string::npos) continue;
+    out[q] = std::strtod(json.c_str() + ms + 5, nullptr);
+  }
+  return out;
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"TPC-H on Forktail and DuckDB"};
+  std::string sf = "1";
+  std::string data;
+  int threads = 2;
+  int runs = 3;
+  bool snapshot = false;
+  std::vector<int> queries;
+  app.add_option("--sf", sf, "scale factor");
+  app.add_option("--data", data, "data directory (default build/tpch/sf<SF>)");
+  app.add_option("--threads", threads, "worker threads of both engines");
+  app.add_option("--runs", runs, "runs per query; the best counts");
+  app.add_flag("--snapshot", snapshot, "run Forktail's queries in a snapshot process");
+  app.add_option("--queries", queries, "query numbers (default all 22)")->delimiter(',');
+  CLI11_PARSE(app, argc, argv);
+  if (data.empty()) data = std::string(FORKTAIL_SOURCE_DIR) + "/build/tpch/sf" + sf;
+  if (queries.empty()) {
+    for (int q = 1; q <= 22; q++) queries.push_back(q);
+  }
+  const std::string script = std::string(FORKTAIL_SOURCE_DIR) + "/scripts/tpch/make-data.sh";
+  if (std::system(("'" + script + "' " + sf + " '" + data + "'").c_str()) != 0) {
+    std::fprintf(stderr, "tpch_bench: data generation failed\n");
+    return 1;
+  }
+
+  fs::path dir = fs::temp_directory_path() / ("forktail_tpch_bench_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  DatabaseOptions db_options;
+  db_options.synchronous_commit = false;
+  auto db = Database::Open(dir.string(), db_options);
+  SqlEngineOptions options;
+  options.routing = snapshot ? ReadRouting::kSnapshot : ReadRouting::kInProcess;
+  options.workers = static_cast<size_t>(threads);
+  options.child_workers = static_cast<size_t>(threads);
+  options.parallelism = threads;
+  options.copy_batch_rows = 65536;
+  auto engine = std::make_unique<SqlEngine>(db.get(), options);
+  auto session = std::make_unique<SqlSession>(*engine);
+
+  std::printf("TPC-H SF %s, %d threads, best of %d, data %s\n\n", sf.c_str(), threads, runs,
+              data.c_str());
+  session->Execute(ReadFile(fs::path(data) / "schema.sql"));
+  std::istringstream load(ReadFile(fs::path(data) / "load.sql"));
+  std::string statement;
+  double load_ms = 0;
+  uint64_t load_bytes = 0;
+  std::printf("%-10s %10s %10s %10s %10s\n", "load", "rows", "ms", "Mrows/s", "MB/s");
+  while (std::getline(load, statement)) {
+    if (statement.empty()) continue;
+    std::string table = statement.substr(5, statement.find(' ', 5) - 5);
+    uint64_t bytes = fs::file_size(fs::path(data) / (table + ".tbl"));
+    auto start = Clock::now();
+    auto results = session->Execute(statement);
+    double ms = Ms(start);
+    uint64_t rows = std::strtoull(results.at(0).command_tag.c_str() + 5, nullptr, 10);
+    std::printf("%-10s %10llu %10.0f %10.2f %10.1f\n", table.c_str(),
+                static_cast<unsigned long long>(rows), ms, rows / ms / 1000, bytes / ms / 1000);
+    load_ms += ms;
+    load_bytes += bytes;
+  }
+  std::printf("%-10s %10s %10.0f %10s %10.1f\n\n", "total", "", load_ms, "",
+              load_bytes / load_ms / 1000);
+
+  std::map<int, double> forktail;
+  std::map<int, std::string> errors;
+  for (int q : queries) {
+    char name[16];
+    std::snprintf(name, sizeof name, "q%02d.sql", q);
+    std::string sql = ReadFile(fs::path(data) / "queries" / name);
+    double best = -1;
+    for (int r = 0; r < runs; r++) {
+      auto start = Clock::now();
+      try {
+        session->Execute(sql);
+      } catch (const std::exception& e) {
+        errors[q] = e.what();
+        break;
+      }
+      double ms = Ms(start);
+      if (best < 0 || ms < best) best = ms;
+    }
+    if (!errors.count(q)) forktail[q] = best;
+    std::fprintf(stderr, "Q%02d %s\n", q,
+                 errors.count(q) ? ("failed: " + errors[q].substr(0, 120)).c_str()
+                                 : std::to_string(best).c_str());
+  }
+  session.reset();
+  engine.reset();
+  db.reset();
+  fs::remove_all(dir);
+
+  std::map<int, double> duck =
+      ParseDuckTimes(RunCommand("'" + script + "' --bench '" + data + "' " +
+                                std::to_string(threads) + " " + std::to_string(runs)));
+  std::printf("%-6s %12s %12s %8s\n", "query", "forktail ms", "duckdb ms", "ratio");
+  double total_f = 0, total_d = 0;
+  for (int q : queries) {
+    std::string f = forktail.count(q) ? std::to_string(forktail[q]) : "failed";
+    std::string d = duck.count(q) ? std::to_string(duck[q]) : "-";
+    std::printf("Q%02d    %12.12s %12.12s", q, f.c_str(), d.c_str());
+    if (forktail.count(q) && duck.count(q)) {
+      std::printf(" %8.2f", forktail[q] / duck[q]);
+      total_f += forktail[q];
+      total_d += duck[q];
+    }
+    if (errors.count(q)) std::printf("   %s", errors[q].substr(0, 100).c_str());
+    std::printf("\n");
+  }
+  std::printf("total  %12.1f %12.1f %8.2f   (%zu of %zu queries ran on Forktail)\n", total_f,
+              total_d, total_d > 0 ? total_f / total_d : 0.0, forktail.size(), queries.size());
+  return 0;
+}
+
+}  // namespace
+}  // namespace forktail
+
+int main(int argc, char** argv) { return forktail::Main(argc, argv); }
