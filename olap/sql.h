@@ -8,3 +8,4 @@
 #include "olap/engine/sql_session.h"
 #include "olap/plan/binder.h"
 #include "olap/plan/optimizer.h"
+#include "olap/engine/copy_reader.h"
