@@ -228,6 +228,17 @@ ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr
   FitConstant(left, &right);
   FitConstant(right, &left);
   Type lt = left->type, rt = right->type;
+  if (lt.id == TypeId::kDecimal && rt.id == TypeId::kDecimal && lt.scale == rt.scale) {
+    // Same scale: the unscaled integers compare directly; the factory would
+    // cast both sides to DECIMAL(18,s) on every row for nothing.
+    auto e = std::make_unique<Expression>();
+    e->kind = ExprKind::kCompare;
+    e->type = Type::Boolean();
+    e->compare = op;
+    e->children.push_back(std::move(left));
+    e->children.push_back(std::move(right));
+    return e;
+  }
   try {
     return Compare(op, std::move(left), std::move(right));
   } catch (const DbError&) {

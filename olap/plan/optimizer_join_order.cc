@@ -143,6 +143,21 @@ class JoinOrderer {
     return false;
   }
 
+  bool GraphConnected(Mask all, bool keys_only) const {
+    Mask reached = 1;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const JoinPred& p : preds_) {
+        if (keys_only && !p.is_key) continue;
+        if ((p.mask & reached) && (p.mask & ~reached & all)) {
+          reached |= p.mask & all;
+          grew = true;
+        }
+      }
+    }
+    return reached == all;
+  }
+
   struct Best {
     double cost = std::numeric_limits<double>::infinity();
     Mask left = 0, right = 0;
@@ -150,12 +165,16 @@ class JoinOrderer {
 
   void Dp(size_t n) {
     Mask all = (Mask{1} << n) - 1;
+    // Non-hash joins only when the equi-keys leave the relations apart,
+    // cross products only when all predicates do; otherwise a set without
+    // such a split is never a sub-plan.
+    int max_pass = GraphConnected(all, true) ? 1 : GraphConnected(all, false) ? 2 : 3;
     for (size_t i = 0; i < n; i++) best_[Mask{1} << i] = {0, 0, 0};
     for (Mask s = 1; s <= all; s++) {
       if (std::popcount(s) < 2) continue;
       Best b;
       // Hash joins first, then joins on other conditions, then products.
-      for (int pass = 0; pass < 3 && b.left == 0; pass++) {
+      for (int pass = 0; pass < max_pass && b.left == 0; pass++) {
         Mask low = s & (~s + 1);
         for (Mask s1 = (s - 1) & s; s1 != 0; s1 = (s1 - 1) & s) {
           if (!(s1 & low)) continue;  // each split once

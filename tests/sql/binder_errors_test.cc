@@ -103,7 +103,8 @@ TEST_F(BinderErrorTest, WriteStatements) {
   Expect("insert into nation values (1, 'a', 1, 'c', 5)", "42601",
          "INSERT has more expressions than target columns", 44);
   Expect("insert into nation (n_nationkey) values (date '2020-01-01')", "42804",
-         "column \"n_nationkey\" is of type integer but expression is of type date", 47);
+         "column \"n_nationkey\" is of type integer but expression is of type date",
+         42);  // PostgreSQL: 47, the string of the typed literal
   Expect("update nation set nope = 1", "42703",
          "column \"nope\" of relation \"nation\" does not exist", 19);
   Expect("insert into nope values (1)", "42P01", "relation \"nope\" does not exist", 13);
