@@ -41,16 +41,27 @@ OperatorId PlanBuilder::HashBuild(OperatorId input, std::vector<uint32_t> key_co
 
 OperatorId PlanBuilder::HashProbe(OperatorId probe_input, OperatorId build, JoinType type,
                                   std::vector<uint32_t> key_cols, std::vector<uint32_t> out_cols,
-                                  CompactionPolicy policy) {
+                                  CompactionPolicy policy, ExprPtr residual) {
   auto* build_op = dynamic_cast<HashJoinBuildOperator*>(ops_[build]);
   if (build_op == nullptr) abort();  // not a HashBuild id: a plan-construction bug
   OperatorId id = Add(std::make_unique<HashJoinProbeOperator>(
       types(probe_input), build_op, type, std::move(key_cols), std::move(out_cols),
-      std::move(policy), parallelism_));
+      std::move(policy), parallelism_, std::move(residual)));
   plan_->AddEdge(probe_input, id, true);  // input 0
   plan_->AddEdge(build, id, false);       // input 1
   return id;
 }
+
+std::shared_ptr<const RuntimeFilter> PlanBuilder::JoinFilter(OperatorId build, size_t key_index,
+                                                             uint32_t scan_column) {
+  auto* build_op = dynamic_cast<HashJoinBuildOperator*>(ops_[build]);
+  if (build_op == nullptr) abort();  // not a HashBuild id: a plan-construction bug
+  auto slot = std::make_shared<JoinFilterSlot>();
+  build_op->PublishFilter(key_index, slot);
+  return std::make_shared<JoinRuntimeFilter>(std::move(slot), scan_column);
+}
+
+void PlanBuilder::Precede(OperatorId first, OperatorId then) { plan_->AddEdge(first, then, false); }
 
 OperatorId PlanBuilder::Aggregate(OperatorId input, std::vector<uint32_t> key_cols,
                                   std::vector<AggregateSpec> aggs, AggMethod method) {

@@ -35,9 +35,20 @@ class PlanBuilder {
   OperatorId Select(OperatorId input, ExprPtr filter, std::vector<ExprPtr> projections = {});
   OperatorId HashBuild(OperatorId input, std::vector<uint32_t> key_cols,
                        std::vector<uint32_t> payload_cols);
+  // residual (may be null): over [probe input columns..., build payload
+  // columns...] (physical_hash_join.h).
   OperatorId HashProbe(OperatorId probe_input, OperatorId build, JoinType type,
                        std::vector<uint32_t> key_cols, std::vector<uint32_t> out_cols,
-                       CompactionPolicy policy = CompactionPolicy::Off());
+                       CompactionPolicy policy = CompactionPolicy::Off(),
+                       ExprPtr residual = nullptr);
+  // A runtime (LIP / exact) filter the hash build `build` fills over its key
+  // key_cols[key_index], for a probe-side scan's read column `scan_column`
+  // (put it in that scan's ScanSpec::runtime_filters, then Precede(build,
+  // scan)). Inner and semi joins only (join_runtime_filter.h).
+  std::shared_ptr<const RuntimeFilter> JoinFilter(OperatorId build, size_t key_index,
+                                                  uint32_t scan_column);
+  // A blocking edge: `then` starts only after `first` finished (first < then).
+  void Precede(OperatorId first, OperatorId then);
   // The specs' input_type is filled in from the input's types. Keys without
   // aggregates are a Distinct (below).
   OperatorId Aggregate(OperatorId input, std::vector<uint32_t> key_cols,

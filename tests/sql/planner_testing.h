@@ -1,0 +1,179 @@
+// Helpers for the planner tests: hand-built logical plans (ids handed out by
+// a counter, as the binder would), a Catalog of random test tables, and
+// running a plan under a real Scheduler (immediate, 1 worker, 2 workers).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "olap/plan/executor.h"
+#include "olap/plan/explain.h"
+#include "olap/plan/planner.h"
+#include "storage/catalog.h"
+#include "tests/olap/physical_testing.h"
+
+namespace forktail::plantest {
+
+// Builds logical operators with fresh column ids.
+class LogicalBuilder {
+ public:
+  LogicalOpPtr Get(const Table& table, const std::vector<uint32_t>& cols) {
+    auto op = std::make_unique<LogicalOp>();
+    op->kind = LogicalOpKind::kGet;
+    op->table_id = table.id();
+    op->table_name = table.schema().name;
+    op->alias = table.schema().name;
+    for (uint32_t c : cols) {
+      const ColumnDef& def = table.schema().columns[c];
+      op->columns.push_back({next_++, def.name, def.type});
+      op->table_columns.push_back(c);
+    }
+    return op;
+  }
+  static LogicalOpPtr Filter(LogicalOpPtr child, ExprPtr cond) {
+    auto op = Unary(LogicalOpKind::kFilter, std::move(child));
+    op->conditions.push_back(std::move(cond));
+    return op;
+  }
+  LogicalOpPtr Project(LogicalOpPtr child, std::vector<ExprPtr> exprs) {
+    auto op = std::make_unique<LogicalOp>();
+    op->kind = LogicalOpKind::kProject;
+    for (ExprPtr& e : exprs) {
+      uint32_t id = e->kind == ExprKind::kColumnRef ? e->column : next_++;
+      op->columns.push_back({id, "p" + std::to_string(op->columns.size()), e->type});
+      op->expressions.push_back(std::move(e));
+    }
+    op->children.push_back(std::move(child));
+    return op;
+  }
+  static LogicalOpPtr Join(LogicalJoinKind kind, LogicalOpPtr left, LogicalOpPtr right,
+                           std::vector<uint32_t> lk, std::vector<uint32_t> rk,
+                           ExprPtr residual = nullptr) {
+    auto op = std::make_unique<LogicalOp>();
+    op->kind = LogicalOpKind::kJoin;
+    op->join_kind = kind;
+    op->columns = left->columns;
+    if (kind != LogicalJoinKind::kSemi && kind != LogicalJoinKind::kAnti &&
+        kind != LogicalJoinKind::kNullAwareAnti) {
+      op->columns.insert(op->columns.end(), right->columns.begin(), right->columns.end());
+    }
+    op->left_keys = std::move(lk);
+    op->right_keys = std::move(rk);
+    if (residual) op->conditions.push_back(std::move(residual));
+    op->children.push_back(std::move(left));
+    op->children.push_back(std::move(right));
+    return op;
+  }
+  LogicalOpPtr Aggregate(LogicalOpPtr child, std::vector<uint32_t> keys,
+                         std::vector<LogicalAggregate> aggs) {
+    auto op = std::make_unique<LogicalOp>();
+    op->kind = LogicalOpKind::kAggregate;
+    for (uint32_t k : keys) op->columns.push_back(child->columns[child->FindColumn(k)]);
+    for (const LogicalAggregate& a : aggs) {
+      AggregateSpec s{a.kind, 0, {}};
+      if (a.kind != AggKind::kCountStar)
+        s.input_type = child->columns[child->FindColumn(a.input)].type;
+      op->columns.push_back({next_++, AggKindName(a.kind), AggregateResultType(s)});
+    }
+    op->group_keys = std::move(keys);
+    op->aggregates = std::move(aggs);
+    op->children.push_back(std::move(child));
+    return op;
+  }
+  static LogicalOpPtr Distinct(LogicalOpPtr child) {
+    return Unary(LogicalOpKind::kDistinct, std::move(child));
+  }
+  static LogicalOpPtr Sort(LogicalOpPtr child, std::vector<SortKeyRef> keys) {
+    auto op = Unary(LogicalOpKind::kSort, std::move(child));
+    op->sort_keys = std::move(keys);
+    return op;
+  }
+  static LogicalOpPtr Limit(LogicalOpPtr child, int64_t limit, int64_t offset) {
+    auto op = Unary(LogicalOpKind::kLimit, std::move(child));
+    op->limit = limit;
+    op->offset = offset;
+    return op;
+  }
+  // UNION / INTERSECT / EXCEPT: fresh output ids, the first input's types
+  // unless `types` is given.
+  LogicalOpPtr SetOp(LogicalOpKind kind, bool distinct, std::vector<LogicalOpPtr> inputs,
+                     std::vector<Type> types = {}) {
+    auto op = std::make_unique<LogicalOp>();
+    op->kind = kind;
+    op->set_distinct = distinct;
+    for (size_t i = 0; i < inputs[0]->columns.size(); ++i) {
+      op->columns.push_back({next_++, inputs[0]->columns[i].name,
+                             types.empty() ? inputs[0]->columns[i].type : types[i]});
+    }
+    op->children = std::move(inputs);
+    return op;
+  }
+  LogicalOpPtr Values(std::vector<Type> types, std::vector<std::vector<ExprPtr>> rows) {
+    auto op = std::make_unique<LogicalOp>();
+    op->kind = LogicalOpKind::kValues;
+    for (const Type& t : types)
+      op->columns.push_back({next_++, "column" + std::to_string(op->columns.size() + 1), t});
+    op->rows = std::move(rows);
+    return op;
+  }
+
+  static ExprPtr Ref(const LogicalOp& op, size_t i) {
+    return ColumnRef(op.columns[i].id, op.columns[i].type);
+  }
+
+ private:
+  static LogicalOpPtr Unary(LogicalOpKind kind, LogicalOpPtr child) {
+    auto op = std::make_unique<LogicalOp>();
+    op->kind = kind;
+    op->columns = child->columns;
+    op->children.push_back(std::move(child));
+    return op;
+  }
+  uint32_t next_ = 1;
+};
+
+// A catalog table of the physical tests' schema (a INTEGER, b BIGINT,
+// c TEXT, d DOUBLE, e DECIMAL(12,2)) with random rows; `live` in row order.
+struct CatalogTable {
+  Table* table = nullptr;
+  std::vector<Row> live;
+};
+
+inline CatalogTable AddTable(Catalog& catalog, const std::string& name, size_t n, uint64_t seed,
+                             int64_t domain, uint32_t max_rows = 256) {
+  TableOptions options;
+  options.max_rows_per_block = max_rows;
+  CatalogTable t;
+  t.table = &catalog.CreateTable(ptest::TestSchema(name), options);
+  physical::InsertRows(*t.table, ptest::RandomRows(n, seed, domain, 0.5));
+  t.live = physical::ReadLiveRows(*t.table);
+  return t;
+}
+
+// Plans and runs `root` in every scheduler mode; the rows of each run must
+// be the same bag; returns them (of the last mode).
+inline std::vector<Row> RunAllModes(const LogicalOp& root, const Catalog& catalog) {
+  std::vector<Row> last;
+  std::multiset<std::string> first;
+  bool have = false;
+  for (ptest::Mode mode : ptest::kModes) {
+    SchedulerOptions options;
+    options.immediate = mode == ptest::Mode::kImmediate;
+    options.num_workers = mode == ptest::Mode::kTwoWorkers ? 2 : 1;
+    options.pin_workers = false;
+    Scheduler scheduler(options);
+    QueryResult result = ExecuteQuery(scheduler, root, catalog);
+    auto bag = ptest::Bag(result.rows);
+    if (have) {
+      EXPECT_EQ(bag, first) << ptest::ModeName(mode);
+    }
+    first = std::move(bag);
+    have = true;
+    last = std::move(result.rows);
+  }
+  return last;
+}
+
+}  // namespace forktail::plantest
