@@ -9,3 +9,6 @@
 #include "olap/plan/binder.h"
 #include "olap/plan/optimizer.h"
 #include "olap/engine/copy_reader.h"
+#include "olap/plan/planner.h"
+#include "olap/plan/executor.h"
+#include "olap/plan/explain.h"
