@@ -130,8 +130,8 @@ std::vector<Row> RunLoopJoin(Mode mode, const LoopCase& c, const Table& t, const
 }
 
 TEST(PlannerOperators, NestedLoopJoinMatchesReference) {
-  ptest::TestTable t = ptest::MakeTable("t", 300, 21, 30, 0.5, 64);
-  ptest::TestTable u = ptest::MakeTable("u", 60, 22, 30, 0.5, 16);
+  ptest::TestTable t = ptest::MakeTable("t", 200, 21, 30, 0.5, 64);
+  ptest::TestTable u = ptest::MakeTable("u", 40, 22, 30, 0.5, 16);
   ptest::TestTable e = ptest::MakeTable("e", 0, 23, 30, 0.5, 0);
   for (LoopJoinType type :
        {LoopJoinType::kInner, LoopJoinType::kLeftOuter, LoopJoinType::kSemi, LoopJoinType::kAnti}) {
