@@ -1,14 +1,16 @@
-// Sort / top-k and Limit. The kernels' sort/top-k is not in the tree yet, so
-// this is a simple, correct stand-in:
-//   per input block (one work order): copy the block's live rows into owned
-//   chunks (a run), sort the run's row references by the keys, and keep only
-//   the first `limit` of them (top-k);
-//   final work order: k-way merge of the runs (a heap of run heads), stopping
-//   after `limit` rows, gathered into kVectorSize-row output chunks emitted as
-//   ONE block, so order is kept downstream.
+// Sort / top-k and Limit.
+//
+// Sort runs on the kernels' Sorter (olap/sorter.h):
+//   per input block (one work order): each chunk's live rows become a sorted
+//   run (top-k: a run keeps only its first `limit` rows);
+//   final work order: k-way merge of the runs, stopping after `limit` rows,
+//   gathered into kVectorSize-row output chunks emitted as ONE block, so
+//   order is kept downstream. The block keeps the Sorter alive (strings).
 // Key order follows PostgreSQL: ASC puts NULLs last, DESC first, unless
 // nulls_first says otherwise; NaN sorts above every other double; CHAR
 // compares with trailing blanks ignored; strings bytewise.
+// Memory: runs and the output block are charged to the query's QueryMemory
+// (53200 "... (sort needs N more)").
 //
 // Limit: skips the first `offset` rows of its input in arrival order and
 // passes the next `limit` (claimed with an atomic counter, so with several
@@ -24,14 +26,15 @@
 #include <vector>
 
 #include "olap/physical_operator.h"
+#include "olap/sorter.h"
+#include "scheduler/query_memory.h"
 
 namespace forktail {
 
 inline constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
 
-// The sort operator's own key (PostgreSQL defaults: NULLs last for ASC, first
-// for DESC; NaN sorts above every number). TODO: run on the kernels' Sorter
-// (olap/sorter.h) once it follows the same NULL/NaN order, and drop this copy.
+// The planner's sort key (PostgreSQL defaults: NULLs last for ASC, first for
+// DESC); the operator turns it into the Sorter's SortKey.
 struct PhysicalSortKey {
   uint32_t column = 0;
   bool descending = false;
@@ -50,22 +53,10 @@ class SortOperator final : public PhysicalOperator {
   bool Finish(WorkOrderSink& sink) override;
 
  private:
-  struct Ref {
-    uint32_t chunk;
-    uint32_t row;
-  };
-  struct Run {
-    std::vector<DataChunk> chunks;
-    std::vector<Ref> order;
-  };
-  // <0, 0, >0 as row a sorts before, with, after row b.
-  int CompareRows(const Run& ra, Ref a, const Run& rb, Ref b) const;
   void Merge(WorkOrderContext& context);
 
-  std::vector<PhysicalSortKey> keys_;
-  uint64_t limit_;
-  std::mutex mutex_;  // guards runs_ (work orders add runs)
-  std::vector<std::shared_ptr<Run>> runs_;
+  std::shared_ptr<Sorter> sorter_;
+  MemoryCharge runs_charge_{"sort"};
   bool merging_ = false;
 };
 

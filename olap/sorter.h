@@ -1,23 +1,35 @@
 // Sorter: ORDER BY [LIMIT k OFFSET m] as sorted runs plus a k-way merge.
 //
 // Each input chunk (one work order's block slice) becomes a run: its live
-// rows are copied into an owned chunk and a permutation is sorted. With a
+// rows are sorted in place (a permutation over the input, no copy) and then
+// copied in order into an owned chunk (strings into the run's arena). With a
 // LIMIT, only the first limit+offset rows of a run can ever be output, so a
-// run keeps just those (std::partial_sort, a heap over the run: top-k).
-// Merge() combines the runs with a heap of cursors, skips `offset` rows and
-// stops after `limit`.
+// run keeps just those (std::partial_sort: top-k); when limit+offset fits one
+// vector, each new run is merged at once with the single run kept so far, so
+// top-k holds one run whatever the input size. Merge() combines the runs
+// with a heap of cursors, skips `offset` rows, stops after `limit`, and
+// gathers the output a kVectorSize batch at a time (one type dispatch per
+// column per batch).
 //
-// Keys compare column by column; each key has a direction and a NULL
-// placement (PostgreSQL's default is NULLS LAST for ASC and NULLS FIRST for
-// DESC; the caller states it). Strings compare bytewise. Comparison goes
-// through one function pointer per key column (typed per physical type),
-// not a switch per value.
+// Order is PostgreSQL's:
+//   - NULLs: SortKey::nulls_first says where; SortKey::Postgres() gives the
+//     default (NULLS LAST for ASC, NULLS FIRST for DESC). The placement is
+//     absolute: DESC does not flip it.
+//   - DOUBLE: NaN sorts above every number (and equals NaN); -0.0 = 0.0.
+//   - CHAR(n): trailing blanks are ignored; other strings compare bytewise.
+// Equal keys keep run order within a run (stable) and earlier runs first in
+// the merge, so a single run is a stable sort.
 //
-// AddRun is thread-safe (runs are built outside the lock); Merge runs once.
+// Comparison goes through one function pointer per key column, chosen once
+// per physical type (and CHAR), never a switch per value.
+//
+// AddRun is thread-safe (runs are built outside the lock); Merge runs once,
+// after every AddRun returned.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -29,6 +41,11 @@ struct SortKey {
   uint32_t column = 0;
   bool ascending = true;
   bool nulls_first = false;
+
+  // PostgreSQL's default NULL placement: last for ASC, first for DESC.
+  static SortKey Postgres(uint32_t column, bool descending) {
+    return SortKey{column, !descending, descending};
+  }
 };
 
 class Sorter {
@@ -38,7 +55,9 @@ class Sorter {
   Sorter(std::vector<Type> types, std::vector<SortKey> keys, uint64_t limit = kNoLimit,
          uint64_t offset = 0);
 
-  void AddRun(const DataChunk& chunk);
+  // Returns the change in bytes the sorter holds (the new run's size, or
+  // the top-k run's growth; may be negative), for the query's memory charge.
+  int64_t AddRun(const DataChunk& chunk);
   // The sorted output (after limit/offset) in chunks of up to kVectorSize.
   // Strings point into the runs: keep the Sorter alive while reading.
   std::vector<DataChunk> Merge();
@@ -51,6 +70,10 @@ class Sorter {
     std::vector<uint32_t> order;
   };
   int CompareRows(const DataChunk& a, uint32_t i, const DataChunk& b, uint32_t j) const;
+  bool Bounded() const { return limit_ != kNoLimit && limit_ + offset_ <= kVectorSize; }
+  size_t RunBytes(Run& run) const;
+  Run MergeTwo(const Run& a, const Run& b, uint64_t keep) const;
+  void Gather(const std::vector<std::pair<uint32_t, uint32_t>>& refs, DataChunk* out) const;
 
   std::vector<Type> types_;
   std::vector<SortKey> keys_;

@@ -81,3 +81,46 @@ TEST(Sorter, EmptyAndOffsetPastEnd) {
 
 }  // namespace
 }  // namespace forktail
+
+namespace forktail {
+namespace {
+
+// PostgreSQL order: NaN above every number (ASC: after 1e308, before NULLs),
+// -0 = 0, CHAR(n) ignores trailing blanks, default NULL placement per
+// direction (SortKey::Postgres).
+std::vector<std::string> SortOne(const Type& type, const std::vector<Value>& values, SortKey key) {
+  std::vector<Row> rows;
+  for (size_t i = 0; i < values.size(); ++i) rows.push_back({values[i], Value::Integer(int32_t(i))});
+  auto chunks = test::ToChunks({type, Type::Integer()}, rows, 3);  // several runs
+  Sorter sorter({type, Type::Integer()}, {key, SortKey{1, true, false}});
+  for (const DataChunk& c : chunks) sorter.AddRun(c);
+  std::vector<std::string> out;
+  for (const DataChunk& c : sorter.Merge()) {
+    for (uint32_t i = 0; i < c.size(); ++i) out.push_back(test::Show(test::ValueAt(c.column(0), i)));
+  }
+  return out;
+}
+
+TEST(Sorter, PostgresOrderNanNullsChar) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Value> d = {Value::Double(1.5),  Value::Null(Type::Double()), Value::Double(nan),
+                          Value::Double(-0.0), Value::Double(1e308),        Value::Double(-2),
+                          Value::Double(0.0),  Value::Double(nan)};
+  EXPECT_EQ(SortOne(Type::Double(), d, SortKey::Postgres(0, false)),
+            (std::vector<std::string>{"-2", "0", "0", "1.5", "1e+308", "nan", "nan", "NULL"}));
+  EXPECT_EQ(SortOne(Type::Double(), d, SortKey::Postgres(0, true)),
+            (std::vector<std::string>{"NULL", "nan", "nan", "1e+308", "1.5", "0", "0", "-2"}));
+  SortKey asc_nulls_first = SortKey::Postgres(0, false);
+  asc_nulls_first.nulls_first = true;
+  EXPECT_EQ(SortOne(Type::Double(), d, asc_nulls_first).front(), "NULL");
+
+  Type ch = Type::Char(4);
+  std::vector<Value> c = {Value::String(ch, "b"), Value::String(ch, "a  "), Value::String(ch, "a"),
+                          Value::Null(ch), Value::String(ch, "a b")};
+  // "a  " and "a" are equal (ties by the second key, the input position).
+  EXPECT_EQ(SortOne(ch, c, SortKey::Postgres(0, false)),
+            (std::vector<std::string>{"'a  '", "'a'", "'a b'", "'b'", "NULL"}));
+}
+
+}  // namespace
+}  // namespace forktail
