@@ -98,6 +98,23 @@ void FitConstant(const ExprPtr& other, ExprPtr* c) {
   }
 }
 
+constexpr int kMaxProductScale = 8;
+
+// A DECIMAL constant with its trailing fractional zeros dropped (same value).
+void TrimConstantScale(ExprPtr* c) {
+  if ((*c)->kind != ExprKind::kConstant || (*c)->constant.is_null()) return;
+  const Value& v = (*c)->constant;
+  int64_t unscaled = v.GetInt();
+  int scale = v.type().scale, precision = v.type().precision;
+  while (scale > 0 && unscaled % 10 == 0) {
+    unscaled /= 10;
+    scale--;
+    precision--;
+  }
+  if (scale == v.type().scale) return;
+  *c = Constant(Value::Decimal(unscaled, std::max(precision, std::max(scale, 1)), scale));
+}
+
 }  // namespace
 
 bool Binder::IsUnknownTyped(const sql::Expr& e) const {
@@ -304,6 +321,14 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
     throw DbError(sqlstate::kUndefinedFunction,
                   "operator does not exist: " + TypeText(lt) + " " + e.op + " " + TypeText(rt),
                   e.position);
+  }
+  if (op == ArithOp::kMul && lt.id == TypeId::kDecimal && rt.id == TypeId::kDecimal &&
+      lt.scale + rt.scale > kMaxProductScale) {
+    // A product's scale is the sum of its operands' (18 digits in all): a
+    // literal's trailing fractional zeros (TPC-H Q11's 0.0001000000) would
+    // only eat the integer digits.
+    TrimConstantScale(&left);
+    TrimConstantScale(&right);
   }
   try {
     return Arith(op, std::move(left), std::move(right));
