@@ -120,9 +120,7 @@ TEST_F(PlannerSql, Subqueries) {
 }
 
 // NOT IN: the null-aware anti join (nothing when the subquery yields a NULL).
-// Disabled: the committed binder binds `x NOT IN (subquery)` as a semi join
-// (the complement); the planner's NOT IN is covered by planner_plan_test.
-TEST_F(PlannerSql, DISABLED_NotInSubqueries) {
+TEST_F(PlannerSql, NotInSubqueries) {
   EXPECT_EQ(Query("SELECT dname FROM dept WHERE id NOT IN (SELECT dept FROM emp)"), "");
   EXPECT_EQ(Query("SELECT dname FROM dept WHERE id NOT IN (SELECT dept FROM emp WHERE dept IS NOT "
                   "NULL)"),
