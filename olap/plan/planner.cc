@@ -255,7 +255,9 @@ Planned Planner::PlanAggregate(const LogicalOp& op) {
   }
   Note(out.id, op.group_keys.empty() ? "Aggregate (global)" : "Aggregate", std::move(detail),
        op.estimated_rows, {in.id});
-  AddMemory(op.estimated_rows, 32.0 + 16.0 * static_cast<double>(op.columns.size()));
+  // Groups, and (partitioning methods) buffered input rows.
+  AddMemory(std::max(op.estimated_rows, child.estimated_rows),
+            32.0 + 16.0 * static_cast<double>(op.columns.size()));
   // Result types the binder expects (AggregateResultType normally agrees).
   std::vector<Type> want;
   for (const LogicalColumn& c : op.columns) want.push_back(c.type);
