@@ -59,8 +59,9 @@ IFS='|' read -r a h t b <<< "$sums"
 kill -TERM $FT_PID; wait $FT_PID || true; FT_PID=
 
 echo "== PostgreSQL 15"
+mkdir "$WORK/pg" && chown postgres "$WORK/pg" && chmod 700 "$WORK/pg"
 su postgres -c "$PGBIN/initdb -D $WORK/pg -A trust" > /dev/null
-su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -o '-p $PG_PORT -k /tmp -c max_connections=50' -l $WORK/pg.log -w start" > /dev/null
+su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -o '-p $PG_PORT -k /tmp -c max_connections=50' -l $WORK/pg/server.log -w start" > /dev/null
 PG=(-h 127.0.0.1 -p $PG_PORT -U postgres)
 start=$(date +%s.%N)
 pgbench -i -s "$SCALE" "${PG[@]}" postgres > "$WORK/pg_init.log" 2>&1
