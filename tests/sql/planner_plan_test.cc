@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "tests/sql/planner_testing.h"
 
@@ -334,6 +336,30 @@ TEST_F(PlannerPlan, CancelledBeforeStartIs57014) {
   } catch (const DbError& e) {
     EXPECT_STREQ(e.sqlstate(), sqlstate::kQueryCanceled);
   }
+}
+
+// A running query stops when the flag is set: COUNT(*) over a cross product
+// far too large to finish (the nested-loop join polls cancellation).
+TEST_F(PlannerPlan, CancelWhileRunningIs57014) {
+  plantest::CatalogTable big = plantest::AddTable(catalog_, "big", 20000, 76, 100, 2048);
+  auto join = LogicalBuilder::Join(LogicalJoinKind::kCross, lb_.Get(*big.table, {0}),
+                                   lb_.Get(*big.table, {1}), {}, {});
+  auto root = lb_.Aggregate(std::move(join), {}, {{AggKind::kCountStar, 0}});
+  Scheduler scheduler(SchedulerOptions{.num_workers = 2, .pin_workers = false});
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    cancel = true;
+  });
+  ExecuteOptions options;
+  options.cancel = &cancel;
+  try {
+    ExecuteQuery(scheduler, *root, catalog_, options);
+    ADD_FAILURE() << "no error";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), sqlstate::kQueryCanceled);
+  }
+  canceller.join();
 }
 
 // Errors raised inside work orders reach the caller with their SQLSTATE.
