@@ -158,6 +158,11 @@ class Parser {
   static ExprPtr MakeLiteral(LiteralKind kind, std::string text, int position);
 
   int max_parameter_ = 0;  // highest $n in the current statement
+  // True while parsing a select-list item outside any nested query: a keyword
+  // operator (AND, LIKE, IS, ...) followed by a token that ends the item is a
+  // bare column label there (`SELECT 'a' LIKE` names the column "like").
+  bool in_select_item_ = false;
+  bool EndsSelectItemAfter(size_t k) const;
 
   // Bounds the height of the trees built (and so the recursion depth of the
   // parser, the printer, the binder and the trees' destructors): every

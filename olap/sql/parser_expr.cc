@@ -149,6 +149,12 @@ ExprPtr Parser::ParseExpr(int min_precedence) {
       }
     }
     if (prec == 0 || prec < min_precedence) break;
+    // A keyword operator that nothing follows is a bare column label, but only
+    // where bison could still reduce the item: at its outermost level.
+    if (in_select_item_ && min_precedence == 0 && t.kind == TokenKind::kIdent &&
+        t.text != "isnull" && t.text != "notnull" && EndsSelectItemAfter(negated ? 2 : 1)) {
+      break;
+    }
     if (prec == nonassoc) ErrorAt(t);
     // AND / OR chains flatten into one node: they do not deepen the tree.
     if (prec != kPrecOr && prec != kPrecAnd) nesting.Add();

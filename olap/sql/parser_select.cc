@@ -8,6 +8,23 @@ namespace forktail::sql {
 namespace {
 
 // Words that end a select list (so `SELECT FROM t` has an empty one).
+}  // namespace
+
+// Whether the token at k cannot continue a select-list item.
+bool Parser::EndsSelectItemAfter(size_t k) const {
+  const Token& t = Peek(k);
+  if (t.kind == TokenKind::kEnd || IsPunct(';', k) || IsPunct(',', k)) return true;
+  static constexpr const char* kWords[] = {"from",      "where",  "group",  "having", "order",
+                                           "limit",     "offset", "fetch",  "for",    "union",
+                                           "intersect", "except", "window", "into",   "returning"};
+  for (const char* w : kWords) {
+    if (IsKw(w, k)) return true;
+  }
+  return false;
+}
+
+namespace {
+
 bool EndsSelectList(const Parser& p) {
   if (p.AtStatementEnd() || p.IsPunct(')')) return true;
   static constexpr const char* kWords[] = {"from",      "where",  "group",  "having", "order",
@@ -23,6 +40,8 @@ bool EndsSelectList(const Parser& p) {
 
 QueryPtr Parser::ParseQuery() {
   Nesting nesting(*this);
+  bool saved_in_select_item = in_select_item_;
+  in_select_item_ = false;
   std::vector<CommonTableExpr> with;
   bool recursive = false;
   if (IsKw("with")) with = ParseWith(recursive);
@@ -33,6 +52,7 @@ QueryPtr Parser::ParseQuery() {
     q->with = std::move(with);
     q->recursive = recursive;
   }
+  in_select_item_ = saved_in_select_item;
   return q;
 }
 
@@ -139,7 +159,10 @@ std::vector<SelectItem> Parser::ParseSelectList(bool allow_empty) {
       ++pos_;
       item.expr = MakeExpr(ExprKind::kStar, t.position);
     } else {
+      bool saved_in_select_item = in_select_item_;
+      in_select_item_ = true;
       item.expr = ParseExpr();
+      in_select_item_ = saved_in_select_item;
       if (item.expr->kind != ExprKind::kStar) {
         const Token& a = Peek();
         if (AcceptKw("as")) {

@@ -43,6 +43,11 @@ TEST(ParserSelect, Clauses) {
   EXPECT_EQ(S("SELECT a FROM t ORDER BY a LIMIT 1 FOR UPDATE"),
             "SELECT a FROM t ORDER BY a LIMIT 1 FOR update");
   EXPECT_EQ(S("TABLE t"), "SELECT * FROM t");
+  // Keyword operators with nothing after them are bare column labels, as in
+  // PostgreSQL (checked against it); elsewhere they stay operators.
+  EXPECT_EQ(S("SELECT 'a' LIKE, 1 AND FROM t"), "SELECT 'a' AS like, 1 AS and FROM t");
+  EXPECT_EQ(S("SELECT 1 + 2 is"), "SELECT (1 + 2) AS is");
+  EXPECT_EQ(S("SELECT 1 ISNULL, 2 NOTNULL"), "SELECT (1 IS NULL), (2 IS NOT NULL)");
 }
 
 TEST(ParserSelect, FromAndJoins) {
