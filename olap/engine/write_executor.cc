@@ -149,6 +149,9 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
   std::vector<uint32_t> sel(kVectorSize);
   auto flush = [&] {
     if (batch_rows.empty()) return;
+    if (context_.cancel != nullptr && context_.cancel->load()) {
+      throw DbError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    }
     DataChunk chunk = ChunkOf(types, batch_rows);
     uint32_t count = chunk.count();
     Rows rows = chunk.rows();

@@ -2,6 +2,7 @@
 // under ASan): DDL, INSERT VALUES / SELECT, UPDATE/DELETE with WHERE,
 // constraint violations that leave nothing behind, transaction blocks,
 // prepared statements with parameters, SET/SHOW, COPY.
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -241,6 +242,33 @@ TEST_F(EngineSessionTest, CopyFromFileAndInsideBlock) {
   EXPECT_THAT(Query("SELECT count(*) FROM item"), ElementsAre("6"));
   Run("ROLLBACK");
   EXPECT_THAT(Query("SELECT count(*) FROM item"), ElementsAre("5"));
+}
+
+TEST_F(EngineSessionTest, CancelStopsAnInProcessQuery) {
+  Run("CREATE TABLE big (a int)");
+  Run("COPY big FROM STDIN");
+  std::string data;
+  for (int i = 0; i < 2000; i++) data += std::to_string(i) + "\n";
+  session_->CopyIn(data);
+  session_->CopyDone();
+  std::atomic<bool> done{false};
+  std::string error;
+  std::thread query([&] {
+    try {
+      Run("SELECT count(*) FROM big x, big y, big z");
+    } catch (const DbError& e) {
+      error = std::string(e.sqlstate()) + " " + e.what();
+    }
+    done.store(true);
+  });
+  // Cancel only affects a running statement: repeat until it lands.
+  while (!done.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    session_->Cancel();
+  }
+  query.join();
+  EXPECT_EQ(error, "57014 canceling statement due to user request");
+  EXPECT_THAT(Query("SELECT count(*) FROM big"), ElementsAre("2000"));
 }
 
 TEST(EngineIdleTimeoutTest, IdleBlockIsRolledBackAndReported) {
