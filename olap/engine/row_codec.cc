@@ -266,4 +266,23 @@ QueryRequest DecodeQueryRequest(std::string_view bytes) {
   return request;
 }
 
+DbError WithPositionInMessage(const DbError& error) {
+  if (error.position() <= 0) return error;
+  return DbError(error.sqlstate(), std::string(error.what()) + std::string(kPositionMarker) +
+                                       std::to_string(error.position()));
+}
+
+DbError WithPositionFromMessage(const DbError& error) {
+  std::string_view message = error.what();
+  size_t at = message.rfind(kPositionMarker);
+  if (at == std::string_view::npos) return error;
+  std::string_view digits = message.substr(at + kPositionMarker.size());
+  int position = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9' || position > 100'000'000) return error;
+    position = position * 10 + (c - '0');
+  }
+  return DbError(error.sqlstate(), std::string(message.substr(0, at)), position);
+}
+
 }  // namespace forktail

@@ -66,6 +66,14 @@ std::string EncodeQueryRequest(const QueryRequest& request);
 // Throws DbError 08P01 on malformed input.
 QueryRequest DecodeQueryRequest(std::string_view bytes);
 
+// A snapshot Error frame carries only SQLSTATE and message; an error's
+// statement position travels as this suffix of the message (added in the
+// child, stripped by the parent).
+inline constexpr std::string_view kPositionMarker = "\x1f@position=";
+// The error with its position folded into the message / restored from it.
+DbError WithPositionInMessage(const DbError& error);
+DbError WithPositionFromMessage(const DbError& error);
+
 // Accumulates a decoded stream.
 class ResultDecoder {
  public:

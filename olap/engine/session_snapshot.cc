@@ -72,7 +72,11 @@ StatementResult SqlSession::ReadFromSnapshot(const Request& request) {
   } clear{this};
   ResultDecoder decoder;
   std::string batch;
-  while (query->Next(&batch)) decoder.Add(batch);
+  try {
+    while (query->Next(&batch)) decoder.Add(batch);
+  } catch (const DbError& e) {
+    throw WithPositionFromMessage(e);
+  }
   if (!decoder.has_header() || !decoder.has_tag()) {
     throw DbError(sqlstate::kProtocolViolation, "incomplete result from snapshot process");
   }

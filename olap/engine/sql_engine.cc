@@ -61,6 +61,14 @@ Scheduler& SqlEngine::ChildScheduler() {
 }
 
 void SqlEngine::HandleSnapshotRequest(std::string_view request_bytes, BatchSink& sink) {
+  try {
+    RunSnapshotRequest(request_bytes, sink);
+  } catch (const DbError& e) {
+    throw WithPositionInMessage(e);
+  }
+}
+
+void SqlEngine::RunSnapshotRequest(std::string_view request_bytes, BatchSink& sink) {
   QueryRequest request = DecodeQueryRequest(request_bytes);
   std::vector<sql::StatementPtr> statements = sql::Parse(request.sql);
   if (statements.size() != 1) {

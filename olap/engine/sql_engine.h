@@ -88,6 +88,7 @@ class SqlEngine {
   void HandleSnapshotRequest(std::string_view request, BatchSink& sink);
 
  private:
+  void RunSnapshotRequest(std::string_view request, BatchSink& sink);
   void Start();
 
   std::unique_ptr<Database> owned_db_;

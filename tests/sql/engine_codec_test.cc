@@ -132,5 +132,17 @@ TEST(EngineCodecTest, MalformedBatchesAreRejectedWithoutPartialRows) {
   EXPECT_THROW(DecodeQueryRequest("\x05\x00\x00\x00ab"), DbError);
 }
 
+TEST(EngineCodecTest, ErrorPositionsTravelInTheMessage) {
+  DbError folded = WithPositionInMessage(DbError("42703", "column \"x\" does not exist", 12));
+  EXPECT_EQ(folded.position(), 0);
+  DbError back = WithPositionFromMessage(folded);
+  EXPECT_STREQ(back.sqlstate(), "42703");
+  EXPECT_EQ(std::string(back.what()), "column \"x\" does not exist");
+  EXPECT_EQ(back.position(), 12);
+  DbError plain = WithPositionFromMessage(DbError("22012", "division by zero"));
+  EXPECT_EQ(std::string(plain.what()), "division by zero");
+  EXPECT_EQ(plain.position(), 0);
+}
+
 }  // namespace
 }  // namespace forktail
