@@ -41,12 +41,19 @@ class QueryPlan {
   const std::vector<size_t>& in_edges(OperatorId id) const { return in_edges_[id]; }
 
   const std::shared_ptr<QueryMemory>& memory() const { return memory_; }
+  // Hard cap of the query's memory when it should be above the admission
+  // estimate (0, the default: the estimate is the cap). Estimates from
+  // cardinality guesses can be far too low; a caller that admits by the
+  // estimate but tolerates more sets the cap here before Submit.
+  void set_memory_limit(size_t bytes) { memory_limit_ = bytes; }
+  size_t memory_limit() const { return memory_limit_; }
 
   // Destroys the operators (and whatever they hold in query memory).
   void DestroyOperators();
 
  private:
   std::shared_ptr<QueryMemory> memory_;
+  size_t memory_limit_ = 0;
   std::vector<std::unique_ptr<RelationalOperator>> operators_;
   std::vector<Edge> edges_;
   std::vector<std::vector<size_t>> out_edges_;  // indexes into edges_

@@ -1,5 +1,6 @@
 #include "scheduler/scheduler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -63,7 +64,7 @@ QueryHandle Scheduler::Submit(std::unique_ptr<QueryPlan> plan, int priority, siz
     throw DbError(sqlstate::kInvalidParameterValue, "query priority must be at least 1");
   }
   load_.CheckFits(memory_estimate);  // the budget is constant: no lock needed
-  plan->memory()->SetLimit(memory_estimate);
+  plan->memory()->SetLimit(std::max(memory_estimate, plan->memory_limit()));
   auto state = std::make_shared<QueryHandle::State>();
   state->on_done = std::move(on_done);
   QueryHandle handle(state);

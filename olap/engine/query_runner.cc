@@ -1,5 +1,8 @@
 #include "olap/engine/query_runner.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <utility>
 
 #include "olap/plan/executor.h"
@@ -10,16 +13,31 @@
 namespace forktail {
 namespace {
 
+size_t PhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return size_t{4} << 30;
+  return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+}
+
 bool IsCurrentSchemaCall(const sql::Expr& e) {
   if (e.kind != sql::ExprKind::kFunction || !e.children.empty() || e.star) return false;
   if (e.names.size() == 1) return e.names[0] == "current_schema";
   return e.names.size() == 2 && e.names[0] == "pg_catalog" && e.names[1] == "current_schema";
 }
 
+}  // namespace
+
+size_t DefaultQueryMemoryLimit() { return std::max(size_t{1} << 30, PhysicalMemory() / 4); }
+size_t DefaultSchedulerMemoryBudget() { return std::max(size_t{1} << 30, PhysicalMemory() / 2); }
+
+namespace {
+
 ExecuteOptions OptionsOf(const QueryRunContext& context) {
   ExecuteOptions options;
   options.parallelism = context.parallelism;
   options.cancel = context.cancel;
+  options.memory_limit = context.memory_limit;
   return options;
 }
 

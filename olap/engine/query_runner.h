@@ -21,6 +21,12 @@ namespace sql {
 struct Statement;
 }  // namespace sql
 
+// Memory defaults sized from the machine's physical memory: one query may use
+// a quarter of it (at least 1 GiB); a scheduler admits queries whose
+// estimates sum to half of it (at least 1 GiB).
+size_t DefaultQueryMemoryLimit();
+size_t DefaultSchedulerMemoryBudget();
+
 struct QueryRunContext {
   const Catalog* catalog = nullptr;
   Scheduler* scheduler = nullptr;
@@ -28,6 +34,9 @@ struct QueryRunContext {
   // Set by whoever wants the query to stop; the runner cancels the scheduler
   // query when it sees it (checked every few milliseconds).
   const std::atomic<bool>* cancel = nullptr;
+  // Hard memory cap of one query (53200 beyond it); the planner's estimate
+  // only decides admission.
+  size_t memory_limit = DefaultQueryMemoryLimit();
 };
 
 // The statement is a kSelect or kExplain; throws DbError.

@@ -27,6 +27,7 @@ std::unique_ptr<SqlEngine> SqlEngine::Open(const std::string& dir, SqlEngineOpti
 void SqlEngine::Start() {
   SchedulerOptions scheduler;
   scheduler.num_workers = options_.workers;
+  scheduler.memory_budget = DefaultSchedulerMemoryBudget();
   scheduler_ = std::make_unique<Scheduler>(scheduler);
   if (options_.routing == ReadRouting::kSnapshot) {
     fork_point_ = std::make_unique<DatabaseForkPoint>(db_);
@@ -52,6 +53,7 @@ Scheduler& SqlEngine::ChildScheduler() {
   if (!child_scheduler_) {
     SchedulerOptions scheduler;
     scheduler.num_workers = options_.child_workers;
+    scheduler.memory_budget = DefaultSchedulerMemoryBudget();
     // The parent's CPU pinning plan is not the child's business: children
     // share the machine with the parent's workers and each other.
     scheduler.pin_workers = false;

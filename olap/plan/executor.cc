@@ -41,6 +41,7 @@ ExecutionProfile RunPhysicalPlan(Scheduler& scheduler, PhysicalPlan& plan,
   auto done = std::make_shared<Done>();
   const auto start = std::chrono::steady_clock::now();
   size_t estimate = options.memory_estimate != 0 ? options.memory_estimate : plan.memory_estimate;
+  plan.plan->set_memory_limit(options.memory_limit);
   QueryHandle handle = scheduler.Submit(std::move(plan.plan), options.priority, estimate,
                                         [done](const QueryHandle&) {
                                           std::lock_guard<std::mutex> lock(done->mutex);

@@ -42,6 +42,9 @@ struct ExecuteOptions {
   // Upper bound for the planner's estimate (keep it within the scheduler's
   // memory budget, or Submit refuses the query with 53200).
   size_t max_memory = size_t{768} << 20;
+  // Hard cap of the query's memory (53200 beyond it); 0: the admission
+  // estimate is the cap. Admission still counts only the estimate.
+  size_t memory_limit = 0;
 };
 
 // What a run leaves for EXPLAIN ANALYZE.
