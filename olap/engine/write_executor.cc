@@ -1,6 +1,8 @@
 #include "olap/engine/write_executor.h"
 
+#include <atomic>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -51,6 +53,75 @@ DataChunk ChunkOf(const std::vector<Type>& types, const std::vector<Row>& rows) 
   return chunk;
 }
 
+std::atomic<uint64_t> g_key_lookups{0};
+
+// The column a point-key comparison side names: a column reference, possibly
+// widened by a cast between integer types (int4 column compared as int8).
+const Expression* KeyColumnSide(const Expression& e) {
+  if (e.kind == ExprKind::kColumnRef) return &e;
+  if (e.kind == ExprKind::kCast && e.type.IsInteger() && e.children.size() == 1 &&
+      e.children[0]->kind == ExprKind::kColumnRef && e.children[0]->type.IsInteger()) {
+    return e.children[0].get();
+  }
+  return nullptr;
+}
+
+// Whether a constant of type `value` equal (in the comparison) to a column of
+// type `column` names exactly one key value, found by an index lookup after a
+// cast to the column type: integers with integers, VARCHAR/TEXT with
+// VARCHAR/TEXT. CHAR (blank-padded comparison), DECIMAL and DOUBLE keys keep
+// the scan.
+bool LookupCompatible(const Type& column, const Type& value) {
+  if (column.IsInteger()) return value.IsInteger();
+  auto plain_string = [](const Type& t) {
+    return t.id == TypeId::kVarchar || t.id == TypeId::kText;
+  };
+  return plain_string(column) && plain_string(value);
+}
+
+// The conjuncts of a WHERE (nested ANDs flattened).
+void Conjuncts(const Expression& e, std::vector<const Expression*>& out) {
+  if (e.kind == ExprKind::kAnd) {
+    for (const ExprPtr& c : e.children) Conjuncts(*c, out);
+    return;
+  }
+  out.push_back(&e);
+}
+
+// If `where` is a conjunction that fixes every primary-key column with
+// `column = constant` (a parameter is bound as a constant), the key values in
+// key order. The full WHERE is still evaluated on the row the lookup finds,
+// so the other conjuncts (and the comparisons' exact semantics) decide; the
+// lookup only has to find every row that could satisfy it, which it does
+// because the key is unique and each key column equals its constant.
+std::optional<std::vector<Value>> PointKey(const Expression* where, const TableSchema& schema) {
+  if (where == nullptr || schema.primary_key.empty()) return std::nullopt;
+  std::vector<const Expression*> conjuncts;
+  Conjuncts(*where, conjuncts);
+  std::vector<std::optional<Value>> key(schema.primary_key.size());
+  for (const Expression* c : conjuncts) {
+    if (c->kind != ExprKind::kCompare || c->compare != CompareOp::kEq || c->children.size() != 2)
+      continue;
+    for (int side = 0; side < 2; side++) {
+      const Expression* column = KeyColumnSide(*c->children[side]);
+      const Expression& other = *c->children[1 - side];
+      if (column == nullptr || other.kind != ExprKind::kConstant) continue;
+      for (size_t k = 0; k < schema.primary_key.size(); k++) {
+        if (schema.primary_key[k].value() != column->column || key[k]) continue;
+        const Type& column_type = schema.columns[column->column].type;
+        if (!LookupCompatible(column_type, other.type)) continue;
+        key[k] = other.constant;
+      }
+    }
+  }
+  std::vector<Value> values;
+  for (std::optional<Value>& v : key) {
+    if (!v) return std::nullopt;
+    values.push_back(std::move(*v));
+  }
+  return values;
+}
+
 [[noreturn]] void NotSupported(const std::string& what, int position = 0) {
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
 }
@@ -68,6 +139,8 @@ std::string TableNameOf(const std::vector<std::string>& qualified, int position)
   }
   return qualified.back();
 }
+
+uint64_t WriteExecutor::key_lookups() { return g_key_lookups.load(std::memory_order_relaxed); }
 
 bool WriteExecutor::Handles(const sql::Statement& statement) {
   switch (statement.kind) {
@@ -174,12 +247,37 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
     batch_tids.clear();
     batch_rows.clear();
   };
-  txn_.Scan(bound.table_name, [&](TupleId tid, const Row& row) {
-    batch_tids.push_back(tid);
-    batch_rows.push_back(row);
-    if (batch_rows.size() == kVectorSize) flush();
-    return true;
-  });
+  // The rows that may match: the one the primary key names when the WHERE
+  // fixes the whole key, otherwise every live row.
+  bool looked_up = false;
+  if (std::optional<std::vector<Value>> key = PointKey(bound.where.get(), table.schema())) {
+    std::optional<TupleId> tid;
+    try {
+      tid = txn_.Find(bound.table_name, *key);
+      looked_up = true;
+    } catch (const DbError&) {
+      // The constant does not fit the key type (an out-of-range integer):
+      // let the scan path answer as it always has.
+    }
+    if (looked_up) {
+      g_key_lookups.fetch_add(1, std::memory_order_relaxed);
+      if (tid) {
+        std::optional<Row> row = txn_.Read(bound.table_name, *tid);
+        if (row) {
+          batch_tids.push_back(*tid);
+          batch_rows.push_back(std::move(*row));
+        }
+      }
+    }
+  }
+  if (!looked_up) {
+    txn_.Scan(bound.table_name, [&](TupleId tid, const Row& row) {
+      batch_tids.push_back(tid);
+      batch_rows.push_back(row);
+      if (batch_rows.size() == kVectorSize) flush();
+      return true;
+    });
+  }
   flush();
 
   // Phase 2: apply.

@@ -10,6 +10,10 @@
 //                            SET expressions run on them with olap's
 //                            ExpressionExecutor; the changes are applied after
 //                            the scan (so an UPDATE never sees its own output);
+//                            a WHERE that fixes the whole primary key to
+//                            constants (pk = c [AND ...], parameters included)
+//                            reads only the row the key index names and
+//                            evaluates the full WHERE on it;
 //   CREATE / DROP TABLE, CREATE INDEX, ALTER TABLE, TRUNCATE, VACUUM/ANALYZE:
 //                            see ddl_executor.cc for what each does.
 // Any error throws DbError; the caller's transaction then rolls back every
@@ -38,6 +42,10 @@ class WriteExecutor {
 
   // Whether this executor handles the statement kind.
   static bool Handles(const sql::Statement& statement);
+
+  // Process-wide count of UPDATE/DELETE statements that read their target
+  // through the primary-key index instead of scanning (for tests and stats).
+  static uint64_t key_lookups();
 
  private:
   StatementResult Insert(const sql::Statement& statement, const BindOptions& options);
