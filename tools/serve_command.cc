@@ -20,6 +20,7 @@
 
 #include "olap/engine/sql_engine.h"
 #include "server/server.h"
+#include "snapshot/snapshot.h"
 #include "tools/commands.h"
 
 namespace forktail::tools {
@@ -145,6 +146,12 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     options.max_connections = args.max_connections;
     WireServer server(backend, options);
     server.Start();
+    // `forktail snapshots --data DIR` asks this endpoint for the live
+    // snapshot processes (only when reads are routed to snapshots).
+    std::unique_ptr<SnapshotControlServer> control;
+    if (engine->snapshots() != nullptr) {
+      control = std::make_unique<SnapshotControlServer>(engine->snapshots(), args.data);
+    }
     std::printf("forktail serve: listening on %s:%d (data %s, %s auth, reads: %s)\n",
                 args.listen.c_str(), server.port(), args.data.c_str(),
                 args.password.empty() ? "trust (loopback)" : "scram-sha-256", args.routing.c_str());
@@ -156,6 +163,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     std::printf("forktail serve: shutting down\n");
     std::fflush(stdout);
     server.Stop();
+    control.reset();
     CheckpointResult checkpoint = engine->database().Checkpoint();
     engine.reset();  // closes the database: the log is flushed
     std::printf("forktail serve: checkpoint %llu written, stopped\n",
