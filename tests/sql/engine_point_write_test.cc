@@ -141,5 +141,27 @@ TEST_F(EnginePreparedInBlockTest, PrepareAndExecuteInsideBegin) {
               ElementsAre("1|10", "2|20", "3|35"));
 }
 
+// Two clients as pgbench -M prepared -c 2 drives them: B's block waits for
+// A's; both prepare inside their blocks; both commit.
+TEST_F(EnginePreparedInBlockTest, TwoSessionsPrepareInsideTheirBlocks) {
+  SqlSession other(*engine_);
+  Run("BEGIN");
+  auto update = session_->Prepare("UPDATE acc SET abalance = abalance + $1 WHERE aid = $2", {});
+  auto b = std::async(std::launch::async, [&] {
+    other.Execute("BEGIN");
+    auto p = other.Prepare("UPDATE acc SET abalance = abalance + $1 WHERE aid = $2", {});
+    other.ExecutePrepared(*p, {Value::Integer(1), Value::Integer(1)});
+    other.Execute("COMMIT");
+  });
+  EXPECT_EQ(session_->ExecutePrepared(*update, {Value::Integer(5), Value::Integer(1)}).command_tag,
+            "UPDATE 1");
+  auto select = session_->Prepare("SELECT abalance FROM acc WHERE aid = $1", {});
+  EXPECT_THAT(Lines(session_->ExecutePrepared(*select, {Value::Integer(1)})), ElementsAre("15"));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  ASSERT_EQ(b.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  b.get();
+  EXPECT_THAT(Query("SELECT abalance FROM acc WHERE aid = 1"), ElementsAre("16"));
+}
+
 }  // namespace
 }  // namespace forktail::testing
