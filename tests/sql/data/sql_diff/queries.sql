@@ -1,0 +1,364 @@
+-- Differential queries: each runs on DuckDB (scripts/sql_diff) and Forktail
+-- (tests/sql/sql_diff_test.cc) over the same data and must agree. Each
+-- orders by all of its output columns. Avoided on purpose (DuckDB and
+-- PostgreSQL disagree): integer / integer (DuckDB gives DOUBLE), DOUBLE to
+-- text, decimal / decimal's scale (compared numerically instead).
+
+-- name: left_join_null_keys
+SELECT o.oid, o.cust_id, c.id, c.name
+FROM orders o LEFT JOIN cust c ON o.cust_id = c.id
+WHERE o.oid <= 60
+ORDER BY o.oid, o.cust_id, c.id, c.name;
+
+-- name: left_join_is_null_outer
+SELECT o.oid, o.cust_id
+FROM orders o LEFT JOIN cust c ON o.cust_id = c.id
+WHERE c.id IS NULL
+ORDER BY o.oid, o.cust_id;
+
+-- name: left_join_null_producing_cols
+SELECT c.id, c.region, COUNT(o.oid) AS n, SUM(o.amount) AS total, MAX(o.odate) AS last
+FROM cust c LEFT JOIN orders o ON o.cust_id = c.id
+GROUP BY c.id, c.region
+ORDER BY c.id, c.region, n, total, last;
+
+-- name: left_join_on_filter_vs_where
+SELECT c.id, o.oid, o.status
+FROM cust c LEFT JOIN orders o ON o.cust_id = c.id AND o.status = 'open'
+WHERE c.id <= 30
+ORDER BY c.id, o.oid, o.status;
+
+-- name: left_join_coalesce
+SELECT c.id, COALESCE(o.status, 'none') AS st, COALESCE(o.amount, 0) AS amt
+FROM cust c LEFT JOIN orders o ON o.cust_id = c.id
+WHERE c.id BETWEEN 10 AND 40
+ORDER BY c.id, st, amt;
+
+-- name: left_join_three_tables
+SELECT c.id, o.oid, i.sku
+FROM cust c LEFT JOIN orders o ON o.cust_id = c.id LEFT JOIN items i ON i.cust_id = c.id
+WHERE c.id IN (1, 2, 7, 11, 199)
+ORDER BY c.id, o.oid, i.sku;
+
+-- name: inner_join_null_key_never_matches
+SELECT COUNT(*) AS n FROM orders o JOIN items i ON o.cust_id = i.cust_id
+ORDER BY n;
+
+-- name: not_in_with_null_in_subquery
+SELECT c.id FROM cust c
+WHERE c.id NOT IN (SELECT cust_id FROM orders)
+ORDER BY c.id;
+
+-- name: not_in_without_null
+SELECT c.id FROM cust c
+WHERE c.id NOT IN (SELECT cust_id FROM orders WHERE cust_id IS NOT NULL)
+ORDER BY c.id;
+
+-- name: not_in_null_probe
+SELECT o.oid FROM orders o
+WHERE o.cust_id NOT IN (SELECT id FROM cust WHERE id < 100)
+ORDER BY o.oid;
+
+-- name: in_subquery
+SELECT c.id, c.name FROM cust c
+WHERE c.id IN (SELECT cust_id FROM items WHERE price > 100)
+ORDER BY c.id, c.name;
+
+-- name: exists_correlated
+SELECT c.id FROM cust c
+WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust_id = c.id AND o.amount > 1500)
+ORDER BY c.id;
+
+-- name: not_exists_correlated
+SELECT c.id FROM cust c
+WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.cust_id = c.id)
+ORDER BY c.id;
+
+-- name: gt_all_with_nulls
+SELECT c.id FROM cust c
+WHERE c.score > ALL (SELECT qty FROM orders WHERE oid < 50)
+ORDER BY c.id;
+
+-- name: gt_all_without_nulls
+SELECT c.id, c.score FROM cust c
+WHERE c.score > ALL (SELECT qty FROM orders WHERE qty IS NOT NULL)
+ORDER BY c.id, c.score;
+
+-- name: gt_all_empty
+SELECT COUNT(*) AS n FROM cust c
+WHERE c.score > ALL (SELECT qty FROM orders WHERE qty > 1000)
+ORDER BY n;
+
+-- name: eq_any_with_nulls
+SELECT c.id, c.score FROM cust c
+WHERE c.score = ANY (SELECT qty FROM orders)
+ORDER BY c.id, c.score;
+
+-- name: any_as_value_with_nulls
+SELECT c.id, (c.score < ANY (SELECT qty FROM orders WHERE oid < 20)) AS lt_any
+FROM cust c WHERE c.id <= 25
+ORDER BY c.id, lt_any;
+
+-- name: count_filter
+SELECT o.status,
+       COUNT(*) AS n,
+       COUNT(*) FILTER (WHERE o.amount > 0) AS pos,
+       COUNT(o.qty) FILTER (WHERE o.qty < 0) AS negqty
+FROM orders o GROUP BY o.status
+ORDER BY o.status, n, pos, negqty;
+
+-- name: sum_filter
+SELECT c.region,
+       SUM(o.amount) FILTER (WHERE o.status = 'open') AS open_amt,
+       SUM(o.qty) FILTER (WHERE o.odate >= DATE '2021-01-01') AS late_qty
+FROM cust c JOIN orders o ON o.cust_id = c.id
+GROUP BY c.region
+ORDER BY c.region, open_amt, late_qty;
+
+-- name: group_having
+SELECT o.cust_id, COUNT(*) AS n, SUM(o.amount) AS total
+FROM orders o GROUP BY o.cust_id
+HAVING COUNT(*) >= 3 AND SUM(o.amount) > 1000
+ORDER BY o.cust_id, n, total;
+
+-- name: having_without_group
+SELECT COUNT(*) AS n FROM orders HAVING COUNT(*) > 10
+ORDER BY n;
+
+-- name: count_distinct
+SELECT c.region, COUNT(DISTINCT c.name) AS names, COUNT(DISTINCT c.score) AS scores,
+       COUNT(c.score) AS nonnull, COUNT(*) AS n
+FROM cust c GROUP BY c.region
+ORDER BY c.region, names, scores, nonnull, n;
+
+-- name: aggregates_of_all_nulls
+SELECT SUM(qty) AS s, AVG(amount) AS a, MIN(odate) AS mi, MAX(status) AS ma, COUNT(qty) AS c
+FROM orders WHERE qty IS NULL
+ORDER BY s, a, mi, ma, c;
+
+-- name: union_distinct
+SELECT cust_id FROM orders WHERE oid < 40
+UNION
+SELECT cust_id FROM items
+ORDER BY cust_id;
+
+-- name: union_all
+SELECT cust_id, 'o' AS src FROM orders WHERE oid < 30
+UNION ALL
+SELECT cust_id, 'i' FROM items WHERE price < 20
+ORDER BY cust_id, src;
+
+-- name: union_dup_rows
+SELECT name, region, score FROM cust WHERE id <= 12
+UNION
+SELECT name, region, score FROM cust WHERE id > 200
+ORDER BY name, region, score;
+
+-- name: intersect_nulls
+SELECT cust_id FROM orders
+INTERSECT
+SELECT cust_id FROM items
+ORDER BY cust_id;
+
+-- name: except_nulls
+SELECT cust_id FROM items
+EXCEPT
+SELECT cust_id FROM orders WHERE oid > 100
+ORDER BY cust_id;
+
+-- name: case_when
+SELECT o.oid,
+       CASE WHEN o.amount IS NULL THEN 'unknown'
+            WHEN o.amount < 0 THEN 'refund'
+            WHEN o.amount < 500 THEN 'small'
+            ELSE 'large' END AS kind,
+       CASE o.status WHEN 'open' THEN 1 WHEN 'shipped' THEN 2 END AS code
+FROM orders o WHERE o.oid <= 80
+ORDER BY o.oid, kind, code;
+
+-- name: coalesce_nullif
+SELECT c.id, COALESCE(c.region, c.name) AS r, NULLIF(c.score, 0) AS s,
+       NULLIF(c.region, 'north') AS nr, COALESCE(NULLIF(c.score, 0), -1) AS cs
+FROM cust c WHERE c.id <= 60
+ORDER BY c.id, r, s, nr, cs;
+
+-- name: date_plus_month
+SELECT o.oid, o.odate, CAST(o.odate + INTERVAL '1 month' AS DATE) AS next_month
+FROM orders o WHERE o.oid <= 50
+ORDER BY o.oid, o.odate, next_month;
+
+-- name: date_interval_timestamp
+SELECT o.oid, o.odate + INTERVAL '1 month' AS ts, o.odate - INTERVAL '10 days' AS back
+FROM orders o WHERE o.oid BETWEEN 100 AND 130
+ORDER BY o.oid, ts, back;
+
+-- name: date_month_end
+SELECT CAST(DATE '2024-01-31' + INTERVAL '1 month' AS DATE) AS a,
+       CAST(DATE '2023-01-31' + INTERVAL '1 month' AS DATE) AS b,
+       CAST(DATE '2024-03-31' - INTERVAL '1 month' AS DATE) AS c,
+       CAST(DATE '2024-02-29' + INTERVAL '1 year' AS DATE) AS d
+ORDER BY a, b, c, d;
+
+-- name: date_filter_interval
+SELECT COUNT(*) AS n FROM orders
+WHERE odate >= DATE '2020-02-15' AND odate < DATE '2020-02-15' + INTERVAL '3 month'
+ORDER BY n;
+
+-- name: extract_parts
+SELECT EXTRACT(YEAR FROM odate) AS y, EXTRACT(MONTH FROM odate) AS m, COUNT(*) AS n
+FROM orders GROUP BY EXTRACT(YEAR FROM odate), EXTRACT(MONTH FROM odate)
+ORDER BY y, m, n;
+
+-- name: extract_day
+SELECT oid, EXTRACT(DAY FROM odate) AS d FROM orders WHERE oid <= 40
+ORDER BY oid, d;
+
+-- name: date_difference
+SELECT oid, odate - DATE '2019-01-01' AS days FROM orders WHERE oid <= 40
+ORDER BY oid, days;
+
+-- name: between_like
+SELECT c.id, c.name FROM cust c
+WHERE c.score BETWEEN 10 AND 40 AND c.name LIKE 'cust0_5'
+ORDER BY c.id, c.name;
+
+-- name: like_patterns
+SELECT o.status, COUNT(*) AS n FROM orders o
+WHERE o.status LIKE '%o%' OR o.status LIKE 'lost!_%' ESCAPE '!' OR o.status NOT LIKE 's%'
+GROUP BY o.status
+ORDER BY o.status, n;
+
+-- name: like_escape_percent
+SELECT sku, COUNT(*) AS n FROM items WHERE sku LIKE '%!%%' ESCAPE '!' OR sku LIKE 'b_!_%' ESCAPE '!'
+GROUP BY sku ORDER BY sku, n;
+
+-- name: decimal_add_sub_mul
+SELECT oid, amount + 1.05 AS a, amount - 0.5 AS b, amount * 3 AS c, amount * amount AS d,
+       -amount AS e
+FROM orders WHERE oid <= 60
+ORDER BY oid, a, b, c, d, e;
+
+-- name: decimal_division
+SELECT oid, amount / 7 AS a, amount / 3.00 AS b, ROUND(amount / 7, 2) AS c
+FROM orders WHERE oid <= 60 AND amount IS NOT NULL
+ORDER BY oid, a, b, c;
+
+-- name: decimal_round
+SELECT oid, ROUND(amount, 1) AS r1, ROUND(amount, 0) AS r0, ROUND(amount * 1.175, 2) AS r2
+FROM orders WHERE oid <= 60
+ORDER BY oid, r1, r0, r2;
+
+-- name: decimal_sum_avg
+SELECT c.region, SUM(c.balance) AS s, AVG(c.balance) AS a, MIN(c.balance) AS mi,
+       MAX(c.balance) AS ma
+FROM cust c GROUP BY c.region
+ORDER BY c.region, s, a, mi, ma;
+
+-- name: double_arith
+SELECT oid, rate * 2 AS a, rate + qty AS b, rate * amount AS c
+FROM orders WHERE oid <= 50
+ORDER BY oid, a, b, c;
+
+-- name: cast_int_decimal_double
+SELECT oid, CAST(qty AS DECIMAL(10,2)) AS qd, CAST(qty AS DOUBLE PRECISION) AS qf,
+       CAST(amount AS INTEGER) AS ai, CAST(amount AS DOUBLE PRECISION) AS af,
+       CAST(amount AS DECIMAL(12,1)) AS a1
+FROM orders WHERE oid <= 60
+ORDER BY oid, qd, qf, ai, af, a1;
+
+-- name: cast_double_to_int_decimal
+SELECT oid, CAST(rate * 100 AS INTEGER) AS ri, CAST(rate AS DECIMAL(10,2)) AS rd
+FROM orders WHERE oid <= 60
+ORDER BY oid, ri, rd;
+
+-- name: cast_text
+SELECT c.id, CAST(c.score AS VARCHAR) AS st, CAST(c.balance AS VARCHAR) AS bt,
+       CAST(c.signup AS VARCHAR) AS dt, CAST(CAST(c.id AS VARCHAR) AS INTEGER) + 1 AS back
+FROM cust c WHERE c.id <= 40
+ORDER BY c.id, st, bt, dt, back;
+
+-- name: cast_text_to_date_decimal
+SELECT CAST('2024-02-29' AS DATE) AS d, CAST('12.345' AS DECIMAL(10,2)) AS x,
+       CAST('-0.005' AS DECIMAL(10,2)) AS y, CAST(' 42 ' AS INTEGER) AS z
+ORDER BY d, x, y, z;
+
+-- name: scalar_subquery
+SELECT c.id, (SELECT COUNT(*) FROM orders o WHERE o.cust_id = c.id) AS n,
+       (SELECT MAX(o.amount) FROM orders o WHERE o.cust_id = c.id) AS mx
+FROM cust c WHERE c.id <= 40
+ORDER BY c.id, n, mx;
+
+-- name: scalar_subquery_in_where
+SELECT o.oid, o.amount FROM orders o
+WHERE o.amount > (SELECT AVG(amount) FROM orders) * 2
+ORDER BY o.oid, o.amount;
+
+-- name: limit_offset
+SELECT oid, amount FROM orders
+ORDER BY amount DESC, oid
+LIMIT 15 OFFSET 5;
+
+-- name: order_nulls_desc
+SELECT id, score FROM cust WHERE id <= 50
+ORDER BY score DESC, id;
+
+-- name: distinct_multi
+SELECT DISTINCT region, score > 50 AS hi FROM cust
+ORDER BY region, hi;
+
+-- name: subquery_in_from
+SELECT t.region, t.n, t.total FROM (
+  SELECT c.region, COUNT(*) AS n, SUM(o.amount) AS total
+  FROM cust c JOIN orders o ON o.cust_id = c.id GROUP BY c.region) AS t
+WHERE t.n > 5
+ORDER BY t.region, t.n, t.total;
+
+-- name: nested_from_subqueries
+SELECT x.k, MAX(x.s) AS ms FROM (
+  SELECT y.cust_id % 3 AS k, y.s FROM (
+    SELECT cust_id, SUM(qty) AS s FROM orders WHERE cust_id IS NOT NULL GROUP BY cust_id) AS y
+) AS x GROUP BY x.k
+ORDER BY x.k, ms;
+
+-- name: with_cte
+WITH per_cust AS (
+  SELECT cust_id, SUM(amount) AS total FROM orders GROUP BY cust_id
+), top AS (
+  SELECT cust_id, total FROM per_cust WHERE total > 2000
+)
+SELECT c.id, c.name, t.total FROM top t JOIN cust c ON c.id = t.cust_id
+ORDER BY c.id, c.name, t.total;
+
+-- name: with_cte_twice
+WITH s AS (SELECT status, COUNT(*) AS n FROM orders GROUP BY status)
+SELECT a.status, a.n, b.n AS m FROM s a LEFT JOIN s b ON a.status = b.status AND b.n > 60
+ORDER BY a.status, a.n, m;
+
+-- name: null_comparisons
+SELECT o.oid, o.qty = NULL AS eqnull, o.qty IS NULL AS is_null, o.qty IS DISTINCT FROM 3 AS dist,
+       NOT (o.qty > 2) AS notgt
+FROM orders o WHERE o.oid <= 40
+ORDER BY o.oid, eqnull, is_null, dist, notgt;
+
+-- name: integer_mod_neg
+SELECT oid, qty % 4 AS m, -qty AS neg, ABS(qty) AS a, qty * qty - 7 AS p
+FROM orders WHERE oid <= 50
+ORDER BY oid, m, neg, a, p;
+
+-- name: string_functions
+SELECT id, UPPER(region) AS u, LOWER(region) AS l, LENGTH(name) AS len,
+       SUBSTRING(name FROM 2 FOR 3) AS sub
+FROM cust WHERE id <= 30
+ORDER BY id, u, l, len, sub;
+
+-- name: group_by_expression_having_filter
+SELECT CASE WHEN score < 0 THEN 'neg' WHEN score IS NULL THEN 'null' ELSE 'pos' END AS sign,
+       COUNT(*) FILTER (WHERE balance > 1000) AS rich, COUNT(*) AS n
+FROM cust
+GROUP BY CASE WHEN score < 0 THEN 'neg' WHEN score IS NULL THEN 'null' ELSE 'pos' END
+HAVING COUNT(*) > 1
+ORDER BY sign, rich, n;
+
+-- name: in_list_with_null
+SELECT id, score FROM cust WHERE score IN (1, 2, 3, NULL) OR score NOT IN (10, NULL)
+ORDER BY id, score;
