@@ -239,7 +239,7 @@ FROM orders WHERE oid <= 60
 ORDER BY oid, a, b, c, d, e;
 
 -- name: decimal_division
-SELECT oid, amount / 7 AS a, amount / 3.00 AS b, ROUND(amount / 7, 2) AS c
+SELECT oid, amount / 7 AS a, amount / 3.00 AS b, (amount * 2) / -0.25 AS c
 FROM orders WHERE oid <= 60 AND amount IS NOT NULL
 ORDER BY oid, a, b, c;
 
@@ -341,15 +341,24 @@ FROM orders o WHERE o.oid <= 40
 ORDER BY o.oid, eqnull, is_null, dist, notgt;
 
 -- name: integer_mod_neg
-SELECT oid, qty % 4 AS m, -qty AS neg, ABS(qty) AS a, qty * qty - 7 AS p
+SELECT oid, qty % 4 AS m, -qty AS neg, qty * qty - 7 AS p
 FROM orders WHERE oid <= 50
-ORDER BY oid, m, neg, a, p;
+ORDER BY oid, m, neg, p;
+
+-- name: abs_integer_decimal
+SELECT oid, ABS(qty) AS a, ABS(amount) AS b
+FROM orders WHERE oid <= 50
+ORDER BY oid, a, b;
 
 -- name: string_functions
-SELECT id, UPPER(region) AS u, LOWER(region) AS l, LENGTH(name) AS len,
-       SUBSTRING(name FROM 2 FOR 3) AS sub
+SELECT id, SUBSTRING(name FROM 2 FOR 3) AS sub, SUBSTRING(region FROM 3) AS tail
 FROM cust WHERE id <= 30
-ORDER BY id, u, l, len, sub;
+ORDER BY id, sub, tail;
+
+-- name: upper_lower_length
+SELECT id, UPPER(region) AS u, LOWER(region) AS l, LENGTH(name) AS len
+FROM cust WHERE id <= 30
+ORDER BY id, u, l, len;
 
 -- name: group_by_expression_having_filter
 SELECT CASE WHEN score < 0 THEN 'neg' WHEN score IS NULL THEN 'null' ELSE 'pos' END AS sign,
