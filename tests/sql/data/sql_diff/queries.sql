@@ -371,3 +371,31 @@ ORDER BY sign, rich, n;
 -- name: in_list_with_null
 SELECT id, score FROM cust WHERE score IN (1, 2, 3, NULL) OR score NOT IN (10, NULL)
 ORDER BY id, score;
+
+-- name: not_in_empty_subquery
+SELECT o.oid, o.cust_id FROM orders o
+WHERE o.cust_id NOT IN (SELECT qty FROM orders WHERE qty > 1000) AND o.oid <= 40
+ORDER BY o.oid, o.cust_id;
+
+-- name: cast_decimal_half_rounding
+SELECT CAST(2.5 AS INTEGER) AS a, CAST(-2.5 AS INTEGER) AS b, CAST(0.125 AS DECIMAL(10,2)) AS c,
+       CAST(-0.125 AS DECIMAL(10,2)) AS d, CAST(CAST(-7.45 AS DECIMAL(10,2)) AS DECIMAL(10,1)) AS e
+ORDER BY a, b, c, d, e;
+
+-- name: left_join_aggregated_subquery
+SELECT c.id, COALESCE(t.n, 0) AS n, t.total
+FROM cust c LEFT JOIN (
+  SELECT cust_id, COUNT(*) AS n, SUM(amount) AS total FROM orders GROUP BY cust_id) AS t
+  ON t.cust_id = c.id
+WHERE c.id <= 30 OR c.id > 195
+ORDER BY c.id, n, t.total;
+
+-- name: decimal_vs_double_compare
+SELECT oid, amount, rate FROM orders WHERE amount > rate * 500 AND oid <= 120
+ORDER BY oid, amount, rate;
+
+-- name: having_with_filter_and_distinct
+SELECT o.status, COUNT(DISTINCT o.cust_id) AS custs
+FROM orders o GROUP BY o.status
+HAVING COUNT(*) FILTER (WHERE o.amount < 0) > 0
+ORDER BY o.status, custs;
