@@ -38,9 +38,9 @@
 #include <vector>
 
 #include "forktail/database.h"
-#include "olap/engine/copy_reader.h"
 #include "olap/engine/sql_engine.h"
 #include "olap/engine/sql_session.h"
+#include "tests/sql/duckdb_answers.h"
 
 namespace forktail {
 namespace {
@@ -67,40 +67,7 @@ const std::map<std::string, std::string> kKnownBugs = {
     {"upper_lower_length", "upper/lower/length missing"},
 };
 
-using TextRow = std::vector<std::optional<std::string>>;
-
-struct Answer {
-  std::vector<std::string> names;
-  std::vector<std::string> types;  // DuckDB's
-  std::vector<TextRow> rows;
-};
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string EnvOr(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? v : fallback;
-}
-
-fs::path SourceDir() {
-  fs::path file(__FILE__);
-  if (file.is_absolute()) return file.parent_path().parent_path().parent_path();
-  for (fs::path dir = fs::read_symlink("/proc/self/exe").parent_path(); !dir.empty();
-       dir = dir.parent_path()) {
-    std::ifstream cache(dir / "CMakeCache.txt");
-    for (std::string line; std::getline(cache, line);) {
-      const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-      if (line.rfind(key, 0) == 0) return line.substr(key.size());
-    }
-    if (dir == dir.root_path()) break;
-  }
-  return fs::current_path();
-}
+using namespace duckdb_answers;  // NOLINT: the test's vocabulary
 
 fs::path SpecDir() { return SourceDir() / "tests" / "sql" / "data" / "sql_diff"; }
 
@@ -128,76 +95,6 @@ std::vector<std::string> QueryNames(bool known_bugs) {
     if (kKnownBugs.contains(name) == known_bugs) names.push_back(name);
   }
   return names;
-}
-
-Answer ReadAnswer(const fs::path& path) {
-  Answer answer;
-  int line = 0;
-  CopyParser parser({}, path.filename().string(), [&](const CopyRow& row) {
-    TextRow r;
-    for (const CopyField& f : row.fields) {
-      r.push_back(f.is_null ? std::nullopt : std::optional<std::string>(std::string(f.text)));
-    }
-    if (line == 0) {
-      for (auto& v : r) answer.names.push_back(v.value_or(""));
-    } else if (line == 1) {
-      for (auto& v : r) answer.types.push_back(v.value_or(""));
-    } else {
-      answer.rows.push_back(std::move(r));
-    }
-    line++;
-  });
-  parser.Feed(ReadFile(path));
-  parser.Finish();
-  return answer;
-}
-
-enum class Compare { kText, kDecimal, kApprox };
-
-Compare CompareFor(const std::string& duck, const Type& ours) {
-  const bool duck_double = duck == "DOUBLE" || duck == "FLOAT";
-  const bool duck_decimal = duck.rfind("DECIMAL", 0) == 0;
-  if (duck_double || ours.id == TypeId::kDouble) return Compare::kApprox;
-  if (duck_decimal || ours.id == TypeId::kDecimal) return Compare::kDecimal;
-  return Compare::kText;
-}
-
-std::optional<long double> ParseNumber(const std::string& s, int* decimals) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  long double v = std::strtold(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return std::nullopt;
-  size_t dot = s.find('.');
-  *decimals = dot == std::string::npos || s.find_first_of("eE") != std::string::npos
-                  ? (dot == std::string::npos ? 0 : 17)
-                  : static_cast<int>(s.size() - dot - 1);
-  return v;
-}
-
-bool CellsEqual(const std::optional<std::string>& expected,
-                const std::optional<std::string>& actual, Compare how) {
-  if (!expected || !actual) return !expected && !actual;
-  if (how != Compare::kText) {
-    int de = 0, da = 0;
-    auto e = ParseNumber(*expected, &de);
-    auto a = ParseNumber(*actual, &da);
-    if (e && a) {
-      long double diff = std::fabs(*e - *a);
-      long double scale = std::max(std::fabs(*e), std::fabs(*a));
-      if (how == Compare::kApprox && diff <= 1e-6L * scale) return true;
-      return diff <= 0.5L * std::pow(10.0L, -std::min(de, da)) * (1 + 1e-9L);
-    }
-  }
-  return *expected == *actual;
-}
-
-std::string Show(const TextRow& row) {
-  std::string s;
-  for (size_t i = 0; i < row.size(); i++) {
-    if (i) s += " | ";
-    s += row[i].value_or("NULL");
-  }
-  return s;
 }
 
 class SqlDiffQuery : public ::testing::TestWithParam<std::string> {
@@ -274,18 +171,7 @@ void SqlDiffQuery::Run(const std::string& name) {
   ASSERT_EQ(results.size(), 1u);
   const StatementResult& result = results[0];
   ASSERT_EQ(result.columns.size(), expected.names.size()) << name << ": column count";
-  std::vector<Compare> how(expected.types.size());
-  for (size_t c = 0; c < how.size(); c++) {
-    how[c] = CompareFor(expected.types[c], result.columns[c].type);
-  }
-  std::vector<TextRow> actual;
-  for (const Row& row : result.rows) {
-    TextRow r;
-    for (const Value& v : row) {
-      r.push_back(v.is_null() ? std::nullopt : std::optional<std::string>(v.ToString()));
-    }
-    actual.push_back(std::move(r));
-  }
+  const std::vector<TextRow> actual = ToTextRows(result);
   auto dump = [&] {
     std::string s = "\n" + sql + "DuckDB (" + std::to_string(expected.rows.size()) + " rows):\n";
     for (size_t r = 0; r < expected.rows.size() && r < 8; r++)
@@ -295,19 +181,8 @@ void SqlDiffQuery::Run(const std::string& name) {
     return s;
   };
   ASSERT_EQ(actual.size(), expected.rows.size()) << name << ": row count" << dump();
-  int mismatches = 0;
-  for (size_t r = 0; r < expected.rows.size() && mismatches < 5; r++) {
-    ASSERT_EQ(actual[r].size(), expected.rows[r].size());
-    for (size_t c = 0; c < expected.rows[r].size(); c++) {
-      if (!CellsEqual(expected.rows[r][c], actual[r][c], how[c])) {
-        ADD_FAILURE() << name << " row " << r << " column " << expected.names[c]
-                      << ":\n  DuckDB:   " << Show(expected.rows[r])
-                      << "\n  Forktail: " << Show(actual[r]);
-        mismatches++;
-        break;
-      }
-    }
-  }
+  ExpectRowsEqual(name, expected, expected.rows, result, actual,
+                  /*ignore_trailing_blanks=*/false);
 }
 
 TEST_P(SqlDiffQuery, Run) { Run(GetParam()); }
