@@ -4,11 +4,11 @@
 // SqlSession ties them to a Database. Each owner appends its headers here.
 #pragma once
 
-#include "olap/sql/ast.h"
+#include "olap/engine/copy_reader.h"
 #include "olap/engine/sql_session.h"
 #include "olap/plan/binder.h"
-#include "olap/plan/optimizer.h"
-#include "olap/engine/copy_reader.h"
-#include "olap/plan/planner.h"
 #include "olap/plan/executor.h"
 #include "olap/plan/explain.h"
+#include "olap/plan/optimizer.h"
+#include "olap/plan/planner.h"
+#include "olap/sql/ast.h"

@@ -10,10 +10,10 @@ namespace forktail::tools {
 int& ExitCode();
 
 void RegisterDemoCommand(CLI::App& app);
-void RegisterWalCommand(CLI::App& app);      // wal dump | wal verify
-void RegisterRecoverCommand(CLI::App& app);  // recover DIR [--check]
-void RegisterSqlCommand(CLI::App& app);      // sql --data DIR [-c SQL] [-f FILE]
+void RegisterWalCommand(CLI::App& app);        // wal dump | wal verify
+void RegisterRecoverCommand(CLI::App& app);    // recover DIR [--check]
+void RegisterSqlCommand(CLI::App& app);        // sql --data DIR [-c SQL] [-f FILE]
 void RegisterSnapshotsCommand(CLI::App& app);  // snapshots --data DIR
-void RegisterServeCommand(CLI::App& app);    // serve [--data DIR] [--port N] ...
+void RegisterServeCommand(CLI::App& app);      // serve [--data DIR] [--port N] ...
 
 }  // namespace forktail::tools

@@ -181,6 +181,12 @@ int64_t Parser::ParseSignedInteger() {
   return negative ? -v : v;
 }
 
+StatementPtr Parser::MakeStatement(StatementKind kind) {
+  auto stmt = std::make_unique<Statement>();
+  stmt->kind = kind;
+  return stmt;
+}
+
 ExprPtr Parser::MakeExpr(ExprKind kind, int position) {
   auto e = std::make_unique<Expr>();
   e->kind = kind;

@@ -155,6 +155,7 @@ class Parser {
 
   // Node construction helpers.
   static ExprPtr MakeExpr(ExprKind kind, int position);
+  static StatementPtr MakeStatement(StatementKind kind);
   static ExprPtr MakeLiteral(LiteralKind kind, std::string text, int position);
 
   int max_parameter_ = 0;  // highest $n in the current statement

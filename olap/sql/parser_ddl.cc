@@ -2,16 +2,6 @@
 #include "olap/sql/parser.h"
 
 namespace forktail::sql {
-namespace {
-
-StatementPtr NewStatement(StatementKind kind) {
-  auto stmt = std::make_unique<Statement>();
-  stmt->kind = kind;
-  return stmt;
-}
-
-}  // namespace
-
 std::vector<Option> Parser::ParseParenOptions() {
   std::vector<Option> options;
   ExpectPunct('(');
@@ -93,7 +83,7 @@ StatementPtr Parser::ParseCreateTable(bool temporary) {
       pos_ += 2;
     }
   }
-  StatementPtr stmt = NewStatement(StatementKind::kCreateTable);
+  StatementPtr stmt = MakeStatement(StatementKind::kCreateTable);
   stmt->create_table = std::move(create);
   return stmt;
 }
@@ -225,7 +215,7 @@ StatementPtr Parser::ParseCreateIndex(bool unique) {
     ParseParenOptions();
   }
   if (AcceptKw("where")) index->where = ParseExpr();
-  StatementPtr stmt = NewStatement(StatementKind::kCreateIndex);
+  StatementPtr stmt = MakeStatement(StatementKind::kCreateIndex);
   stmt->create_index = std::move(index);
   return stmt;
 }
@@ -252,7 +242,7 @@ StatementPtr Parser::ParseDrop() {
   } else {
     AcceptKw("restrict");
   }
-  StatementPtr stmt = NewStatement(StatementKind::kDropTable);
+  StatementPtr stmt = MakeStatement(StatementKind::kDropTable);
   stmt->drop = std::move(drop);
   return stmt;
 }
@@ -287,7 +277,7 @@ StatementPtr Parser::ParseAlter() {
   } else {
     ErrorAtCurrent();
   }
-  StatementPtr stmt = NewStatement(StatementKind::kAlterTable);
+  StatementPtr stmt = MakeStatement(StatementKind::kAlterTable);
   stmt->alter_table = std::move(alter);
   return stmt;
 }
@@ -312,7 +302,7 @@ StatementPtr Parser::ParseTruncate() {
   } else {
     AcceptKw("restrict");
   }
-  StatementPtr stmt = NewStatement(StatementKind::kTruncate);
+  StatementPtr stmt = MakeStatement(StatementKind::kTruncate);
   stmt->truncate = std::move(truncate);
   return stmt;
 }

@@ -4,16 +4,6 @@
 #include "olap/sql/parser.h"
 
 namespace forktail::sql {
-namespace {
-
-StatementPtr NewStatement(StatementKind kind) {
-  auto stmt = std::make_unique<Statement>();
-  stmt->kind = kind;
-  return stmt;
-}
-
-}  // namespace
-
 void Parser::ParseTransactionModes(std::string& isolation, int& read_only) {
   bool first = true;
   while (true) {
@@ -71,7 +61,7 @@ StatementPtr Parser::ParseTransaction() {
       ExpectKw("chain");
     }
   }
-  StatementPtr stmt = NewStatement(StatementKind::kTransaction);
+  StatementPtr stmt = MakeStatement(StatementKind::kTransaction);
   stmt->transaction = std::move(txn);
   return stmt;
 }
@@ -128,7 +118,7 @@ StatementPtr Parser::ParseSet() {
       } while (AcceptPunct(','));
     }
   }
-  StatementPtr stmt = NewStatement(StatementKind::kSet);
+  StatementPtr stmt = MakeStatement(StatementKind::kSet);
   stmt->set = std::move(set);
   return stmt;
 }
@@ -152,7 +142,7 @@ StatementPtr Parser::ParseShow() {
     show->name = ParseColId();
     while (AcceptPunct('.')) show->name += "." + ParseColLabel();
   }
-  StatementPtr stmt = NewStatement(StatementKind::kShow);
+  StatementPtr stmt = MakeStatement(StatementKind::kShow);
   stmt->show = std::move(show);
   return stmt;
 }
@@ -172,7 +162,7 @@ StatementPtr Parser::ParseReset() {
     reset->name = ParseColId();
     while (AcceptPunct('.')) reset->name += "." + ParseColLabel();
   }
-  StatementPtr stmt = NewStatement(StatementKind::kReset);
+  StatementPtr stmt = MakeStatement(StatementKind::kReset);
   stmt->reset = std::move(reset);
   return stmt;
 }
@@ -210,7 +200,7 @@ StatementPtr Parser::ParseVacuum() {
       if (IsPunct('(')) ParseColumnList();
     } while (AcceptPunct(','));
   }
-  StatementPtr stmt = NewStatement(StatementKind::kVacuum);
+  StatementPtr stmt = MakeStatement(StatementKind::kVacuum);
   stmt->vacuum = std::move(vacuum);
   return stmt;
 }
@@ -304,7 +294,7 @@ StatementPtr Parser::ParseCopy() {
     }
     if (with && copy->options.empty()) ErrorAtCurrent();
   }
-  StatementPtr stmt = NewStatement(StatementKind::kCopy);
+  StatementPtr stmt = MakeStatement(StatementKind::kCopy);
   stmt->copy = std::move(copy);
   return stmt;
 }
@@ -332,7 +322,7 @@ StatementPtr Parser::ParseExplain() {
   explain->statement->position = first.position;
   explain->statement->begin = first.begin;
   explain->statement->end = tokens_[pos_ - 1].end;
-  StatementPtr stmt = NewStatement(StatementKind::kExplain);
+  StatementPtr stmt = MakeStatement(StatementKind::kExplain);
   stmt->explain = std::move(explain);
   return stmt;
 }
@@ -351,7 +341,7 @@ StatementPtr Parser::ParseDiscard() {
   } else {
     ErrorAtCurrent();
   }
-  StatementPtr stmt = NewStatement(StatementKind::kDiscard);
+  StatementPtr stmt = MakeStatement(StatementKind::kDiscard);
   stmt->discard = std::move(discard);
   return stmt;
 }
@@ -365,7 +355,7 @@ StatementPtr Parser::ParseDeallocate() {
   } else {
     deallocate->name = ParseColId();
   }
-  StatementPtr stmt = NewStatement(StatementKind::kDeallocate);
+  StatementPtr stmt = MakeStatement(StatementKind::kDeallocate);
   stmt->deallocate = std::move(deallocate);
   return stmt;
 }

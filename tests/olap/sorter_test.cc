@@ -90,13 +90,15 @@ namespace {
 // direction (SortKey::Postgres).
 std::vector<std::string> SortOne(const Type& type, const std::vector<Value>& values, SortKey key) {
   std::vector<Row> rows;
-  for (size_t i = 0; i < values.size(); ++i) rows.push_back({values[i], Value::Integer(int32_t(i))});
+  for (size_t i = 0; i < values.size(); ++i)
+    rows.push_back({values[i], Value::Integer(int32_t(i))});
   auto chunks = test::ToChunks({type, Type::Integer()}, rows, 3);  // several runs
   Sorter sorter({type, Type::Integer()}, {key, SortKey{1, true, false}});
   for (const DataChunk& c : chunks) sorter.AddRun(c);
   std::vector<std::string> out;
   for (const DataChunk& c : sorter.Merge()) {
-    for (uint32_t i = 0; i < c.size(); ++i) out.push_back(test::Show(test::ValueAt(c.column(0), i)));
+    for (uint32_t i = 0; i < c.size(); ++i)
+      out.push_back(test::Show(test::ValueAt(c.column(0), i)));
   }
   return out;
 }
