@@ -36,6 +36,7 @@ Status Replayer::Add(const wal::LogRecord& record) {
     case wal::RecordType::kDelete:
     case wal::RecordType::kCreateTable:
     case wal::RecordType::kDropTable:
+    case wal::RecordType::kCreateIndex:
       pending_.push_back({record.lsn, record.type, std::string(record.payload)});
       return Status::Ok();
     default:
@@ -112,6 +113,12 @@ Status Replayer::ApplyOne(const Pending& p) {
         if (!(s = DecodeDropTable(p.payload, &r)).ok()) return fail(s.message());
         std::string name = catalog_->GetTable(r.table).schema().name;
         catalog_->DropTable(name);
+        break;
+      }
+      case wal::RecordType::kCreateIndex: {
+        AddPrimaryKeyRecord r;
+        if (!(s = DecodeAddPrimaryKey(p.payload, &r)).ok()) return fail(s.message());
+        catalog_->AddPrimaryKey(r.table, r.key);
         break;
       }
       default:

@@ -282,6 +282,14 @@ std::string EncodeDropTable(TableId table) {
   return out;
 }
 
+std::string EncodeAddPrimaryKey(TableId table, const std::vector<ColumnId>& key) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutVarint(&out, key.size());
+  for (ColumnId c : key) PutFixed(&out, c.value(), 2);
+  return out;
+}
+
 namespace {
 bool ReadTableAndTid(Decoder& d, TableId* table, TupleId* tid) {
   uint32_t t;
@@ -342,6 +350,23 @@ Status DecodeDropTable(std::string_view payload, DropTableRecord* out) {
   if (!d.ReadU32(&t) || !d.done()) return Bad("drop table");
   out->table = TableId(t);
   return Status::Ok();
+}
+
+Status DecodeAddPrimaryKey(std::string_view payload, AddPrimaryKeyRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  uint64_t n;
+  if (!d.ReadU32(&t) || !d.ReadVarint(&n) || n == 0 || n > payload.size()) {
+    return Bad("create index");
+  }
+  out->table = TableId(t);
+  out->key.clear();
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t c;
+    if (!d.ReadU16(&c)) return Bad("create index");
+    out->key.push_back(ColumnId(c));
+  }
+  return d.done() ? Status::Ok() : Bad("create index");
 }
 
 }  // namespace forktail::redo

@@ -17,6 +17,8 @@
 //   kDelete       table u32 | tid u64
 //   kCreateTable  table u32 | max_rows_per_block u32 | schema
 //   kDropTable    table u32
+//   kCreateIndex  table u32 | key count varint | key column u16*
+//                 (ALTER TABLE ADD PRIMARY KEY: the table's primary-key index)
 //   kCommit       (empty)
 //
 //   row    = count varint | value*
@@ -93,6 +95,10 @@ struct CreateTableRecord {
 struct DropTableRecord {
   TableId table;
 };
+struct AddPrimaryKeyRecord {
+  TableId table;
+  std::vector<ColumnId> key;
+};
 
 std::string EncodeInsert(TableId table, TupleId tid, const Row& row);
 std::string EncodeUpdate(TableId table, TupleId tid, TupleId new_tid,
@@ -101,11 +107,13 @@ std::string EncodeDelete(TableId table, TupleId tid);
 std::string EncodeCreateTable(TableId table, const TableOptions& options,
                               const TableSchema& schema);
 std::string EncodeDropTable(TableId table);
+std::string EncodeAddPrimaryKey(TableId table, const std::vector<ColumnId>& key);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
 Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
 Status DecodeDelete(std::string_view payload, DeleteRecord* out);
 Status DecodeCreateTable(std::string_view payload, CreateTableRecord* out);
 Status DecodeDropTable(std::string_view payload, DropTableRecord* out);
+Status DecodeAddPrimaryKey(std::string_view payload, AddPrimaryKeyRecord* out);
 
 }  // namespace forktail::redo

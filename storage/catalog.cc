@@ -97,6 +97,7 @@ Table& Catalog::CreateTable(TableSchema schema, TableOptions options) {
   Table& ref = *table;
   by_name_.emplace(ref.schema().name, id);
   tables_.emplace(id, std::move(table));
+  schema_version_++;
   return ref;
 }
 
@@ -107,6 +108,41 @@ void Catalog::DropTable(std::string_view name) {
   }
   tables_.erase(it->second);
   by_name_.erase(it);
+  schema_version_++;
+}
+
+void Catalog::AddPrimaryKey(TableId id, const std::vector<ColumnId>& key) {
+  Table& table = GetTable(id);
+  if (!table.schema().primary_key.empty()) {
+    throw DbError(
+        sqlstate::kInvalidTableDefinition,
+        fmt::format("multiple primary keys for table \"{}\" are not allowed", table.schema().name));
+  }
+  if (key.empty()) {
+    throw DbError(sqlstate::kInvalidTableDefinition, "a primary key needs at least one column");
+  }
+  TableSchema keyed = table.schema();
+  keyed.primary_key = key;
+  Validate(keyed);
+  table.AddPrimaryKey(key);
+  schema_version_++;
+}
+
+void Catalog::RemovePrimaryKey(TableId id, const std::vector<bool>& not_null_before) {
+  GetTable(id).RemovePrimaryKey(not_null_before);
+  schema_version_++;
+}
+
+std::unique_ptr<Catalog> Catalog::CopySchemas() const {
+  auto copy = std::make_unique<Catalog>();
+  for (const auto& [id, table] : tables_) {
+    auto empty = std::make_unique<Table>(id, table->schema(), table->options());
+    copy->by_name_.emplace(empty->schema().name, id);
+    copy->tables_.emplace(id, std::move(empty));
+  }
+  copy->next_table_id_ = next_table_id_;
+  copy->schema_version_ = schema_version_;
+  return copy;
 }
 
 Table* Catalog::FindTable(std::string_view name) const {
@@ -227,6 +263,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
   tables_ = std::move(tables);
   by_name_ = std::move(by_name);
   next_table_id_ = next_id;
+  schema_version_++;
   return Status::Ok();
 }
 

@@ -48,6 +48,21 @@ class Catalog {
   // Throws 42P01 `table "t" does not exist`.
   void DropTable(std::string_view name);
 
+  // ALTER TABLE ... ADD PRIMARY KEY (Table::AddPrimaryKey, its errors too);
+  // 42P16 `multiple primary keys for table "t" are not allowed` if it has one,
+  // 42P16 for a key of unknown or repeated columns.
+  void AddPrimaryKey(TableId id, const std::vector<ColumnId>& key);
+  // Undo of AddPrimaryKey.
+  void RemovePrimaryKey(TableId id, const std::vector<bool>& not_null_before);
+
+  // Changes with every schema change (table created or dropped, key added or
+  // removed), so the transaction engine knows when to publish a new copy.
+  uint64_t schema_version() const { return schema_version_; }
+  // The same table ids, schemas and id counter, and no rows: what binding a
+  // statement needs. Immutable once published, so any thread can bind
+  // against it while the transaction thread changes the live catalog.
+  std::unique_ptr<Catalog> CopySchemas() const;
+
   // nullptr if there is no such table.
   Table* FindTable(std::string_view name) const;
   // Throws 42P01 if the id names no (live) table.
@@ -64,6 +79,7 @@ class Catalog {
   static void Validate(const TableSchema& schema);
 
   uint32_t next_table_id_ = 1;
+  uint64_t schema_version_ = 0;
   std::map<TableId, std::unique_ptr<Table>> tables_;
   std::map<std::string, TableId, std::less<>> by_name_;
 };

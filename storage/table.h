@@ -95,6 +95,16 @@ class Table {
   // nullopt if none, if a key value is NULL, or if the table has no key.
   std::optional<TupleId> LookupKey(const std::vector<Value>& key) const;
 
+  // ALTER TABLE ... ADD PRIMARY KEY on a table without one (the caller checks
+  // 42P16 and the columns): every live row is checked, then the index is
+  // built and the key columns become NOT NULL. Throws before changing
+  // anything: 23502 `column "c" of relation "t" contains null values`, 23505
+  // `could not create unique index "t_pkey"` with a DETAIL line naming the
+  // first duplicated key found. O(rows); the transaction thread runs it.
+  void AddPrimaryKey(const std::vector<ColumnId>& key);
+  // Undo of AddPrimaryKey: no key, the columns' NOT NULL flags as they were.
+  void RemovePrimaryKey(const std::vector<bool>& not_null_before);
+
   // Calls fn for each block in block order, with the block pinned.
   void ForEachBlock(const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const;
   size_t block_count() const { return directory_.size(); }

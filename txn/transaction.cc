@@ -143,6 +143,20 @@ void Transaction::DropTable(std::string_view name) {
   redo_.push_back({wal::RecordType::kDropTable, redo::EncodeDropTable(t.id())});
 }
 
+void Transaction::AddPrimaryKey(std::string_view table, const std::vector<ColumnId>& key) {
+  Table& t = Writable(table);
+  std::vector<bool> not_null_before;
+  for (const ColumnDef& c : t.schema().columns) not_null_before.push_back(c.not_null);
+  catalog_->AddPrimaryKey(t.id(), key);  // checks everything before changing anything
+  undo_.push_back({UndoKind::kAddPrimaryKey,
+                   t.id(),
+                   kInvalidTupleId,
+                   kInvalidTupleId,
+                   {},
+                   std::move(not_null_before)});
+  redo_.push_back({wal::RecordType::kCreateIndex, redo::EncodeAddPrimaryKey(t.id(), key)});
+}
+
 void Transaction::Abort(std::string reason) { throw TransactionAborted(std::move(reason)); }
 
 void Transaction::Rollback() noexcept {
@@ -172,6 +186,9 @@ void Transaction::Rollback() noexcept {
           break;
         case UndoKind::kDropTable:
           dropped_.erase(u.table);
+          break;
+        case UndoKind::kAddPrimaryKey:
+          catalog_->RemovePrimaryKey(u.table, u.not_null_before);
           break;
       }
     }

@@ -30,6 +30,8 @@ void TxnResult::ThrowIfError() const {
 TxnEngine::TxnEngine(Catalog* catalog, wal::LogWriter* log, TxnEngineOptions options,
                      wal::TxnId first_txn)
     : catalog_(catalog), log_(log), options_(options), next_txn_(first_txn) {
+  schemas_ = catalog_->CopySchemas();
+  schemas_version_ = catalog_->schema_version();
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -110,6 +112,19 @@ uint64_t TxnEngine::aborted() const {
   return aborted_;
 }
 
+std::shared_ptr<const Catalog> TxnEngine::schemas() const {
+  std::lock_guard<std::mutex> l(schemas_mu_);
+  return schemas_;
+}
+
+void TxnEngine::PublishSchemasIfChanged() {
+  if (catalog_->schema_version() == schemas_version_) return;
+  std::shared_ptr<const Catalog> copy = catalog_->CopySchemas();
+  schemas_version_ = catalog_->schema_version();
+  std::lock_guard<std::mutex> l(schemas_mu_);
+  schemas_ = std::move(copy);
+}
+
 void TxnEngine::Loop() {
   for (;;) {
     std::function<void()> task;
@@ -148,6 +163,7 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   }
   if (!failure.ok) {
     txn.Rollback();
+    PublishSchemasIfChanged();
     {
       std::lock_guard<std::mutex> l(mu_);
       aborted_++;
@@ -160,6 +176,7 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   if (txn.redo().empty()) {
     // Read-only: acknowledged once what it may have read is durable.
     txn.FinishCommit();
+    PublishSchemasIfChanged();
     Acknowledge(std::move(result), last_commit_lsn_, done);
     return;
   }
@@ -171,6 +188,7 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   Status s = log_->Append(records, &lsns);
   if (!s.ok()) {
     txn.Rollback();
+    PublishSchemasIfChanged();
     {
       std::lock_guard<std::mutex> l(mu_);
       aborted_++;
@@ -182,6 +200,7 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
     return;
   }
   txn.FinishCommit();
+  PublishSchemasIfChanged();
   last_commit_lsn_ = lsns.back();
   published_commit_lsn_.store(last_commit_lsn_, std::memory_order_release);
   result.commit_lsn = lsns.back();

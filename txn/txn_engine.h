@@ -118,10 +118,22 @@ class TxnEngine {
   // Stored before the commit is acknowledged.
   wal::Lsn last_commit_lsn() const { return published_commit_lsn_.load(std::memory_order_acquire); }
 
+  // Any thread: an immutable copy of the catalog's schemas (no rows) as of the
+  // last transaction that changed a schema (Catalog::CopySchemas). Published
+  // on the transaction thread after that transaction committed or rolled
+  // back, before it is acknowledged, so a session that saw its DDL commit
+  // binds against a copy that includes it. Binding (Parse, Describe) uses it
+  // instead of queueing on the transaction thread, which a transaction block
+  // may hold.
+  std::shared_ptr<const Catalog> schemas() const;
+
  private:
   void Loop();
   void Execute(TxnBody& body, TxnCallback& done);
   void Acknowledge(TxnResult result, wal::Lsn wait_lsn, TxnCallback& done);
+  // Transaction thread (or the constructor): a new schemas() copy if the
+  // catalog's schema version moved since the last one.
+  void PublishSchemasIfChanged();
 
   Catalog* const catalog_;
   wal::LogWriter* const log_;
@@ -130,6 +142,10 @@ class TxnEngine {
   // Transaction-thread state.
   wal::TxnId next_txn_;
   wal::Lsn last_commit_lsn_ = wal::kInvalidLsn;
+
+  mutable std::mutex schemas_mu_;
+  std::shared_ptr<const Catalog> schemas_;  // guarded by schemas_mu_
+  uint64_t schemas_version_ = 0;            // transaction thread
 
   mutable std::mutex mu_;
   std::condition_variable cv_;

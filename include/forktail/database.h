@@ -164,6 +164,10 @@ class Database {
   // by RunBetweenTransactions, whose memory is frozen) or inside `fn` on the
   // transaction thread. Any other thread races with the transaction thread.
   const Catalog& frozen_catalog() const { return catalog_; }
+  // Any thread: an immutable copy of the schemas (no rows) as of the last
+  // committed schema change, published before that commit is acknowledged
+  // (TxnEngine::schemas). For binding statements without the transaction thread.
+  std::shared_ptr<const Catalog> schemas() const;
 
   // What Open's recovery did.
   const redo::RecoveryReport& recovery_report() const { return report_; }

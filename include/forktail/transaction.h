@@ -86,6 +86,10 @@ class Transaction {
 
   TableId CreateTable(TableSchema schema, TableOptions options = {});
   void DropTable(std::string_view name);
+  // ALTER TABLE ... ADD PRIMARY KEY (Catalog::AddPrimaryKey: checks every row,
+  // builds the index); logged as a kCreateIndex record, undone by removing
+  // the key again.
+  void AddPrimaryKey(std::string_view table, const std::vector<ColumnId>& key);
 
   // Rolls the transaction back; the submitter gets SQLSTATE 40000 and `reason`.
   [[noreturn]] void Abort(std::string reason);
@@ -107,13 +111,22 @@ class Transaction {
   void FinishCommit();
 
  private:
-  enum class UndoKind { kInsert, kUpdateInPlace, kUpdateMoved, kDelete, kCreateTable, kDropTable };
+  enum class UndoKind {
+    kInsert,
+    kUpdateInPlace,
+    kUpdateMoved,
+    kDelete,
+    kCreateTable,
+    kDropTable,
+    kAddPrimaryKey
+  };
   struct Undo {
     UndoKind kind;
     TableId table;
     TupleId tid;
     TupleId new_tid;
     Table::ColumnUpdates old_values;
+    std::vector<bool> not_null_before;  // kAddPrimaryKey
   };
 
   Table& Writable(std::string_view name) const;
