@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "olap/scalar_function.h"
 #include "storage/decimal.h"
 #include "storage/error.h"
 
@@ -238,8 +239,7 @@ ExprPtr DateAdd(ExprPtr child, Interval interval, bool subtract) {
     interval.days = -interval.days;
     interval.micros = -interval.micros;
   }
-  Type t = id == TypeId::kDate && interval.micros == 0 ? Type::Date() : Type::Timestamp();
-  auto e = MakeNode(ExprKind::kDateAdd, t);
+  auto e = MakeNode(ExprKind::kDateAdd, Type::Timestamp());
   e->interval = interval;
   e->children.push_back(std::move(child));
   return e;
@@ -275,6 +275,13 @@ ExprPtr Coalesce(std::vector<ExprPtr> args) {
   if (t.IsString()) t = Type::Text();
   auto e = MakeNode(ExprKind::kCoalesce, t);
   for (auto& a : args) e->children.push_back(CastIfNeeded(std::move(a), t));
+  return e;
+}
+
+ExprPtr Function(std::shared_ptr<const ScalarFunction> function, std::vector<ExprPtr> args) {
+  auto e = MakeNode(ExprKind::kFunction, function->result_type());
+  e->function = std::move(function);
+  e->children = std::move(args);
   return e;
 }
 

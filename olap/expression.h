@@ -16,9 +16,12 @@
 // Comparisons bring both sides to the common type the same way. Booleans use
 // SQL three-valued logic: NULL AND FALSE = FALSE, NULL OR TRUE = TRUE.
 //
-// Dates: date +/- interval yields DATE when the interval has no time part
-// and the input is a DATE, otherwise TIMESTAMP (PostgreSQL always yields
-// TIMESTAMP; comparisons with dates agree either way). Month arithmetic
+// Dates, as PostgreSQL: date/timestamp +/- interval yields TIMESTAMP (the
+// binder compares a DATE column with a constant TIMESTAMP as a DATE bound
+// when that is exact, so zone maps still apply); date +/- integer yields
+// DATE and date - date INTEGER days (scalar functions date_pli/date_mii/
+// date_mi, olap/functions_datetime.cc); timestamp - timestamp would be an
+// interval, which is no value type here (0A000). Month arithmetic
 // clamps to the month's last day (datetime::AddMonthsToDate/AddInterval).
 // EXTRACT yields BIGINT (PostgreSQL: numeric); SECOND and EPOCH are truncated
 // to whole seconds (datetime::Extract).
@@ -26,6 +29,10 @@
 // Strings: comparisons are bytewise; CHAR(n) values compare with trailing
 // blanks ignored. SUBSTRING counts bytes (ASCII data; UTF-8 code points are
 // not yet counted). LIKE supports % _ and an escape character (default '\').
+//
+// Scalar functions (abs, round, upper, ||, ~, now(), ...) are kFunction
+// nodes over a ScalarFunction from the FunctionRegistry
+// (olap/scalar_function.h), which documents resolution and NULL handling.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +63,7 @@ enum class ExprKind : uint8_t {
   kExtract,
   kSubstring,  // children: string, start[, length]
   kCoalesce,
+  kFunction,  // a ScalarFunction (olap/scalar_function.h) over the children
 };
 
 enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMod };
@@ -65,6 +73,7 @@ using DateField = datetime::DateField;
 using Interval = datetime::Interval;
 
 struct Expression;
+class ScalarFunction;
 using ExprPtr = std::unique_ptr<Expression>;
 
 struct Expression {
@@ -82,6 +91,7 @@ struct Expression {
   char escape = '\\';          // kLike; 0 = none
   Interval interval;           // kDateAdd (already negated for '-')
   DateField field = DateField::kYear;
+  std::shared_ptr<const ScalarFunction> function;  // kFunction
 };
 
 ExprPtr ColumnRef(uint32_t column, const Type& type);
@@ -103,6 +113,8 @@ ExprPtr Extract(DateField field, ExprPtr child);
 // SUBSTRING(s FROM start [FOR length]); length may be null.
 ExprPtr Substring(ExprPtr s, ExprPtr start, ExprPtr length);
 ExprPtr Coalesce(std::vector<ExprPtr> args);
+// A call of a bound scalar function (its result type is the node's type).
+ExprPtr Function(std::shared_ptr<const ScalarFunction> function, std::vector<ExprPtr> args);
 
 // The type both operands are brought to for arithmetic / comparison.
 // Throws DbError 42804 for incompatible types.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "olap/kernels.h"
+#include "olap/scalar_function.h"
 #include "storage/error.h"
 
 namespace forktail {
@@ -12,6 +13,7 @@ struct ExpressionExecutor::Node {
   std::vector<std::unique_ptr<Node>> children;
   Vector result;
   std::unique_ptr<LikeMatcher> like;
+  ScalarArgs args;  // kFunction: the children's results
   SelectionVector sel_a, sel_b, sel_c;
 };
 
@@ -56,6 +58,7 @@ std::unique_ptr<ExpressionExecutor::Node> Build(const Expression& e) {
   n->expr = &e;
   n->result.Reset(e.type);
   for (const auto& c : e.children) n->children.push_back(Build(*c));
+  n->args.resize(e.kind == ExprKind::kFunction ? e.children.size() : 0);
   if (e.kind == ExprKind::kLike) n->like = std::make_unique<LikeMatcher>(e.pattern, e.escape);
   if (e.kind == ExprKind::kConstant) {
     ConstantKernel(e.constant, Rows{nullptr, kVectorSize}, &n->result);
@@ -166,6 +169,12 @@ const Vector& ExpressionExecutor::Eval(Node& n, const DataChunk& chunk, Rows row
     }
     case ExprKind::kCoalesce:
       EvalCoalesce(n, chunk, rows);
+      break;
+    case ExprKind::kFunction:
+      for (size_t i = 0; i < n.children.size(); i++) {
+        n.args[i] = &Eval(*n.children[i], chunk, rows);
+      }
+      e.function->Execute(n.args, rows, &out);
       break;
     case ExprKind::kColumnRef:
     case ExprKind::kConstant:

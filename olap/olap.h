@@ -6,6 +6,8 @@
 //   vector.h, data_chunk.h      Vector, DataChunk, selection vectors
 //   expression.h                bound expression trees and typing rules
 //   expression_executor.h       vector-at-a-time evaluation and filtering
+//   scalar_function.h           scalar functions (abs, upper, now, ...) and
+//                               the FunctionRegistry other modules extend
 //   join_hash_table.h           hash join build (multi-threaded)
 //   join_probe.h                probe: inner/left/semi/anti/NOT IN + compaction
 //   join_residual.h             non-equi join conditions over candidate pairs
@@ -28,5 +30,6 @@
 #include "olap/join_residual.h"
 #include "olap/key_encoder.h"
 #include "olap/physical.h"
+#include "olap/scalar_function.h"
 #include "olap/sorter.h"
 #include "olap/vector.h"

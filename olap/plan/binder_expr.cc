@@ -138,7 +138,6 @@ static ExprPtr BindInList(Binder& b, const sql::Expr& e, ExprContext& ctx) {
 }
 
 static ExprPtr BindLikeExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
-  if (e.case_insensitive) NotSupported("ILIKE", e.position);
   ExprContext c = Plain(ctx);
   ExprPtr x = b.BindExpr(*e.children[0], c);
   Type text = Type::Text();
@@ -162,7 +161,9 @@ static ExprPtr BindLikeExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   }
   if (pattern->constant.is_null()) return Constant(Value::Null(Type::Boolean()));
   try {
-    return Like(std::move(x), std::string(pattern->constant.GetString()), e.negated, escape);
+    std::string pat(pattern->constant.GetString());
+    if (e.case_insensitive) x = b.FoldCaseForILike(std::move(x), &pat);  // binder_operators.cc
+    return Like(std::move(x), pat, e.negated, escape);
   } catch (const DbError&) {
     throw DbError(sqlstate::kUndefinedFunction,
                   "operator does not exist: " + e.children[0]->text + " ~~ unknown", e.position);

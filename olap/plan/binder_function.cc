@@ -1,8 +1,11 @@
 // Function calls: the aggregates (COUNT(*), COUNT, COUNT(DISTINCT), SUM,
-// AVG, MIN, MAX, with FILTER (WHERE c) rewritten to a CASE input) and the
-// scalar functions the kernels have (SUBSTRING, COALESCE) plus those that
-// lower to CASE (NULLIF, GREATEST, LEAST). Anything else: 42883
-// `function f(integer) does not exist`, as PostgreSQL reports it.
+// AVG, MIN, MAX, with FILTER (WHERE c) rewritten to a CASE input), the
+// scalar functions the kernels have (SUBSTRING, COALESCE), those that lower
+// to CASE (NULLIF, GREATEST, LEAST) or to an operator (mod), and then every
+// function of the FunctionRegistry (olap/scalar_function.h: abs, round,
+// upper, now, ...). Anything else: 42883 `function f(integer) does not
+// exist`, as PostgreSQL reports it. SUM/AVG(DISTINCT) stay 0A000 (the
+// group table has only COUNT(DISTINCT)).
 #include <string>
 
 #include "olap/plan/binder_internal.h"
@@ -202,11 +205,63 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
       }
       return acc;
     }
+    if (name == "mod" && args.size() == 2) {
+      // The % operator's semantics; PostgreSQL has no mod(double precision).
+      auto [l, r] = BindPair(*args[0], *args[1], ctx);
+      if (!l->type.IsNumeric() || !r->type.IsNumeric()) NoSuchFunction(*this, e, ctx);
+      return Arith(ArithOp::kMod, std::move(l), std::move(r));
+    }
+    if (FunctionRegistry::Global().Contains(name)) return BindRegisteredFunction(e, ctx);
   } catch (const DbError& err) {
     if (std::string(err.sqlstate()) == sqlstate::kDatatypeMismatch) NoSuchFunction(*this, e, ctx);
     RethrowAt(err, e.position);
   }
   NoSuchFunction(*this, e, ctx);
+}
+
+ExprPtr Binder::BindRegisteredFunction(const sql::Expr& e, ExprContext& ctx) {
+  // Known-typed arguments first: they choose the overload; unknown ones
+  // (literals, NULL, untyped parameters) are then bound in its parameter
+  // types, as PostgreSQL resolves them.
+  std::vector<std::optional<Type>> types;
+  std::vector<ExprPtr> bound(e.children.size());
+  for (size_t i = 0; i < e.children.size(); i++) {
+    if (IsUnknownTyped(*e.children[i])) {
+      types.emplace_back();
+      continue;
+    }
+    ExprContext c = Plain(ctx);
+    bound[i] = BindExpr(*e.children[i], c);
+    types.emplace_back(bound[i]->type);
+  }
+  std::optional<FunctionRegistry::Resolution> r;
+  try {
+    r = FunctionRegistry::Global().Resolve(e.names.back(), types);
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+  if (!r) NoSuchFunction(*this, e, ctx);
+  for (size_t i = 0; i < e.children.size(); i++) {
+    if (bound[i]) continue;
+    Type t = ParameterType(r->param_types[i], std::nullopt);
+    ExprContext c = Plain(ctx);
+    c.hint = &t;
+    bound[i] = BindExpr(*e.children[i], c);
+  }
+  return FunctionRegistry::MakeCall(*r, std::move(bound), FunctionContext());
+}
+
+FunctionBindContext Binder::FunctionContext() {
+  if (statement_timestamp_ == 0) {
+    // TIMESTAMP values count microseconds since 1970-01-01 (UTC here).
+    statement_timestamp_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  }
+  FunctionBindContext c;
+  c.catalog = &catalog_;
+  c.statement_timestamp = statement_timestamp_;
+  return c;
 }
 
 std::string Binder::OutputName(const sql::Expr& e) {

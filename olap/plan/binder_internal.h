@@ -28,6 +28,7 @@
 
 #include "olap/plan/binder.h"
 #include "olap/plan/logical_util.h"
+#include "olap/scalar_function.h"
 #include "olap/sql/ast.h"
 #include "storage/error.h"
 
@@ -112,7 +113,14 @@ class Binder {
   ExprPtr BindParameter(const sql::Expr& e, const Type* hint);
   ExprPtr BindFunction(const sql::Expr& e, ExprContext& ctx);
   ExprPtr BindAggregate(const sql::Expr& e, ExprContext& ctx);
+  // A function of the FunctionRegistry (olap/scalar_function.h).
+  ExprPtr BindRegisteredFunction(const sql::Expr& e, ExprContext& ctx);
+  // now() etc.: one timestamp per statement (taken on first use).
+  FunctionBindContext FunctionContext();
   ExprPtr BindBinary(const sql::Expr& e, ExprContext& ctx);
+  ExprPtr BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
+  // x ILIKE p as lower(x) LIKE lower(p) (ASCII case folding).
+  ExprPtr FoldCaseForILike(ExprPtr x, std::string* pattern);
   ExprPtr BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r, ExprContext& ctx,
                          int position);
   // Binds l and r so that an unknown literal/parameter on one side takes the
@@ -158,6 +166,7 @@ class Binder {
   const Catalog& catalog_;
   const BindOptions& options_;
   uint32_t next_id_ = 1;
+  int64_t statement_timestamp_ = 0;  // FunctionContext()
   std::vector<std::optional<Type>> param_types_;
   // CTEs visible while binding (innermost last).
   std::vector<const sql::CommonTableExpr*> ctes_;

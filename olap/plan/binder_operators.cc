@@ -115,6 +115,121 @@ void TrimConstantScale(ExprPtr* c) {
   *c = Constant(Value::Decimal(unscaled, std::max(precision, std::max(scale, 1)), scale));
 }
 
+CompareOp Flip(CompareOp op) {
+  switch (op) {
+    case CompareOp::kLt:
+      return CompareOp::kGt;
+    case CompareOp::kLe:
+      return CompareOp::kGe;
+    case CompareOp::kGt:
+      return CompareOp::kLt;
+    case CompareOp::kGe:
+      return CompareOp::kLe;
+    default:
+      return op;
+  }
+}
+
+// `date_side op *ts_side` with a DATE expression and a TIMESTAMP that folds
+// to a constant: the same comparison against a DATE constant where one is
+// exact (dates are midnights: d < ts is d < ceil(ts), d <= ts is
+// d <= floor(ts)), so zone maps and the scan's push-down see a DATE bound
+// (l_shipdate <= date '1998-12-01' - interval '90' day).
+void DateBound(const ExprPtr& date_side, CompareOp op, ExprPtr* ts_side) {
+  if (date_side->type.id != TypeId::kDate || date_side->kind == ExprKind::kConstant ||
+      (*ts_side)->type.id != TypeId::kTimestamp) {
+    return;
+  }
+  *ts_side = FoldExpression(std::move(*ts_side));
+  const ExprPtr& c = *ts_side;
+  if (c->kind != ExprKind::kConstant || c->constant.is_null()) return;
+  datetime::DayTime dt = datetime::SplitTimestamp(c->constant.GetInt());
+  bool midnight = dt.time == 0;
+  int32_t day = dt.days;
+  switch (op) {
+    case CompareOp::kEq:
+    case CompareOp::kNe:
+      if (!midnight) return;
+      break;
+    case CompareOp::kLt:
+    case CompareOp::kGe:
+      if (!midnight) ++day;
+      break;
+    case CompareOp::kLe:
+    case CompareOp::kGt:
+      break;
+  }
+  if (day < datetime::kMinDate || day > datetime::kMaxDate) return;
+  *ts_side = Constant(Value::Date(day));
+}
+
+const char* RegexFunction(const std::string& op) {
+  if (op == "~") return "textregexeq";
+  if (op == "~*") return "texticregexeq";
+  if (op == "!~") return "textregexne";
+  if (op == "!~*") return "texticregexne";
+  return nullptr;
+}
+
+// Binds both operands of a string operator: unknown ones as TEXT.
+std::pair<ExprPtr, ExprPtr> BindTextOperands(Binder& b, const sql::Expr& l, const sql::Expr& r,
+                                             ExprContext& ctx) {
+  Type text = Type::Text();
+  ExprContext lc = WithHint(ctx, b.IsUnknownTyped(l) ? &text : nullptr);
+  ExprPtr left = b.BindExpr(l, lc);
+  ExprContext rc = WithHint(ctx, b.IsUnknownTyped(r) ? &text : nullptr);
+  ExprPtr right = b.BindExpr(r, rc);
+  return {std::move(left), std::move(right)};
+}
+
+[[noreturn]] void NoOperator(const Type& l, const std::string& op, const Type& r, int position) {
+  throw DbError(sqlstate::kUndefinedFunction,
+                "operator does not exist: " + TypeText(l) + " " + op + " " + TypeText(r), position);
+}
+
+// The same for a string operator's operands, naming unknown-typed ones
+// "unknown" as PostgreSQL does.
+[[noreturn]] void NoTextOperator(Binder& b, const sql::Expr& e, const Type& l, const Type& r) {
+  std::string ln = b.IsUnknownTyped(*e.children[0]) ? "unknown" : TypeText(l);
+  std::string rn = b.IsUnknownTyped(*e.children[1]) ? "unknown" : TypeText(r);
+  throw DbError(sqlstate::kUndefinedFunction,
+                "operator does not exist: " + ln + " " + e.op + " " + rn, e.position);
+}
+
+// PostgreSQL's text || anynonarray: either side a string, the other cast to
+// TEXT; NULL if either is NULL.
+ExprPtr BindConcatOperator(Binder& b, const sql::Expr& e, ExprContext& ctx) {
+  auto [left, right] = BindTextOperands(b, *e.children[0], *e.children[1], ctx);
+  if (!left->type.IsString() && !right->type.IsString()) {
+    NoTextOperator(b, e, left->type, right->type);
+  }
+  if (!left->type.IsString()) left = Cast(std::move(left), Type::Text());
+  if (!right->type.IsString()) right = Cast(std::move(right), Type::Text());
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  try {
+    return FunctionRegistry::Global().Call("textcat", std::move(args), b.FunctionContext());
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+}
+
+ExprPtr BindRegexOperator(Binder& b, const sql::Expr& e, const char* fn, ExprContext& ctx) {
+  auto [left, right] = BindTextOperands(b, *e.children[0], *e.children[1], ctx);
+  if (!left->type.IsString() || !right->type.IsString()) {
+    NoTextOperator(b, e, left->type, right->type);
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  try {
+    return FunctionRegistry::Global().Call(fn, std::move(args), b.FunctionContext());
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+}
+
 }  // namespace
 
 bool Binder::IsUnknownTyped(const sql::Expr& e) const {
@@ -244,6 +359,8 @@ ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr
   // instead of casting every row to DECIMAL(18,2)).
   FitConstant(left, &right);
   FitConstant(right, &left);
+  DateBound(left, op, &right);
+  DateBound(right, Flip(op), &left);
   Type lt = left->type, rt = right->type;
   if (lt.id == TypeId::kDecimal && rt.id == TypeId::kDecimal && lt.scale == rt.scale) {
     // Same scale: the unscaled integers compare directly; the factory would
@@ -266,11 +383,58 @@ ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr
   }
 }
 
+// date + integer, integer + date, date - integer (DATE), date - date
+// (INTEGER); timestamp - timestamp would be an interval (no value type).
+ExprPtr Binder::BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right) {
+  Type lt = left->type, rt = right->type;
+  bool l_date = lt.id == TypeId::kDate, r_date = rt.id == TypeId::kDate;
+  bool l_time = l_date || lt.id == TypeId::kTimestamp;
+  bool r_time = r_date || rt.id == TypeId::kTimestamp;
+  const char* fn = nullptr;
+  if (op == ArithOp::kAdd && l_date && rt.IsInteger()) fn = "date_pli";
+  if (op == ArithOp::kAdd && lt.IsInteger() && r_date) fn = "integer_pl_date";
+  if (op == ArithOp::kSub && l_date && rt.IsInteger()) fn = "date_mii";
+  if (op == ArithOp::kSub && l_date && r_date) fn = "date_mi";
+  if (fn == nullptr && op == ArithOp::kSub && l_time && r_time) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "timestamp - timestamp is not supported (interval values are not supported)",
+                  e.position);
+  }
+  ExprPtr r;
+  if (fn != nullptr) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(left));
+    args.push_back(std::move(right));
+    try {
+      r = FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext());
+    } catch (const DbError& err) {
+      RethrowAt(err, e.position);
+    }
+  }
+  if (!r) NoOperator(lt, e.op, rt, e.position);
+  return r;
+}
+
+ExprPtr Binder::FoldCaseForILike(ExprPtr x, std::string* pattern) {
+  if (!x->type.IsString()) return x;  // Like() reports the operator error
+  for (char& c : *pattern) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(x));
+  return FunctionRegistry::Global().Call("lower", std::move(args), FunctionContext());
+}
+
 ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
   const sql::Expr& l = *e.children[0];
   const sql::Expr& r = *e.children[1];
   CompareOp cmp;
+  if (!e.op_schema.empty() && e.op_schema != "pg_catalog") {
+    throw DbError("3F000", "schema \"" + e.op_schema + "\" does not exist", e.position);
+  }
   if (CompareOpOf(e.op, &cmp)) return BindComparison(cmp, l, r, ctx, e.position);
+  if (e.op == "||") return BindConcatOperator(*this, e, ctx);
+  if (const char* fn = RegexFunction(e.op)) return BindRegexOperator(*this, e, fn, ctx);
   ArithOp op;
   if (e.op == "+")
     op = ArithOp::kAdd;
@@ -307,15 +471,11 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
     }
   }
   auto [left, right] = BindPair(l, r, ctx);
-  // date +/- integer constant: days.
-  if (left->type.id == TypeId::kDate && right->type.IsInteger() &&
-      right->kind == ExprKind::kConstant && !right->constant.is_null() &&
-      (op == ArithOp::kAdd || op == ArithOp::kSub)) {
-    Interval iv;
-    iv.days = static_cast<int32_t>(right->constant.GetInt());
-    return DateAdd(std::move(left), iv, op == ArithOp::kSub);
-  }
   Type lt = left->type, rt = right->type;
+  if (lt.id == TypeId::kDate || rt.id == TypeId::kDate || lt.id == TypeId::kTimestamp ||
+      rt.id == TypeId::kTimestamp) {
+    return BindDateArith(e, op, std::move(left), std::move(right));
+  }
   bool numeric = lt.IsNumeric() && rt.IsNumeric();
   if (!numeric) {
     throw DbError(sqlstate::kUndefinedFunction,

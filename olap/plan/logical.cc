@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "olap/scalar_function.h"
+
 namespace forktail {
 
 int LogicalOp::FindColumn(uint32_t id) const {
@@ -35,6 +37,7 @@ ExprPtr CloneExpr(const Expression& e) {
   c->escape = e.escape;
   c->interval = e.interval;
   c->field = e.field;
+  c->function = e.function;
   for (const ExprPtr& child : e.children) {
     c->children.push_back(child ? CloneExpr(*child) : nullptr);
   }
@@ -282,6 +285,14 @@ class ExprPrinter {
       case ExprKind::kSubstring: {
         std::string s = "SUBSTRING(" + Print(*e.children[0]) + " FROM " + Print(*e.children[1]);
         if (e.children.size() > 2 && e.children[2]) s += " FOR " + Print(*e.children[2]);
+        return s + ")";
+      }
+      case ExprKind::kFunction: {
+        std::string s = e.function->name() + "(";
+        for (size_t i = 0; i < e.children.size(); i++) {
+          if (i > 0) s += ", ";
+          s += Print(*e.children[i]);
+        }
         return s + ")";
       }
       case ExprKind::kCoalesce: {

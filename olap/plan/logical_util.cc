@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "olap/scalar_function.h"
+
 namespace forktail {
 
 void CollectColumns(const Expression& e, ColumnSet* out) {
@@ -111,6 +113,9 @@ bool ExprEquals(const Expression& a, const Expression& b) {
       break;
     case ExprKind::kExtract:
       if (a.field != b.field) return false;
+      break;
+    case ExprKind::kFunction:
+      if (a.function->name() != b.function->name()) return false;
       break;
     default:
       break;
