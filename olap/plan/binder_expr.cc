@@ -6,6 +6,7 @@
 // key; whatever column is left ungrouped is reported by the caller (42803).
 #include <string>
 
+#include "olap/plan/binder_catalog.h"
 #include "olap/plan/binder_internal.h"
 #include "olap/plan/optimizer_internal.h"
 
@@ -280,6 +281,7 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       r = BindCaseExpr(*this, e, ctx);
       break;
     case sql::ExprKind::kCast: {
+      if (BindCatalogCast(*this, e, ctx, &r)) break;  // ::regclass etc.
       if (e.type.name == "interval") NotSupported("a standalone interval value", e.position);
       Type t = TypeFromName(e.type);
       ExprContext c = Plain(ctx);

@@ -8,6 +8,7 @@
 // group table has only COUNT(DISTINCT)).
 #include <string>
 
+#include "olap/plan/binder_catalog.h"
 #include "olap/plan/binder_internal.h"
 
 namespace forktail {
@@ -139,6 +140,7 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
     throw DbError(sqlstate::kFeatureNotSupported, "window functions are not supported", e.position);
   }
   if (IsAggregateName(name)) return BindAggregate(e, ctx);
+  if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h
   if (e.star || e.distinct) NoSuchFunction(*this, e, ctx);
   std::vector<const sql::Expr*> args;
   for (const sql::ExprPtr& a : e.children) args.push_back(a.get());

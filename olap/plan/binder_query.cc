@@ -3,6 +3,7 @@
 // the whole query.
 #include <string>
 
+#include "olap/plan/binder_catalog.h"
 #include "olap/plan/binder_internal.h"
 #include "olap/plan/optimizer_internal.h"
 
@@ -122,6 +123,12 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
         plan = std::move(bq.plan);
         break;
       }
+      if (!plan) {
+        // pg_catalog relations come first on the search path (binder_catalog.h).
+        if (const SystemRelationDef* sys = SystemRelationFor(ref.names)) {
+          plan = BindSystemRelation(*this, *sys, alias, &rel);
+        }
+      }
       if (!plan) plan = MakeGet(LookupTable(ref.names, ref.position), alias, &rel);
       ApplyColumnAliases(ref, &rel);
       for (const ScopeRelation& other : scope->relations) {
@@ -144,8 +151,13 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
       scope->relations.push_back(std::move(rel));
       return std::move(bq.plan);
     }
-    case sql::TableRefKind::kFunction:
-      NotSupported("a function in FROM", ref.position);
+    case sql::TableRefKind::kFunction: {
+      ScopeRelation rel;
+      LogicalOpPtr plan = BindTableFunction(*this, ref, scope, &rel);  // binder_catalog.h
+      ApplyColumnAliases(ref, &rel);
+      scope->relations.push_back(std::move(rel));
+      return plan;
+    }
     case sql::TableRefKind::kJoin:
       break;
   }

@@ -8,6 +8,7 @@
 // A schema qualifier (s.t.x) is accepted and ignored (one schema).
 #include <string>
 
+#include "olap/plan/binder_catalog.h"
 #include "olap/plan/binder_internal.h"
 
 namespace forktail {
@@ -66,6 +67,10 @@ ExprPtr Binder::ResolveColumn(const sql::Expr& e, const Scope& scope) {
 
 Table& Binder::LookupTable(const sql::QualifiedName& names, int position) const {
   const std::string& name = names.back();
+  if (SystemRelationFor(names) != nullptr) {  // only writes get here (binder_catalog.h)
+    throw DbError(sqlstate::kInsufficientPrivilege, "permission denied for table " + name,
+                  position);
+  }
   if (names.size() > 1 && names[names.size() - 2] != "public") {
     // Only one schema exists; pg_catalog tables are not emulated.
     throw DbError(sqlstate::kUndefinedTable,

@@ -1,0 +1,155 @@
+// System catalog: PostgreSQL's pg_catalog and information_schema relations as
+// views over Forktail's Catalog, so clients that read them (psql's \d, \dt,
+// \di, \dn, \l; drivers' metadata calls) get true answers.
+//
+// Nothing is stored. When the binder meets a reference to one of these
+// relations (pg_catalog.pg_class, or unqualified pg_class: pg_catalog comes
+// first on PostgreSQL's search path), it asks CatalogView for the rows and
+// binds the reference as a Values node: the rows are what the Catalog held at
+// bind time (a snapshot, as PostgreSQL's catalog reads are).
+//
+// OIDs. Every object gets a stable OID derived from what names it:
+//   namespaces  pg_catalog 11, public 2200, information_schema 13000
+//   roles       10 (the one user), 6171 pg_database_owner
+//   database    5 (the one database)
+//   types       PostgreSQL's own OIDs (bool 16, int4 23, numeric 1700, ...)
+//   user table  16384 + 4 * TableId;  its primary key index +1, the primary
+//               key constraint +2 (so a table's objects sort together and an
+//               OID says which kind of object it is)
+//   system rels PostgreSQL's OIDs where it has fixed ones (pg_class 1259, ...)
+// OID columns are INTEGER (int4 on the wire, not PostgreSQL's oid type 26):
+// every OID used here is below 2^31.
+//
+// Types of the other columns: name and "char" columns are TEXT ("char" as a
+// one-character string, '' for PostgreSQL's '\0'); arrays (relacl, conkey,
+// polroles, ...) are TEXT in PostgreSQL's array text form ('{1,2}') or NULL;
+// pg_node_tree, regproc and int2vector columns are TEXT.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/catalog.h"
+#include "storage/value.h"
+
+namespace forktail {
+
+namespace catalog_oid {
+inline constexpr int32_t kPgCatalogNamespace = 11;
+inline constexpr int32_t kPublicNamespace = 2200;
+inline constexpr int32_t kInformationSchemaNamespace = 13000;
+inline constexpr int32_t kSuperuserRole = 10;
+inline constexpr int32_t kDatabaseOwnerRole = 6171;
+inline constexpr int32_t kDatabase = 5;
+inline constexpr int32_t kHeapAm = 2;
+inline constexpr int32_t kBtreeAm = 403;
+inline constexpr int32_t kDefaultCollation = 100;
+inline constexpr int32_t kDefaultTablespace = 1663;
+inline constexpr int32_t kFirstUserOid = 16384;
+
+inline int32_t TableOid(TableId id) { return kFirstUserOid + 4 * static_cast<int32_t>(id.value()); }
+inline int32_t IndexOid(TableId id) { return TableOid(id) + 1; }
+inline int32_t ConstraintOid(TableId id) { return TableOid(id) + 2; }
+}  // namespace catalog_oid
+
+// Who is asking: the session's user and database (what current_user and
+// current_database() answer, and the owner / name the views show).
+struct CatalogSession {
+  std::string user = "forktail";
+  std::string database = "forktail";
+};
+
+// A relation as pg_class shows it: a user table, its primary key index, or
+// one of the system relations below.
+struct CatalogRelation {
+  int32_t oid = 0;
+  std::string name;
+  int32_t namespace_oid = catalog_oid::kPublicNamespace;
+  char kind = 'r';               // 'r' table, 'i' index, 'v' view (the system relations)
+  const Table* table = nullptr;  // user tables and their indexes
+  const struct SystemRelationDef* system = nullptr;
+};
+
+// A column of a system relation: PostgreSQL's name, Forktail's type, and the
+// PostgreSQL type it stands for (pg_attribute.atttypid).
+struct SystemColumn {
+  std::string name;
+  Type type;
+  int32_t pg_type = 0;
+};
+
+struct SystemRelationDef {
+  std::string schema;  // "pg_catalog" or "information_schema"
+  std::string name;
+  int32_t oid = 0;
+  std::vector<SystemColumn> columns;
+  int Column(const std::string& name) const;  // position; aborts if absent
+};
+
+// The system relations Forktail serves, in a fixed order.
+const std::vector<SystemRelationDef>& SystemRelations();
+// The relation a FROM item names: [pg_catalog.]name or information_schema.name
+// (a user table never hides a pg_catalog one, as on PostgreSQL's default
+// search path); nullptr if it names none.
+const SystemRelationDef* FindSystemRelation(const std::vector<std::string>& names);
+
+// Arrays are TEXT in PostgreSQL's array text form ('{1,2}'); an array-valued
+// expression's Type is TEXT tagged with its element type (the otherwise unused
+// `precision` holds the element's TypeId + 1), so the binder knows what
+// a[i] yields (binder_catalog_array.cc).
+Type ArrayTextType(const Type& element);
+std::optional<Type> ArrayElementType(const Type& t);  // nullopt: not an array
+
+// A PostgreSQL type as pg_type lists it.
+struct PgCatalogType {
+  int32_t oid = 0;
+  const char* name = "";     // typname
+  const char* display = "";  // format_type() without modifiers
+  int16_t length = -1;       // typlen
+  char category = 'U';       // typcategory
+  int32_t element = 0;       // arrays: the element type
+  int32_t array = 0;         // the array type of this one
+  bool collatable = false;   // typcollation = 100
+};
+const std::vector<PgCatalogType>& PgCatalogTypes();
+const PgCatalogType* FindPgCatalogType(int32_t oid);
+const PgCatalogType* FindPgCatalogTypeByName(const std::string& name);
+// pg_type OID and typmod of a Forktail column type (server/pg_types.h's).
+int32_t PgTypeOid(const Type& type);
+int32_t PgTypeModifier(const Type& type);
+// format_type(oid, typmod) as PostgreSQL prints it: "integer",
+// "character varying(20)", "numeric(15,2)", "timestamp without time zone",
+// "smallint[]"; "???" for an unknown OID.
+std::string FormatPgType(int32_t oid, int32_t typmod);
+
+// A read of the Catalog at one moment: every relation with its OID, and the
+// rows of each system relation.
+class CatalogView {
+ public:
+  CatalogView(const Catalog& catalog, CatalogSession session);
+
+  const std::vector<CatalogRelation>& relations() const { return relations_; }
+  const CatalogRelation* FindRelation(int32_t oid) const;
+  // By name as regclass input resolves it ("t", "public.t", "pg_class").
+  const CatalogRelation* FindRelationByName(const std::string& name) const;
+  const CatalogSession& session() const { return session_; }
+
+  // The rows of `def`, one Value per column, of the column types.
+  std::vector<Row> Rows(const SystemRelationDef& def) const;
+
+  // What the catalog functions answer (nullopt: NULL).
+  std::string RegclassName(int32_t oid) const;  // the name, or the number if unknown
+  std::optional<std::string> IndexDef(int32_t index_oid) const;
+  std::optional<std::string> ConstraintDef(int32_t constraint_oid) const;
+  std::optional<std::string> UserName(int32_t role_oid) const;
+  std::optional<std::string> NamespaceName(int32_t namespace_oid) const;
+
+ private:
+  const Catalog& catalog_;
+  CatalogSession session_;
+  std::vector<CatalogRelation> relations_;
+};
+
+}  // namespace forktail
