@@ -229,6 +229,7 @@ bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, Ex
 
 bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {
   if (call.names.size() > 1 && call.names[0] != "pg_catalog") return false;
+  if (BindArrayFunction(binder, call, ctx, out)) return true;
   const std::string& name = call.names.back();
   size_t n = call.children.size();
   CatalogView view = View(binder);

@@ -172,6 +172,7 @@ static ExprPtr BindLikeExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
 }
 
 ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
+  if (IsArrayExpr(e)) return BindArrayExpr(*this, e, ctx);  // binder_catalog_array_ops.cc
   ExprPtr r;
   switch (e.kind) {
     case sql::ExprKind::kColumnRef:

@@ -158,6 +158,26 @@ TEST_F(CatalogViews, Functions) {
             "information_schema.columns|information_schema;pgbench_accounts_pkey|public;");
 }
 
+TEST_F(CatalogViews, Arrays) {
+  EXPECT_EQ(Query("SELECT array_to_string(ARRAY[1, 2, NULL], ','), ARRAY['a b', 'c'], "
+                  "array_upper('{1,2,3}'::int[], 1), ('{10,20,30}'::int2[])[2] + 1, "
+                  "cardinality(ARRAY[4, 5])"),
+            "1,2|{\"a b\",c}|3|21|2;");
+  EXPECT_EQ(Query("SELECT 2 = ANY('{1,2}'::int4[]), 5 = ANY('{1,2}'::int4[]), "
+                  "5 = ANY('{1,NULL}'::int4[]), 'x' <> ALL(ARRAY['y', 'z']), "
+                  "NULL::int = ANY('{}'::int[])"),
+            "t|f|NULL|t|f;");
+  EXPECT_EQ(Query("SELECT conname, conkey, conkey[2] FROM pg_constraint WHERE 2 = ANY(conkey)"),
+            "items_pkey|{1,2}|2;");
+  EXPECT_EQ(Query("SELECT count(*) FROM pg_policy pol WHERE pol.polroles = '{0}'"), "0;");
+  EXPECT_EQ(Query("SELECT oid, 'd' = any(stxkind) AS ndist_enabled FROM "
+                  "pg_catalog.pg_statistic_ext WHERE stxrelid = '16392'"),
+            "");
+  EXPECT_EQ(Error("SELECT (ARRAY[1, 2])[1:2]"), "0A000 array slices is not supported");
+  EXPECT_EQ(Error("SELECT 1 < ANY(ARRAY[1])"),
+            "0A000 operator < ANY over an array is not supported");
+}
+
 TEST_F(CatalogViews, FunctionsInFrom) {
   EXPECT_EQ(Query("SELECT * FROM generate_series(2, 6, 2) s"), "2;4;6;");
   EXPECT_EQ(Query("SELECT s.x, s.n FROM generate_series(3, 1, -1) WITH ORDINALITY AS s(x, n)"),

@@ -1,0 +1,3 @@
+CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL, bid INTEGER, abalance INTEGER, filler CHAR(84), PRIMARY KEY (aid));
+CREATE TABLE items (id BIGINT NOT NULL, name VARCHAR(20) NOT NULL, price NUMERIC(15,2), born DATE, seen TIMESTAMP, ok BOOLEAN, score DOUBLE PRECISION, qty SMALLINT, note TEXT, PRIMARY KEY (id, name));
+CREATE TABLE nokey (x INTEGER);

@@ -1,0 +1,90 @@
+// psql's catalog commands (\dt, \d, \di, \dn, \l, \d TABLE) against `forktail
+// serve`: psql sends its plain SQL over pg_catalog and prints what it gets;
+// the output must equal e2e/psql_catalog.expected, which is what PostgreSQL
+// 15 prints for the same tables (e2e/psql_catalog.sql) when the user and the
+// database are both "forktail" (Forktail's one role and one database; see
+// olap/plan/system_catalog.h), except for \l (Forktail has one database, no
+// templates, collation C).
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+
+#include "tests/server/e2e_fixture.h"
+
+namespace forktail::test {
+namespace {
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class PsqlCatalog : public EndToEnd {
+ protected:
+  // Runs backslash commands in one psql session after a `set` (a fresh
+  // session must see the tables just created).
+  std::string RunCommands(std::initializer_list<const char*> commands) {
+    std::string args = "-c 'set forktail.max_snapshot_age_ms = 1'";
+    for (const char* c : commands) args += std::string(" -c '") + c + "'";
+    CommandResult r = Psql(args);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return r.output;
+  }
+};
+
+TEST_F(PsqlCatalog, ListCommands) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
+  CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_catalog.sql").string());
+  ASSERT_EQ(setup.exit_code, 0) << setup.output;
+  EXPECT_EQ(RunCommands({"\\dt", "\\d", "\\di", "\\dn", "\\l"}),
+            ReadText(kE2eDir / "psql_catalog.expected"));
+}
+
+// \d TABLE: psql sends 12 queries and prints nothing if one fails. Two still
+// fail: the policies query (ARRAY(subquery): no array_agg) and the
+// publications query (generate_series over a correlated argument, string_agg);
+// the columns and triggers queries need general correlated subqueries (SUBQ).
+TEST_F(PsqlCatalog, DISABLED_DescribeTable) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
+  CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_catalog.sql").string());
+  ASSERT_EQ(setup.exit_code, 0) << setup.output;
+  EXPECT_EQ(RunCommands({"\\d pgbench_accounts", "\\d items", "\\d nokey"}),
+            "SET\n" + ReadText(kE2eDir / "psql_describe.expected"));
+}
+
+// Eight of the queries of \d items (see the file) run and answer as PostgreSQL
+// does.
+TEST_F(PsqlCatalog, DescribeTableQueries) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
+  CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_catalog.sql").string());
+  ASSERT_EQ(setup.exit_code, 0) << setup.output;
+  CommandResult r = Psql("-At -c 'set forktail.max_snapshot_age_ms = 1' -f " +
+                         (kE2eDir / "psql_describe_queries.sql").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("16392|public|items\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("items_pkey|t|t|f|t|CREATE UNIQUE INDEX items_pkey ON public.items USING "
+                          "btree (id, name)|PRIMARY KEY (id, name)|p|f|f|f|0\n"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST_F(PsqlCatalog, CatalogQueries) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
+  CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_catalog.sql").string());
+  ASSERT_EQ(setup.exit_code, 0) << setup.output;
+  EXPECT_EQ(PsqlValue("SELECT 'items'::regclass::oid, 'items'::regclass::oid::regclass, "
+                      "current_database(), current_user"),
+            "16392|items|forktail|forktail");
+  EXPECT_EQ(PsqlValue("SELECT count(*) FROM information_schema.columns WHERE table_name = "
+                      "'items'"),
+            "9");
+  CommandResult write = Psql("-c 'DELETE FROM pg_class'");
+  EXPECT_NE(write.exit_code, 0);
+  EXPECT_NE(write.output.find("permission denied for table pg_class"), std::string::npos)
+      << write.output;
+}
+
+}  // namespace
+}  // namespace forktail::test
