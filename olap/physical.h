@@ -13,6 +13,8 @@
 //   ValuesOperator        constant rows (VALUES, SELECT without FROM)
 //   NestedLoopJoin        small materialized build side: cross/theta joins,
 //                         residual conditions, the scalar-subquery single join
+//   ApplyOperator         dependent join: a correlated subquery's folded result
+//                         per distinct binding, appended as a column
 //   PlanBuilder           short DAG construction
 //   physical::*           the storage side (physical_table.h): table access
 //                         behind a forward-declared Table
@@ -20,6 +22,7 @@
 #pragma once
 
 #include "olap/physical_aggregate.h"
+#include "olap/physical_apply.h"
 #include "olap/physical_chunk_block.h"
 #include "olap/physical_hash_join.h"
 #include "olap/physical_nested_loop_join.h"

@@ -127,6 +127,15 @@ OperatorId PlanBuilder::LoopJoin(OperatorId probe_input, OperatorId build_input,
   return id;
 }
 
+OperatorId PlanBuilder::Apply(OperatorId input, std::vector<uint32_t> binding_columns,
+                              ApplyFold fold, Type result_type, ApplyRunner runner) {
+  OperatorId id =
+      Add(std::make_unique<ApplyOperator>(types(input), std::move(binding_columns), fold,
+                                          std::move(result_type), std::move(runner), parallelism_));
+  plan_->AddEdge(input, id, true);
+  return id;
+}
+
 std::shared_ptr<ResultRows> PlanBuilder::Sink(OperatorId input) {
   auto result = std::make_shared<ResultRows>();
   OperatorId id = Add(std::make_unique<ResultSinkOperator>(types(input), result));

@@ -19,6 +19,7 @@
 
 #include "olap/aggregator.h"
 #include "olap/join_probe.h"
+#include "olap/physical_apply.h"
 #include "olap/physical_nested_loop_join.h"
 #include "olap/physical_scan.h"
 #include "olap/physical_sink.h"
@@ -68,6 +69,9 @@ class PlanBuilder {
   OperatorId LoopJoin(OperatorId probe_input, OperatorId build_input, LoopJoinType type,
                       std::vector<uint32_t> probe_keys, std::vector<uint32_t> build_keys,
                       ExprPtr residual);
+  // See physical_apply.h: appends the folded subquery result per row.
+  OperatorId Apply(OperatorId input, std::vector<uint32_t> binding_columns, ApplyFold fold,
+                   Type result_type, ApplyRunner runner);
   std::shared_ptr<ResultRows> Sink(OperatorId input);
 
   const std::vector<Type>& types(OperatorId id) const;

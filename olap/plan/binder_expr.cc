@@ -316,7 +316,8 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
     case sql::ExprKind::kExists:
     case sql::ExprKind::kInSubquery:
     case sql::ExprKind::kQuantified:
-      NotSupported("a subquery in this position (only as a WHERE conjunct)", e.position);
+      r = BindSubqueryValue(e, ctx);  // an Apply (binder_apply.cc)
+      break;
     case sql::ExprKind::kStar:
       throw DbError(sqlstate::kSyntaxError, "syntax error at or near \"*\"", e.position);
     case sql::ExprKind::kDefault:

@@ -83,6 +83,9 @@ struct SubqueryMode {
   bool defer_select = false;
   std::vector<ExprPtr> deferred_select;
   std::set<uint32_t> count_ids;
+  // Apply (binder_apply.cc): leave correlated conjuncts in the WHERE filter
+  // (the subplan then reads outer columns; it runs per outer binding).
+  bool keep_correlated = false;
 };
 
 class Binder {
@@ -143,6 +146,20 @@ class Binder {
   // A scalar subquery inside an expression: joined onto *ctx.plan; returns
   // the expression giving its value.
   ExprPtr BindScalarSubquery(const sql::Expr& e, ExprContext& ctx);
+  // The join rewrites behind the two above; 0A000 for shapes they cannot
+  // express (the callers then fall back to an Apply).
+  bool BindSubqueryJoin(const sql::Expr& e, bool negated, ExprContext& ctx);
+  ExprPtr BindScalarJoin(const sql::Expr& e, ExprContext& ctx);
+  // EXISTS / [NOT] IN / op ANY|ALL (subquery) as a value anywhere in an
+  // expression: an Apply onto *ctx.plan (binder_apply.cc); returns the
+  // boolean expression.
+  ExprPtr BindSubqueryValue(const sql::Expr& e, ExprContext& ctx);
+  // The general fallback for any subquery: binds `q` keeping its correlated
+  // conditions inside, and attaches an Apply of `kind` onto *ctx.plan (a
+  // hole is fine). ANY/ALL compare `lhs` (bound in ctx) with the column by
+  // `op`. Returns a ref to the Apply's result column.
+  ExprPtr BindApply(const sql::Query& q, ExprContext& ctx, ApplyKind kind, const sql::Expr* lhs,
+                    const std::string& op, int position);
   // Adds a column computing `e` on top of *plan (unless it already is a
   // column of type `want`); returns its id.
   uint32_t Materialize(LogicalOpPtr* plan, ExprPtr e, const Type& want);

@@ -72,8 +72,10 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
     for (const sql::Expr* c : conjuncts) {
       if (BindSubqueryConjunct(*c, ctx)) continue;
       ExprPtr b = BindCondition(*c, ctx, split ? "AND" : "WHERE");
+      // (An Apply's subquery, or a set operation's branch, keeps them: its
+      // plan then reads the outer columns, binder_apply.cc.)
       bool correlated = false;
-      if (outer != nullptr) {
+      if (outer != nullptr && mode != nullptr && mode->is_subquery && !mode->keep_correlated) {
         ColumnSet mine = OutputIds(*plan);
         for (uint32_t id : ColumnsOf(*b)) correlated = correlated || mine.count(id) == 0;
       }
@@ -351,8 +353,13 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   auto proj = std::make_unique<LogicalOp>();
   proj->kind = LogicalOpKind::kProject;
   ColumnSet used;
+  ColumnSet local = OutputIds(*plan);
   for (SelectOutput& o : outputs) {
-    uint32_t id = o.expr->kind == ExprKind::kColumnRef && !used.count(o.expr->column)
+    // A forwarded column keeps its id; an outer column read by a
+    // correlated subquery's select list gets a fresh one (it is not
+    // produced here).
+    uint32_t id = o.expr->kind == ExprKind::kColumnRef && !used.count(o.expr->column) &&
+                          local.count(o.expr->column)
                       ? o.expr->column
                       : NewId();
     used.insert(id);

@@ -12,13 +12,16 @@
 //                         q grouped by its correlation columns, left-joined
 //                         back on them; the select expression is evaluated
 //                         above the join with COALESCE(count, 0) for counts
-//   (q) scalar, correlated, not aggregated: single join on the correlation keys
+//   (q) scalar, correlated, not aggregated: single join on the correlation keys,
+//                         other correlated conjuncts as its residual
 //
 // Correlation: the subquery's WHERE conjuncts that read outer columns
 // (BoundQuery::correlated) become the join's condition; the push-down pass
 // turns their column equalities into keys and keeps the rest as the
 // residual (TPC-H Q21's l3.l_suppkey <> l1.l_suppkey on an anti join).
-// Outer references anywhere else are not supported (0A000).
+// Outer references anywhere else, and any other shape these joins cannot
+// express, raise 0A000 inside; the entry points catch it and bind the
+// subquery again as an Apply (binder_apply.cc), the general fallback.
 #include <string>
 
 #include "olap/plan/binder_internal.h"
@@ -53,6 +56,17 @@ void JoinOnto(LogicalOpPtr* plan, LogicalJoinKind kind, LogicalOpPtr right,
 void CheckNoFreeColumns(const LogicalOp& plan, int position) {
   if (!FreeColumns(plan).empty()) {
     NotSupported("an outer reference in this position of a subquery", position);
+  }
+}
+
+// A join key must be produced by the plan the join attaches to; a key
+// reading a column of a scope further out (correlation two levels deep)
+// cannot be one (the caller falls back to an Apply, which substitutes it).
+void CheckNoOuterKey(const Expression& key, const Scope* scope, int position) {
+  for (uint32_t id : ColumnsOf(key)) {
+    for (const Scope* s = scope ? scope->outer : nullptr; s != nullptr; s = s->outer) {
+      if (s->Ids().count(id)) NotSupported("a join key over an enclosing query's column", position);
+    }
   }
 }
 
@@ -98,6 +112,18 @@ bool Binder::BindSubqueryConjunct(const sql::Expr& in, ExprContext& ctx) {
   if (ctx.plan == nullptr || !*ctx.plan) {
     NotSupported("a subquery in this position", e->position);
   }
+  // A shape the joins below cannot express (0A000) is bound again as a
+  // value under the WHERE filter: an Apply (binder_apply.cc).
+  try {
+    return BindSubqueryJoin(*e, negated, ctx);
+  } catch (const DbError& err) {
+    if (std::string(err.sqlstate()) != sqlstate::kFeatureNotSupported) throw;
+    return false;
+  }
+}
+
+bool Binder::BindSubqueryJoin(const sql::Expr& expr, bool negated, ExprContext& ctx) {
+  const sql::Expr* e = &expr;
   if (e->kind == sql::ExprKind::kInSubquery && e->negated) negated = !negated;
   SubqueryMode mode;
   mode.is_subquery = true;
@@ -113,6 +139,10 @@ bool Binder::BindSubqueryConjunct(const sql::Expr& in, ExprContext& ctx) {
   }
   const sql::Expr& lhs = *e->children[0];
   if (lhs.kind == sql::ExprKind::kRow) NotSupported("a row value IN (subquery)", lhs.position);
+  if (negated && e->kind == sql::ExprKind::kQuantified &&
+      !(e->op == "<>" && e->quantifier == sql::Quantifier::kAll)) {
+    NotSupported("NOT (x op ANY/ALL (subquery))", e->position);
+  }
   const LogicalColumn col = bq.columns[0];
   ExprContext lc = ctx;
   lc.hint = &col.type;
@@ -146,6 +176,7 @@ bool Binder::BindSubqueryConjunct(const sql::Expr& in, ExprContext& ctx) {
     }
     if (t.IsString()) t = x->type.id == col.type.id ? x->type : Type::Text();
     if (anti && !bq.correlated.empty()) NotSupported("a correlated NOT IN subquery", e->position);
+    CheckNoOuterKey(*x, ctx.scope, e->position);
     uint32_t l = Materialize(ctx.plan, std::move(x), t);
     uint32_t r = Materialize(&bq.plan, ColumnRef(col.id, col.type), t);
     JoinOnto(ctx.plan, anti ? LogicalJoinKind::kNullAwareAnti : LogicalJoinKind::kSemi,
@@ -172,6 +203,15 @@ bool Binder::BindSubqueryConjunct(const sql::Expr& in, ExprContext& ctx) {
 
 ExprPtr Binder::BindScalarSubquery(const sql::Expr& e, ExprContext& ctx) {
   if (ctx.plan == nullptr) NotSupported("a subquery in this position", e.position);
+  try {
+    return BindScalarJoin(e, ctx);
+  } catch (const DbError& err) {
+    if (std::string(err.sqlstate()) != sqlstate::kFeatureNotSupported) throw;
+    return BindApply(*e.subquery, ctx, ApplyKind::kScalar, nullptr, "", e.position);
+  }
+}
+
+ExprPtr Binder::BindScalarJoin(const sql::Expr& e, ExprContext& ctx) {
   const sql::Query& q = *e.subquery;
   bool aggregated = q.kind == sql::QueryKind::kSelect && q.group_by.empty() && !q.having &&
                     q.select_list.size() == 1 && ContainsAggregate(*q.select_list[0].expr);
@@ -185,6 +225,7 @@ ExprPtr Binder::BindScalarSubquery(const sql::Expr& e, ExprContext& ctx) {
   CheckNoFreeColumns(*bq.plan, e.position);
   // Correlation conditions: inner column = expression over outer columns.
   std::vector<uint32_t> lk, rk;
+  std::vector<ExprPtr> residual;
   ColumnSet inner = OutputIds(*bq.plan);
   for (ExprPtr& c : bq.correlated) {
     bool ok = c->kind == ExprKind::kCompare && c->compare == CompareOp::kEq;
@@ -198,14 +239,21 @@ ExprPtr Binder::BindScalarSubquery(const sql::Expr& e, ExprContext& ctx) {
     }
     ok = ok && inner_side >= 0;
     if (!ok) {
-      NotSupported("a correlated scalar subquery condition other than column = outer expression",
-                   e.position);
+      // Not aggregated: any other correlated conjunct (non-equality, or over
+      // outer columns only) is the single join's residual.
+      if (aggregated) {
+        NotSupported("a correlated scalar subquery condition other than column = outer expression",
+                     e.position);
+      }
+      residual.push_back(std::move(c));
+      continue;
     }
     ExprPtr in = std::move(c->children[inner_side]);
     ExprPtr out = std::move(c->children[1 - inner_side]);
     Type t = in->type;
     if (!(out->type == t)) t = CommonType(in->type, out->type, false);
     rk.push_back(Materialize(&bq.plan, std::move(in), t));
+    CheckNoOuterKey(*out, ctx.scope, e.position);
     lk.push_back(Materialize(ctx.plan, std::move(out), t));
   }
   if (aggregated) {
@@ -230,7 +278,7 @@ ExprPtr Binder::BindScalarSubquery(const sql::Expr& e, ExprContext& ctx) {
     return value;
   }
   JoinOnto(ctx.plan, LogicalJoinKind::kSingle, std::move(bq.plan), std::move(lk), std::move(rk),
-           {});
+           std::move(residual));
   return ColumnRef(bq.columns[0].id, bq.columns[0].type);
 }
 

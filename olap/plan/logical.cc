@@ -79,6 +79,8 @@ LogicalOpPtr ClonePlan(const LogicalOp& op) {
   c->offset = op.offset;
   c->set_distinct = op.set_distinct;
   for (const auto& row : op.rows) c->rows.push_back(CloneAll(row));
+  c->apply_kind = op.apply_kind;
+  if (op.subplan) c->subplan = ClonePlan(*op.subplan);
   return c;
 }
 
@@ -108,6 +110,8 @@ const char* LogicalOpKindName(LogicalOpKind k) {
       return "Except";
     case LogicalOpKind::kValues:
       return "Values";
+    case LogicalOpKind::kApply:
+      return "Apply";
   }
   return "?";
 }
@@ -355,6 +359,11 @@ void PrintTree(const LogicalOp& op, int depth, bool with_estimates, std::string*
   }
   out->push_back('\n');
   for (const LogicalOpPtr& child : op.children) PrintTree(*child, depth + 1, with_estimates, out);
+  if (op.subplan) {
+    out->append(static_cast<size_t>(depth + 1) * 2, ' ');
+    out->append("subquery:\n");
+    PrintTree(*op.subplan, depth + 2, with_estimates, out);
+  }
 }
 
 }  // namespace
@@ -452,6 +461,14 @@ std::string DescribeOp(const LogicalOp& op) {
       break;
     case LogicalOpKind::kDistinct:
       break;
+    case LogicalOpKind::kApply: {
+      static constexpr const char* kNames[] = {"scalar", "exists", "any", "all"};
+      s += fmt::format(" {} bindings=", kNames[static_cast<int>(op.apply_kind)]);
+      s += ExprList(p, op.expressions);
+      const LogicalColumn& r = op.columns.back();
+      s += fmt::format(" -> {}#{}", r.name, r.id);
+      break;
+    }
   }
   return s;
 }

@@ -19,7 +19,9 @@
 // input(s): a Join's condition to the ids of both children.
 //
 // Shape guarantees the planner may rely on (after Bind, kept by Optimize):
-//   - no subqueries: IN / EXISTS / scalar / correlated subqueries are joins;
+//   - no subqueries: IN / EXISTS / scalar / correlated subqueries are joins,
+//     except the shapes joins cannot express, which are kApply operators
+//     (their subplan is planned per outer binding at run time);
 //   - Aggregate group keys, aggregate inputs, Sort keys and Join keys are
 //     column ids of the child (the binder projects computed expressions into
 //     columns first);
@@ -69,6 +71,17 @@ enum class LogicalOpKind : uint8_t {
   kIntersect,  // set_distinct: INTERSECT, else INTERSECT ALL (may be absent)
   kExcept,     // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
   kValues,     // constant rows (also SELECT without FROM: one row, no columns)
+  kApply,      // dependent join: `subplan` evaluated per row of children[0]
+};
+
+// What an Apply computes from the rows its subplan returns for one outer row
+// (the subplan has one output column):
+enum class ApplyKind : uint8_t {
+  kScalar,  // 0 rows: NULL; 1 row: its value; more: 21000
+  kExists,  // whether there is a row
+  kAny,     // the subplan yields booleans: TRUE if one is TRUE, else NULL if
+            // one is NULL, else FALSE (empty: FALSE)
+  kAll,     // FALSE if one is FALSE, else NULL if one is NULL, else TRUE
 };
 
 // Output columns: left's then right's, except semi/anti/null-aware anti
@@ -179,6 +192,20 @@ struct LogicalOp {
 
   // kValues: rows of constant expressions (one per output column).
   std::vector<std::vector<ExprPtr>> rows;
+
+  // kApply (a correlated subquery the binder could not turn into a join):
+  // output = children[0]'s columns then one result column (last). `subplan`
+  // is the subquery's plan, NOT a child (the optimizer never rewrites it
+  // against the outer plan); it reads outer columns by id (its free
+  // columns). `expressions` holds one ColumnRef per free column (the
+  // bindings), so passes that collect the ids an operator reads keep them.
+  // At run time (olap/plan/apply_runner.h) each distinct binding tuple gets
+  // the subplan with the bindings replaced by constants, optimized, planned
+  // and run on its own; results are cached per binding tuple. Bindings may
+  // name columns of an operator further out (two levels of correlation):
+  // the outer Apply substitutes them before this one runs.
+  ApplyKind apply_kind = ApplyKind::kScalar;
+  LogicalOpPtr subplan;
 
   // Position of the first output column with this id; -1 if absent.
   int FindColumn(uint32_t id) const;

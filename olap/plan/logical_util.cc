@@ -167,6 +167,12 @@ void RecomputeColumns(LogicalOp* op) {
       }
       break;
     }
+    case LogicalOpKind::kApply: {  // the input's columns, then the result (last)
+      LogicalColumn result = op->columns.back();
+      op->columns = op->children[0]->columns;
+      op->columns.push_back(std::move(result));
+      break;
+    }
     default:
       break;
   }

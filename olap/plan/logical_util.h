@@ -48,7 +48,8 @@ bool IsFalseOrNullConstant(const Expression& e);
 void ForEachExpression(LogicalOp& op, const std::function<void(ExprPtr&)>& f);
 
 // Recomputes the output columns of pass-through operators from their
-// children (Filter, Sort, Limit, Distinct, Join); other kinds are unchanged.
+// children (Filter, Sort, Limit, Distinct, Join, Apply); other kinds are
+// unchanged.
 void RecomputeColumns(LogicalOp* op);
 
 // COALESCE(a, b) (the factory takes a vector, which braces cannot fill

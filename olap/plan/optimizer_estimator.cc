@@ -301,6 +301,9 @@ double CardinalityEstimator::Estimate(LogicalOp& op) {
     case LogicalOpKind::kValues:
       rows = static_cast<double>(op.rows.size());
       break;
+    case LogicalOpKind::kApply:
+      rows = in[0];
+      break;
   }
   op.estimated_rows = std::max(rows, op.kind == LogicalOpKind::kValues ? 0.0 : 1.0);
   return op.estimated_rows;

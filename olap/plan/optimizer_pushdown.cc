@@ -242,6 +242,18 @@ LogicalOpPtr Push(LogicalOpPtr op, Preds incoming) {
     }
     case LogicalOpKind::kJoin:
       return PushJoin(std::move(op), std::move(preds));
+    case LogicalOpKind::kApply: {
+      // Conditions not reading the subquery's result go below: fewer rows
+      // (and distinct bindings) to run the subquery for.
+      Preds down, above;
+      const uint32_t result = op->columns.back().id;
+      for (ExprPtr& p : preds) {
+        (ColumnsOf(*p).count(result) ? above : down).push_back(std::move(p));
+      }
+      op->children[0] = Push(std::move(op->children[0]), std::move(down));
+      RecomputeColumns(op.get());
+      return WithFilter(std::move(op), std::move(above));
+    }
     default:
       // Limit, set operations, Values: conditions stay above; children are
       // optimized on their own.

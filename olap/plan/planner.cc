@@ -134,6 +134,8 @@ Planned Planner::PlanOp(const LogicalOp& op) {
       return PlanSetOp(op);
     case LogicalOpKind::kValues:
       return PlanValues(op);
+    case LogicalOpKind::kApply:
+      return PlanApply(op);
   }
   throw DbError(sqlstate::kInternalError, "planner: unknown logical operator");
 }

@@ -50,6 +50,8 @@ class Planner {
 
   // planner_join.cc
   Planned PlanJoin(const LogicalOp& op);
+  // planner_apply.cc
+  Planned PlanApply(const LogicalOp& op);
   // planner_setop.cc
   Planned PlanUnion(const LogicalOp& op);
   Planned PlanSetOp(const LogicalOp& op);

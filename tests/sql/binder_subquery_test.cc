@@ -34,6 +34,13 @@ class BinderSubqueryTest : public ::testing::Test {
     }
     return nullptr;
   }
+  static const LogicalOp* FindOp(const LogicalOp& root, LogicalOpKind kind) {
+    if (root.kind == kind) return &root;
+    for (const LogicalOpPtr& c : root.children) {
+      if (const LogicalOp* f = FindOp(*c, kind)) return f;
+    }
+    return nullptr;
+  }
   LogicalOpPtr Plan(const std::string& sql) {
     LogicalOpPtr p = OptimizedPlan(sql, Cat());
     EXPECT_EQ(CheckPlan(*p), "") << PlanToString(*p);
@@ -149,15 +156,45 @@ TEST_F(BinderSubqueryTest, NestedCorrelationQ20) {
   EXPECT_EQ(left->left_keys.size(), 2u);
 }
 
-TEST_F(BinderSubqueryTest, UnsupportedCorrelationIsReported) {
-  try {
-    Plan(
-        "select n_name from nation where n_regionkey in "
-        "(select r_regionkey from region where r_regionkey > n_nationkey limit 1)");
-    ADD_FAILURE();
-  } catch (const DbError& e) {
-    EXPECT_EQ(std::string(e.sqlstate()), "0A000");
-  }
+TEST_F(BinderSubqueryTest, CorrelationJoinsCannotExpressIsAnApply) {
+  // LIMIT inside a correlated IN: the subquery runs per outer binding.
+  LogicalOpPtr p = Plan(
+      "select n_name from nation where n_regionkey in "
+      "(select r_regionkey from region where r_regionkey > n_nationkey limit 1)");
+  const LogicalOp* apply = FindOp(*p, LogicalOpKind::kApply);
+  ASSERT_NE(apply, nullptr) << PlanToString(*p);
+  EXPECT_EQ(apply->apply_kind, ApplyKind::kAny);
+  ASSERT_EQ(apply->expressions.size(), 2u) << PlanToString(*p);  // n_regionkey, n_nationkey
+  ASSERT_NE(apply->subplan, nullptr);
+  EXPECT_EQ(FindJoin(*p, LogicalJoinKind::kSemi), nullptr) << PlanToString(*p);
+}
+
+TEST_F(BinderSubqueryTest, QuantifiedAndExistsAsValuesAreApplies) {
+  LogicalOpPtr p = Plan(
+      "select n_name, n_regionkey < any (select r_regionkey from region), "
+      "exists (select 1 from region where r_regionkey = n_regionkey) from nation");
+  int applies = 0;
+  std::function<void(const LogicalOp&)> walk = [&](const LogicalOp& op) {
+    if (op.kind == LogicalOpKind::kApply) applies++;
+    for (const LogicalOpPtr& c : op.children) walk(*c);
+  };
+  walk(*p);
+  EXPECT_EQ(applies, 2) << PlanToString(*p);
+  LogicalOpPtr o = Plan(
+      "select n_name from nation where n_nationkey = 1 or exists "
+      "(select 1 from region where r_regionkey = n_regionkey)");
+  const LogicalOp* apply = FindOp(*o, LogicalOpKind::kApply);
+  ASSERT_NE(apply, nullptr) << PlanToString(*o);
+  EXPECT_EQ(apply->apply_kind, ApplyKind::kExists);
+}
+
+TEST_F(BinderSubqueryTest, CorrelatedScalarNonEquiIsAnApply) {
+  LogicalOpPtr p = Plan(
+      "select n_name, (select count(*) from region where r_regionkey < n_regionkey) from nation");
+  const LogicalOp* apply = FindOp(*p, LogicalOpKind::kApply);
+  ASSERT_NE(apply, nullptr) << PlanToString(*p);
+  EXPECT_EQ(apply->apply_kind, ApplyKind::kScalar);
+  EXPECT_EQ(apply->columns.back().type, Type::BigInt());
 }
 
 }  // namespace

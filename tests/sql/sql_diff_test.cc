@@ -50,9 +50,6 @@ namespace fs = std::filesystem;
 // Query name -> the bug that makes Forktail's answer differ (reported; each
 // checked against PostgreSQL 15, which agrees with DuckDB on all of them).
 const std::map<std::string, std::string> kKnownBugs = {
-    // 0A000 "a subquery in this position (only as a WHERE conjunct) is not
-    // supported": a quantified comparison (x < ANY (SELECT ...)) as a value.
-    {"any_as_value_with_nulls", "ANY/ALL subquery only as a WHERE conjunct"},
     // date +/- interval yields DATE ("2021-11-06"); PostgreSQL yields
     // timestamp without time zone ("2021-11-06 00:00:00").
     {"date_interval_timestamp", "date + interval has type date, not timestamp"},

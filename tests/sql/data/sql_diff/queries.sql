@@ -399,3 +399,104 @@ SELECT o.status, COUNT(DISTINCT o.cust_id) AS custs
 FROM orders o GROUP BY o.status
 HAVING COUNT(*) FILTER (WHERE o.amount < 0) > 0
 ORDER BY o.status, custs;
+
+-- SUBQ block: correlated subqueries the binder runs as an Apply (issue 6/7).
+
+-- name: subq_correlated_scalar_order_limit
+SELECT c.id,
+       (SELECT o.amount FROM orders o WHERE o.cust_id = c.id
+        ORDER BY o.amount DESC NULLS LAST, o.oid LIMIT 1) AS top_amount
+FROM cust c WHERE c.id <= 40
+ORDER BY c.id, top_amount;
+
+-- name: subq_scalar_limit_offset_in_where
+SELECT c.id, c.name FROM cust c
+WHERE c.score > (SELECT o.qty FROM orders o WHERE o.cust_id = c.id
+                 ORDER BY o.qty DESC NULLS LAST, o.oid LIMIT 1 OFFSET 1)
+ORDER BY c.id, c.name;
+
+-- name: subq_any_all_values_with_nulls
+SELECT c.id,
+       c.score > ALL (SELECT o.qty FROM orders o WHERE o.cust_id = c.id) AS gt_all,
+       c.score = ANY (SELECT o.qty FROM orders o WHERE o.cust_id = c.id) AS eq_any,
+       c.score IN (SELECT qty FROM orders WHERE oid < 10) AS in_list,
+       c.score NOT IN (SELECT qty FROM orders WHERE oid < 10) AS not_in
+FROM cust c WHERE c.id <= 40
+ORDER BY c.id, gt_all, eq_any, in_list, not_in;
+
+-- name: subq_exists_under_or
+SELECT c.id FROM cust c
+WHERE c.score > 90
+   OR EXISTS (SELECT 1 FROM orders o WHERE o.cust_id = c.id AND o.amount > 900)
+ORDER BY c.id;
+
+-- name: subq_exists_in_case_and_select
+SELECT c.id,
+       CASE WHEN EXISTS (SELECT 1 FROM items i WHERE i.cust_id = c.id) THEN 'items'
+            ELSE 'none' END AS k,
+       NOT EXISTS (SELECT 1 FROM orders o WHERE o.cust_id = c.id) AS no_orders
+FROM cust c WHERE c.id <= 40
+ORDER BY c.id, k, no_orders;
+
+-- name: subq_count_sum_non_equi_correlation
+SELECT c.id,
+       (SELECT COUNT(*) FROM orders o WHERE o.cust_id = c.id AND o.qty > c.score) AS n_bigger,
+       (SELECT SUM(o.amount) FROM orders o WHERE o.cust_id = c.id AND o.qty > c.score) AS s_bigger
+FROM cust c WHERE c.id <= 40
+ORDER BY c.id, n_bigger, s_bigger;
+
+-- name: subq_correlated_not_in
+SELECT c.id FROM cust c
+WHERE c.score NOT IN (SELECT o.qty FROM orders o WHERE o.cust_id = c.id)
+ORDER BY c.id;
+
+-- name: subq_two_level_correlation
+SELECT c.id FROM cust c
+WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust_id = c.id
+              AND EXISTS (SELECT 1 FROM items i WHERE i.cust_id = o.cust_id
+                          AND i.price > c.balance))
+ORDER BY c.id;
+
+-- name: subq_two_level_scalar_in_select
+SELECT c.id,
+       (SELECT MAX(o.amount) FROM orders o WHERE o.cust_id = c.id
+        AND o.qty > (SELECT COUNT(*) FROM items i WHERE i.cust_id = c.id)) AS m
+FROM cust c WHERE c.id <= 60
+ORDER BY c.id, m;
+
+-- name: subq_union_inside_correlated_in
+SELECT c.id FROM cust c
+WHERE c.id IN (SELECT o.cust_id FROM orders o WHERE o.qty = c.score
+               UNION SELECT i.cust_id FROM items i WHERE i.price > c.balance)
+ORDER BY c.id;
+
+-- FUNCS block: scalar functions and operators (issue 6).
+
+-- name: funcs_decimal_rounding
+SELECT oid, CEIL(amount) AS c, FLOOR(amount) AS f, ROUND(amount) AS r, TRUNC(amount) AS t,
+       ROUND(rate) AS rr, SIGN(amount) AS s
+FROM orders WHERE oid <= 40
+ORDER BY oid, c, f, r, t, rr, s;
+
+-- name: funcs_string_slices
+SELECT id, LEFT(name, 3) AS l, RIGHT(name, 2) AS r, LPAD(region, 8, '*') AS lp,
+       RPAD(region, 7, '.') AS rp, REPLACE(name, 'cust', 'c') AS rep, STRPOS(name, '5') AS pos,
+       REVERSE(region) AS rev, TRIM(region) AS tr
+FROM cust WHERE id <= 30
+ORDER BY id, l, r, lp, rp, rep, pos, rev, tr;
+
+-- name: funcs_concat
+SELECT id, name || '-' || region AS op, CONCAT(name, score) AS c, CONCAT_WS('/', region, name) AS ws,
+       name || score AS num
+FROM cust WHERE id <= 30
+ORDER BY id, op, c, ws, num;
+
+-- name: funcs_date_integer
+SELECT oid, odate + 7 AS plus, odate - qty AS minus, odate - DATE '2020-01-01' AS days
+FROM orders WHERE oid <= 40 AND odate + INTERVAL '1 day' > DATE '2019-06-01'
+ORDER BY oid, plus, minus, days;
+
+-- name: funcs_ilike_starts_with
+SELECT c.id, c.name FROM cust c
+WHERE c.name ILIKE 'CUST0_5%' OR (c.region ILIKE '%th' AND STARTS_WITH(c.name, 'cust01'))
+ORDER BY c.id, c.name;

@@ -1,0 +1,67 @@
+// ApplyOperator: the physical dependent join. For each live input row it
+// reads the binding columns (the outer values a correlated subquery uses),
+// asks `runner` for the subquery's rows under that binding, folds them into
+// one value (ApplyFold below) and appends it as a new last column. Results
+// are cached per distinct binding tuple for the operator's lifetime, so the
+// subquery runs once per distinct binding, not once per row (the input's
+// duplicates are cheap). Rows are never dropped: a condition over the result
+// is a Select above.
+//
+// The runner does the real work (olap/plan/apply_runner.h: substitute,
+// optimize, plan, run on a private immediate scheduler); it is a callback so
+// this module does not depend on the planner. It may be called from several
+// workers at once with different bindings; a binding is run at most once
+// (the cache lock is held while it runs, so concurrent rows wait).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "olap/physical_operator.h"
+#include "storage/value.h"
+
+namespace forktail {
+
+enum class ApplyFold : uint8_t {
+  kScalar,  // 0 rows: NULL; 1 row: its (single) value; more: 21000
+  kExists,  // TRUE iff a row
+  kAny,     // booleans: TRUE if one is TRUE, else NULL if one is NULL, else FALSE
+  kAll,     // booleans: FALSE if one is FALSE, else NULL if one is NULL, else TRUE
+};
+
+// The subquery's result rows for one binding (values in binding order).
+using ApplyRunner = std::function<std::vector<Row>(const Row& binding)>;
+
+// Folds a subquery's rows per `fold`; the result has type `type`.
+Value FoldApplyRows(ApplyFold fold, const std::vector<Row>& rows, const Type& type);
+
+class ApplyOperator final : public PhysicalOperator {
+ public:
+  ApplyOperator(std::vector<Type> input_types, std::vector<uint32_t> binding_columns,
+                ApplyFold fold, Type result_type, ApplyRunner runner, int parallelism);
+
+  // Distinct bindings evaluated so far.
+  size_t evaluations() const;
+
+ protected:
+  void ProcessBlock(WorkOrderContext& context, int slot, size_t input_index,
+                    const StreamBlockPtr& block) override;
+
+ private:
+  struct RowLess {
+    bool operator()(const Row& a, const Row& b) const;
+  };
+  Value Evaluate(const Row& binding);
+
+  std::vector<uint32_t> binding_columns_;
+  ApplyFold fold_;
+  Type result_type_;
+  ApplyRunner runner_;
+  mutable std::mutex mutex_;
+  std::map<Row, Value, RowLess> cache_;
+};
+
+}  // namespace forktail
