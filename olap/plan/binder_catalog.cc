@@ -2,11 +2,12 @@
 // binder_catalog.h for why they are answered at bind time).
 #include "olap/plan/binder_catalog.h"
 
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "olap/scalar_function.h"
 
 namespace forktail {
 
@@ -290,42 +291,23 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     }
     *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
   } else if (name == "format_type" && n == 2) {
-    ExprPtr oid = oid_arg(0);
-    ExprPtr mod = AsInteger(arg(1, Type::Integer()), call.position);
-    // Every (type, modifier) pair the catalog's columns use, then each type
-    // without its modifier.
-    std::map<std::pair<int64_t, int64_t>, std::string> pairs;
-    for (const CatalogRelation& r : view.relations()) {
-      if (r.table == nullptr || r.kind != 'r') continue;
-      for (const ColumnDef& c : r.table->schema().columns) {
-        int32_t m = PgTypeModifier(c.type);
-        if (m >= 0) pairs[{PgTypeOid(c.type), m}] = FormatPgType(PgTypeOid(c.type), m);
-      }
-    }
-    if (IsConstant(*oid) && IsConstant(*mod)) {
-      if (oid->constant.is_null()) {
-        *out = Constant(Value::Null(Type::Text()));
-      } else {
-        int64_t m = mod->constant.is_null() ? -1 : mod->constant.GetInt();
-        *out = Constant(Value::Text(
-            FormatPgType(static_cast<int32_t>(oid->constant.GetInt()), static_cast<int32_t>(m))));
-      }
-      return true;
-    }
-    std::vector<std::pair<ExprPtr, ExprPtr>> whens;
-    whens.emplace_back(IsNull(CloneExpr(*oid)), Constant(Value::Null(Type::Text())));
-    for (const auto& [key, text] : pairs) {
-      ExprPtr c =
-          And(Compare(CompareOp::kEq, CloneExpr(*oid), Constant(Value::BigInt(key.first))),
-              Compare(CompareOp::kEq, CloneExpr(*mod), Constant(Value::BigInt(key.second))));
-      whens.emplace_back(std::move(c), Constant(Value::Text(text)));
-    }
-    for (const PgCatalogType& t : PgCatalogTypes()) {
-      whens.emplace_back(Compare(CompareOp::kEq, CloneExpr(*oid), Constant(Value::BigInt(t.oid))),
-                         Constant(Value::Text(t.display)));
-    }
-    *out = Case(std::move(whens), Constant(Value::Text("???")));
-    (*out)->type = Type::Text();
+    // Depends on the (fixed) type list only: a function evaluated per row.
+    std::vector<ExprPtr> args;
+    args.push_back(Cast(oid_arg(0), Type::BigInt()));
+    args.push_back(Cast(AsInteger(arg(1, Type::Integer()), call.position), Type::BigInt()));
+    auto kernel = [](const ScalarArgs& a, Rows rows, Vector* out) {
+      const int64_t* oid = a[0]->data<int64_t>();
+      const int64_t* mod = a[1]->data<int64_t>();
+      auto* o = out->mutable_data<std::string_view>();
+      ForEachRow(rows, [&](uint32_t i) {
+        if (a[0]->IsNull(i)) return out->SetNull(i, true);
+        int64_t m = a[1]->IsNull(i) ? -1 : mod[i];
+        o[i] =
+            out->arena()->Add(FormatPgType(static_cast<int32_t>(oid[i]), static_cast<int32_t>(m)));
+      });
+    };
+    *out = Function(MakeScalarFunction("format_type", Type::Text(), kernel, /*strict=*/false),
+                    std::move(args));
   } else if (name == "pg_get_expr" && (n == 2 || n == 3)) {
     // Forktail stores no expression trees: every pg_node_tree is NULL.
     ExprPtr tree = arg(0, Type::Text());

@@ -11,6 +11,8 @@
 //     CASE x WHEN oid1 THEN answer1 ... ELSE <answer for an unknown OID> END
 //     (or x IN (...) for the boolean ones). The lookup covers every object
 //     the catalog views list, so any value read from them is answered.
+// format_type() needs only the fixed list of types: it is a ScalarFunction
+// evaluated per row.
 //
 // OID alias types. oid is INTEGER. x::regclass / regtype / regnamespace:
 // from a string (the literal '16484' or 'public.t') the OID, an INTEGER

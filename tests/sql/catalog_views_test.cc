@@ -150,8 +150,10 @@ TEST_F(CatalogViews, OtherViews) {
 TEST_F(CatalogViews, Functions) {
   EXPECT_EQ(Query("SELECT current_database(), current_schema(), current_user, "
                   "pg_catalog.pg_table_is_visible(16388), "
-                  "pg_catalog.pg_table_is_visible(13002), format_type(1700, 983046)"),
-            "forktail|public|forktail|t|f|numeric(15,2);");
+                  "pg_catalog.pg_table_is_visible(13002), format_type(1700, 983046), "
+                  "format_type(1043, 54), format_type(1043, NULL), format_type(1, -1)"),
+            "forktail|public|forktail|t|f|numeric(15,2)|character varying(50)|"
+            "character varying|???;");
   EXPECT_EQ(Query("SELECT c.oid::pg_catalog.regclass, "
                   "c.relnamespace::pg_catalog.regnamespace::pg_catalog.text FROM pg_class c "
                   "WHERE c.oid IN (16389, 13003) ORDER BY 1"),
