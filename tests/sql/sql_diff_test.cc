@@ -50,18 +50,6 @@ namespace fs = std::filesystem;
 // Query name -> the bug that makes Forktail's answer differ (reported; each
 // checked against PostgreSQL 15, which agrees with DuckDB on all of them).
 const std::map<std::string, std::string> kKnownBugs = {
-    // date +/- interval yields DATE ("2021-11-06"); PostgreSQL yields
-    // timestamp without time zone ("2021-11-06 00:00:00").
-    {"date_interval_timestamp", "date + interval has type date, not timestamp"},
-    // 42883 "operator does not exist: date - date"; PostgreSQL: integer days.
-    {"date_difference", "date - date missing"},
-    // 42883 "function round(numeric, integer) does not exist".
-    {"decimal_round", "round(numeric, integer) missing"},
-    // 42883 "function abs(integer) does not exist".
-    {"abs_integer_decimal", "abs() missing"},
-    // 42883 "function upper(character varying) does not exist" (also lower,
-    // length).
-    {"upper_lower_length", "upper/lower/length missing"},
 };
 
 using namespace duckdb_answers;  // NOLINT: the test's vocabulary

@@ -1,0 +1,94 @@
+// Fixture for the scalar-function tests: SQL text through parse, bind,
+// optimize, plan and execute over a small table `t` with a row of NULLs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "olap/plan/binder.h"
+#include "olap/plan/optimizer.h"
+#include "olap/sql/ast.h"
+#include "tests/sql/planner_testing.h"
+
+namespace forktail {
+
+class FunctionsSql : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Table& t = catalog_.CreateTable({"t",
+                                     {{"id", Type::Integer()},
+                                      {"i", Type::Integer()},
+                                      {"s", Type::Text()},
+                                      {"d", Type::Date()},
+                                      {"n", Type::Decimal(10, 2)},
+                                      {"f", Type::Double()},
+                                      {"c", Type::Char(5)}},
+                                     {ColumnId(0)}});
+    physical::InsertRows(
+        t, {{Value::Integer(1), Value::Integer(5), Value::Text("Hello"),
+             Value::Parse(Type::Date(), "2024-01-31"), Value::Parse(Type::Decimal(10, 2), "12.35"),
+             Value::Double(2.5), Value::String(Type::Char(5), "ab")},
+            {Value::Integer(2), Value::Null(Type::Integer()), Value::Null(Type::Text()),
+             Value::Null(Type::Date()), Value::Null(Type::Decimal(10, 2)),
+             Value::Null(Type::Double()), Value::Null(Type::Char(5))},
+            {Value::Integer(3), Value::Integer(-7), Value::Text("w\xc3\xb6rld  "),
+             Value::Parse(Type::Date(), "2000-02-29"), Value::Parse(Type::Decimal(10, 2), "-0.50"),
+             Value::Double(-1.5), Value::String(Type::Char(5), "x")}});
+    t.RefreshStatistics();
+  }
+
+  BoundStatement BindSql(const std::string& sql) {
+    std::vector<sql::StatementPtr> statements = sql::Parse(sql);
+    EXPECT_EQ(statements.size(), 1u);
+    return Bind(*statements.at(0), catalog_);
+  }
+
+  // Rows as "v|v;v|v;" (Value::ToString, NULL as NULL).
+  std::string Query(const std::string& sql) {
+    BoundStatement bound = BindSql(sql);
+    LogicalOpPtr plan = Optimize(std::move(bound.plan), catalog_);
+    SchedulerOptions options;
+    options.immediate = true;
+    options.num_workers = 1;
+    options.pin_workers = false;
+    Scheduler scheduler(options);
+    QueryResult result = ExecuteQuery(scheduler, *plan, catalog_);
+    std::string s;
+    for (const Row& r : result.rows) {
+      for (size_t i = 0; i < r.size(); i++) {
+        if (i > 0) s += "|";
+        s += r[i].is_null() ? "NULL" : r[i].ToString();
+      }
+      s += ";";
+    }
+    return s;
+  }
+
+  // One value: SELECT <expr> (";" stripped).
+  std::string Eval(const std::string& expr) {
+    std::string s = Query("SELECT " + expr);
+    if (!s.empty() && s.back() == ';') s.pop_back();
+    return s;
+  }
+
+  // The result type of SELECT <expr>.
+  std::string TypeOf(const std::string& expr) {
+    BoundStatement bound = BindSql("SELECT " + expr);
+    return bound.plan->columns.at(0).type.ToString();
+  }
+
+  // "SQLSTATE message" of the error the statement raises.
+  std::string Error(const std::string& sql) {
+    try {
+      Query(sql);
+    } catch (const DbError& e) {
+      return std::string(e.sqlstate()) + " " + e.what();
+    }
+    return "no error";
+  }
+
+  Catalog catalog_;
+};
+
+}  // namespace forktail
