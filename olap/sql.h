@@ -11,4 +11,5 @@
 #include "olap/plan/explain.h"
 #include "olap/plan/optimizer.h"
 #include "olap/plan/planner.h"
+#include "olap/plan/system_catalog.h"
 #include "olap/sql/ast.h"
