@@ -118,7 +118,7 @@ TEST_F(BinderStatementTest, LiteralTyping) {
   EXPECT_EQ(c[1].type, Type::BigInt());
   EXPECT_EQ(c[2].type, Type::Decimal(3, 2));
   EXPECT_EQ(c[3].type, Type::Text());
-  EXPECT_EQ(c[4].type, Type::Date());
+  EXPECT_EQ(c[4].type, Type::Timestamp());  // date - interval, as PostgreSQL
   EXPECT_EQ(c[5].type, Type::BigInt());
   EXPECT_EQ(c[6].type, Type::Integer());
   EXPECT_EQ(c[0].name, "?column?");
