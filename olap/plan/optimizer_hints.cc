@@ -1,7 +1,9 @@
 // Physical hints on the optimized plan: join ids, build-side uniqueness,
-// exact (dense key range) filters and LIP filter placement.
+// exact (dense key range) filters and LIP filter placement; before them, the
+// semi-join reduction of grouped build sides (below).
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "olap/plan/logical_util.h"
 #include "olap/plan/optimizer_internal.h"
@@ -24,6 +26,179 @@ bool ContainsAll(const std::vector<uint32_t>& keys, const std::vector<uint32_t>&
     if (std::find(keys.begin(), keys.end(), n) == keys.end()) return false;
   }
   return true;
+}
+
+// Semi-join reduction of a grouped build side (magic sets, Neumann and
+// Kemper; DuckDB's delim join). A decorrelated subquery becomes
+//
+//   Join (left / single / inner ...) [outer.k = agg.k]
+//     <outer: ... Get small (filtered) ...>
+//     Aggregate keys=[agg.k] over <big input>
+//
+// which aggregates ALL of the big input although only the groups whose key
+// the outer side produces can match. When the outer key's values all come
+// from a Get much smaller than the aggregate's input (traced through
+// filters, forwarding projections, inner-join key equalities, the preserved
+// side of outer/semi/anti joins and group keys), a copy of that Get (fresh
+// column ids, same conditions) becomes a semi join under the Aggregate:
+//
+//     Aggregate keys=[agg.k]
+//       Join semi [agg.k = copy.k]
+//         <big input>
+//         Get small (copy)
+//
+// Only whole groups vanish, and only groups no outer row can match, so the
+// join's result is unchanged for every join kind but NOT IN's null-aware
+// anti join (whose NULL build key matters). The semi join then gets the
+// usual runtime filter (exact or Bloom) into the big input's scan.
+class GroupedBuildReducer {
+ public:
+  GroupedBuildReducer(CardinalityEstimator& est, uint32_t next_id) : est_(est), next_id_(next_id) {}
+
+  bool changed() const { return changed_; }
+
+  void Visit(LogicalOp* op) {
+    if (op->kind == LogicalOpKind::kJoin && op->join_kind != LogicalJoinKind::kNullAwareAnti &&
+        op->join_kind != LogicalJoinKind::kCross) {
+      for (size_t i = 0; i < op->left_keys.size(); i++) {
+        if (Reduce(op, i)) break;
+      }
+    }
+    for (LogicalOpPtr& c : op->children) Visit(c.get());
+  }
+
+ private:
+  // The Aggregate below `op` (through filters and forwarding projections)
+  // that has `id` among its group keys; *key: the group key's id.
+  static LogicalOp* GroupedSource(LogicalOp* op, uint32_t id, uint32_t* key) {
+    while (true) {
+      switch (op->kind) {
+        case LogicalOpKind::kFilter:
+          op = op->children[0].get();
+          break;
+        case LogicalOpKind::kProject: {
+          int pos = op->FindColumn(id);
+          if (pos < 0) return nullptr;
+          const Expression& e = *op->expressions[pos];
+          if (e.kind != ExprKind::kColumnRef) return nullptr;
+          id = e.column;
+          op = op->children[0].get();
+          break;
+        }
+        case LogicalOpKind::kAggregate:
+          if (std::find(op->group_keys.begin(), op->group_keys.end(), id) == op->group_keys.end()) {
+            return nullptr;
+          }
+          *key = id;
+          return op;
+        default:
+          return nullptr;
+      }
+    }
+  }
+
+  struct Source {
+    const LogicalOp* get = nullptr;
+    uint32_t column = 0;
+  };
+
+  // Gets whose column holds every value `id` takes in `op`'s output.
+  static void Sources(const LogicalOp& op, uint32_t id, std::vector<Source>* out) {
+    if (op.FindColumn(id) < 0) return;
+    switch (op.kind) {
+      case LogicalOpKind::kGet:
+        out->push_back({&op, id});
+        return;
+      case LogicalOpKind::kFilter:
+      case LogicalOpKind::kSort:
+      case LogicalOpKind::kLimit:
+      case LogicalOpKind::kDistinct:
+        Sources(*op.children[0], id, out);
+        return;
+      case LogicalOpKind::kProject: {
+        const Expression& e = *op.expressions[op.FindColumn(id)];
+        if (e.kind == ExprKind::kColumnRef) Sources(*op.children[0], e.column, out);
+        return;
+      }
+      case LogicalOpKind::kAggregate:
+        if (std::find(op.group_keys.begin(), op.group_keys.end(), id) != op.group_keys.end()) {
+          Sources(*op.children[0], id, out);
+        }
+        return;
+      case LogicalOpKind::kJoin: {
+        const LogicalOp& l = *op.children[0];
+        const LogicalOp& r = *op.children[1];
+        const bool inner = op.join_kind == LogicalJoinKind::kInner;
+        const bool in_left = l.FindColumn(id) >= 0;
+        if (!in_left && !inner) return;  // NULL-extended or absent
+        Sources(in_left ? l : r, id, out);
+        // A matched pair has equal keys: the other side's key bounds it too.
+        if (inner || op.join_kind == LogicalJoinKind::kSemi) {
+          const std::vector<uint32_t>& mine = in_left ? op.left_keys : op.right_keys;
+          const std::vector<uint32_t>& other = in_left ? op.right_keys : op.left_keys;
+          for (size_t k = 0; k < mine.size(); k++) {
+            if (mine[k] == id) Sources(in_left ? r : l, other[k], out);
+          }
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  bool Reduce(LogicalOp* join, size_t i) {
+    uint32_t group_key = 0;
+    LogicalOp* agg = GroupedSource(join->children[1].get(), join->right_keys[i], &group_key);
+    if (agg == nullptr) return false;
+    LogicalOp& input = *agg->children[0];
+    std::vector<Source> sources;
+    Sources(*join->children[0], join->left_keys[i], &sources);
+    const Source* best = nullptr;
+    for (const Source& s : sources) {
+      if (best == nullptr || s.get->estimated_rows < best->get->estimated_rows) best = &s;
+    }
+    if (best == nullptr || best->get->estimated_rows < 0 || input.estimated_rows < 0) return false;
+    // Worth it when the copy keeps a small share of the groups and its scan
+    // is cheap beside the aggregate's input.
+    const double groups = std::max(1.0, agg->estimated_rows);
+    const double kept = est_.Ndv(best->column, best->get->estimated_rows);
+    const Table* table = est_.OriginOf(best->column).table;
+    const double scanned =
+        table != nullptr ? static_cast<double>(table->statistics().row_count()) : 0.0;
+    if (kept > kMagicMaxShare * groups || scanned > input.estimated_rows) return false;
+    const LogicalColumn* key_col = &best->get->columns[best->get->FindColumn(best->column)];
+    int agg_pos = input.FindColumn(group_key);
+    if (agg_pos < 0 || !KeyCompatible(input.columns[agg_pos].type, key_col->type)) return false;
+
+    LogicalOpPtr copy = ClonePlan(*best->get);
+    copy->runtime_filters.clear();
+    std::map<uint32_t, uint32_t> rename;
+    for (LogicalColumn& c : copy->columns) {
+      rename[c.id] = next_id_;
+      c.id = next_id_++;
+    }
+    for (ExprPtr& c : copy->conditions) RenameColumns(c.get(), rename);
+    const uint32_t copy_key = rename.at(best->column);
+    agg->children[0] = MakeJoin(LogicalJoinKind::kSemi, std::move(agg->children[0]),
+                                std::move(copy), {group_key}, {copy_key}, {});
+    changed_ = true;
+    return true;
+  }
+
+  // Reduce when the outer side keeps at most this share of the groups.
+  static constexpr double kMagicMaxShare = 0.5;
+
+  CardinalityEstimator& est_;
+  uint32_t next_id_;
+  bool changed_ = false;
+};
+
+uint32_t MaxColumnId(const LogicalOp& op) {
+  uint32_t m = 0;
+  for (const LogicalColumn& c : op.columns) m = std::max(m, c.id);
+  for (const LogicalOpPtr& c : op.children) m = std::max(m, MaxColumnId(*c));
+  return m;
 }
 
 class HintAdder {
@@ -199,6 +374,14 @@ bool UniqueOn(const LogicalOp& op, const std::vector<uint32_t>& keys,
 }
 
 void AddPhysicalHints(LogicalOp* root, CardinalityEstimator& estimator, bool runtime_filters) {
+  if (runtime_filters) {
+    GroupedBuildReducer reducer(estimator, MaxColumnId(*root) + 1);
+    reducer.Visit(root);
+    if (reducer.changed()) {
+      estimator.LearnColumns(*root);
+      estimator.Estimate(*root);
+    }
+  }
   HintAdder(estimator, runtime_filters).Visit(root);
 }
 
