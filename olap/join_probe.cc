@@ -22,6 +22,7 @@ JoinProbe::JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint
   if (type_ == JoinType::kInner || type_ == JoinType::kLeftOuter) {
     for (const Type& t : table_->payload_types()) types.push_back(t);
   }
+  all_types_ = types;
   out_ = DataChunk(types);
   if (residual != nullptr) {
     if (type_ == JoinType::kNullAwareAnti) {
@@ -175,14 +176,18 @@ void JoinProbe::Append(const DataChunk& chunk, const uint32_t* probe_rows,
 void JoinProbe::Flush(const Emit& emit, uint64_t* emitted) {
   if (out_.size() == 0) return;
   for (size_t c = 0; c < out_.column_count(); ++c) out_.column(c).KeepAlive(arena_);
-  emit(out_);
   *emitted += out_.size();
   ++chunks_emitted_;
-  for (size_t c = 0; c < out_.column_count(); ++c) {
-    out_.column(c).ResetAuxiliary();
-    out_.column(c).ClearNulls();
+  emit(out_);
+  if (out_.column_count() != all_types_.size()) {
+    out_ = DataChunk(all_types_);  // the callee took it
+  } else {
+    for (size_t c = 0; c < out_.column_count(); ++c) {
+      out_.column(c).ResetAuxiliary();
+      out_.column(c).ClearNulls();
+    }
+    out_.set_size(0);
   }
-  out_.set_size(0);
   arena_ = std::make_shared<StringArena>();
 }
 

@@ -44,7 +44,9 @@ enum class JoinType : uint8_t { kInner, kLeftOuter, kSemi, kAnti, kNullAwareAnti
 
 class JoinProbe {
  public:
-  using Emit = std::function<void(const DataChunk&)>;
+  // Receives each full output chunk. The callee may move the chunk out
+  // (keep it without a copy); the probe then starts a fresh one.
+  using Emit = std::function<void(DataChunk&)>;
 
   // `residual` (may be null: keys only) must outlive the probe.
   JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint32_t> key_cols,
@@ -72,6 +74,7 @@ class JoinProbe {
   std::vector<uint32_t> key_cols_, out_cols_;
   std::vector<Type> out_types_;
   CompactionPolicy policy_;
+  std::vector<Type> all_types_;  // out_'s columns: probe outputs, then payload
   DataChunk out_;
   std::shared_ptr<StringArena> arena_;  // probe strings copied into out_
   std::vector<uint64_t> keys_, hashes_;

@@ -42,7 +42,13 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
           std::string_view s = trim ? TrimTrailingBlanks(a[r]) : a[r];
           key[off] = reinterpret_cast<uint64_t>(s.data());
           key[off + 1] = s.size();
-          h = std::hash<std::string_view>()(s);
+          if (s.size() <= 8) {  // short strings (CHAR(1) flags, codes): no byte loop
+            uint64_t v = 0;
+            memcpy(&v, s.data(), s.size());
+            h = v ^ (uint64_t{s.size()} << 59);
+          } else {
+            h = std::hash<std::string_view>()(s);
+          }
         } else if constexpr (std::is_same_v<T, double>) {
           double d = a[r] == 0 ? 0.0 : a[r];
           if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();

@@ -21,7 +21,7 @@ std::vector<Type> ProbeOutputTypes(const std::vector<Type>& probe_types,
   return types;
 }
 
-// Owned copies of kVectorSize slots per column (CopyChunk), for the charge.
+// The output chunk's kVectorSize slots per column, for the charge.
 size_t OutputChunkBytes(const DataChunk& c) {
   size_t bytes = 0;
   for (size_t i = 0; i < c.column_count(); ++i) {
@@ -152,12 +152,13 @@ JoinProbe& HashJoinProbeOperator::ProbeOf(int slot) {
   return *probes_[slot];
 }
 
-void HashJoinProbeOperator::Collect(const DataChunk& chunk, ChunkBlock* out, MemoryCharge* charge) {
-  // The probe reuses its output chunk: copy it (strings stay views; their
-  // arenas are shared, the table is kept alive by the block). Charged before
-  // the copy is made, so a join that multiplies rows stops at the budget.
+void HashJoinProbeOperator::Collect(DataChunk& chunk, ChunkBlock* out, MemoryCharge* charge) {
+  // The probe's full output chunk moves into the block (no copy; the probe
+  // starts a new one). Strings stay views: their arenas are kept alive by
+  // the vectors, the table by the block. Charged before it is taken, so a
+  // join that multiplies rows stops at the budget.
   charge->Add(static_cast<int64_t>(OutputChunkBytes(chunk)));
-  out->chunks.push_back(CopyChunk(chunk));
+  out->chunks.push_back(std::move(chunk));
 }
 
 void HashJoinProbeOperator::ProcessBlock(WorkOrderContext& context, int slot,
@@ -167,7 +168,7 @@ void HashJoinProbeOperator::ProcessBlock(WorkOrderContext& context, int slot,
   std::shared_ptr<ChunkBlock> out = MakeOutput(context, build_->table(), &charge);
   // Buffered probe strings were copied into the probe's arena; payload views
   // point into the table. Nothing points into the input block.
-  auto emit = [&](const DataChunk& c) { Collect(c, out.get(), charge.get()); };
+  auto emit = [&](DataChunk& c) { Collect(c, out.get(), charge.get()); };
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) {
     if (context.IsCancelled()) return;
     probe.Probe(chunk, emit);
@@ -184,7 +185,7 @@ bool HashJoinProbeOperator::Finish(WorkOrderSink& sink) {
     Spawn(sink, [this, t](WorkOrderContext& context) {
       std::shared_ptr<MemoryCharge> charge;
       std::shared_ptr<ChunkBlock> out = MakeOutput(context, build_->table(), &charge);
-      probes_[t]->Finish([&](const DataChunk& c) { Collect(c, out.get(), charge.get()); });
+      probes_[t]->Finish([&](DataChunk& c) { Collect(c, out.get(), charge.get()); });
       EmitIfRows(context, std::move(out));
     });
   }

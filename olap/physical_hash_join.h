@@ -99,7 +99,7 @@ class HashJoinProbeOperator final : public PhysicalOperator {
 
  private:
   JoinProbe& ProbeOf(int slot);
-  void Collect(const DataChunk& chunk, ChunkBlock* out, MemoryCharge* charge);
+  void Collect(DataChunk& chunk, ChunkBlock* out, MemoryCharge* charge);
 
   const HashJoinBuildOperator* build_;
   JoinType type_;
