@@ -67,15 +67,23 @@ clean:
 # TPC-H (scripts/tpch, bench/tpch, tests/sql/tpch_test.cc): data and DuckDB's
 # answers in build/tpch/sf$(SF) (a DuckDB venv in build/tpch/tpch-venv).
 SF ?= 1
-.PHONY: tpch-bench tpch-test-sf1
+.PHONY: tpch-bench tpch-test tpch-test-sf1 tpch-test-sf10
 
-# Forktail vs DuckDB per query at SF $(SF), 2 threads each, best of 3.
+# Forktail vs DuckDB per query at SF $(SF), 2 threads each, best of 3
+# (TPCH_ARGS: more tpch_bench options, e.g. "--runs 1 --queries 1,17").
 tpch-bench: deps $(RELEASE)/build.ninja
 	cmake --build $(RELEASE) -j $(JOBS) --target tpch_bench
-	$(RELEASE)/bench/tpch/tpch_bench --sf $(SF) --data $(CURDIR)/build/tpch/sf$(SF)
+	$(RELEASE)/bench/tpch/tpch_bench --sf $(SF) --data $(CURDIR)/build/tpch/sf$(SF) $(TPCH_ARGS)
 
-# The 22-query differential test at SF 1 (Release build).
-tpch-test-sf1: deps $(RELEASE)/build.ninja
+# The 22-query differential test at SF $(SF) (Release build); SF 10 needs
+# about 11 GB of disk for the data; the loaded database is held in memory.
+tpch-test: deps $(RELEASE)/build.ninja
 	cmake --build $(RELEASE) -j $(JOBS) --target sql_tests
-	FORKTAIL_TPCH_SF=1 FORKTAIL_TPCH_DATA=$(CURDIR)/build/tpch/sf1 \
+	FORKTAIL_TPCH_SF=$(SF) FORKTAIL_TPCH_DATA=$(CURDIR)/build/tpch/sf$(SF) \
 	  $(RELEASE)/tests/sql_tests --gtest_filter='TpchTest.*'
+
+tpch-test-sf1:
+	$(MAKE) tpch-test SF=1
+
+tpch-test-sf10:
+	$(MAKE) tpch-test SF=10

@@ -1,7 +1,8 @@
 // tpch_bench: TPC-H on Forktail beside DuckDB, same data, same thread count.
 //
 //   tpch_bench [--sf 1] [--data build/tpch/sf1] [--threads 2] [--runs 3]
-//              [--snapshot] [--queries 1,3,6]
+//              [--snapshot] [--queries 1,3,6] [--no-duckdb] [--explain]
+//              [--db DIR]
 //
 // 1. scripts/tpch/make-data.sh SF DATA (idempotent) makes the data and
 //    DuckDB's database of it;
@@ -13,7 +14,12 @@
 //    the best time is kept; a query that fails is reported as such;
 // 4. make-data.sh --bench DATA THREADS RUNS times DuckDB (SET threads) on the
 //    same queries; the table shows both and the ratio Forktail / DuckDB, with
-//    totals over the queries both ran.
+//    totals over the queries both ran (--no-duckdb: Forktail only).
+// --explain prints each query's EXPLAIN ANALYZE after its runs. --db DIR
+// keeps the loaded database in DIR and reuses it when DIR/loaded exists
+// (profiling without a load per run); peak RSS is printed at the end. The
+// last column is Forktail's best CPU time (user + system, all threads).
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -46,6 +52,15 @@ std::string ReadFile(const fs::path& path) {
 
 double Ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
+// User + system CPU time of this process (all threads), ms: on a shared,
+// loaded machine a steadier measure than the wall clock.
+double CpuMs() {
+  struct rusage u {};
+  ::getrusage(RUSAGE_SELF, &u);
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+         (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 std::string RunCommand(const std::string& command) {
@@ -88,6 +103,12 @@ int Main(int argc, char** argv) {
   app.add_option("--runs", runs, "runs per query; the best counts");
   app.add_flag("--snapshot", snapshot, "run Forktail's queries in a snapshot process");
   app.add_option("--queries", queries, "query numbers (default all 22)")->delimiter(',');
+  bool no_duckdb = false;
+  bool explain = false;
+  std::string keep_db;
+  app.add_flag("--no-duckdb", no_duckdb, "time Forktail only");
+  app.add_flag("--explain", explain, "print EXPLAIN ANALYZE of each query");
+  app.add_option("--db", keep_db, "keep the loaded database here; reuse it when loaded");
   CLI11_PARSE(app, argc, argv);
   if (data.empty()) data = std::string(FORKTAIL_SOURCE_DIR) + "/build/tpch/sf" + sf;
   if (queries.empty()) {
@@ -100,7 +121,9 @@ int Main(int argc, char** argv) {
   }
 
   fs::path dir = fs::temp_directory_path() / ("forktail_tpch_bench_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const bool reuse = !keep_db.empty() && fs::exists(fs::path(keep_db) / "loaded");
+  if (!keep_db.empty()) dir = keep_db;
+  if (!reuse) fs::remove_all(dir);
   DatabaseOptions db_options;
   db_options.synchronous_commit = false;
   auto db = Database::Open(dir.string(), db_options);
@@ -115,12 +138,12 @@ int Main(int argc, char** argv) {
 
   std::printf("TPC-H SF %s, %d threads, best of %d, data %s\n\n", sf.c_str(), threads, runs,
               data.c_str());
-  session->Execute(ReadFile(fs::path(data) / "schema.sql"));
-  std::istringstream load(ReadFile(fs::path(data) / "load.sql"));
+  if (!reuse) session->Execute(ReadFile(fs::path(data) / "schema.sql"));
+  std::istringstream load(reuse ? std::string() : ReadFile(fs::path(data) / "load.sql"));
   std::string statement;
   double load_ms = 0;
   uint64_t load_bytes = 0;
-  std::printf("%-10s %10s %10s %10s %10s\n", "load", "rows", "ms", "Mrows/s", "MB/s");
+  if (!reuse) std::printf("%-10s %10s %10s %10s %10s\n", "load", "rows", "ms", "Mrows/s", "MB/s");
   while (std::getline(load, statement)) {
     if (statement.empty()) continue;
     std::string table = statement.substr(5, statement.find(' ', 5) - 5);
@@ -134,18 +157,25 @@ int Main(int argc, char** argv) {
     load_ms += ms;
     load_bytes += bytes;
   }
-  std::printf("%-10s %10s %10.0f %10s %10.1f\n\n", "total", "", load_ms, "",
-              load_bytes / load_ms / 1000);
+  if (!reuse) {
+    std::printf("%-10s %10s %10.0f %10s %10.1f\n\n", "total", "", load_ms, "",
+                load_bytes / load_ms / 1000);
+  }
+  if (!keep_db.empty() && !reuse) {
+    db->Checkpoint();  // reopening reads the checkpoint instead of replaying the load
+    std::ofstream(fs::path(keep_db) / "loaded") << "1\n";
+  }
 
-  std::map<int, double> forktail;
+  std::map<int, double> forktail, forktail_cpu;
   std::map<int, std::string> errors;
   for (int q : queries) {
     char name[16];
     std::snprintf(name, sizeof name, "q%02d.sql", q);
     std::string sql = ReadFile(fs::path(data) / "queries" / name);
-    double best = -1;
+    double best = -1, best_cpu = -1;
     for (int r = 0; r < runs; r++) {
       auto start = Clock::now();
+      double cpu_start = CpuMs();
       try {
         session->Execute(sql);
       } catch (const std::exception& e) {
@@ -153,9 +183,20 @@ int Main(int argc, char** argv) {
         break;
       }
       double ms = Ms(start);
+      double cpu = CpuMs() - cpu_start;
       if (best < 0 || ms < best) best = ms;
+      if (best_cpu < 0 || cpu < best_cpu) best_cpu = cpu;
     }
-    if (!errors.count(q)) forktail[q] = best;
+    if (!errors.count(q)) {
+      forktail[q] = best;
+      forktail_cpu[q] = best_cpu;
+    }
+    if (explain && !errors.count(q)) {
+      std::vector<StatementResult> plan = session->Execute("EXPLAIN ANALYZE " + sql);
+      for (const Row& row : plan.at(0).rows) {
+        std::printf("%s\n", row.at(0).ToString().c_str());
+      }
+    }
     std::fprintf(stderr, "Q%02d %s\n", q,
                  errors.count(q) ? ("failed: " + errors[q].substr(0, 120)).c_str()
                                  : std::to_string(best).c_str());
@@ -163,13 +204,19 @@ int Main(int argc, char** argv) {
   session.reset();
   engine.reset();
   db.reset();
-  fs::remove_all(dir);
+  if (keep_db.empty()) fs::remove_all(dir);
+  struct rusage usage {};
+  ::getrusage(RUSAGE_SELF, &usage);
+  std::printf("peak RSS %.0f MiB\n", usage.ru_maxrss / 1024.0);
 
-  std::map<int, double> duck =
-      ParseDuckTimes(RunCommand("'" + script + "' --bench '" + data + "' " +
-                                std::to_string(threads) + " " + std::to_string(runs)));
-  std::printf("%-6s %12s %12s %8s\n", "query", "forktail ms", "duckdb ms", "ratio");
-  double total_f = 0, total_d = 0;
+  std::map<int, double> duck;
+  if (!no_duckdb) {
+    duck = ParseDuckTimes(RunCommand("'" + script + "' --bench '" + data + "' " +
+                                     std::to_string(threads) + " " + std::to_string(runs)));
+  }
+  std::printf("%-6s %12s %12s %8s %12s\n", "query", "forktail ms", "duckdb ms", "ratio",
+              "forktail cpu");
+  double total_f = 0, total_d = 0, total_cpu = 0;
   for (int q : queries) {
     std::string f = forktail.count(q) ? std::to_string(forktail[q]) : "failed";
     std::string d = duck.count(q) ? std::to_string(duck[q]) : "-";
@@ -178,12 +225,19 @@ int Main(int argc, char** argv) {
       std::printf(" %8.2f", forktail[q] / duck[q]);
       total_f += forktail[q];
       total_d += duck[q];
+    } else {
+      std::printf(" %8s", "-");
+    }
+    if (forktail_cpu.count(q)) {
+      std::printf(" %12.1f", forktail_cpu[q]);
+      total_cpu += forktail_cpu[q];
     }
     if (errors.count(q)) std::printf("   %s", errors[q].substr(0, 100).c_str());
     std::printf("\n");
   }
-  std::printf("total  %12.1f %12.1f %8.2f   (%zu of %zu queries ran on Forktail)\n", total_f,
-              total_d, total_d > 0 ? total_f / total_d : 0.0, forktail.size(), queries.size());
+  std::printf("total  %12.1f %12.1f %8.2f %12.1f   (%zu of %zu queries ran on Forktail)\n", total_f,
+              total_d, total_d > 0 ? total_f / total_d : 0.0, total_cpu, forktail.size(),
+              queries.size());
   return 0;
 }
 
