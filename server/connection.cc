@@ -105,8 +105,13 @@ bool Connection::Startup() {
     }
     if (s != SocketStream::ReadStatus::kOk) return false;
     packet = DecodeStartupPacket(body);
+    if (packet.code == kSslRequestCode && host_.tls_context() != nullptr && !stream_.tls()) {
+      stream_.output()->push_back('S');
+      if (!stream_.Flush() || !stream_.StartTls(*host_.tls_context())) return false;
+      continue;
+    }
     if (packet.code == kSslRequestCode || packet.code == kGssEncRequestCode) {
-      stream_.output()->push_back('N');  // no TLS / GSSAPI encryption
+      stream_.output()->push_back('N');  // no TLS (not configured, or already on) / no GSSAPI
       if (!stream_.Flush()) return false;
       continue;
     }

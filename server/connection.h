@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "server/scram.h"
 #include "server/server_options.h"
 #include "server/socket_stream.h"
+#include "server/tls_context.h"
 
 namespace forktail {
 
@@ -39,6 +41,8 @@ class ConnectionHost {
   virtual const ServerOptions& options() const = 0;
   virtual QueryBackend& backend() = 0;
   virtual const ScramVerifier* scram_verifier() const = 0;
+  // Null when TLS is not configured.
+  virtual const TlsContext* tls_context() const = 0;
   // Counts `connection` against max_connections and makes it cancellable;
   // false: too many clients.
   virtual bool Admit(Connection* connection) = 0;
@@ -66,9 +70,16 @@ class Connection {
   struct Prepared {
     std::shared_ptr<const BackendStatement> statement;  // null for an empty query
     std::vector<int32_t> client_oids;
+    std::string sql;
+    std::vector<std::optional<Type>> declared_types;  // what Parse passed to Prepare
+    // An unconstrained numeric parameter (OID 1700, typmod -1) keeps its own
+    // scale in PostgreSQL, a DECIMAL has one: the statement prepared again
+    // with the scales a Bind brought, keyed by them (-1: not such a parameter).
+    mutable std::map<std::vector<int>, std::shared_ptr<const BackendStatement>> rescaled;
   };
   struct Portal {
     std::shared_ptr<const Prepared> prepared;
+    std::shared_ptr<const BackendStatement> statement;  // prepared's, or a rescaled one
     std::vector<Value> parameters;
     std::vector<int16_t> result_formats;  // as Bind sent them (none, one for all, one each)
     bool executed = false;
@@ -103,6 +114,8 @@ class Connection {
   std::vector<FieldDescription> Describe(const std::vector<BackendColumn>& columns,
                                          const std::vector<int16_t>& formats) const;
   std::shared_ptr<const Prepared> FindStatement(const std::string& name) const;
+  std::shared_ptr<const BackendStatement> Rescaled(const Prepared& prepared,
+                                                   const std::vector<int>& scales);
 
   SocketStream stream_;
   ConnectionHost& host_;

@@ -14,6 +14,9 @@ bool IsEmptyQuery(std::string_view sql) {
   });
 }
 
+// Distinct scale combinations of numeric parameters kept per statement.
+constexpr size_t kMaxRescaled = 16;
+
 std::string Quoted(const std::string& name) { return "\"" + name + "\""; }
 
 // Bind's result formats (none: text, one: for all, else one each) per column.
@@ -55,10 +58,10 @@ void Connection::HandleParse(std::string_view body) {
   auto prepared = std::make_shared<Prepared>();
   prepared->client_oids = m.parameter_oids;
   if (!IsEmptyQuery(m.query)) {
-    std::vector<std::optional<Type>> types;
-    types.reserve(m.parameter_oids.size());
-    for (int32_t oid : m.parameter_oids) types.push_back(TypeFromPgOid(oid));
-    prepared->statement = session_->Prepare(m.query, types);
+    prepared->declared_types.reserve(m.parameter_oids.size());
+    for (int32_t oid : m.parameter_oids) prepared->declared_types.push_back(TypeFromPgOid(oid));
+    prepared->statement = session_->Prepare(m.query, prepared->declared_types);
+    prepared->sql = std::move(m.query);
   }
   statements_[m.statement] = std::move(prepared);
   EncodeEmpty(stream_.output(), '1');
@@ -98,7 +101,10 @@ void Connection::HandleBind(std::string_view body) {
   }
   Portal portal;
   portal.prepared = prepared;
+  portal.statement = prepared->statement;
   portal.parameters.reserve(m.parameters.size());
+  std::vector<int> scales(m.parameters.size(), -1);
+  bool rescale = false;
   for (size_t i = 0; i < m.parameters.size(); ++i) {
     int16_t format = m.parameter_formats.empty()       ? 0
                      : m.parameter_formats.size() == 1 ? m.parameter_formats[0]
@@ -111,14 +117,43 @@ void Connection::HandleBind(std::string_view body) {
     if (!m.parameters[i]) {
       std::optional<Type> t = target ? target : TypeFromPgOid(client_oid);
       portal.parameters.push_back(Value::Null(t.value_or(Type::Text())));
+    } else if (client_oid == pgoid::kNumeric && target && *target == *prepared->declared_types[i]) {
+      // The statement took the declared unconstrained numeric: keep the value's own scale.
+      Value v = DecodeParameter(*m.parameters[i], format, client_oid, std::nullopt,
+                                static_cast<int>(i) + 1);
+      scales[i] = v.type().scale;
+      rescale = rescale || !(v.type() == *target);
+      portal.parameters.push_back(std::move(v));
     } else {
       portal.parameters.push_back(
           DecodeParameter(*m.parameters[i], format, client_oid, target, static_cast<int>(i) + 1));
     }
   }
+  if (rescale) {
+    portal.statement = Rescaled(*prepared, scales);
+    for (size_t i = 0; i < portal.parameters.size(); ++i) {
+      const std::optional<Type>& t = portal.statement->parameter_types[i];
+      Value& v = portal.parameters[i];
+      if (t && !v.is_null() && !(v.type() == *t)) v = v.CastTo(*t);
+    }
+  }
   portal.result_formats = std::move(m.result_formats);
   portals_[m.portal] = std::move(portal);
   EncodeEmpty(stream_.output(), '2');
+}
+
+std::shared_ptr<const BackendStatement> Connection::Rescaled(const Prepared& prepared,
+                                                             const std::vector<int>& scales) {
+  auto it = prepared.rescaled.find(scales);
+  if (it != prepared.rescaled.end()) return it->second;
+  std::vector<std::optional<Type>> types = prepared.declared_types;
+  for (size_t i = 0; i < scales.size() && i < types.size(); ++i) {
+    if (scales[i] >= 0) types[i] = Type::Decimal(types[i]->precision, scales[i]);
+  }
+  auto statement = session_->Prepare(prepared.sql, types);
+  if (prepared.rescaled.size() >= kMaxRescaled) prepared.rescaled.clear();
+  prepared.rescaled.emplace(scales, statement);
+  return statement;
 }
 
 void Connection::HandleDescribe(std::string_view body) {
@@ -149,7 +184,7 @@ void Connection::HandleDescribe(std::string_view body) {
     throw DbError(sqlstate::kInvalidCursorName, "portal " + Quoted(m.name) + " does not exist");
   }
   const Portal& portal = it->second;
-  const auto& statement = portal.prepared->statement;
+  const auto& statement = portal.statement;
   if (statement && !statement->columns.empty()) {
     EncodeRowDescription(stream_.output(),
                          Describe(statement->columns,
@@ -166,13 +201,13 @@ void Connection::HandleExecute(std::string_view body) {
     throw DbError(sqlstate::kInvalidCursorName, "portal " + Quoted(m.portal) + " does not exist");
   }
   Portal& portal = it->second;
-  if (!portal.prepared->statement) {
+  if (!portal.statement) {
     EncodeEmpty(stream_.output(), 'I');
     return;
   }
   bool first = !portal.executed;
   if (first) {
-    portal.result = session_->ExecutePrepared(*portal.prepared->statement, portal.parameters);
+    portal.result = session_->ExecutePrepared(*portal.statement, portal.parameters);
     portal.executed = true;
     SendNotices(portal.result);
     if (portal.result.command_tag == "COPY_IN") {

@@ -18,6 +18,10 @@ struct ServerOptions {
   // without one, loopback clients are trusted and others refused.
   std::string user;
   std::string password;
+  // PEM certificate (chain) and private key: SSLRequest is answered 'S' and
+  // the connection continues over TLS. Both empty: 'N' (no TLS).
+  std::string ssl_cert_file;
+  std::string ssl_key_file;
   // Time a client has to finish startup and authentication.
   std::chrono::milliseconds authentication_timeout{60'000};
   // server_version as reported in ParameterStatus: drivers parse "15.x".

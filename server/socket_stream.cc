@@ -1,5 +1,8 @@
 #include "server/socket_stream.h"
 
+#include <fcntl.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -7,6 +10,7 @@
 #include <cerrno>
 
 #include "server/messages.h"
+#include "server/tls_context.h"
 #include "server/wire_format.h"
 
 namespace forktail {
@@ -17,7 +21,44 @@ constexpr size_t kReadChunk = 64 * 1024;
 SocketStream::SocketStream(int fd, int stop_fd) : fd_(fd), stop_fd_(stop_fd) {}
 
 SocketStream::~SocketStream() {
+  if (ssl_ != nullptr) {
+    SSL_shutdown(ssl_);  // best effort close_notify; never waits (non-blocking socket)
+    SSL_free(ssl_);
+  }
   if (fd_ >= 0) ::close(fd_);
+}
+
+bool SocketStream::StartTls(const TlsContext& context) {
+  if (HasBufferedInput()) throw ProtocolError("received unencrypted data after SSL request");
+  int flags = ::fcntl(fd_, F_GETFL);
+  if (flags < 0 || ::fcntl(fd_, F_SETFL, flags | O_NONBLOCK) < 0) return false;
+  ssl_ = SSL_new(context.native());
+  if (ssl_ == nullptr || SSL_set_fd(ssl_, fd_) != 1) return false;
+  while (true) {
+    ERR_clear_error();
+    int r = SSL_accept(ssl_);
+    if (r == 1) return true;
+    int error = SSL_get_error(ssl_, r);
+    short events = error == SSL_ERROR_WANT_READ    ? POLLIN
+                   : error == SSL_ERROR_WANT_WRITE ? POLLOUT
+                                                   : 0;
+    if (events == 0 || Wait(events) != ReadStatus::kOk) {
+      ERR_clear_error();
+      return false;
+    }
+  }
+}
+
+SocketStream::ReadStatus SocketStream::TlsIo(char* data, size_t size, bool write, size_t* moved) {
+  ERR_clear_error();
+  *moved = 0;
+  int r = write ? SSL_write_ex(ssl_, data, size, moved) : SSL_read_ex(ssl_, data, size, moved);
+  if (r == 1) return ReadStatus::kOk;
+  int error = SSL_get_error(ssl_, r);
+  ERR_clear_error();
+  if (error == SSL_ERROR_WANT_READ) return Wait(POLLIN);
+  if (error == SSL_ERROR_WANT_WRITE) return Wait(POLLOUT);
+  return ReadStatus::kClosed;  // close_notify, reset, or a TLS protocol error
 }
 
 SocketStream::ReadStatus SocketStream::Wait(short events) {
@@ -46,6 +87,15 @@ SocketStream::ReadStatus SocketStream::Fill(size_t n) {
     in_pos_ = 0;
   }
   while (in_.size() - in_pos_ < n) {
+    if (ssl_ != nullptr) {
+      size_t old = in_.size();
+      in_.resize(old + kReadChunk);
+      size_t got = 0;
+      ReadStatus s = TlsIo(in_.data() + old, kReadChunk, /*write=*/false, &got);
+      in_.resize(old + got);
+      if (s != ReadStatus::kOk) return s;
+      continue;
+    }
     ReadStatus s = Wait(POLLIN);
     if (s != ReadStatus::kOk) return s;
     size_t old = in_.size();
@@ -89,7 +139,14 @@ SocketStream::ReadStatus SocketStream::ReadMessage(char* type, std::string_view*
 
 bool SocketStream::Flush() {
   size_t sent = 0;
-  while (sent < out_.size()) {
+  while (sent < out_.size() && ssl_ != nullptr) {
+    size_t n = 0;
+    if (TlsIo(out_.data() + sent, out_.size() - sent, /*write=*/true, &n) != ReadStatus::kOk) {
+      break;
+    }
+    sent += n;
+  }
+  while (sent < out_.size() && ssl_ == nullptr) {
     ssize_t n = ::send(fd_, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
       sent += n;

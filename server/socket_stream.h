@@ -7,6 +7,9 @@
 // arrived (64 KiB at a time), so a header claiming 1 GiB costs nothing until
 // the peer sends that much; lengths above the configured cap are refused from
 // the header alone.
+//
+// After StartTls every byte goes through OpenSSL (SSL_read / SSL_write on the
+// non-blocking socket; the same waits decide on SSL_ERROR_WANT_READ/WRITE).
 #pragma once
 
 #include <chrono>
@@ -15,7 +18,11 @@
 #include <string>
 #include <string_view>
 
+struct ssl_st;  // OpenSSL's SSL
+
 namespace forktail {
+
+class TlsContext;
 
 class SocketStream {
  public:
@@ -43,6 +50,13 @@ class SocketStream {
   // Bytes already received and not yet consumed (pipelined messages).
   bool HasBufferedInput() const { return in_.size() > in_pos_; }
 
+  // The TLS handshake (the client was just sent 'S'). False when it fails,
+  // the peer leaves or the server stops: the connection is then unusable.
+  // Throws ProtocolError when plaintext arrived after the SSLRequest (it
+  // would otherwise be taken as sent over TLS).
+  bool StartTls(const TlsContext& context);
+  bool tls() const { return ssl_ != nullptr; }
+
   void set_deadline(std::optional<Clock::time_point> deadline) { deadline_ = deadline; }
   int fd() const { return fd_; }
 
@@ -52,6 +66,9 @@ class SocketStream {
   // Waits until fd_ is readable (or writable); kOk, kStopped or kTimedOut.
   ReadStatus Wait(short events);
   void Consume(size_t n) { in_pos_ += n; }
+  // One SSL_read / SSL_write: kOk with the bytes `moved` (0: it waited for the
+  // socket, try again), else why it stopped.
+  ReadStatus TlsIo(char* data, size_t size, bool write, size_t* moved);
 
   int fd_;
   int stop_fd_;
@@ -59,6 +76,7 @@ class SocketStream {
   size_t in_pos_ = 0;
   std::string out_;
   std::optional<Clock::time_point> deadline_;
+  ssl_st* ssl_ = nullptr;
 };
 
 }  // namespace forktail

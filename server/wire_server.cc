@@ -31,6 +31,13 @@ WireServer::WireServer(QueryBackend& backend, ServerOptions options)
   if (!options_.password.empty()) {
     verifier_ = std::make_unique<ScramVerifier>(MakeScramVerifier(options_.password));
   }
+  if (!options_.ssl_cert_file.empty() || !options_.ssl_key_file.empty()) {
+    try {
+      tls_ = TlsContext::Load(options_.ssl_cert_file, options_.ssl_key_file);
+    } catch (const std::runtime_error& e) {
+      throw DbError("F0000", e.what());  // config_file_error, as PostgreSQL
+    }
+  }
 }
 
 WireServer::~WireServer() { Stop(); }

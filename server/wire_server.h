@@ -59,6 +59,7 @@ class WireServer : private ConnectionHost {
   const ServerOptions& options() const override { return options_; }
   QueryBackend& backend() override { return backend_; }
   const ScramVerifier* scram_verifier() const override { return verifier_.get(); }
+  const TlsContext* tls_context() const override { return tls_.get(); }
   bool Admit(Connection* connection) override;
   void Leave(Connection* connection) override;
   void CancelBackend(int32_t pid, int32_t key) override;
@@ -70,6 +71,7 @@ class WireServer : private ConnectionHost {
   QueryBackend& backend_;
   const ServerOptions options_;
   std::unique_ptr<ScramVerifier> verifier_;
+  std::unique_ptr<TlsContext> tls_;
   int listen_fd_ = -1;
   int stop_fd_ = -1;
   int port_ = 0;

@@ -3,7 +3,8 @@
 //
 // Settings come from an optional config file of `key = value` lines (`#`
 // comments; keys: data, port, listen, user, password, max_connections,
-// routing = snapshot|inprocess, idle_in_transaction_hold_ms), then from the
+// routing = snapshot|inprocess, idle_in_transaction_hold_ms, ssl_cert_file and
+// ssl_key_file (PEM: TLS on SSLRequest)), then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
 // database (which flushes the log).
@@ -33,6 +34,8 @@ struct ServeArgs {
   std::string config;
   std::string user;
   std::string password;
+  std::string ssl_cert_file;
+  std::string ssl_key_file;
   int max_connections = 100;
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   std::string routing = "inprocess";  // sanitizer allocators are not fork-safe
@@ -99,15 +102,19 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("routing", "--routing", [&](const std::string& v) { args.routing = v; });
       set("idle_in_transaction_hold_ms", "--hold-ms",
           [&](const std::string& v) { args.hold_ms = std::stoi(v); });
+      set("ssl_cert_file", "--ssl-cert-file",
+          [&](const std::string& v) { args.ssl_cert_file = v; });
+      set("ssl_key_file", "--ssl-key-file", [&](const std::string& v) { args.ssl_key_file = v; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
     }
     for (const auto& [key, value] : config) {
-      static const char* kKnown[] = {"data",     "port",
-                                     "listen",   "user",
-                                     "password", "max_connections",
-                                     "routing",  "idle_in_transaction_hold_ms"};
+      static const char* kKnown[] = {"data",          "port",
+                                     "listen",        "user",
+                                     "password",      "max_connections",
+                                     "routing",       "idle_in_transaction_hold_ms",
+                                     "ssl_cert_file", "ssl_key_file"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       if (!known)
@@ -144,6 +151,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     options.user = args.user;
     options.password = args.password;
     options.max_connections = args.max_connections;
+    options.ssl_cert_file = args.ssl_cert_file;
+    options.ssl_key_file = args.ssl_key_file;
     WireServer server(backend, options);
     server.Start();
     // `forktail snapshots --data DIR` asks this endpoint for the live
@@ -194,6 +203,8 @@ void RegisterServeCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--routing", args->routing, "Where SELECTs run: snapshot | inprocess")
       ->capture_default_str();
+  cmd->add_option("--ssl-cert-file", args->ssl_cert_file, "PEM certificate: TLS on SSLRequest");
+  cmd->add_option("--ssl-key-file", args->ssl_key_file, "PEM private key of --ssl-cert-file");
   cmd->add_option(
       "--hold-ms", args->hold_ms,
       "How long a transaction block may hold the transaction thread between statements");

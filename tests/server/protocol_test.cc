@@ -178,7 +178,7 @@ TEST_F(ProtocolTest, BinaryAndTextParametersAsPsycopgSendsThem) {
   EXPECT_EQ(row[0], "41");
   EXPECT_EQ(row[1], "1099511627776");
   EXPECT_EQ(row[2], "1.5");
-  EXPECT_EQ(row[3], "3.140000");  // numeric parameters are DECIMAL(18,6)
+  EXPECT_EQ(row[3], "3.14");  // an unconstrained numeric parameter keeps its scale
   EXPECT_EQ(row[4], "hello");
   EXPECT_EQ(row[5], "2024-01-02");
   // NULL parameter, binary results of every type.
@@ -191,6 +191,32 @@ TEST_F(ProtocolTest, BinaryAndTextParametersAsPsycopgSendsThem) {
   EXPECT_EQ(row[5], std::string("\0\2\0\0\x40\0\0\2\0\x0c\x0d\x48", 12));  // -12.34
   EXPECT_EQ(row[8], "hello");
   for (const auto& v : DataRowValues(ms[3])) EXPECT_FALSE(v);
+}
+
+TEST_F(ProtocolTest, NumericParametersKeepTheirOwnScaleAsPgJdbcSendsThem) {
+  auto c = Connect();
+  // pgJDBC sends BigDecimal as binary numeric (OID 1700, typmod -1); PostgreSQL
+  // echoes each value with its own scale, whatever the previous Bind brought.
+  const std::string k12_30("\0\2\0\0\0\0\0\2\0\x0c\x0b\xb8", 12);     // 12.30
+  const std::string kMinus1_5("\0\2\0\0\x40\0\0\1\0\1\x13\x88", 12);  // -1.5
+  Send(*c, {Parse("s", "select echo $1 $2", {1700, 1700})});
+  for (int round = 0; round < 2; ++round) {
+    Send(*c, {Bind({"", "s", {1}, {k12_30, kMinus1_5}, {}}), Describe('P', ""), Execute(""),
+              Bind({"", "s", {1, 0}, {kMinus1_5, std::string("7")}, {1}}), Execute(""),
+              Bind({"", "s", {0}, {std::nullopt, std::string("0.125")}, {}}), Execute(""), Sync()});
+    auto ms = c->ReadUntilReady();
+    ASSERT_EQ(Types(ms), round == 0 ? "12TDC2DC2DCZ" : "2TDC2DC2DCZ");
+    size_t at = round == 0 ? 1 : 0;
+    auto row = DataRowValues(ms[at + 2]);
+    EXPECT_EQ(row[0], "12.30");
+    EXPECT_EQ(row[1], "-1.5");
+    row = DataRowValues(ms[at + 5]);
+    EXPECT_EQ(row[0], kMinus1_5);
+    EXPECT_EQ(row[1], std::string("\0\1\0\0\0\0\0\0\0\7", 10));  // 7, dscale 0
+    row = DataRowValues(ms[at + 8]);
+    EXPECT_FALSE(row[0]);
+    EXPECT_EQ(row[1], "0.125");
+  }
 }
 
 TEST_F(ProtocolTest, DescribeStatementBeforeBindAndClose) {
