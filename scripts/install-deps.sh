@@ -4,6 +4,9 @@
 # python3-pytest: the end-to-end tests drive the server with psql, pgbench and
 # psycopg (Debian's /usr/bin/python3), and benchmarks compare against PostgreSQL 15.
 # python3-venv: the TPC-H tests install duckdb from PyPI into a venv.
+# openjdk-17-jdk-headless (Debian 12's default JDK), maven: the JDBC end-to-end test
+# (tests/server/jdbc_test.cc) builds its pgJDBC client with Maven. The sqllogictest
+# runner needs a recent cargo (rustup): scripts/install-client-tools.sh builds it.
 # Idempotent: checks each package first and runs `apt-get update` once, only
 # when something is missing. Safe to call from every make target.
 set -euo pipefail
@@ -15,6 +18,7 @@ packages=(
   clang-format
   libssl-dev
   postgresql-client postgresql python3-venv python3-psycopg python3-pytest
+  openjdk-17-jdk-headless maven
 )
 
 missing=()

@@ -1,0 +1,244 @@
+// pgJDBC 42.7.4 against `forktail serve` (run by tests/server/jdbc_test.cc
+// with the port as its argument). pgJDBC switches a PreparedStatement to a
+// named server-side statement at its 5th execution (prepareThreshold) and from
+// then on asks for binary results of int4, int8, float8, numeric, date and
+// timestamp, so every check below runs a statement 12 times: the first
+// executions read text, the later ones binary. Prints one line per check and
+// "N passed, N failed" last; exits 1 when a check failed.
+package forktail;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.Date;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.Objects;
+
+public final class JdbcRoundTrip {
+  private static int passed = 0;
+  private static int failed = 0;
+
+  private static void check(String what, Object expected, Object actual) {
+    if (Objects.equals(expected, actual)) {
+      passed++;
+    } else {
+      failed++;
+      System.out.println("FAIL " + what + ": expected <" + expected + "> got <" + actual + ">");
+    }
+  }
+
+  // One row of every type; row 0 is all NULLs but its id.
+  private static final int kRows = 12;
+
+  private static Object[] row(int i) {
+    if (i == 0) return new Object[] {0, null, null, null, null, null, null, null, null};
+    return new Object[] {
+      i,
+      (long) i * 10_000_000_000L - 3,
+      new BigDecimal(String.format("%d.%02d", i * 1234 - 7000, i % 100)),
+      i * 1.5e-3 - 7.25,
+      "text 'quoted' ü " + i,
+      "v" + i,
+      Date.valueOf(String.format("20%02d-%02d-%02d", i + 10, i, i + 10)),
+      Timestamp.valueOf(String.format("19%02d-01-02 03:04:%02d.%06d", 60 + i, i, i * 1001)),
+      i % 2 == 0
+    };
+  }
+
+  private static void bind(PreparedStatement ps, Object[] r) throws SQLException {
+    ps.setInt(1, (Integer) r[0]);
+    if (r[1] == null) ps.setNull(2, Types.BIGINT); else ps.setLong(2, (Long) r[1]);
+    ps.setBigDecimal(3, (BigDecimal) r[2]);
+    if (r[3] == null) ps.setNull(4, Types.DOUBLE); else ps.setDouble(4, (Double) r[3]);
+    ps.setString(5, (String) r[4]);
+    ps.setString(6, (String) r[5]);
+    ps.setDate(7, (Date) r[6]);
+    ps.setTimestamp(8, (Timestamp) r[7]);
+    if (r[8] == null) ps.setNull(9, Types.BOOLEAN); else ps.setBoolean(9, (Boolean) r[8]);
+  }
+
+  private static void checkRow(String what, ResultSet rs, Object[] r) throws SQLException {
+    check(what + " id", r[0], rs.getInt(1));
+    check(what + " bigint", r[1], rs.getObject(2));
+    check(what + " numeric", r[2], rs.getBigDecimal(3));
+    check(what + " double", r[3], rs.getObject(4));
+    check(what + " text", r[4], rs.getString(5));
+    check(what + " varchar", r[5], rs.getString(6));
+    check(what + " date", r[6], rs.getDate(7));
+    check(what + " timestamp", r[7], rs.getTimestamp(8));
+    check(what + " boolean", r[8], rs.getObject(9));
+  }
+
+  private static long count(Connection c, String table) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static String sqlState(Connection c, String sql) {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+      return "no error";
+    } catch (SQLException e) {
+      return e.getSQLState();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    String url = "jdbc:postgresql://127.0.0.1:" + args[0] + "/db";
+    try (Connection c = DriverManager.getConnection(url, "tester", "")) {
+      DatabaseMetaData md = c.getMetaData();
+      check("product name", "PostgreSQL", md.getDatabaseProductName());
+      String version = md.getDatabaseProductVersion();
+      check("product version is 15.x", true, version.startsWith("15"));
+
+      try (Statement st = c.createStatement()) {
+        st.execute("DROP TABLE IF EXISTS jt");
+        st.execute("CREATE TABLE jt (id integer PRIMARY KEY, big bigint, num numeric(15,2), "
+            + "f double precision, t text, v varchar(20), d date, ts timestamp, b boolean)");
+      }
+
+      // Inserts: 12 executions of one PreparedStatement (server-prepared from the 5th).
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO jt VALUES (?,?,?,?,?,?,?,?,?)")) {
+        for (int i = 0; i < kRows; i++) {
+          bind(ps, row(i));
+          check("insert " + i, 1, ps.executeUpdate());
+        }
+      }
+      check("rows after inserts", (long) kRows, count(c, "jt"));
+
+      // Reads: the same statement 12 times, text results first, binary later.
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT id, big, num, f, t, v, d, ts, b FROM jt WHERE id = ?")) {
+        for (int i = 0; i < kRows; i++) {
+          ps.setInt(1, i);
+          try (ResultSet rs = ps.executeQuery()) {
+            check("select " + i + " has a row", true, rs.next());
+            checkRow("select " + i, rs, row(i));
+            check("select " + i + " one row", false, rs.next());
+          }
+        }
+      }
+
+      // Parameters echoed back keep their own type and scale, in both phases.
+      try (PreparedStatement ps = c.prepareStatement("SELECT ?, ?, ?, ?::date")) {
+        for (int i = 0; i < 8; i++) {
+          BigDecimal n = new BigDecimal("12.3" + i);
+          ps.setBigDecimal(1, n);
+          ps.setLong(2, -i);
+          ps.setString(3, "s" + i);
+          ps.setDate(4, Date.valueOf("2024-01-0" + (i + 1)));
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            check("echo numeric " + i, n, rs.getBigDecimal(1));
+            check("echo bigint " + i, (long) -i, rs.getLong(2));
+            check("echo text " + i, "s" + i, rs.getString(3));
+            check("echo date " + i, Date.valueOf("2024-01-0" + (i + 1)), rs.getDate(4));
+          }
+        }
+      }
+
+      // Aggregates and a range predicate over a parameter, 10 times.
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT count(*), sum(num), min(d), max(ts) FROM jt WHERE id >= ? AND id < ?")) {
+        for (int i = 0; i < 10; i++) {
+          ps.setInt(1, 1);
+          ps.setInt(2, kRows);
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            BigDecimal sum = BigDecimal.ZERO;
+            for (int k = 1; k < kRows; k++) sum = sum.add((BigDecimal) row(k)[2]);
+            check("agg count " + i, (long) kRows - 1, rs.getLong(1));
+            check("agg sum " + i, sum, rs.getBigDecimal(2));
+            check("agg min date " + i, row(1)[6], rs.getDate(3));
+            check("agg max ts " + i, row(kRows - 1)[7], rs.getTimestamp(4));
+          }
+        }
+      }
+
+      // Batches.
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO jt (id, t) VALUES (?, ?)")) {
+        for (int i = 100; i < 130; i++) {
+          ps.setInt(1, i);
+          ps.setString(2, "batch " + i);
+          ps.addBatch();
+        }
+        int[] counts = ps.executeBatch();
+        check("batch size", 30, counts.length);
+        int sum = 0;
+        for (int n : counts) sum += n;
+        check("batch rows", 30, sum);
+      }
+      check("rows after batch", (long) kRows + 30, count(c, "jt"));
+      try (Statement st = c.createStatement()) {
+        st.addBatch("UPDATE jt SET t = 'updated' WHERE id >= 100 AND id < 110");
+        st.addBatch("DELETE FROM jt WHERE id >= 120");
+        int[] counts = st.executeBatch();
+        check("statement batch update", 10, counts[0]);
+        check("statement batch delete", 10, counts[1]);
+      }
+      check("rows after statement batch", (long) kRows + 20, count(c, "jt"));
+
+      // Transactions.
+      c.setAutoCommit(false);
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("INSERT INTO jt (id) VALUES (200)");
+        check("inside transaction", (long) kRows + 21, count(c, "jt"));
+        c.rollback();
+        check("after rollback", (long) kRows + 20, count(c, "jt"));
+        st.executeUpdate("INSERT INTO jt (id) VALUES (201)");
+        c.commit();
+        check("after commit", (long) kRows + 21, count(c, "jt"));
+        check("error in transaction", "42P01", sqlState(c, "SELECT * FROM no_such_table"));
+        check("aborted transaction", "25P02", sqlState(c, "SELECT 1"));
+        c.rollback();
+      }
+      c.setAutoCommit(true);
+      c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+      check("isolation", Connection.TRANSACTION_SERIALIZABLE, c.getTransactionIsolation());
+      c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+
+      // Errors carry PostgreSQL's SQLSTATEs.
+      check("undefined table", "42P01", sqlState(c, "SELECT * FROM no_such_table"));
+      check("syntax error", "42601", sqlState(c, "SELEC 1"));
+      check("unique violation", "23505", sqlState(c, "INSERT INTO jt (id) VALUES (1)"));
+      check("division by zero", "22012", sqlState(c, "SELECT 1 / 0"));
+      try (PreparedStatement ps = c.prepareStatement("SELECT CAST(? AS integer)")) {
+        ps.setString(1, "not a number");
+        ps.executeQuery();
+        check("bad parameter", "22P02", "no error");
+      } catch (SQLException e) {
+        check("bad parameter", "22P02", e.getSQLState());
+      }
+      check("still usable", (long) kRows + 21, count(c, "jt"));
+    }
+    // reWriteBatchedInserts: the driver folds a batch into multi-row INSERTs
+    // (VALUES ($1,$2),($3,$4),...) with 1, 2, 4, 8... rows per statement.
+    try (Connection c = DriverManager.getConnection(url + "?reWriteBatchedInserts=true", "tester",
+            "");
+        PreparedStatement ps = c.prepareStatement("INSERT INTO jt (id, big) VALUES (?, ?)")) {
+      for (int i = 300; i < 325; i++) {
+        ps.setInt(1, i);
+        ps.setLong(2, i * 2L);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT count(*), sum(big) FROM jt WHERE id >= 300")) {
+        rs.next();
+        check("rewritten batch rows", 25L, rs.getLong(1));
+        check("rewritten batch sum", 2L * (300 + 324) * 25 / 2, rs.getLong(2));
+      }
+    }
+    System.out.println(passed + " passed, " + failed + " failed");
+    System.exit(failed == 0 ? 0 : 1);
+  }
+}
