@@ -9,7 +9,8 @@
 // transaction thread executed them in.
 //
 // Exactness: each primitive is re-executed at the logged place
-// (Table::InsertAt, RedoUpdate, Delete; Catalog::CreateTable, DropTable); a
+// (Table::InsertAt, RedoUpdate, Delete; Catalog::CreateTable, DropTable,
+// AddPrimaryKey, which rebuilds the key index over the same rows); a
 // record that cannot be applied there (row not live, table id taken, a
 // constraint fails) is Corruption naming the LSN, never ignored.
 //

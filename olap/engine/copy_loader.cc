@@ -27,7 +27,7 @@ bool ParseBoolOption(const std::string& name, const std::optional<std::string>& 
   for (char c : *value) v.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   if (v == "true" || v == "on" || v == "1") return true;
   if (v == "false" || v == "off" || v == "0") return false;
-  throw DbError(sqlstate::kInvalidParameterValue, name + " requires a Boolean value");
+  throw DbError(sqlstate::kSyntaxError, name + " requires a Boolean value");  // defGetBoolean
 }
 
 char SingleByte(const std::string& value, const char* what) {
@@ -124,6 +124,13 @@ CopyOptions ParseCopyOptions(
       options.quote = SingleByte(need(), "quote");
     } else if (name == "escape") {
       options.escape = SingleByte(need(), "escape");
+    } else if (name == "freeze") {
+      // Accepted and a no-op: PostgreSQL's FREEZE writes the rows already
+      // frozen (no later VACUUM freeze pass over them); Forktail rows carry
+      // no transaction ids, so every committed row is in that state anyway.
+      // PostgreSQL's precondition (table created or truncated in the same
+      // transaction, else 55000) is not enforced.
+      ParseBoolOption(name, value);
     } else {
       throw DbError(sqlstate::kSyntaxError, "option \"" + name + "\" not recognized");
     }

@@ -52,6 +52,14 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
         }
         return result;
       }
+      if (name == "forktail.txn_block_stats") {  // read-only, not a parameter
+        TxnBlockStats st = TxnBlock::GlobalStats();
+        result.columns = {{name, Type::Text()}};
+        result.rows.push_back({Value::Text("blocks=" + std::to_string(st.blocks) +
+                                           " held_ms=" + std::to_string(st.held_ns / 1000000) +
+                                           " idle_ms=" + std::to_string(st.idle_ns / 1000000))});
+        return result;
+      }
       std::string value = parameters_->Show(name);
       result.columns = {{parameters_->Canonical(name), Type::Text()}};
       result.rows.push_back({Value::Text(std::move(value))});
@@ -145,14 +153,23 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
     bindable = &s;
   }
   if (bindable != nullptr) {
-    // Binding reads the catalog: on the transaction thread, where nothing
-    // changes it meanwhile.
+    // Binding needs only schemas. Outside a block: against the immutable
+    // copy published at the last schema change (Database::schemas), without
+    // queueing on the transaction thread, which another session's block may
+    // hold while its client (pgbench -j 1) waits for this answer. Inside the
+    // session's own block, once a statement ran in it: in the block, whose
+    // uncommitted DDL it must see.
     BindOptions options;
     options.parameter_types = types;
     BoundStatement bound;
-    OnTxnThread([&](Transaction&) {
-      bound = Bind(*bindable, engine_.database().frozen_catalog(), options);
-    });
+    if (block_ != nullptr && block_->started() && block_->alive()) {
+      OnTxnThread([&](Transaction&) {
+        bound = Bind(*bindable, engine_.database().frozen_catalog(), options);
+      });
+    } else {
+      std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+      bound = Bind(*bindable, *schemas, options);
+    }
     for (size_t i = 0; i < bound.parameter_types.size() && i < final_types.size(); i++) {
       final_types[i] = bound.parameter_types[i];
     }
@@ -192,7 +209,15 @@ StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
     }
   }
   try {
-    return Dispatch(request);
+    StatementResult result = Dispatch(request);
+    // The statement is bound again at each execution; a result shape that
+    // differs from what Describe announced (a table dropped and re-created
+    // since) fails as PostgreSQL's plan cache does.
+    if (prepared.statement->kind == sql::StatementKind::kSelect &&
+        result.columns != prepared.columns) {
+      throw DbError(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+    }
+    return result;
   } catch (...) {
     OnError();
     throw;

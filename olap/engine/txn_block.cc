@@ -1,5 +1,6 @@
 #include "olap/engine/txn_block.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
@@ -13,7 +14,37 @@ class BlockEnded : public std::runtime_error {
   explicit BlockEnded(const char* why) : std::runtime_error(why) {}
 };
 
+std::atomic<uint64_t> g_blocks{0};
+std::atomic<uint64_t> g_held_ns{0};
+std::atomic<uint64_t> g_idle_ns{0};
+
+uint64_t NanosSince(std::chrono::steady_clock::time_point t) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t)
+          .count());
+}
+
+// Adds the body's time on the transaction thread to the totals, however it ends.
+class HeldTimer {
+ public:
+  HeldTimer() : start_(std::chrono::steady_clock::now()) {}
+  ~HeldTimer() {
+    g_blocks.fetch_add(1, std::memory_order_relaxed);
+    g_held_ns.fetch_add(NanosSince(start_), std::memory_order_relaxed);
+  }
+  HeldTimer(const HeldTimer&) = delete;
+  HeldTimer& operator=(const HeldTimer&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
 }  // namespace
+
+TxnBlockStats TxnBlock::GlobalStats() {
+  return {g_blocks.load(std::memory_order_relaxed), g_held_ns.load(std::memory_order_relaxed),
+          g_idle_ns.load(std::memory_order_relaxed)};
+}
 
 struct TxnBlock::State {
   std::mutex mu;
@@ -33,14 +64,20 @@ TxnBlock::~TxnBlock() {
   if (!finished_ && result_.valid()) Finish(false);
 }
 
-void TxnBlock::Start() {
+void TxnBlock::Start() { start_requested_ = true; }
+
+void TxnBlock::Submit() {
+  submitted_ = true;
   std::shared_ptr<State> s = state_;
   const std::chrono::milliseconds hold = hold_;
   result_ = db_.RunAsync([s, hold](Transaction& txn) {
+    HeldTimer held;
     std::unique_lock<std::mutex> l(s->mu);
     for (;;) {
+      auto idle_start = std::chrono::steady_clock::now();
       bool woke = s->cv.wait_for(
           l, hold, [&] { return s->work != nullptr || s->ending != State::Ending::kNone; });
+      g_idle_ns.fetch_add(NanosSince(idle_start), std::memory_order_relaxed);
       if (!woke) {
         s->timed_out = true;
         s->ended = true;
@@ -74,6 +111,7 @@ void TxnBlock::Start() {
 }
 
 void TxnBlock::Run(const Work& work) {
+  if (start_requested_ && !submitted_) Submit();
   std::unique_lock<std::mutex> l(state_->mu);
   if (state_->timed_out) {
     throw DbError(kIdleInTransactionTimeout,
@@ -114,6 +152,12 @@ void TxnBlock::Run(const Work& work) {
 
 TxnResult TxnBlock::Finish(bool commit) {
   if (finished_) return final_;
+  if (!submitted_) {  // no statement ran: nothing to commit or undo
+    std::lock_guard<std::mutex> l(state_->mu);
+    state_->ended = true;
+    finished_ = true;
+    return final_;
+  }
   {
     std::lock_guard<std::mutex> l(state_->mu);
     if (!state_->ended) {

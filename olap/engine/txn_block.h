@@ -1,7 +1,11 @@
 // TxnBlock: a transaction block (BEGIN ... COMMIT) that holds the transaction
 // thread between its statements.
 //
-// Start() submits one transaction body. On the transaction thread the body
+// Start() opens the block; the transaction body is submitted with the first
+// statement (Run), not at BEGIN, so the block holds the transaction thread
+// one client round trip less (BEGIN's) and a block that runs no statement
+// never takes the thread. The block's serialization point is therefore its
+// first statement. On the transaction thread the body
 // waits for the session's next statement (a callable run on the block's
 // Transaction), runs it, hands back its outcome, and waits again — at most
 // `hold` each time. Then:
@@ -34,8 +38,19 @@ namespace forktail {
 // 25P03 (PostgreSQL's idle_in_transaction_session_timeout).
 inline constexpr const char* kIdleInTransactionTimeout = "25P03";
 
+// Process-wide totals over every block since start: how long block bodies
+// held the transaction thread, and how much of that they spent waiting for
+// their client's next statement (SHOW forktail.txn_block_stats).
+struct TxnBlockStats {
+  uint64_t blocks = 0;
+  uint64_t held_ns = 0;
+  uint64_t idle_ns = 0;
+};
+
 class TxnBlock {
  public:
+  static TxnBlockStats GlobalStats();
+
   using Work = std::function<void(Transaction&)>;
 
   TxnBlock(Database& db, std::chrono::milliseconds hold);
@@ -55,6 +70,8 @@ class TxnBlock {
 
   // The body is still waiting for statements (not failed, timed out or finished).
   bool alive() const;
+  // A statement has run in the block (its body holds or held the thread).
+  bool started() const { return submitted_; }
   bool timed_out() const;
 
  private:
@@ -62,7 +79,11 @@ class TxnBlock {
   Database& db_;
   const std::chrono::milliseconds hold_;
   std::shared_ptr<State> state_;
+  void Submit();
+
   std::future<TxnResult> result_;
+  bool start_requested_ = false;
+  bool submitted_ = false;
   bool finished_ = false;
   TxnResult final_;
 };
