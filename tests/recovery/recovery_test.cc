@@ -62,6 +62,20 @@ TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   EXPECT_FALSE(DecodeUpdate(upd + "x", &u).ok());
 }
 
+TEST(ReplayCodecTest, AddPrimaryKeyRoundTripAndTruncations) {
+  std::vector<ColumnId> key = {ColumnId(2), ColumnId(0)};
+  std::string bytes = EncodeAddPrimaryKey(TableId(7), key);
+  AddPrimaryKeyRecord r;
+  ASSERT_TRUE(DecodeAddPrimaryKey(bytes, &r).ok());
+  EXPECT_EQ(r.table, TableId(7));
+  EXPECT_EQ(r.key, key);
+  for (size_t n = 0; n < bytes.size(); n++) {
+    EXPECT_FALSE(DecodeAddPrimaryKey(bytes.substr(0, n), &r).ok()) << n;
+  }
+  EXPECT_FALSE(DecodeAddPrimaryKey(bytes + "x", &r).ok());
+  EXPECT_FALSE(DecodeAddPrimaryKey(EncodeAddPrimaryKey(TableId(7), {}), &r).ok());  // no columns
+}
+
 wal::LogRecord Rec(wal::Lsn lsn, wal::TxnId txn, wal::RecordType type, const std::string& p) {
   wal::LogRecord r;
   r.lsn = lsn;
@@ -113,6 +127,36 @@ TEST(ReplayerTest, CreateTableBurnsIdsOfRolledBackCreates) {
   ASSERT_TRUE(r.Add(Rec(1, 1, wal::RecordType::kCommit, "")).ok());
   EXPECT_EQ(catalog.FindTable("t")->id(), TableId(4));
   EXPECT_EQ(catalog.size(), 1u);
+}
+
+TEST(ReplayerTest, AddPrimaryKeyAppliesAtCommitAndAKeyThatCannotHoldIsCorruption) {
+  Catalog catalog;
+  Replayer r(&catalog);
+  TableSchema schema{"t", {{"k", Type::Integer()}}, {}};
+  const TupleId t0{BlockNo(0), SlotNo(0)}, t1{BlockNo(0), SlotNo(1)};
+  ASSERT_TRUE(
+      r.Add(Rec(0, 1, wal::RecordType::kCreateTable, EncodeCreateTable(TableId(1), {}, schema)))
+          .ok());
+  ASSERT_TRUE(
+      r.Add(Rec(1, 1, wal::RecordType::kInsert, EncodeInsert(TableId(1), t0, {Value::Integer(5)})))
+          .ok());
+  ASSERT_TRUE(r.Add(Rec(2, 1, wal::RecordType::kCommit, "")).ok());
+  // Without its commit record the key is never added.
+  ASSERT_TRUE(r.Add(Rec(3, 2, wal::RecordType::kCreateIndex,
+                        EncodeAddPrimaryKey(TableId(1), {ColumnId(0)})))
+                  .ok());
+  ASSERT_TRUE(
+      r.Add(Rec(4, 3, wal::RecordType::kInsert, EncodeInsert(TableId(1), t1, {Value::Integer(5)})))
+          .ok());
+  ASSERT_TRUE(r.Add(Rec(5, 3, wal::RecordType::kCommit, "")).ok());
+  EXPECT_TRUE(catalog.FindTable("t")->schema().primary_key.empty());
+  // A logged key over duplicate rows cannot be replayed: corruption at its LSN.
+  ASSERT_TRUE(r.Add(Rec(6, 4, wal::RecordType::kCreateIndex,
+                        EncodeAddPrimaryKey(TableId(1), {ColumnId(0)})))
+                  .ok());
+  Status s = r.Add(Rec(7, 4, wal::RecordType::kCommit, ""));
+  EXPECT_EQ(s.code(), Status::Code::kCorruption) << s.ToString();
+  EXPECT_NE(s.message().find("LSN 6"), std::string::npos) << s.message();
 }
 
 TEST(RecoverDatabaseTest, CorruptionBeforeTheTailStopsRecovery) {
