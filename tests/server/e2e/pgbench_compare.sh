@@ -8,8 +8,7 @@
 #
 # Both are durable (Forktail's default; PostgreSQL's fsync + synchronous_commit).
 # Both run tpcb_like.pgbench (the built-in TPC-B-like script with a constant
-# mtime: Forktail has no CURRENT_TIMESTAMP yet). Forktail's data comes from
-# pgbench_init.sh (see there why not `pgbench -i`); PostgreSQL's from `pgbench -i`.
+# mtime: Forktail has no CURRENT_TIMESTAMP yet). Both are loaded by `pgbench -i`.
 # A mode that aborts is reported as such and the script goes on.
 set -euo pipefail
 BIN=$(realpath "$1")
@@ -49,7 +48,7 @@ FT_PID=$!
 for _ in $(seq 100); do pg_isready -q -h 127.0.0.1 -p $FT_PORT && break; sleep 0.1; done
 FT=(-h 127.0.0.1 -p $FT_PORT -U bench)
 start=$(date +%s.%N)
-"$HERE/pgbench_init.sh" "$SCALE" "${FT[@]}" -d bench
+pgbench -i -s "$SCALE" "${FT[@]}" bench > "$WORK/ft_init.log" 2>&1 || { cat "$WORK/ft_init.log"; exit 1; }
 echo "init: $(echo "$(date +%s.%N) - $start" | bc) s"
 run_modes forktail "${FT[@]}" bench
 sums=$(psql -X -q -At "${FT[@]}" -d bench -c "set forktail.max_snapshot_age_ms = 1" -c "select (select sum(abalance) from pgbench_accounts), (select sum(delta) from pgbench_history), (select sum(tbalance) from pgbench_tellers), (select sum(bbalance) from pgbench_branches)")

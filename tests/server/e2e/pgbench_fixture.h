@@ -1,0 +1,52 @@
+// pgbench against the end-to-end server: `pgbench -i` unchanged, runs in each
+// query mode, and the TPC-B invariant afterwards (shared by pgbench_test.cc,
+// the short version in `make test`, and e2e_longtest.cc, the issue's
+// scale-10, 30-second version).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/server/e2e_fixture.h"
+
+namespace forktail::test {
+
+class PgbenchEndToEnd : public EndToEnd {
+ protected:
+  // The TPC-B-like script pgbench runs. tpcb_like.pgbench is the built-in
+  // script with a constant mtime (no CURRENT_TIMESTAMP in Forktail yet).
+  static std::string Script() { return "-f " + (kE2eDir / "tpcb_like.pgbench").string(); }
+
+  // `pgbench -i -s scale` as it is: create ... with (fillfactor=100),
+  // truncate, copy ... with (freeze on), vacuum analyze, alter table ... add
+  // primary key.
+  void Init(int scale) {
+    CommandResult r =
+        RunCommand("pgbench -i -s " + std::to_string(scale) + " " + conninfo_ + " db");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("done in"), std::string::npos) << r.output;
+    EXPECT_EQ(PsqlValue("select count(*) from pgbench_accounts"), std::to_string(100000 * scale));
+  }
+
+  // One run; `args` are pgbench's options (-M mode -c -j -t/-T). Returns its
+  // output; no failed transaction allowed. -n: no vacuum and, above all, no
+  // truncation of pgbench_history, whose deltas the invariant sums.
+  std::string RunPgbench(const std::string& args) {
+    CommandResult r = RunCommand("pgbench -n " + args + " " + Script() + " " + conninfo_ + " db");
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("number of failed transactions: 0"), std::string::npos) << args << "\n"
+                                                                                    << r.output;
+    return r.output;
+  }
+
+  // sum(abalance) of accounts = sum(delta) of history = tellers' = branches'.
+  void ExpectInvariant() {
+    std::string accounts = PsqlValue("select sum(abalance) from pgbench_accounts");
+    EXPECT_EQ(accounts, PsqlValue("select sum(delta) from pgbench_history"));
+    EXPECT_EQ(accounts, PsqlValue("select sum(tbalance) from pgbench_tellers"));
+    EXPECT_EQ(accounts, PsqlValue("select sum(bbalance) from pgbench_branches"));
+  }
+};
+
+}  // namespace forktail::test
