@@ -17,6 +17,8 @@ uint32_t StateWords(const AggregateSpec& a) {
     case AggKind::kCountStar:
     case AggKind::kCount:
     case AggKind::kCountDistinct:
+    case AggKind::kStringAgg:
+    case AggKind::kArrayAgg:
       return 1;
     case AggKind::kSum:
     case AggKind::kAvg:
@@ -64,6 +66,9 @@ Type AggregateResultType(const AggregateSpec& a) {
     case AggKind::kMin:
     case AggKind::kMax:
       return a.input_type;
+    case AggKind::kStringAgg:
+    case AggKind::kArrayAgg:  // the binder tags its column with the element type
+      return Type::Text();
   }
   abort();
 }
@@ -89,6 +94,10 @@ size_t GroupTable::bytes() const {
   for (const auto& d : distinct_s_) {
     for (const std::string& x : d) b += kNode + x.capacity();
   }
+  for (const auto& l : lists_) {
+    b += l.capacity() * sizeof(l[0]);
+    for (const auto& x : l) b += x ? x->capacity() : 0;
+  }
   return b;
 }
 
@@ -101,6 +110,7 @@ void GroupTable::Clear() {
   arena_ = std::make_unique<StringArena>();
   distinct_.clear();
   distinct_s_.clear();
+  lists_.clear();
 }
 
 void GroupTable::Grow() {
@@ -122,7 +132,13 @@ uint32_t GroupTable::Insert(const uint64_t* key, uint64_t hash) {
   hashes_.push_back(hash);
   states_.resize(states_.size() + state_words_, 0);
   for (size_t a = 0; a < aggs_->size(); ++a) {
-    if ((*aggs_)[a].kind != AggKind::kCountDistinct) continue;
+    AggKind kind = (*aggs_)[a].kind;
+    if (kind == AggKind::kStringAgg || kind == AggKind::kArrayAgg) {
+      State(g)[offsets_[a]] = lists_.size();
+      lists_.emplace_back();
+      continue;
+    }
+    if (kind != AggKind::kCountDistinct) continue;
     uint64_t* s = State(g) + offsets_[a];
     if ((*aggs_)[a].input_type.IsString()) {
       s[0] = distinct_s_.size();
@@ -186,6 +202,20 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
     }
     const Vector& v = chunk.column(inputs[a]);
     const uint64_t* nulls = v.nulls();
+    if (spec.kind == AggKind::kStringAgg || spec.kind == AggKind::kArrayAgg) {
+      const std::string_view* d = v.data<std::string_view>();
+      for (uint32_t k = 0; k < rows.count; ++k) {
+        uint32_t r = rows[k];
+        if (groups[k] == kNoGroup) continue;
+        ListAggValues& l = lists_[st[size_t{groups[k]} * sw + off]];
+        if (NullAt(nulls, r)) {
+          l.emplace_back(std::nullopt);
+        } else {
+          l.emplace_back(std::string(d[r]));
+        }
+      }
+      continue;
+    }
     DispatchPhysical(v.physical(), [&]<typename T>() {
       const T* d = v.data<T>();
       auto each = [&](auto f) {
@@ -268,6 +298,8 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
           }
           break;
         case AggKind::kCountStar:
+        case AggKind::kStringAgg:
+        case AggKind::kArrayAgg:
           break;
       }
     });
@@ -342,6 +374,13 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
           for (uint64_t x : src.distinct_[sa[0]]) distinct_[da[0]].insert(x);
         }
         break;
+      case AggKind::kStringAgg:
+      case AggKind::kArrayAgg: {
+        const ListAggValues& from = src.lists_[sa[0]];
+        ListAggValues& to = lists_[da[0]];
+        to.insert(to.end(), from.begin(), from.end());
+        break;
+      }
     }
   }
 }
@@ -403,6 +442,20 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
             } else {
               v.mutable_data<double>()[i] =
                   static_cast<double>(static_cast<long double>(sum) / cnt);
+            }
+            break;
+          }
+          case AggKind::kStringAgg:
+          case AggKind::kArrayAgg: {
+            ListAggValues l = lists_[s[0]];
+            SortListAgg(spec.order, &l);
+            std::optional<std::string> r = spec.kind == AggKind::kStringAgg
+                                               ? StringAggResult(l, spec.separator)
+                                               : ArrayAggResult(l);
+            if (!r) {
+              v.SetNull(i, true);
+            } else {
+              v.mutable_data<std::string_view>()[i] = arena_->Add(*r);
             }
             break;
           }

@@ -14,6 +14,7 @@
 //   MIN/MAX fixed-width         [value][has]
 //   MIN/MAX string              [ptr][len][has]          (bytes in the arena)
 //   COUNT(DISTINCT x)           [set index]
+//   string_agg / array_agg      [list index]             (olap/list_agg.h)
 // SUM of integers yields BIGINT (22003 "bigint out of range" if the exact sum
 // does not fit), of DECIMAL(p,s) DECIMAL(18,s) (22003 "numeric field
 // overflow"), of DOUBLE DOUBLE. AVG of integers and DOUBLE yields DOUBLE, of
@@ -27,15 +28,28 @@
 #include <vector>
 
 #include "olap/key_encoder.h"
+#include "olap/list_agg.h"
 
 namespace forktail {
 
-enum class AggKind : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kCountDistinct };
+enum class AggKind : uint8_t {
+  kCountStar,
+  kCount,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  kCountDistinct,
+  kStringAgg,  // string_agg(text, separator) (olap/list_agg.h)
+  kArrayAgg,   // array_agg(x), x cast to TEXT by the binder (olap/list_agg.h)
+};
 
 struct AggregateSpec {
   AggKind kind = AggKind::kCountStar;
   uint32_t input = 0;  // input column (not for COUNT(*))
   Type input_type;
+  ListAggOrder order;     // kStringAgg / kArrayAgg: ORDER BY the value
+  std::string separator;  // kStringAgg
 };
 
 Type AggregateResultType(const AggregateSpec& spec);
@@ -87,6 +101,7 @@ class GroupTable {
   std::unique_ptr<StringArena> arena_;
   std::vector<std::unordered_set<uint64_t>> distinct_;       // non-string inputs
   std::vector<std::unordered_set<std::string>> distinct_s_;  // string inputs
+  std::vector<ListAggValues> lists_;                         // string_agg / array_agg
 };
 
 }  // namespace forktail

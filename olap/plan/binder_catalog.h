@@ -60,6 +60,18 @@ bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, 
 // x::T[]
 ExprPtr BindArrayCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx);
 
+// string_agg(text, sep [ORDER BY x]) and array_agg(x [ORDER BY x])
+// (binder_list_agg.cc; olap/list_agg.h): ORDER BY only on the aggregated
+// value itself (else 0A000), a constant separator, no FILTER or DISTINCT.
+ExprPtr BindListAggregate(Binder& binder, const sql::Expr& call, ExprContext& ctx);
+// ARRAY(SELECT x FROM .. [WHERE ..] [ORDER BY x]) as the scalar subquery
+// COALESCE((SELECT array_agg(x [ORDER BY x]) ...), '{}') (binder_list_agg.cc).
+ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx);
+// Records aggregate `agg` over `input` in ctx.aggs and returns the reference
+// to its output column (binder_function.cc).
+ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const Type& type,
+                     const std::string& name, ExprContext& ctx);
+
 // A function in FROM (binder_catalog_from.cc): generate_series, unnest,
 // pg_partition_ancestors [WITH ORDINALITY], as a Values node; fills `rel`.
 // `scope` is the FROM clause's scope (its `outer` is what arguments see).

@@ -313,6 +313,9 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
     case sql::ExprKind::kSubquery:
       r = BindScalarSubquery(e, ctx);
       break;
+    case sql::ExprKind::kArraySubquery:
+      r = BindArraySubquery(*this, e, ctx);  // binder_list_agg.cc
+      break;
     case sql::ExprKind::kExists:
     case sql::ExprKind::kInSubquery:
     case sql::ExprKind::kQuantified:

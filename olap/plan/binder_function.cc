@@ -1,5 +1,7 @@
 // Function calls: the aggregates (COUNT(*), COUNT, COUNT(DISTINCT), SUM,
-// AVG, MIN, MAX, with FILTER (WHERE c) rewritten to a CASE input), the
+// AVG, MIN, MAX, with FILTER (WHERE c) rewritten to a CASE input; string_agg
+// and array_agg in binder_list_agg.cc; ORDER BY inside COUNT/SUM/AVG/MIN/MAX
+// is checked and ignored), the
 // scalar functions the kernels have (SUBSTRING, COALESCE), those that lower
 // to CASE (NULLIF, GREATEST, LEAST) or to an operator (mod), and then every
 // function of the FunctionRegistry (olap/scalar_function.h: abs, round,
@@ -24,7 +26,8 @@ ExprContext Plain(const ExprContext& ctx) {
 }  // namespace
 
 bool Binder::IsAggregateName(const std::string& name) {
-  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max";
+  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
+         name == "string_agg" || name == "array_agg";
 }
 
 bool Binder::ContainsAggregate(const sql::Expr& e) {
@@ -67,10 +70,7 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
     throw DbError(sqlstate::kGroupingError, "aggregate function calls cannot be nested",
                   e.position);
   }
-  if (!e.agg_order.empty()) {
-    throw DbError(sqlstate::kFeatureNotSupported, "ORDER BY in aggregates is not supported",
-                  e.position);
-  }
+  if (name == "string_agg" || name == "array_agg") return BindListAggregate(*this, e, ctx);
   if (e.star ? name != "count" : e.children.size() != 1) NoSuchFunction(*this, e, ctx);
   st.in_aggregate = true;
   ExprContext c = Plain(ctx);
@@ -99,6 +99,17 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
     if (input->type.id == TypeId::kBoolean) NoSuchFunction(*this, e, ctx);
     kind = name == "min" ? AggKind::kMin : AggKind::kMax;
   }
+  // ORDER BY does not change COUNT/SUM/AVG/MIN/MAX: its keys are only checked.
+  for (const sql::OrderItem& o : e.agg_order) {
+    st.in_aggregate = true;
+    try {
+      BindExpr(*o.expr, c);
+    } catch (...) {
+      st.in_aggregate = false;
+      throw;
+    }
+    st.in_aggregate = false;
+  }
   if (filter) {
     if (kind == AggKind::kCountStar) {
       kind = AggKind::kCount;
@@ -120,10 +131,18 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
   AggregateSpec spec;
   spec.kind = kind;
   if (input) spec.input_type = input->type;
-  LogicalColumn out{NewId(), name, AggregateResultType(spec)};
   LogicalAggregate agg;
   agg.kind = kind;
-  st.aggs.push_back(agg);
+  return AddAggregate(*this, std::move(agg), std::move(input), AggregateResultType(spec), name,
+                      ctx);
+}
+
+ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const Type& type,
+                     const std::string& name, ExprContext& ctx) {
+  AggState& st = *ctx.aggs;
+  AggKind kind = agg.kind;
+  LogicalColumn out{binder.NewId(), name, type};
+  st.aggs.push_back(std::move(agg));
   st.agg_inputs.push_back(std::move(input));
   st.agg_columns.push_back(out);
   if (kind == AggKind::kCount || kind == AggKind::kCountStar || kind == AggKind::kCountDistinct) {

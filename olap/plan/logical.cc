@@ -154,6 +154,10 @@ const char* AggKindName(AggKind k) {
       return "min";
     case AggKind::kMax:
       return "max";
+    case AggKind::kStringAgg:
+      return "string_agg";
+    case AggKind::kArrayAgg:
+      return "array_agg";
     case AggKind::kCountDistinct:
       return "count_distinct";
   }

@@ -134,6 +134,8 @@ struct SortKeyRef {
 struct LogicalAggregate {
   AggKind kind = AggKind::kCountStar;
   uint32_t input = 0;  // column id of the child; unused for kCountStar
+  ListAggOrder order;     // kStringAgg / kArrayAgg (olap/list_agg.h)
+  std::string separator;  // kStringAgg
 };
 
 struct LogicalOp;

@@ -246,6 +246,8 @@ Planned Planner::PlanAggregate(const LogicalOp& op) {
     AggregateSpec s;
     s.kind = a.kind;
     if (a.kind != AggKind::kCountStar) s.input = Position(in.layout, a.input);
+    s.order = a.order;  // string_agg / array_agg
+    s.separator = a.separator;
     specs.push_back(s);
     detail += std::string(i ? ", " : "") + AggKindName(a.kind) + "(" +
               (a.kind == AggKind::kCountStar ? "*" : ShowIds({a.input}, {&child})) + ")";

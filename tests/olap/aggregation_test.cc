@@ -119,6 +119,8 @@ std::multiset<std::string> Reference(const std::vector<Row>& rows,
           break;
         }
         case AggKind::kCountStar:
+        case AggKind::kStringAgg:
+        case AggKind::kArrayAgg:
           break;
       }
       line += Show(res) + "|";

@@ -191,6 +191,43 @@ TEST_F(CatalogViews, FunctionsInFrom) {
   EXPECT_EQ(Error("SELECT * FROM generate_series(1, 0, 0)"), "22023 step size cannot equal zero");
 }
 
+// string_agg / array_agg (olap/list_agg.h) and ARRAY(subquery), as
+// PostgreSQL 15 answers them.
+TEST_F(CatalogViews, ListAggregates) {
+  EXPECT_EQ(Query("SELECT string_agg(attname, ', ' ORDER BY attname) FROM pg_attribute "
+                  "WHERE attrelid = 'items'::regclass AND attnum > 0"),
+            "born, id, name, note, ok, price, qty, score, seen;");
+  EXPECT_EQ(Query("SELECT array_agg(x ORDER BY x DESC), array_agg(x ORDER BY x) "
+                  "FROM generate_series(8, 11) x"),
+            "{11,10,9,8}|{8,9,10,11};");
+  EXPECT_EQ(Query("SELECT array_agg(v), string_agg(v, NULL), array_agg(v ORDER BY v NULLS FIRST) "
+                  "FROM (VALUES ('b c'), (NULL), ('a')) t(v)"),
+            "{\"b c\",NULL,a}|b ca|{NULL,a,\"b c\"};");
+  EXPECT_EQ(Query("SELECT x % 2, string_agg(x::text, ',' ORDER BY x::text DESC) "
+                  "FROM generate_series(1, 5) x GROUP BY 1 ORDER BY 1"),
+            "0|4,2;1|5,3,1;");
+  EXPECT_EQ(Query("SELECT string_agg(attname, ','), array_agg(attnum) FROM pg_attribute "
+                  "WHERE attrelid = 0"),
+            "NULL|NULL;");
+  EXPECT_EQ(Query("SELECT ARRAY(SELECT attname FROM pg_attribute WHERE attrelid = 0), "
+                  "ARRAY(SELECT x FROM generate_series(3, 1, -1) x)"),
+            "{}|{3,2,1};");
+  // Correlated, as psql's \d TABLE asks for a policy's roles.
+  EXPECT_EQ(Query("SELECT relname, array_to_string(ARRAY(SELECT attname FROM pg_attribute a "
+                  "WHERE a.attrelid = c.oid AND attnum > 0 ORDER BY 1), ',') "
+                  "FROM pg_class c WHERE relname IN ('nokey', 'pgbench_accounts') ORDER BY 1"),
+            "nokey|x;pgbench_accounts|abalance,aid,bid,filler;");
+  EXPECT_EQ(Query("SELECT array_to_string(ARRAY(SELECT rolname FROM pg_catalog.pg_roles "
+                  "WHERE oid = ANY (ARRAY[r.oid]) ORDER BY 1), ',') = r.rolname FROM pg_roles r"),
+            "t;t;");  // two roles
+  EXPECT_EQ(Error("SELECT string_agg(attname, attname) FROM pg_attribute"),
+            "0A000 a non-constant string_agg separator is not supported");
+  EXPECT_EQ(Error("SELECT array_agg(attname ORDER BY attnum) FROM pg_attribute"),
+            "0A000 array_agg(... ORDER BY) on anything but the aggregated value is not supported");
+  EXPECT_EQ(Error("SELECT string_agg(1, ',')"),
+            "42883 function string_agg(integer, text) does not exist");
+}
+
 TEST_F(CatalogViews, Errors) {
   EXPECT_EQ(Error("SELECT 'nosuch'::regclass"), "42P01 relation \"nosuch\" does not exist");
   EXPECT_EQ(Error("SELECT 'nosuch'::regtype"), "42704 type \"nosuch\" does not exist");

@@ -500,3 +500,12 @@ ORDER BY oid, plus, minus, days;
 SELECT c.id, c.name FROM cust c
 WHERE c.name ILIKE 'CUST0_5%' OR (c.region ILIKE '%th' AND STARTS_WITH(c.name, 'cust01'))
 ORDER BY c.id, c.name;
+
+-- PGCAT2 block: list aggregates (issue 7).
+
+-- name: listagg_string_agg_ordered
+SELECT region, STRING_AGG(name, ',' ORDER BY name) AS names, STRING_AGG(name, '' ORDER BY name DESC) AS rev,
+       COUNT(*) AS n
+FROM cust WHERE id <= 30
+GROUP BY region
+ORDER BY region, names, rev, n;
