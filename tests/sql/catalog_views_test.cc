@@ -220,6 +220,16 @@ TEST_F(CatalogViews, ListAggregates) {
   EXPECT_EQ(Query("SELECT array_to_string(ARRAY(SELECT rolname FROM pg_catalog.pg_roles "
                   "WHERE oid = ANY (ARRAY[r.oid]) ORDER BY 1), ',') = r.rolname FROM pg_roles r"),
             "t;t;");  // two roles
+  // psql's policies query of \\d TABLE (Forktail has no policies).
+  EXPECT_EQ(Query("SELECT pol.polname, pol.polpermissive, CASE WHEN pol.polroles = '{0}' THEN "
+                  "NULL ELSE pg_catalog.array_to_string(array(select rolname from "
+                  "pg_catalog.pg_roles where oid = any (pol.polroles) order by 1),',') END, "
+                  "pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), "
+                  "pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid), CASE pol.polcmd WHEN "
+                  "'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE' WHEN 'd' THEN "
+                  "'DELETE' END AS cmd FROM pg_catalog.pg_policy pol WHERE pol.polrelid = '16392' "
+                  "ORDER BY 1"),
+            "");
   EXPECT_EQ(Error("SELECT string_agg(attname, attname) FROM pg_attribute"),
             "0A000 a non-constant string_agg separator is not supported");
   EXPECT_EQ(Error("SELECT array_agg(attname ORDER BY attnum) FROM pg_attribute"),
