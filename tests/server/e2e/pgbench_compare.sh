@@ -7,8 +7,7 @@
 #   tests/server/e2e/pgbench_compare.sh build/snap-rel/tools/forktail [scale] [clients] [seconds]
 #
 # Both are durable (Forktail's default; PostgreSQL's fsync + synchronous_commit).
-# Both run tpcb_like.pgbench (the built-in TPC-B-like script with a constant
-# mtime: Forktail has no CURRENT_TIMESTAMP yet). Both are loaded by `pgbench -i`.
+# Both run pgbench's built-in TPC-B-like script and are loaded by `pgbench -i`.
 # A mode that aborts is reported as such and the script goes on.
 set -euo pipefail
 BIN=$(realpath "$1")
@@ -33,7 +32,7 @@ declare -A TPS LAT
 run_modes() {  # $1 = label, $2.. = connection args
   local label=$1; shift
   for mode in simple extended prepared; do
-    out=$(pgbench -n -M "$mode" -c "$CLIENTS" -j "$CLIENTS" -T "$SECS" -f "$HERE/tpcb_like.pgbench" "$@" 2>&1) || {
+    out=$(pgbench -n -M "$mode" -c "$CLIENTS" -j "$CLIENTS" -T "$SECS" -b tpcb-like "$@" 2>&1) || {
       echo "$out" | grep -m3 "error"; echo "pgbench aborted ($label $mode)"; }
     TPS[$label,$mode]=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
     LAT[$label,$mode]=$(echo "$out" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p')
