@@ -125,6 +125,21 @@ ExprPtr Arith(ArithOp op, ExprPtr left, ExprPtr right) {
   return e;
 }
 
+CompareOp FlipComparison(CompareOp op) {
+  switch (op) {
+    case CompareOp::kLt:
+      return CompareOp::kGt;
+    case CompareOp::kLe:
+      return CompareOp::kGe;
+    case CompareOp::kGt:
+      return CompareOp::kLt;
+    case CompareOp::kGe:
+      return CompareOp::kLe;
+    default:
+      return op;
+  }
+}
+
 ExprPtr Compare(CompareOp op, ExprPtr left, ExprPtr right) {
   Type common = CommonType(left->type, right->type, false);
   auto e = MakeNode(ExprKind::kCompare, Type::Boolean());

@@ -98,6 +98,8 @@ ExprPtr ColumnRef(uint32_t column, const Type& type);
 ExprPtr Constant(Value v);
 ExprPtr Arith(ArithOp op, ExprPtr left, ExprPtr right);
 ExprPtr Compare(CompareOp op, ExprPtr left, ExprPtr right);
+// The operator with its operands swapped: a < b  <=>  b > a.
+CompareOp FlipComparison(CompareOp op);
 ExprPtr And(ExprPtr left, ExprPtr right);
 ExprPtr Or(ExprPtr left, ExprPtr right);
 ExprPtr Not(ExprPtr child);

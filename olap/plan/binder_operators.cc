@@ -115,21 +115,6 @@ void TrimConstantScale(ExprPtr* c) {
   *c = Constant(Value::Decimal(unscaled, std::max(precision, std::max(scale, 1)), scale));
 }
 
-CompareOp Flip(CompareOp op) {
-  switch (op) {
-    case CompareOp::kLt:
-      return CompareOp::kGt;
-    case CompareOp::kLe:
-      return CompareOp::kGe;
-    case CompareOp::kGt:
-      return CompareOp::kLt;
-    case CompareOp::kGe:
-      return CompareOp::kLe;
-    default:
-      return op;
-  }
-}
-
 // `date_side op *ts_side` with a DATE expression and a TIMESTAMP that folds
 // to a constant: the same comparison against a DATE constant where one is
 // exact (dates are midnights: d < ts is d < ceil(ts), d <= ts is
@@ -360,7 +345,7 @@ ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr
   FitConstant(left, &right);
   FitConstant(right, &left);
   DateBound(left, op, &right);
-  DateBound(right, Flip(op), &left);
+  DateBound(right, FlipComparison(op), &left);
   Type lt = left->type, rt = right->type;
   if (lt.id == TypeId::kDecimal && rt.id == TypeId::kDecimal && lt.scale == rt.scale) {
     // Same scale: the unscaled integers compare directly; the factory would

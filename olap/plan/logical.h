@@ -133,7 +133,7 @@ struct SortKeyRef {
 // CASE WHEN c THEN 1 END).
 struct LogicalAggregate {
   AggKind kind = AggKind::kCountStar;
-  uint32_t input = 0;  // column id of the child; unused for kCountStar
+  uint32_t input = 0;     // column id of the child; unused for kCountStar
   ListAggOrder order;     // kStringAgg / kArrayAgg (olap/list_agg.h)
   std::string separator;  // kStringAgg
 };

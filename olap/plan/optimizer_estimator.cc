@@ -39,21 +39,6 @@ const Expression* StripCast(const Expression& e) {
   return p;
 }
 
-CompareOp Flip(CompareOp op) {
-  switch (op) {
-    case CompareOp::kLt:
-      return CompareOp::kGt;
-    case CompareOp::kLe:
-      return CompareOp::kGe;
-    case CompareOp::kGt:
-      return CompareOp::kLt;
-    case CompareOp::kGe:
-      return CompareOp::kLe;
-    default:
-      return op;
-  }
-}
-
 }  // namespace
 
 void CardinalityEstimator::LearnColumns(const LogicalOp& plan) {
@@ -132,7 +117,7 @@ double CardinalityEstimator::CompareSelectivity(const Expression& e, double rows
   CompareOp op = e.compare;
   if (l->kind == ExprKind::kConstant && r->kind == ExprKind::kColumnRef) {
     std::swap(l, r);
-    op = Flip(op);
+    op = FlipComparison(op);
   }
   if (l->kind == ExprKind::kColumnRef && r->kind == ExprKind::kColumnRef) {
     if (op == CompareOp::kEq) return 1 / std::max(Ndv(l->column, rows), Ndv(r->column, rows));

@@ -84,11 +84,11 @@ TEST(OptimizerMagicTest, SameRowsForOuterJoinsToAggregates) {
 
 TEST(OptimizerMagicTest, NotInAndUnselectiveOuterSidesAreLeftAlone) {
   // NOT IN: a NULL group key decides the result; never reduced.
-  std::string p = PlanToString(
-      *Plan("select count(*) from part where p_size = 3 and p_partkey not in (select "
-            "l_partkey from lineitem group by l_partkey)",
-            true),
-      false);
+  std::string p =
+      PlanToString(*Plan("select count(*) from part where p_size = 3 and p_partkey not in (select "
+                         "l_partkey from lineitem group by l_partkey)",
+                         true),
+                   false);
   EXPECT_EQ(Count(p, "Get part"), 1u) << p;
   // The outer side is all of lineitem: nothing smaller to copy.
   p = PlanToString(*Plan("select count(*) from lineitem l1 where l_quantity < (select "

@@ -49,8 +49,7 @@ namespace fs = std::filesystem;
 
 // Query name -> the bug that makes Forktail's answer differ (reported; each
 // checked against PostgreSQL 15, which agrees with DuckDB on all of them).
-const std::map<std::string, std::string> kKnownBugs = {
-};
+const std::map<std::string, std::string> kKnownBugs = {};
 
 using namespace duckdb_answers;  // NOLINT: the test's vocabulary
 
