@@ -38,33 +38,10 @@ class CatalogViews : public ::testing::Test {
   }
 
   // Rows as "v|v;" (NULL as "NULL").
-  std::string Query(const std::string& sql) {
-    std::vector<sql::StatementPtr> statements = sql::Parse(sql);
-    BoundStatement bound = Bind(*statements.at(0), catalog_);
-    LogicalOpPtr plan = Optimize(std::move(bound.plan), catalog_);
-    SchedulerOptions options;
-    options.immediate = true;
-    options.num_workers = 1;
-    options.pin_workers = false;
-    Scheduler scheduler(options);
-    QueryResult result = ExecuteQuery(scheduler, *plan, catalog_);
-    std::string s;
-    for (const Row& r : result.rows) {
-      for (size_t i = 0; i < r.size(); i++) {
-        s += (i > 0 ? "|" : "") + (r[i].is_null() ? std::string("NULL") : r[i].ToString());
-      }
-      s += ";";
-    }
-    return s;
-  }
+  std::string Query(const std::string& sql) { return plantest::QueryRowsText(sql, catalog_); }
 
   std::string Error(const std::string& sql) {
-    try {
-      Query(sql);
-    } catch (const DbError& e) {
-      return std::string(e.sqlstate()) + " " + e.what();
-    }
-    return "no error";
+    return plantest::ErrorText([&] { Query(sql); });
   }
 
   Catalog catalog_;

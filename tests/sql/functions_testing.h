@@ -45,25 +45,7 @@ class FunctionsSql : public ::testing::Test {
   }
 
   // Rows as "v|v;v|v;" (Value::ToString, NULL as NULL).
-  std::string Query(const std::string& sql) {
-    BoundStatement bound = BindSql(sql);
-    LogicalOpPtr plan = Optimize(std::move(bound.plan), catalog_);
-    SchedulerOptions options;
-    options.immediate = true;
-    options.num_workers = 1;
-    options.pin_workers = false;
-    Scheduler scheduler(options);
-    QueryResult result = ExecuteQuery(scheduler, *plan, catalog_);
-    std::string s;
-    for (const Row& r : result.rows) {
-      for (size_t i = 0; i < r.size(); i++) {
-        if (i > 0) s += "|";
-        s += r[i].is_null() ? "NULL" : r[i].ToString();
-      }
-      s += ";";
-    }
-    return s;
-  }
+  std::string Query(const std::string& sql) { return plantest::QueryRowsText(sql, catalog_); }
 
   // One value: SELECT <expr> (";" stripped).
   std::string Eval(const std::string& expr) {
@@ -80,12 +62,7 @@ class FunctionsSql : public ::testing::Test {
 
   // "SQLSTATE message" of the error the statement raises.
   std::string Error(const std::string& sql) {
-    try {
-      Query(sql);
-    } catch (const DbError& e) {
-      return std::string(e.sqlstate()) + " " + e.what();
-    }
-    return "no error";
+    return plantest::ErrorText([&] { Query(sql); });
   }
 
   Catalog catalog_;

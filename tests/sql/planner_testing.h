@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "olap/plan/binder.h"
 #include "olap/plan/executor.h"
 #include "olap/plan/explain.h"
+#include "olap/plan/optimizer.h"
 #include "olap/plan/planner.h"
+#include "olap/sql/ast.h"
 #include "storage/catalog.h"
 #include "tests/olap/physical_testing.h"
 
@@ -174,6 +177,41 @@ inline std::vector<Row> RunAllModes(const LogicalOp& root, const Catalog& catalo
     last = std::move(result.rows);
   }
   return last;
+}
+
+// SQL text -> Parse -> Bind -> Optimize -> Execute on an immediate scheduler;
+// the rows as "v|v;v|v;" (Value::ToString, NULL as NULL). Errors propagate.
+inline std::string QueryRowsText(const std::string& sql, const Catalog& catalog) {
+  std::vector<sql::StatementPtr> statements = sql::Parse(sql);
+  EXPECT_EQ(statements.size(), 1u) << sql;
+  BoundStatement bound = Bind(*statements.at(0), catalog);
+  LogicalOpPtr plan = Optimize(std::move(bound.plan), catalog);
+  SchedulerOptions options;
+  options.immediate = true;
+  options.num_workers = 1;
+  options.pin_workers = false;
+  Scheduler scheduler(options);
+  QueryResult result = ExecuteQuery(scheduler, *plan, catalog);
+  std::string s;
+  for (const Row& r : result.rows) {
+    for (size_t i = 0; i < r.size(); i++) {
+      if (i > 0) s += "|";
+      s += r[i].is_null() ? "NULL" : r[i].ToString();
+    }
+    s += ";";
+  }
+  return s;
+}
+
+// "SQLSTATE message" of the DbError `run` throws, or "no error".
+template <typename Fn>
+std::string ErrorText(Fn&& run) {
+  try {
+    run();
+  } catch (const DbError& e) {
+    return std::string(e.sqlstate()) + " " + e.what();
+  }
+  return "no error";
 }
 
 }  // namespace forktail::plantest
