@@ -179,6 +179,30 @@ inline std::vector<Row> RunAllModes(const LogicalOp& root, const Catalog& catalo
   return last;
 }
 
+// Runs `root` in every scheduler mode and returns its rows in order, rendered
+// "v|v|...;" by ptest::ShowRow; every mode must give the same text (`what`
+// names the query in the failure message).
+inline std::string ShownRowsAllModes(const LogicalOp& root, const Catalog& catalog,
+                                     const std::string& what) {
+  std::string first;
+  for (ptest::Mode mode : ptest::kModes) {
+    SchedulerOptions options;
+    options.immediate = mode == ptest::Mode::kImmediate;
+    options.num_workers = mode == ptest::Mode::kTwoWorkers ? 2 : 1;
+    options.pin_workers = false;
+    Scheduler scheduler(options);
+    QueryResult result = ExecuteQuery(scheduler, root, catalog);
+    std::string s;
+    for (const Row& r : result.rows) s += ptest::ShowRow(r) + ";";
+    if (mode == ptest::Mode::kImmediate) {
+      first = s;
+    } else {
+      EXPECT_EQ(s, first) << ptest::ModeName(mode) << ": " << what;
+    }
+  }
+  return first;
+}
+
 // SQL text -> Parse -> Bind -> Optimize -> Execute on an immediate scheduler;
 // the rows as "v|v;v|v;" (Value::ToString, NULL as NULL). Errors propagate.
 inline std::string QueryRowsText(const std::string& sql, const Catalog& catalog) {

@@ -68,23 +68,7 @@ class SubqueryApply : public ::testing::Test {
   // The rows rendered "v|v|...;" per row, identical in every mode.
   std::string Query(const std::string& sql) {
     LogicalOpPtr plan = Optimized(sql);
-    std::string first;
-    for (ptest::Mode mode : ptest::kModes) {
-      SchedulerOptions options;
-      options.immediate = mode == ptest::Mode::kImmediate;
-      options.num_workers = mode == ptest::Mode::kTwoWorkers ? 2 : 1;
-      options.pin_workers = false;
-      Scheduler scheduler(options);
-      QueryResult result = ExecuteQuery(scheduler, *plan, *catalog_);
-      std::string s;
-      for (const Row& r : result.rows) s += ptest::ShowRow(r) + ";";
-      if (mode == ptest::Mode::kImmediate) {
-        first = s;
-      } else {
-        EXPECT_EQ(s, first) << ptest::ModeName(mode) << ": " << sql;
-      }
-    }
-    return first;
+    return plantest::ShownRowsAllModes(*plan, *catalog_, sql);
   }
 
   // Query() of a query that must be planned with an Apply.
