@@ -10,10 +10,15 @@ RELEASE  = build/release
 DEBUG    = build/debug
 TSAN     = build/tsan
 
-.PHONY: run test deps release debug tsan tsan-test release-test bench crash-long format clean
+.PHONY: run test deps client-tools release debug tsan tsan-test release-test bench crash-long format clean
 
 deps:
 	@./scripts/install-deps.sh
+
+# The clients the end-to-end tests drive that Debian lacks: the sqllogictest
+# runner (crates.io) and pgJDBC's Maven artifacts; cached under build/tools, ~/.m2.
+client-tools: deps
+	@./scripts/install-client-tools.sh
 
 $(RELEASE)/build.ninja: | deps
 	cmake -S . -B $(RELEASE) $(GEN) -DCMAKE_BUILD_TYPE=Release
@@ -38,7 +43,7 @@ run: release
 
 # ASan+UBSan build of everything, then CTest (its closing summary is printed).
 # Long soak and crash loops carry the label "long" and run from their own targets.
-test: debug
+test: debug client-tools
 	cd $(DEBUG) && ctest --output-on-failure -j $(JOBS) --timeout 900 -LE long
 
 # The scheduler's tests under ThreadSanitizer (run by CI after `make test`).
