@@ -38,17 +38,30 @@ bool BlockLayout::Place(uint32_t capacity) {
   return true;
 }
 
-std::shared_ptr<const BlockLayout> BlockLayout::Compute(const TableSchema& schema,
-                                                        uint32_t max_rows) {
+std::shared_ptr<BlockLayout> BlockLayout::FromSchema(const TableSchema& schema) {
   auto layout = std::make_shared<BlockLayout>();
-  uint64_t row_bytes = 0;
   for (const ColumnDef& def : schema.columns) {
     ColumnLayout c{def.type, def.type.StripeWidth(), 0, 0, HeapReserve(def.type)};
     layout->heap_reserve_per_row_ += c.heap_reserve;
     layout->has_strings_ |= def.type.IsString();
-    row_bytes += c.width + c.heap_reserve;
     layout->columns_.push_back(c);
   }
+  return layout;
+}
+
+std::shared_ptr<const BlockLayout> BlockLayout::Compute(const TableSchema& schema,
+                                                        uint32_t max_rows) {
+  uint32_t reserve = FromSchema(schema)->heap_reserve_per_row_;
+  return ComputeWithReserve(schema, max_rows, reserve);
+}
+
+std::shared_ptr<const BlockLayout> BlockLayout::ComputeWithReserve(const TableSchema& schema,
+                                                                   uint32_t max_rows,
+                                                                   uint32_t reserve_per_row) {
+  std::shared_ptr<BlockLayout> layout = FromSchema(schema);
+  layout->heap_reserve_per_row_ = reserve_per_row;
+  uint64_t row_bytes = reserve_per_row;
+  for (const ColumnLayout& c : layout->columns_) row_bytes += c.width;
   // Estimate from bits per row, then step down until the regions fit (the
   // alignment padding makes the estimate a little optimistic).
   uint64_t ncols = schema.columns.size();
@@ -64,10 +77,23 @@ std::shared_ptr<const BlockLayout> BlockLayout::Compute(const TableSchema& schem
         sqlstate::kProgramLimitExceeded,
         fmt::format("row of table \"{}\" is too wide: {} bytes per row", schema.name, row_bytes));
   }
-  // Fingerprint: the types and the capacity; an image only fits a block of the
-  // same layout.
-  uint32_t crc = crc32c::Value(&layout->capacity_, sizeof(layout->capacity_));
-  for (const ColumnLayout& c : layout->columns_) {
+  layout->ComputeFingerprint();
+  return layout;
+}
+
+std::shared_ptr<const BlockLayout> BlockLayout::ForCapacity(const TableSchema& schema,
+                                                            uint32_t capacity) {
+  std::shared_ptr<BlockLayout> layout = FromSchema(schema);
+  layout->heap_reserve_per_row_ = 0;
+  if (capacity == 0 || !layout->Place(capacity)) return nullptr;
+  layout->ComputeFingerprint();
+  return layout;
+}
+
+// The types and the capacity: an image only fits a block of the same layout.
+void BlockLayout::ComputeFingerprint() {
+  uint32_t crc = crc32c::Value(&capacity_, sizeof(capacity_));
+  for (const ColumnLayout& c : columns_) {
     uint8_t t[7] = {static_cast<uint8_t>(c.type.id),
                     c.type.precision,
                     c.type.scale,
@@ -77,8 +103,7 @@ std::shared_ptr<const BlockLayout> BlockLayout::Compute(const TableSchema& schem
                     static_cast<uint8_t>(c.type.length >> 24)};
     crc = crc32c::Extend(crc, t, sizeof(t));
   }
-  layout->fingerprint_ = crc;
-  return layout;
+  fingerprint_ = crc;
 }
 
 }  // namespace forktail

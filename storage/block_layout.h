@@ -21,12 +21,20 @@
 //   2 MiB     +------------------------------+
 //
 // Capacity: the largest multiple of 64 rows such that every stripe and bitmap
-// fits and the heap still holds capacity * (sum of the string columns' heap
-// reservations). The reservation is a guess of a string's size: min(n, 256)
-// bytes for CHAR(n)/VARCHAR(n), 32 bytes for unbounded strings. Rows whose
-// strings are longer than guessed fill the heap before the stripes; the table
-// then starts a new block ("variable-length overflow"). A test knob
-// (max_rows) caps the capacity to make multi-block paths cheap to test.
+// fits and the heap still holds capacity * (heap reservation per row). The
+// schema's reservation (Compute) is a guess from the declared types: per
+// string column min(n, 256) bytes for CHAR(n)/VARCHAR(n), 32 bytes for
+// unbounded strings. A table that has seen rows passes the bytes its rows
+// really take (ComputeWithReserve; table.h says how it is derived), so a block
+// fills its stripes and its heap at about the same time. Rows whose strings
+// are longer than reserved fill the heap before the stripes; the table then
+// starts a new block ("variable-length overflow"). A test knob (max_rows)
+// caps the capacity to make multi-block paths cheap to test.
+//
+// The placement of every region depends on the column types and the capacity
+// only, so blocks of one table may differ in capacity: each block carries its
+// capacity in its header and ForCapacity() rebuilds its layout from it (the
+// fingerprint covers the types and the capacity).
 #pragma once
 
 #include <cstddef>
@@ -105,6 +113,15 @@ class BlockLayout {
   // max_rows > 0 caps the capacity (tests: tiny blocks).
   static std::shared_ptr<const BlockLayout> Compute(const TableSchema& schema,
                                                     uint32_t max_rows = 0);
+  // The same with `reserve_per_row` heap bytes reserved per row instead of the
+  // types' guess.
+  static std::shared_ptr<const BlockLayout> ComputeWithReserve(const TableSchema& schema,
+                                                               uint32_t max_rows,
+                                                               uint32_t reserve_per_row);
+  // The layout of a block of `capacity` rows (e.g. read from an image's
+  // header); nullptr if its regions do not fit a block.
+  static std::shared_ptr<const BlockLayout> ForCapacity(const TableSchema& schema,
+                                                        uint32_t capacity);
 
   uint32_t capacity() const { return capacity_; }
   uint32_t delete_offset() const { return delete_offset_; }
@@ -115,12 +132,16 @@ class BlockLayout {
   const ColumnLayout& column(ColumnId id) const { return columns_[id.value()]; }
   const std::vector<ColumnLayout>& columns() const { return columns_; }
   bool has_strings() const { return has_strings_; }
+  uint32_t heap_reserve_per_row() const { return heap_reserve_per_row_; }
   uint32_t fingerprint() const { return fingerprint_; }
 
  private:
   // Places the regions for `capacity` rows; false if they do not fit with the
   // heap reservation.
   bool Place(uint32_t capacity);
+  // Columns from the schema (heap_reserve_per_row_ = the types' guess).
+  static std::shared_ptr<BlockLayout> FromSchema(const TableSchema& schema);
+  void ComputeFingerprint();
 
   uint32_t capacity_ = 0;
   uint32_t delete_offset_ = 0;

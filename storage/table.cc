@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,14 @@
 #include "storage/error.h"
 
 namespace forktail {
+
+namespace {
+
+// A new block reserves the previous block's string bytes per live row plus
+// this many percent (block_layout.h: the heap should fill with the stripes).
+constexpr uint64_t kReserveMarginPercent = 103;
+
+}  // namespace
 
 Table::Table(TableId id, TableSchema schema, TableOptions options)
     : id_(id),
@@ -107,9 +116,52 @@ void Table::CheckRowSize(uint32_t string_bytes) const {
   }
 }
 
-void Table::AddBlock() {
+std::shared_ptr<const BlockLayout> Table::LayoutOfCapacity(uint32_t capacity) {
+  auto it = layouts_.find(capacity);
+  if (it != layouts_.end()) return it->second;
+  std::shared_ptr<const BlockLayout> layout = BlockLayout::ForCapacity(schema_, capacity);
+  if (layout) layouts_.emplace(capacity, layout);
+  return layout;
+}
+
+std::shared_ptr<const BlockLayout> Table::LayoutForNewBlock(uint32_t first_row_string_bytes) {
+  if (directory_.size() == 0 || !layout_->has_strings()) return layout_;
+  // String bytes per live row of the tail block.
+  BlockRef tail = directory_.Pin(BlockNo(static_cast<uint32_t>(directory_.size() - 1)));
+  const BlockReadView view = tail->View();
+  uint64_t rows = 0, bytes = 0;
+  const uint64_t* deleted = view.delete_bitmap();
+  for (uint32_t r = 0; r < view.row_count(); r++) rows += !TestBit(deleted, r);
+  if (rows == 0) return layout_;
+  for (size_t ci = 0; ci < schema_.column_count(); ci++) {
+    ColumnId c(static_cast<uint16_t>(ci));
+    if (!schema_.column(c).type.IsString()) continue;
+    const StringRef* refs = view.stripe<StringRef>(c);
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (!TestBit(deleted, r)) bytes += refs[r].length;
+    }
+  }
+  // Plus a margin: the next block's rows vary around the average.
+  uint64_t reserve = std::max<uint64_t>(1, (bytes * kReserveMarginPercent / 100 + rows - 1) / rows);
+  reserve = std::min<uint64_t>(reserve, kBlockSize);
+  std::shared_ptr<const BlockLayout> computed;
+  try {
+    computed = BlockLayout::ComputeWithReserve(schema_, options_.max_rows_per_block,
+                                               static_cast<uint32_t>(reserve));
+  } catch (const DbError&) {
+    return layout_;  // not even 64 such rows fit: the schema's layout
+  }
+  if (computed->heap_size() < first_row_string_bytes) return layout_;
+  if (computed->capacity() == layout_->capacity()) return layout_;
+  auto it = layouts_.find(computed->capacity());
+  if (it != layouts_.end()) return it->second;
+  layouts_.emplace(computed->capacity(), computed);
+  return computed;
+}
+
+void Table::AddBlock(uint32_t first_row_string_bytes) {
   BlockNo no(static_cast<uint32_t>(directory_.size()));
-  directory_.Add(Block::Create(layout_, id_, no));
+  directory_.Add(Block::Create(LayoutForNewBlock(first_row_string_bytes), id_, no));
 }
 
 void Table::WriteRow(Block& block, SlotNo slot, const Row& row) {
@@ -121,7 +173,7 @@ TupleId Table::AppendRow(const Row& row) {
   uint32_t bytes = StringBytes(row);
   if (directory_.size() == 0 ||
       !directory_.Pin(BlockNo(static_cast<uint32_t>(directory_.size() - 1)))->HasRoomFor(bytes)) {
-    AddBlock();
+    AddBlock(bytes);
   }
   BlockNo no(static_cast<uint32_t>(directory_.size() - 1));
   BlockRef block = directory_.Pin(no);
@@ -131,9 +183,12 @@ TupleId Table::AppendRow(const Row& row) {
 }
 
 void Table::PlaceRow(TupleId tid, const Row& row) {
-  while (directory_.size() <= tid.block.value()) AddBlock();
+  uint32_t bytes = StringBytes(row);
+  while (directory_.size() <= tid.block.value()) {
+    AddBlock(directory_.size() == tid.block.value() ? bytes : 0);
+  }
   BlockRef block = directory_.Pin(tid.block);
-  if (block->row_count() > tid.slot.value() || !block->HasRoomFor(StringBytes(row))) {
+  if (block->row_count() > tid.slot.value() || !block->HasRoomFor(bytes)) {
     std::fprintf(stderr, "forktail: redo of a row at %s: slot taken or block full\n",
                  tid.ToString().c_str());
     std::abort();
@@ -224,8 +279,21 @@ void Table::RefreshStatistics() {
 }
 
 Status Table::LoadBlock(std::string_view image) {
+  // The image's own capacity picks its layout (FromImage checks the rest).
+  std::shared_ptr<const BlockLayout> layout = layout_;
+  if (image.size() == kBlockSize) {
+    BlockHeader h;
+    std::memcpy(&h, image.data(), sizeof(h));
+    if (h.capacity != layout_->capacity()) {
+      layout = LayoutOfCapacity(h.capacity);
+      if (!layout) {
+        return Status::Corruption(fmt::format("block image {}: capacity {} does not fit a block",
+                                              h.block_no, h.capacity));
+      }
+    }
+  }
   std::unique_ptr<Block> block;
-  Status s = Block::FromImage(layout_, image, &block);
+  Status s = Block::FromImage(layout, image, &block);
   if (!s.ok()) return s;
   if (block->header().table_id != id_.value() || block->block_no().value() != directory_.size()) {
     return Status::Corruption(fmt::format(

@@ -9,6 +9,17 @@
 // snapshots can rely on that); the space comes back when a block is frozen and
 // compacted (later), not by reuse.
 //
+// Block capacity. A new block's capacity follows the strings the table really
+// stores: the heap bytes per row reserved for it are the live rows' string
+// bytes per live row in the block before it, plus 3%,
+// and the schema's guess (block_layout.h) while there is no such row, or when
+// the first row's strings would not fit. The inputs are the live rows (values
+// and delete bits) and the first row, never heap offsets or timing: those are
+// the same when the WAL is replayed (aborted transactions leave only deleted
+// slots, and a block an aborted transaction started is dropped by its undo),
+// so replay starts each block with the capacity the original run gave it.
+// Checkpoint images carry their capacity; LoadBlock rebuilds their layout.
+//
 // Errors. Every check (column count, casts to the column types, NOT NULL,
 // unique key, row size) happens before anything changes, so a statement that
 // fails leaves the table exactly as it was.
@@ -33,6 +44,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -60,6 +72,8 @@ class Table {
   TableId id() const { return id_; }
   const TableSchema& schema() const { return schema_; }
   const TableOptions& options() const { return options_; }
+  // The layout from the schema's guess: the column types are every block's,
+  // offsets and capacity are not (use the block's own layout for those).
   const BlockLayout& layout() const { return *layout_; }
 
   // Casts each value to its column's type (Value::CastTo) and appends the row.
@@ -148,7 +162,12 @@ class Table {
   [[noreturn]] void ThrowDuplicateKey() const;
   uint32_t StringBytes(const Row& row) const;
   void CheckRowSize(uint32_t string_bytes) const;
-  void AddBlock();
+  // Appends an empty block whose layout suits the rows so far and a first row
+  // with `first_row_string_bytes` of strings (see "Block capacity").
+  void AddBlock(uint32_t first_row_string_bytes);
+  std::shared_ptr<const BlockLayout> LayoutForNewBlock(uint32_t first_row_string_bytes);
+  // The cached layout of `capacity` rows; nullptr if no block can have it.
+  std::shared_ptr<const BlockLayout> LayoutOfCapacity(uint32_t capacity);
   TupleId AppendRow(const Row& row);
   // Writes a cast row at exactly `tid` (redo), creating blocks and filling a
   // slot gap with deleted slots.
@@ -161,6 +180,7 @@ class Table {
   TableSchema schema_;
   TableOptions options_;
   std::shared_ptr<const BlockLayout> layout_;
+  std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
   BlockDirectory directory_;
   HashIndex index_;
   TableStatistics stats_;
