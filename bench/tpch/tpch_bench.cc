@@ -63,6 +63,57 @@ double CpuMs() {
          (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
+// Current resident set size of this process, MiB (/proc/self/statm).
+double RssMiB() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return static_cast<double>(resident) * ::sysconf(_SC_PAGESIZE) / (1 << 20);
+}
+
+// Where the loaded tables' memory is: per table the input's bytes, the
+// blocks (2 MiB each), what the schema's guess of the string sizes would have
+// taken (rows / its capacity), the bytes the stripes and bitmaps hold for the
+// rows, the heap bytes used and left free, and the primary-key index.
+void PrintMemory(Database& db, const std::vector<std::string>& tables,
+                 const std::map<std::string, uint64_t>& csv_bytes) {
+  std::printf("%-10s %10s %8s %7s %9s %9s %9s %9s %9s %9s %6s\n", "memory", "rows", "csv MiB",
+              "blocks", "block MiB", "guess MiB", "fixed MiB", "heap MiB", "free MiB", "index MiB",
+              "B/row");
+  double total_block = 0, total_index = 0, total_guess = 0, total_csv = 0;
+  const double mib = 1 << 20;
+  db.Run([&](Transaction& txn) {
+      for (const std::string& name : tables) {
+        const Table& t = txn.GetTable(name);
+        uint64_t rows = 0, heap = 0, fixed = 0;
+        double blocks = static_cast<double>(t.block_count());
+        t.ForEachBlock([&](const BlockRef& b, const BlockReadView& v) {
+          rows += v.row_count();
+          heap += b->header().heap_used;
+          uint64_t per_row = 0;
+          for (const ColumnLayout& c : b->layout().columns()) per_row += c.width;
+          fixed += uint64_t{v.row_count()} * per_row;
+        });
+        double block_mib = blocks * kBlockSize / mib;
+        double guess_mib =
+            static_cast<double>((rows + t.layout().capacity() - 1) / t.layout().capacity()) *
+            kBlockSize / mib;
+        double index_mib = t.index().capacity() * 16.0 / mib;
+        double csv_mib = csv_bytes.count(name) ? csv_bytes.at(name) / mib : 0;
+        std::printf("%-10s %10llu %8.0f %7.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %6.0f\n",
+                    name.c_str(), static_cast<unsigned long long>(rows), csv_mib, blocks, block_mib,
+                    guess_mib, fixed / mib, heap / mib, block_mib - fixed / mib - heap / mib,
+                    index_mib, rows ? blocks * kBlockSize / rows : 0.0);
+        total_block += block_mib;
+        total_guess += guess_mib;
+        total_index += index_mib;
+        total_csv += csv_mib;
+      }
+    }).ThrowIfError();
+  std::printf("%-10s %10s %8.0f %7s %9.0f %9.0f %9s %9s %9s %9.0f   RSS now %.0f MiB\n\n", "total",
+              "", total_csv, "", total_block, total_guess, "", "", "", total_index, RssMiB());
+}
+
 std::string RunCommand(const std::string& command) {
   std::string out;
   FILE* p = ::popen(command.c_str(), "r");
@@ -141,19 +192,27 @@ int Main(int argc, char** argv) {
   if (!reuse) session->Execute(ReadFile(fs::path(data) / "schema.sql"));
   std::istringstream load(reuse ? std::string() : ReadFile(fs::path(data) / "load.sql"));
   std::string statement;
+  std::vector<std::string> loaded_tables;
+  std::map<std::string, uint64_t> csv_bytes;
   double load_ms = 0;
   uint64_t load_bytes = 0;
-  if (!reuse) std::printf("%-10s %10s %10s %10s %10s\n", "load", "rows", "ms", "Mrows/s", "MB/s");
+  if (!reuse)
+    std::printf("%-10s %10s %10s %10s %10s %9s\n", "load", "rows", "ms", "Mrows/s", "MB/s",
+                "RSS MiB");
   while (std::getline(load, statement)) {
     if (statement.empty()) continue;
     std::string table = statement.substr(5, statement.find(' ', 5) - 5);
+    loaded_tables.push_back(table);
     uint64_t bytes = fs::file_size(fs::path(data) / (table + ".tbl"));
+    csv_bytes[table] = bytes;
     auto start = Clock::now();
     auto results = session->Execute(statement);
     double ms = Ms(start);
     uint64_t rows = std::strtoull(results.at(0).command_tag.c_str() + 5, nullptr, 10);
-    std::printf("%-10s %10llu %10.0f %10.2f %10.1f\n", table.c_str(),
-                static_cast<unsigned long long>(rows), ms, rows / ms / 1000, bytes / ms / 1000);
+    std::printf("%-10s %10llu %10.0f %10.2f %10.1f %9.0f\n", table.c_str(),
+                static_cast<unsigned long long>(rows), ms, rows / ms / 1000, bytes / ms / 1000,
+                RssMiB());
+    std::fflush(stdout);
     load_ms += ms;
     load_bytes += bytes;
   }
@@ -161,6 +220,7 @@ int Main(int argc, char** argv) {
     std::printf("%-10s %10s %10.0f %10s %10.1f\n\n", "total", "", load_ms, "",
                 load_bytes / load_ms / 1000);
   }
+  PrintMemory(*db, loaded_tables, csv_bytes);
   if (!keep_db.empty() && !reuse) {
     db->Checkpoint();  // reopening reads the checkpoint instead of replaying the load
     std::ofstream(fs::path(keep_db) / "loaded") << "1\n";
