@@ -32,6 +32,17 @@ void Transaction::CheckLive(const Table& t, TupleId tid) const {
 TupleId Transaction::Insert(std::string_view table, const Row& row) {
   Table& t = Writable(table);
   TupleId tid = t.Insert(row);  // checks everything before changing anything
+  // Consecutive inserts into one block share one undo entry: slots tid ..
+  // new_tid (a bulk load keeps a few entries per block, not one per row).
+  if (!undo_.empty()) {
+    Undo& last = undo_.back();
+    if (last.kind == UndoKind::kInsert && last.table == t.id() && last.new_tid.block == tid.block &&
+        last.new_tid.slot.value() + 1 == tid.slot.value()) {
+      last.new_tid = tid;
+      redo_.push_back({wal::RecordType::kInsert, redo::EncodeInsert(t.id(), tid, row)});
+      return tid;
+    }
+  }
   undo_.push_back({UndoKind::kInsert, t.id(), tid, tid, {}});
   redo_.push_back({wal::RecordType::kInsert, redo::EncodeInsert(t.id(), tid, row)});
   return tid;
@@ -164,9 +175,13 @@ void Transaction::Rollback() noexcept {
     for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
       const Undo& u = *it;
       switch (u.kind) {
-        case UndoKind::kInsert:
-          catalog_->GetTable(u.table).RemoveInserted(u.tid);
+        case UndoKind::kInsert: {
+          Table& t = catalog_->GetTable(u.table);
+          for (uint32_t s = u.new_tid.slot.value() + 1; s-- > u.tid.slot.value();) {
+            t.RemoveInserted({u.tid.block, SlotNo(s)});
+          }
           break;
+        }
         case UndoKind::kUpdateInPlace: {
           TupleId back = catalog_->GetTable(u.table).Update(u.tid, u.old_values);
           if (back != u.tid) throw DbError(sqlstate::kInternalError, "undo of update moved a row");
