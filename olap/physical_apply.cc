@@ -20,6 +20,9 @@ Value FoldApplyRows(ApplyFold fold, const std::vector<Row>& rows, const Type& ty
     }
     case ApplyFold::kExists:
       return Value::Boolean(!rows.empty());
+    case ApplyFold::kLateral:
+    case ApplyFold::kLateralLeft:
+      break;  // not folded (ProcessLateral)
     case ApplyFold::kAny:
     case ApplyFold::kAll: {
       // ANY: TRUE decides; ALL: FALSE decides.
@@ -62,9 +65,76 @@ ApplyOperator::ApplyOperator(std::vector<Type> input_types, std::vector<uint32_t
   SetOutputTypes(std::move(input_types));
 }
 
+ApplyOperator::ApplyOperator(std::vector<Type> input_types, std::vector<uint32_t> binding_columns,
+                             ApplyFold fold, std::vector<Type> result_types, ApplyRunner runner,
+                             int parallelism)
+    : PhysicalOperator("Apply", {}, 1, parallelism),
+      binding_columns_(std::move(binding_columns)),
+      fold_(fold),
+      result_types_(std::move(result_types)),
+      input_width_(input_types.size()),
+      runner_(std::move(runner)) {
+  input_types.insert(input_types.end(), result_types_.begin(), result_types_.end());
+  SetOutputTypes(std::move(input_types));
+}
+
 size_t ApplyOperator::evaluations() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return cache_.size();
+  return cache_.size() + rows_cache_.size();
+}
+
+const std::vector<Row>& ApplyOperator::LateralRows(const Row& binding) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = rows_cache_.find(binding);
+  if (it != rows_cache_.end()) return it->second;  // std::map: stable references
+  return rows_cache_.emplace(binding, runner_(binding)).first->second;
+}
+
+void ApplyOperator::ProcessLateral(WorkOrderContext& context, const ChunkBlock& in,
+                                   std::shared_ptr<ChunkBlock> out) {
+  const std::vector<Type>& types = output_types();
+  const Row nulls = [&] {
+    Row r;
+    for (const Type& t : result_types_) r.push_back(Value::Null(t));
+    return r;
+  }();
+  DataChunk chunk(types);
+  uint32_t n = 0;
+  auto flush = [&] {
+    if (n == 0) return;
+    chunk.set_size(n);
+    out->chunks.push_back(std::move(chunk));
+    chunk = DataChunk(types);
+    n = 0;
+  };
+  Row binding(binding_columns_.size());
+  for (const DataChunk& c : in.chunks) {
+    forktail::Rows rows = c.rows();
+    for (uint32_t k = 0; k < rows.count; ++k) {
+      uint32_t row = rows[k];
+      for (size_t b = 0; b < binding_columns_.size(); ++b) {
+        binding[b] = VectorValue(c.column(binding_columns_[b]), row);
+      }
+      const std::vector<Row>& results = LateralRows(binding);
+      size_t emit = results.empty() && fold_ == ApplyFold::kLateralLeft ? 1 : results.size();
+      for (size_t r = 0; r < emit; ++r) {
+        const Row& values = results.empty() ? nulls : results[r];
+        forktail::Rows at{&n, 1};
+        for (size_t col = 0; col < input_width_; ++col) {
+          ConstantKernel(VectorValue(c.column(col), row), at, &chunk.column(col));
+        }
+        for (size_t col = 0; col < result_types_.size(); ++col) {
+          const Value& v = values.at(col);
+          ConstantKernel(
+              v.is_null() || v.type() == result_types_[col] ? v : v.CastTo(result_types_[col]), at,
+              &chunk.column(input_width_ + col));
+        }
+        if (++n == kVectorSize) flush();
+      }
+    }
+  }
+  flush();
+  EmitIfRows(context, std::move(out));
 }
 
 Value ApplyOperator::Evaluate(const Row& binding) {
@@ -80,6 +150,10 @@ void ApplyOperator::ProcessBlock(WorkOrderContext& context, int /*slot*/, size_t
                                  const StreamBlockPtr& block) {
   const ChunkBlock& in = AsChunkBlock(block);
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
+  if (fold_ == ApplyFold::kLateral || fold_ == ApplyFold::kLateralLeft) {
+    ProcessLateral(context, in, std::move(out));
+    return;
+  }
   out->keep_alive.push_back(block);
   Row binding(binding_columns_.size());
   for (const DataChunk& chunk : in.chunks) {

@@ -136,6 +136,16 @@ OperatorId PlanBuilder::Apply(OperatorId input, std::vector<uint32_t> binding_co
   return id;
 }
 
+OperatorId PlanBuilder::LateralApply(OperatorId input, std::vector<uint32_t> binding_columns,
+                                     ApplyFold fold, std::vector<Type> result_types,
+                                     ApplyRunner runner) {
+  OperatorId id = Add(std::make_unique<ApplyOperator>(types(input), std::move(binding_columns),
+                                                      fold, std::move(result_types),
+                                                      std::move(runner), parallelism_));
+  plan_->AddEdge(input, id, true);
+  return id;
+}
+
 std::shared_ptr<ResultRows> PlanBuilder::Sink(OperatorId input) {
   auto result = std::make_shared<ResultRows>();
   OperatorId id = Add(std::make_unique<ResultSinkOperator>(types(input), result));

@@ -72,6 +72,9 @@ class PlanBuilder {
   // See physical_apply.h: appends the folded subquery result per row.
   OperatorId Apply(OperatorId input, std::vector<uint32_t> binding_columns, ApplyFold fold,
                    Type result_type, ApplyRunner runner);
+  // LATERAL (fold kLateral / kLateralLeft): appends the subquery's columns.
+  OperatorId LateralApply(OperatorId input, std::vector<uint32_t> binding_columns, ApplyFold fold,
+                          std::vector<Type> result_types, ApplyRunner runner);
   std::shared_ptr<ResultRows> Sink(OperatorId input);
 
   const std::vector<Type>& types(OperatorId id) const;

@@ -6,6 +6,7 @@
 #include "olap/plan/executor.h"
 #include "olap/plan/logical_util.h"
 #include "olap/plan/optimizer.h"
+#include "olap/plan/table_function.h"
 
 namespace forktail {
 
@@ -63,7 +64,9 @@ LogicalOpPtr SubstituteBindings(const LogicalOp& plan, const std::vector<uint32_
 
 std::vector<Row> RunApplySubplan(const LogicalOp& subplan, const std::vector<uint32_t>& ids,
                                  const Row& binding, const Catalog& catalog) {
-  LogicalOpPtr plan = Optimize(SubstituteBindings(subplan, ids, binding), catalog);
+  LogicalOpPtr plan = SubstituteBindings(subplan, ids, binding);
+  ExpandTableFunctions(&plan);  // their arguments are constants now
+  plan = Optimize(std::move(plan), catalog);
   SchedulerOptions so;
   so.immediate = true;
   so.num_workers = 0;

@@ -25,7 +25,7 @@
 #include <map>
 #include <string>
 
-#include "olap/plan/binder_internal.h"
+#include "olap/plan/binder_lateral.h"
 
 namespace forktail {
 
@@ -33,27 +33,6 @@ namespace {
 
 [[noreturn]] void NotSupported(const std::string& what, int position) {
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
-// Type of each column id referenced in the plan's expressions (nested
-// Applies' subplans included).
-void CollectRefTypes(const Expression& e, std::map<uint32_t, Type>* out) {
-  if (e.kind == ExprKind::kColumnRef) out->emplace(e.column, e.type);
-  for (const ExprPtr& c : e.children) {
-    if (c) CollectRefTypes(*c, out);
-  }
-}
-
-void CollectRefTypes(const LogicalOp& op, std::map<uint32_t, Type>* out) {
-  for (const ExprPtr& e : op.conditions) CollectRefTypes(*e, out);
-  for (const ExprPtr& e : op.expressions) CollectRefTypes(*e, out);
-  for (const auto& row : op.rows) {
-    for (const ExprPtr& e : row) CollectRefTypes(*e, out);
-  }
-  if (op.subplan) CollectRefTypes(*op.subplan, out);
-  for (const LogicalOpPtr& c : op.children) {
-    if (c) CollectRefTypes(*c, out);
-  }
 }
 
 LogicalOpPtr OnTop(LogicalOpKind kind, LogicalOpPtr child) {
@@ -74,6 +53,25 @@ CompareOp CompareOpOf(const std::string& s, int position) {
 }
 
 }  // namespace
+
+void CollectRefTypes(const Expression& e, std::map<uint32_t, Type>* out) {
+  if (e.kind == ExprKind::kColumnRef) out->emplace(e.column, e.type);
+  for (const ExprPtr& c : e.children) {
+    if (c) CollectRefTypes(*c, out);
+  }
+}
+
+void CollectRefTypes(const LogicalOp& op, std::map<uint32_t, Type>* out) {
+  for (const ExprPtr& e : op.conditions) CollectRefTypes(*e, out);
+  for (const ExprPtr& e : op.expressions) CollectRefTypes(*e, out);
+  for (const auto& row : op.rows) {
+    for (const ExprPtr& e : row) CollectRefTypes(*e, out);
+  }
+  if (op.subplan) CollectRefTypes(*op.subplan, out);
+  for (const LogicalOpPtr& c : op.children) {
+    if (c) CollectRefTypes(*c, out);
+  }
+}
 
 ExprPtr Binder::BindApply(const sql::Query& q, ExprContext& ctx, ApplyKind kind,
                           const sql::Expr* lhs, const std::string& op_text, int position) {

@@ -2,30 +2,22 @@
 // generate_series(a, b [, step]) over integers, unnest(array),
 // pg_partition_ancestors(rel), each optionally WITH ORDINALITY.
 //
-// They bind to a Values node. generate_series and unnest need constant
-// arguments (their row count is fixed at bind time; at most
-// kMaxSeriesRows rows); pg_partition_ancestors has exactly one row (Forktail
-// has no partitioning: a relation is its own only ancestor), so its argument
-// may be any expression, also a reference to an enclosing query's column (a
-// correlated subquery then runs it per outer row). Arguments see the
-// enclosing queries' columns but not the FROM items beside the function
-// (PostgreSQL's implicit LATERAL is not supported: 42703 / 0A000).
+// Arguments see the FROM items before the function (PostgreSQL's implicit
+// LATERAL: `scope`'s relations) and the enclosing queries. Constant
+// arguments bind to a Values node at once; arguments reading columns bind to
+// a kTableFunction node (olap/plan/table_function.h), which the binder puts
+// in an Apply's subplan (binder_lateral.h; a correlated subquery is an Apply
+// already) and which becomes a Values node per binding.
+// pg_partition_ancestors has exactly one row (Forktail has no partitioning:
+// a relation is its own only ancestor), so its argument may be any
+// expression: a Values row holding it.
 #include <string>
 #include <vector>
 
 #include "olap/plan/binder_catalog.h"
+#include "olap/plan/table_function.h"
 
 namespace forktail {
-
-namespace {
-
-constexpr int64_t kMaxSeriesRows = 1'000'000;
-
-[[noreturn]] void Unsupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
-}  // namespace
 
 LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
                                ScopeRelation* rel) {
@@ -35,11 +27,8 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
     throw DbError(sqlstate::kUndefinedFunction, "function " + name + " does not exist",
                   call.position);
   }
-  // Arguments see the enclosing queries only.
-  Scope outer_only;
-  outer_only.outer = scope != nullptr ? scope->outer : nullptr;
   ExprContext ctx;
-  ctx.scope = &outer_only;
+  ctx.scope = scope;
   ctx.clause = "functions in FROM";
   auto bind = [&](size_t i, const Type& hint) {
     ExprContext c = ctx;
@@ -48,39 +37,24 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
   };
   std::string column = name;
   Type type = Type::BigInt();
+  std::vector<ExprPtr> args;  // generate_series, unnest
   std::vector<ExprPtr> values;
   size_t n = call.children.size();
   if (name == "generate_series" && (n == 2 || n == 3)) {
-    std::vector<int64_t> a;
     bool bigint = false;
     for (size_t i = 0; i < n; i++) {
       ExprPtr x = bind(i, Type::Integer());
-      if (!x->type.IsInteger())
-        Unsupported("generate_series over " + BaseTypeName(x->type), call.position);
-      if (x->kind != ExprKind::kConstant) {
-        Unsupported("generate_series with non-constant arguments", call.position);
+      if (!x->type.IsInteger()) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "generate_series over " + BaseTypeName(x->type) + " is not supported",
+                      call.position);
       }
       bigint = bigint || x->type.id == TypeId::kBigInt;
-      if (x->constant.is_null())
-        a.push_back(INT64_MIN);
-      else
-        a.push_back(x->constant.GetInt());
+      args.push_back(std::move(x));
     }
     type = bigint ? Type::BigInt() : Type::Integer();
-    int64_t step = n == 3 ? a[2] : 1;
-    if (step == 0) {
-      throw DbError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
-    }
-    bool null_arg = a[0] == INT64_MIN || a[1] == INT64_MIN || step == INT64_MIN;
-    if (!null_arg) {
-      int64_t count = step > 0 ? (a[1] >= a[0] ? (a[1] - a[0]) / step + 1 : 0)
-                               : (a[0] >= a[1] ? (a[0] - a[1]) / -step + 1 : 0);
-      if (count > kMaxSeriesRows)
-        Unsupported("generate_series of more than 1000000 rows", call.position);
-      for (int64_t i = 0, v = a[0]; i < count; i++, v += step) {
-        values.push_back(
-            Constant(bigint ? Value::BigInt(v) : Value::Integer(static_cast<int32_t>(v))));
-      }
+    for (ExprPtr& a : args) {
+      if (!(a->type == type)) a = Cast(std::move(a), type);
     }
   } else if (name == "unnest" && n == 1) {
     ExprContext c = ctx;
@@ -91,14 +65,8 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
                     "function unnest(" + BaseTypeName(arr->type) + ") does not exist",
                     call.position);
     }
-    if (arr->kind != ExprKind::kConstant)
-      Unsupported("unnest of a non-constant array", call.position);
     type = *element;
-    if (!arr->constant.is_null()) {
-      for (const std::optional<std::string>& v : ParseArrayText(arr->constant.GetString())) {
-        values.push_back(Constant(v ? Value::Parse(type, *v) : Value::Null(type)));
-      }
-    }
+    args.push_back(std::move(arr));
   } else if (name == "pg_partition_ancestors" && n == 1) {
     ExprPtr x = bind(0, Type::Integer());
     if (!x->type.IsInteger()) {
@@ -110,7 +78,8 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
     type = x->type;
     values.push_back(std::move(x));
   } else {
-    Unsupported("function " + name + " in FROM", call.position);
+    throw DbError(sqlstate::kFeatureNotSupported, "function " + name + " in FROM is not supported",
+                  call.position);
   }
   // A function returning one column, with a table alias and no column
   // aliases, names its column after the alias (PostgreSQL's rule).
@@ -126,6 +95,21 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
   };
   add_column(column, type);
   if (ref.with_ordinality) add_column("ordinality", Type::BigInt());
+  if (!args.empty()) {
+    op->kind = LogicalOpKind::kTableFunction;
+    op->function_name = name;
+    bool constant = true;
+    for (const ExprPtr& a : args) constant = constant && ColumnsOf(*a).empty();
+    op->expressions = std::move(args);
+    if (!constant) return op;
+    try {
+      return ExpandTableFunction(*op);
+    } catch (const DbError& err) {
+      // As before: the call's position on 0A000 (PostgreSQL's 22023 has none).
+      if (std::string(err.sqlstate()) != sqlstate::kFeatureNotSupported) throw;
+      throw DbError(err.sqlstate(), err.what(), call.position);
+    }
+  }
   for (size_t i = 0; i < values.size(); i++) {
     std::vector<ExprPtr> row;
     row.push_back(std::move(values[i]));

@@ -5,6 +5,7 @@
 
 #include "olap/plan/binder_catalog.h"
 #include "olap/plan/binder_internal.h"
+#include "olap/plan/binder_lateral.h"
 #include "olap/plan/optimizer_internal.h"
 
 namespace forktail {
@@ -141,8 +142,7 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
       return plan;
     }
     case sql::TableRefKind::kSubquery: {
-      if (ref.lateral) NotSupported("LATERAL", ref.position);
-      BoundQuery bq = BindQuery(*ref.subquery, nullptr);
+      BoundQuery bq = BindFromSubquery(*this, ref, scope);  // binder_lateral.h
       ScopeRelation rel;
       rel.alias = ref.alias;
       rel.columns = bq.columns;
@@ -166,7 +166,16 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
   Scope left_scope, right_scope;
   left_scope.outer = right_scope.outer = scope->outer;
   LogicalOpPtr left = BindTableRef(*ref.left, &left_scope);
+  // A LATERAL item (or function) on the right sees the left side; a
+  // subquery without LATERAL only to report 42P01 (binder_lateral.h).
+  const bool sees_left = ref.right->kind == sql::TableRefKind::kFunction ||
+                         ref.right->kind == sql::TableRefKind::kSubquery;
+  if (sees_left) right_scope.relations = left_scope.relations;
   LogicalOpPtr right = BindTableRef(*ref.right, &right_scope);
+  if (sees_left) {
+    right_scope.relations.erase(right_scope.relations.begin(),
+                                right_scope.relations.begin() + left_scope.relations.size());
+  }
   Scope both;
   both.outer = scope->outer;
   for (ScopeRelation& r : left_scope.relations) both.relations.push_back(r);
@@ -210,14 +219,16 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
     kind = LogicalJoinKind::kLeft;
     std::swap(left, right);
   }
-  return MakeJoin(kind, std::move(left), std::move(right), {}, {}, std::move(conditions));
+  return JoinMaybeLateral(*this, kind, std::move(left), std::move(right), std::move(conditions),
+                          ref.join_kind == sql::JoinKind::kRight);
 }
 
 LogicalOpPtr Binder::BindFrom(const std::vector<sql::TableRefPtr>& from, Scope* scope) {
   LogicalOpPtr plan;
   for (const sql::TableRefPtr& item : from) {
     LogicalOpPtr p = BindTableRef(*item, scope);
-    plan = plan ? MakeJoin(LogicalJoinKind::kCross, std::move(plan), std::move(p), {}, {}, {})
+    plan = plan ? JoinMaybeLateral(*this, LogicalJoinKind::kCross, std::move(plan), std::move(p),
+                                   {}, false)
                 : std::move(p);
   }
   return plan;

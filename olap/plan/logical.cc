@@ -80,6 +80,7 @@ LogicalOpPtr ClonePlan(const LogicalOp& op) {
   c->set_distinct = op.set_distinct;
   for (const auto& row : op.rows) c->rows.push_back(CloneAll(row));
   c->apply_kind = op.apply_kind;
+  c->function_name = op.function_name;
   if (op.subplan) c->subplan = ClonePlan(*op.subplan);
   return c;
 }
@@ -112,6 +113,8 @@ const char* LogicalOpKindName(LogicalOpKind k) {
       return "Values";
     case LogicalOpKind::kApply:
       return "Apply";
+    case LogicalOpKind::kTableFunction:
+      return "TableFunction";
   }
   return "?";
 }
@@ -466,13 +469,22 @@ std::string DescribeOp(const LogicalOp& op) {
     case LogicalOpKind::kDistinct:
       break;
     case LogicalOpKind::kApply: {
-      static constexpr const char* kNames[] = {"scalar", "exists", "any", "all"};
+      static constexpr const char* kNames[] = {"scalar", "exists", "any",
+                                               "all",    "lateral", "lateral left"};
       s += fmt::format(" {} bindings=", kNames[static_cast<int>(op.apply_kind)]);
       s += ExprList(p, op.expressions);
-      const LogicalColumn& r = op.columns.back();
-      s += fmt::format(" -> {}#{}", r.name, r.id);
+      if (IsLateral(op.apply_kind) && op.subplan) {
+        s += " -> " + ColumnList(op.subplan->columns);
+      } else {
+        const LogicalColumn& r = op.columns.back();
+        s += fmt::format(" -> {}#{}", r.name, r.id);
+      }
       break;
     }
+    case LogicalOpKind::kTableFunction:
+      s += " " + op.function_name + "(" + ExprList(p, op.expressions) + ") " +
+           ColumnList(op.columns);
+      break;
   }
   return s;
 }

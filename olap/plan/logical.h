@@ -72,6 +72,9 @@ enum class LogicalOpKind : uint8_t {
   kExcept,     // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
   kValues,     // constant rows (also SELECT without FROM: one row, no columns)
   kApply,      // dependent join: `subplan` evaluated per row of children[0]
+  kTableFunction,  // a set-returning function in FROM whose arguments read
+                   // outer columns (olap/plan/table_function.h); only inside
+                   // an Apply's subplan, expanded to kValues per binding
 };
 
 // What an Apply computes from the rows its subplan returns for one outer row
@@ -82,7 +85,16 @@ enum class ApplyKind : uint8_t {
   kAny,     // the subplan yields booleans: TRUE if one is TRUE, else NULL if
             // one is NULL, else FALSE (empty: FALSE)
   kAll,     // FALSE if one is FALSE, else NULL if one is NULL, else TRUE
+  // LATERAL (olap/plan/binder_lateral.h): the output is children[0]'s
+  // columns then ALL the subplan's columns (the subplan's ids), one row per
+  // (outer row, subplan row) pair; the subplan may have any arity.
+  kLateral,      // outer rows with no subplan row are dropped
+  kLateralLeft,  // ... kept once, with NULLs (LEFT JOIN LATERAL)
 };
+
+inline bool IsLateral(ApplyKind k) {
+  return k == ApplyKind::kLateral || k == ApplyKind::kLateralLeft;
+}
 
 // Output columns: left's then right's, except semi/anti/null-aware anti
 // (left's only). "Match" means: all key pairs equal (NULL never equals) and
@@ -196,7 +208,8 @@ struct LogicalOp {
   std::vector<std::vector<ExprPtr>> rows;
 
   // kApply (a correlated subquery the binder could not turn into a join):
-  // output = children[0]'s columns then one result column (last). `subplan`
+  // output = children[0]'s columns then one result column (last; lateral
+  // kinds: the subplan's columns, see ApplyKind). `subplan`
   // is the subquery's plan, NOT a child (the optimizer never rewrites it
   // against the outer plan); it reads outer columns by id (its free
   // columns). `expressions` holds one ColumnRef per free column (the
@@ -208,6 +221,10 @@ struct LogicalOp {
   // the outer Apply substitutes them before this one runs.
   ApplyKind apply_kind = ApplyKind::kScalar;
   LogicalOpPtr subplan;
+
+  // kTableFunction: the function's name; `expressions` are its arguments;
+  // `columns` its value column, then `ordinality` when WITH ORDINALITY.
+  std::string function_name;
 
   // Position of the first output column with this id; -1 if absent.
   int FindColumn(uint32_t id) const;

@@ -168,9 +168,11 @@ void RecomputeColumns(LogicalOp* op) {
       break;
     }
     case LogicalOpKind::kApply: {  // the input's columns, then the result (last)
-      LogicalColumn result = op->columns.back();
+      // Lateral: the subplan's columns are the result (logical.h).
+      size_t n = IsLateral(op->apply_kind) && op->subplan ? op->subplan->columns.size() : 1;
+      std::vector<LogicalColumn> result(op->columns.end() - n, op->columns.end());
       op->columns = op->children[0]->columns;
-      op->columns.push_back(std::move(result));
+      op->columns.insert(op->columns.end(), result.begin(), result.end());
       break;
     }
     default:

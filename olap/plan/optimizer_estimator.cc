@@ -289,6 +289,9 @@ double CardinalityEstimator::Estimate(LogicalOp& op) {
     case LogicalOpKind::kApply:
       rows = in[0];
       break;
+    case LogicalOpKind::kTableFunction:  // unknown until expanded: a guess
+      rows = 10;
+      break;
   }
   op.estimated_rows = std::max(rows, op.kind == LogicalOpKind::kValues ? 0.0 : 1.0);
   return op.estimated_rows;

@@ -246,9 +246,15 @@ LogicalOpPtr Push(LogicalOpPtr op, Preds incoming) {
       // Conditions not reading the subquery's result go below: fewer rows
       // (and distinct bindings) to run the subquery for.
       Preds down, above;
-      const uint32_t result = op->columns.back().id;
+      const ColumnSet input = OutputIds(*op->children[0]);
+      ColumnSet result;  // the result column (lateral: the subplan's columns)
+      for (const LogicalColumn& c : op->columns) {
+        if (!input.count(c.id)) result.insert(c.id);
+      }
       for (ExprPtr& p : preds) {
-        (ColumnsOf(*p).count(result) ? above : down).push_back(std::move(p));
+        bool reads_result = false;
+        for (uint32_t id : ColumnsOf(*p)) reads_result = reads_result || result.count(id) > 0;
+        (reads_result ? above : down).push_back(std::move(p));
       }
       op->children[0] = Push(std::move(op->children[0]), std::move(down));
       RecomputeColumns(op.get());

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "olap/plan/planner_internal.h"
+#include "olap/plan/table_function.h"
 #include "storage/error.h"
 #include "storage/table.h"
 
@@ -136,6 +137,8 @@ Planned Planner::PlanOp(const LogicalOp& op) {
       return PlanValues(op);
     case LogicalOpKind::kApply:
       return PlanApply(op);
+    case LogicalOpKind::kTableFunction:
+      return PlanValues(*ExpandTableFunction(op));  // table_function.h
   }
   throw DbError(sqlstate::kInternalError, "planner: unknown logical operator");
 }

@@ -22,6 +22,10 @@ ApplyFold FoldOf(ApplyKind k) {
       return ApplyFold::kAny;
     case ApplyKind::kAll:
       return ApplyFold::kAll;
+    case ApplyKind::kLateral:
+      return ApplyFold::kLateral;
+    case ApplyKind::kLateralLeft:
+      return ApplyFold::kLateralLeft;
   }
   return ApplyFold::kScalar;
 }
@@ -44,11 +48,21 @@ Planned Planner::PlanApply(const LogicalOp& op) {
   ApplyRunner runner = [subplan, ids, catalog](const Row& binding) {
     return RunApplySubplan(*subplan, ids, binding, *catalog);
   };
-  const LogicalColumn& result = op.columns.back();
-  Planned out{
-      b_.Apply(in.id, std::move(positions), FoldOf(op.apply_kind), result.type, std::move(runner)),
-      in.layout};
-  out.layout.push_back(result.id);
+  Planned out;
+  if (IsLateral(op.apply_kind)) {  // the subplan's columns, in its order
+    std::vector<Type> types;
+    for (const LogicalColumn& c : op.subplan->columns) types.push_back(c.type);
+    out = Planned{b_.LateralApply(in.id, std::move(positions), FoldOf(op.apply_kind),
+                                  std::move(types), std::move(runner)),
+                  in.layout};
+    for (const LogicalColumn& c : op.subplan->columns) out.layout.push_back(c.id);
+  } else {
+    const LogicalColumn& result = op.columns.back();
+    out = Planned{b_.Apply(in.id, std::move(positions), FoldOf(op.apply_kind), result.type,
+                           std::move(runner)),
+                  in.layout};
+    out.layout.push_back(result.id);
+  }
   std::vector<const LogicalOp*> inputs{op.children[0].get()};
   std::string detail;
   for (uint32_t id : ids) detail += (detail.empty() ? "bindings=[" : ", ") + ShowIds({id}, inputs);

@@ -1,0 +1,42 @@
+// Set-returning functions in FROM whose arguments are not known at bind
+// time: generate_series(a, b [, step]) and unnest(array) over columns of an
+// enclosing query (psql's `\d TABLE` publications query) or of an earlier
+// FROM item (LATERAL, olap/plan/binder_lateral.h).
+//
+// Why a kTableFunction node expanded per binding, and not a physical
+// set-returning operator: such a function always sits in an Apply's subplan
+// (its arguments read outer columns, so the binder must make its query a
+// dependent join), and the Apply substitutes every outer column by a
+// constant before it optimizes and plans the subplan (apply_runner.h). At
+// that point the arguments are constants, so the node becomes the same
+// kValues node a constant call binds to, and nothing downstream (optimizer
+// rules, estimates, the planner, the scheduler) has to know about it. The
+// cost is a re-plan per distinct binding, which the Apply pays anyway.
+//
+// The node (logical.h): function_name; `expressions` = the bound arguments;
+// `columns` = the value column, then `ordinality` (BIGINT) for WITH
+// ORDINALITY. The output row count depends only on the arguments:
+//   generate_series(a, b [, s])  a, a+s, ... up to b (s < 0: down to b);
+//                                a NULL argument: no rows; s = 0: 22023;
+//                                more than kMaxSeriesRows rows: 0A000
+//   unnest(arr)                  one row per element (NULL array: none)
+#pragma once
+
+#include <cstdint>
+
+#include "olap/plan/logical.h"
+
+namespace forktail {
+
+inline constexpr int64_t kMaxSeriesRows = 1'000'000;
+
+// The kValues node of a kTableFunction whose arguments fold to constants
+// (same column ids). Throws the function's DbError (22023 zero step, 0A000
+// too many rows or arguments that are not constant).
+LogicalOpPtr ExpandTableFunction(const LogicalOp& op);
+
+// Replaces every kTableFunction of `plan` (not those inside Apply subplans:
+// their arguments may still read the Apply's input) by its expansion.
+void ExpandTableFunctions(LogicalOpPtr* plan);
+
+}  // namespace forktail
