@@ -153,6 +153,20 @@ TEST_F(Lateral, FunctionOverEnclosingQueryInCorrelatedSubquery) {
             "4|;");
 }
 
+TEST_F(Lateral, TwoLevelsOfCorrelation) {
+  // The lateral item reads the earlier item (u.y) and the enclosing query (t.n).
+  EXPECT_EQ(ApplyQuery("SELECT t.id, (SELECT count(*) FROM u, LATERAL (SELECT u.y + t.n AS z) s "
+                       "WHERE s.z > 10) FROM t ORDER BY 1"),
+            "1|3|;2|2|;3|3|;4|0|;");
+  EXPECT_EQ(ApplyQuery("SELECT t.id, (SELECT count(*) FROM u, generate_series(1, t.n) g WHERE g = "
+                       "u.x) FROM t ORDER BY 1"),
+            "1|4|;2|0|;3|5|;4|0|;");
+  // A correlated scalar subquery inside a lateral item, over its function.
+  EXPECT_EQ(ApplyQuery("SELECT t.id, s.* FROM t, LATERAL (SELECT g, (SELECT count(*) FROM u WHERE "
+                       "u.x = g) c FROM generate_series(1, t.n) g) s ORDER BY 1, 2"),
+            "1|1|3|;1|2|1|;3|1|3|;3|2|1|;3|3|1|;");
+}
+
 TEST_F(Lateral, NotLateralIsAPlainJoin) {
   LogicalOpPtr plan = Optimized("SELECT count(*) FROM t, LATERAL (SELECT x FROM u) s");
   EXPECT_FALSE(HasApply(*plan)) << PlanToString(*plan);
