@@ -344,6 +344,29 @@ uint64_t CopyIntoTable(Database& db, std::string_view table,
                        const ByteSource& source, CopyLoadOptions load) {
   constexpr size_t kChunk = size_t{1} << 20;
   std::vector<char> buffer(kChunk);
+  if (load.batch_rows == 0) {
+    // All or nothing: one transaction body reads the source on the
+    // transaction thread and inserts as it parses, so no rows are held.
+    uint64_t rows = 0;
+    std::exception_ptr error;
+    TxnResult result = db.Run([&](Transaction& txn) {
+      try {
+        CopyLoader loader(txn, std::string(table), columns, options);
+        for (;;) {
+          size_t n = source(buffer.data(), buffer.size());
+          if (n == 0) break;
+          loader.Feed(std::string_view(buffer.data(), n));
+        }
+        rows = loader.Finish();
+      } catch (const DbError&) {
+        error = std::current_exception();  // keeps the SQLSTATE and CONTEXT
+        throw;
+      }
+    });
+    if (!result.ok && error) std::rethrow_exception(error);
+    result.ThrowIfError();
+    return rows;
+  }
   CopyLoader loader(db, std::string(table), columns, options, load);
   for (;;) {
     size_t n = source(buffer.data(), buffer.size());

@@ -179,8 +179,10 @@ class CopyRowBuilder {
 struct CopyLoadOptions {
   // Rows per transaction when loading through a Database (each batch commits
   // on its own: a failure leaves earlier batches committed). 0: the whole
-  // input in one transaction (all-or-nothing; everything is held in memory
-  // until Finish). Ignored when loading into a given Transaction.
+  // input in one transaction (all-or-nothing): CopyIntoTable reads its source
+  // inside that transaction on the transaction thread (memory: the rows' redo
+  // and a few undo entries per block), a CopyLoader fed from outside holds
+  // every row until Finish. Ignored when loading into a given Transaction.
   size_t batch_rows = 16384;
 };
 

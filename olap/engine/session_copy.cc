@@ -3,7 +3,8 @@
 //
 // What a failure leaves. Outside a transaction block, with
 // SqlEngineOptions::copy_batch_rows = 0 (the default) the whole input is one
-// transaction: a bad line anywhere loads nothing (the rows are held in memory
+// transaction: a bad line anywhere loads nothing (COPY FROM 'file' reads the
+// file inside that transaction; COPY FROM STDIN holds the rows in memory
 // until the end of the input). With copy_batch_rows = N > 0, each N rows
 // commit on their own and a failure leaves the batches before the bad one
 // committed (bounded memory for huge loads). Inside BEGIN ... COMMIT the rows

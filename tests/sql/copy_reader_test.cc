@@ -301,5 +301,37 @@ TEST_F(CopyLoaderTest, IntoATransactionAndFromAFile) {
   }
 }
 
+// batch_rows 0 from a file: one transaction that reads the file itself; a bad
+// last line of a large load leaves nothing (rows, blocks, index entries).
+TEST_F(CopyLoaderTest, LargeFileInOneTransactionIsAllOrNothing) {
+  std::string path = (dir_ / "big.csv").string();
+  std::string input;
+  for (int i = 0; i < 30000; i++)
+    input += std::to_string(i) + "," + std::to_string(i) + ".5,\"n" + std::to_string(i % 1000) +
+             "\",2024-01-01\n";
+  FILE* f = fopen(path.c_str(), "w");
+  fputs((input + "7,1,x,2024-01-01\n").c_str(), f);  // duplicate key on the last line
+  fclose(f);
+  try {
+    CopyIntoTable(*db_, "items", {}, Csv(), FileByteSource(path), {.batch_rows = 0});
+    ADD_FAILURE();
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), "23505");
+    EXPECT_THAT(e.what(), HasSubstr("\nCONTEXT:  COPY items, line 30001"));
+  }
+  EXPECT_EQ(Count(), 0u);
+  db_->Run([](Transaction& txn) {
+       EXPECT_LE(txn.GetTable("items").block_count(), 1u);
+       EXPECT_EQ(txn.GetTable("items").index().size(), 0u);
+     })
+      .ThrowIfError();
+  f = fopen(path.c_str(), "w");
+  fputs(input.c_str(), f);
+  fclose(f);
+  EXPECT_EQ(CopyIntoTable(*db_, "items", {}, Csv(), FileByteSource(path), {.batch_rows = 0}),
+            30000u);
+  EXPECT_EQ(Count(), 30000u);
+}
+
 }  // namespace
 }  // namespace forktail
