@@ -28,8 +28,12 @@ BoundQuery BindFromSubquery(Binder& binder, const sql::TableRef& ref, const Scop
     Scope lateral = LateralScope(*scope);
     return binder.BindQuery(*ref.subquery, &lateral);
   }
+  // It sees the enclosing queries (a correlated subquery's FROM item may
+  // read the outer row), not this level's items.
+  Scope enclosing;
+  enclosing.outer = scope->outer;
   try {
-    return binder.BindQuery(*ref.subquery, nullptr);
+    return binder.BindQuery(*ref.subquery, scope->outer != nullptr ? &enclosing : nullptr);
   } catch (const DbError& err) {
     // PostgreSQL tells a reference to an item of this FROM list (visible
     // only to LATERAL items) from one to no item at all.

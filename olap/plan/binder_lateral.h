@@ -45,8 +45,8 @@ void CollectRefTypes(const LogicalOp& op, std::map<uint32_t, Type>* out);
 Scope LateralScope(const Scope& scope);
 
 // A subquery in FROM: LATERAL binds it in LateralScope(*scope); without
-// LATERAL it sees no column of this query level (a reference to an earlier
-// item is 42P01 "invalid reference ...").
+// LATERAL it sees the enclosing queries' columns but none of this query
+// level (a reference to an earlier item is 42P01 "invalid reference ...").
 BoundQuery BindFromSubquery(Binder& binder, const sql::TableRef& ref, const Scope* scope);
 
 // Joins `right` (bound after `left`) onto `left`: a Join of `kind` with the

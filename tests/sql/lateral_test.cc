@@ -167,6 +167,17 @@ TEST_F(Lateral, TwoLevelsOfCorrelation) {
             "1|1|3|;1|2|1|;3|1|3|;3|2|1|;3|3|1|;");
 }
 
+TEST_F(Lateral, FromSubqueryReadsEnclosingQuery) {
+  // Not lateral, but correlated with the enclosing query (PostgreSQL allows it).
+  EXPECT_EQ(ApplyQuery("SELECT t.id, (SELECT count(*) FROM (SELECT * FROM u WHERE u.x = t.id) s) "
+                       "FROM t ORDER BY 1"),
+            "1|3|;2|1|;3|1|;4|0|;");
+  EXPECT_EQ(
+      ApplyQuery("SELECT t.id FROM t WHERE EXISTS (SELECT 1 FROM u, (SELECT t.n AS m) s WHERE "
+                 "u.x = s.m) ORDER BY 1"),
+      "1|;3|;");
+}
+
 TEST_F(Lateral, NotLateralIsAPlainJoin) {
   LogicalOpPtr plan = Optimized("SELECT count(*) FROM t, LATERAL (SELECT x FROM u) s");
   EXPECT_FALSE(HasApply(*plan)) << PlanToString(*plan);
