@@ -33,3 +33,4 @@
 #include "olap/scalar_function.h"
 #include "olap/sorter.h"
 #include "olap/vector.h"
+#include "olap/window_function.h"

@@ -35,3 +35,4 @@
 #include "olap/physical_table.h"
 #include "olap/physical_union.h"
 #include "olap/physical_values.h"
+#include "olap/physical_window.h"

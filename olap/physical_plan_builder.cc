@@ -92,6 +92,13 @@ OperatorId PlanBuilder::Sort(OperatorId input, std::vector<PhysicalSortKey> keys
   return id;
 }
 
+OperatorId PlanBuilder::Window(OperatorId input, PhysicalWindowSpec spec) {
+  OperatorId id =
+      Add(std::make_unique<WindowOperator>(types(input), std::move(spec), parallelism_));
+  plan_->AddEdge(input, id, true);
+  return id;
+}
+
 OperatorId PlanBuilder::Limit(OperatorId input, uint64_t limit, uint64_t offset) {
   OperatorId id = Add(std::make_unique<LimitOperator>(types(input), limit, offset));
   plan_->AddEdge(input, id, true);

@@ -24,6 +24,7 @@
 #include "olap/physical_scan.h"
 #include "olap/physical_sink.h"
 #include "olap/physical_sort.h"
+#include "olap/physical_window.h"
 #include "scheduler/query_plan.h"
 
 namespace forktail {
@@ -61,6 +62,8 @@ class PlanBuilder {
                       OperatorId* aggregate = nullptr);
   OperatorId Sort(OperatorId input, std::vector<PhysicalSortKey> keys, uint64_t limit = kNoLimit);
   OperatorId Limit(OperatorId input, uint64_t limit, uint64_t offset = 0);
+  // Input columns, then one per window function (olap/physical_window.h).
+  OperatorId Window(OperatorId input, PhysicalWindowSpec spec);
   // Inputs must have the same physical column types (cast with a Select).
   OperatorId UnionAll(const std::vector<OperatorId>& inputs);
   // Constant rows (cast to `types` where they differ).

@@ -41,6 +41,14 @@ bool Binder::ContainsAggregate(const sql::Expr& e) {
   for (const auto& [w, t] : e.whens) {
     if (ContainsAggregate(*w) || ContainsAggregate(*t)) return true;
   }
+  if (e.over) {  // rank() OVER (ORDER BY count(*))
+    for (const sql::ExprPtr& p : e.over->partition_by) {
+      if (ContainsAggregate(*p)) return true;
+    }
+    for (const sql::OrderItem& o : e.over->order_by) {
+      if (ContainsAggregate(*o.expr)) return true;
+    }
+  }
   return e.else_result && ContainsAggregate(*e.else_result);
 }
 
@@ -155,9 +163,7 @@ ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const 
 ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
   const std::string& name = e.names.back();
   if (e.names.size() > 1 && e.names[0] != "pg_catalog") NoSuchFunction(*this, e, ctx);
-  if (e.over) {
-    throw DbError(sqlstate::kFeatureNotSupported, "window functions are not supported", e.position);
-  }
+  if (e.over || IsWindowOnlyName(name)) return BindWindowCall(e, ctx);  // binder_window.cc
   if (IsAggregateName(name)) return BindAggregate(e, ctx);
   if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h
   if (e.star || e.distinct) NoSuchFunction(*this, e, ctx);

@@ -59,11 +59,32 @@ struct AggState {
   bool in_aggregate = false;     // binding an aggregate's argument
 };
 
+// Window calls of one SELECT block (binder_window.cc): bound in the select
+// list and ORDER BY over the grouped scope, evaluated by Window operators
+// placed after GROUP BY / HAVING and before DISTINCT / ORDER BY / LIMIT.
+struct BoundWindowCall {
+  WindowFunction fn;  // args filled when the Window operators are built
+  std::vector<ExprPtr> args;
+  std::vector<ExprPtr> partition;
+  std::vector<ExprPtr> order;
+  std::vector<SortKeyRef> order_keys;  // direction and NULL placement; column unused
+  LogicalColumn out;
+  int position = 0;
+};
+
+struct WindowState {
+  std::vector<BoundWindowCall> calls;
+  // Binding a window call: 1 its arguments, 2 its PARTITION BY / ORDER BY
+  // (PostgreSQL words the nesting error differently).
+  int binding = 0;
+};
+
 struct ExprContext {
   const Scope* scope = nullptr;
   LogicalOpPtr* plan = nullptr;  // where subquery joins attach; null: no subqueries
   const char* clause = "WHERE";  // for "aggregate functions are not allowed in %s"
   AggState* aggs = nullptr;      // aggregates allowed (and grouped-mode checks)
+  WindowState* windows = nullptr;  // window calls allowed (else 42P20 naming `clause`)
   const Type* hint = nullptr;    // type an unknown literal / parameter should take
 };
 
@@ -116,6 +137,13 @@ class Binder {
   ExprPtr BindParameter(const sql::Expr& e, const Type* hint);
   ExprPtr BindFunction(const sql::Expr& e, ExprContext& ctx);
   ExprPtr BindAggregate(const sql::Expr& e, ExprContext& ctx);
+  // f(...) OVER (...), and window-only functions called without OVER
+  // (binder_window.cc).
+  ExprPtr BindWindowCall(const sql::Expr& e, ExprContext& ctx);
+  static bool IsWindowOnlyName(const std::string& name);
+  // Pre-projection of computed window arguments and keys, then one Window
+  // operator per distinct (PARTITION BY, ORDER BY) on top of *plan.
+  LogicalOpPtr PlanWindows(LogicalOpPtr plan, WindowState* ws);
   // A function of the FunctionRegistry (olap/scalar_function.h).
   ExprPtr BindRegisteredFunction(const sql::Expr& e, ExprContext& ctx);
   // now() etc.: one timestamp per statement (taken on first use).

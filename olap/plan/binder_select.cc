@@ -182,6 +182,8 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   sctx.plan = &select_hole;
   sctx.clause = "SELECT";
   sctx.aggs = &st;
+  WindowState windows;  // binder_window.cc
+  sctx.windows = &windows;
   std::vector<SelectOutput> outputs;
   for (const sql::SelectItem& item : q.select_list) {
     const sql::Expr& e = *item.expr;
@@ -263,6 +265,12 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
     sort_outputs.push_back(out);
   }
 
+  for (const BoundWindowCall& w : windows.calls) {
+    for (const auto* list : {&w.args, &w.partition, &w.order}) {
+      for (const ExprPtr& x : *list) check_grouped(*x, w.position);
+    }
+  }
+
   // Aggregation: pre-projection, Aggregate, HAVING.
   if (st.grouped) {
     std::vector<LogicalColumn> cols = plan->columns;
@@ -319,6 +327,10 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
     plan = MakeFilter(std::move(plan), std::move(hv));
   }
   plan = Plug(std::move(select_hole), std::move(plan));
+  if (!windows.calls.empty()) {
+    if (deferred) NotSupported("window functions in a correlated scalar subquery", q.position);
+    plan = PlanWindows(std::move(plan), &windows);
+  }
 
   if (deferred) {
     // The caller evaluates the select expression above its join.
@@ -338,7 +350,7 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   // Correlated subqueries expose the inner columns their conditions read.
   std::vector<uint32_t> corr_ids;
   if (!result.correlated.empty()) {
-    if (st.grouped || q.distinct || q.limit || q.offset) {
+    if (st.grouped || q.distinct || q.limit || q.offset || !windows.calls.empty()) {
       NotSupported("a correlated subquery with aggregation, DISTINCT or LIMIT here", q.position);
     }
     ColumnSet mine = OutputIds(*plan);

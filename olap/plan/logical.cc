@@ -80,6 +80,8 @@ LogicalOpPtr ClonePlan(const LogicalOp& op) {
   c->set_distinct = op.set_distinct;
   for (const auto& row : op.rows) c->rows.push_back(CloneAll(row));
   c->apply_kind = op.apply_kind;
+  c->partition_keys = op.partition_keys;
+  c->window_functions = op.window_functions;
   c->function_name = op.function_name;
   if (op.subplan) c->subplan = ClonePlan(*op.subplan);
   return c;
@@ -113,6 +115,8 @@ const char* LogicalOpKindName(LogicalOpKind k) {
       return "Values";
     case LogicalOpKind::kApply:
       return "Apply";
+    case LogicalOpKind::kWindow:
+      return "Window";
     case LogicalOpKind::kTableFunction:
       return "TableFunction";
   }
@@ -358,6 +362,33 @@ std::string ExprList(const ExprPrinter& p, const std::vector<ExprPtr>& v) {
   return s + "]";
 }
 
+// " partition=[a#1] order=[b#2 ASC] funcs=[rank#9 := rank(), ...]"
+std::string DescribeWindow(const LogicalOp& op, const ExprPrinter& p) {
+  std::string s = " partition=[";
+  for (size_t i = 0; i < op.partition_keys.size(); i++) {
+    s += (i > 0 ? ", " : "") + p.Column(op.partition_keys[i]);
+  }
+  s += "] order=[";
+  for (size_t i = 0; i < op.sort_keys.size(); i++) {
+    const SortKeyRef& k = op.sort_keys[i];
+    s += (i > 0 ? ", " : "") + p.Column(k.column) + (k.descending ? " DESC" : " ASC");
+    if (k.nulls_first != k.descending) s += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+  }
+  s += "] funcs=[";
+  const size_t first = op.columns.size() - op.window_functions.size();
+  for (size_t i = 0; i < op.window_functions.size(); i++) {
+    const WindowFunction& f = op.window_functions[i];
+    const LogicalColumn& c = op.columns[first + i];
+    std::string args;
+    for (uint32_t a : f.args) args += (args.empty() ? "" : ", ") + p.Column(a);
+    if (f.kind == WindowFuncKind::kAggregate && f.agg == AggKind::kCountStar) args = "*";
+    std::string frame = FrameToString(f.frame);
+    s += fmt::format("{}{}#{} := {}({}){}", i > 0 ? ", " : "", c.name, c.id, WindowFuncName(f),
+                     args, frame.empty() ? "" : " " + frame);
+  }
+  return s + "]";
+}
+
 void PrintTree(const LogicalOp& op, int depth, bool with_estimates, std::string* out) {
   out->append(static_cast<size_t>(depth) * 2, ' ');
   out->append(DescribeOp(op));
@@ -467,6 +498,9 @@ std::string DescribeOp(const LogicalOp& op) {
       s += fmt::format(" {} rows ", op.rows.size()) + ColumnList(op.columns);
       break;
     case LogicalOpKind::kDistinct:
+      break;
+    case LogicalOpKind::kWindow:
+      s += DescribeWindow(op, p);
       break;
     case LogicalOpKind::kApply: {
       static constexpr const char* kNames[] = {"scalar", "exists", "any",

@@ -46,6 +46,7 @@
 
 #include "olap/expression.h"
 #include "olap/group_table.h"
+#include "olap/window_function.h"
 #include "storage/ids.h"
 #include "storage/types.h"
 
@@ -72,6 +73,7 @@ enum class LogicalOpKind : uint8_t {
   kExcept,     // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
   kValues,     // constant rows (also SELECT without FROM: one row, no columns)
   kApply,      // dependent join: `subplan` evaluated per row of children[0]
+  kWindow,     // window functions over children[0] (partition_keys, sort_keys)
   kTableFunction,  // a set-returning function in FROM whose arguments read
                    // outer columns (olap/plan/table_function.h); only inside
                    // an Apply's subplan, expanded to kValues per binding
@@ -225,6 +227,13 @@ struct LogicalOp {
   // kTableFunction: the function's name; `expressions` are its arguments;
   // `columns` its value column, then `ordinality` when WITH ORDINALITY.
   std::string function_name;
+
+  // kWindow: output = children[0]'s columns, then one column per
+  // window_functions entry (fresh ids). Rows are grouped by partition_keys
+  // (NULLs equal) and ordered within a partition by sort_keys; the
+  // functions' args are column ids of the child (olap/window_function.h).
+  std::vector<uint32_t> partition_keys;
+  std::vector<WindowFunction> window_functions;
 
   // Position of the first output column with this id; -1 if absent.
   int FindColumn(uint32_t id) const;

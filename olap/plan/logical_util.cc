@@ -167,6 +167,13 @@ void RecomputeColumns(LogicalOp* op) {
       }
       break;
     }
+    case LogicalOpKind::kWindow: {  // the input's columns, then the functions' results
+      std::vector<LogicalColumn> results(op->columns.end() - op->window_functions.size(),
+                                         op->columns.end());
+      op->columns = op->children[0]->columns;
+      op->columns.insert(op->columns.end(), results.begin(), results.end());
+      break;
+    }
     case LogicalOpKind::kApply: {  // the input's columns, then the result (last)
       // Lateral: the subplan's columns are the result (logical.h).
       size_t n = IsLateral(op->apply_kind) && op->subplan ? op->subplan->columns.size() : 1;

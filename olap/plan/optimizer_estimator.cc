@@ -219,6 +219,7 @@ double CardinalityEstimator::Estimate(LogicalOp& op) {
       break;
     case LogicalOpKind::kProject:
     case LogicalOpKind::kSort:
+    case LogicalOpKind::kWindow:
       rows = in[0];
       break;
     case LogicalOpKind::kLimit:

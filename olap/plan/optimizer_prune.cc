@@ -73,6 +73,17 @@ class Pruner {
         RecomputeColumns(op.get());
         return op;
       }
+      case LogicalOpKind::kWindow: {  // keeps every function; reads keys and arguments
+        ColumnSet need = required;
+        need.insert(op->partition_keys.begin(), op->partition_keys.end());
+        for (const SortKeyRef& k : op->sort_keys) need.insert(k.column);
+        for (const WindowFunction& f : op->window_functions) {
+          need.insert(f.args.begin(), f.args.end());
+        }
+        op->children[0] = Prune(std::move(op->children[0]), need, false);
+        RecomputeColumns(op.get());
+        return op;
+      }
       case LogicalOpKind::kLimit:
         op->children[0] = Prune(std::move(op->children[0]), required, false);
         RecomputeColumns(op.get());

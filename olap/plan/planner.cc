@@ -137,6 +137,8 @@ Planned Planner::PlanOp(const LogicalOp& op) {
       return PlanValues(op);
     case LogicalOpKind::kApply:
       return PlanApply(op);
+    case LogicalOpKind::kWindow:
+      return PlanWindow(op);
     case LogicalOpKind::kTableFunction:
       return PlanValues(*ExpandTableFunction(op));  // table_function.h
   }

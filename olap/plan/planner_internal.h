@@ -52,6 +52,8 @@ class Planner {
   Planned PlanJoin(const LogicalOp& op);
   // planner_apply.cc
   Planned PlanApply(const LogicalOp& op);
+  // planner_window.cc
+  Planned PlanWindow(const LogicalOp& op);
   // planner_setop.cc
   Planned PlanUnion(const LogicalOp& op);
   Planned PlanSetOp(const LogicalOp& op);

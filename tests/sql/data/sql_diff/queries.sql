@@ -540,3 +540,55 @@ ORDER BY c.id, g.v;
 SELECT c.id, (SELECT sum(g.v) FROM generate_series(0, c.score % 5) AS g(v)) AS s
 FROM cust c WHERE c.id <= 30
 ORDER BY c.id, s;
+
+-- WINDOW block: window functions (issue 6).
+
+-- name: window_rank_by_region
+SELECT region, id, score,
+       ROW_NUMBER() OVER (PARTITION BY region ORDER BY score DESC NULLS LAST, id) AS rn,
+       RANK() OVER (PARTITION BY region ORDER BY score DESC NULLS LAST) AS rk,
+       DENSE_RANK() OVER (PARTITION BY region ORDER BY score DESC NULLS LAST) AS drk
+FROM cust
+ORDER BY region, id, score, rn, rk, drk;
+
+-- name: window_running_sums
+SELECT cust_id, oid, qty,
+       SUM(qty) OVER (PARTITION BY cust_id ORDER BY oid) AS running,
+       COUNT(*) OVER (PARTITION BY cust_id) AS n,
+       SUM(qty) OVER (ORDER BY oid ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS moving,
+       AVG(amount) OVER (PARTITION BY cust_id) AS avg_amount,
+       MAX(amount) OVER (PARTITION BY cust_id ORDER BY oid ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS mx
+FROM orders WHERE oid <= 300
+ORDER BY cust_id, oid, qty, running, n, moving, avg_amount, mx;
+
+-- name: window_lag_lead
+SELECT oid, cust_id, amount,
+       LAG(amount) OVER (PARTITION BY cust_id ORDER BY oid) AS prev,
+       LEAD(qty, 2, -1) OVER (PARTITION BY cust_id ORDER BY oid) AS next2,
+       FIRST_VALUE(oid) OVER (PARTITION BY cust_id ORDER BY oid) AS first_oid,
+       LAST_VALUE(status) OVER (PARTITION BY cust_id ORDER BY oid
+                                ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS last_status
+FROM orders WHERE oid <= 200
+ORDER BY oid, cust_id, amount, prev, next2, first_oid, last_status;
+
+-- name: window_top_per_group
+SELECT status, oid, amount FROM (
+  SELECT status, oid, amount,
+         ROW_NUMBER() OVER (PARTITION BY status ORDER BY amount DESC NULLS LAST, oid) AS rn
+  FROM orders) t
+WHERE rn <= 3
+ORDER BY status, oid, amount;
+
+-- name: window_over_aggregates
+SELECT region, COUNT(*) AS n, SUM(COUNT(*)) OVER () AS total,
+       RANK() OVER (ORDER BY COUNT(*) DESC) AS rk
+FROM cust
+GROUP BY region
+ORDER BY region, n, total, rk;
+
+-- name: window_ntile_cume_dist
+SELECT id, NTILE(4) OVER (ORDER BY id) AS q,
+       CUME_DIST() OVER (ORDER BY score NULLS LAST) AS cd,
+       PERCENT_RANK() OVER (PARTITION BY region ORDER BY signup NULLS FIRST) AS pr
+FROM cust WHERE id <= 100
+ORDER BY id, q, cd, pr;

@@ -1,0 +1,536 @@
+#include "olap/window_function.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <type_traits>
+
+#include "olap/kernel_util.h"
+
+namespace forktail {
+namespace {
+
+constexpr const char* kInvalidNtile = "22014";
+constexpr const char* kInvalidNthValue = "22016";
+
+// One input column as flat arrays over the whole row sequence (integers of
+// any width and booleans widened to int64).
+struct Flat {
+  Type type;
+  PhysicalType p = PhysicalType::kInt64;
+  std::vector<int64_t> i;
+  std::vector<double> d;
+  std::vector<std::string_view> s;
+  std::vector<uint8_t> null;
+
+  bool Equal(uint64_t a, uint64_t b) const {
+    if (null[a] || null[b]) return null[a] && null[b];
+    switch (p) {
+      case PhysicalType::kDouble:
+        return d[a] == d[b] || (std::isnan(d[a]) && std::isnan(d[b]));
+      case PhysicalType::kString:
+        return s[a] == s[b];
+      default:
+        return i[a] == i[b];
+    }
+  }
+  // Three-way comparison of non-NULL values (NaN above every number).
+  int Compare(uint64_t a, uint64_t b) const {
+    switch (p) {
+      case PhysicalType::kDouble: {
+        bool na = std::isnan(d[a]), nb = std::isnan(d[b]);
+        if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
+        return d[a] < d[b] ? -1 : (d[a] > d[b] ? 1 : 0);
+      }
+      case PhysicalType::kString:
+        return s[a].compare(s[b]) < 0 ? -1 : (s[a] == s[b] ? 0 : 1);
+      default:
+        return i[a] < i[b] ? -1 : (i[a] > i[b] ? 1 : 0);
+    }
+  }
+};
+
+Flat Flatten(const std::vector<DataChunk>& chunks, uint32_t col, uint64_t n) {
+  Flat f;
+  f.type = chunks.at(0).column(col).type();
+  f.p = PhysicalTypeOf(f.type);
+  f.null.reserve(n);
+  for (const DataChunk& c : chunks) {
+    const Vector& v = c.column(col);
+    DispatchPhysical(f.p, [&]<typename T>() {
+      const T* data = v.data<T>();
+      ForEachRow(c.rows(), [&](uint32_t r) {
+        bool is_null = v.IsNull(r);
+        f.null.push_back(is_null ? 1 : 0);
+        if constexpr (std::is_same_v<T, double>) {
+          f.d.push_back(is_null ? 0.0 : data[r]);
+        } else if constexpr (std::is_same_v<T, std::string_view>) {
+          f.s.push_back(is_null ? std::string_view() : data[r]);
+        } else {
+          f.i.push_back(is_null ? 0 : static_cast<int64_t>(data[r]));
+        }
+      });
+    });
+  }
+  return f;
+}
+
+// A function's results before they become vectors: numbers, or (value
+// functions, min/max) the row whose argument value is the result.
+struct Result {
+  enum Shape { kInt, kDouble, kCopy } shape = kInt;
+  std::vector<int64_t> iv;  // kInt; kCopy: source row, -1 NULL, -2 - r: default of row r
+  std::vector<double> dv;
+  std::vector<uint8_t> null;
+};
+
+// Aggregate state over a set of rows (added one at a time).
+class Accumulator {
+ public:
+  Accumulator(AggKind kind, const Flat* x) : kind_(kind), x_(x) {}
+  void Reset() {
+    count_ = 0;
+    isum_ = 0;
+    dsum_ = 0;
+    best_ = -1;
+  }
+  void Add(uint64_t r) {
+    if (kind_ == AggKind::kCountStar) {
+      ++count_;
+      return;
+    }
+    if (x_->null[r]) return;
+    ++count_;
+    switch (kind_) {
+      case AggKind::kSum:
+      case AggKind::kAvg:
+        if (x_->p == PhysicalType::kDouble) {
+          dsum_ += x_->d[r];
+        } else {
+          isum_ += x_->i[r];
+        }
+        break;
+      case AggKind::kMin:
+      case AggKind::kMax:
+        if (best_ < 0) {
+          best_ = static_cast<int64_t>(r);
+        } else {
+          int c = x_->Compare(r, static_cast<uint64_t>(best_));
+          if (kind_ == AggKind::kMin ? c < 0 : c > 0) best_ = static_cast<int64_t>(r);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  void Store(const Type& out_type, uint64_t row, Result* res) const {
+    switch (kind_) {
+      case AggKind::kCountStar:
+      case AggKind::kCount:
+        res->iv[row] = count_;
+        return;
+      case AggKind::kMin:
+      case AggKind::kMax:
+        res->iv[row] = best_;
+        return;
+      default:
+        break;
+    }
+    if (count_ == 0) {
+      res->null[row] = 1;
+      return;
+    }
+    const bool dec = x_->type.id == TypeId::kDecimal;
+    if (x_->p == PhysicalType::kDouble) {
+      res->dv[row] = kind_ == AggKind::kSum ? dsum_ : dsum_ / static_cast<double>(count_);
+    } else if (kind_ == AggKind::kSum) {
+      if (dec) {
+        res->iv[row] = CheckDecimal(isum_, 18);
+      } else {
+        if (isum_ > INT64_MAX || isum_ < INT64_MIN) OutOfRange(Type::BigInt());
+        res->iv[row] = static_cast<int64_t>(isum_);
+      }
+    } else if (dec) {
+      __int128 scaled = isum_ * Pow10i128(out_type.scale - x_->type.scale);
+      res->iv[row] = CheckDecimal(DivRound(scaled, static_cast<__int128>(count_)), 18);
+    } else {
+      res->dv[row] = static_cast<double>(static_cast<long double>(isum_) / count_);
+    }
+  }
+
+ private:
+  AggKind kind_;
+  const Flat* x_;
+  int64_t count_ = 0;
+  __int128 isum_ = 0;
+  double dsum_ = 0;
+  int64_t best_ = -1;
+};
+
+// Row boundaries of the sorted input.
+struct Bounds {
+  std::vector<uint64_t> partition_starts;  // plus n at the end
+  std::vector<uint64_t> peer_start, peer_end;
+};
+
+Bounds ComputeBounds(uint64_t n, const std::vector<Flat>& part, const std::vector<Flat>& order) {
+  Bounds b;
+  b.peer_start.resize(n);
+  b.peer_end.resize(n);
+  auto same = [](const std::vector<Flat>& keys, uint64_t a, uint64_t c) {
+    for (const Flat& k : keys) {
+      if (!k.Equal(a, c)) return false;
+    }
+    return true;
+  };
+  uint64_t gs = 0;
+  for (uint64_t r = 0; r < n; ++r) {
+    bool new_part = r == 0 || !same(part, r - 1, r);
+    if (new_part) b.partition_starts.push_back(r);
+    if (new_part || !same(order, r - 1, r)) {
+      for (uint64_t k = gs; k < r; ++k) b.peer_end[k] = r;
+      gs = r;
+    }
+    b.peer_start[r] = gs;
+  }
+  for (uint64_t k = gs; k < n; ++k) b.peer_end[k] = n;
+  b.partition_starts.push_back(n);
+  return b;
+}
+
+int64_t Clamp(int64_t v, uint64_t lo, uint64_t hi) {
+  return std::min<int64_t>(std::max<int64_t>(v, static_cast<int64_t>(lo)),
+                           static_cast<int64_t>(hi));
+}
+
+// The frame [start, end) of row r in partition [ps, pe).
+std::pair<uint64_t, uint64_t> FrameOf(const WindowFrame& f, const Bounds& b, uint64_t r,
+                                      uint64_t ps, uint64_t pe) {
+  const int64_t ri = static_cast<int64_t>(r);
+  auto at = [&](FrameBound kind, int64_t off, bool is_end) -> uint64_t {
+    int64_t v = 0;
+    switch (kind) {
+      case FrameBound::kUnboundedPreceding:
+        v = static_cast<int64_t>(ps);
+        break;
+      case FrameBound::kPreceding:
+        v = ri - off + (is_end ? 1 : 0);
+        break;
+      case FrameBound::kCurrentRow:
+        v = f.rows ? ri + (is_end ? 1 : 0)
+                   : static_cast<int64_t>(is_end ? b.peer_end[r] : b.peer_start[r]);
+        break;
+      case FrameBound::kFollowing:
+        v = ri + off + (is_end ? 1 : 0);
+        break;
+      case FrameBound::kUnboundedFollowing:
+        v = static_cast<int64_t>(pe);
+        break;
+    }
+    return static_cast<uint64_t>(Clamp(v, ps, pe));
+  };
+  uint64_t s = at(f.start, f.start_offset, false), e = at(f.end, f.end_offset, true);
+  return {s, std::max(s, e)};
+}
+
+void EvalAggregate(const WindowFunction& fn, const Flat* x, const Bounds& b, uint64_t ps,
+                   uint64_t pe, Result* res) {
+  Accumulator acc(fn.agg, x);
+  const WindowFrame& f = fn.frame;
+  if (f.start == FrameBound::kUnboundedPreceding) {  // start fixed, end grows
+    uint64_t added = ps;
+    for (uint64_t r = ps; r < pe; ++r) {
+      uint64_t e = FrameOf(f, b, r, ps, pe).second;
+      for (; added < e; ++added) acc.Add(added);
+      acc.Store(fn.type, r, res);
+    }
+  } else if (f.end == FrameBound::kUnboundedFollowing) {  // end fixed, start shrinks
+    uint64_t added = pe;
+    for (uint64_t r = pe; r-- > ps;) {
+      uint64_t s = FrameOf(f, b, r, ps, pe).first;
+      for (; added > s; --added) acc.Add(added - 1);
+      acc.Store(fn.type, r, res);
+    }
+  } else {
+    for (uint64_t r = ps; r < pe; ++r) {
+      auto [s, e] = FrameOf(f, b, r, ps, pe);
+      acc.Reset();
+      for (uint64_t k = s; k < e; ++k) acc.Add(k);
+      acc.Store(fn.type, r, res);
+    }
+  }
+}
+
+// An integer argument of row r (lag offset, ntile / nth_value count);
+// false if NULL.
+bool IntArg(const std::vector<const Flat*>& args, size_t k, uint64_t r, int64_t* out) {
+  const Flat& f = *args[k];
+  if (f.null[r]) return false;
+  *out = f.i[r];
+  return true;
+}
+
+void EvalPartition(const WindowFunction& fn, const std::vector<const Flat*>& args, const Bounds& b,
+                   uint64_t ps, uint64_t pe, Result* res) {
+  const uint64_t n = pe - ps;
+  switch (fn.kind) {
+    case WindowFuncKind::kRowNumber:
+      for (uint64_t r = ps; r < pe; ++r) res->iv[r] = static_cast<int64_t>(r - ps + 1);
+      return;
+    case WindowFuncKind::kRank:
+      for (uint64_t r = ps; r < pe; ++r)
+        res->iv[r] = static_cast<int64_t>(b.peer_start[r] - ps + 1);
+      return;
+    case WindowFuncKind::kDenseRank: {
+      int64_t rank = 0;
+      for (uint64_t r = ps; r < pe; ++r) {
+        if (b.peer_start[r] == r) ++rank;
+        res->iv[r] = rank;
+      }
+      return;
+    }
+    case WindowFuncKind::kPercentRank:
+      for (uint64_t r = ps; r < pe; ++r) {
+        res->dv[r] =
+            n <= 1 ? 0.0 : static_cast<double>(b.peer_start[r] - ps) / static_cast<double>(n - 1);
+      }
+      return;
+    case WindowFuncKind::kCumeDist:
+      for (uint64_t r = ps; r < pe; ++r) {
+        res->dv[r] = static_cast<double>(b.peer_end[r] - ps) / static_cast<double>(n);
+      }
+      return;
+    case WindowFuncKind::kNtile: {
+      int64_t k = 0;
+      if (!IntArg(args, 0, ps, &k)) {
+        for (uint64_t r = ps; r < pe; ++r) res->null[r] = 1;
+        return;
+      }
+      if (k <= 0) throw DbError(kInvalidNtile, "argument of ntile must be greater than zero");
+      // PostgreSQL: n / k rows per bucket, the first n % k buckets one more.
+      const uint64_t buckets = static_cast<uint64_t>(k);
+      const uint64_t per = n / buckets, extra = n % buckets;
+      uint64_t bucket = 1, left = per + (extra > 0 ? 1 : 0);
+      if (left == 0) left = 1;
+      for (uint64_t r = ps; r < pe; ++r) {
+        if (left == 0) {
+          ++bucket;
+          left = per + (bucket <= extra ? 1 : 0);
+        }
+        res->iv[r] = static_cast<int64_t>(bucket);
+        --left;
+      }
+      return;
+    }
+    case WindowFuncKind::kLag:
+    case WindowFuncKind::kLead:
+      for (uint64_t r = ps; r < pe; ++r) {
+        int64_t off = 1;
+        if (args.size() > 1 && !IntArg(args, 1, r, &off)) {
+          res->iv[r] = -1;
+          continue;
+        }
+        int64_t target = static_cast<int64_t>(r) + (fn.kind == WindowFuncKind::kLag ? -off : off);
+        if (target >= static_cast<int64_t>(ps) && target < static_cast<int64_t>(pe)) {
+          res->iv[r] = target;
+        } else {
+          res->iv[r] = args.size() > 2 ? -2 - static_cast<int64_t>(r) : -1;
+        }
+      }
+      return;
+    case WindowFuncKind::kFirstValue:
+    case WindowFuncKind::kLastValue:
+    case WindowFuncKind::kNthValue:
+      for (uint64_t r = ps; r < pe; ++r) {
+        auto [s, e] = FrameOf(fn.frame, b, r, ps, pe);
+        int64_t nth = 1;
+        if (fn.kind == WindowFuncKind::kNthValue) {
+          if (!IntArg(args, 1, r, &nth)) {
+            res->iv[r] = -1;
+            continue;
+          }
+          if (nth <= 0) {
+            throw DbError(kInvalidNthValue, "argument of nth_value must be greater than zero");
+          }
+        }
+        if (fn.kind == WindowFuncKind::kLastValue) {
+          res->iv[r] = e > s ? static_cast<int64_t>(e - 1) : -1;
+        } else {
+          res->iv[r] = static_cast<uint64_t>(nth) <= e - s ? static_cast<int64_t>(s) + nth - 1 : -1;
+        }
+      }
+      return;
+    case WindowFuncKind::kAggregate:
+      EvalAggregate(fn, args.empty() ? nullptr : args[0], b, ps, pe, res);
+      return;
+  }
+}
+
+Result::Shape ShapeOf(const WindowFunction& fn) {
+  if (fn.kind == WindowFuncKind::kAggregate && fn.agg != AggKind::kMin && fn.agg != AggKind::kMax) {
+    return PhysicalTypeOf(fn.type) == PhysicalType::kDouble ? Result::kDouble : Result::kInt;
+  }
+  switch (fn.kind) {
+    case WindowFuncKind::kPercentRank:
+    case WindowFuncKind::kCumeDist:
+      return Result::kDouble;
+    case WindowFuncKind::kRowNumber:
+    case WindowFuncKind::kRank:
+    case WindowFuncKind::kDenseRank:
+    case WindowFuncKind::kNtile:
+      return Result::kInt;
+    default:
+      return Result::kCopy;
+  }
+}
+
+// Writes row `r`'s result into v[pos].
+template <typename T>
+void Put(const Result& res, const std::vector<const Flat*>& args, uint64_t r, Vector* v,
+         uint32_t pos) {
+  T* out = v->mutable_data<T>();
+  if (res.shape != Result::kCopy) {
+    if (res.null[r]) {
+      v->SetNull(pos, true);
+    } else if constexpr (std::is_same_v<T, double>) {
+      out[pos] = res.dv[r];
+    } else if constexpr (std::is_integral_v<T>) {
+      out[pos] = static_cast<T>(res.iv[r]);
+    }
+    return;
+  }
+  int64_t src = res.iv[r];
+  const Flat* f = args.empty() ? nullptr : args[0];
+  if (src <= -2) {
+    f = args[2];
+    src = -2 - src;
+  }
+  if (src < 0 || f->null[static_cast<uint64_t>(src)]) {
+    v->SetNull(pos, true);
+    return;
+  }
+  const uint64_t s = static_cast<uint64_t>(src);
+  if constexpr (std::is_same_v<T, double>) {
+    out[pos] = f->d[s];
+  } else if constexpr (std::is_same_v<T, std::string_view>) {
+    out[pos] = f->s[s];
+  } else {
+    out[pos] = static_cast<T>(f->i[s]);
+  }
+}
+
+}  // namespace
+
+const char* WindowFuncName(const WindowFunction& f) {
+  switch (f.kind) {
+    case WindowFuncKind::kRowNumber:
+      return "row_number";
+    case WindowFuncKind::kRank:
+      return "rank";
+    case WindowFuncKind::kDenseRank:
+      return "dense_rank";
+    case WindowFuncKind::kPercentRank:
+      return "percent_rank";
+    case WindowFuncKind::kCumeDist:
+      return "cume_dist";
+    case WindowFuncKind::kNtile:
+      return "ntile";
+    case WindowFuncKind::kLag:
+      return "lag";
+    case WindowFuncKind::kLead:
+      return "lead";
+    case WindowFuncKind::kFirstValue:
+      return "first_value";
+    case WindowFuncKind::kLastValue:
+      return "last_value";
+    case WindowFuncKind::kNthValue:
+      return "nth_value";
+    case WindowFuncKind::kAggregate:
+      switch (f.agg) {
+        case AggKind::kCountStar:
+        case AggKind::kCount:
+          return "count";
+        case AggKind::kSum:
+          return "sum";
+        case AggKind::kAvg:
+          return "avg";
+        case AggKind::kMin:
+          return "min";
+        case AggKind::kMax:
+          return "max";
+        default:
+          return "?";
+      }
+  }
+  return "?";
+}
+
+std::string FrameToString(const WindowFrame& f) {
+  if (f == WindowFrame{}) return "";
+  auto bound = [](FrameBound k, int64_t off) -> std::string {
+    switch (k) {
+      case FrameBound::kUnboundedPreceding:
+        return "UNBOUNDED PRECEDING";
+      case FrameBound::kPreceding:
+        return std::to_string(off) + " PRECEDING";
+      case FrameBound::kCurrentRow:
+        return "CURRENT ROW";
+      case FrameBound::kFollowing:
+        return std::to_string(off) + " FOLLOWING";
+      case FrameBound::kUnboundedFollowing:
+        return "UNBOUNDED FOLLOWING";
+    }
+    return "?";
+  };
+  return std::string(f.rows ? "ROWS" : "RANGE") + " BETWEEN " + bound(f.start, f.start_offset) +
+         " AND " + bound(f.end, f.end_offset);
+}
+
+std::vector<std::vector<Vector>> EvaluateWindow(const std::vector<DataChunk>& chunks,
+                                                const std::vector<uint32_t>& partition,
+                                                const std::vector<uint32_t>& order,
+                                                const std::vector<WindowFunction>& functions) {
+  uint64_t n = 0;
+  for (const DataChunk& c : chunks) n += c.count();
+  std::vector<std::vector<Vector>> out(functions.size());
+  if (n == 0) return out;
+  std::vector<Flat> part, ord;
+  for (uint32_t c : partition) part.push_back(Flatten(chunks, c, n));
+  for (uint32_t c : order) ord.push_back(Flatten(chunks, c, n));
+  const Bounds b = ComputeBounds(n, part, ord);
+  part.clear();
+  ord.clear();
+
+  for (size_t fi = 0; fi < functions.size(); ++fi) {
+    const WindowFunction& fn = functions[fi];
+    std::vector<Flat> arg_cols;
+    arg_cols.reserve(fn.args.size());
+    for (uint32_t c : fn.args) arg_cols.push_back(Flatten(chunks, c, n));
+    std::vector<const Flat*> args;
+    for (const Flat& f : arg_cols) args.push_back(&f);
+    Result res;
+    res.shape = ShapeOf(fn);
+    res.iv.assign(n, 0);
+    if (res.shape == Result::kDouble) res.dv.assign(n, 0.0);
+    res.null.assign(n, 0);
+    for (size_t p = 0; p + 1 < b.partition_starts.size(); ++p) {
+      EvalPartition(fn, args, b, b.partition_starts[p], b.partition_starts[p + 1], &res);
+    }
+    uint64_t r = 0;
+    for (const DataChunk& c : chunks) {
+      Vector v(fn.type);
+      DispatchPhysical(v.physical(), [&]<typename T>() {
+        ForEachRow(c.rows(), [&](uint32_t pos) { Put<T>(res, args, r++, &v, pos); });
+      });
+      // String results are views into the input chunks' memory.
+      if (v.physical() == PhysicalType::kString && !fn.args.empty()) {
+        v.ShareAuxiliary(c.column(fn.args[0]));
+        if (fn.args.size() > 2) v.ShareAuxiliary(c.column(fn.args[2]));
+      }
+      out[fi].push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+}  // namespace forktail

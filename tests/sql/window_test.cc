@@ -1,0 +1,248 @@
+// Window functions end to end (SQL -> Bind -> Optimize -> Plan -> Execute),
+// every scheduler mode (plantest::ShownRowsAllModes), against PostgreSQL
+// 15's answers: the expected strings are psql's unaligned output (`\pset
+// format unaligned`, `\pset tuples_only on`: fields joined by '|', NULL
+// empty, rows by newlines) of the same SQL over the same table, pasted as
+// is; where Forktail's types differ from PostgreSQL's (avg of DECIMAL is
+// DECIMAL(18,6), not unbounded numeric; avg of INTEGER is DOUBLE) the
+// comment says what PostgreSQL printed.
+#include <gtest/gtest.h>
+
+#include <charconv>
+
+#include "olap/plan/binder.h"
+#include "olap/plan/explain.h"
+#include "olap/plan/optimizer.h"
+#include "olap/sql/ast.h"
+#include "tests/sql/planner_testing.h"
+
+namespace forktail {
+namespace {
+
+class WindowSql : public ::testing::Test {
+ protected:
+  // w: partition key g (with NULLs), order key k (ties and NULLs), values v
+  // (a NULL) and m DECIMAL(10,2); e: empty.
+  void SetUp() override {
+    Table& w = catalog_.CreateTable({"w",
+                                     {{"id", Type::Integer()},
+                                      {"g", Type::Text()},
+                                      {"k", Type::Integer()},
+                                      {"v", Type::Integer()},
+                                      {"m", Type::Decimal(10, 2)}},
+                                     {ColumnId(0)}});
+    auto I = [](int v) { return Value::Integer(v); };
+    auto T = [](const char* s) { return Value::Text(s); };
+    auto M = [](int64_t cents) { return Value::Decimal(cents, 10, 2); };
+    auto NI = Value::Null(Type::Integer());
+    auto NT = Value::Null(Type::Text());
+    auto NM = Value::Null(Type::Decimal(10, 2));
+    physical::InsertRows(w, {{I(1), T("a"), I(1), I(10), M(150)},
+                             {I(2), T("a"), I(2), I(20), M(225)},
+                             {I(3), T("a"), I(2), I(30), NM},
+                             {I(4), T("a"), NI, I(40), M(400)},
+                             {I(5), T("b"), I(5), NI, M(100)},
+                             {I(6), T("b"), I(3), I(60), M(610)},
+                             {I(7), NT, I(1), I(70), M(700)},
+                             {I(8), NT, NI, I(80), NM}});
+    w.RefreshStatistics();
+    Table& e = catalog_.CreateTable({"e", {{"id", Type::Integer()}, {"v", Type::Integer()}}, {}});
+    e.RefreshStatistics();
+  }
+
+  LogicalOpPtr Optimized(const std::string& sql) {
+    std::vector<sql::StatementPtr> statements = sql::Parse(sql);
+    EXPECT_EQ(statements.size(), 1u);
+    BoundStatement bound = Bind(*statements.at(0), catalog_);
+    return Optimize(std::move(bound.plan), catalog_);
+  }
+
+  // The rows as psql prints them unaligned (see the header), after checking
+  // every scheduler mode returns the same rows in the same order.
+  std::string Pg(const std::string& sql) {
+    LogicalOpPtr plan = Optimized(sql);
+    plantest::ShownRowsAllModes(*plan, catalog_, sql);
+    SchedulerOptions options;
+    options.immediate = true;
+    options.pin_workers = false;
+    Scheduler scheduler(options);
+    QueryResult result = ExecuteQuery(scheduler, *plan, catalog_);
+    std::string s;
+    for (const Row& r : result.rows) {
+      if (!s.empty()) s += "\n";
+      for (size_t i = 0; i < r.size(); ++i) {
+        if (i > 0) s += "|";
+        const Value& v = r[i];
+        if (v.is_null()) continue;
+        if (v.type().IsString()) {
+          s += v.GetString();
+        } else if (v.type().id == TypeId::kDouble) {
+          char buf[64];
+          auto res = std::to_chars(buf, buf + sizeof buf, v.GetDouble());
+          s.append(buf, res.ptr);
+        } else {
+          s += v.ToString();
+        }
+      }
+    }
+    return s;
+  }
+
+  std::string Error(const std::string& sql) {
+    return plantest::ErrorText([&] { Pg(sql); });
+  }
+  // The error's position (1-based character offset; 0: none).
+  int ErrorPosition(const std::string& sql) {
+    try {
+      Pg(sql);
+    } catch (const DbError& e) {
+      return e.position();
+    }
+    return -1;
+  }
+
+  Catalog catalog_;
+};
+
+TEST_F(WindowSql, RankingWithPeersAndNullKeys) {
+  // NULL g is its own partition; NULL k sorts last (ASC) and peers share ranks.
+  EXPECT_EQ(Pg("SELECT id, row_number() OVER (PARTITION BY g ORDER BY k, id), rank() OVER "
+               "(PARTITION BY g ORDER BY k), dense_rank() OVER (PARTITION BY g ORDER BY k) FROM w "
+               "ORDER BY id"),
+            "1|1|1|1\n2|2|2|2\n3|3|2|2\n4|4|4|3\n5|2|2|2\n6|1|1|1\n7|1|1|1\n8|2|2|2");
+  EXPECT_EQ(Pg("SELECT id, percent_rank() OVER (PARTITION BY g ORDER BY k), cume_dist() OVER "
+               "(PARTITION BY g ORDER BY k) FROM w ORDER BY id"),
+            "1|0|0.25\n2|0.3333333333333333|0.75\n3|0.3333333333333333|0.75\n4|1|1\n5|1|1\n6|0|"
+            "0.5\n7|0|0.5\n8|1|1");
+  EXPECT_EQ(Pg("SELECT id, k, row_number() OVER (ORDER BY k DESC NULLS LAST, id), row_number() "
+               "OVER (ORDER BY k NULLS FIRST, id) FROM w ORDER BY 3"),
+            "5|5|1|8\n6|3|2|7\n2|2|3|5\n3|2|4|6\n1|1|5|3\n7|1|6|4\n4||7|1\n8||8|2");
+  EXPECT_EQ(Pg("SELECT id, ntile(3) OVER (ORDER BY id), ntile(5) OVER (PARTITION BY g ORDER BY "
+               "id) FROM w ORDER BY id"),
+            "1|1|1\n2|1|2\n3|1|3\n4|2|4\n5|2|1\n6|2|2\n7|3|1\n8|3|2");
+}
+
+TEST_F(WindowSql, AggregatesDefaultFrame) {
+  // With ORDER BY: RANGE UNBOUNDED PRECEDING .. CURRENT ROW (peers included);
+  // without: the whole partition.
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (PARTITION BY g ORDER BY k), count(*) OVER (PARTITION BY "
+               "g ORDER BY k), count(v) OVER (PARTITION BY g) FROM w ORDER BY id"),
+            "1|10|1|4\n2|60|3|4\n3|60|3|4\n4|100|4|4\n5|60|2|1\n6|60|1|1\n7|70|1|2\n8|150|2|2");
+  // PostgreSQL prints avg(m) as 2.5833333333333333, 3.5500000000000000,
+  // 7.0000000000000000 (numeric); Forktail's avg(DECIMAL(10,2)) is DECIMAL(18,6).
+  EXPECT_EQ(Pg("SELECT id, sum(m) OVER (PARTITION BY g), avg(m) OVER (PARTITION BY g), min(g) "
+               "OVER (), max(g) OVER (ORDER BY id ROWS 1 PRECEDING) FROM w ORDER BY id"),
+            "1|7.75|2.583333|a|a\n2|7.75|2.583333|a|a\n3|7.75|2.583333|a|a\n4|7.75|2.583333|a|a\n"
+            "5|7.10|3.550000|a|b\n6|7.10|3.550000|a|b\n7|7.00|7.000000|a|b\n8|7.00|7.000000|a|");
+  // PostgreSQL: avg(v) 25.0000000000000000 etc. (numeric); here DOUBLE.
+  EXPECT_EQ(Pg("SELECT id, avg(v) OVER (PARTITION BY g), sum(v) FILTER (WHERE v > 20) OVER "
+               "(PARTITION BY g) FROM w ORDER BY id"),
+            "1|25|70\n2|25|70\n3|25|70\n4|25|70\n5|60|60\n6|60|60\n7|75|150\n8|75|150");
+}
+
+TEST_F(WindowSql, RowsFrames) {
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+               "min(v) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), max(v) OVER "
+               "(ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM w ORDER BY id"),
+            "1|30|10|80\n2|60|10|80\n3|90|10|80\n4|70|20|80\n5|100|30|80\n6|130|40|80\n7|210|60|"
+            "80\n8|150|60|80");
+  // Empty frames: NULL sums, zero counts.
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING), "
+               "count(*) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING), "
+               "sum(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND UNBOUNDED FOLLOWING) FROM w "
+               "ORDER BY id"),
+            "1|70|0|310\n2|40|0|310\n3|60|1|300\n4|130|2|280\n5|150|3|250\n6|80|4|210\n7||5|210\n"
+            "8||6|150");
+}
+
+TEST_F(WindowSql, OffsetAndValueFunctions) {
+  EXPECT_EQ(Pg("SELECT id, lag(v) OVER (ORDER BY id), lead(v, 2) OVER (ORDER BY id), lag(v, 1, "
+               "-1) OVER (PARTITION BY g ORDER BY id) FROM w ORDER BY id"),
+            "1||30|-1\n2|10|40|10\n3|20||20\n4|30|60|30\n5|40|70|-1\n6||80|\n7|60||-1\n8|70||70");
+  // last_value's default frame ends at the last peer (k ties in partition a).
+  EXPECT_EQ(
+      Pg("SELECT id, first_value(k) OVER (PARTITION BY g ORDER BY k DESC), last_value(k) "
+         "OVER (PARTITION BY g ORDER BY k DESC), nth_value(v, 2) OVER (PARTITION BY g ORDER "
+         "BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM w ORDER BY id"),
+      "1||1|20\n2||2|20\n3||2|20\n4|||20\n5|5|5|60\n6|5|3|60\n7||1|80\n8|||80");
+  EXPECT_EQ(Pg("SELECT id, first_value(g) OVER (ORDER BY id DESC), last_value(g) OVER (ORDER BY "
+               "id ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) FROM w ORDER BY id LIMIT 3"),
+            "1||a\n2||a\n3||a");
+}
+
+TEST_F(WindowSql, WithGroupingDistinctLimitAndSubqueries) {
+  EXPECT_EQ(Pg("SELECT g, sum(v), sum(sum(v)) OVER (), rank() OVER (ORDER BY count(*) DESC) FROM "
+               "w GROUP BY g ORDER BY g"),
+            "a|100|310|1\nb|60|310|2\n|150|310|2");
+  EXPECT_EQ(Pg("SELECT * FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY v DESC) "
+               "AS rn FROM w) s WHERE rn <= 1 ORDER BY id"),
+            "4|a|1\n5|b|1\n8||1");
+  EXPECT_EQ(Pg("SELECT DISTINCT count(*) OVER (PARTITION BY g) FROM w ORDER BY 1"), "2\n4");
+  EXPECT_EQ(Pg("SELECT id, row_number() OVER (ORDER BY id DESC) FROM w ORDER BY id LIMIT 2"),
+            "1|8\n2|7");
+  EXPECT_EQ(Pg("SELECT id FROM w ORDER BY row_number() OVER (ORDER BY v DESC NULLS LAST) LIMIT 3"),
+            "8\n7\n6");
+  EXPECT_EQ(Pg("SELECT row_number() OVER (), count(*) OVER () FROM e"), "");
+  EXPECT_EQ(Pg("SELECT count(*) OVER () FROM w WHERE id < 0"), "");
+}
+
+TEST_F(WindowSql, Errors) {
+  EXPECT_EQ(Error("SELECT id FROM w WHERE row_number() OVER () > 1"),
+            "42P20 window functions are not allowed in WHERE");
+  EXPECT_EQ(ErrorPosition("SELECT id FROM w WHERE row_number() OVER () > 1"), 24);
+  EXPECT_EQ(Error("SELECT count(*) FROM w GROUP BY rank() OVER ()"),
+            "42P20 window functions are not allowed in GROUP BY");
+  EXPECT_EQ(Error("SELECT g FROM w GROUP BY g HAVING sum(v) OVER () > 1"),
+            "42P20 window functions are not allowed in HAVING");
+  EXPECT_EQ(Error("SELECT sum(row_number() OVER ()) FROM w"),
+            "42803 aggregate function calls cannot contain window function calls");
+  EXPECT_EQ(ErrorPosition("SELECT sum(row_number() OVER ()) FROM w"), 12);
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY rank() OVER ()) FROM w"),
+            "42P20 window functions are not allowed in window definitions");
+  EXPECT_EQ(Error("SELECT sum(row_number() OVER ()) OVER () FROM w"),
+            "42P20 window function calls cannot be nested");
+  EXPECT_EQ(Error("SELECT rank() FROM w"), "42809 window function rank requires an OVER clause");
+  EXPECT_EQ(Error("SELECT abs(v) OVER () FROM w"),
+            "42809 OVER specified, but abs is not a window function nor an aggregate function");
+  EXPECT_EQ(Error("SELECT ntile(0) OVER () FROM w"),
+            "22014 argument of ntile must be greater than zero");
+  EXPECT_EQ(Error("SELECT nth_value(v, 0) OVER () FROM w"),
+            "22016 argument of nth_value must be greater than zero");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM w"),
+            "42P20 frame start cannot be UNBOUNDED FOLLOWING");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM w"),
+            "42P20 frame starting from current row cannot have preceding rows");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ROWS -1 PRECEDING) FROM w"),
+            "22013 frame starting offset must not be negative");
+  EXPECT_EQ(Error("SELECT g, sum(v) OVER (PARTITION BY k) FROM w GROUP BY g"),
+            "42803 column \"w.v\" must appear in the GROUP BY clause or be used in an aggregate "
+            "function");
+  EXPECT_EQ(Error("SELECT rank() OVER x FROM w"), "42704 window \"x\" does not exist");
+  EXPECT_EQ(Error("SELECT count(DISTINCT v) OVER () FROM w"),
+            "0A000 DISTINCT is not implemented for window functions");
+  EXPECT_EQ(Error("SELECT * FROM w JOIN w w2 ON row_number() OVER () = 1"),
+            "42P20 window functions are not allowed in JOIN conditions");
+  // Not implemented here (PostgreSQL has them).
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) "
+                  "FROM w"),
+            "0A000 RANGE with offset PRECEDING/FOLLOWING is not supported");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k GROUPS 1 PRECEDING) FROM w"),
+            "0A000 GROUPS window frames is not supported");
+}
+
+TEST_F(WindowSql, ExplainShowsWindow) {
+  LogicalOpPtr plan = Optimized(
+      "SELECT id, rank() OVER (PARTITION BY g ORDER BY k), lag(v) OVER (ORDER BY id) FROM w");
+  std::string logical = PlanToString(*plan, false);
+  EXPECT_NE(logical.find("Window partition=[g#"), std::string::npos) << logical;
+  SchedulerOptions options;
+  options.immediate = true;
+  Scheduler scheduler(options);
+  std::string text = Explain(*plan, catalog_, false, scheduler);
+  EXPECT_NE(text.find("Window"), std::string::npos) << text;
+  EXPECT_NE(text.find("rank()"), std::string::npos) << text;
+  EXPECT_NE(text.find("lag(v#"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace forktail
