@@ -178,6 +178,13 @@ TEST_F(Lateral, FromSubqueryReadsEnclosingQuery) {
       "1|;3|;");
 }
 
+TEST_F(Lateral, PlanShowsTheLateralApply) {
+  std::string plan = PlanToString(
+      *Optimized("SELECT t.id, g FROM t LEFT JOIN LATERAL generate_series(1, t.n) g ON g > 1"));
+  EXPECT_NE(plan.find("Apply lateral left bindings=[n#"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("TableFunction generate_series("), std::string::npos) << plan;
+}
+
 TEST_F(Lateral, NotLateralIsAPlainJoin) {
   LogicalOpPtr plan = Optimized("SELECT count(*) FROM t, LATERAL (SELECT x FROM u) s");
   EXPECT_FALSE(HasApply(*plan)) << PlanToString(*plan);
