@@ -1,6 +1,7 @@
 #include "olap/join_probe.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 
 #include "olap/kernels.h"
@@ -19,7 +20,7 @@ JoinProbe::JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint
       policy_(std::move(policy)),
       arena_(std::make_shared<StringArena>()) {
   std::vector<Type> types = out_types_;
-  if (type_ == JoinType::kInner || type_ == JoinType::kLeftOuter) {
+  if (JoinEmitsPayload(type_)) {
     for (const Type& t : table_->payload_types()) types.push_back(t);
   }
   all_types_ = types;
@@ -66,6 +67,9 @@ void JoinProbe::MatchKeys(Rows rows) {
   const KeyEncoder& enc = table_->encoder();
   const uint32_t w = enc.words();
   const uint32_t kEnd = JoinHashTable::kEnd;
+  const bool outer = type_ == JoinType::kLeftOuter || type_ == JoinType::kFullOuter;
+  JoinMatchMarks* marks = type_ == JoinType::kFullOuter ? marks_ : nullptr;
+  assert(type_ != JoinType::kFullOuter || marks != nullptr);
 
   bool skip_all = type_ == JoinType::kNullAwareAnti && table_->has_null_key();
   bool build_empty = table_->rows() == 0;
@@ -73,7 +77,7 @@ void JoinProbe::MatchKeys(Rows rows) {
     const uint64_t* key = &keys_[size_t{k} * w];
     uint32_t r = rows[k];
     if (KeyEncoder::HasNull(key)) {
-      if (type_ == JoinType::kLeftOuter || type_ == JoinType::kAnti ||
+      if (outer || type_ == JoinType::kAnti ||
           (type_ == JoinType::kNullAwareAnti && build_empty)) {
         probe_rows_.push_back(r);
         build_rows_.push_back(kEnd);
@@ -85,9 +89,10 @@ void JoinProbe::MatchKeys(Rows rows) {
     for (uint32_t b = table_->First(h); b != kEnd; b = table_->Next(b)) {
       if (table_->HashOf(b) != h || !enc.Equal(table_->KeyOf(b), key)) continue;
       matched = true;
-      if (type_ == JoinType::kInner || type_ == JoinType::kLeftOuter) {
+      if (JoinEmitsPayload(type_)) {
         probe_rows_.push_back(r);
         build_rows_.push_back(b);
+        if (marks != nullptr) marks->Mark(b);
       } else {
         break;  // semi / anti need one match only
       }
@@ -95,7 +100,7 @@ void JoinProbe::MatchKeys(Rows rows) {
     bool keep = type_ == JoinType::kSemi ? matched
                 : (type_ == JoinType::kAnti || type_ == JoinType::kNullAwareAnti)
                     ? !matched
-                    : type_ == JoinType::kLeftOuter && !matched;
+                    : outer && !matched;
     if (keep) {
       probe_rows_.push_back(r);
       build_rows_.push_back(kEnd);
@@ -127,7 +132,10 @@ void JoinProbe::MatchWithResidual(const DataChunk& chunk, Rows rows) {
   pass_.resize(cand_probe_.size());
   residual_->Evaluate(chunk, cand_probe_.data(), cand_build_.data(), cand_probe_.size(),
                       pass_.data());
-  const bool pairs = type_ == JoinType::kInner || type_ == JoinType::kLeftOuter;
+  const bool pairs = JoinEmitsPayload(type_);
+  const bool outer = type_ == JoinType::kLeftOuter || type_ == JoinType::kFullOuter;
+  JoinMatchMarks* marks = type_ == JoinType::kFullOuter ? marks_ : nullptr;
+  assert(type_ != JoinType::kFullOuter || marks != nullptr);
   uint32_t i = 0;
   for (uint32_t k = 0; k < rows.count; ++k) {
     bool matched = false;
@@ -140,10 +148,11 @@ void JoinProbe::MatchWithResidual(const DataChunk& chunk, Rows rows) {
       }
       probe_rows_.push_back(rows[k]);
       build_rows_.push_back(cand_build_[i]);
+      if (marks != nullptr) marks->Mark(cand_build_[i]);
     }
     bool keep = type_ == JoinType::kSemi   ? matched
                 : type_ == JoinType::kAnti ? !matched
-                                           : type_ == JoinType::kLeftOuter && !matched;
+                                           : outer && !matched;
     if (keep) {
       probe_rows_.push_back(rows[k]);
       build_rows_.push_back(kEnd);

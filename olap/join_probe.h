@@ -5,6 +5,10 @@
 // build payload columns. Join types:
 //   kInner          every (probe row, build row) pair with equal keys;
 //   kLeftOuter      inner pairs plus unmatched probe rows with NULL payload;
+//   kFullOuter      as kLeftOuter, and every build row of a matching pair is
+//                   marked in the JoinMatchMarks (set_match_marks, required):
+//                   after the last probe, EmitUnmatchedBuildRows pads the
+//                   unmarked build rows (join_match_marks.h);
 //   kSemi           probe rows with at least one match (EXISTS / IN);
 //   kAnti           probe rows with no match: NOT EXISTS semantics (a probe
 //                   row with a NULL key has no match, so it is returned);
@@ -18,7 +22,8 @@
 // input chunk's columns [0, P) and the build payload columns [P, P + B). A
 // pair matches only when the keys are equal AND the residual is TRUE; semi
 // keeps a probe row with at least one matching pair, anti one with none, left
-// outer pads a probe row without one with NULL payload. With a residual every
+// outer pads a probe row without one with NULL payload; full outer marks the
+// build row of each matching pair. With a residual every
 // key-equal pair of a probe chunk is gathered first (semi/anti cannot stop at
 // the first key match) and the residual runs once per kVectorSize pairs.
 // kNullAwareAnti takes no residual (its NULL-key rule would have to be checked
@@ -36,11 +41,17 @@
 
 #include "olap/compaction_policy.h"
 #include "olap/join_hash_table.h"
+#include "olap/join_match_marks.h"
 #include "olap/join_residual.h"
 
 namespace forktail {
 
-enum class JoinType : uint8_t { kInner, kLeftOuter, kSemi, kAnti, kNullAwareAnti };
+enum class JoinType : uint8_t { kInner, kLeftOuter, kSemi, kAnti, kNullAwareAnti, kFullOuter };
+
+// Whether the join's output carries the build payload (inner, left, full).
+inline bool JoinEmitsPayload(JoinType t) {
+  return t == JoinType::kInner || t == JoinType::kLeftOuter || t == JoinType::kFullOuter;
+}
 
 class JoinProbe {
  public:
@@ -52,6 +63,9 @@ class JoinProbe {
   JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint32_t> key_cols,
             std::vector<uint32_t> out_cols, std::vector<Type> out_types, CompactionPolicy policy,
             const Expression* residual = nullptr);
+
+  // kFullOuter: where matched build rows are marked (outlives the probe).
+  void set_match_marks(JoinMatchMarks* marks) { marks_ = marks; }
 
   void Probe(const DataChunk& chunk, const Emit& emit);
   // Emits what is still buffered.
@@ -83,6 +97,7 @@ class JoinProbe {
   std::vector<uint32_t> cand_probe_, cand_build_, cand_end_;  // residual candidates
   std::vector<uint8_t> pass_;
   uint64_t chunks_emitted_ = 0;
+  JoinMatchMarks* marks_ = nullptr;
 };
 
 }  // namespace forktail

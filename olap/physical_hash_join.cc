@@ -15,7 +15,7 @@ std::vector<Type> ProbeOutputTypes(const std::vector<Type>& probe_types,
                                    const HashJoinBuildOperator* build, JoinType type,
                                    const std::vector<uint32_t>& out_cols) {
   std::vector<Type> types = Pick(probe_types, out_cols);
-  if (type == JoinType::kInner || type == JoinType::kLeftOuter) {
+  if (JoinEmitsPayload(type)) {
     for (const Type& t : build->table()->payload_types()) types.push_back(t);
   }
   return types;
@@ -144,10 +144,18 @@ HashJoinProbeOperator::HashJoinProbeOperator(const std::vector<Type>& probe_type
   }
 }
 
+JoinMatchMarks* HashJoinProbeOperator::Marks() {
+  std::call_once(marks_once_, [this] {
+    marks_ = std::make_unique<JoinMatchMarks>(build_->table()->rows());
+  });
+  return marks_.get();
+}
+
 JoinProbe& HashJoinProbeOperator::ProbeOf(int slot) {
   if (probes_[slot] == nullptr) {
     probes_[slot] = std::make_unique<JoinProbe>(build_->table().get(), type_, key_cols_, out_cols_,
                                                 out_types_, policy_, residual_.get());
+    if (type_ == JoinType::kFullOuter) probes_[slot]->set_match_marks(Marks());
   }
   return *probes_[slot];
 }
@@ -163,6 +171,10 @@ void HashJoinProbeOperator::Collect(DataChunk& chunk, ChunkBlock* out, MemoryCha
 
 void HashJoinProbeOperator::ProcessBlock(WorkOrderContext& context, int slot,
                                          size_t /*input_index*/, const StreamBlockPtr& block) {
+  if (type_ == JoinType::kFullOuter) {
+    marks_charge_.Bind(context.allocator<char>().memory());
+    marks_charge_.Set(Marks()->bytes());
+  }
   JoinProbe& probe = ProbeOf(slot);
   std::shared_ptr<MemoryCharge> charge;
   std::shared_ptr<ChunkBlock> out = MakeOutput(context, build_->table(), &charge);
@@ -188,6 +200,24 @@ bool HashJoinProbeOperator::Finish(WorkOrderSink& sink) {
       probes_[t]->Finish([&](DataChunk& c) { Collect(c, out.get(), charge.get()); });
       EmitIfRows(context, std::move(out));
     });
+  }
+  if (type_ == JoinType::kFullOuter) {
+    // Every probe work order is done: the marks are final. Each slot pads
+    // its share of the build rows that found no partner.
+    const JoinMatchMarks* marks = Marks();
+    const uint64_t rows = marks->rows();
+    const uint64_t n = static_cast<uint64_t>(parallelism());
+    for (uint64_t t = 0; t < n && rows > 0; ++t) {
+      const uint64_t begin = rows * t / n, end = rows * (t + 1) / n;
+      if (begin == end) continue;
+      Spawn(sink, [this, marks, begin, end](WorkOrderContext& context) {
+        std::shared_ptr<MemoryCharge> charge;
+        std::shared_ptr<ChunkBlock> out = MakeOutput(context, build_->table(), &charge);
+        EmitUnmatchedBuildRows(*build_->table(), *marks, begin, end, out_types_,
+                               [&](DataChunk& c) { Collect(c, out.get(), charge.get()); });
+        EmitIfRows(context, std::move(out));
+      });
+    }
   }
   return true;
 }

@@ -16,6 +16,14 @@
 // the probe's out_cols, then (inner, left outer) the build payload columns.
 // Output blocks keep the hash table alive (payload strings live in it).
 //
+// FULL OUTER (JoinType::kFullOuter): the slots' probes share one
+// JoinMatchMarks over the build rows (made once the table is final, at the
+// first probe block or at Finish if the probe side was empty) and mark the
+// build rows they pair. Once every probe work order finished (all marks are
+// set), Finish spawns, beside the per-slot flushes, one work order per slot
+// emitting the unmarked build rows of its share of the row ids with NULL
+// probe columns (join_match_marks.h). The marks are charged to the query.
+//
 // Residual condition (optional, last constructor argument; join_residual.h):
 // a bound boolean Expression whose column refs index [0, P) = the probe
 // input's columns (P = probe_types.size(), all of them, not only out_cols)
@@ -32,6 +40,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "olap/join_probe.h"
@@ -99,6 +108,7 @@ class HashJoinProbeOperator final : public PhysicalOperator {
 
  private:
   JoinProbe& ProbeOf(int slot);
+  JoinMatchMarks* Marks();  // kFullOuter only; made on first use
   void Collect(DataChunk& chunk, ChunkBlock* out, MemoryCharge* charge);
 
   const HashJoinBuildOperator* build_;
@@ -109,6 +119,9 @@ class HashJoinProbeOperator final : public PhysicalOperator {
   ExprPtr residual_;  // may be null; the slots' JoinProbes point at it
   std::vector<std::unique_ptr<JoinProbe>> probes_;  // per slot, made on first use
   bool finishing_ = false;
+  std::once_flag marks_once_;
+  std::unique_ptr<JoinMatchMarks> marks_;
+  MemoryCharge marks_charge_{"hash join match marks"};
 };
 
 }  // namespace forktail
