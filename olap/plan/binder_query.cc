@@ -5,6 +5,7 @@
 
 #include "olap/plan/binder_catalog.h"
 #include "olap/plan/binder_internal.h"
+#include "olap/plan/binder_join.h"
 #include "olap/plan/binder_lateral.h"
 #include "olap/plan/optimizer_internal.h"
 
@@ -161,8 +162,6 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
     case sql::TableRefKind::kJoin:
       break;
   }
-  if (ref.natural) NotSupported("NATURAL JOIN", ref.position);
-  if (ref.join_kind == sql::JoinKind::kFull) NotSupported("FULL JOIN", ref.position);
   Scope left_scope, right_scope;
   left_scope.outer = right_scope.outer = scope->outer;
   LogicalOpPtr left = BindTableRef(*ref.left, &left_scope);
@@ -181,21 +180,11 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
   for (ScopeRelation& r : left_scope.relations) both.relations.push_back(r);
   for (ScopeRelation& r : right_scope.relations) both.relations.push_back(r);
   std::vector<ExprPtr> conditions;
-  for (const std::string& col : ref.using_columns) {
-    sql::Expr name;
-    name.kind = sql::ExprKind::kColumnRef;
-    name.names = {col};
-    name.position = ref.position;
-    ExprPtr l = ResolveColumn(name, left_scope);
-    ExprPtr r = ResolveColumn(name, right_scope);
-    // The right copy is reachable only qualified (and not through *).
-    for (ScopeRelation& rel : both.relations) {
-      for (size_t i = 0; i < rel.columns.size(); i++) {
-        if (rel.columns[i].id == r->column) rel.hidden[i] = true;
-      }
-    }
-    conditions.push_back(Compare(CompareOp::kEq, std::move(l), std::move(r)));
-  }
+  // USING / NATURAL: merged columns first (binder_join.h).
+  UsingMerge merge = BindUsingColumns(
+      *this, ref.natural ? NaturalJoinColumns(left_scope, right_scope) : ref.using_columns,
+      ref.join_kind, left_scope, right_scope, &both, &conditions);
+  if (!merge.merged.columns.empty()) both.relations.insert(both.relations.begin(), merge.merged);
   if (ref.on) {
     ExprContext ctx;
     ctx.scope = &both;
@@ -205,7 +194,7 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
   }
   for (const ScopeRelation& rel : both.relations) {
     for (const ScopeRelation& other : scope->relations) {
-      if (other.alias == rel.alias) {
+      if (!rel.alias.empty() && other.alias == rel.alias) {
         throw DbError(sqlstate::kDuplicateAlias,
                       "table name \"" + rel.alias + "\" specified more than once");
       }
@@ -219,8 +208,14 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
     kind = LogicalJoinKind::kLeft;
     std::swap(left, right);
   }
-  return JoinMaybeLateral(*this, kind, std::move(left), std::move(right), std::move(conditions),
-                          ref.join_kind == sql::JoinKind::kRight);
+  if (ref.join_kind == sql::JoinKind::kFull) {
+    kind = LogicalJoinKind::kFull;
+    PrepareFullJoinKeys(*this, &left, &right, &conditions);  // binder_join.h
+  }
+  LogicalOpPtr join =
+      JoinMaybeLateral(*this, kind, std::move(left), std::move(right), std::move(conditions),
+                       ref.join_kind == sql::JoinKind::kRight);
+  return AddUsingMerge(std::move(join), &merge);
 }
 
 LogicalOpPtr Binder::BindFrom(const std::vector<sql::TableRefPtr>& from, Scope* scope) {

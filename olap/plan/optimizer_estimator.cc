@@ -268,6 +268,9 @@ double CardinalityEstimator::Estimate(LogicalOp& op) {
         case LogicalJoinKind::kCross:
           rows = l * r;
           break;
+        case LogicalJoinKind::kFull:  // both sides' unmatched rows come out too
+          rows = std::max(inner, std::max(l, r));
+          break;
         default:
           rows = inner;
           break;

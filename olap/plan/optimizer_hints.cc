@@ -58,8 +58,9 @@ class GroupedBuildReducer {
   bool changed() const { return changed_; }
 
   void Visit(LogicalOp* op) {
+    // Not FULL: its build side is preserved too (every build row comes out).
     if (op->kind == LogicalOpKind::kJoin && op->join_kind != LogicalJoinKind::kNullAwareAnti &&
-        op->join_kind != LogicalJoinKind::kCross) {
+        op->join_kind != LogicalJoinKind::kCross && op->join_kind != LogicalJoinKind::kFull) {
       for (size_t i = 0; i < op->left_keys.size(); i++) {
         if (Reduce(op, i)) break;
       }

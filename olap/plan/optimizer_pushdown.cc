@@ -111,6 +111,77 @@ bool AsKeyPair(const Expression& e, const ColumnSet& left, const ColumnSet& righ
   return false;
 }
 
+// Whether e is NULL whenever every column of `side` is NULL (it reads one
+// of them through operators that are NULL on a NULL operand).
+bool NullIfSideNull(const Expression& e, const ColumnSet& side) {
+  switch (e.kind) {
+    case ExprKind::kColumnRef:
+      return side.count(e.column) != 0;
+    case ExprKind::kArith:
+    case ExprKind::kCompare:
+    case ExprKind::kCast:
+    case ExprKind::kLike:
+    case ExprKind::kDateAdd:
+    case ExprKind::kExtract:
+    case ExprKind::kSubstring:
+      for (const ExprPtr& c : e.children) {
+        if (NullIfSideNull(*c, side)) return true;
+      }
+      return false;
+    case ExprKind::kIn:
+      return NullIfSideNull(*e.children[0], side);
+    default:
+      return false;
+  }
+}
+
+// Whether the condition e cannot be TRUE on a row whose `side` columns are
+// all NULL (PostgreSQL's "strict" qual, reduce_outer_joins): above an outer
+// join it removes the rows that pad `side` with NULLs.
+bool NullRejecting(const Expression& e, const ColumnSet& side) {
+  switch (e.kind) {
+    case ExprKind::kAnd:
+      for (const ExprPtr& c : e.children) {
+        if (NullRejecting(*c, side)) return true;
+      }
+      return false;
+    case ExprKind::kOr:
+      for (const ExprPtr& c : e.children) {
+        if (!NullRejecting(*c, side)) return false;
+      }
+      return !e.children.empty();
+    case ExprKind::kIsNull:
+      return e.negated && NullIfSideNull(*e.children[0], side);
+    case ExprKind::kNot:
+      return NullIfSideNull(*e.children[0], side);
+    default:
+      return NullIfSideNull(e, side);
+  }
+}
+
+// A FULL JOIN under WHERE conjuncts `preds`: a conjunct rejecting the rows
+// whose left columns are NULL (the right's unmatched rows) leaves only the
+// left side preserved: LEFT. Rejecting NULL right columns: LEFT with the
+// children (and keys) swapped. Both: inner. Otherwise it stays FULL.
+void ReduceFullJoin(LogicalOp* op, const Preds& preds) {
+  ColumnSet left = OutputIds(*op->children[0]);
+  ColumnSet right = OutputIds(*op->children[1]);
+  bool left_not_null = false, right_not_null = false;
+  for (const ExprPtr& p : preds) {
+    left_not_null = left_not_null || NullRejecting(*p, left);
+    right_not_null = right_not_null || NullRejecting(*p, right);
+  }
+  if (left_not_null && right_not_null) {
+    op->join_kind = LogicalJoinKind::kInner;
+  } else if (left_not_null) {
+    op->join_kind = LogicalJoinKind::kLeft;
+  } else if (right_not_null) {
+    op->join_kind = LogicalJoinKind::kLeft;
+    std::swap(op->children[0], op->children[1]);
+    std::swap(op->left_keys, op->right_keys);
+  }
+}
+
 LogicalOpPtr Push(LogicalOpPtr op, Preds preds);
 
 LogicalOpPtr WithFilter(LogicalOpPtr op, Preds preds) {
@@ -119,6 +190,7 @@ LogicalOpPtr WithFilter(LogicalOpPtr op, Preds preds) {
 }
 
 LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
+  if (op->join_kind == LogicalJoinKind::kFull) ReduceFullJoin(op.get(), preds);
   ColumnSet left = OutputIds(*op->children[0]);
   ColumnSet right = OutputIds(*op->children[1]);
   Preds to_left, to_right, above, residual;
@@ -160,9 +232,11 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
                                                               : LogicalJoinKind::kInner;
   } else {
     // Only the left side's rows come out unchanged (left, semi, anti,
-    // single): conditions above on the left's columns go there.
+    // single): conditions above on the left's columns go there. A FULL
+    // join preserves both sides: nothing goes below it.
+    const bool full = kind == LogicalJoinKind::kFull;
     for (ExprPtr& p : preds) {
-      if (RefersOnlyTo(*p, left)) {
+      if (!full && RefersOnlyTo(*p, left)) {
         to_left.push_back(std::move(p));
       } else {
         above.push_back(std::move(p));
@@ -177,7 +251,7 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
         op->right_keys.push_back(r);
         continue;
       }
-      if (!ColumnsOf(*c).empty() && RefersOnlyTo(*c, right)) {
+      if (!full && !ColumnsOf(*c).empty() && RefersOnlyTo(*c, right)) {
         to_right.push_back(std::move(c));
       } else if (kind == LogicalJoinKind::kSemi && !ColumnsOf(*c).empty() &&
                  RefersOnlyTo(*c, left)) {

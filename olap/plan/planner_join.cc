@@ -76,9 +76,19 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
     case LogicalJoinKind::kCross:
       use_hash = false;
       break;
-    case LogicalJoinKind::kRight:
     case LogicalJoinKind::kFull:
-      throw DbError(sqlstate::kFeatureNotSupported, "RIGHT and FULL joins are not supported");
+      // A hash join marking the build rows it pairs (join_match_marks.h);
+      // as PostgreSQL, no FULL JOIN without a hash-joinable equality (the
+      // binder gives ON TRUE / ON FALSE constant keys).
+      if (!keyed) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "FULL JOIN is only supported with merge-joinable or hash-joinable join "
+                      "conditions");
+      }
+      hash_type = JoinType::kFullOuter;
+      break;
+    case LogicalJoinKind::kRight:
+      throw DbError(sqlstate::kFeatureNotSupported, "RIGHT joins are not supported");
   }
 
   if (!use_hash) {
@@ -110,7 +120,7 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   for (const Expression* c : residual) CollectIds(*c, &residual_ids);
   for (const LogicalColumn& c : op.columns) needed.insert(c.id);
   needed.insert(residual_ids.begin(), residual_ids.end());
-  // Payload: what the output needs (inner, left), or only the residual's
+  // Payload: what the output needs (inner, left, full), or only the residual's
   // columns (semi, anti: the output is the probe side's).
   std::vector<uint32_t> payload, payload_ids;
   for (uint32_t p = 0; p < right.layout.size(); ++p) {
@@ -140,7 +150,7 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   }
   if (!semi_like) layout.insert(layout.end(), payload_ids.begin(), payload_ids.end());
   ExprPtr positional = Conjunction(residual, Concat(left.layout, payload_ids));
-  static const char* kNames[] = {"inner", "left", "semi", "anti", "null-aware anti"};
+  static const char* kNames[] = {"inner", "left", "semi", "anti", "null-aware anti", "full"};
   std::string label = std::string("HashJoinProbe ") + kNames[static_cast<int>(hash_type)];
   if (kind == LogicalJoinKind::kSingle) label += " (single, unique build)";
   Planned out{b_.HashProbe(left.id, build, hash_type, lk, out_cols, CompactionPolicy::Off(),
