@@ -8,8 +8,17 @@
 namespace forktail {
 namespace {
 
+bool IsDistinctSet(AggKind k) {
+  return k == AggKind::kCountDistinct || k == AggKind::kSumDistinct || k == AggKind::kAvgDistinct;
+}
+
+bool IsSumLike(AggKind k) {
+  return k == AggKind::kSum || k == AggKind::kAvg || k == AggKind::kSumDistinct ||
+         k == AggKind::kAvgDistinct;
+}
+
 bool IsIntSum(const AggregateSpec& a) {
-  return (a.kind == AggKind::kSum || a.kind == AggKind::kAvg) && a.input_type.id != TypeId::kDouble;
+  return IsSumLike(a.kind) && a.input_type.id != TypeId::kDouble;
 }
 
 uint32_t StateWords(const AggregateSpec& a) {
@@ -17,6 +26,8 @@ uint32_t StateWords(const AggregateSpec& a) {
     case AggKind::kCountStar:
     case AggKind::kCount:
     case AggKind::kCountDistinct:
+    case AggKind::kSumDistinct:
+    case AggKind::kAvgDistinct:
     case AggKind::kStringAgg:
     case AggKind::kArrayAgg:
       return 1;
@@ -42,6 +53,31 @@ int AvgScale(const Type& t) {
   return std::min(18 - (t.precision - t.scale), std::max<int>(t.scale, 6));
 }
 
+// A SUM/AVG state ([sum lo][sum hi][count] or [sum][count]) over the
+// distinct set's values (int64 values, or double bits for DOUBLE).
+void SumDistinct(const AggregateSpec& a, const std::unordered_set<uint64_t>& set, uint64_t* s) {
+  if (IsIntSum(a)) {
+    __int128 sum = 0;
+    for (uint64_t x : set) sum += static_cast<int64_t>(x);
+    SetI128(s, sum);
+    s[2] = set.size();
+    return;
+  }
+  // In value order: the result does not depend on the set's history.
+  std::vector<double> xs;
+  xs.reserve(set.size());
+  for (uint64_t bits : set) {
+    double x;
+    memcpy(&x, &bits, 8);
+    xs.push_back(x);
+  }
+  std::sort(xs.begin(), xs.end());
+  double sum = 0;
+  for (double x : xs) sum += x;
+  memcpy(s, &sum, 8);
+  s[1] = set.size();
+}
+
 // Typed MIN/MAX helpers: the value word holds int64, double bits or a ptr.
 template <typename T>
 bool Better(bool is_min, T a, T b) {
@@ -57,10 +93,12 @@ Type AggregateResultType(const AggregateSpec& a) {
     case AggKind::kCountDistinct:
       return Type::BigInt();
     case AggKind::kSum:
+    case AggKind::kSumDistinct:
       if (a.input_type.id == TypeId::kDouble) return Type::Double();
       if (a.input_type.id == TypeId::kDecimal) return Type::Decimal(18, a.input_type.scale);
       return Type::BigInt();
     case AggKind::kAvg:
+    case AggKind::kAvgDistinct:
       if (a.input_type.id == TypeId::kDecimal) return Type::Decimal(18, AvgScale(a.input_type));
       return Type::Double();
     case AggKind::kMin:
@@ -138,7 +176,7 @@ uint32_t GroupTable::Insert(const uint64_t* key, uint64_t hash) {
       lists_.emplace_back();
       continue;
     }
-    if (kind != AggKind::kCountDistinct) continue;
+    if (!IsDistinctSet(kind)) continue;
     uint64_t* s = State(g) + offsets_[a];
     if ((*aggs_)[a].input_type.IsString()) {
       s[0] = distinct_s_.size();
@@ -281,6 +319,8 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
           break;
         }
         case AggKind::kCountDistinct:
+        case AggKind::kSumDistinct:
+        case AggKind::kAvgDistinct:
           if constexpr (std::is_same_v<T, std::string_view>) {
             bool trim = spec.input_type.id == TypeId::kChar;
             each([&](uint64_t* s, std::string_view x) {
@@ -368,6 +408,8 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
         break;
       }
       case AggKind::kCountDistinct:
+      case AggKind::kSumDistinct:
+      case AggKind::kAvgDistinct:
         if (spec.input_type.IsString()) {
           for (const auto& x : src.distinct_s_[sa[0]]) distinct_s_[da[0]].insert(x);
         } else {
@@ -412,8 +454,16 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
                 spec.input_type.IsString() ? distinct_s_[s[0]].size() : distinct_[s[0]].size());
             break;
           case AggKind::kSum:
-          case AggKind::kAvg: {
+          case AggKind::kAvg:
+          case AggKind::kSumDistinct:
+          case AggKind::kAvgDistinct: {
             bool is_int = IsIntSum(spec);
+            uint64_t summed[3] = {0, 0, 0};
+            if (spec.kind == AggKind::kSumDistinct || spec.kind == AggKind::kAvgDistinct) {
+              SumDistinct(spec, distinct_[s[0]], summed);
+              s = summed;
+            }
+            const bool is_sum = spec.kind == AggKind::kSum || spec.kind == AggKind::kSumDistinct;
             uint64_t cnt = is_int ? s[2] : s[1];
             if (cnt == 0) {
               v.SetNull(i, true);
@@ -422,12 +472,12 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
             if (!is_int) {
               double x;
               memcpy(&x, s, 8);
-              v.mutable_data<double>()[i] = spec.kind == AggKind::kSum ? x : x / cnt;
+              v.mutable_data<double>()[i] = is_sum ? x : x / cnt;
               break;
             }
             __int128 sum = GetI128(s);
             bool dec = spec.input_type.id == TypeId::kDecimal;
-            if (spec.kind == AggKind::kSum) {
+            if (is_sum) {
               if (dec) {
                 v.mutable_data<int64_t>()[i] = CheckDecimal(sum, 18);
               } else {

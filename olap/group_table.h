@@ -13,13 +13,16 @@
 //   SUM/AVG DOUBLE              [sum][count]
 //   MIN/MAX fixed-width         [value][has]
 //   MIN/MAX string              [ptr][len][has]          (bytes in the arena)
-//   COUNT(DISTINCT x)           [set index]
+//   COUNT/SUM/AVG(DISTINCT x)   [set index]               (SUM/AVG: numeric x;
+//                                                          summed at Emit)
 //   string_agg / array_agg      [list index]             (olap/list_agg.h)
 // SUM of integers yields BIGINT (22003 "bigint out of range" if the exact sum
 // does not fit), of DECIMAL(p,s) DECIMAL(18,s) (22003 "numeric field
 // overflow"), of DOUBLE DOUBLE. AVG of integers and DOUBLE yields DOUBLE, of
 // DECIMAL(p,s) DECIMAL(18,s') with s' = min(18-(p-s), max(s,6)), rounded half
-// away from zero. SUM/AVG/MIN/MAX of no non-NULL rows are NULL.
+// away from zero. SUM/AVG/MIN/MAX of no non-NULL rows are NULL. SUM/AVG
+// (DISTINCT x) have SUM/AVG's result types and sum each distinct value once
+// (DOUBLE: -0 and 0 are one value).
 #pragma once
 
 #include <memory>
@@ -40,8 +43,10 @@ enum class AggKind : uint8_t {
   kMin,
   kMax,
   kCountDistinct,
-  kStringAgg,  // string_agg(text, separator) (olap/list_agg.h)
-  kArrayAgg,   // array_agg(x), x cast to TEXT by the binder (olap/list_agg.h)
+  kSumDistinct,  // SUM(DISTINCT x): the distinct set, summed when emitted
+  kAvgDistinct,  // AVG(DISTINCT x)
+  kStringAgg,    // string_agg(text, separator) (olap/list_agg.h)
+  kArrayAgg,     // array_agg(x), x cast to TEXT by the binder (olap/list_agg.h)
 };
 
 struct AggregateSpec {

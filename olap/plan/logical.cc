@@ -167,6 +167,10 @@ const char* AggKindName(AggKind k) {
       return "array_agg";
     case AggKind::kCountDistinct:
       return "count_distinct";
+    case AggKind::kSumDistinct:
+      return "sum_distinct";
+    case AggKind::kAvgDistinct:
+      return "avg_distinct";
   }
   return "?";
 }

@@ -34,7 +34,10 @@ std::vector<AggregateSpec> Specs(const std::vector<Type>& t) {
           {AggKind::kSum, 4, t[4]},           {AggKind::kAvg, 4, t[4]},
           {AggKind::kMin, 5, t[5]},           {AggKind::kMax, 5, t[5]},
           {AggKind::kMax, 3, t[3]},           {AggKind::kMin, 4, t[4]},
-          {AggKind::kCountDistinct, 5, t[5]}, {AggKind::kCountDistinct, 6, t[6]}};
+          {AggKind::kCountDistinct, 5, t[5]}, {AggKind::kCountDistinct, 6, t[6]},
+          {AggKind::kSumDistinct, 6, t[6]},   {AggKind::kAvgDistinct, 6, t[6]},
+          {AggKind::kSumDistinct, 3, t[3]},   {AggKind::kAvgDistinct, 3, t[3]},
+          {AggKind::kSumDistinct, 4, t[4]}};
 }
 
 // The reference: group rows by the rendered key, aggregate plainly.
@@ -73,17 +76,26 @@ std::multiset<std::string> Reference(const std::vector<Row>& rows,
           break;
         }
         case AggKind::kSum:
-        case AggKind::kAvg: {
+        case AggKind::kAvg:
+        case AggKind::kSumDistinct:
+        case AggKind::kAvgDistinct: {
+          if (a.kind == AggKind::kSumDistinct || a.kind == AggKind::kAvgDistinct) {
+            std::map<std::string, Value> d;  // each value once
+            for (auto& v : vals) d.emplace(Show(v), v);
+            vals.clear();
+            for (auto& [text, v] : d) vals.push_back(v);
+          }
+          const bool is_sum = a.kind == AggKind::kSum || a.kind == AggKind::kSumDistinct;
           if (vals.empty()) break;
           if (a.input_type.id == TypeId::kDouble) {
             double s = 0;
             for (auto& v : vals) s += v.GetDouble();
-            res = Value::Double(a.kind == AggKind::kSum ? s : s / vals.size());
+            res = Value::Double(is_sum ? s : s / vals.size());
             break;
           }
           __int128 s = 0;
           for (auto& v : vals) s += v.GetInt();
-          if (a.kind == AggKind::kSum) {
+          if (is_sum) {
             res = rt.id == TypeId::kDecimal ? Value::Decimal(static_cast<int64_t>(s), 18, rt.scale)
                                             : Value::BigInt(static_cast<int64_t>(s));
           } else if (rt.id == TypeId::kDecimal) {

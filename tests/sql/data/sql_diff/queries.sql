@@ -510,6 +510,60 @@ FROM cust WHERE id <= 30
 GROUP BY region
 ORDER BY region, names, rev, n;
 
+-- JOINS block: FULL / NATURAL joins, aggregates with DISTINCT (issue 6).
+
+-- name: joins_full_null_keys_duplicates
+SELECT o.oid, o.cust_id AS ocust, i.sku, i.cust_id AS icust, i.price
+FROM (SELECT * FROM orders WHERE oid <= 80) o
+FULL JOIN (SELECT * FROM items WHERE price < 150) i ON o.cust_id = i.cust_id
+ORDER BY o.oid, ocust, i.sku, icust, i.price;
+
+-- name: joins_full_using_grouped
+SELECT cust_id, COUNT(*) AS n, COUNT(o.oid) AS n_orders, COUNT(i.sku) AS n_items,
+       SUM(o.qty) AS q
+FROM (SELECT cust_id, oid, qty FROM orders WHERE oid <= 150) o
+FULL OUTER JOIN (SELECT cust_id, sku FROM items) i USING (cust_id)
+GROUP BY cust_id
+ORDER BY cust_id, n, n_orders, n_items, q;
+
+-- name: joins_full_residual_and_where
+SELECT o.oid, i.sku, i.price
+FROM (SELECT * FROM orders WHERE oid <= 120) o
+FULL JOIN items i ON o.cust_id = i.cust_id AND o.amount > i.price * 5
+WHERE o.oid IS NULL OR o.qty > 10
+ORDER BY o.oid, i.sku, i.price;
+
+-- name: joins_full_reduced_by_where
+SELECT c.id, o.oid
+FROM (SELECT * FROM cust WHERE id <= 60) c
+FULL JOIN (SELECT * FROM orders WHERE oid <= 200) o ON c.id = o.cust_id
+WHERE o.amount > 100
+ORDER BY c.id, o.oid;
+
+-- name: joins_natural_kinds
+SELECT *, 'inner' AS kind FROM (SELECT id AS cust_id, region FROM cust WHERE id <= 40) c
+NATURAL JOIN (SELECT cust_id, oid FROM orders WHERE oid <= 60) o
+UNION ALL
+SELECT *, 'full' FROM (SELECT id AS cust_id, region FROM cust WHERE id <= 40) c
+NATURAL FULL JOIN (SELECT cust_id, oid FROM orders WHERE oid <= 60) o
+UNION ALL
+SELECT *, 'right' FROM (SELECT id AS cust_id, region FROM cust WHERE id <= 40) c
+NATURAL RIGHT JOIN (SELECT cust_id, oid FROM orders WHERE oid <= 60) o
+ORDER BY kind, cust_id, region, oid;
+
+-- name: joins_sum_avg_distinct_group_by
+SELECT status, SUM(DISTINCT qty) AS sq, AVG(DISTINCT amount) AS aa, COUNT(DISTINCT cust_id) AS nc,
+       SUM(qty) AS total, MIN(DISTINCT qty) AS mn, MAX(DISTINCT amount) AS mx
+FROM orders
+GROUP BY status
+ORDER BY status, sq, aa, nc, total, mn, mx;
+
+-- name: joins_sum_distinct_double
+SELECT c.region, SUM(DISTINCT o.rate) AS sr, AVG(DISTINCT o.qty) AS aq
+FROM cust c JOIN orders o ON o.cust_id = c.id
+GROUP BY c.region
+ORDER BY c.region, sr, aq;
+
 -- LATERAL block: LATERAL subqueries and functions over earlier FROM items (issue 7).
 -- name: lateral_top2_per_cust
 SELECT c.id, o.oid, o.amount
