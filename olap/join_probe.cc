@@ -77,8 +77,7 @@ void JoinProbe::MatchKeys(Rows rows) {
     const uint64_t* key = &keys_[size_t{k} * w];
     uint32_t r = rows[k];
     if (KeyEncoder::HasNull(key)) {
-      if (outer || type_ == JoinType::kAnti ||
-          (type_ == JoinType::kNullAwareAnti && build_empty)) {
+      if (outer || type_ == JoinType::kAnti || (type_ == JoinType::kNullAwareAnti && build_empty)) {
         probe_rows_.push_back(r);
         build_rows_.push_back(kEnd);
       }

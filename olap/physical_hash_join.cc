@@ -145,9 +145,8 @@ HashJoinProbeOperator::HashJoinProbeOperator(const std::vector<Type>& probe_type
 }
 
 JoinMatchMarks* HashJoinProbeOperator::Marks() {
-  std::call_once(marks_once_, [this] {
-    marks_ = std::make_unique<JoinMatchMarks>(build_->table()->rows());
-  });
+  std::call_once(marks_once_,
+                 [this] { marks_ = std::make_unique<JoinMatchMarks>(build_->table()->rows()); });
   return marks_.get();
 }
 
