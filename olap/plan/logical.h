@@ -27,7 +27,8 @@
 //     columns first);
 //   - a Join's key pair (left_keys[i], right_keys[i]) has KeyCompatible types;
 //   - kRight never appears (RIGHT JOIN is bound as a LEFT JOIN with the
-//     children swapped); kFull is rejected by the binder (0A000);
+//     children swapped); kFull has at least one key pair when it can run
+//     (olap/plan/binder_join.h; the planner's 0A000 otherwise);
 //   - after Optimize, the RIGHT child of every join is the build side (the
 //     hash table); for semi/anti/null-aware-anti/left/single joins it always
 //     was (the left side is the preserved / probe side).
@@ -105,7 +106,7 @@ enum class LogicalJoinKind : uint8_t {
   kInner,          // matching pairs
   kLeft,           // inner + unmatched left rows with NULL right columns
   kRight,          // never produced (bound as kLeft with the children swapped)
-  kFull,           // never produced (0A000 in the binder)
+  kFull,           // inner + unmatched rows of both sides, NULL-padded
   kCross,          // every pair; no keys, no residual (the optimizer turns
                    // cross joins with equality conditions into kInner)
   kSemi,           // left rows with at least one match (EXISTS, IN)
