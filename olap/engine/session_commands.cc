@@ -157,12 +157,12 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
     // copy published at the last schema change (Database::schemas), without
     // queueing on the transaction thread, which another session's block may
     // hold while its client (pgbench -j 1) waits for this answer. Inside the
-    // session's own block, once a statement ran in it: in the block, whose
-    // uncommitted DDL it must see.
+    // session's own block once it ran DDL: in the block, whose uncommitted
+    // DDL it must see (TxnBlock::changed_schema).
     BindOptions options;
     options.parameter_types = types;
     BoundStatement bound;
-    if (block_ != nullptr && block_->started() && block_->alive()) {
+    if (block_ != nullptr && block_->started() && block_->alive() && block_->changed_schema()) {
       OnTxnThread([&](Transaction&) {
         bound = Bind(*bindable, engine_.database().frozen_catalog(), options);
       });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "olap/engine/point_statement.h"
 #include "olap/engine/query_runner.h"
 #include "olap/engine/row_codec.h"
 #include "olap/engine/session_parameters.h"
@@ -245,7 +246,24 @@ void SqlSession::OnTxnThread(const std::function<void(Transaction&)>& work) {
   if (r.commit_lsn != wal::kInvalidLsn) last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
 }
 
+// Binding needs only schemas: done here, on the session's thread, against
+// the published copy, so the transaction thread (which a block holds) only
+// executes (point_statement.h). The transaction body checks that the copy is
+// still the live catalog's schema version and binds again if not.
+std::optional<PreBoundStatement> SqlSession::PreBindRequest(const Request& request) {
+  if (block_ && block_->changed_schema()) return std::nullopt;  // would be stale
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  if (!schemas) return std::nullopt;
+  return PreBind(*request.statement, request.Bind(), *schemas);
+}
+
 StatementResult SqlSession::Write(const Request& request) {
+  const sql::StatementKind kind = request.statement->kind;
+  const bool dml = kind == sql::StatementKind::kInsert || kind == sql::StatementKind::kUpdate ||
+                   kind == sql::StatementKind::kDelete;
+  if (!dml && block_) block_->NoteSchemaChange();
+  std::optional<PreBoundStatement> pre;
+  if (dml) pre = PreBindRequest(request);
   StatementResult result;
   OnTxnThread([&](Transaction& txn) {
     QueryRunContext context;
@@ -254,6 +272,11 @@ StatementResult SqlSession::Write(const Request& request) {
     context.parallelism = engine_.options().parallelism;
     context.cancel = &cancel_requested_;
     WriteExecutor writer(txn, context);
+    if (pre && pre->Current(engine_.database().frozen_catalog())) {
+      CountPreBoundExecution();
+      result = writer.ExecuteBound(*request.statement, std::move(pre->bound));
+      return;
+    }
     result = writer.Execute(*request.statement, request.Bind());
   });
   return result;
@@ -267,9 +290,18 @@ StatementResult SqlSession::Read(const Request& request) {
     return ReadFromSnapshot(request);
   }
   // In a block (it must see its own writes) or in-process routing: on the
-  // transaction thread, where nothing mutates the tables while it runs.
+  // transaction thread, where nothing mutates the tables while it runs. A
+  // SELECT by primary key reads its row there directly (point_statement.h).
+  std::optional<PreBoundStatement> pre = PreBindRequest(request);
   StatementResult result;
-  OnTxnThread([&](Transaction&) {
+  OnTxnThread([&](Transaction& txn) {
+    if (pre && pre->point_select && pre->Current(engine_.database().frozen_catalog())) {
+      if (std::optional<StatementResult> point = pre->point_select->Execute(txn)) {
+        CountPreBoundExecution();
+        result = std::move(*point);
+        return;
+      }
+    }
     QueryRunContext context;
     context.catalog = &engine_.database().frozen_catalog();
     context.scheduler = &engine_.scheduler();

@@ -81,6 +81,7 @@ struct PreparedStatement {
 
 class TxnBlock;
 class SessionParameters;
+struct PreBoundStatement;
 
 class SqlSession {
  public:
@@ -147,6 +148,7 @@ class SqlSession {
   StatementResult Read(const Request& request);
   StatementResult ReadFromSnapshot(const Request& request);
   StatementResult Write(const Request& request);
+  std::optional<PreBoundStatement> PreBindRequest(const Request& request);
   StatementResult StartCopy(const Request& request);
   // Runs `work` on the transaction thread: in the open block, or as its own
   // transaction (remembering its commit LSN). Rethrows what `work` throws

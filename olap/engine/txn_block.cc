@@ -104,8 +104,13 @@ void TxnBlock::Submit() {
       s->work_error = error;
       s->work_done = true;
       if (error) s->ended = true;
+      // Notify after unlocking: the woken session does not block again on
+      // the mutex this thread still holds (one context switch less per
+      // statement on a busy machine).
+      l.unlock();
       s->cv.notify_all();
       if (error) throw BlockEnded("statement failed");
+      l.lock();
     }
   });
 }
@@ -123,7 +128,9 @@ void TxnBlock::Run(const Work& work) {
   state_->work = &work;
   state_->work_done = false;
   state_->work_error = nullptr;
+  l.unlock();  // the body wakes without blocking on our mutex
   state_->cv.notify_all();
+  l.lock();
   // Wait in slices: a body the engine refused to run (it is stopping) never
   // answers, but its future is then ready.
   while (!state_->cv.wait_for(l, std::chrono::milliseconds(50), [&] {

@@ -73,6 +73,13 @@ class TxnBlock {
   // A statement has run in the block (its body holds or held the thread).
   bool started() const { return submitted_; }
   bool timed_out() const;
+  // The session ran (or is about to run) a statement that may change schemas
+  // (DDL) in the block: from then on, binding for the block must happen in it
+  // (its uncommitted schemas are not in Database::schemas()). Until then the
+  // published copy is exactly what the block sees: the block holds the
+  // transaction thread, so no other schema change commits meanwhile.
+  void NoteSchemaChange() { changed_schema_ = true; }
+  bool changed_schema() const { return changed_schema_; }
 
  private:
   struct State;
@@ -85,6 +92,7 @@ class TxnBlock {
   bool start_requested_ = false;
   bool submitted_ = false;
   bool finished_ = false;
+  bool changed_schema_ = false;
   TxnResult final_;
 };
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "olap/data_chunk.h"
+#include "olap/engine/point_statement.h"
 #include "olap/expression_executor.h"
 #include "olap/physical_chunk_block.h"
 #include "olap/sql/ast.h"
@@ -14,116 +15,61 @@
 namespace forktail {
 namespace {
 
-// Row i of an owned vector := v (v already of the vector's type).
-void SetVectorValue(Vector& vec, uint32_t i, const Value& v) {
-  if (v.is_null()) {
-    vec.SetNull(i, true);
-    return;
-  }
-  switch (vec.physical()) {
-    case PhysicalType::kBool:
-      vec.mutable_data<uint8_t>()[i] = v.GetBool() ? 1 : 0;
-      return;
-    case PhysicalType::kInt16:
-      vec.mutable_data<int16_t>()[i] = static_cast<int16_t>(v.GetInt());
-      return;
-    case PhysicalType::kInt32:
-      vec.mutable_data<int32_t>()[i] = static_cast<int32_t>(v.GetInt());
-      return;
-    case PhysicalType::kInt64:
-      vec.mutable_data<int64_t>()[i] = v.GetInt();
-      return;
-    case PhysicalType::kDouble:
-      vec.mutable_data<double>()[i] = v.GetDouble();
-      return;
-    case PhysicalType::kString:
-      vec.mutable_data<std::string_view>()[i] = vec.arena()->Add(v.GetString());
-      return;
-  }
-}
-
-DataChunk ChunkOf(const std::vector<Type>& types, const std::vector<Row>& rows) {
-  DataChunk chunk(types);
-  for (size_t c = 0; c < types.size(); c++) {
-    Vector& vec = chunk.column(c);
-    for (size_t r = 0; r < rows.size(); r++)
-      SetVectorValue(vec, static_cast<uint32_t>(r), rows[r][c]);
-  }
-  chunk.set_size(static_cast<uint32_t>(rows.size()));
-  return chunk;
-}
-
 std::atomic<uint64_t> g_key_lookups{0};
 
-// The column a point-key comparison side names: a column reference, possibly
-// widened by a cast between integer types (int4 column compared as int8).
-const Expression* KeyColumnSide(const Expression& e) {
-  if (e.kind == ExprKind::kColumnRef) return &e;
-  if (e.kind == ExprKind::kCast && e.type.IsInteger() && e.children.size() == 1 &&
-      e.children[0]->kind == ExprKind::kColumnRef && e.children[0]->type.IsInteger()) {
-    return e.children[0].get();
+// A VALUES row of expressions that read no column (now(), casts the folder
+// left): evaluated on one row of no columns, as the planner's Values does,
+// without planning and scheduling a one-row query.
+bool ColumnFree(const Expression& e) {
+  if (e.kind == ExprKind::kColumnRef) return false;
+  for (const ExprPtr& c : e.children) {
+    if (c && !ColumnFree(*c)) return false;
   }
-  return nullptr;
+  return true;
 }
 
-// Whether a constant of type `value` equal (in the comparison) to a column of
-// type `column` names exactly one key value, found by an index lookup after a
-// cast to the column type: integers with integers, VARCHAR/TEXT with
-// VARCHAR/TEXT. CHAR (blank-padded comparison), DECIMAL and DOUBLE keys keep
-// the scan.
-bool LookupCompatible(const Type& column, const Type& value) {
-  if (column.IsInteger()) return value.IsInteger();
-  auto plain_string = [](const Type& t) {
-    return t.id == TypeId::kVarchar || t.id == TypeId::kText;
-  };
-  return plain_string(column) && plain_string(value);
-}
-
-// The conjuncts of a WHERE (nested ANDs flattened).
-void Conjuncts(const Expression& e, std::vector<const Expression*>& out) {
-  if (e.kind == ExprKind::kAnd) {
-    for (const ExprPtr& c : e.children) Conjuncts(*c, out);
-    return;
-  }
-  out.push_back(&e);
-}
-
-// If `where` is a conjunction that fixes every primary-key column with
-// `column = constant` (a parameter is bound as a constant), the key values in
-// key order. The full WHERE is still evaluated on the row the lookup finds,
-// so the other conjuncts (and the comparisons' exact semantics) decide; the
-// lookup only has to find every row that could satisfy it, which it does
-// because the key is unique and each key column equals its constant.
-std::optional<std::vector<Value>> PointKey(const Expression* where, const TableSchema& schema) {
-  if (where == nullptr || schema.primary_key.empty()) return std::nullopt;
-  std::vector<const Expression*> conjuncts;
-  Conjuncts(*where, conjuncts);
-  std::vector<std::optional<Value>> key(schema.primary_key.size());
-  for (const Expression* c : conjuncts) {
-    if (c->kind != ExprKind::kCompare || c->compare != CompareOp::kEq || c->children.size() != 2)
-      continue;
-    for (int side = 0; side < 2; side++) {
-      const Expression* column = KeyColumnSide(*c->children[side]);
-      const Expression& other = *c->children[1 - side];
-      if (column == nullptr || other.kind != ExprKind::kConstant) continue;
-      for (size_t k = 0; k < schema.primary_key.size(); k++) {
-        if (schema.primary_key[k].value() != column->column || key[k]) continue;
-        const Type& column_type = schema.columns[column->column].type;
-        if (!LookupCompatible(column_type, other.type)) continue;
-        key[k] = other.constant;
-      }
+std::optional<std::vector<Row>> EvaluateValues(const LogicalOp& plan) {
+  if (plan.kind != LogicalOpKind::kValues || !plan.children.empty()) return std::nullopt;
+  for (const std::vector<ExprPtr>& row : plan.rows) {
+    if (row.size() != plan.columns.size()) return std::nullopt;
+    for (const ExprPtr& e : row) {
+      if (!ColumnFree(*e)) return std::nullopt;
     }
   }
-  std::vector<Value> values;
-  for (std::optional<Value>& v : key) {
-    if (!v) return std::nullopt;
-    values.push_back(std::move(*v));
+  std::vector<Row> rows;
+  DataChunk one;
+  one.set_size(1);
+  for (const std::vector<ExprPtr>& exprs : plan.rows) {
+    Row row;
+    for (size_t c = 0; c < exprs.size(); c++) {
+      const Expression& e = *exprs[c];
+      if (e.kind == ExprKind::kConstant) {
+        row.push_back(e.constant);
+        continue;
+      }
+      ExpressionExecutor executor(e);
+      row.push_back(VectorValue(executor.Execute(one), 0));
+    }
+    rows.push_back(std::move(row));
   }
-  return values;
+  return rows;
 }
 
 [[noreturn]] void NotSupported(const std::string& what, int position = 0) {
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
+}
+
+// RETURNING is not supported yet (0A000, reported before any binding error).
+void CheckNoReturning(const sql::Statement& statement) {
+  if (statement.kind == sql::StatementKind::kInsert && !statement.insert->returning.empty()) {
+    NotSupported("INSERT ... RETURNING", statement.insert->returning[0].position);
+  }
+  if (statement.kind == sql::StatementKind::kUpdate && !statement.update->returning.empty()) {
+    NotSupported("UPDATE ... RETURNING", statement.position);
+  }
+  if (statement.kind == sql::StatementKind::kDelete && !statement.del->returning.empty()) {
+    NotSupported("DELETE ... RETURNING", statement.position);
+  }
 }
 
 }  // namespace
@@ -163,10 +109,10 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
                                        const BindOptions& options) {
   switch (statement.kind) {
     case sql::StatementKind::kInsert:
-      return Insert(statement, options);
     case sql::StatementKind::kUpdate:
     case sql::StatementKind::kDelete:
-      return UpdateOrDelete(statement, options);
+      CheckNoReturning(statement);  // before binding: its error comes first
+      return ExecuteBound(statement, Bind(statement, *context_.catalog, options));
     case sql::StatementKind::kCreateTable:
       return CreateTable(statement, options);
     case sql::StatementKind::kDropTable:
@@ -184,13 +130,25 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
   }
 }
 
-StatementResult WriteExecutor::Insert(const sql::Statement& statement, const BindOptions& options) {
-  if (!statement.insert->returning.empty()) {
-    NotSupported("INSERT ... RETURNING", statement.insert->returning[0].position);
+StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
+  CheckNoReturning(statement);
+  if (statement.kind == sql::StatementKind::kInsert) return Insert(std::move(bound));
+  if (statement.kind == sql::StatementKind::kUpdate ||
+      statement.kind == sql::StatementKind::kDelete) {
+    return UpdateOrDelete(statement, std::move(bound));
   }
-  BoundStatement bound = Bind(statement, *context_.catalog, options);
-  std::vector<Row> rows =
-      bound.plan ? RunLogicalPlan(std::move(bound.plan), context_) : std::move(bound.insert_rows);
+  NotSupported("this statement in a write context", statement.position);
+}
+
+StatementResult WriteExecutor::Insert(BoundStatement bound) {
+  std::vector<Row> rows;
+  if (!bound.plan) {
+    rows = std::move(bound.insert_rows);
+  } else if (std::optional<std::vector<Row>> values = EvaluateValues(*bound.plan)) {
+    rows = std::move(*values);
+  } else {
+    rows = RunLogicalPlan(std::move(bound.plan), context_);
+  }
   for (const Row& row : rows) txn_.Insert(bound.table_name, row);
   StatementResult result;
   result.command_tag = "INSERT 0 " + std::to_string(rows.size());
@@ -198,12 +156,8 @@ StatementResult WriteExecutor::Insert(const sql::Statement& statement, const Bin
 }
 
 StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
-                                              const BindOptions& options) {
+                                              BoundStatement bound) {
   const bool is_update = statement.kind == sql::StatementKind::kUpdate;
-  if (is_update ? !statement.update->returning.empty() : !statement.del->returning.empty()) {
-    NotSupported(is_update ? "UPDATE ... RETURNING" : "DELETE ... RETURNING", statement.position);
-  }
-  BoundStatement bound = Bind(statement, *context_.catalog, options);
   const Table& table = txn_.GetTable(bound.table_name);
   std::vector<Type> types;
   for (const ColumnDef& c : table.schema().columns) types.push_back(c.type);
@@ -225,7 +179,7 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
     if (context_.cancel != nullptr && context_.cancel->load()) {
       throw DbError(sqlstate::kQueryCanceled, "canceling statement due to user request");
     }
-    DataChunk chunk = ChunkOf(types, batch_rows);
+    DataChunk chunk = ChunkOfRows(types, batch_rows);
     uint32_t count = chunk.count();
     Rows rows = chunk.rows();
     if (where) {

@@ -2,8 +2,11 @@
 // inside one Transaction (a statement's own, or its transaction block's).
 //
 //   INSERT VALUES            the binder's constant rows, inserted one by one;
-//   INSERT SELECT / VALUES   the bound source plan runs here, in process, over
-//     with expressions       the live catalog (nothing else mutates it while
+//   INSERT VALUES with       expressions that read no column (now()) are
+//     expressions            evaluated here on one empty row, as the planner's
+//                            Values would, without planning a query;
+//   INSERT SELECT            the bound source plan runs here, in process, over
+//                            the live catalog (nothing else mutates it while
 //                            this transaction runs), then its rows are inserted;
 //   UPDATE / DELETE          the table's live rows are read in batches of
 //                            kVectorSize into DataChunks; the bound WHERE and
@@ -39,6 +42,9 @@ class WriteExecutor {
   WriteExecutor(Transaction& txn, const QueryRunContext& context) : txn_(txn), context_(context) {}
 
   StatementResult Execute(const sql::Statement& statement, const BindOptions& options);
+  // INSERT / UPDATE / DELETE already bound against a catalog with the live
+  // catalog's schemas (point_statement.h: bound off the transaction thread).
+  StatementResult ExecuteBound(const sql::Statement& statement, BoundStatement bound);
 
   // Whether this executor handles the statement kind.
   static bool Handles(const sql::Statement& statement);
@@ -48,8 +54,8 @@ class WriteExecutor {
   static uint64_t key_lookups();
 
  private:
-  StatementResult Insert(const sql::Statement& statement, const BindOptions& options);
-  StatementResult UpdateOrDelete(const sql::Statement& statement, const BindOptions& options);
+  StatementResult Insert(BoundStatement bound);
+  StatementResult UpdateOrDelete(const sql::Statement& statement, BoundStatement bound);
   StatementResult CreateTable(const sql::Statement& statement, const BindOptions& options);
   StatementResult Drop(const sql::Statement& statement);
   StatementResult CreateIndex(const sql::Statement& statement);

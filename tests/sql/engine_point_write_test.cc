@@ -147,14 +147,16 @@ TEST_F(EnginePreparedInBlockTest, TwoSessionsPrepareInsideTheirBlocks) {
   SqlSession other(*engine_);
   Run("BEGIN");
   auto update = session_->Prepare("UPDATE acc SET abalance = abalance + $1 WHERE aid = $2", {});
+  // A's first statement starts its block (BEGIN is lazy) before B starts, so
+  // B's block is the one that waits.
+  EXPECT_EQ(session_->ExecutePrepared(*update, {Value::Integer(5), Value::Integer(1)}).command_tag,
+            "UPDATE 1");
   auto b = std::async(std::launch::async, [&] {
     other.Execute("BEGIN");
     auto p = other.Prepare("UPDATE acc SET abalance = abalance + $1 WHERE aid = $2", {});
     other.ExecutePrepared(*p, {Value::Integer(1), Value::Integer(1)});
     other.Execute("COMMIT");
   });
-  EXPECT_EQ(session_->ExecutePrepared(*update, {Value::Integer(5), Value::Integer(1)}).command_tag,
-            "UPDATE 1");
   auto select = session_->Prepare("SELECT abalance FROM acc WHERE aid = $1", {});
   EXPECT_THAT(Lines(session_->ExecutePrepared(*select, {Value::Integer(1)})), ElementsAre("15"));
   EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
