@@ -8,6 +8,7 @@
 
 #include "olap/plan/binder_catalog.h"
 #include "olap/plan/binder_internal.h"
+#include "olap/plan/binder_srf.h"
 #include "olap/plan/optimizer_internal.h"
 
 namespace forktail {
@@ -308,7 +309,11 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       break;
     }
     case sql::ExprKind::kFunction:
-      r = BindFunction(e, ctx);
+      r = IsSetReturningCall(e) ? BindSrfCall(*this, e, ctx, nullptr)  // binder_srf.h
+                                : BindFunction(e, ctx);
+      break;
+    case sql::ExprKind::kFieldSelect:
+      r = BindFieldSelect(*this, e, ctx);  // binder_srf.h
       break;
     case sql::ExprKind::kSubquery:
       r = BindScalarSubquery(e, ctx);

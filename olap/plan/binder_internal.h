@@ -79,13 +79,16 @@ struct WindowState {
   int binding = 0;
 };
 
+struct SrfState;  // binder_srf.h
+
 struct ExprContext {
   const Scope* scope = nullptr;
-  LogicalOpPtr* plan = nullptr;  // where subquery joins attach; null: no subqueries
-  const char* clause = "WHERE";  // for "aggregate functions are not allowed in %s"
-  AggState* aggs = nullptr;      // aggregates allowed (and grouped-mode checks)
+  LogicalOpPtr* plan = nullptr;    // where subquery joins attach; null: no subqueries
+  const char* clause = "WHERE";    // for "aggregate functions are not allowed in %s"
+  AggState* aggs = nullptr;        // aggregates allowed (and grouped-mode checks)
   WindowState* windows = nullptr;  // window calls allowed (else 42P20 naming `clause`)
-  const Type* hint = nullptr;    // type an unknown literal / parameter should take
+  SrfState* srfs = nullptr;        // set-returning calls allowed (binder_srf.h)
+  const Type* hint = nullptr;      // type an unknown literal / parameter should take
 };
 
 // What binding a query returns.

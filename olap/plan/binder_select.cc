@@ -13,6 +13,7 @@
 #include <string>
 
 #include "olap/plan/binder_internal.h"
+#include "olap/plan/binder_srf.h"
 
 namespace forktail {
 
@@ -184,6 +185,8 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   sctx.aggs = &st;
   WindowState windows;  // binder_window.cc
   sctx.windows = &windows;
+  SrfState srfs;  // binder_srf.h
+  sctx.srfs = &srfs;
   std::vector<SelectOutput> outputs;
   for (const sql::SelectItem& item : q.select_list) {
     const sql::Expr& e = *item.expr;
@@ -209,6 +212,13 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
       if (!found) {
         throw DbError(sqlstate::kUndefinedTable,
                       "missing FROM-clause entry for table \"" + e.names.back() + "\"", e.position);
+      }
+      continue;
+    }
+    if (IsRecordSrfCall(e)) {  // one column per field, "name.field"
+      std::string name = item.alias.empty() ? OutputName(e) : item.alias;
+      for (const LogicalColumn& c : BindRecordSrf(*this, e, sctx)) {
+        outputs.push_back({ColumnRef(c.id, c.type), name + "." + c.name});
       }
       continue;
     }
@@ -270,6 +280,9 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
       for (const ExprPtr& x : *list) check_grouped(*x, w.position);
     }
   }
+  for (const SrfCall& c : srfs.calls) {
+    for (const ExprPtr& x : c.args) check_grouped(*x, q.position);
+  }
 
   // Aggregation: pre-projection, Aggregate, HAVING.
   if (st.grouped) {
@@ -330,6 +343,11 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   if (!windows.calls.empty()) {
     if (deferred) NotSupported("window functions in a correlated scalar subquery", q.position);
     plan = PlanWindows(std::move(plan), &windows);
+  }
+  if (!srfs.calls.empty()) {
+    if (deferred)
+      NotSupported("set-returning functions in a correlated scalar subquery", q.position);
+    plan = JoinSrfs(*this, std::move(plan), &srfs);
   }
 
   if (deferred) {

@@ -20,15 +20,29 @@
 //                                a NULL argument: no rows; s = 0: 22023;
 //                                more than kMaxSeriesRows rows: 0A000
 //   unnest(arr)                  one row per element (NULL array: none)
+//   _pg_expandarray(arr)         columns x (element), n (INTEGER, 1-based)
+//
+// Zipped (the set-returning functions of a select list, binder_srf.h):
+// function_name = "ROWS FROM:" then "name/argc" per call, comma-separated;
+// `expressions` = the calls' arguments in order; `columns` = each call's
+// value columns in order. Rows: as many as the longest call returns,
+// shorter calls padded with NULLs (PostgreSQL's ROWS FROM / lockstep SRFs).
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "olap/plan/logical.h"
 
 namespace forktail {
 
 inline constexpr int64_t kMaxSeriesRows = 1'000'000;
+inline constexpr const char* kZipPrefix = "ROWS FROM:";
+
+// function_name of a zipped node of calls (name, argument count).
+std::string ZipFunctionName(const std::vector<std::pair<std::string, size_t>>& calls);
 
 // The kValues node of a kTableFunction whose arguments fold to constants
 // (same column ids). Throws the function's DbError (22023 zero step, 0A000
