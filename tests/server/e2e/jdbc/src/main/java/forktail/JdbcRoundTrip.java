@@ -92,6 +92,55 @@ public final class JdbcRoundTrip {
     }
   }
 
+  // DatabaseMetaData over a small table; the expected lines are what the
+  // same calls print against PostgreSQL 15 (getPrimaryKeys runs pgJDBC's
+  // query with information_schema._pg_expandarray in its select list;
+  // getColumns uses row_number() OVER).
+  private static void metaData(Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS mt");
+      st.execute("CREATE TABLE mt (id int PRIMARY KEY, name varchar(20) NOT NULL, "
+          + "amount numeric(10,2), d date)");
+    }
+    DatabaseMetaData md = c.getMetaData();
+    StringBuilder got = new StringBuilder();
+    try (ResultSet rs = md.getTables(null, "public", "mt", new String[] {"TABLE"})) {
+      while (rs.next()) {
+        got.append("table ").append(rs.getString("TABLE_SCHEM")).append('.')
+            .append(rs.getString("TABLE_NAME")).append(' ').append(rs.getString("TABLE_TYPE"))
+            .append('\n');
+      }
+    }
+    check("getTables", "table public.mt TABLE\n", got.toString());
+    got.setLength(0);
+    try (ResultSet rs = md.getColumns(null, "public", "mt", null)) {
+      while (rs.next()) {
+        got.append("col ").append(rs.getString("COLUMN_NAME")).append(' ')
+            .append(rs.getInt("DATA_TYPE")).append(' ').append(rs.getString("TYPE_NAME"))
+            .append(' ').append(rs.getInt("COLUMN_SIZE")).append(' ')
+            .append(rs.getInt("DECIMAL_DIGITS")).append(' ').append(rs.getInt("NULLABLE"))
+            .append(' ').append(rs.getInt("ORDINAL_POSITION")).append('\n');
+      }
+    }
+    check("getColumns", "col id 4 int4 10 0 0 1\ncol name 12 varchar 20 0 0 2\n"
+        + "col amount 2 numeric 10 2 1 3\ncol d 91 date 13 0 1 4\n", got.toString());
+    got.setLength(0);
+    try (ResultSet rs = md.getPrimaryKeys(null, "public", "mt")) {
+      while (rs.next()) {
+        got.append("pk ").append(rs.getString("COLUMN_NAME")).append(' ')
+            .append(rs.getInt("KEY_SEQ")).append(' ').append(rs.getString("PK_NAME"))
+            .append('\n');
+      }
+    }
+    check("getPrimaryKeys", "pk id 1 mt_pkey\n", got.toString());
+    got.setLength(0);
+    try (ResultSet rs = md.getSchemas()) {
+      while (rs.next()) got.append("schema ").append(rs.getString(1)).append('\n');
+    }
+    check("getSchemas", "schema information_schema\nschema pg_catalog\nschema public\n",
+        got.toString());
+  }
+
   public static void main(String[] args) throws Exception {
     String url = "jdbc:postgresql://127.0.0.1:" + args[0] + "/db";
     try (Connection c = DriverManager.getConnection(url, "tester", "")) {
@@ -99,6 +148,7 @@ public final class JdbcRoundTrip {
       check("product name", "PostgreSQL", md.getDatabaseProductName());
       String version = md.getDatabaseProductVersion();
       check("product version is 15.x", true, version.startsWith("15"));
+      metaData(c);
 
       try (Statement st = c.createStatement()) {
         st.execute("DROP TABLE IF EXISTS jt");
