@@ -421,6 +421,7 @@ void Connection::SendError(const DbError& error, const char* severity) {
   f.sqlstate = error.sqlstate();
   f.message = error.what();
   f.position = error.position();
+  f.hint = error.hint();
   EncodeErrorResponse(stream_.output(), 'E', f);
 }
 

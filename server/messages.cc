@@ -300,6 +300,10 @@ void EncodeErrorResponse(std::string* out, char type, const ErrorFields& fields)
     w.Byte('D');
     w.String(fields.detail);
   }
+  if (!fields.hint.empty()) {
+    w.Byte('H');
+    w.String(fields.hint);
+  }
   if (fields.position > 0) {
     w.Byte('P');
     w.String(std::to_string(fields.position));

@@ -94,6 +94,7 @@ struct ErrorFields {
   std::string message;
   int position = 0;  // 1-based character offset; 0: none
   std::string detail;
+  std::string hint;  // 'H'; empty: not sent
 };
 
 void EncodeAuthentication(std::string* out, int32_t code, std::string_view data = {});

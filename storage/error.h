@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace forktail {
 
@@ -86,10 +87,18 @@ class DbError : public std::runtime_error {
 
   const char* sqlstate() const { return sqlstate_; }
   int position() const { return position_; }
+  // PostgreSQL's HINT (ErrorResponse 'H'): advice on the error; empty: none.
+  // `throw DbError(...).WithHint("...")`.
+  const std::string& hint() const { return hint_; }
+  DbError& WithHint(std::string hint) {
+    hint_ = std::move(hint);
+    return *this;
+  }
 
  private:
   const char* sqlstate_;
   int position_ = 0;
+  std::string hint_;
 };
 
 }  // namespace forktail

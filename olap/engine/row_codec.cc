@@ -267,22 +267,36 @@ QueryRequest DecodeQueryRequest(std::string_view bytes) {
 }
 
 DbError WithPositionInMessage(const DbError& error) {
-  if (error.position() <= 0) return error;
-  return DbError(error.sqlstate(), std::string(error.what()) + std::string(kPositionMarker) +
-                                       std::to_string(error.position()));
+  if (error.position() <= 0 && error.hint().empty()) return error;
+  std::string message = error.what();
+  if (!error.hint().empty()) message += std::string(kHintMarker) + error.hint();
+  if (error.position() > 0) {
+    message += std::string(kPositionMarker) + std::to_string(error.position());
+  }
+  return DbError(error.sqlstate(), message);
 }
 
 DbError WithPositionFromMessage(const DbError& error) {
   std::string_view message = error.what();
-  size_t at = message.rfind(kPositionMarker);
-  if (at == std::string_view::npos) return error;
-  std::string_view digits = message.substr(at + kPositionMarker.size());
   int position = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9' || position > 100'000'000) return error;
-    position = position * 10 + (c - '0');
+  size_t at = message.rfind(kPositionMarker);
+  if (at != std::string_view::npos) {
+    std::string_view digits = message.substr(at + kPositionMarker.size());
+    for (char c : digits) {
+      if (c < '0' || c > '9' || position > 100'000'000) return error;
+      position = position * 10 + (c - '0');
+    }
+    message = message.substr(0, at);
   }
-  return DbError(error.sqlstate(), std::string(message.substr(0, at)), position);
+  std::string hint = error.hint();
+  size_t h = message.rfind(kHintMarker);
+  if (h != std::string_view::npos) {
+    hint = std::string(message.substr(h + kHintMarker.size()));
+    message = message.substr(0, h);
+  }
+  DbError out(error.sqlstate(), std::string(message), position);
+  out.WithHint(std::move(hint));
+  return out;
 }
 
 }  // namespace forktail

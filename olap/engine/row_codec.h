@@ -70,6 +70,7 @@ QueryRequest DecodeQueryRequest(std::string_view bytes);
 // statement position travels as this suffix of the message (added in the
 // child, stripped by the parent).
 inline constexpr std::string_view kPositionMarker = "\x1f@position=";
+inline constexpr std::string_view kHintMarker = "\x1f@hint=";
 // The error with its position folded into the message / restored from it.
 DbError WithPositionInMessage(const DbError& error);
 DbError WithPositionFromMessage(const DbError& error);

@@ -45,7 +45,9 @@ BoundQuery BindFromSubquery(Binder& binder, const sql::TableRef& ref, const Scop
       if (rel.alias == table) {
         throw DbError(sqlstate::kUndefinedTable,
                       "invalid reference to FROM-clause entry for table \"" + table + "\"",
-                      err.position());
+                      err.position())
+            .WithHint("There is an entry for table \"" + table +
+                      "\", but it cannot be referenced from this part of the query.");
       }
     }
     throw;

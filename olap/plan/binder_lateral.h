@@ -24,7 +24,7 @@
 // Scope: the item sees the items to its left in the same FROM list, or in a
 // JOIN the join's left side. Errors as PostgreSQL 15's: a subquery without
 // LATERAL reading an earlier item: 42P01 `invalid reference to FROM-clause
-// entry for table "t"` (the HINT is not sent: DbError has no hint field);
+// entry for table "t"` with its HINT (DbError::hint, ErrorResponse 'H');
 // a lateral reference under RIGHT JOIN: 42P10 with the same message.
 #pragma once
 
