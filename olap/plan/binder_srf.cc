@@ -81,11 +81,18 @@ size_t AddCall(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
     }
     NotAllowed(std::string("set-returning functions are not allowed in ") + ctx.clause, e.position);
   }
+  const char* lateral_hint =
+      "You might be able to move the set-returning function into a LATERAL FROM item.";
   if (ctx.aggs != nullptr && ctx.aggs->in_aggregate) {
-    NotAllowed("aggregate function calls cannot contain set-returning function calls", e.position);
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "aggregate function calls cannot contain set-returning function calls",
+                  e.position)
+        .WithHint(lateral_hint);
   }
   if (ctx.windows != nullptr && ctx.windows->binding == 1) {
-    NotAllowed("window function calls cannot contain set-returning function calls", e.position);
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "window function calls cannot contain set-returning function calls", e.position)
+        .WithHint(lateral_hint);
   }
   if (ctx.windows != nullptr && ctx.windows->binding != 0) {
     NotAllowed("set-returning functions in a window definition are not supported", e.position);

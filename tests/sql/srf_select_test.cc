@@ -144,6 +144,12 @@ TEST_F(SrfSelect, Errors) {
             "0A000 set-returning functions are not allowed in WHERE @23");
   EXPECT_EQ(Error("SELECT sum(generate_series(1, 2)) FROM t"),
             "0A000 aggregate function calls cannot contain set-returning function calls @12");
+  try {
+    Query("SELECT sum(generate_series(1, 2)) FROM t");
+  } catch (const DbError& e) {
+    EXPECT_EQ(e.hint(),
+              "You might be able to move the set-returning function into a LATERAL FROM item.");
+  }
   EXPECT_EQ(Error("SELECT 1 FROM t JOIN u ON u.x = generate_series(1, 2)"),
             "0A000 set-returning functions are not allowed in JOIN conditions @33");
   EXPECT_EQ(Error("SELECT count(*) FROM t HAVING generate_series(1, 2) > 1"),
