@@ -507,7 +507,7 @@ std::string DescribeOp(const LogicalOp& op) {
       s += DescribeWindow(op, p);
       break;
     case LogicalOpKind::kApply: {
-      static constexpr const char* kNames[] = {"scalar", "exists", "any",
+      static constexpr const char* kNames[] = {"scalar", "exists",  "any",
                                                "all",    "lateral", "lateral left"};
       s += fmt::format(" {} bindings=", kNames[static_cast<int>(op.apply_kind)]);
       s += ExprList(p, op.expressions);

@@ -61,20 +61,20 @@ struct LogicalColumn {
 };
 
 enum class LogicalOpKind : uint8_t {
-  kGet,        // table scan: reads `table_columns`, applies `conditions`
-  kFilter,     // keeps rows where every `conditions` entry is TRUE
-  kProject,    // one `expressions` entry per output column
-  kJoin,       // see LogicalJoinKind
-  kAggregate,  // group_keys, then aggregates; no keys: exactly one row
-  kDistinct,   // removes duplicate rows (all columns)
-  kSort,       // sort_keys; output = input columns in sorted order
-  kLimit,      // skips `offset` rows, then passes at most `limit` rows
-  kUnion,      // children have equal arity; positional; set_distinct: UNION
-  kIntersect,  // set_distinct: INTERSECT, else INTERSECT ALL (may be absent)
-  kExcept,     // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
-  kValues,     // constant rows (also SELECT without FROM: one row, no columns)
-  kApply,      // dependent join: `subplan` evaluated per row of children[0]
-  kWindow,     // window functions over children[0] (partition_keys, sort_keys)
+  kGet,            // table scan: reads `table_columns`, applies `conditions`
+  kFilter,         // keeps rows where every `conditions` entry is TRUE
+  kProject,        // one `expressions` entry per output column
+  kJoin,           // see LogicalJoinKind
+  kAggregate,      // group_keys, then aggregates; no keys: exactly one row
+  kDistinct,       // removes duplicate rows (all columns)
+  kSort,           // sort_keys; output = input columns in sorted order
+  kLimit,          // skips `offset` rows, then passes at most `limit` rows
+  kUnion,          // children have equal arity; positional; set_distinct: UNION
+  kIntersect,      // set_distinct: INTERSECT, else INTERSECT ALL (may be absent)
+  kExcept,         // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
+  kValues,         // constant rows (also SELECT without FROM: one row, no columns)
+  kApply,          // dependent join: `subplan` evaluated per row of children[0]
+  kWindow,         // window functions over children[0] (partition_keys, sort_keys)
   kTableFunction,  // a set-returning function in FROM whose arguments read
                    // outer columns (olap/plan/table_function.h); only inside
                    // an Apply's subplan, expanded to kValues per binding
