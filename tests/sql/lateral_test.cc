@@ -12,78 +12,12 @@
 #include "olap/plan/binder.h"
 #include "olap/plan/optimizer.h"
 #include "olap/sql/ast.h"
-#include "tests/sql/planner_testing.h"
+#include "tests/sql/lateral_testing.h"
 
 namespace forktail {
 namespace {
 
-using Opt = std::optional<int>;
-
-class Lateral : public ::testing::Test {
- protected:
-  // t(id, n, s)                   u(x, y)
-  //   1  2     '{1,2}'              1  5      2  25
-  //   2  0     '{}'                 1  15     3  NULL
-  //   3  3     NULL                 1  10
-  //   4  NULL  '{7,NULL}'
-  void SetUp() override {
-    catalog_ = std::make_unique<Catalog>();
-    auto V = [](Opt v) { return v ? Value::Integer(*v) : Value::Null(Type::Integer()); };
-    auto S = [](const char* v) {
-      return v ? Value::String(Type::Text(), v) : Value::Null(Type::Text());
-    };
-    Table& tt = catalog_->CreateTable(
-        {"t", {{"id", Type::Integer()}, {"n", Type::Integer()}, {"s", Type::Text()}}, {}});
-    physical::InsertRows(tt, {{V(1), V(2), S("{1,2}")},
-                              {V(2), V(0), S("{}")},
-                              {V(3), V(3), S(nullptr)},
-                              {V(4), V({}), S("{7,NULL}")}});
-    tt.RefreshStatistics();
-    Table& ut = catalog_->CreateTable({"u", {{"x", Type::Integer()}, {"y", Type::Integer()}}, {}});
-    physical::InsertRows(
-        ut, {{V(1), V(5)}, {V(1), V(15)}, {V(1), V(10)}, {V(2), V(25)}, {V(3), V({})}});
-    ut.RefreshStatistics();
-  }
-
-  LogicalOpPtr Optimized(const std::string& sql) {
-    std::vector<sql::StatementPtr> statements = sql::Parse(sql);
-    EXPECT_EQ(statements.size(), 1u);
-    BoundStatement bound = Bind(*statements.at(0), *catalog_);
-    return Optimize(std::move(bound.plan), *catalog_);
-  }
-
-  static bool HasApply(const LogicalOp& op) {
-    if (op.kind == LogicalOpKind::kApply) return true;
-    for (const LogicalOpPtr& c : op.children) {
-      if (HasApply(*c)) return true;
-    }
-    return false;
-  }
-
-  // The rows rendered "v|v|...;" per row, identical in every mode.
-  std::string Query(const std::string& sql) {
-    LogicalOpPtr plan = Optimized(sql);
-    return plantest::ShownRowsAllModes(*plan, *catalog_, sql);
-  }
-
-  std::string ApplyQuery(const std::string& sql) {
-    LogicalOpPtr plan = Optimized(sql);
-    EXPECT_TRUE(HasApply(*plan)) << sql << "\n" << PlanToString(*plan);
-    return Query(sql);
-  }
-
-  // "SQLSTATE message @position".
-  std::string Error(const std::string& sql) {
-    try {
-      Query(sql);
-    } catch (const DbError& e) {
-      return std::string(e.sqlstate()) + " " + e.what() + " @" + std::to_string(e.position());
-    }
-    return "no error";
-  }
-
-  std::unique_ptr<Catalog> catalog_;
-};
+class Lateral : public plantest::LateralTables {};
 
 TEST_F(Lateral, SubqueryWithLimitPerOuterRow) {
   // The two largest y per id; id 3's only y is NULL (DESC: NULLs first).
@@ -194,22 +128,22 @@ TEST_F(Lateral, NotLateralIsAPlainJoin) {
 
 TEST_F(Lateral, Errors) {
   // Without LATERAL an earlier item is not visible (PostgreSQL's 42P01).
-  EXPECT_EQ(Error("SELECT * FROM t, (SELECT t.id) s"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM t, (SELECT t.id) s"),
             "42P01 invalid reference to FROM-clause entry for table \"t\" @26");
-  EXPECT_EQ(Error("SELECT * FROM t JOIN (SELECT t.id) s ON true"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM t JOIN (SELECT t.id) s ON true"),
             "42P01 invalid reference to FROM-clause entry for table \"t\" @30");
-  EXPECT_EQ(Error("SELECT * FROM t, (SELECT id) s"), "42703 column \"id\" does not exist @26");
+  EXPECT_EQ(ErrorAt("SELECT * FROM t, (SELECT id) s"), "42703 column \"id\" does not exist @26");
   // Items to the right are never visible.
-  EXPECT_EQ(Error("SELECT * FROM generate_series(1, t.n), t"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM generate_series(1, t.n), t"),
             "42P01 missing FROM-clause entry for table \"t\" @34");
-  EXPECT_EQ(Error("SELECT * FROM LATERAL (SELECT t.id) s, t"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM LATERAL (SELECT t.id) s, t"),
             "42P01 missing FROM-clause entry for table \"t\" @31");
   // RIGHT JOIN cannot be lateral (42P10).
-  EXPECT_EQ(Error("SELECT * FROM t RIGHT JOIN LATERAL (SELECT t.id) s ON true"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM t RIGHT JOIN LATERAL (SELECT t.id) s ON true"),
             "42P10 invalid reference to FROM-clause entry for table \"t\" @44");
-  EXPECT_EQ(Error("SELECT * FROM t, generate_series(1, 1, 0) g"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM t, generate_series(1, 1, 0) g"),
             "22023 step size cannot equal zero @0");
-  EXPECT_EQ(Error("SELECT * FROM t, generate_series(1, t.n, t.n - t.n) g"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM t, generate_series(1, t.n, t.n - t.n) g"),
             "22023 step size cannot equal zero @0");
 }
 

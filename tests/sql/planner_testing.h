@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -237,5 +238,55 @@ std::string ErrorText(Fn&& run) {
   }
   return "no error";
 }
+
+// A fixture for end-to-end SQL tests over a catalog the test fills
+// (catalog_): parse, bind, optimize, then run in every scheduler mode.
+class SqlQueryTest : public ::testing::Test {
+ protected:
+  LogicalOpPtr Optimized(const std::string& sql) {
+    std::vector<sql::StatementPtr> statements = sql::Parse(sql);
+    EXPECT_EQ(statements.size(), 1u);
+    BoundStatement bound = Bind(*statements.at(0), *catalog_);
+    return Optimize(std::move(bound.plan), *catalog_);
+  }
+
+  static bool HasApply(const LogicalOp& op) {
+    if (op.kind == LogicalOpKind::kApply) return true;
+    for (const LogicalOpPtr& c : op.children) {
+      if (HasApply(*c)) return true;
+    }
+    return false;
+  }
+
+  // The rows rendered "v|v|...;" per row, identical in every mode.
+  std::string Query(const std::string& sql) {
+    LogicalOpPtr plan = Optimized(sql);
+    return ShownRowsAllModes(*plan, *catalog_, sql);
+  }
+
+  // Query() of a query that must be planned with an Apply.
+  std::string ApplyQuery(const std::string& sql) {
+    LogicalOpPtr plan = Optimized(sql);
+    EXPECT_TRUE(HasApply(*plan)) << sql << "\n" << PlanToString(*plan);
+    return Query(sql);
+  }
+
+  // "SQLSTATE message" of the query's error, or "no error".
+  std::string Error(const std::string& sql) {
+    return ErrorText([&] { Query(sql); });
+  }
+
+  // "SQLSTATE message @position" of the query's error, or "no error".
+  std::string ErrorAt(const std::string& sql) {
+    try {
+      Query(sql);
+    } catch (const DbError& e) {
+      return std::string(e.sqlstate()) + " " + e.what() + " @" + std::to_string(e.position());
+    }
+    return "no error";
+  }
+
+  std::unique_ptr<Catalog> catalog_;
+};
 
 }  // namespace forktail::plantest

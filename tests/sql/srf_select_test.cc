@@ -12,78 +12,12 @@
 #include "olap/plan/binder.h"
 #include "olap/plan/optimizer.h"
 #include "olap/sql/ast.h"
-#include "tests/sql/planner_testing.h"
+#include "tests/sql/lateral_testing.h"
 
 namespace forktail {
 namespace {
 
-using Opt = std::optional<int>;
-
-class SrfSelect : public ::testing::Test {
- protected:
-  // t(id, n, s)                   u(x, y)
-  //   1  2     '{1,2}'              1  5      2  25
-  //   2  0     '{}'                 1  15     3  NULL
-  //   3  3     NULL                 1  10
-  //   4  NULL  '{7,NULL}'
-  void SetUp() override {
-    catalog_ = std::make_unique<Catalog>();
-    auto V = [](Opt v) { return v ? Value::Integer(*v) : Value::Null(Type::Integer()); };
-    auto S = [](const char* v) {
-      return v ? Value::String(Type::Text(), v) : Value::Null(Type::Text());
-    };
-    Table& tt = catalog_->CreateTable(
-        {"t", {{"id", Type::Integer()}, {"n", Type::Integer()}, {"s", Type::Text()}}, {}});
-    physical::InsertRows(tt, {{V(1), V(2), S("{1,2}")},
-                              {V(2), V(0), S("{}")},
-                              {V(3), V(3), S(nullptr)},
-                              {V(4), V({}), S("{7,NULL}")}});
-    tt.RefreshStatistics();
-    Table& ut = catalog_->CreateTable({"u", {{"x", Type::Integer()}, {"y", Type::Integer()}}, {}});
-    physical::InsertRows(
-        ut, {{V(1), V(5)}, {V(1), V(15)}, {V(1), V(10)}, {V(2), V(25)}, {V(3), V({})}});
-    ut.RefreshStatistics();
-  }
-
-  LogicalOpPtr Optimized(const std::string& sql) {
-    std::vector<sql::StatementPtr> statements = sql::Parse(sql);
-    EXPECT_EQ(statements.size(), 1u);
-    BoundStatement bound = Bind(*statements.at(0), *catalog_);
-    return Optimize(std::move(bound.plan), *catalog_);
-  }
-
-  static bool HasApply(const LogicalOp& op) {
-    if (op.kind == LogicalOpKind::kApply) return true;
-    for (const LogicalOpPtr& c : op.children) {
-      if (HasApply(*c)) return true;
-    }
-    return false;
-  }
-
-  // The rows rendered "v|v|...;" per row, identical in every mode.
-  std::string Query(const std::string& sql) {
-    LogicalOpPtr plan = Optimized(sql);
-    return plantest::ShownRowsAllModes(*plan, *catalog_, sql);
-  }
-
-  std::string ApplyQuery(const std::string& sql) {
-    LogicalOpPtr plan = Optimized(sql);
-    EXPECT_TRUE(HasApply(*plan)) << sql << "\n" << PlanToString(*plan);
-    return Query(sql);
-  }
-
-  // "SQLSTATE message @position".
-  std::string Error(const std::string& sql) {
-    try {
-      Query(sql);
-    } catch (const DbError& e) {
-      return std::string(e.sqlstate()) + " " + e.what() + " @" + std::to_string(e.position());
-    }
-    return "no error";
-  }
-
-  std::unique_ptr<Catalog> catalog_;
-};
+class SrfSelect : public plantest::LateralTables {};
 
 TEST_F(SrfSelect, LockstepPadsShorterFunctionsWithNull) {
   EXPECT_EQ(Query("SELECT generate_series(1, 2), unnest('{a,b,c}'::text[]) ORDER BY 2"),
@@ -140,9 +74,9 @@ TEST_F(SrfSelect, PlanJoinsOneZippedFunction) {
 }
 
 TEST_F(SrfSelect, Errors) {
-  EXPECT_EQ(Error("SELECT 1 FROM t WHERE generate_series(1, t.n) > 1"),
+  EXPECT_EQ(ErrorAt("SELECT 1 FROM t WHERE generate_series(1, t.n) > 1"),
             "0A000 set-returning functions are not allowed in WHERE @23");
-  EXPECT_EQ(Error("SELECT sum(generate_series(1, 2)) FROM t"),
+  EXPECT_EQ(ErrorAt("SELECT sum(generate_series(1, 2)) FROM t"),
             "0A000 aggregate function calls cannot contain set-returning function calls @12");
   try {
     Query("SELECT sum(generate_series(1, 2)) FROM t");
@@ -150,17 +84,17 @@ TEST_F(SrfSelect, Errors) {
     EXPECT_EQ(e.hint(),
               "You might be able to move the set-returning function into a LATERAL FROM item.");
   }
-  EXPECT_EQ(Error("SELECT 1 FROM t JOIN u ON u.x = generate_series(1, 2)"),
+  EXPECT_EQ(ErrorAt("SELECT 1 FROM t JOIN u ON u.x = generate_series(1, 2)"),
             "0A000 set-returning functions are not allowed in JOIN conditions @33");
-  EXPECT_EQ(Error("SELECT count(*) FROM t HAVING generate_series(1, 2) > 1"),
+  EXPECT_EQ(ErrorAt("SELECT count(*) FROM t HAVING generate_series(1, 2) > 1"),
             "0A000 set-returning functions are not allowed in HAVING @31");
-  EXPECT_EQ(Error("SELECT * FROM (VALUES (generate_series(1, 2))) v"),
+  EXPECT_EQ(ErrorAt("SELECT * FROM (VALUES (generate_series(1, 2))) v"),
             "0A000 set-returning functions are not allowed in VALUES @24");
-  EXPECT_EQ(Error("SELECT (information_schema._pg_expandarray('{1}'::int[])).z"),
+  EXPECT_EQ(ErrorAt("SELECT (information_schema._pg_expandarray('{1}'::int[])).z"),
             "42703 could not identify column \"z\" in record data type @9");
-  EXPECT_EQ(Error("SELECT (t.id).x FROM t"),
+  EXPECT_EQ(ErrorAt("SELECT (t.id).x FROM t"),
             "42809 column notation .x applied to type integer, which is not a composite type @9");
-  EXPECT_EQ(Error("SELECT (generate_series(1, 2)).x"),
+  EXPECT_EQ(ErrorAt("SELECT (generate_series(1, 2)).x"),
             "42809 column notation .x applied to type integer, which is not a composite type @9");
 }
 

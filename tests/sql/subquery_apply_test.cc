@@ -21,7 +21,7 @@ namespace {
 
 using Opt = std::optional<int>;
 
-class SubqueryApply : public ::testing::Test {
+class SubqueryApply : public plantest::SqlQueryTest {
  protected:
   // t(id, a, b)           u(x, y)
   //   1  10  1              1  5      NULL 7
@@ -49,45 +49,6 @@ class SubqueryApply : public ::testing::Test {
     physical::InsertRows(ut, rows);
     ut.RefreshStatistics();
   }
-
-  LogicalOpPtr Optimized(const std::string& sql) {
-    std::vector<sql::StatementPtr> statements = sql::Parse(sql);
-    EXPECT_EQ(statements.size(), 1u);
-    BoundStatement bound = Bind(*statements.at(0), *catalog_);
-    return Optimize(std::move(bound.plan), *catalog_);
-  }
-
-  static bool HasApply(const LogicalOp& op) {
-    if (op.kind == LogicalOpKind::kApply) return true;
-    for (const LogicalOpPtr& c : op.children) {
-      if (HasApply(*c)) return true;
-    }
-    return false;
-  }
-
-  // The rows rendered "v|v|...;" per row, identical in every mode.
-  std::string Query(const std::string& sql) {
-    LogicalOpPtr plan = Optimized(sql);
-    return plantest::ShownRowsAllModes(*plan, *catalog_, sql);
-  }
-
-  // Query() of a query that must be planned with an Apply.
-  std::string ApplyQuery(const std::string& sql) {
-    LogicalOpPtr plan = Optimized(sql);
-    EXPECT_TRUE(HasApply(*plan)) << sql << "\n" << PlanToString(*plan);
-    return Query(sql);
-  }
-
-  std::string Error(const std::string& sql) {
-    try {
-      Query(sql);
-    } catch (const DbError& e) {
-      return std::string(e.sqlstate()) + " " + e.what();
-    }
-    return "no error";
-  }
-
-  std::unique_ptr<Catalog> catalog_;
 };
 
 TEST_F(SubqueryApply, ScalarWithOrderByLimit) {
