@@ -66,7 +66,7 @@ std::multiset<std::string> Reference(JoinType type, const std::vector<Row>& buil
           out.insert(test::ShowRow(pout));
         break;
       case JoinType::kInner:
-      case JoinType::kFullOuter:  // physical_full_join_test.cc (needs the match marks)
+      case JoinType::kFullOuter:  // physical_join_residual_test.cc (needs the match marks)
         break;
     }
   }

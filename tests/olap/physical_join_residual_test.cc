@@ -1,7 +1,9 @@
-// Hash join with a residual (non-equi) condition through the physical
-// operators under the real Scheduler (immediate, 1 worker, 2 workers),
+// Hash join with and without a residual (non-equi) condition through the
+// physical operators under the real Scheduler (immediate, 1 worker, 2
+// workers: FULL OUTER probes mark the shared build rows concurrently),
 // against a nested loop over Table::Read rows that evaluates the same bound
-// expression row by row.
+// expression row by row. Every join type; FULL OUTER also pads each build
+// row without a partner with NULL probe columns. NULL keys never match.
 #include <gtest/gtest.h>
 
 #include "tests/olap/physical_testing.h"
@@ -12,7 +14,7 @@ namespace {
 
 // Probe t(a, b, c, d, e) with build u on (a, c), build filtered to u.b > 0;
 // payload u.b, u.d. Pair row: 0..4 = t.a..t.e, 5 = u.b, 6 = u.d.
-// Output: t.a, t.c, t.b, then u.b, u.d (inner, left).
+// Output: t.a, t.c, t.b, then u.b, u.d (inner, left, full).
 constexpr uint32_t kP = 5;
 
 std::vector<ExprPtr> Residuals() {
@@ -22,6 +24,7 @@ std::vector<ExprPtr> Residuals() {
   // t.d < u.d OR t.e IS NULL (a double comparison with NULLs on both sides)
   r.push_back(Or(Compare(CompareOp::kLt, ptest::D(3), ColumnRef(kP + 1, Type::Double())),
                  IsNull(ColumnRef(4, Type::Decimal(12, 2)))));
+  r.push_back(nullptr);  // keys only
   return r;
 }
 
@@ -31,28 +34,43 @@ bool KeysEqual(const Row& p, const Row& b) {
   return !NullKey(p) && !NullKey(b) && p[0].Compare(b[0]) == 0 && p[2].Compare(b[2]) == 0;
 }
 
-std::vector<Row> Reference(JoinType type, const Expression& residual,
+std::vector<Row> Reference(JoinType type, const Expression* residual,
                            const std::vector<Row>& build_all, const std::vector<Row>& probe) {
+  std::vector<Row> build;
+  for (const Row& b : build_all) {
+    if (BuildFilter(b)) build.push_back(b);
+  }
+  const bool pairs =
+      type == JoinType::kInner || type == JoinType::kLeftOuter || type == JoinType::kFullOuter;
+  const bool pad_probe = type == JoinType::kLeftOuter || type == JoinType::kFullOuter;
+  std::vector<bool> build_matched(build.size(), false);
   std::vector<Row> out;
   for (const Row& p : probe) {
     Row head = {p[0], p[2], p[1]};
     size_t matches = 0;
-    for (const Row& b : build_all) {
-      if (!BuildFilter(b) || !KeysEqual(p, b)) continue;
+    for (size_t i = 0; i < build.size(); ++i) {
+      const Row& b = build[i];
+      if (!KeysEqual(p, b)) continue;
       Row pair = p;
       pair.push_back(b[1]);
       pair.push_back(b[3]);
-      if (!test::IsTrue(test::RefEval(residual, pair))) continue;
+      if (residual != nullptr && !test::IsTrue(test::RefEval(*residual, pair))) continue;
       ++matches;
-      if (type == JoinType::kInner || type == JoinType::kLeftOuter) {
-        out.push_back({p[0], p[2], p[1], b[1], b[3]});
-      }
+      build_matched[i] = true;
+      if (pairs) out.push_back({p[0], p[2], p[1], b[1], b[3]});
     }
-    if (type == JoinType::kLeftOuter && matches == 0) {
+    if (pad_probe && matches == 0) {
       out.push_back({p[0], p[2], p[1], Value::Null(Type::BigInt()), Value::Null(Type::Double())});
     }
     if ((type == JoinType::kSemi && matches > 0) || (type == JoinType::kAnti && matches == 0)) {
       out.push_back(head);
+    }
+  }
+  if (type == JoinType::kFullOuter) {
+    for (size_t i = 0; i < build.size(); ++i) {
+      if (build_matched[i]) continue;
+      out.push_back({Value::Null(Type::Integer()), Value::Null(Type::Text()),
+                     Value::Null(Type::BigInt()), build[i][1], build[i][3]});
     }
   }
   return out;
@@ -91,9 +109,9 @@ std::vector<Row> RunJoin(ptest::Mode mode, const Table& t, const Table& u, JoinT
 void CheckAll(const ptest::TestTable& t, const ptest::TestTable& u, uint64_t seed) {
   std::vector<ExprPtr> residuals = Residuals();
   for (size_t e = 0; e < residuals.size(); ++e) {
-    for (JoinType type :
-         {JoinType::kInner, JoinType::kLeftOuter, JoinType::kSemi, JoinType::kAnti}) {
-      auto want = ptest::Bag(Reference(type, *residuals[e], u.live, t.live));
+    for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kSemi, JoinType::kAnti,
+                          JoinType::kFullOuter}) {
+      auto want = ptest::Bag(Reference(type, residuals[e].get(), u.live, t.live));
       for (ptest::Mode mode : ptest::kModes) {
         CompactionPolicy policy = mode == ptest::Mode::kOneWorker ? CompactionPolicy::Fixed(1024)
                                                                   : CompactionPolicy::Off();
@@ -117,10 +135,18 @@ TEST(PhysicalJoinResidual, SkewedDuplicates) {
   CheckAll(t, u, 403);
 }
 
-TEST(PhysicalJoinResidual, EmptyBuild) {
+TEST(PhysicalJoinResidual, SkewedManyBlocks) {
+  auto t = ptest::MakeTable("t", 700, 503, 12, 1.5, 64);
+  auto u = ptest::MakeTable("u", 900, 504, 30, 1.5, 128);
+  CheckAll(t, u, 503);
+}
+
+TEST(PhysicalJoinResidual, EmptySides) {
   auto t = ptest::MakeTable("t", 300, 405, 10, 0, 128);
   auto empty = ptest::MakeTable("e", 0, 406, 10, 0, 64);
-  CheckAll(t, empty, 405);
+  CheckAll(t, empty, 405);  // empty build: every probe row padded (left, full)
+  CheckAll(empty, t, 406);  // empty probe: every (filtered) build row padded (full)
+  CheckAll(empty, empty, 407);
 }
 
 TEST(PhysicalJoinResidual, BadResidualRejectedAtConstruction) {
