@@ -210,12 +210,7 @@ TEST_F(PlannerPlan, AggregateSortLimitOffset) {
   for (auto& [k, rows] : groups) keys.push_back(k);
   std::vector<Row> got;
   for (ptest::Mode mode : ptest::kModes) {
-    SchedulerOptions options;
-    options.immediate = mode == ptest::Mode::kImmediate;
-    options.num_workers = mode == ptest::Mode::kTwoWorkers ? 2 : 1;
-    options.pin_workers = false;
-    Scheduler scheduler(options);
-    QueryResult result = ExecuteQuery(scheduler, *root, catalog_);
+    QueryResult result = plantest::ExecuteInMode(mode, *root, catalog_);
     ASSERT_EQ(result.rows.size(), 3u);
     ASSERT_EQ(result.columns.size(), 4u);
     for (size_t i = 0; i < 3; ++i) {

@@ -156,6 +156,17 @@ inline CatalogTable AddTable(Catalog& catalog, const std::string& name, size_t n
   return t;
 }
 
+// Executes `root` on a fresh, unpinned scheduler in `mode` (immediate: no
+// threads; one or two workers).
+inline QueryResult ExecuteInMode(ptest::Mode mode, const LogicalOp& root, const Catalog& catalog) {
+  SchedulerOptions options;
+  options.immediate = mode == ptest::Mode::kImmediate;
+  options.num_workers = mode == ptest::Mode::kTwoWorkers ? 2 : 1;
+  options.pin_workers = false;
+  Scheduler scheduler(options);
+  return ExecuteQuery(scheduler, root, catalog);
+}
+
 // Plans and runs `root` in every scheduler mode; the rows of each run must
 // be the same bag; returns them (of the last mode).
 inline std::vector<Row> RunAllModes(const LogicalOp& root, const Catalog& catalog) {
@@ -163,12 +174,7 @@ inline std::vector<Row> RunAllModes(const LogicalOp& root, const Catalog& catalo
   std::multiset<std::string> first;
   bool have = false;
   for (ptest::Mode mode : ptest::kModes) {
-    SchedulerOptions options;
-    options.immediate = mode == ptest::Mode::kImmediate;
-    options.num_workers = mode == ptest::Mode::kTwoWorkers ? 2 : 1;
-    options.pin_workers = false;
-    Scheduler scheduler(options);
-    QueryResult result = ExecuteQuery(scheduler, root, catalog);
+    QueryResult result = ExecuteInMode(mode, root, catalog);
     auto bag = ptest::Bag(result.rows);
     if (have) {
       EXPECT_EQ(bag, first) << ptest::ModeName(mode);
@@ -187,12 +193,7 @@ inline std::string ShownRowsAllModes(const LogicalOp& root, const Catalog& catal
                                      const std::string& what) {
   std::string first;
   for (ptest::Mode mode : ptest::kModes) {
-    SchedulerOptions options;
-    options.immediate = mode == ptest::Mode::kImmediate;
-    options.num_workers = mode == ptest::Mode::kTwoWorkers ? 2 : 1;
-    options.pin_workers = false;
-    Scheduler scheduler(options);
-    QueryResult result = ExecuteQuery(scheduler, root, catalog);
+    QueryResult result = ExecuteInMode(mode, root, catalog);
     std::string s;
     for (const Row& r : result.rows) s += ptest::ShowRow(r) + ";";
     if (mode == ptest::Mode::kImmediate) {
@@ -211,12 +212,7 @@ inline std::string QueryRowsText(const std::string& sql, const Catalog& catalog)
   EXPECT_EQ(statements.size(), 1u) << sql;
   BoundStatement bound = Bind(*statements.at(0), catalog);
   LogicalOpPtr plan = Optimize(std::move(bound.plan), catalog);
-  SchedulerOptions options;
-  options.immediate = true;
-  options.num_workers = 1;
-  options.pin_workers = false;
-  Scheduler scheduler(options);
-  QueryResult result = ExecuteQuery(scheduler, *plan, catalog);
+  QueryResult result = ExecuteInMode(ptest::Mode::kImmediate, *plan, catalog);
   std::string s;
   for (const Row& r : result.rows) {
     for (size_t i = 0; i < r.size(); i++) {

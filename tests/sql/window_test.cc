@@ -62,11 +62,7 @@ class WindowSql : public ::testing::Test {
   std::string Pg(const std::string& sql) {
     LogicalOpPtr plan = Optimized(sql);
     plantest::ShownRowsAllModes(*plan, catalog_, sql);
-    SchedulerOptions options;
-    options.immediate = true;
-    options.pin_workers = false;
-    Scheduler scheduler(options);
-    QueryResult result = ExecuteQuery(scheduler, *plan, catalog_);
+    QueryResult result = plantest::ExecuteInMode(ptest::Mode::kImmediate, *plan, catalog_);
     std::string s;
     for (const Row& r : result.rows) {
       if (!s.empty()) s += "\n";
