@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "server/wire_server.h"
+#include "tests/server/e2e_fixture.h"
 #include "tests/server/fake_backend.h"
 #include "tests/server/test_client.h"
 
@@ -18,23 +19,6 @@ namespace forktail {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Output {
-  int exit_code = -1;
-  std::string text;
-};
-
-Output Shell(const std::string& command) {
-  Output out;
-  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.text.append(buf, n);
-  int status = ::pclose(p);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
 
 class TlsTest : public ::testing::Test {
  protected:
@@ -50,9 +34,9 @@ class TlsTest : public ::testing::Test {
     fs::remove_all(dir_);
   }
   bool MakeCertificate() {
-    Output r =
-        Shell("openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout " +
-              key_ + " -out " + cert_);
+    test::CommandResult r = test::RunCommand(
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout " + key_ +
+        " -out " + cert_);
     return r.exit_code == 0;
   }
   void StartServer(bool tls) {
@@ -65,9 +49,9 @@ class TlsTest : public ::testing::Test {
     server_ = std::make_unique<WireServer>(backend_, options);
     server_->Start();
   }
-  Output Psql(const std::string& sslmode, const std::string& sql) {
-    return Shell("psql -X -At \"host=127.0.0.1 port=" + std::to_string(server_->port()) +
-                 " user=tester dbname=db sslmode=" + sslmode + "\" -c '" + sql + "'");
+  test::CommandResult Psql(const std::string& sslmode, const std::string& sql) {
+    return test::RunCommand("psql -X -At \"host=127.0.0.1 port=" + std::to_string(server_->port()) +
+                            " user=tester dbname=db sslmode=" + sslmode + "\" -c '" + sql + "'");
   }
 
   fs::path dir_;
@@ -78,31 +62,31 @@ class TlsTest : public ::testing::Test {
 };
 
 TEST_F(TlsTest, PsqlRequiresTlsAndGetsIt) {
-  if (Shell("psql --version").exit_code != 0) GTEST_SKIP() << "psql not installed";
+  if (test::RunCommand("psql --version").exit_code != 0) GTEST_SKIP() << "psql not installed";
   if (!MakeCertificate()) GTEST_SKIP() << "openssl command line tool not available";
   StartServer(/*tls=*/true);
-  Output r = Psql("require", "select rows 3");
-  ASSERT_EQ(r.exit_code, 0) << r.text;
-  EXPECT_EQ(r.text, "0|row 0\n1|row 1\n2|row 2\n");
+  test::CommandResult r = Psql("require", "select rows 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "0|row 0\n1|row 1\n2|row 2\n");
   // Large results cross many TLS records.
   r = Psql("require", "select rows 20000");
-  ASSERT_EQ(r.exit_code, 0) << r.text.substr(0, 500);
-  EXPECT_NE(r.text.find("19999|row 19999\n"), std::string::npos);
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 500);
+  EXPECT_NE(r.output.find("19999|row 19999\n"), std::string::npos);
   // A client that does not ask for TLS still gets plaintext.
   r = Psql("disable", "select rows 1");
-  ASSERT_EQ(r.exit_code, 0) << r.text;
-  EXPECT_EQ(r.text, "0|row 0\n");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "0|row 0\n");
 }
 
 TEST_F(TlsTest, WithoutCertificateSslRequestIsAnsweredN) {
-  if (Shell("psql --version").exit_code != 0) GTEST_SKIP() << "psql not installed";
+  if (test::RunCommand("psql --version").exit_code != 0) GTEST_SKIP() << "psql not installed";
   StartServer(/*tls=*/false);
-  Output r = Psql("require", "select rows 1");
+  test::CommandResult r = Psql("require", "select rows 1");
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.text.find("server does not support SSL"), std::string::npos) << r.text;
+  EXPECT_NE(r.output.find("server does not support SSL"), std::string::npos) << r.output;
   r = Psql("prefer", "select rows 1");
-  ASSERT_EQ(r.exit_code, 0) << r.text;
-  EXPECT_EQ(r.text, "0|row 0\n");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "0|row 0\n");
 }
 
 TEST_F(TlsTest, SslRequestByHandGetsS) {
