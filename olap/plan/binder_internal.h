@@ -77,7 +77,13 @@ struct WindowState {
   // Binding a window call: 1 its arguments, 2 its PARTITION BY / ORDER BY
   // (PostgreSQL words the nesting error differently).
   int binding = 0;
+  // The query level's WINDOW clause (OVER w / OVER (w ...) resolve here).
+  const std::vector<sql::NamedWindow>* named = nullptr;
 };
+
+// 42P20 for a WINDOW clause that defines a name twice, and the errors of
+// resolving each definition against the ones before it (binder_window.cc).
+void CheckWindowClause(const std::vector<sql::NamedWindow>& named);
 
 struct SrfState;  // binder_srf.h
 

@@ -184,6 +184,8 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   sctx.clause = "SELECT";
   sctx.aggs = &st;
   WindowState windows;  // binder_window.cc
+  CheckWindowClause(q.windows);
+  windows.named = &q.windows;
   sctx.windows = &windows;
   SrfState srfs;  // binder_srf.h
   sctx.srfs = &srfs;

@@ -14,7 +14,12 @@
 // 42803 "aggregate function calls cannot contain window function calls";
 // 42809 "window function rank requires an OVER clause" and "OVER specified,
 // but abs is not a window function nor an aggregate function"; 42704
-// "window \"w\" does not exist" (the parser has no WINDOW clause yet).
+// "window \"w\" does not exist".
+// Named windows (WINDOW w AS (...)): OVER w takes w whole; OVER (w ORDER BY
+// ...) / a definition (w ...) copies w's PARTITION BY and may add an ORDER BY
+// and a frame, with PostgreSQL's 42P20 errors when it would override either
+// or copy a frame. Unlike PostgreSQL, an unused definition's expressions are
+// not bound (so not checked).
 // Frames: ROWS with integer-constant offsets, RANGE without offsets; GROUPS,
 // RANGE offsets and EXCLUDE (other than NO OTHERS) are 0A000.
 #include <sstream>
@@ -30,6 +35,52 @@ constexpr const char* kWindowingError = "42P20";
 
 [[noreturn]] void NotSupported(const std::string& what, int position) {
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
+}
+
+// A window specification with its named-window references resolved: the
+// parts point into the AST (the call's own spec or a WINDOW definition).
+struct EffectiveWindow {
+  const std::vector<sql::ExprPtr>* partition_by;
+  const std::vector<sql::OrderItem>* order_by;
+  const std::string* frame;
+  int frame_position;
+};
+
+// Resolves `spec` against the first `visible` definitions of the WINDOW
+// clause (a definition sees only the ones before it), as PostgreSQL's
+// transformWindowDefinitions does.
+EffectiveWindow ResolveWindow(const sql::WindowSpec& spec,
+                              const std::vector<sql::NamedWindow>* named, size_t visible) {
+  EffectiveWindow w{&spec.partition_by, &spec.order_by, &spec.frame, spec.position};
+  if (spec.name.empty()) return w;
+  size_t ref = visible;
+  for (size_t i = 0; i < visible && ref == visible; i++) {
+    if ((*named)[i].name == spec.name) ref = i;
+  }
+  if (ref == visible) {
+    throw DbError(sqlstate::kUndefinedObject, "window \"" + spec.name + "\" does not exist",
+                  spec.position);
+  }
+  const EffectiveWindow base = ResolveWindow(*(*named)[ref].spec, named, ref);
+  if (spec.bare_name) return base;
+  if (!spec.partition_by.empty()) {
+    throw DbError(kWindowingError,
+                  "cannot override PARTITION BY clause of window \"" + spec.name + "\"",
+                  spec.position);
+  }
+  if (!spec.order_by.empty() && !base.order_by->empty()) {
+    throw DbError(kWindowingError,
+                  "cannot override ORDER BY clause of window \"" + spec.name + "\"", spec.position);
+  }
+  if (!base.frame->empty()) {
+    throw DbError(kWindowingError,
+                  "cannot copy window \"" + spec.name + "\" because it has a frame clause",
+                  spec.position)
+        .WithHint("Omit the parentheses in this OVER clause.");
+  }
+  w.partition_by = base.partition_by;
+  if (spec.order_by.empty()) w.order_by = base.order_by;
+  return w;
 }
 
 struct FrameParser {
@@ -192,11 +243,7 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
     throw DbError(sqlstate::kFeatureNotSupported,
                   "FILTER is not implemented for non-aggregate window functions", e.position);
   }
-  const sql::WindowSpec& spec = *e.over;
-  if (!spec.name.empty()) {
-    throw DbError(sqlstate::kUndefinedObject, "window \"" + spec.name + "\" does not exist",
-                  spec.position);
-  }
+  const EffectiveWindow spec = ResolveWindow(*e.over, ws.named, ws.named ? ws.named->size() : 0);
 
   BoundWindowCall call;
   call.position = e.position;
@@ -290,11 +337,11 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
       fn.kind = name == "first_value" ? WindowFuncKind::kFirstValue : WindowFuncKind::kLastValue;
       fn.type = args[0]->type;
     }
-    fn.frame = ParseFrame(spec.frame, spec.position);
+    fn.frame = ParseFrame(*spec.frame, spec.frame_position);
     c.hint = nullptr;
     ws.binding = 2;
-    for (const sql::ExprPtr& p : spec.partition_by) call.partition.push_back(BindExpr(*p, c));
-    for (const sql::OrderItem& o : spec.order_by) {
+    for (const sql::ExprPtr& p : *spec.partition_by) call.partition.push_back(BindExpr(*p, c));
+    for (const sql::OrderItem& o : *spec.order_by) {
       call.order.push_back(BindExpr(*o.expr, c));
       SortKeyRef k;
       k.descending = o.direction == sql::SortDirection::kDesc;
@@ -311,6 +358,18 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
   ExprPtr ref = ColumnRef(call.out.id, call.out.type);
   ws.calls.push_back(std::move(call));
   return ref;
+}
+
+void CheckWindowClause(const std::vector<sql::NamedWindow>& named) {
+  for (size_t i = 0; i < named.size(); i++) {
+    for (size_t j = 0; j < i; j++) {
+      if (named[j].name == named[i].name) {
+        throw DbError(kWindowingError, "window \"" + named[i].name + "\" is already defined",
+                      named[i].position);
+      }
+    }
+    ResolveWindow(*named[i].spec, &named, i);
+  }
 }
 
 LogicalOpPtr Binder::PlanWindows(LogicalOpPtr plan, WindowState* ws) {

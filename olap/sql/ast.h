@@ -162,13 +162,22 @@ struct OrderItem {
   int position = 0;
 };
 
-// OVER (PARTITION BY ... ORDER BY ... [frame]) or OVER name.
+// OVER (PARTITION BY ... ORDER BY ... [frame]) or OVER name; also the
+// definition in WINDOW name AS (...).
 struct WindowSpec {
-  std::string name;  // OVER w / OVER (w ...): the referenced window name; "" if none
+  std::string name;        // OVER w / OVER (w ...): the referenced window name; "" if none
+  bool bare_name = false;  // OVER w (no parentheses): w as it is, frame included
   std::vector<ExprPtr> partition_by;
   std::vector<OrderItem> order_by;
   std::string frame;  // frame clause text, normalized upper-case words ("" = default)
   int position = 0;
+};
+
+// WINDOW name AS (spec): a definition may refer to an earlier one.
+struct NamedWindow {
+  std::string name;
+  std::unique_ptr<WindowSpec> spec;
+  int position = 0;  // of the name
 };
 
 struct Expr {
@@ -301,6 +310,7 @@ struct Query {
   ExprPtr where;                        // null if none
   std::vector<ExprPtr> group_by;        // expressions; integer literal = ordinal
   ExprPtr having;                       // null if none
+  std::vector<NamedWindow> windows;     // WINDOW w AS (...), ...; in order
 
   // kValues: rows of expressions (every row the same length: checked by the parser)
   std::vector<std::vector<ExprPtr>> values;

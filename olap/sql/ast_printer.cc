@@ -61,6 +61,17 @@ std::string FromList(const std::vector<TableRefPtr>& refs) {
   return Join(parts, ", ");
 }
 
+// OVER w, or (w PARTITION BY ... ORDER BY ... frame).
+std::string Window(const WindowSpec& w) {
+  if (w.bare_name) return w.name;
+  std::vector<std::string> parts;
+  if (!w.name.empty()) parts.push_back(w.name);
+  if (!w.partition_by.empty()) parts.push_back("PARTITION BY " + List(w.partition_by));
+  if (!w.order_by.empty()) parts.push_back("ORDER BY " + OrderList(w.order_by));
+  if (!w.frame.empty()) parts.push_back(w.frame);
+  return "(" + Join(parts, " ") + ")";
+}
+
 std::string Function(const Expr& e) {
   std::string s = Join(e.names, ".");
   if (e.no_parens && e.children.empty()) return s;
@@ -71,15 +82,7 @@ std::string Function(const Expr& e) {
   if (!e.agg_order.empty()) s += " ORDER BY " + OrderList(e.agg_order);
   s += ')';
   if (e.filter) s += " FILTER (WHERE " + ToString(*e.filter) + ")";
-  if (e.over) {
-    const WindowSpec& w = *e.over;
-    std::vector<std::string> parts;
-    if (!w.name.empty()) parts.push_back(w.name);
-    if (!w.partition_by.empty()) parts.push_back("PARTITION BY " + List(w.partition_by));
-    if (!w.order_by.empty()) parts.push_back("ORDER BY " + OrderList(w.order_by));
-    if (!w.frame.empty()) parts.push_back(w.frame);
-    s += " OVER (" + Join(parts, " ") + ")";
-  }
+  if (e.over) s += " OVER " + Window(*e.over);
   return s;
 }
 
@@ -279,6 +282,11 @@ std::string ToString(const Query& q) {
       if (q.where) s += " WHERE " + ToString(*q.where);
       if (!q.group_by.empty()) s += " GROUP BY " + List(q.group_by);
       if (q.having) s += " HAVING " + ToString(*q.having);
+      if (!q.windows.empty()) {
+        std::vector<std::string> defs;
+        for (const NamedWindow& w : q.windows) defs.push_back(w.name + " AS " + Window(*w.spec));
+        s += " WINDOW " + Join(defs, ", ");
+      }
       break;
     case QueryKind::kValues: {
       std::vector<std::string> rows;

@@ -234,6 +234,7 @@ std::unique_ptr<WindowSpec> Parser::ParseWindowSpec() {
   spec->position = Peek().position;
   if (!IsPunct('(')) {
     spec->name = ParseColId();
+    spec->bare_name = true;
     return spec;
   }
   ++pos_;

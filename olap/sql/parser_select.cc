@@ -145,6 +145,17 @@ QueryPtr Parser::ParseSelectCore() {
     q->group_by = ParseExprList();
   }
   if (AcceptKw("having")) q->having = ParseExpr();
+  if (AcceptKw("window")) {
+    do {
+      NamedWindow w;
+      w.position = Peek().position;
+      w.name = ParseColId();
+      ExpectKw("as");
+      if (!IsPunct('(')) ErrorAtCurrent();
+      w.spec = ParseWindowSpec();
+      q->windows.push_back(std::move(w));
+    } while (AcceptPunct(','));
+  }
   return q;
 }
 

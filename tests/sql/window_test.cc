@@ -182,6 +182,51 @@ TEST_F(WindowSql, WithGroupingDistinctLimitAndSubqueries) {
   EXPECT_EQ(Pg("SELECT count(*) OVER () FROM w WHERE id < 0"), "");
 }
 
+TEST_F(WindowSql, NamedWindows) {
+  // OVER w takes the definition whole (frame too); OVER (w ORDER BY ...) adds
+  // an ORDER BY to w's PARTITION BY; a definition may build on an earlier one.
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER pw, rank() OVER (pw ORDER BY k), count(*) OVER o FROM w "
+               "WINDOW pw AS (PARTITION BY g), o AS (ORDER BY k, id ROWS BETWEEN 1 PRECEDING AND "
+               "CURRENT ROW) ORDER BY id"),
+            "1|100|1|1\n2|100|2|2\n3|100|2|2\n4|100|4|2\n5|60|2|2\n6|60|1|2\n7|150|1|2\n8|150|2|2");
+  EXPECT_EQ(Pg("SELECT id, row_number() OVER w2, sum(v) OVER (w2 ROWS UNBOUNDED PRECEDING) FROM w "
+               "WINDOW w1 AS (PARTITION BY g), w2 AS (w1 ORDER BY id) ORDER BY id"),
+            "1|1|10\n2|2|30\n3|3|60\n4|4|100\n5|1|\n6|2|60\n7|1|70\n8|2|150");
+  EXPECT_EQ(Pg("SELECT g, sum(v), rank() OVER s FROM w GROUP BY g WINDOW s AS (ORDER BY sum(v) "
+               "DESC) ORDER BY 3"),
+            "|150|1\na|100|2\nb|60|3");
+  EXPECT_EQ(Pg("SELECT id FROM w WINDOW unused AS (ORDER BY k) ORDER BY id LIMIT 2"), "1\n2");
+}
+
+TEST_F(WindowSql, NamedWindowErrors) {
+  // PostgreSQL 15's errors; the position is the OVER clause's "(" (or the
+  // definition's name for a duplicate, the name for an unknown OVER w).
+  const std::string over_w = "SELECT sum(v) OVER ";
+  EXPECT_EQ(Error(over_w + "(p PARTITION BY k) FROM w WINDOW p AS (PARTITION BY g)"),
+            "42P20 cannot override PARTITION BY clause of window \"p\"");
+  EXPECT_EQ(ErrorPosition(over_w + "(p PARTITION BY k) FROM w WINDOW p AS (PARTITION BY g)"), 20);
+  EXPECT_EQ(Error(over_w + "(p ORDER BY id) FROM w WINDOW p AS (ORDER BY k)"),
+            "42P20 cannot override ORDER BY clause of window \"p\"");
+  EXPECT_EQ(Error(over_w + "(p) FROM w WINDOW p AS (ORDER BY k ROWS 1 PRECEDING)"),
+            "42P20 cannot copy window \"p\" because it has a frame clause");
+  try {
+    Pg(over_w + "(p) FROM w WINDOW p AS (ORDER BY k ROWS 1 PRECEDING)");
+    ADD_FAILURE() << "no error";
+  } catch (const DbError& e) {
+    EXPECT_EQ(e.hint(), "Omit the parentheses in this OVER clause.");
+  }
+  EXPECT_EQ(Error(over_w + "p FROM w WINDOW p AS (ORDER BY k), p AS (ORDER BY id)"),
+            "42P20 window \"p\" is already defined");
+  EXPECT_EQ(ErrorPosition(over_w + "p FROM w WINDOW p AS (ORDER BY k), p AS (ORDER BY id)"), 50);
+  EXPECT_EQ(Error(over_w + "x FROM w WINDOW p AS (ORDER BY k)"),
+            "42704 window \"x\" does not exist");
+  EXPECT_EQ(ErrorPosition(over_w + "x FROM w WINDOW p AS (ORDER BY k)"), 20);
+  // A definition sees only the ones before it.
+  EXPECT_EQ(Error(over_w + "p FROM w WINDOW p AS (q), q AS (ORDER BY k)"),
+            "42704 window \"q\" does not exist");
+  EXPECT_EQ(ErrorPosition(over_w + "p FROM w WINDOW p AS (q), q AS (ORDER BY k)"), 34);
+}
+
 TEST_F(WindowSql, Errors) {
   EXPECT_EQ(Error("SELECT id FROM w WHERE row_number() OVER () > 1"),
             "42P20 window functions are not allowed in WHERE");
