@@ -17,13 +17,18 @@
 // Scale factor: FORKTAIL_TPCH_SF (default 0.01); data directory:
 // FORKTAIL_TPCH_DATA (default <test binary dir>/tpch/sf<SF>); the DuckDB venv:
 // FORKTAIL_TPCH_VENV (default <data dir>/../tpch-venv, created with pip).
+// FORKTAIL_TPCH_DB=DIR keeps the loaded database in DIR (checkpointed after
+// the load) and reopens it on later runs instead of loading again: at SF10
+// the COPY load takes minutes, reopening a checkpoint far less.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -57,7 +62,7 @@ class TpchTest : public ::testing::Test {
     session_.reset();
     engine_.reset();
     db_.reset();
-    if (!db_dir_.empty()) fs::remove_all(db_dir_);
+    if (!db_dir_.empty() && !keep_db_) fs::remove_all(db_dir_);
   }
 
   static void PrepareDatabase() {
@@ -75,8 +80,13 @@ class TpchTest : public ::testing::Test {
                                "\n(it needs python3-venv and PyPI, or FORKTAIL_TPCH_VENV set to "
                                "a venv with duckdb==1.5.5 and duckdb-extension-tpch==1.5.5)");
     }
-    db_dir_ = fs::temp_directory_path() / ("forktail_tpch_" + std::to_string(::getpid()));
-    fs::remove_all(db_dir_);
+    const std::string kept = EnvOr("FORKTAIL_TPCH_DB", "");
+    keep_db_ = !kept.empty();
+    db_dir_ = keep_db_
+                  ? fs::path(kept)
+                  : fs::temp_directory_path() / ("forktail_tpch_" + std::to_string(::getpid()));
+    const bool reuse = keep_db_ && fs::exists(db_dir_ / "loaded");
+    if (!reuse) fs::remove_all(db_dir_);
     DatabaseOptions db_options;
     db_options.synchronous_commit = false;
     db_ = Database::Open(db_dir_.string(), db_options);
@@ -85,6 +95,7 @@ class TpchTest : public ::testing::Test {
     options.copy_batch_rows = 16384;
     engine_ = std::make_unique<SqlEngine>(db_.get(), options);
     session_ = std::make_unique<SqlSession>(*engine_);
+    if (reuse) return;
     session_->Execute(ReadFile(data_ / "schema.sql"));
     // One COPY per Execute: a string of several statements is one implicit
     // transaction (as in PostgreSQL), which would hold the whole load's redo
@@ -94,17 +105,33 @@ class TpchTest : public ::testing::Test {
     for (std::string statement; std::getline(load, statement);) {
       if (!statement.empty()) session_->Execute(statement);
     }
+    if (keep_db_) {
+      db_->Checkpoint();
+      std::ofstream(db_dir_ / "loaded") << "1\n";
+    }
   }
 
   static void RunQuery(int number);
 
   static inline fs::path data_;
   static inline fs::path db_dir_;
+  static inline bool keep_db_ = false;
   static inline std::unique_ptr<Database> db_;
   static inline std::unique_ptr<SqlEngine> engine_;
   static inline std::unique_ptr<SqlSession> session_;
   static inline std::string* setup_error_ = nullptr;
 };
+
+// VmHWM / VmRSS of this process in MiB (0 where /proc is missing): printed
+// per query, since at SF10 the loaded data leaves little room for a query.
+double ProcStatusMiB(const char* field) {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(field, 0) == 0)
+      return std::strtod(line.c_str() + std::strlen(field), nullptr) / 1024;
+  }
+  return 0;
+}
 
 void TpchTest::RunQuery(int number) {
   if (setup_error_ != nullptr) FAIL() << *setup_error_;
@@ -113,12 +140,16 @@ void TpchTest::RunQuery(int number) {
   const std::string sql = ReadFile(data_ / "queries" / (std::string(name) + ".sql"));
   const Answer expected = ReadAnswer(data_ / "answers" / (std::string(name) + ".tsv"));
   std::vector<StatementResult> results;
+  const double rss_before = ProcStatusMiB("VmRSS:");
+  std::ofstream("/proc/self/clear_refs") << "5";  // resets VmHWM
   try {
     results = session_->Execute(sql);
   } catch (const DbError& e) {
     FAIL() << name << " failed: " << e.sqlstate() << " " << e.what() << " (position "
            << e.position() << ")";
   }
+  std::printf("%s: RSS %.0f MiB before, peak %.0f, after %.0f\n", name, rss_before,
+              ProcStatusMiB("VmHWM:"), ProcStatusMiB("VmRSS:"));
   ASSERT_EQ(results.size(), 1u);
   const StatementResult& result = results[0];
   ASSERT_EQ(result.columns.size(), expected.names.size()) << name << ": column count";
