@@ -38,6 +38,8 @@ const ErrorCase kCases[] = {
       {"select count(*) from", "syntax error at end of input", 21},
       {"select 1 union", "syntax error at end of input", 15},
       {"select x from t order", "syntax error at end of input", 22},
+      {"SELECT 1 FROM t WINDOW w (ORDER BY 1)", "syntax error at or near \"(\"", 26},
+      {"SELECT 1 FROM t WINDOW w AS ORDER BY 1", "syntax error at or near \"ORDER\"", 29},
       {"select 1 where", "syntax error at end of input", 15},
       {"select case when 1 then 2", "syntax error at end of input", 26},
       {"select cast(1 as)", "syntax error at or near \")\"", 17},

@@ -166,7 +166,8 @@ TEST(ParserExpr, FunctionCalls) {
             "string_agg(attname, ', ' ORDER BY attnum DESC)");
   EXPECT_EQ(E("row_number() OVER (PARTITION BY a ORDER BY b)"),
             "row_number() OVER (PARTITION BY a ORDER BY b)");
-  EXPECT_EQ(E("sum(x) OVER w"), "sum(x) OVER (w)");
+  EXPECT_EQ(E("sum(x) OVER w"), "sum(x) OVER w");
+  EXPECT_EQ(E("sum(x) OVER (w ORDER BY y)"), "sum(x) OVER (w ORDER BY y)");
   EXPECT_EQ(E("left(s, 2)"), "left(s, 2)");
 
   std::vector<StatementPtr> stmts = Parse("SELECT count(*), pg_catalog.count(DISTINCT x)");

@@ -217,14 +217,14 @@ TEST_F(WindowSql, NamedWindowErrors) {
   }
   EXPECT_EQ(Error(over_w + "p FROM w WINDOW p AS (ORDER BY k), p AS (ORDER BY id)"),
             "42P20 window \"p\" is already defined");
-  EXPECT_EQ(ErrorPosition(over_w + "p FROM w WINDOW p AS (ORDER BY k), p AS (ORDER BY id)"), 50);
+  EXPECT_EQ(ErrorPosition(over_w + "p FROM w WINDOW p AS (ORDER BY k), p AS (ORDER BY id)"), 55);
   EXPECT_EQ(Error(over_w + "x FROM w WINDOW p AS (ORDER BY k)"),
             "42704 window \"x\" does not exist");
   EXPECT_EQ(ErrorPosition(over_w + "x FROM w WINDOW p AS (ORDER BY k)"), 20);
   // A definition sees only the ones before it.
   EXPECT_EQ(Error(over_w + "p FROM w WINDOW p AS (q), q AS (ORDER BY k)"),
             "42704 window \"q\" does not exist");
-  EXPECT_EQ(ErrorPosition(over_w + "p FROM w WINDOW p AS (q), q AS (ORDER BY k)"), 34);
+  EXPECT_EQ(ErrorPosition(over_w + "p FROM w WINDOW p AS (q), q AS (ORDER BY k)"), 41);
 }
 
 TEST_F(WindowSql, Errors) {
