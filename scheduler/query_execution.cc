@@ -58,7 +58,9 @@ void QueryExecution::OnWorkOrderDone(OperatorId op, uint64_t nanos,
         plan_->op(edge.consumer).FeedInputBlock(edge.input_index, block);
     }
     if (!blocks.empty()) {
-      for (size_t edge_index : plan_->out_edges(op)) Fetch(plan_->edges()[edge_index].consumer);
+      for (size_t edge_index : plan_->out_edges(op)) {
+        Fetch(plan_->edges()[edge_index].consumer, /*consumer=*/true);
+      }
     }
     Fetch(op);
     MaybeFinish(op);
@@ -84,7 +86,7 @@ void QueryExecution::Fail(std::exception_ptr error) {
   ready_.clear();
 }
 
-void QueryExecution::Fetch(OperatorId op) {
+void QueryExecution::Fetch(OperatorId op, bool consumer) {
   OperatorState& state = ops_[op];
   if (failed() || state.done || state.generation_done || state.blocking_inputs_pending > 0) return;
   WorkOrderSink sink;
@@ -92,7 +94,12 @@ void QueryExecution::Fetch(OperatorId op) {
   std::vector<std::unique_ptr<WorkOrder>> orders = sink.Take();
   if (!orders.empty()) progress_->Produced(id_, op, orders.size());
   state.outstanding += orders.size();
-  for (auto& order : orders) ready_.push_back(Task{op, std::move(order)});
+  if (consumer) {
+    // In front, in the order produced.
+    for (size_t i = orders.size(); i-- > 0;) ready_.push_front(Task{op, std::move(orders[i])});
+  } else {
+    for (auto& order : orders) ready_.push_back(Task{op, std::move(order)});
+  }
   MaybeFinish(op);
 }
 
@@ -112,8 +119,8 @@ void QueryExecution::MaybeFinish(OperatorId op) {
     plan_->op(edge.consumer).DoneFeedingInput(edge.input_index);
     --consumer.inputs_pending;
     if (!edge.pipelining) --consumer.blocking_inputs_pending;
-    Fetch(edge.consumer);        // starts it, or lets it react to the news
-    MaybeFinish(edge.consumer);  // it may have been waiting only for this input
+    Fetch(edge.consumer, /*consumer=*/true);  // starts it, or lets it react to the news
+    MaybeFinish(edge.consumer);               // it may have been waiting only for this input
   }
 }
 

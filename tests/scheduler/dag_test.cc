@@ -82,6 +82,34 @@ TEST(Dag, PipeliningConsumerRunsOnStreamedBlocks) {
   EXPECT_EQ(q.sum->load(), 19 * 20 / 2);
 }
 
+// Depth first: a block's consumer runs before the producer's next queued work
+// order (query_execution.h), so blocks do not pile up between operators even
+// when the producer queued all its work orders at once.
+TEST(Dag, ConsumerWorkOrdersRunBeforeQueuedProducerWorkOrders) {
+  SchedulerOptions options;
+  options.immediate = true;
+  Scheduler scheduler(options);
+  auto in_flight = std::make_shared<std::atomic<int64_t>>(0);
+  auto max_in_flight = std::make_shared<std::atomic<int64_t>>(0);
+  auto source = std::make_shared<OperatorLog>();
+  auto consumer = std::make_shared<OperatorLog>();
+  auto plan = std::make_unique<QueryPlan>();
+  OperatorId s = plan->AddOperator(std::make_unique<SourceOperator>(
+      "Scan", 50, 50,  // every work order queued by the first call
+      [=](WorkOrderContext& c, int64_t i) {
+        int64_t now = in_flight->fetch_add(1) + 1;
+        if (now > max_in_flight->load()) max_in_flight->store(now);
+        c.EmitBlock(std::make_shared<testing::IntBlock>(i));
+      },
+      source));
+  OperatorId c = plan->AddOperator(std::make_unique<PerBlockOperator>(
+      "Probe", 1, [=](WorkOrderContext&, int64_t) { in_flight->fetch_sub(1); }, consumer));
+  plan->AddEdge(s, c, true);
+  scheduler.Submit(std::move(plan), 1, 1 << 20).Wait();
+  EXPECT_EQ(consumer->executed.load(), 50);
+  EXPECT_EQ(max_in_flight->load(), 1);
+}
+
 TEST(Dag, PipeliningStreamsWithWorkerThreads) {
   Scheduler scheduler(Workers(2));
   // The producer's last work order waits until the consumer has executed one,
