@@ -18,7 +18,10 @@
 // --explain prints each query's EXPLAIN ANALYZE after its runs. --db DIR
 // keeps the loaded database in DIR and reuses it when DIR/loaded exists
 // (profiling without a load per run); peak RSS is printed at the end. The
-// last column is Forktail's best CPU time (user + system, all threads).
+// table's columns after the ratio: Forktail's best CPU time (user + system,
+// all threads); "peak+": the peak RSS during the query's runs over the RSS
+// before them (VmHWM after resetting it through /proc/self/clear_refs); and
+// "after": the RSS once the query's runs finished (RSS must not ratchet up).
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -69,6 +72,20 @@ double RssMiB() {
   uint64_t pages = 0, resident = 0;
   statm >> pages >> resident;
   return static_cast<double>(resident) * ::sysconf(_SC_PAGESIZE) / (1 << 20);
+}
+
+// Resets the process's peak-RSS mark to the current RSS (clear_refs 5), so
+// VmHWM afterwards is the peak since this call.
+void ResetPeakRss() { std::ofstream("/proc/self/clear_refs") << "5\n"; }
+
+// VmHWM of /proc/self/status, MiB: the peak RSS since the last ResetPeakRss.
+double PeakRssMiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+  }
+  return 0;
 }
 
 // Where the loaded tables' memory is: per table the input's bytes, the
@@ -226,13 +243,15 @@ int Main(int argc, char** argv) {
     std::ofstream(fs::path(keep_db) / "loaded") << "1\n";
   }
 
-  std::map<int, double> forktail, forktail_cpu;
+  std::map<int, double> forktail, forktail_cpu, peak_over_rest, rss_after;
   std::map<int, std::string> errors;
   for (int q : queries) {
     char name[16];
     std::snprintf(name, sizeof name, "q%02d.sql", q);
     std::string sql = ReadFile(fs::path(data) / "queries" / name);
     double best = -1, best_cpu = -1;
+    const double rss_before = RssMiB();
+    ResetPeakRss();
     for (int r = 0; r < runs; r++) {
       auto start = Clock::now();
       double cpu_start = CpuMs();
@@ -247,6 +266,8 @@ int Main(int argc, char** argv) {
       if (best < 0 || ms < best) best = ms;
       if (best_cpu < 0 || cpu < best_cpu) best_cpu = cpu;
     }
+    peak_over_rest[q] = PeakRssMiB() - rss_before;
+    rss_after[q] = RssMiB();
     if (!errors.count(q)) {
       forktail[q] = best;
       forktail_cpu[q] = best_cpu;
@@ -274,8 +295,8 @@ int Main(int argc, char** argv) {
     duck = ParseDuckTimes(RunCommand("'" + script + "' --bench '" + data + "' " +
                                      std::to_string(threads) + " " + std::to_string(runs)));
   }
-  std::printf("%-6s %12s %12s %8s %12s\n", "query", "forktail ms", "duckdb ms", "ratio",
-              "forktail cpu");
+  std::printf("%-6s %12s %12s %8s %12s %10s %10s\n", "query", "forktail ms", "duckdb ms", "ratio",
+              "forktail cpu", "peak+ MiB", "after MiB");
   double total_f = 0, total_d = 0, total_cpu = 0;
   for (int q : queries) {
     std::string f = forktail.count(q) ? std::to_string(forktail[q]) : "failed";
@@ -291,7 +312,10 @@ int Main(int argc, char** argv) {
     if (forktail_cpu.count(q)) {
       std::printf(" %12.1f", forktail_cpu[q]);
       total_cpu += forktail_cpu[q];
+    } else {
+      std::printf(" %12s", "-");
     }
+    std::printf(" %10.0f %10.0f", peak_over_rest[q], rss_after[q]);
     if (errors.count(q)) std::printf("   %s", errors[q].substr(0, 100).c_str());
     std::printf("\n");
   }
