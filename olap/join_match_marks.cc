@@ -12,6 +12,12 @@ JoinMatchMarks::JoinMatchMarks(uint64_t rows)
 void EmitUnmatchedBuildRows(const JoinHashTable& table, const JoinMatchMarks& marks, uint64_t begin,
                             uint64_t end, const std::vector<Type>& probe_types,
                             const std::function<void(DataChunk&)>& emit) {
+  EmitBuildRows(table, marks, begin, end, /*marked=*/false, probe_types, emit);
+}
+
+void EmitBuildRows(const JoinHashTable& table, const JoinMatchMarks& marks, uint64_t begin,
+                   uint64_t end, bool marked, const std::vector<Type>& probe_types,
+                   const std::function<void(DataChunk&)>& emit) {
   std::vector<Type> types = probe_types;
   for (const Type& t : table.payload_types()) types.push_back(t);
   const size_t np = probe_types.size();
@@ -32,7 +38,7 @@ void EmitUnmatchedBuildRows(const JoinHashTable& table, const JoinMatchMarks& ma
     rows.clear();
   };
   for (uint64_t r = begin; r < end; ++r) {
-    if (marks.marked(static_cast<uint32_t>(r))) continue;
+    if (marks.marked(static_cast<uint32_t>(r)) != marked) continue;
     rows.push_back(static_cast<uint32_t>(r));
     if (rows.size() == kVectorSize) flush();
   }

@@ -1,5 +1,7 @@
 // JoinMatchMarks: which build rows of a finalized JoinHashTable found a
-// partner, for FULL OUTER joins (JoinType::kFullOuter, join_probe.h).
+// partner, for FULL OUTER joins (JoinType::kFullOuter, join_probe.h) and the
+// right semi / anti joins (kRightSemi / kRightAnti: the output is the marked
+// / unmarked build rows).
 //
 //   marks: one byte per build row id (JoinHashTable row ids are dense,
 //          [0, table.rows()), rows with a NULL key included: never marked)
@@ -44,5 +46,12 @@ class JoinMatchMarks {
 void EmitUnmatchedBuildRows(const JoinHashTable& table, const JoinMatchMarks& marks, uint64_t begin,
                             uint64_t end, const std::vector<Type>& probe_types,
                             const std::function<void(DataChunk&)>& emit);
+
+// As EmitUnmatchedBuildRows, choosing the rows whose mark is `marked`: the
+// right semi join emits the marked rows, the right anti join (and FULL
+// OUTER's padding) the unmarked ones.
+void EmitBuildRows(const JoinHashTable& table, const JoinMatchMarks& marks, uint64_t begin,
+                   uint64_t end, bool marked, const std::vector<Type>& probe_types,
+                   const std::function<void(DataChunk&)>& emit);
 
 }  // namespace forktail

@@ -23,6 +23,10 @@ JoinProbe::JoinProbe(const JoinHashTable* table, JoinType type, std::vector<uint
   if (JoinEmitsPayload(type_)) {
     for (const Type& t : table_->payload_types()) types.push_back(t);
   }
+  if (JoinIsRightSemiAnti(type_)) {
+    assert(out_cols_.empty());
+    types.clear();  // nothing is emitted through out_
+  }
   all_types_ = types;
   out_ = DataChunk(types);
   if (residual != nullptr) {
@@ -68,8 +72,20 @@ void JoinProbe::MatchKeys(Rows rows) {
   const uint32_t w = enc.words();
   const uint32_t kEnd = JoinHashTable::kEnd;
   const bool outer = type_ == JoinType::kLeftOuter || type_ == JoinType::kFullOuter;
-  JoinMatchMarks* marks = type_ == JoinType::kFullOuter ? marks_ : nullptr;
-  assert(type_ != JoinType::kFullOuter || marks != nullptr);
+  JoinMatchMarks* marks = JoinMarksBuild(type_) ? marks_ : nullptr;
+  assert(!JoinMarksBuild(type_) || marks != nullptr);
+  if (JoinIsRightSemiAnti(type_)) {
+    // Mark every build row of every key-equal chain entry; emit nothing.
+    for (uint32_t k = 0; k < rows.count; ++k) {
+      const uint64_t* key = &keys_[size_t{k} * w];
+      if (KeyEncoder::HasNull(key)) continue;
+      uint64_t h = hashes_[k];
+      for (uint32_t b = table_->First(h); b != kEnd; b = table_->Next(b)) {
+        if (table_->HashOf(b) == h && enc.Equal(table_->KeyOf(b), key)) marks->Mark(b);
+      }
+    }
+    return;
+  }
 
   bool skip_all = type_ == JoinType::kNullAwareAnti && table_->has_null_key();
   bool build_empty = table_->rows() == 0;
@@ -131,10 +147,16 @@ void JoinProbe::MatchWithResidual(const DataChunk& chunk, Rows rows) {
   pass_.resize(cand_probe_.size());
   residual_->Evaluate(chunk, cand_probe_.data(), cand_build_.data(), cand_probe_.size(),
                       pass_.data());
-  const bool pairs = JoinEmitsPayload(type_);
   const bool outer = type_ == JoinType::kLeftOuter || type_ == JoinType::kFullOuter;
-  JoinMatchMarks* marks = type_ == JoinType::kFullOuter ? marks_ : nullptr;
-  assert(type_ != JoinType::kFullOuter || marks != nullptr);
+  JoinMatchMarks* marks = JoinMarksBuild(type_) ? marks_ : nullptr;
+  assert(!JoinMarksBuild(type_) || marks != nullptr);
+  if (JoinIsRightSemiAnti(type_)) {
+    for (size_t c = 0; c < cand_build_.size(); ++c) {
+      if (pass_[c]) marks->Mark(cand_build_[c]);
+    }
+    return;
+  }
+  const bool pairs = JoinEmitsPayload(type_);
   uint32_t i = 0;
   for (uint32_t k = 0; k < rows.count; ++k) {
     bool matched = false;

@@ -17,6 +17,18 @@
 //                   build side is empty; otherwise as kAnti. A caller gets
 //                   NOT IN by choosing this type (its build must keep the
 //                   NULL-key rows, which Add() does).
+//   kRightSemi      the semi join with the preserved side as the BUILD side:
+//                   the probe emits nothing and marks in the JoinMatchMarks
+//                   (set_match_marks, required) every build row with a
+//                   matching probe row; after the last probe the marked build
+//                   rows are the output (EmitBuildRows). Output columns: the
+//                   build payload only (out_cols must be empty). Planned when
+//                   the preserved side is the small one (TPC-H Q04: build on
+//                   the orders, probe lineitem), so the hash table holds the
+//                   small side.
+//   kRightAnti      as kRightSemi, the output being the UNmarked build rows:
+//                   NOT EXISTS (a build row with a NULL key is never marked,
+//                   so it is returned).
 //
 // Residual (optional; join_residual.h): a boolean expression over the probe
 // input chunk's columns [0, P) and the build payload columns [P, P + B). A
@@ -46,11 +58,33 @@
 
 namespace forktail {
 
-enum class JoinType : uint8_t { kInner, kLeftOuter, kSemi, kAnti, kNullAwareAnti, kFullOuter };
+enum class JoinType : uint8_t {
+  kInner,
+  kLeftOuter,
+  kSemi,
+  kAnti,
+  kNullAwareAnti,
+  kFullOuter,
+  kRightSemi,
+  kRightAnti
+};
 
-// Whether the join's output carries the build payload (inner, left, full).
+// Whether the join's output carries the build payload (inner, left, full,
+// and the right semi / anti joins, whose output is the build payload only).
 inline bool JoinEmitsPayload(JoinType t) {
-  return t == JoinType::kInner || t == JoinType::kLeftOuter || t == JoinType::kFullOuter;
+  return t == JoinType::kInner || t == JoinType::kLeftOuter || t == JoinType::kFullOuter ||
+         t == JoinType::kRightSemi || t == JoinType::kRightAnti;
+}
+
+// Whether the probe emits nothing and only marks build rows (right semi /
+// anti): the output is made from the marks after the last probe.
+inline bool JoinIsRightSemiAnti(JoinType t) {
+  return t == JoinType::kRightSemi || t == JoinType::kRightAnti;
+}
+
+// Whether the probes mark the build rows they match (JoinMatchMarks).
+inline bool JoinMarksBuild(JoinType t) {
+  return t == JoinType::kFullOuter || JoinIsRightSemiAnti(t);
 }
 
 class JoinProbe {
@@ -64,7 +98,8 @@ class JoinProbe {
             std::vector<uint32_t> out_cols, std::vector<Type> out_types, CompactionPolicy policy,
             const Expression* residual = nullptr);
 
-  // kFullOuter: where matched build rows are marked (outlives the probe).
+  // kFullOuter, kRightSemi, kRightAnti: where matched build rows are marked
+  // (outlives the probe).
   void set_match_marks(JoinMatchMarks* marks) { marks_ = marks; }
 
   void Probe(const DataChunk& chunk, const Emit& emit);

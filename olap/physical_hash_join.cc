@@ -134,6 +134,9 @@ HashJoinProbeOperator::HashJoinProbeOperator(const std::vector<Type>& probe_type
   if (key_cols_.size() != build->key_types().size()) {
     throw DbError(sqlstate::kInternalError, "hash join probe and build key counts differ");
   }
+  if (JoinIsRightSemiAnti(type_) && !out_cols_.empty()) {
+    throw DbError(sqlstate::kInternalError, "a right semi or anti join outputs no probe column");
+  }
   if (residual_ != nullptr) {
     if (type_ == JoinType::kNullAwareAnti) {
       throw DbError(sqlstate::kFeatureNotSupported,
@@ -154,7 +157,7 @@ JoinProbe& HashJoinProbeOperator::ProbeOf(int slot) {
   if (probes_[slot] == nullptr) {
     probes_[slot] = std::make_unique<JoinProbe>(build_->table().get(), type_, key_cols_, out_cols_,
                                                 out_types_, policy_, residual_.get());
-    if (type_ == JoinType::kFullOuter) probes_[slot]->set_match_marks(Marks());
+    if (JoinMarksBuild(type_)) probes_[slot]->set_match_marks(Marks());
   }
   return *probes_[slot];
 }
@@ -170,7 +173,7 @@ void HashJoinProbeOperator::Collect(DataChunk& chunk, ChunkBlock* out, MemoryCha
 
 void HashJoinProbeOperator::ProcessBlock(WorkOrderContext& context, int slot,
                                          size_t /*input_index*/, const StreamBlockPtr& block) {
-  if (type_ == JoinType::kFullOuter) {
+  if (JoinMarksBuild(type_)) {
     marks_charge_.Bind(context.allocator<char>().memory());
     marks_charge_.Set(Marks()->bytes());
   }
@@ -200,20 +203,23 @@ bool HashJoinProbeOperator::Finish(WorkOrderSink& sink) {
       EmitIfRows(context, std::move(out));
     });
   }
-  if (type_ == JoinType::kFullOuter) {
-    // Every probe work order is done: the marks are final. Each slot pads
-    // its share of the build rows that found no partner.
+  if (JoinMarksBuild(type_)) {
+    // Every probe work order is done: the marks are final. Each slot emits
+    // its share of the build rows: FULL OUTER pads those that found no
+    // partner, the right semi join emits the marked ones, the right anti
+    // join the unmarked ones.
+    const bool marked = type_ == JoinType::kRightSemi;
     const JoinMatchMarks* marks = Marks();
     const uint64_t rows = marks->rows();
     const uint64_t n = static_cast<uint64_t>(parallelism());
     for (uint64_t t = 0; t < n && rows > 0; ++t) {
       const uint64_t begin = rows * t / n, end = rows * (t + 1) / n;
       if (begin == end) continue;
-      Spawn(sink, [this, marks, begin, end](WorkOrderContext& context) {
+      Spawn(sink, [this, marks, begin, end, marked](WorkOrderContext& context) {
         std::shared_ptr<MemoryCharge> charge;
         std::shared_ptr<ChunkBlock> out = MakeOutput(context, build_->table(), &charge);
-        EmitUnmatchedBuildRows(*build_->table(), *marks, begin, end, out_types_,
-                               [&](DataChunk& c) { Collect(c, out.get(), charge.get()); });
+        EmitBuildRows(*build_->table(), *marks, begin, end, marked, out_types_,
+                      [&](DataChunk& c) { Collect(c, out.get(), charge.get()); });
         EmitIfRows(context, std::move(out));
       });
     }

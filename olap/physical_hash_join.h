@@ -24,6 +24,12 @@
 // emitting the unmarked build rows of its share of the row ids with NULL
 // probe columns (join_match_marks.h). The marks are charged to the query.
 //
+// Right semi / anti (JoinType::kRightSemi / kRightAnti): the same marks; the
+// probes emit nothing, and Finish's per-slot work orders emit the marked
+// (semi) or unmarked (anti) build rows, payload columns only (out_cols must
+// be empty). The preserved side is the build: a planner picks them when
+// the preserved side is much smaller than the other (EXISTS over lineitem).
+//
 // Residual condition (optional, last constructor argument; join_residual.h):
 // a bound boolean Expression whose column refs index [0, P) = the probe
 // input's columns (P = probe_types.size(), all of them, not only out_cols)

@@ -19,6 +19,16 @@ std::vector<uint32_t> Concat(std::vector<uint32_t> a, const std::vector<uint32_t
   return a;
 }
 
+// The probes gather their output across input chunks until it holds this
+// many rows (compaction_policy.h): a selective join then emits a few dense
+// chunks instead of one sparse chunk per input chunk, each with its own
+// kVectorSize-slot vectors (TPC-H Q10 at SF1: 2930 chunks of ~40 rows).
+CompactionPolicy ProbeCompaction() { return CompactionPolicy::Fixed(kVectorSize / 2); }
+
+// A semi / anti join builds on its preserved side when the other side is
+// estimated this many times bigger (JoinType::kRightSemi / kRightAnti).
+constexpr double kRightSemiMinRatio = 2.0;
+
 }  // namespace
 
 Planned Planner::PlanJoin(const LogicalOp& op) {
@@ -91,6 +101,16 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
       throw DbError(sqlstate::kFeatureNotSupported, "RIGHT joins are not supported");
   }
 
+  // Semi / anti with a much smaller preserved side: build on it and mark
+  // (EXISTS over lineitem in TPC-H Q04, Q21, Q22), so the hash table holds
+  // the small side instead of the big one.
+  if (use_hash && (kind == LogicalJoinKind::kSemi || kind == LogicalJoinKind::kAnti) &&
+      lop.estimated_rows >= 0 && rop.estimated_rows > kRightSemiMinRatio * lop.estimated_rows) {
+    return PlanRightSemiJoin(
+        op, kind == LogicalJoinKind::kSemi ? JoinType::kRightSemi : JoinType::kRightAnti,
+        std::move(detail), residual);
+  }
+
   if (!use_hash) {
     Planned left = PlanOp(lop);
     Planned right = PlanOp(rop);
@@ -150,13 +170,54 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   }
   if (!semi_like) layout.insert(layout.end(), payload_ids.begin(), payload_ids.end());
   ExprPtr positional = Conjunction(residual, Concat(left.layout, payload_ids));
-  static const char* kNames[] = {"inner", "left", "semi", "anti", "null-aware anti", "full"};
+  static const char* kNames[] = {"inner",           "left", "semi",       "anti",
+                                 "null-aware anti", "full", "right semi", "right anti"};
   std::string label = std::string("HashJoinProbe ") + kNames[static_cast<int>(hash_type)];
   if (kind == LogicalJoinKind::kSingle) label += " (single, unique build)";
-  Planned out{b_.HashProbe(left.id, build, hash_type, lk, out_cols, CompactionPolicy::Off(),
+  Planned out{b_.HashProbe(left.id, build, hash_type, lk, out_cols, ProbeCompaction(),
                            std::move(positional)),
               std::move(layout)};
   Note(out.id, std::move(label), std::move(detail), op.estimated_rows, {left.id, build});
+  return out;
+}
+
+Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::string detail,
+                                   const std::vector<const Expression*>& residual) {
+  const LogicalOp& lop = *op.children.at(0);  // preserved side: the build
+  const LogicalOp& rop = *op.children.at(1);  // the probe
+  // The build first: runtime filters from builds inside it go to scans
+  // planned after them.
+  Planned left = PlanOp(lop);
+  std::vector<uint32_t> lk;
+  for (uint32_t id : op.left_keys) lk.push_back(Position(left.layout, id));
+  std::set<uint32_t> needed;
+  for (const Expression* c : residual) CollectIds(*c, &needed);
+  for (const LogicalColumn& c : op.columns) needed.insert(c.id);
+  // Payload: the output columns and the residual's columns of the preserved
+  // side; the output is the payload (the residual's extra columns ride along).
+  std::vector<uint32_t> payload, payload_ids;
+  for (uint32_t p = 0; p < left.layout.size(); ++p) {
+    if (needed.count(left.layout[p]) != 0) {
+      payload.push_back(p);
+      payload_ids.push_back(left.layout[p]);
+    }
+  }
+  OperatorId build = b_.HashBuild(left.id, lk, payload);
+  Note(build, "HashJoinBuild", "keys=[" + ShowIds(op.left_keys, {&lop}) + "]", lop.estimated_rows,
+       {left.id});
+  AddMemory(lop.estimated_rows, 33.0 + 8.0 * static_cast<double>(lk.size()) +
+                                    16.0 * static_cast<double>(payload.size()));
+
+  Planned right = PlanOp(rop);
+  std::vector<uint32_t> rk;
+  for (uint32_t id : op.right_keys) rk.push_back(Position(right.layout, id));
+  ExprPtr positional = Conjunction(residual, Concat(right.layout, payload_ids));
+  std::string label =
+      type == JoinType::kRightSemi ? "HashJoinProbe right semi" : "HashJoinProbe right anti";
+  Planned out{
+      b_.HashProbe(right.id, build, type, rk, {}, CompactionPolicy::Off(), std::move(positional)),
+      std::move(payload_ids)};
+  Note(out.id, std::move(label), std::move(detail), op.estimated_rows, {right.id, build});
   return out;
 }
 

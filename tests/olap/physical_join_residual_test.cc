@@ -3,7 +3,9 @@
 // workers: FULL OUTER probes mark the shared build rows concurrently),
 // against a nested loop over Table::Read rows that evaluates the same bound
 // expression row by row. Every join type; FULL OUTER also pads each build
-// row without a partner with NULL probe columns. NULL keys never match.
+// row without a partner with NULL probe columns; the right semi / anti joins
+// output the build rows with / without a partner (payload only). NULL keys
+// never match.
 #include <gtest/gtest.h>
 
 #include "tests/olap/physical_testing.h"
@@ -14,7 +16,8 @@ namespace {
 
 // Probe t(a, b, c, d, e) with build u on (a, c), build filtered to u.b > 0;
 // payload u.b, u.d. Pair row: 0..4 = t.a..t.e, 5 = u.b, 6 = u.d.
-// Output: t.a, t.c, t.b, then u.b, u.d (inner, left, full).
+// Output: t.a, t.c, t.b, then u.b, u.d (inner, left, full); u.b, u.d only
+// (right semi, right anti).
 constexpr uint32_t kP = 5;
 
 std::vector<ExprPtr> Residuals() {
@@ -66,6 +69,12 @@ std::vector<Row> Reference(JoinType type, const Expression* residual,
       out.push_back(head);
     }
   }
+  if (type == JoinType::kRightSemi || type == JoinType::kRightAnti) {
+    for (size_t i = 0; i < build.size(); ++i) {
+      if (build_matched[i] == (type == JoinType::kRightSemi))
+        out.push_back({build[i][1], build[i][3]});
+    }
+  }
   if (type == JoinType::kFullOuter) {
     for (size_t i = 0; i < build.size(); ++i) {
       if (build_matched[i]) continue;
@@ -90,7 +99,8 @@ std::vector<Row> RunJoin(ptest::Mode mode, const Table& t, const Table& u, JoinT
     auto probe_scan = std::make_unique<TableScanOperator>(t, ScanSpec{}, workers);
     auto probe = std::make_unique<HashJoinProbeOperator>(
         probe_scan->output_types(), build.get(), type, std::vector<uint32_t>{0, 2},
-        std::vector<uint32_t>{0, 2, 1}, policy, workers, CopyResidual(residual));
+        JoinIsRightSemiAnti(type) ? std::vector<uint32_t>{} : std::vector<uint32_t>{0, 2, 1},
+        policy, workers, CopyResidual(residual));
     auto result = std::make_shared<ResultRows>();
     auto sink = std::make_unique<ResultSinkOperator>(probe->output_types(), result);
     OperatorId bs = plan.AddOperator(std::move(build_scan));
@@ -110,7 +120,7 @@ void CheckAll(const ptest::TestTable& t, const ptest::TestTable& u, uint64_t see
   std::vector<ExprPtr> residuals = Residuals();
   for (size_t e = 0; e < residuals.size(); ++e) {
     for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kSemi, JoinType::kAnti,
-                          JoinType::kFullOuter}) {
+                          JoinType::kFullOuter, JoinType::kRightSemi, JoinType::kRightAnti}) {
       auto want = ptest::Bag(Reference(type, residuals[e].get(), u.live, t.live));
       for (ptest::Mode mode : ptest::kModes) {
         CompactionPolicy policy = mode == ptest::Mode::kOneWorker ? CompactionPolicy::Fixed(1024)
@@ -145,7 +155,7 @@ TEST(PhysicalJoinResidual, EmptySides) {
   auto t = ptest::MakeTable("t", 300, 405, 10, 0, 128);
   auto empty = ptest::MakeTable("e", 0, 406, 10, 0, 64);
   CheckAll(t, empty, 405);  // empty build: every probe row padded (left, full)
-  CheckAll(empty, t, 406);  // empty probe: every (filtered) build row padded (full)
+  CheckAll(empty, t, 406);  // empty probe: every (filtered) build row padded (full, right anti)
   CheckAll(empty, empty, 407);
 }
 
@@ -168,6 +178,8 @@ TEST(PhysicalJoinResidual, BadResidualRejectedAtConstruction) {
   } catch (const DbError& e) {
     EXPECT_STREQ(e.sqlstate(), sqlstate::kFeatureNotSupported);
   }
+  // A right semi join outputs the build payload only: no probe column.
+  EXPECT_THROW(make(JoinType::kRightSemi, nullptr), DbError);
 }
 
 }  // namespace

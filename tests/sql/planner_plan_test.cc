@@ -153,6 +153,38 @@ TEST_F(PlannerPlan, JoinsOfEveryKindMatchTheReference) {
   }
 }
 
+// Semi / anti joins whose other side is estimated much bigger than the
+// preserved one build on the preserved side and mark it (right semi / anti,
+// join_match_marks.h): same rows as the reference, with and without a
+// residual, empty sides included.
+TEST_F(PlannerPlan, SemiJoinsBuildOnTheSmallPreservedSide) {
+  plantest::CatalogTable ts = plantest::AddTable(catalog_, "ts", 250, 74, 25, 64);
+  plantest::CatalogTable us = plantest::AddTable(catalog_, "us", 45, 75, 25, 16);
+  for (auto kind : {LogicalJoinKind::kSemi, LogicalJoinKind::kAnti}) {
+    for (bool residual : {false, true}) {
+      JoinCase c{kind, true, residual};
+      SCOPED_TRACE(std::string(LogicalJoinKindName(kind)) + (residual ? " residual" : ""));
+      auto check = [&](const plantest::CatalogTable& probe, const plantest::CatalogTable& build) {
+        auto root = JoinPlan(lb_, c, *probe.table, *build.table);
+        LogicalOp& join = *root->children[0];
+        join.children[0]->estimated_rows = 10;
+        join.children[1]->estimated_rows = 1000;
+        std::string plan = ExplainOf(*root);
+        EXPECT_NE(plan.find(kind == LogicalJoinKind::kSemi ? "HashJoinProbe right semi"
+                                                           : "HashJoinProbe right anti"),
+                  std::string::npos)
+            << plan;
+        EXPECT_EQ(Bag(plantest::RunAllModes(*root, catalog_)),
+                  Bag(ReferenceJoin(c, probe.live, build.live)));
+      };
+      check(us, ts);
+      check(ts, us);
+      check(us, e_);
+      check(e_, ts);
+    }
+  }
+}
+
 // Scalar subquery: (SELECT max(b) FROM u WHERE u.a = t.a) decorrelated into a
 // single join with an aggregate grouped on u.a (unique build keys), with and
 // without the build_unique hint; and an uncorrelated one (no keys).
