@@ -16,14 +16,21 @@
 
 namespace forktail {
 
-// Row indexes (physical) of the live rows, ascending.
+// Row indexes (physical) of the live rows, ascending. The kVectorSize slots
+// (8 KiB) are allocated on the first writable access: most chunks (join and
+// aggregate outputs, unfiltered scans) never get a selection, and every
+// DataChunk has one.
 class SelectionVector {
  public:
-  SelectionVector() : idx_(new uint32_t[kVectorSize]) {}
-  uint32_t* data() { return idx_.get(); }
+  SelectionVector() = default;
+  uint32_t* data() {
+    if (idx_ == nullptr) idx_.reset(new uint32_t[kVectorSize]);
+    return idx_.get();
+  }
+  // Null until a writable access allocated the slots.
   const uint32_t* data() const { return idx_.get(); }
   uint32_t operator[](uint32_t i) const { return idx_[i]; }
-  uint32_t& operator[](uint32_t i) { return idx_[i]; }
+  uint32_t& operator[](uint32_t i) { return data()[i]; }
 
  private:
   std::unique_ptr<uint32_t[]> idx_;
