@@ -44,6 +44,19 @@ ExprPtr CastIfNeeded(ExprPtr e, const Type& t) {
 
 }  // namespace
 
+Type DecimalDigits(const Type& t) {
+  switch (t.id) {
+    case TypeId::kDecimal:
+      return t;
+    case TypeId::kSmallInt:
+      return Type::Decimal(5, 0);
+    case TypeId::kInteger:
+      return Type::Decimal(10, 0);
+    default:
+      return Type::Decimal(19, 0);  // BIGINT: 9223372036854775807 has 19 digits
+  }
+}
+
 Type CommonType(const Type& a, const Type& b, bool for_arith) {
   if (a.IsString() && b.IsString() && !for_arith) {
     return a.id == TypeId::kChar && b.id == TypeId::kChar ? a : Type::Text();
@@ -51,9 +64,15 @@ Type CommonType(const Type& a, const Type& b, bool for_arith) {
   if (a.IsNumeric() && b.IsNumeric()) {
     if (a.id == TypeId::kDouble || b.id == TypeId::kDouble) return Type::Double();
     if (a.id == TypeId::kDecimal || b.id == TypeId::kDecimal) {
-      int s =
-          std::max(a.id == TypeId::kDecimal ? a.scale : 0, b.id == TypeId::kDecimal ? b.scale : 0);
-      return Type::Decimal(kMaxDecimalPrecision, s);
+      // Room for both sides' integer digits at the larger scale: DECIMAL(18,s)
+      // while that fits an int64 (as before 38-digit decimals), else wide.
+      int s = std::max(DecimalDigits(a).scale, DecimalDigits(b).scale);
+      int int_digits = std::max(DecimalDigits(a).precision - DecimalDigits(a).scale,
+                                DecimalDigits(b).precision - DecimalDigits(b).scale);
+      if (int_digits + s <= kMaxNarrowDecimalPrecision) {
+        return Type::Decimal(kMaxNarrowDecimalPrecision, s);
+      }
+      return Type::Decimal(std::min(kMaxDecimalPrecision, int_digits + s), s);
     }
     return IntRank(a.id) >= IntRank(b.id) ? a : b;
   }
@@ -88,8 +107,8 @@ ExprPtr Arith(ArithOp op, ExprPtr left, ExprPtr right) {
     // keep their own scales (the kernel aligns them).
     auto as_decimal = [](ExprPtr x) {
       if (x->type.id == TypeId::kDecimal) return x;
-      int digits = x->type.id == TypeId::kSmallInt ? 5 : x->type.id == TypeId::kInteger ? 10 : 18;
-      return Cast(std::move(x), Type::Decimal(digits, 0));
+      Type t = DecimalDigits(x->type);
+      return Cast(std::move(x), t);
     };
     left = as_decimal(std::move(left));
     right = as_decimal(std::move(right));

@@ -2,16 +2,16 @@
 // round, trunc, power/pow, sqrt, cbrt, exp, ln, log, log10, pi.
 //
 // Integer and DECIMAL overloads are exact (DECIMAL values are unscaled
-// int64s; see storage/decimal.h); the DOUBLE ones follow the C library and
-// PostgreSQL's error checks (22003 on overflow, 2201E for logarithms of
-// zero/negatives, 2201F for bad powers). Differences from PostgreSQL:
-// sqrt/exp/ln/log/power of a DECIMAL compute in DOUBLE (PostgreSQL keeps
-// numeric); round(numeric, n) with a non-constant n keeps the argument's
+// int64s, or __int128s past 18 digits; see storage/decimal.h); the DOUBLE ones follow the C library
+// and PostgreSQL's error checks (22003 on overflow, 2201E for logarithms of zero/negatives, 2201F
+// for bad powers). Differences from PostgreSQL: sqrt/exp/ln/log/power of a DECIMAL compute in
+// DOUBLE (PostgreSQL keeps numeric); round(numeric, n) with a non-constant n keeps the argument's
 // scale (PostgreSQL's numeric has a per-value scale).
 #include <cmath>
 
 #include "olap/kernel_util.h"
 #include "olap/scalar_function.h"
+#include "storage/decimal.h"
 
 namespace forktail {
 namespace {
@@ -51,16 +51,44 @@ void RegisterAbs(FunctionRegistry& r, TypeId id) {
              }));
 }
 
+// DECIMAL kernels run on __int128 values; Dec<In, Out> reads a narrow
+// (int64) or wide (__int128) argument and writes a narrow or wide result,
+// decided once per bound call from the types.
+template <typename In, typename Out, typename F>
+void DecimalMap(const ScalarArgs& a, Rows rows, Vector* out, const F& f) {
+  const In* x = a[0]->data<In>();
+  Out* o = out->mutable_data<Out>();
+  ForEachRow(rows, [&](uint32_t i) { o[i] = static_cast<Out>(f(static_cast<__int128>(x[i]), i)); });
+}
+
+// f(__int128 value, uint32_t row) -> __int128, in the result's precision.
+template <typename F>
+ScalarKernel DecimalUnary(const Type& in, const Type& out, F f) {
+  bool wide_in = in.IsWideDecimal(), wide_out = out.IsWideDecimal();
+  return [f, wide_in, wide_out](const ScalarArgs& a, Rows rows, Vector* o) {
+    if (wide_in && wide_out) return DecimalMap<__int128, __int128>(a, rows, o, f);
+    if (wide_in) return DecimalMap<__int128, int64_t>(a, rows, o, f);
+    if (wide_out) return DecimalMap<int64_t, __int128>(a, rows, o, f);
+    DecimalMap<int64_t, int64_t>(a, rows, o, f);
+  };
+}
+
+// Narrow arguments keep narrow results (as before 38-digit decimals); wide
+// ones may use 38 digits.
+int MaxPrecisionFor(const Type& in) {
+  return in.IsWideDecimal() ? kMaxDecimalPrecision : kMaxNarrowDecimalPrecision;
+}
+
 // DECIMAL(p,s) unscaled v rounded (or truncated) to `digits` fractional
 // digits (digits may be negative), returned at scale max(digits, 0).
-int64_t RoundDecimal(int64_t v, int scale, int digits, bool truncate) {
-  if (digits >= scale) return static_cast<int64_t>(Rescale(v, scale, digits));
+__int128 RoundDecimal(__int128 v, int scale, int digits, bool truncate) {
+  if (digits >= scale) return decimal::RescaleWide(v, scale, digits);
   int drop = scale - digits;
-  if (drop > 36) return 0;
-  __int128 unit = Pow10i128(drop);
+  if (drop > 38) return 0;
+  __int128 unit = decimal::Pow10Wide(drop);
   __int128 q = truncate ? v / unit : DivRound(v, unit);
-  if (digits < 0) q *= Pow10i128(-digits);
-  return CheckDecimal(q, kMaxDecimalPrecision);
+  if (digits < 0) q = decimal::ScaleUpWide(q, std::min(-digits, 38));
+  return decimal::CheckWide(q, kMaxDecimalPrecision);
 }
 
 // round/trunc for DECIMAL; digits_arg: the constant second argument (if
@@ -73,28 +101,26 @@ void RegisterDecimalRounding(FunctionRegistry& r, const std::string& name, bool 
     o.bind = [name, truncate, two_args](const FunctionBindContext&, std::vector<ExprPtr>& args) {
       Type in = args[0]->type;
       int p = in.precision, s = in.scale;
+      int max_precision = MaxPrecisionFor(in);
       bool constant_digits =
           !two_args || (args[1]->kind == ExprKind::kConstant && !args[1]->constant.is_null());
       int digits = two_args && constant_digits ? static_cast<int>(args[1]->constant.GetInt()) : 0;
-      int out_scale = !constant_digits ? s : std::clamp(digits, 0, kMaxDecimalPrecision);
+      int out_scale = !constant_digits ? s : std::clamp(digits, 0, max_precision);
       int int_digits = p - s + 1;  // rounding up may add a digit
-      int out_precision = std::min(kMaxDecimalPrecision, std::max(int_digits + out_scale, 1));
+      int out_precision = std::min(max_precision, std::max(int_digits + out_scale, 1));
       if (out_scale > out_precision) out_scale = out_precision;
       Type out_type = Type::Decimal(out_precision, out_scale);
-      return MakeScalarFunction(name, out_type,
-                                [s, out_scale, out_precision, truncate, two_args, constant_digits,
-                                 digits](const ScalarArgs& a, Rows rows, Vector* out) {
-                                  const int64_t* x = a[0]->data<int64_t>();
-                                  const int32_t* d = two_args ? a[1]->data<int32_t>() : nullptr;
-                                  int64_t* o = out->mutable_data<int64_t>();
-                                  ForEachRow(rows, [&](uint32_t i) {
-                                    int want = constant_digits ? digits : d[i];
-                                    int64_t v =
-                                        RoundDecimal(x[i], s, std::min(want, out_scale), truncate);
-                                    int at = std::max(std::min(want, out_scale), 0);
-                                    o[i] = CheckDecimal(Rescale(v, at, out_scale), out_precision);
-                                  });
-                                });
+      auto kernel = [s, out_scale, out_precision, truncate, two_args, constant_digits, digits, in,
+                     out_type](const ScalarArgs& a, Rows rows, Vector* out) {
+        const int32_t* d = two_args ? a[1]->data<int32_t>() : nullptr;
+        DecimalUnary(in, out_type, [&](__int128 x, uint32_t i) {
+          int want = constant_digits ? digits : d[i];
+          __int128 v = RoundDecimal(x, s, std::min(want, out_scale), truncate);
+          int at = std::max(std::min(want, out_scale), 0);
+          return decimal::CheckWide(decimal::RescaleWide(v, at, out_scale), out_precision);
+        })(a, rows, out);
+      };
+      return MakeScalarFunction(name, out_type, kernel);
     };
     r.Register(name, std::move(o));
   }
@@ -107,11 +133,11 @@ void RegisterDecimalCeilFloor(FunctionRegistry& r, const std::string& name, bool
   o.bind = [name, ceil](const FunctionBindContext&, std::vector<ExprPtr>& args) {
     Type in = args[0]->type;
     int s = in.scale;
-    Type out_type = Type::Decimal(std::min(kMaxDecimalPrecision, in.precision - s + 1), 0);
+    Type out_type = Type::Decimal(std::min(MaxPrecisionFor(in), in.precision - s + 1), 0);
+    __int128 unit = decimal::Pow10Wide(s);
     return MakeScalarFunction(name, out_type,
-                              Unary<int64_t, int64_t>([s, ceil](int64_t v) -> int64_t {
-                                int64_t unit = kPow10[s];
-                                int64_t q = v / unit, rem = v % unit;
+                              DecimalUnary(in, out_type, [unit, ceil](__int128 v, uint32_t) {
+                                __int128 q = v / unit, rem = v % unit;
                                 if (ceil && rem > 0) ++q;
                                 if (!ceil && rem < 0) --q;
                                 return q;
@@ -124,12 +150,21 @@ void RegisterDecimalSignAbs(FunctionRegistry& r) {
   FunctionOverload abs;
   abs.params = {TypeId::kDecimal};
   abs.bind = [](const FunctionBindContext&, std::vector<ExprPtr>& args) {
-    return MakeScalarFunction("abs", args[0]->type,
-                              Unary<int64_t, int64_t>([](int64_t v) { return v < 0 ? -v : v; }));
+    const Type& t = args[0]->type;
+    return MakeScalarFunction(
+        "abs", t, DecimalUnary(t, t, [](__int128 v, uint32_t) { return v < 0 ? -v : v; }));
   };
   r.Register("abs", std::move(abs));
-  r.Register("sign", {TypeId::kDecimal}, Type::Decimal(1, 0),
-             Unary<int64_t, int64_t>([](int64_t v) -> int64_t { return (v > 0) - (v < 0); }));
+  FunctionOverload sign;
+  sign.params = {TypeId::kDecimal};
+  sign.bind = [](const FunctionBindContext&, std::vector<ExprPtr>& args) {
+    Type out = Type::Decimal(1, 0);
+    return MakeScalarFunction("sign", out,
+                              DecimalUnary(args[0]->type, out, [](__int128 v, uint32_t) {
+                                return __int128{(v > 0) - (v < 0)};
+                              }));
+  };
+  r.Register("sign", std::move(sign));
 }
 
 double Power(double x, double y) {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "olap/kernel_util.h"
+#include "storage/decimal.h"
 
 namespace forktail {
 namespace {
@@ -35,10 +36,28 @@ uint32_t StateWords(const AggregateSpec& a) {
     case AggKind::kAvg:
       return IsIntSum(a) ? 3 : 2;
     case AggKind::kMin:
-    case AggKind::kMax:
-      return a.input_type.IsString() ? 3 : 2;
+    case AggKind::kMax:  // [value][has] / [lo][hi][has] / [ptr][len][has]
+      return a.input_type.IsString() || a.input_type.IsWideDecimal() ? 3 : 2;
   }
   abort();
+}
+
+// Distinct sets of wide DECIMALs keep the 16 bytes of each value as a string.
+bool DistinctAsBytes(const Type& t) { return t.IsString() || t.IsWideDecimal(); }
+
+std::string WideBytes(__int128 v) { return std::string(reinterpret_cast<const char*>(&v), 16); }
+__int128 FromWideBytes(const std::string& b) {
+  __int128 v;
+  memcpy(&v, b.data(), 16);
+  return v;
+}
+
+__int128 CheckedAdd(__int128 a, __int128 b) {
+  __int128 r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    throw DbError(sqlstate::kNumericValueOutOfRange, "numeric field overflow");
+  }
+  return r;
 }
 
 __int128 GetI128(const uint64_t* s) {
@@ -49,8 +68,14 @@ void SetI128(uint64_t* s, __int128 v) {
   s[1] = static_cast<uint64_t>(static_cast<unsigned __int128>(v) >> 64);
 }
 
+// AVG(DECIMAL(p,s)): at least 6 fractional digits where the integer part
+// leaves room, in 18 digits for a narrow input (as before wide decimals) and
+// 38 for a wide one.
+int AvgPrecision(const Type& t) {
+  return t.IsWideDecimal() ? kMaxDecimalPrecision : kMaxNarrowDecimalPrecision;
+}
 int AvgScale(const Type& t) {
-  return std::min(18 - (t.precision - t.scale), std::max<int>(t.scale, 6));
+  return std::min(AvgPrecision(t) - (t.precision - t.scale), std::max<int>(t.scale, 6));
 }
 
 // A SUM/AVG state ([sum lo][sum hi][count] or [sum][count]) over the
@@ -95,11 +120,16 @@ Type AggregateResultType(const AggregateSpec& a) {
     case AggKind::kSum:
     case AggKind::kSumDistinct:
       if (a.input_type.id == TypeId::kDouble) return Type::Double();
-      if (a.input_type.id == TypeId::kDecimal) return Type::Decimal(18, a.input_type.scale);
+      // DuckDB's DECIMAL(38,s): a sum of many 18-digit values needs more.
+      if (a.input_type.id == TypeId::kDecimal) {
+        return Type::Decimal(kMaxDecimalPrecision, a.input_type.scale);
+      }
       return Type::BigInt();
     case AggKind::kAvg:
     case AggKind::kAvgDistinct:
-      if (a.input_type.id == TypeId::kDecimal) return Type::Decimal(18, AvgScale(a.input_type));
+      if (a.input_type.id == TypeId::kDecimal) {
+        return Type::Decimal(AvgPrecision(a.input_type), AvgScale(a.input_type));
+      }
       return Type::Double();
     case AggKind::kMin:
     case AggKind::kMax:
@@ -178,7 +208,7 @@ uint32_t GroupTable::Insert(const uint64_t* key, uint64_t hash) {
     }
     if (!IsDistinctSet(kind)) continue;
     uint64_t* s = State(g) + offsets_[a];
-    if ((*aggs_)[a].input_type.IsString()) {
+    if (DistinctAsBytes((*aggs_)[a].input_type)) {
       s[0] = distinct_s_.size();
       distinct_s_.emplace_back();
     } else {
@@ -277,6 +307,11 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
               memcpy(s, &sum, 8);
               ++s[1];
             });
+          } else if constexpr (std::is_same_v<T, __int128>) {
+            each([](uint64_t* s, __int128 x) {
+              SetI128(s, CheckedAdd(GetI128(s), x));
+              ++s[2];
+            });
           } else if constexpr (std::is_integral_v<T>) {
             each([](uint64_t* s, T x) {
               SetI128(s, GetI128(s) + static_cast<int64_t>(x));
@@ -295,6 +330,13 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
                 std::string_view o = arena->Add(x);
                 s[0] = reinterpret_cast<uint64_t>(o.data());
                 s[1] = o.size();
+                s[2] = 1;
+              }
+            });
+          } else if constexpr (std::is_same_v<T, __int128>) {
+            each([&](uint64_t* s, __int128 x) {
+              if (s[2] == 0 || Better(is_min, x, GetI128(s))) {
+                SetI128(s, x);
                 s[2] = 1;
               }
             });
@@ -326,6 +368,8 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
             each([&](uint64_t* s, std::string_view x) {
               distinct_s_[s[0]].emplace(trim ? TrimTrailingBlanks(x) : x);
             });
+          } else if constexpr (std::is_same_v<T, __int128>) {
+            each([&](uint64_t* s, __int128 x) { distinct_s_[s[0]].emplace(WideBytes(x)); });
           } else if constexpr (std::is_same_v<T, double>) {
             each([&](uint64_t* s, double x) {
               double y = x == 0 ? 0.0 : x;
@@ -364,7 +408,7 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
       case AggKind::kSum:
       case AggKind::kAvg:
         if (IsIntSum(spec)) {
-          SetI128(da, GetI128(da) + GetI128(sa));
+          SetI128(da, CheckedAdd(GetI128(da), GetI128(sa)));
           da[2] += sa[2];
         } else {
           double x, y;
@@ -379,7 +423,13 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
       case AggKind::kMax: {
         bool is_min = spec.kind == AggKind::kMin;
         PhysicalType p = PhysicalTypeOf(spec.input_type);
-        if (p == PhysicalType::kString) {
+        if (p == PhysicalType::kInt128) {
+          if (sa[2] == 0) break;
+          if (da[2] == 0 || Better(is_min, GetI128(sa), GetI128(da))) {
+            SetI128(da, GetI128(sa));
+            da[2] = 1;
+          }
+        } else if (p == PhysicalType::kString) {
           if (sa[2] == 0) break;
           std::string_view x(reinterpret_cast<const char*>(sa[0]), sa[1]);
           std::string_view cur(reinterpret_cast<const char*>(da[0]), da[1]);
@@ -410,7 +460,7 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
       case AggKind::kCountDistinct:
       case AggKind::kSumDistinct:
       case AggKind::kAvgDistinct:
-        if (spec.input_type.IsString()) {
+        if (DistinctAsBytes(spec.input_type)) {
           for (const auto& x : src.distinct_s_[sa[0]]) distinct_s_[da[0]].insert(x);
         } else {
           for (uint64_t x : src.distinct_[sa[0]]) distinct_[da[0]].insert(x);
@@ -450,8 +500,9 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
             v.mutable_data<int64_t>()[i] = static_cast<int64_t>(s[0]);
             break;
           case AggKind::kCountDistinct:
-            v.mutable_data<int64_t>()[i] = static_cast<int64_t>(
-                spec.input_type.IsString() ? distinct_s_[s[0]].size() : distinct_[s[0]].size());
+            v.mutable_data<int64_t>()[i] =
+                static_cast<int64_t>(DistinctAsBytes(spec.input_type) ? distinct_s_[s[0]].size()
+                                                                      : distinct_[s[0]].size());
             break;
           case AggKind::kSum:
           case AggKind::kAvg:
@@ -460,7 +511,15 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
             bool is_int = IsIntSum(spec);
             uint64_t summed[3] = {0, 0, 0};
             if (spec.kind == AggKind::kSumDistinct || spec.kind == AggKind::kAvgDistinct) {
-              SumDistinct(spec, distinct_[s[0]], summed);
+              if (spec.input_type.IsWideDecimal()) {
+                __int128 sum = 0;
+                for (const std::string& x : distinct_s_[s[0]])
+                  sum = CheckedAdd(sum, FromWideBytes(x));
+                SetI128(summed, sum);
+                summed[2] = distinct_s_[s[0]].size();
+              } else {
+                SumDistinct(spec, distinct_[s[0]], summed);
+              }
               s = summed;
             }
             const bool is_sum = spec.kind == AggKind::kSum || spec.kind == AggKind::kSumDistinct;
@@ -479,16 +538,22 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
             bool dec = spec.input_type.id == TypeId::kDecimal;
             if (is_sum) {
               if (dec) {
-                v.mutable_data<int64_t>()[i] = CheckDecimal(sum, 18);
+                v.mutable_data<__int128>()[i] = decimal::CheckWide(sum, kMaxDecimalPrecision);
               } else {
                 if (sum > INT64_MAX || sum < INT64_MIN) OutOfRange(Type::BigInt());
                 v.mutable_data<int64_t>()[i] = static_cast<int64_t>(sum);
               }
             } else if (dec) {
-              int to = AvgScale(spec.input_type);
-              __int128 scaled = sum * Pow10i128(to - spec.input_type.scale);
-              v.mutable_data<int64_t>()[i] =
-                  CheckDecimal(DivRound(scaled, static_cast<__int128>(cnt)), 18);
+              const Type& in = spec.input_type;
+              int to = AvgScale(in);
+              __int128 avg = decimal::CheckWide(
+                  decimal::MulDivRound(sum, decimal::Pow10Wide(to - in.scale), cnt),
+                  AvgPrecision(in));
+              if (in.IsWideDecimal()) {
+                v.mutable_data<__int128>()[i] = avg;
+              } else {
+                v.mutable_data<int64_t>()[i] = static_cast<int64_t>(avg);
+              }
             } else {
               v.mutable_data<double>()[i] =
                   static_cast<double>(static_cast<long double>(sum) / cnt);
@@ -511,8 +576,8 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
           }
           case AggKind::kMin:
           case AggKind::kMax: {
-            bool is_str = spec.input_type.IsString();
-            if ((is_str ? s[2] : s[1]) == 0) {
+            bool three_words = spec.input_type.IsString() || spec.input_type.IsWideDecimal();
+            if ((three_words ? s[2] : s[1]) == 0) {
               v.SetNull(i, true);
               break;
             }
@@ -522,6 +587,8 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
                 d[i] = std::string_view(reinterpret_cast<const char*>(s[0]), s[1]);
               } else if constexpr (std::is_same_v<T, double>) {
                 memcpy(&d[i], s, 8);
+              } else if constexpr (std::is_same_v<T, __int128>) {
+                d[i] = GetI128(s);
               } else {
                 d[i] = static_cast<T>(static_cast<int64_t>(s[0]));
               }

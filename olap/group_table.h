@@ -17,12 +17,14 @@
 //                                                          summed at Emit)
 //   string_agg / array_agg      [list index]             (olap/list_agg.h)
 // SUM of integers yields BIGINT (22003 "bigint out of range" if the exact sum
-// does not fit), of DECIMAL(p,s) DECIMAL(18,s) (22003 "numeric field
-// overflow"), of DOUBLE DOUBLE. AVG of integers and DOUBLE yields DOUBLE, of
-// DECIMAL(p,s) DECIMAL(18,s') with s' = min(18-(p-s), max(s,6)), rounded half
-// away from zero. SUM/AVG/MIN/MAX of no non-NULL rows are NULL. SUM/AVG
-// (DISTINCT x) have SUM/AVG's result types and sum each distinct value once
-// (DOUBLE: -0 and 0 are one value).
+// does not fit), of DECIMAL(p,s) DECIMAL(38,s) as DuckDB (22003 "numeric field
+// overflow" past 38 digits), of DOUBLE DOUBLE. AVG of integers and DOUBLE
+// yields DOUBLE, of DECIMAL(p,s) DECIMAL(P,s') with P = 18 for a narrow input
+// (p <= 18) and 38 for a wide one, s' = min(P-(p-s), max(s,6)), rounded half
+// away from zero. Wide inputs: SUM/AVG states are [sum lo][sum hi][count] as
+// for narrow ones, MIN/MAX [lo][hi][has], DISTINCT sets keep 16-byte strings. SUM/AVG/MIN/MAX of no
+// non-NULL rows are NULL. SUM/AVG (DISTINCT x) have SUM/AVG's result types and sum each distinct
+// value once (DOUBLE: -0 and 0 are one value).
 #pragma once
 
 #include <memory>

@@ -121,6 +121,58 @@ void DecimalArith(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vecto
   }
 }
 
+// Some operand or the result is a wide DECIMAL: every value goes through
+// __int128 and the result is checked against its precision.
+template <typename A, typename B, typename O>
+void WideDecimalArith(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
+  const A* a = l.data<A>();
+  const B* b = r.data<B>();
+  O* o = out->mutable_data<O>();
+  const uint64_t* nulls = out->nulls();
+  const int s1 = l.type().scale, s2 = r.type().scale, so = out->type().scale;
+  const int po = out->type().precision;
+  auto body = [&](auto f) {
+    ForEachRow(rows, [&](uint32_t i) {
+      if (!NullAt(nulls, i)) o[i] = static_cast<O>(f(a[i], s1, b[i], s2, so, po));
+    });
+  };
+  switch (op) {
+    case ArithOp::kAdd:
+      body(decimal::AddWide);
+      break;
+    case ArithOp::kSub:
+      body(decimal::SubWide);
+      break;
+    case ArithOp::kMul:
+      body(decimal::MulWide);
+      break;
+    case ArithOp::kDiv:
+      body(decimal::DivWide);
+      break;
+    case ArithOp::kMod:
+      body(decimal::ModWide);
+      break;
+  }
+}
+
+template <typename A, typename B>
+void WideDecimalArithOut(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
+  if (out->type().IsWideDecimal()) {
+    WideDecimalArith<A, B, __int128>(op, l, r, rows, out);
+  } else {
+    WideDecimalArith<A, B, int64_t>(op, l, r, rows, out);
+  }
+}
+
+template <typename A>
+void WideDecimalArithRight(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
+  if (r.type().IsWideDecimal()) {
+    WideDecimalArithOut<A, __int128>(op, l, r, rows, out);
+  } else {
+    WideDecimalArithOut<A, int64_t>(op, l, r, rows, out);
+  }
+}
+
 }  // namespace
 
 void ArithKernel(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
@@ -139,7 +191,13 @@ void ArithKernel(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector
       DoubleArith(op, l, r, rows, out);
       break;
     case TypeId::kDecimal:
-      DecimalArith(op, l, r, rows, out);
+      if (!out->type().IsWideDecimal() && !l.type().IsWideDecimal() && !r.type().IsWideDecimal()) {
+        DecimalArith(op, l, r, rows, out);  // the int64 fast path
+      } else if (l.type().IsWideDecimal()) {
+        WideDecimalArithRight<__int128>(op, l, r, rows, out);
+      } else {
+        WideDecimalArithRight<int64_t>(op, l, r, rows, out);
+      }
       break;
     default:
       abort();
@@ -159,7 +217,7 @@ void ConstantKernel(const Value& c, Rows rows, Vector* out) {
     } else if constexpr (std::is_same_v<T, double>) {
       v = c.GetDouble();
     } else {
-      v = static_cast<T>(c.GetInt());
+      v = static_cast<T>(c.GetWide());
     }
     ForEachRow(rows, [&](uint32_t i) { o[i] = v; });
   });

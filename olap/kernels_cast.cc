@@ -116,6 +116,100 @@ std::string ToText(const Type& t, int64_t i, double d) {
   abort();
 }
 
+// Reads row i of an integer-represented vector (bool, ints, narrow or wide
+// DECIMAL) as __int128.
+template <typename F>
+void ForEachWide(const Vector& in, Rows rows, const uint64_t* nulls, F f) {
+  DispatchPhysical(in.physical(), [&]<typename In>() {
+    if constexpr (std::is_integral_v<In> || std::is_same_v<In, __int128>) {
+      const In* a = in.data<In>();
+      ForEachRow(rows, [&](uint32_t i) {
+        if (!NullAt(nulls, i)) f(i, static_cast<__int128>(a[i]));
+      });
+    } else {
+      abort();
+    }
+  });
+}
+
+// Writes an __int128 into an integer-represented output (range already checked).
+template <typename F>
+void StoreWide(Vector* out, Rows rows, const uint64_t* nulls, F f) {
+  DispatchPhysical(out->physical(), [&]<typename Out>() {
+    if constexpr (std::is_integral_v<Out> || std::is_same_v<Out, __int128>) {
+      Out* o = out->mutable_data<Out>();
+      ForEachRow(rows, [&](uint32_t i) {
+        if (!NullAt(nulls, i)) o[i] = static_cast<Out>(f(i));
+      });
+    } else {
+      abort();
+    }
+  });
+}
+
+// Casts where either side is a wide DECIMAL (19..38 digits).
+void WideDecimalCast(const Vector& in, Rows rows, Vector* out, Cat cf, Cat ct) {
+  const Type& from = in.type();
+  const Type& to = out->type();
+  const uint64_t* nulls = out->nulls();
+  if (ct == Cat::kString) {
+    auto* o = out->mutable_data<std::string_view>();
+    StringArena* arena = out->arena();
+    ForEachWide(in, rows, nulls, [&](uint32_t i, __int128 v) {
+      std::string s = decimal::FormatWide(v, from.scale);
+      if (to.length != 0 && s.size() > to.length) {
+        throw DbError(sqlstate::kStringDataRightTruncation,
+                      fmt::format("value too long for type {}", to.ToString()));
+      }
+      if (to.id == TypeId::kChar && s.size() < to.length) s.resize(to.length, ' ');
+      o[i] = arena->Add(s);
+    });
+    return;
+  }
+  if (cf == Cat::kString) {
+    const auto* a = in.data<std::string_view>();
+    StoreWide(out, rows, nulls, [&](uint32_t i) {
+      return decimal::ParseWide(TrimTrailingBlanks(a[i]), to.precision, to.scale);
+    });
+    return;
+  }
+  if (ct == Cat::kDouble) {
+    double* o = out->mutable_data<double>();
+    ForEachWide(in, rows, nulls,
+                [&](uint32_t i, __int128 v) { o[i] = decimal::ToDoubleWide(v, from.scale); });
+    return;
+  }
+  if (cf == Cat::kDouble) {
+    const double* a = in.data<double>();
+    StoreWide(out, rows, nulls,
+              [&](uint32_t i) { return decimal::FromDoubleWide(a[i], to.precision, to.scale); });
+    return;
+  }
+  // Integer-represented to integer-represented, through __int128.
+  std::vector<__int128> tmp(kVectorSize);
+  int from_scale = cf == Cat::kDecimal ? from.scale : 0;
+  ForEachWide(in, rows, nulls, [&](uint32_t i, __int128 v) {
+    switch (ct) {
+      case Cat::kDecimal:
+        tmp[i] = decimal::CheckWide(decimal::RescaleWide(v, from_scale, to.scale), to.precision);
+        break;
+      case Cat::kInt: {
+        __int128 x = decimal::RescaleWide(v, from_scale, 0);
+        if (x < IntMin(to) || x > IntMax(to)) OutOfRange(to);
+        tmp[i] = x;
+        break;
+      }
+      case Cat::kBool:
+        tmp[i] = v != 0;
+        break;
+      default:
+        throw DbError("42846",
+                      fmt::format("cannot cast type {} to {}", from.ToString(), to.ToString()));
+    }
+  });
+  StoreWide(out, rows, nulls, [&](uint32_t i) { return tmp[i]; });
+}
+
 }  // namespace
 
 void CastKernel(const Vector& in, Rows rows, Vector* out) {
@@ -124,6 +218,10 @@ void CastKernel(const Vector& in, Rows rows, Vector* out) {
   const Type& to = out->type();
   Cat cf = CategoryOf(from), ct = CategoryOf(to);
   const uint64_t* nulls = out->nulls();
+  if (from.IsWideDecimal() || to.IsWideDecimal()) {
+    WideDecimalCast(in, rows, out, cf, ct);
+    return;
+  }
 
   if (ct == Cat::kString) {
     auto* o = out->mutable_data<std::string_view>();

@@ -55,7 +55,7 @@ T ConstantAs(const Value& c) {
   } else if constexpr (std::is_same_v<T, double>) {
     return c.GetDouble();
   } else {
-    return static_cast<T>(c.GetInt());
+    return static_cast<T>(c.GetWide());  // GetInt() widened; a wide DECIMAL's __int128
   }
 }
 

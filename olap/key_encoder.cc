@@ -12,7 +12,7 @@ KeyEncoder::KeyEncoder(std::vector<Type> types) : types_(std::move(types)) {
   for (const Type& t : types_) {
     offsets_.push_back(words_);
     is_string_.push_back(t.IsString());
-    words_ += t.IsString() ? 2 : 1;
+    words_ += t.IsString() || t.IsWideDecimal() ? 2 : 1;
     any_string_ |= t.IsString();
   }
 }
@@ -36,7 +36,9 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
         if (NullAt(nulls, r)) {
           key[0] |= uint64_t{1} << c;
           key[off] = 0;
-          if constexpr (std::is_same_v<T, std::string_view>) key[off + 1] = 0;
+          if constexpr (std::is_same_v<T, std::string_view> || std::is_same_v<T, __int128>) {
+            key[off + 1] = 0;
+          }
           h = 0x5bd1e995 + c;
         } else if constexpr (std::is_same_v<T, std::string_view>) {
           std::string_view s = trim ? TrimTrailingBlanks(a[r]) : a[r];
@@ -49,6 +51,10 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
           } else {
             h = std::hash<std::string_view>()(s);
           }
+        } else if constexpr (std::is_same_v<T, __int128>) {
+          key[off] = static_cast<uint64_t>(a[r]);
+          key[off + 1] = static_cast<uint64_t>(static_cast<unsigned __int128>(a[r]) >> 64);
+          h = key[off] ^ Mix(key[off + 1]);
         } else if constexpr (std::is_same_v<T, double>) {
           double d = a[r] == 0 ? 0.0 : a[r];
           if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
@@ -75,7 +81,7 @@ bool KeyEncoder::Equal(const uint64_t* a, const uint64_t* b) const {
                                   reinterpret_cast<const char*>(b[o]), a[o + 1]) != 0) {
         return false;
       }
-    } else if (a[o] != b[o]) {
+    } else if (a[o] != b[o] || (types_[c].IsWideDecimal() && a[o + 1] != b[o + 1])) {
       return false;
     }
   }
@@ -105,6 +111,8 @@ void KeyEncoder::Decode(const uint64_t* key, uint32_t c, Vector* out, uint32_t i
       d[i] = std::string_view(reinterpret_cast<const char*>(key[o]), key[o + 1]);
     } else if constexpr (std::is_same_v<T, double>) {
       memcpy(&d[i], &key[o], 8);
+    } else if constexpr (std::is_same_v<T, __int128>) {
+      d[i] = static_cast<__int128>((static_cast<unsigned __int128>(key[o + 1]) << 64) | key[o]);
     } else {
       d[i] = static_cast<T>(static_cast<int64_t>(key[o]));
     }

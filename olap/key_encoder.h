@@ -4,7 +4,8 @@
 //
 //   row: [null mask][col 0 ...][col 1 ...] ...
 //   null mask: bit c set = column c is NULL (its words are then 0)
-//   integers, DATE, TIMESTAMP, DECIMAL, BOOLEAN: 1 word, the value as int64
+//   integers, DATE, TIMESTAMP, DECIMAL p <= 18, BOOLEAN: 1 word, the value as int64
+//   DECIMAL p 19..38: 2 words, the __int128's low and high halves
 //   DOUBLE: 1 word, the bits (-0.0 folded to 0.0, every NaN to one NaN)
 //   strings: 2 words, pointer and length (CHAR: trailing blanks trimmed);
 //            the bytes live in the input or, once stored, in a table arena

@@ -40,6 +40,8 @@ Value VectorValue(const Vector& v, uint32_t i) {
       return Value::Double(v.data<double>()[i]);
     case PhysicalType::kString:
       return Value::String(t, std::string(v.data<std::string_view>()[i]));
+    case PhysicalType::kInt128:
+      return Value::Decimal(v.data<__int128>()[i], t.precision, t.scale);
   }
   abort();
 }

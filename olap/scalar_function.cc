@@ -74,7 +74,7 @@ int MatchCost(const std::optional<Type>& arg, TypeId param, bool any_to_text) {
 Type ParameterType(TypeId param, const std::optional<Type>& arg) {
   if (IsStringId(param)) return arg && arg->IsString() ? *arg : Type::Text();
   if (param == TypeId::kDecimal) {
-    if (!arg) return Type::Decimal(kMaxDecimalPrecision, 6);
+    if (!arg) return Type::Decimal(kMaxNarrowDecimalPrecision, 6);
     switch (arg->id) {
       case TypeId::kDecimal:
         return *arg;
@@ -82,8 +82,10 @@ Type ParameterType(TypeId param, const std::optional<Type>& arg) {
         return Type::Decimal(5, 0);
       case TypeId::kInteger:
         return Type::Decimal(10, 0);
+      case TypeId::kBigInt:
+        return Type::Decimal(19, 0);  // 19 digits: a wide DECIMAL
       default:
-        return Type::Decimal(kMaxDecimalPrecision, 0);
+        return Type::Decimal(kMaxNarrowDecimalPrecision, 0);
     }
   }
   Type t;

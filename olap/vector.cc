@@ -13,8 +13,9 @@ PhysicalType PhysicalTypeOf(const Type& type) {
     case TypeId::kInteger:
     case TypeId::kDate:
       return PhysicalType::kInt32;
-    case TypeId::kBigInt:
     case TypeId::kDecimal:
+      return type.IsWideDecimal() ? PhysicalType::kInt128 : PhysicalType::kInt64;
+    case TypeId::kBigInt:
     case TypeId::kTimestamp:
       return PhysicalType::kInt64;
     case TypeId::kDouble:
@@ -40,6 +41,8 @@ uint32_t PhysicalWidth(PhysicalType p) {
       return 8;
     case PhysicalType::kString:
       return sizeof(std::string_view);
+    case PhysicalType::kInt128:
+      return sizeof(__int128);
   }
   abort();
 }
@@ -67,7 +70,8 @@ void Vector::Reset(const Type& type) {
   type_ = type;
   physical_ = PhysicalTypeOf(type);
   if (owned_ == nullptr) {
-    // 16 bytes per slot covers string_view, the widest element.
+    // 16 bytes per slot covers string_view and __int128, the widest
+    // elements (operator new aligns to 16, as __int128 needs).
     owned_.reset(new uint64_t[kVectorSize * 2]);
   }
   data_ = owned_.get();

@@ -10,7 +10,8 @@
 //   BOOLEAN                  kBool           uint8_t (0/1)
 //   SMALLINT                 kInt16          int16_t
 //   INTEGER, DATE            kInt32          int32_t
-//   BIGINT, DECIMAL, TIMEST. kInt64          int64_t (DECIMAL unscaled)
+//   BIGINT, DECIMAL, TIMEST. kInt64          int64_t (DECIMAL p <= 18 unscaled)
+//   DECIMAL p 19..38         kInt128         __int128 (unscaled)
 //   DOUBLE                   kDouble         double
 //   CHAR/VARCHAR/TEXT        kString         std::string_view
 //
@@ -42,7 +43,7 @@ namespace forktail {
 inline constexpr uint32_t kVectorSize = 2048;
 static_assert(kVectorSize % 64 == 0, "stripe slices must start on a null-bitmap word");
 
-enum class PhysicalType : uint8_t { kBool, kInt16, kInt32, kInt64, kDouble, kString };
+enum class PhysicalType : uint8_t { kBool, kInt16, kInt32, kInt64, kDouble, kString, kInt128 };
 
 PhysicalType PhysicalTypeOf(const Type& type);
 uint32_t PhysicalWidth(PhysicalType p);
@@ -67,6 +68,10 @@ struct PhysicalTraits<PhysicalType::kInt64> {
   using T = int64_t;
 };
 template <>
+struct PhysicalTraits<PhysicalType::kInt128> {
+  using T = __int128;
+};
+template <>
 struct PhysicalTraits<PhysicalType::kDouble> {
   using T = double;
 };
@@ -76,7 +81,9 @@ struct PhysicalTraits<PhysicalType::kString> {
 };
 
 // Calls f(PhysicalTraits<P>{}) style dispatch: f.template operator()<T>().
-// One switch per vector, never per value.
+// One switch per vector, never per value. Note -std=c++20 (no GNU
+// extensions): std::is_integral_v<__int128> is false, so code that treats
+// "integral" T generically must handle __int128 (wide DECIMAL) explicitly.
 template <typename F>
 decltype(auto) DispatchPhysical(PhysicalType p, F&& f) {
   switch (p) {
@@ -92,6 +99,8 @@ decltype(auto) DispatchPhysical(PhysicalType p, F&& f) {
       return f.template operator()<double>();
     case PhysicalType::kString:
       return f.template operator()<std::string_view>();
+    case PhysicalType::kInt128:
+      return f.template operator()<__int128>();
   }
   abort();
 }
@@ -180,7 +189,7 @@ class Vector {
   PhysicalType physical_ = PhysicalType::kInt32;
   const void* data_ = nullptr;
   const uint64_t* nulls_ = nullptr;
-  std::unique_ptr<uint64_t[]> owned_;        // kVectorSize 8-byte slots (or 16 for strings)
+  std::unique_ptr<uint64_t[]> owned_;        // kVectorSize 16-byte slots (string_view, __int128)
   std::unique_ptr<uint64_t[]> owned_nulls_;  // kVectorSize / 64 words
   std::vector<std::shared_ptr<StringArena>> arenas_;  // kept alive for borrowed views
   std::shared_ptr<StringArena> own_arena_;

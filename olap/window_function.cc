@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "olap/kernel_util.h"
+#include "storage/decimal.h"
 
 namespace forktail {
 namespace {
@@ -14,11 +15,12 @@ constexpr const char* kInvalidNtile = "22014";
 constexpr const char* kInvalidNthValue = "22016";
 
 // One input column as flat arrays over the whole row sequence (integers of
-// any width and booleans widened to int64).
+// any width and booleans widened to int64; wide DECIMALs in `w`).
 struct Flat {
   Type type;
   PhysicalType p = PhysicalType::kInt64;
   std::vector<int64_t> i;
+  std::vector<__int128> w;
   std::vector<double> d;
   std::vector<std::string_view> s;
   std::vector<uint8_t> null;
@@ -30,6 +32,8 @@ struct Flat {
         return d[a] == d[b] || (std::isnan(d[a]) && std::isnan(d[b]));
       case PhysicalType::kString:
         return s[a] == s[b];
+      case PhysicalType::kInt128:
+        return w[a] == w[b];
       default:
         return i[a] == i[b];
     }
@@ -44,6 +48,8 @@ struct Flat {
       }
       case PhysicalType::kString:
         return s[a].compare(s[b]) < 0 ? -1 : (s[a] == s[b] ? 0 : 1);
+      case PhysicalType::kInt128:
+        return w[a] < w[b] ? -1 : (w[a] > w[b] ? 1 : 0);
       default:
         return i[a] < i[b] ? -1 : (i[a] > i[b] ? 1 : 0);
     }
@@ -66,6 +72,8 @@ Flat Flatten(const std::vector<DataChunk>& chunks, uint32_t col, uint64_t n) {
           f.d.push_back(is_null ? 0.0 : data[r]);
         } else if constexpr (std::is_same_v<T, std::string_view>) {
           f.s.push_back(is_null ? std::string_view() : data[r]);
+        } else if constexpr (std::is_same_v<T, __int128>) {
+          f.w.push_back(is_null ? 0 : data[r]);
         } else {
           f.i.push_back(is_null ? 0 : static_cast<int64_t>(data[r]));
         }
@@ -78,9 +86,10 @@ Flat Flatten(const std::vector<DataChunk>& chunks, uint32_t col, uint64_t n) {
 // A function's results before they become vectors: numbers, or (value
 // functions, min/max) the row whose argument value is the result.
 struct Result {
-  enum Shape { kInt, kDouble, kCopy } shape = kInt;
+  enum Shape { kInt, kDouble, kCopy, kWide } shape = kInt;
   std::vector<int64_t> iv;  // kInt; kCopy: source row, -1 NULL, -2 - r: default of row r
   std::vector<double> dv;
+  std::vector<__int128> wv;  // kWide: a wide DECIMAL sum or average
   std::vector<uint8_t> null;
 };
 
@@ -106,6 +115,8 @@ class Accumulator {
       case AggKind::kAvg:
         if (x_->p == PhysicalType::kDouble) {
           dsum_ += x_->d[r];
+        } else if (x_->p == PhysicalType::kInt128) {
+          if (__builtin_add_overflow(isum_, x_->w[r], &isum_)) decimal::ThrowOverflow();
         } else {
           isum_ += x_->i[r];
         }
@@ -145,14 +156,20 @@ class Accumulator {
       res->dv[row] = kind_ == AggKind::kSum ? dsum_ : dsum_ / static_cast<double>(count_);
     } else if (kind_ == AggKind::kSum) {
       if (dec) {
-        res->iv[row] = CheckDecimal(isum_, 18);
+        res->wv[row] = decimal::CheckWide(isum_, out_type.precision);  // DECIMAL(38,s)
       } else {
         if (isum_ > INT64_MAX || isum_ < INT64_MIN) OutOfRange(Type::BigInt());
         res->iv[row] = static_cast<int64_t>(isum_);
       }
     } else if (dec) {
-      __int128 scaled = isum_ * Pow10i128(out_type.scale - x_->type.scale);
-      res->iv[row] = CheckDecimal(DivRound(scaled, static_cast<__int128>(count_)), 18);
+      __int128 avg = decimal::CheckWide(
+          decimal::MulDivRound(isum_, decimal::Pow10Wide(out_type.scale - x_->type.scale), count_),
+          out_type.precision);
+      if (out_type.IsWideDecimal()) {
+        res->wv[row] = avg;
+      } else {
+        res->iv[row] = static_cast<int64_t>(avg);
+      }
     } else {
       res->dv[row] = static_cast<double>(static_cast<long double>(isum_) / count_);
     }
@@ -368,7 +385,10 @@ void EvalPartition(const WindowFunction& fn, const std::vector<const Flat*>& arg
 
 Result::Shape ShapeOf(const WindowFunction& fn) {
   if (fn.kind == WindowFuncKind::kAggregate && fn.agg != AggKind::kMin && fn.agg != AggKind::kMax) {
-    return PhysicalTypeOf(fn.type) == PhysicalType::kDouble ? Result::kDouble : Result::kInt;
+    PhysicalType p = PhysicalTypeOf(fn.type);
+    return p == PhysicalType::kDouble   ? Result::kDouble
+           : p == PhysicalType::kInt128 ? Result::kWide
+                                        : Result::kInt;
   }
   switch (fn.kind) {
     case WindowFuncKind::kPercentRank:
@@ -394,6 +414,8 @@ void Put(const Result& res, const std::vector<const Flat*>& args, uint64_t r, Ve
       v->SetNull(pos, true);
     } else if constexpr (std::is_same_v<T, double>) {
       out[pos] = res.dv[r];
+    } else if constexpr (std::is_same_v<T, __int128>) {
+      out[pos] = res.wv[r];
     } else if constexpr (std::is_integral_v<T>) {
       out[pos] = static_cast<T>(res.iv[r]);
     }
@@ -414,6 +436,8 @@ void Put(const Result& res, const std::vector<const Flat*>& args, uint64_t r, Ve
     out[pos] = f->d[s];
   } else if constexpr (std::is_same_v<T, std::string_view>) {
     out[pos] = f->s[s];
+  } else if constexpr (std::is_same_v<T, __int128>) {
+    out[pos] = f->w[s];
   } else {
     out[pos] = static_cast<T>(f->i[s]);
   }
@@ -512,6 +536,7 @@ std::vector<std::vector<Vector>> EvaluateWindow(const std::vector<DataChunk>& ch
     res.shape = ShapeOf(fn);
     res.iv.assign(n, 0);
     if (res.shape == Result::kDouble) res.dv.assign(n, 0.0);
+    if (res.shape == Result::kWide) res.wv.assign(n, 0);
     res.null.assign(n, 0);
     for (size_t p = 0; p + 1 < b.partition_starts.size(); ++p) {
       EvalPartition(fn, args, b, b.partition_starts[p], b.partition_starts[p + 1], &res);

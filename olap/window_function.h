@@ -17,9 +17,8 @@
 // Result types: row_number, rank, dense_rank, ntile, count -> BIGINT;
 // percent_rank, cume_dist -> DOUBLE; sum / avg / min / max ->
 // AggregateResultType (the engine's GROUP BY rules: sum(int) BIGINT, avg(int)
-// DOUBLE, avg(decimal) DECIMAL(18, s')); lag / lead / first_value /
-// last_value / nth_value -> the argument's type (lag/lead's default is cast
-// to it by the binder).
+// DOUBLE, sum(decimal) DECIMAL(38,s), avg(decimal) DECIMAL(18 or 38, s')); lag / lead / first_value
+// / last_value / nth_value -> the argument's type (lag/lead's default is cast to it by the binder).
 //
 // Evaluation cost: ranking and offset functions are O(n) per partition;
 // aggregates over frames whose start is UNBOUNDED PRECEDING (or whose end is

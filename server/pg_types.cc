@@ -16,7 +16,8 @@ namespace {
                              std::to_string(parameter_number));
 }
 
-// A DECIMAL type wide enough for a numeric text literal ("12.345" -> (18,3)).
+// A DECIMAL type wide enough for a numeric text literal ("12.345" -> (18,3));
+// DECIMAL(38,s) only when 18 digits cannot hold it.
 Type DecimalTypeFor(std::string_view text) {
   size_t dot = text.find('.');
   int scale = 0;
@@ -24,7 +25,15 @@ Type DecimalTypeFor(std::string_view text) {
     size_t end = text.find_first_not_of("0123456789", dot + 1);
     scale = static_cast<int>((end == std::string_view::npos ? text.size() : end) - dot - 1);
   }
-  return Type::Decimal(kMaxDecimalPrecision, std::min(scale, kMaxDecimalPrecision));
+  size_t first = text.find_first_of("123456789");
+  size_t int_end = dot == std::string_view::npos ? text.find_first_not_of("+-0123456789 ") : dot;
+  if (int_end == std::string_view::npos) int_end = text.size();
+  int int_digits =
+      first != std::string_view::npos && first < int_end ? static_cast<int>(int_end - first) : 0;
+  int precision = int_digits + std::min(scale, kMaxDecimalPrecision) > kMaxNarrowDecimalPrecision
+                      ? kMaxDecimalPrecision
+                      : kMaxNarrowDecimalPrecision;
+  return Type::Decimal(precision, std::min(scale, precision));
 }
 
 Value ParseText(std::string_view text, const Type& type) { return Value::Parse(type, text); }
@@ -139,7 +148,7 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
       return Type::Double();
     // Unconstrained numeric: the widest DECIMAL, with a scale for typical money/measures.
     case pgoid::kNumeric:
-      return Type::Decimal(kMaxDecimalPrecision, 6);
+      return Type::Decimal(kMaxNarrowDecimalPrecision, 6);
     case pgoid::kBpchar:
     case pgoid::kVarchar:
       return Type::Varchar();
@@ -178,7 +187,7 @@ std::string EncodeBinaryValue(const Value& value) {
       PutBigEndian(&out, std::bit_cast<uint64_t>(value.GetDouble()), 8);
       break;
     case TypeId::kDecimal:
-      out = DecimalToNumericBinary(value.GetInt(), value.type().scale);
+      out = DecimalToNumericBinary(value.GetWide(), value.type().scale);
       break;
     case TypeId::kChar:
     case TypeId::kVarchar:
@@ -240,9 +249,9 @@ std::string NumericBinaryToText(std::string_view bytes, int n) {
     d = r.ReadInt16();
     if (d < 0 || d > 9999) ThrowBadBinary(n);
   }
-  // Digits beyond 18 integer digits overflow any DECIMAL: refuse early
+  // Digits beyond 38 integer digits overflow any DECIMAL: refuse early
   // instead of building a huge string.
-  if (ndigits > 0 && weight > 5)
+  if (ndigits > 0 && weight > 9)
     throw DbError(sqlstate::kNumericValueOutOfRange, "numeric field overflow");
   auto group = [&](int w) {
     int i = weight - w;
@@ -268,10 +277,10 @@ std::string NumericBinaryToText(std::string_view bytes, int n) {
   return text;
 }
 
-std::string DecimalToNumericBinary(int64_t unscaled, int scale) {
+std::string DecimalToNumericBinary(__int128 unscaled, int scale) {
   bool negative = unscaled < 0;
-  uint64_t mag = negative ? 0 - static_cast<uint64_t>(unscaled) : static_cast<uint64_t>(unscaled);
-  std::string digits = std::to_string(mag);
+  std::string digits = decimal::FormatWide(unscaled, 0);
+  if (negative) digits.erase(0, 1);
   if (static_cast<int>(digits.size()) <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
   std::string int_part = digits.substr(0, digits.size() - scale);
   std::string frac_part = digits.substr(digits.size() - scale);

@@ -84,6 +84,7 @@ Value DecodeParameter(std::string_view bytes, int16_t format, int32_t client_oid
 
 // numeric's binary form <-> decimal text ("-12.50").
 std::string NumericBinaryToText(std::string_view bytes, int parameter_number);
-std::string DecimalToNumericBinary(int64_t unscaled, int scale);
+// Any DECIMAL (an int64 unscaled value widens): PostgreSQL's base-10000 numeric.
+std::string DecimalToNumericBinary(__int128 unscaled, int scale);
 
 }  // namespace forktail

@@ -24,6 +24,10 @@ uint64_t HashCell(const Value& v) {
   if (v.is_null()) return 0x5bd1e9955bd1e995ull;
   if (v.type().IsString()) return HashBytes(v.GetString());
   if (v.type().id == TypeId::kDouble) return HashDouble(v.GetDouble());
+  if (v.type().IsWideDecimal()) {
+    __int128 w = v.GetWide();
+    return XXH3_64bits(&w, sizeof(w));
+  }
   return HashInt(v.GetInt());
 }
 
@@ -58,7 +62,7 @@ int CompareCell(const Value& a, const Value& b) {
     if (xn || yn) return xn == yn ? 0 : (xn ? 1 : -1);
     return x < y ? -1 : (x > y ? 1 : 0);
   }
-  int64_t x = a.GetInt(), y = b.GetInt();
+  __int128 x = a.GetWide(), y = b.GetWide();  // same type: same scale
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 

@@ -1,28 +1,40 @@
-// DECIMAL(p,s), p <= 18: exact fixed-point numbers stored as a scaled int64
-// ("unscaled" = value * 10^s). Arithmetic widens to __int128, so no
-// intermediate of two 18-digit operands can overflow, and checks the result
-// against 18 digits.
+// DECIMAL(p,s): exact fixed-point numbers stored as a scaled integer
+// ("unscaled" = value * 10^s). p <= 18 ("narrow"): an int64, and the kernels
+// below widen to __int128, so no intermediate of two 18-digit operands can
+// overflow, and check the result against 18 digits. 19 <= p <= 38 ("wide"):
+// an __int128 (DuckDB's hugeint decimals); the *Wide functions further down
+// take and return __int128, check against the result precision, and fall
+// back to 256-bit intermediates (MulDivRound) where a product can pass 2^127.
 //
 // The kernels below are inline and branch-light (rounding is arithmetic on the
 // sign, not an if-chain) because the vectorized operators call them per row;
 // the only out-of-line code is the cold path that throws.
 //
 // Result-type rules (the binder calls the *ResultType functions once per
-// expression; the kernels then take the result scale):
-//   Add/Sub: scale max(s1,s2); precision min(18, max(p1-s1, p2-s2) + max(s1,s2) + 1)
-//   Mul:     scale min(18, s1+s2), the exact product rounded half away from zero
-//            when s1+s2 > 18; precision min(18, p1+p2)
-//   Div:     integer digits i = min(18, (p1-s1) + s2) (the largest quotient of a
-//            DECIMAL(p1,s1) by the smallest non-zero DECIMAL(p2,s2));
-//            scale min(max(6, s1, s2), 18 - i); precision 18. PostgreSQL's
-//            numeric gives at least 16 significant digits, which an int64
-//            cannot carry next to a large integer part; SQL Server's "at
-//            least 6 fractional digits, fewer if the integer part needs
-//            room" is the closest fit for 18 digits, so we follow it.
-//   Mod:     scale max(s1,s2); precision min(18, min(p1-s1, p2-s2) + max(s1,s2));
-//            the sign follows the dividend (as in PostgreSQL and C).
-// Any result whose magnitude needs more than 18 digits throws DbError 22003
-// "numeric field overflow"; a zero divisor throws 22012 "division by zero".
+// expression; the kernels then take the result scale). They are DuckDB's:
+// when both operands are narrow the result stays narrow (precision capped at
+// 18, overflow checked per row) unless its scale alone needs more, so the
+// int64 kernels keep running; a wide operand makes a result of up to 38.
+//   Add/Sub: scale max(s1,s2); precision max(p1-s1, p2-s2) + max(s1,s2) + 1,
+//            capped at 18 (both narrow) or 38
+//   Mul:     scale s1+s2; precision p1+p2, capped at 18 (both narrow and
+//            s1+s2 <= 18) or 38. A scale past 38 (DuckDB: an error) is cut
+//            to 38 and the exact product rounded half away from zero.
+//   Div:     both narrow: integer digits i = min(18, (p1-s1) + s2) (the
+//            largest quotient of a DECIMAL(p1,s1) by the smallest non-zero
+//            DECIMAL(p2,s2)); scale min(max(6, s1, s2), 18 - i); precision
+//            18 (SQL Server's "at least 6 fractional digits, fewer if the
+//            integer part needs room"). A wide operand: precision 38, scale
+//            max(6, s1, s2), cut to max(6, 38 - i) if i + scale > 38 (the
+//            quotient keeps 6 fractional digits; a 33-digit integer part is
+//            the runtime 22003). DuckDB divides decimals as DOUBLE and
+//            PostgreSQL's numeric keeps >= 16 significant digits; this is
+//            the exact middle ground.
+//   Mod:     scale max(s1,s2); precision min(p1-s1, p2-s2) + max(s1,s2), capped
+//            at 18 / 38 as Add; the sign follows the dividend (PostgreSQL, C).
+// Any result whose magnitude needs more digits than its precision throws
+// DbError 22003 "numeric field overflow"; a zero divisor throws 22012
+// "division by zero".
 #pragma once
 
 #include <cassert>
@@ -57,8 +69,11 @@ inline constexpr int64_t kPow10[19] = {1,
 inline constexpr int64_t kMaxUnscaled = kPow10[18] - 1;
 
 inline __int128 Pow10Wide(int n) {
-  // n in [0, 36]: two table entries multiplied.
-  return n <= 18 ? __int128{kPow10[n]} : __int128{kPow10[18]} * kPow10[n - 18];
+  // n in [0, 38]: two table entries multiplied (37, 38: three).
+  assert(n >= 0 && n <= 38);
+  if (n <= 18) return __int128{kPow10[n]};
+  if (n <= 36) return __int128{kPow10[18]} * kPow10[n - 18];
+  return __int128{kPow10[18]} * kPow10[18] * kPow10[n - 36];
 }
 
 // Cold paths, out of line.
@@ -180,6 +195,77 @@ int64_t FromDouble(double d, int precision, int scale);
 int64_t Parse(std::string_view text, int precision, int scale);
 // Exactly `scale` fractional digits: Format(1250, 2) == "12.50".
 std::string Format(int64_t unscaled, int scale);
+
+// ---- Wide (19..38 digits) --------------------------------------------------
+// The *Wide kernels take operands of either width as __int128 (a narrow one
+// sign-extended) and the result's precision `rp` (1..38): they throw 22003
+// "numeric field overflow" when the result needs more than rp digits.
+
+// True if |v| < 10^precision (precision 1..38).
+inline bool FitsPrecisionWide(__int128 v, int precision) {
+  __int128 limit = Pow10Wide(precision);
+  return v < limit && v > -limit;
+}
+inline __int128 CheckWide(__int128 v, int precision) {
+  if (!FitsPrecisionWide(v, precision)) [[unlikely]] {
+    ThrowOverflow();
+  }
+  return v;
+}
+// v * 10^k (k 0..38), 22003 if that passes 2^127.
+inline __int128 ScaleUpWide(__int128 v, int k) {
+  __int128 r;
+  if (__builtin_mul_overflow(v, Pow10Wide(k), &r)) [[unlikely]] {
+    ThrowOverflow();
+  }
+  return r;
+}
+// Rescale for 0..38 scales, half away from zero when reducing.
+inline __int128 RescaleWide(__int128 v, int from_scale, int to_scale) {
+  if (to_scale >= from_scale) return ScaleUpWide(v, to_scale - from_scale);
+  return DivRound(v, Pow10Wide(from_scale - to_scale));
+}
+// round(a * m / d) half away from zero, exact through a 256-bit
+// intermediate; d != 0. Throws 22003 if the quotient passes 2^127.
+__int128 MulDivRound(__int128 a, __int128 m, __int128 d);
+
+inline __int128 AddWide(__int128 a, int sa, __int128 b, int sb, int rs, int rp) {
+  __int128 r;
+  if (__builtin_add_overflow(ScaleUpWide(a, rs - sa), ScaleUpWide(b, rs - sb), &r)) [[unlikely]] {
+    ThrowOverflow();
+  }
+  return CheckWide(r, rp);
+}
+inline __int128 SubWide(__int128 a, int sa, __int128 b, int sb, int rs, int rp) {
+  __int128 r;
+  if (__builtin_sub_overflow(ScaleUpWide(a, rs - sa), ScaleUpWide(b, rs - sb), &r)) [[unlikely]] {
+    ThrowOverflow();
+  }
+  return CheckWide(r, rp);
+}
+// The product at scale rs <= sa + sb.
+inline __int128 MulWide(__int128 a, int sa, __int128 b, int sb, int rs, int rp) {
+  int drop = sa + sb - rs;
+  __int128 p;
+  if (drop == 0) {
+    if (__builtin_mul_overflow(a, b, &p)) [[unlikely]] {
+      ThrowOverflow();
+    }
+  } else {
+    p = MulDivRound(a, b, Pow10Wide(drop));
+  }
+  return CheckWide(p, rp);
+}
+// The quotient at scale rs, rounded half away from zero.
+__int128 DivWide(__int128 a, int sa, __int128 b, int sb, int rs, int rp);
+// The remainder at scale rs = max(sa, sb); sign of the dividend.
+__int128 ModWide(__int128 a, int sa, __int128 b, int sb, int rs, int rp);
+
+double ToDoubleWide(__int128 unscaled, int scale);
+__int128 FromDoubleWide(double d, int precision, int scale);
+// Parse for any precision 1..38 (Parse is this narrowed to int64).
+__int128 ParseWide(std::string_view text, int precision, int scale);
+std::string FormatWide(__int128 unscaled, int scale);
 
 // The 22003 error raised when a value does not fit DECIMAL(precision, scale),
 // with PostgreSQL's DETAIL folded in.

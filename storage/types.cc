@@ -30,9 +30,10 @@ uint32_t Type::StripeWidth() const {
       return 4;
     case TypeId::kDate:
       return 4;
+    case TypeId::kDecimal:
+      return IsWideDecimal() ? 16 : 8;
     case TypeId::kBigInt:
     case TypeId::kDouble:
-    case TypeId::kDecimal:
     case TypeId::kTimestamp:
       return 8;
     case TypeId::kChar:

@@ -7,6 +7,7 @@
 //   BIGINT          int64_t                     int64
 //   DOUBLE          double                      double
 //   DECIMAL(p,s)    int64_t, value * 10^s       int64 (unscaled), p <= 18
+//   DECIMAL(p,s)    __int128, value * 10^s      __int128 (unscaled), 19 <= p <= 38
 //   CHAR(n)         StringRef into block heap   string, blank-padded to n
 //   VARCHAR(n)/TEXT StringRef into block heap   string (n = 0: unbounded)
 //   DATE            int32_t days since 1970-01-01
@@ -35,11 +36,13 @@ enum class TypeId : uint8_t {
   kTimestamp,
 };
 
-inline constexpr int kMaxDecimalPrecision = 18;
+inline constexpr int kMaxDecimalPrecision = 38;
+// DECIMALs up to this precision are int64 ("narrow"); wider ones __int128.
+inline constexpr int kMaxNarrowDecimalPrecision = 18;
 
 struct Type {
   TypeId id = TypeId::kInteger;
-  uint8_t precision = 0;  // DECIMAL: 1..18
+  uint8_t precision = 0;  // DECIMAL: 1..38
   uint8_t scale = 0;      // DECIMAL: 0..precision
   uint32_t length = 0;    // CHAR(n) / VARCHAR(n): n; 0 means unbounded (VARCHAR, TEXT)
 
@@ -48,7 +51,7 @@ struct Type {
   static Type Integer() { return {TypeId::kInteger}; }
   static Type BigInt() { return {TypeId::kBigInt}; }
   static Type Double() { return {TypeId::kDouble}; }
-  // Throws DbError (22023) unless 1 <= precision <= 18 and 0 <= scale <= precision.
+  // Throws DbError (22023) unless 1 <= precision <= 38 and 0 <= scale <= precision.
   static Type Decimal(int precision, int scale);
   static Type Char(uint32_t n) { return {TypeId::kChar, 0, 0, n}; }
   static Type Varchar(uint32_t n = 0) { return {TypeId::kVarchar, 0, 0, n}; }
@@ -63,6 +66,10 @@ struct Type {
     return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;
   }
   bool IsNumeric() const { return IsInteger() || id == TypeId::kDouble || id == TypeId::kDecimal; }
+  // A DECIMAL held as __int128 (precision 19..38).
+  bool IsWideDecimal() const {
+    return id == TypeId::kDecimal && precision > kMaxNarrowDecimalPrecision;
+  }
 
   // Bytes one value takes in a column stripe (strings: a StringRef).
   uint32_t StripeWidth() const;

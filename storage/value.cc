@@ -218,7 +218,8 @@ long double NumericAsLongDouble(const Value& v) {
     case TypeId::kDouble:
       return v.GetDouble();
     case TypeId::kDecimal:
-      return static_cast<long double>(v.GetInt()) / decimal::kPow10[v.type().scale];
+      return static_cast<long double>(v.GetWide()) /
+             static_cast<long double>(decimal::Pow10Wide(v.type().scale));
     default:
       return static_cast<long double>(v.GetInt());
   }
@@ -234,11 +235,18 @@ int CompareNumeric(const Value& a, const Value& b) {
     return Cmp(x, y);
   }
   // Integers and decimals: exact, aligned to the larger scale in 128 bits.
+  // A side whose alignment passes 2^127 is larger in magnitude than any
+  // 38-digit value, so its sign decides.
   int sa = a.type().id == TypeId::kDecimal ? a.type().scale : 0;
   int sb = b.type().id == TypeId::kDecimal ? b.type().scale : 0;
   int s = std::max(sa, sb);
-  __int128 x = __int128{a.GetInt()} * decimal::kPow10[s - sa];
-  __int128 y = __int128{b.GetInt()} * decimal::kPow10[s - sb];
+  __int128 x, y;
+  if (__builtin_mul_overflow(a.GetWide(), decimal::Pow10Wide(s - sa), &x)) {
+    return a.GetWide() < 0 ? -1 : 1;
+  }
+  if (__builtin_mul_overflow(b.GetWide(), decimal::Pow10Wide(s - sb), &y)) {
+    return b.GetWide() < 0 ? 1 : -1;
+  }
   return Cmp(x, y);
 }
 
@@ -289,7 +297,8 @@ Value Value::Parse(const Type& type, std::string_view text) {
     case TypeId::kDouble:
       return Double(ParseDouble(text));
     case TypeId::kDecimal:
-      return Value(type, decimal::Parse(text, type.precision, type.scale));
+      return Decimal(decimal::ParseWide(text, type.precision, type.scale), type.precision,
+                     type.scale);
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
@@ -314,7 +323,7 @@ std::string Value::ToString() const {
     case TypeId::kDouble:
       return FormatDouble(d_);
     case TypeId::kDecimal:
-      return decimal::Format(i_, type_.scale);
+      return decimal::FormatWide(GetWide(), type_.scale);
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
@@ -361,8 +370,9 @@ Value Value::CastTo(const Type& target) const {
       if (src == Family::kBoolean || type_.IsInteger())
         return Value(target, CheckIntRange(i_, target));
       if (type_.id == TypeId::kDecimal) {
-        return Value(target,
-                     CheckIntRange(decimal::DivRound(i_, decimal::kPow10[type_.scale]), target));
+        return Value(
+            target,
+            CheckIntRange(decimal::DivRound(GetWide(), decimal::Pow10Wide(type_.scale)), target));
       }
       if (type_.id == TypeId::kDouble) {
         // PostgreSQL's float8 -> integer casts use rint(): half to even.
@@ -376,26 +386,30 @@ Value Value::CastTo(const Type& target) const {
       break;
     case TypeId::kDouble:
       if (type_.IsInteger()) return Double(static_cast<double>(i_));
-      if (type_.id == TypeId::kDecimal) return Double(decimal::ToDouble(i_, type_.scale));
+      if (type_.id == TypeId::kDecimal)
+        return Double(decimal::ToDoubleWide(GetWide(), type_.scale));
       if (type_.id == TypeId::kDouble) return *this;
       break;
     case TypeId::kDecimal: {
       __int128 v;
-      if (type_.IsInteger()) {
-        v = __int128{i_} * decimal::kPow10[target.scale];
-      } else if (type_.id == TypeId::kDecimal) {
-        v = target.scale >= type_.scale
-                ? __int128{i_} * decimal::kPow10[target.scale - type_.scale]
-                : decimal::DivRound(i_, decimal::kPow10[type_.scale - target.scale]);
+      bool overflow = false;
+      if (type_.IsInteger() || type_.id == TypeId::kDecimal) {
+        int from = type_.id == TypeId::kDecimal ? type_.scale : 0;
+        if (target.scale >= from) {
+          overflow = __builtin_mul_overflow(GetWide(), decimal::Pow10Wide(target.scale - from), &v);
+        } else {
+          v = decimal::DivRound(GetWide(), decimal::Pow10Wide(from - target.scale));
+        }
       } else if (type_.id == TypeId::kDouble) {
-        return Value(target, decimal::FromDouble(d_, target.precision, target.scale));
+        return Decimal(decimal::FromDoubleWide(d_, target.precision, target.scale),
+                       target.precision, target.scale);
       } else {
         break;
       }
-      if (v >= decimal::kPow10[target.precision] || v <= -decimal::kPow10[target.precision]) {
+      if (overflow || !decimal::FitsPrecisionWide(v, target.precision)) {
         decimal::ThrowFieldOverflow(target.precision, target.scale);
       }
-      return Value(target, static_cast<int64_t>(v));
+      return Decimal(v, target.precision, target.scale);
     }
     case TypeId::kDate:
       if (type_.id == TypeId::kDate) return *this;
@@ -457,9 +471,16 @@ uint64_t Value::Hash() const {
     case TypeId::kBigInt:
       return HashInt(i_);
     case TypeId::kDecimal: {
-      int64_t pow = decimal::kPow10[type_.scale];
-      if (i_ % pow == 0) return HashInt(i_ / pow);
-      return HashDouble(decimal::ToDouble(i_, type_.scale));
+      // Narrow and wide alike: by value, never by representation.
+      __int128 v = GetWide();
+      __int128 pow = decimal::Pow10Wide(type_.scale);
+      if (v % pow == 0) {
+        __int128 q = v / pow;
+        if (q >= std::numeric_limits<int64_t>::min() && q <= std::numeric_limits<int64_t>::max()) {
+          return HashInt(static_cast<int64_t>(q));
+        }
+      }
+      return HashDouble(decimal::ToDoubleWide(v, type_.scale));
     }
     case TypeId::kDouble: {
       double d = d_;

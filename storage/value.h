@@ -31,9 +31,15 @@ class Value {
     v.d_ = d;
     return v;
   }
-  // `unscaled` is the value times 10^scale; it must fit the precision.
-  static Value Decimal(int64_t unscaled, int precision, int scale) {
-    return Value(Type::Decimal(precision, scale), unscaled);
+  // `unscaled` is the value times 10^scale; it must fit the precision
+  // (1..38; above 18 the Value holds it as __int128, see GetWide()).
+  static Value Decimal(__int128 unscaled, int precision, int scale) {
+    Value v(Type::Decimal(precision, scale), static_cast<int64_t>(unscaled));
+    if (v.type_.IsWideDecimal()) {
+      v.i_ = 0;
+      v.wide_ = unscaled;
+    }
+    return v;
   }
   static Value Date(int32_t days_since_epoch) { return Value(Type::Date(), days_since_epoch); }
   static Value Timestamp(int64_t micros_since_epoch) {
@@ -57,8 +63,12 @@ class Value {
   bool is_null() const { return null_; }
 
   bool GetBool() const { return i_ != 0; }
-  // SMALLINT, INTEGER, BIGINT, DATE (days), TIMESTAMP (micros), DECIMAL (unscaled).
+  // SMALLINT, INTEGER, BIGINT, DATE (days), TIMESTAMP (micros), DECIMAL
+  // p <= 18 (unscaled). Not for a wide DECIMAL: use GetWide().
   int64_t GetInt() const { return i_; }
+  // Any integer-represented value widened: a wide DECIMAL's unscaled
+  // __int128, otherwise GetInt().
+  __int128 GetWide() const { return type_.IsWideDecimal() ? wide_ : __int128{i_}; }
   double GetDouble() const { return d_; }
   std::string_view GetString() const { return s_; }
 
@@ -98,6 +108,7 @@ class Value {
   Type type_;
   bool null_ = false;
   int64_t i_ = 0;
+  __int128 wide_ = 0;  // wide DECIMAL only
   double d_ = 0;
   std::string s_;
 };

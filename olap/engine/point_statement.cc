@@ -39,6 +39,9 @@ void SetVectorValue(Vector& vec, uint32_t i, const Value& v) {
     case PhysicalType::kString:
       vec.mutable_data<std::string_view>()[i] = vec.arena()->Add(v.GetString());
       return;
+    case PhysicalType::kInt128:
+      vec.mutable_data<__int128>()[i] = v.GetWide();
+      return;
   }
 }
 

@@ -78,7 +78,8 @@ bool KnownTypeId(uint8_t id) { return id <= static_cast<uint8_t>(TypeId::kTimest
 void EncodeValue(const Type& type, const Value& value, std::string* out) {
   const Value* v = &value;
   Value cast;
-  if (value.type().id != type.id) {
+  if (value.type().id != type.id ||
+      (type.id == TypeId::kDecimal && !value.is_null() && !(value.type() == type))) {
     cast = value.CastTo(type);
     v = &cast;
   }
@@ -99,6 +100,16 @@ void EncodeValue(const Type& type, const Value& value, std::string* out) {
       PutVarint(out, v->GetString().size());
       out->append(v->GetString());
       return;
+    case TypeId::kDecimal:
+      if (type.IsWideDecimal()) {  // 16 bytes, little-endian two's complement
+        __int128 w = v->GetWide();
+        char bytes[16];
+        std::memcpy(bytes, &w, 16);
+        out->append(bytes, 16);
+        return;
+      }
+      PutVarint(out, ZigZag(v->GetInt()));
+      return;
     default:
       PutVarint(out, ZigZag(v->GetInt()));
       return;
@@ -115,8 +126,15 @@ Value DecodeValue(const Type& type, Reader& r) {
       return Value::Integer(static_cast<int32_t>(UnZigZag(r.Varint())));
     case TypeId::kBigInt:
       return Value::BigInt(UnZigZag(r.Varint()));
-    case TypeId::kDecimal:
+    case TypeId::kDecimal: {
+      if (type.IsWideDecimal()) {
+        std::string_view b = r.Bytes(16);
+        __int128 w;
+        std::memcpy(&w, b.data(), 16);
+        return Value::Decimal(w, type.precision, type.scale);
+      }
       return Value::Decimal(UnZigZag(r.Varint()), type.precision, type.scale);
+    }
     case TypeId::kDate:
       return Value::Date(static_cast<int32_t>(UnZigZag(r.Varint())));
     case TypeId::kTimestamp:

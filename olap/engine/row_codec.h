@@ -16,7 +16,8 @@
 //            value by its column's type:
 //              BOOLEAN                        u8 (0/1)
 //              SMALLINT INTEGER BIGINT DATE   zigzag LEB128 varint (1..10 B)
-//              TIMESTAMP DECIMAL(unscaled)
+//              TIMESTAMP DECIMAL(p<=18, unscaled)
+//              DECIMAL(p 19..38)              16 bytes, __int128 unscaled
 //              DOUBLE                         8 bytes, IEEE 754
 //              CHAR VARCHAR TEXT              varint length | bytes
 //   Tag (3): the command tag's bytes ("SELECT 42", "EXPLAIN").

@@ -386,6 +386,15 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     ColumnDef def;
     def.name = c.name;
     def.type = TypeFromName(c.type);
+    if (def.type.IsWideDecimal()) {
+      // Tables keep DECIMALs as int64 (block stripes, WAL, checkpoints); the
+      // 38-digit form lives only in query execution for now.
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "numeric precision " + std::to_string(def.type.precision) +
+                        " is not supported for a table column (at most " +
+                        std::to_string(kMaxNarrowDecimalPrecision) + " digits)",
+                    c.type.position);
+    }
     def.not_null = c.not_null || c.primary_key;
     out.schema.columns.push_back(def);
   }

@@ -98,9 +98,9 @@ BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
 
 // The storage type for a SQL type name (sql::TypeName, as the parser
 // canonicalizes it) as written in DDL or CAST: int2/smallint, int4/int/integer, int8/bigint,
-// float8/double precision/ real/float4/float (all DOUBLE), numeric(p,s)/decimal(p,s) (p <= 18, else
-// 0A000; numeric without precision: DECIMAL(18,4), a documented deviation
-// from PostgreSQL's unbounded numeric), char(n)/character(n) (no n: 1),
+// float8/double precision/ real/float4/float (all DOUBLE), numeric(p,s)/decimal(p,s) (p <= 38, else
+// 0A000; CREATE TABLE columns p <= 18, else 0A000; numeric without precision: DECIMAL(18,4), a
+// documented deviation from PostgreSQL's unbounded numeric), char(n)/character(n) (no n: 1),
 // varchar(n)/character varying(n) (no n: unbounded), text, date,
 // timestamp [without time zone], bool/boolean. Unknown: 42704
 // `type "x" does not exist`; serial etc.: 0A000.

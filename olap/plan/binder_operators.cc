@@ -104,7 +104,7 @@ constexpr int kMaxProductScale = 8;
 void TrimConstantScale(ExprPtr* c) {
   if ((*c)->kind != ExprKind::kConstant || (*c)->constant.is_null()) return;
   const Value& v = (*c)->constant;
-  int64_t unscaled = v.GetInt();
+  __int128 unscaled = v.GetWide();
   int scale = v.type().scale, precision = v.type().precision;
   while (scale > 0 && unscaled % 10 == 0) {
     unscaled /= 10;
@@ -278,7 +278,7 @@ ExprPtr Binder::BindLiteral(const sql::Expr& e, const Type* hint) {
         if (precision > kMaxDecimalPrecision) {
           if (scale == 0) {
             throw DbError(sqlstate::kFeatureNotSupported,
-                          "integer constant " + t + " does not fit in 18 digits", e.position);
+                          "integer constant " + t + " does not fit in 38 digits", e.position);
           }
           return Constant(Value::Parse(Type::Double(), t));
         }
@@ -347,7 +347,8 @@ ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr
   DateBound(left, op, &right);
   DateBound(right, FlipComparison(op), &left);
   Type lt = left->type, rt = right->type;
-  if (lt.id == TypeId::kDecimal && rt.id == TypeId::kDecimal && lt.scale == rt.scale) {
+  if (lt.id == TypeId::kDecimal && rt.id == TypeId::kDecimal && lt.scale == rt.scale &&
+      lt.IsWideDecimal() == rt.IsWideDecimal()) {
     // Same scale: the unscaled integers compare directly; the factory would
     // cast both sides to DECIMAL(18,s) on every row for nothing.
     auto e = std::make_unique<Expression>();

@@ -26,7 +26,7 @@ std::optional<double> AsNumber(const Value& v) {
     case TypeId::kDouble:
       return v.GetDouble();
     case TypeId::kDecimal:
-      return static_cast<double>(v.GetInt()) / std::pow(10.0, v.type().scale);
+      return static_cast<double>(v.GetWide()) / std::pow(10.0, v.type().scale);
     default:
       return std::nullopt;
   }

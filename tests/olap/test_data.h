@@ -9,6 +9,7 @@
 
 #include "olap/olap.h"
 #include "olap/physical_chunk_block.h"
+#include "storage/decimal.h"
 #include "storage/error.h"
 
 namespace forktail::test {
@@ -110,7 +111,7 @@ inline std::vector<DataChunk> ToChunks(const std::vector<Type>& types, const std
           } else if constexpr (std::is_same_v<T, double>) {
             d[i] = x.GetDouble();
           } else {
-            d[i] = static_cast<T>(x.GetInt());
+            d[i] = static_cast<T>(x.GetWide());  // GetInt(), or a wide DECIMAL's __int128
           }
         });
       }
@@ -135,6 +136,8 @@ inline std::string Show(const Value& v) {
     }
     case PhysicalType::kString:
       return "'" + std::string(v.GetString()) + "'";
+    case PhysicalType::kInt128:
+      return decimal::FormatWide(v.GetWide(), 0) + "d" + std::to_string(v.type().scale);
     default:
       return std::to_string(v.GetInt()) +
              (v.type().id == TypeId::kDecimal ? "d" + std::to_string(v.type().scale) : "");

@@ -79,6 +79,31 @@ TEST(PgTypes, NumericBinaryForms) {
   EXPECT_EQ(NumericBinaryToText(DecimalToNumericBinary(5, 3), 1), "0.005");
 }
 
+// 19..38-digit DECIMALs (__int128): PostgreSQL 15's numeric_send bytes and
+// numeric(p,s) typmods.
+TEST(PgTypes, WideNumeric) {
+  Value a = Value::Parse(Type::Decimal(30, 2), "1234567890123456789012.34");
+  EXPECT_EQ(Hex(EncodeBinaryValue(a)), "0007000500000002000c0d801ed204d2162e23340d48");
+  EXPECT_EQ(EncodeTextValue(a), "1234567890123456789012.34");
+  Value b = Value::Parse(Type::Decimal(38, 0), "-" + std::string(38, '9'));
+  EXPECT_EQ(Hex(EncodeBinaryValue(b)), "000a0009400000000063270f270f270f270f270f270f270f270f270f");
+  Value c = Value::Parse(Type::Decimal(38, 38), "0.00000000000000000000000000000000000001");
+  EXPECT_EQ(Hex(EncodeBinaryValue(c)), "0001fff6000000260064");
+  for (const Value& v : {a, b, c}) {
+    std::string text = NumericBinaryToText(EncodeBinaryValue(v), 1);
+    EXPECT_EQ(Value::Parse(v.type(), text).GetWide(), v.GetWide()) << text;
+  }
+  EXPECT_EQ(PgTypeOf(Type::Decimal(38, 6)).modifier, ((38 << 16) | 6) + 4);
+  // A numeric parameter of more than 18 digits is taken as DECIMAL(38,s).
+  Value p = DecodeParameter("12345678901234567890.5", 0, pgoid::kNumeric, std::nullopt, 1);
+  EXPECT_EQ(p.type(), Type::Decimal(38, 1));
+  EXPECT_EQ(p.ToString(), "12345678901234567890.5");
+  Value q = DecodeParameter("-12.5", 0, pgoid::kNumeric, std::nullopt, 1);
+  EXPECT_EQ(q.type(), Type::Decimal(18, 1));
+  Value r = DecodeParameter(EncodeBinaryValue(a), 1, pgoid::kNumeric, std::nullopt, 1);
+  EXPECT_EQ(r.ToString(), "1234567890123456789012.34");
+}
+
 TEST(PgTypes, TextOutput) {
   EXPECT_EQ(EncodeTextValue(Value::Boolean(false)), "f");
   EXPECT_EQ(EncodeTextValue(Value::Decimal(1234, 10, 2)), "12.34");

@@ -36,7 +36,11 @@ TEST(TypesTest, StripeWidths) {
 TEST(TypesTest, DecimalBounds) {
   EXPECT_NO_THROW(Type::Decimal(1, 0));
   EXPECT_NO_THROW(Type::Decimal(18, 18));
-  for (auto [p, s] : {std::pair{0, 0}, {19, 0}, {5, 6}, {5, -1}}) {
+  EXPECT_NO_THROW(Type::Decimal(38, 38));  // wide: __int128
+  EXPECT_FALSE(Type::Decimal(18, 2).IsWideDecimal());
+  EXPECT_TRUE(Type::Decimal(19, 2).IsWideDecimal());
+  EXPECT_EQ(Type::Decimal(19, 2).StripeWidth(), 16u);
+  for (auto [p, s] : {std::pair{0, 0}, {39, 0}, {5, 6}, {5, -1}}) {
     try {
       Type::Decimal(p, s);
       ADD_FAILURE() << p << "," << s;
