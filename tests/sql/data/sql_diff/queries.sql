@@ -646,3 +646,63 @@ SELECT id, NTILE(4) OVER (ORDER BY id) AS q,
        PERCENT_RANK() OVER (PARTITION BY region ORDER BY signup NULLS FIRST) AS pr
 FROM cust WHERE id <= 100
 ORDER BY id, q, cd, pr;
+
+-- DEC128 block: 38-digit DECIMALs (__int128) in expressions and aggregates (issue 6, dec128).
+-- name: dec128_sum_needs_20_digits
+SELECT sum(amount * 1000000000000000) AS s, sum(amount::DECIMAL(30,2) * 100000000000) AS t,
+       count(*) AS n
+FROM orders;
+
+-- name: dec128_product_of_decimal15s
+SELECT oid, amount::DECIMAL(15,2) * amount::DECIMAL(16,2) AS sq,
+       amount::DECIMAL(20,2) * amount::DECIMAL(20,2) * amount::DECIMAL(10,2) AS cube
+FROM orders WHERE amount IS NOT NULL ORDER BY oid, sq, cube;
+
+-- name: dec128_q01_shape
+SELECT status, sum(amount) AS sum_amount,
+       sum(amount * (1 - 0.05) * (1 + 0.02)) AS sum_charge,
+       sum(amount * 10000000000000 * (1 + 0.02)) AS sum_big_charge,
+       avg(amount::DECIMAL(25,2)) AS avg_wide, count(*) AS n
+FROM orders GROUP BY status ORDER BY status, sum_amount, sum_charge, sum_big_charge, avg_wide, n;
+
+-- name: dec128_q11_shape
+SELECT cust_id, sum(amount * qty) AS value
+FROM orders WHERE cust_id IS NOT NULL AND qty IS NOT NULL
+GROUP BY cust_id
+HAVING sum(amount * qty) > (SELECT sum(amount * qty) * 0.0100000000 FROM orders WHERE qty IS NOT NULL)
+ORDER BY value, cust_id;
+
+-- name: dec128_group_join_order_by_wide
+SELECT w.k, count(*) AS n, min(w.m) AS lo, max(w.m) AS hi
+FROM (SELECT amount::DECIMAL(30,2) * 1000000000000 AS k, amount::DECIMAL(24,2) AS m
+      FROM orders WHERE amount IS NOT NULL) w
+JOIN (SELECT amount::DECIMAL(28,2) * 100000000000 * 10 AS k FROM orders WHERE qty > 0) i
+  ON w.k = i.k
+GROUP BY w.k ORDER BY w.k DESC, n, lo, hi;
+
+-- name: dec128_mixed_with_narrow_int_double
+SELECT oid, amount::DECIMAL(25,2) + qty AS plus_int, amount::DECIMAL(25,2) - amount AS minus_narrow,
+       amount::DECIMAL(25,2) * rate AS times_double, amount::DECIMAL(25,2) > 500 AS gt,
+       CAST(amount::DECIMAL(25,2) * 1000000000000 AS BIGINT) / 1000 AS as_bigint,
+       CAST(amount::DECIMAL(25,2) AS DOUBLE PRECISION) AS as_double,
+       CAST(amount::DECIMAL(25,2) * 100000000000000000 AS VARCHAR) AS as_text
+FROM orders WHERE amount IS NOT NULL
+ORDER BY oid, plus_int, minus_narrow, times_double, gt, as_bigint, as_double, as_text;
+
+-- name: dec128_distinct_and_window
+SELECT status, count(DISTINCT amount::DECIMAL(22,2)) AS nd, sum(DISTINCT amount::DECIMAL(22,2)) AS sd,
+       sum(sum(amount)) OVER (ORDER BY status) AS running
+FROM orders GROUP BY status ORDER BY status, nd, sd, running;
+
+-- name: dec128_math_functions
+SELECT oid, abs(-amount::DECIMAL(25,3)) AS a, round(amount::DECIMAL(25,3) * 1000000000000, -3) AS r,
+       trunc(amount::DECIMAL(25,3), 1) AS t, ceil(amount::DECIMAL(25,3)) AS c,
+       floor(-amount::DECIMAL(25,3)) AS f, sign(-amount::DECIMAL(25,3)) AS sg
+FROM orders WHERE amount IS NOT NULL ORDER BY oid, a, r, t, c, f, sg;
+
+-- name: dec128_literals_and_division
+SELECT 12345678901234567890.123 * 2 AS big_literal,
+       123456789012345678901234567890 + 1 AS int_literal,
+       sum(amount)::DECIMAL(30,2) / 7 AS div_wide,
+       sum(amount) / count(*) AS div_sum
+FROM orders;
