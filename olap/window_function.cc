@@ -184,16 +184,20 @@ class Accumulator {
   int64_t best_ = -1;
 };
 
-// Row boundaries of the sorted input.
+// Row boundaries of the sorted input. Peer groups are numbered across the
+// whole input (a partition start always starts a group).
 struct Bounds {
   std::vector<uint64_t> partition_starts;  // plus n at the end
   std::vector<uint64_t> peer_start, peer_end;
+  std::vector<uint64_t> group;         // row -> its peer group
+  std::vector<uint64_t> group_starts;  // group -> its first row; plus n at the end
 };
 
 Bounds ComputeBounds(uint64_t n, const std::vector<Flat>& part, const std::vector<Flat>& order) {
   Bounds b;
   b.peer_start.resize(n);
   b.peer_end.resize(n);
+  b.group.resize(n);
   auto same = [](const std::vector<Flat>& keys, uint64_t a, uint64_t c) {
     for (const Flat& k : keys) {
       if (!k.Equal(a, c)) return false;
@@ -207,72 +211,179 @@ Bounds ComputeBounds(uint64_t n, const std::vector<Flat>& part, const std::vecto
     if (new_part || !same(order, r - 1, r)) {
       for (uint64_t k = gs; k < r; ++k) b.peer_end[k] = r;
       gs = r;
+      b.group_starts.push_back(r);
     }
     b.peer_start[r] = gs;
+    b.group[r] = b.group_starts.size() - 1;
   }
   for (uint64_t k = gs; k < n; ++k) b.peer_end[k] = n;
   b.partition_starts.push_back(n);
+  b.group_starts.push_back(n);
   return b;
 }
 
-int64_t Clamp(int64_t v, uint64_t lo, uint64_t hi) {
-  return std::min<int64_t>(std::max<int64_t>(v, static_cast<int64_t>(lo)),
-                           static_cast<int64_t>(hi));
-}
+// The rows a frame leaves to a function: up to three ranges in row order
+// (EXCLUDE cuts the current row or its peers out of one frame range).
+struct Segments {
+  uint64_t begin[3], end[3];
+  int count = 0;
+  void Add(uint64_t s, uint64_t e) {
+    if (s < e) {
+      begin[count] = s;
+      end[count++] = e;
+    }
+  }
+};
 
-// The frame [start, end) of row r in partition [ps, pe).
-std::pair<uint64_t, uint64_t> FrameOf(const WindowFrame& f, const Bounds& b, uint64_t r,
-                                      uint64_t ps, uint64_t pe) {
-  const int64_t ri = static_cast<int64_t>(r);
-  auto at = [&](FrameBound kind, int64_t off, bool is_end) -> uint64_t {
+// The frames of the rows of one partition [ps, pe).
+class FrameCalc {
+ public:
+  FrameCalc(const WindowFrame& f, const Bounds& b, const Flat* key, uint64_t ps, uint64_t pe)
+      : f_(f), b_(b), key_(key), ps_(ps), pe_(pe) {
+    if (f.rows || f.groups) return;
+    if (IsOffset(f.start)) Sweep(f.start == FrameBound::kFollowing ? 1 : -1, false, &start_);
+    if (IsOffset(f.end)) Sweep(f.end == FrameBound::kFollowing ? 1 : -1, true, &end_);
+  }
+
+  // The frame [start, end) of row r, before any exclusion.
+  std::pair<uint64_t, uint64_t> Frame(uint64_t r) const {
+    uint64_t s = At(f_.start, f_.start_offset, false, r);
+    uint64_t e = At(f_.end, f_.end_offset, true, r);
+    return {s, std::max(s, e)};
+  }
+
+  Segments Rows(uint64_t r) const {
+    auto [s, e] = Frame(r);
+    Segments seg;
+    if (f_.exclude == FrameExclude::kNoOthers) {
+      seg.Add(s, e);
+      return seg;
+    }
+    uint64_t xs = r, xe = r + 1;
+    if (f_.exclude != FrameExclude::kCurrentRow) {
+      xs = b_.peer_start[r];
+      xe = b_.peer_end[r];
+    }
+    seg.Add(s, std::min(e, xs));
+    if (f_.exclude == FrameExclude::kTies && r >= s && r < e) seg.Add(r, r + 1);
+    seg.Add(std::max(s, xe), e);
+    return seg;
+  }
+
+ private:
+  static bool IsOffset(FrameBound k) {
+    return k == FrameBound::kPreceding || k == FrameBound::kFollowing;
+  }
+
+  uint64_t At(FrameBound kind, int64_t off, bool is_end, uint64_t r) const {
+    const int64_t ri = static_cast<int64_t>(r);
     int64_t v = 0;
     switch (kind) {
       case FrameBound::kUnboundedPreceding:
-        v = static_cast<int64_t>(ps);
-        break;
-      case FrameBound::kPreceding:
-        v = ri - off + (is_end ? 1 : 0);
-        break;
-      case FrameBound::kCurrentRow:
-        v = f.rows ? ri + (is_end ? 1 : 0)
-                   : static_cast<int64_t>(is_end ? b.peer_end[r] : b.peer_start[r]);
-        break;
-      case FrameBound::kFollowing:
-        v = ri + off + (is_end ? 1 : 0);
-        break;
+        return ps_;
       case FrameBound::kUnboundedFollowing:
-        v = static_cast<int64_t>(pe);
+        return pe_;
+      case FrameBound::kCurrentRow:
+        if (f_.rows) return r + (is_end ? 1 : 0);
+        return is_end ? b_.peer_end[r] : b_.peer_start[r];
+      case FrameBound::kPreceding:
+      case FrameBound::kFollowing:
         break;
     }
-    return static_cast<uint64_t>(Clamp(v, ps, pe));
-  };
-  uint64_t s = at(f.start, f.start_offset, false), e = at(f.end, f.end_offset, true);
-  return {s, std::max(s, e)};
-}
+    const int64_t sign = kind == FrameBound::kFollowing ? 1 : -1;
+    if (f_.rows) {
+      v = ri + sign * off + (is_end ? 1 : 0);
+    } else if (f_.groups) {
+      const int64_t first = static_cast<int64_t>(b_.group[ps_]);
+      const int64_t last = static_cast<int64_t>(b_.group[pe_ - 1]);
+      const int64_t g = static_cast<int64_t>(b_.group[r]) + sign * off;
+      if (g < first) return ps_;
+      if (g > last) return pe_;
+      return b_.group_starts[static_cast<uint64_t>(g) + (is_end ? 1 : 0)];
+    } else {
+      return (is_end ? end_ : start_)[r - ps_];
+    }
+    return static_cast<uint64_t>(
+        std::clamp<int64_t>(v, static_cast<int64_t>(ps_), static_cast<int64_t>(pe_)));
+  }
 
-void EvalAggregate(const WindowFunction& fn, const Flat* x, const Bounds& b, uint64_t ps,
-                   uint64_t pe, Result* res) {
+  // Where row p's key lies, in sort order, from row r's key moved by the
+  // offset toward FOLLOWING (sign 1) or PRECEDING (-1): <0 before, 0 at, >0
+  // after. NaN sorts above every number.
+  int Compare(uint64_t p, uint64_t r, int sign, bool is_end) const {
+    const Flat& k = *key_;
+    int c = 0;
+    const bool down = f_.descending ? sign > 0 : sign < 0;  // target below the key
+    if (k.p == PhysicalType::kDouble) {
+      const double off = is_end ? f_.end_value : f_.start_value;
+      const double t = down ? k.d[r] - off : k.d[r] + off, v = k.d[p];
+      c = std::isnan(v) ? 1 : (v < t ? -1 : (v > t ? 1 : 0));
+    } else {
+      const __int128 off = is_end ? f_.end_offset : f_.start_offset;
+      const __int128 base = k.p == PhysicalType::kInt128 ? k.w[r] : k.i[r];
+      const __int128 v = k.p == PhysicalType::kInt128 ? k.w[p] : k.i[p];
+      const __int128 t = down ? base - off : base + off;
+      c = v < t ? -1 : (v > t ? 1 : 0);
+    }
+    return f_.descending ? -c : c;
+  }
+
+  // One RANGE offset bound for every row: a start is the first row at or
+  // after the target, an end the first row after it. Targets only move
+  // forward with r, so one pointer sweeps the partition's non-NULL rows.
+  void Sweep(int sign, bool is_end, std::vector<uint64_t>* out) {
+    const Flat& k = *key_;
+    out->resize(pe_ - ps_);
+    uint64_t ns = ps_;
+    while (ns < pe_ && k.null[ns]) ++ns;
+    uint64_t ne = ns;
+    while (ne < pe_ && !k.null[ne]) ++ne;
+    uint64_t p = ns;
+    for (uint64_t r = ps_; r < pe_; ++r) {
+      if (k.null[r] || (k.p == PhysicalType::kDouble && std::isnan(k.d[r]))) {
+        (*out)[r - ps_] = is_end ? b_.peer_end[r] : b_.peer_start[r];
+        continue;
+      }
+      while (p < ne && (is_end ? Compare(p, r, sign, true) <= 0 : Compare(p, r, sign, false) < 0))
+        ++p;
+      (*out)[r - ps_] = p;
+    }
+  }
+
+  const WindowFrame& f_;
+  const Bounds& b_;
+  const Flat* key_;
+  uint64_t ps_, pe_;
+  std::vector<uint64_t> start_, end_;  // RANGE offset bounds, by r - ps
+};
+
+void EvalAggregate(const WindowFunction& fn, const Flat* x, const Bounds& b, const FrameCalc& fc,
+                   uint64_t ps, uint64_t pe, Result* res) {
   Accumulator acc(fn.agg, x);
   const WindowFrame& f = fn.frame;
-  if (f.start == FrameBound::kUnboundedPreceding) {  // start fixed, end grows
+  const bool whole = f.exclude == FrameExclude::kNoOthers;
+  if (whole && f.start == FrameBound::kUnboundedPreceding) {  // start fixed, end grows
     uint64_t added = ps;
     for (uint64_t r = ps; r < pe; ++r) {
-      uint64_t e = FrameOf(f, b, r, ps, pe).second;
+      uint64_t e = fc.Frame(r).second;
       for (; added < e; ++added) acc.Add(added);
       acc.Store(fn.type, r, res);
     }
-  } else if (f.end == FrameBound::kUnboundedFollowing) {  // end fixed, start shrinks
+  } else if (whole && f.end == FrameBound::kUnboundedFollowing) {  // end fixed, start shrinks
     uint64_t added = pe;
     for (uint64_t r = pe; r-- > ps;) {
-      uint64_t s = FrameOf(f, b, r, ps, pe).first;
+      uint64_t s = fc.Frame(r).first;
       for (; added > s; --added) acc.Add(added - 1);
       acc.Store(fn.type, r, res);
     }
   } else {
+    (void)b;
     for (uint64_t r = ps; r < pe; ++r) {
-      auto [s, e] = FrameOf(f, b, r, ps, pe);
+      Segments seg = fc.Rows(r);
       acc.Reset();
-      for (uint64_t k = s; k < e; ++k) acc.Add(k);
+      for (int i = 0; i < seg.count; ++i) {
+        for (uint64_t k = seg.begin[i]; k < seg.end[i]; ++k) acc.Add(k);
+      }
       acc.Store(fn.type, r, res);
     }
   }
@@ -288,7 +399,7 @@ bool IntArg(const std::vector<const Flat*>& args, size_t k, uint64_t r, int64_t*
 }
 
 void EvalPartition(const WindowFunction& fn, const std::vector<const Flat*>& args, const Bounds& b,
-                   uint64_t ps, uint64_t pe, Result* res) {
+                   const Flat* key, uint64_t ps, uint64_t pe, Result* res) {
   const uint64_t n = pe - ps;
   switch (fn.kind) {
     case WindowFuncKind::kRowNumber:
@@ -357,9 +468,10 @@ void EvalPartition(const WindowFunction& fn, const std::vector<const Flat*>& arg
       return;
     case WindowFuncKind::kFirstValue:
     case WindowFuncKind::kLastValue:
-    case WindowFuncKind::kNthValue:
+    case WindowFuncKind::kNthValue: {
+      const FrameCalc fc(fn.frame, b, key, ps, pe);
       for (uint64_t r = ps; r < pe; ++r) {
-        auto [s, e] = FrameOf(fn.frame, b, r, ps, pe);
+        const Segments seg = fc.Rows(r);
         int64_t nth = 1;
         if (fn.kind == WindowFuncKind::kNthValue) {
           if (!IntArg(args, 1, r, &nth)) {
@@ -370,15 +482,25 @@ void EvalPartition(const WindowFunction& fn, const std::vector<const Flat*>& arg
             throw DbError(kInvalidNthValue, "argument of nth_value must be greater than zero");
           }
         }
+        res->iv[r] = -1;
         if (fn.kind == WindowFuncKind::kLastValue) {
-          res->iv[r] = e > s ? static_cast<int64_t>(e - 1) : -1;
-        } else {
-          res->iv[r] = static_cast<uint64_t>(nth) <= e - s ? static_cast<int64_t>(s) + nth - 1 : -1;
+          if (seg.count > 0) res->iv[r] = static_cast<int64_t>(seg.end[seg.count - 1] - 1);
+          continue;
+        }
+        uint64_t left = static_cast<uint64_t>(nth);
+        for (int i = 0; i < seg.count; ++i) {
+          if (left <= seg.end[i] - seg.begin[i]) {
+            res->iv[r] = static_cast<int64_t>(seg.begin[i] + left - 1);
+            break;
+          }
+          left -= seg.end[i] - seg.begin[i];
         }
       }
       return;
+    }
     case WindowFuncKind::kAggregate:
-      EvalAggregate(fn, args.empty() ? nullptr : args[0], b, ps, pe, res);
+      EvalAggregate(fn, args.empty() ? nullptr : args[0], b, FrameCalc(fn.frame, b, key, ps, pe),
+                    ps, pe, res);
       return;
   }
 }
@@ -491,23 +613,27 @@ const char* WindowFuncName(const WindowFunction& f) {
 
 std::string FrameToString(const WindowFrame& f) {
   if (f == WindowFrame{}) return "";
-  auto bound = [](FrameBound k, int64_t off) -> std::string {
+  auto bound = [](FrameBound k, int64_t off, const std::string& text) -> std::string {
+    std::string o = text.empty() ? std::to_string(off) : text;  // RANGE: as written
     switch (k) {
       case FrameBound::kUnboundedPreceding:
         return "UNBOUNDED PRECEDING";
       case FrameBound::kPreceding:
-        return std::to_string(off) + " PRECEDING";
+        return o + " PRECEDING";
       case FrameBound::kCurrentRow:
         return "CURRENT ROW";
       case FrameBound::kFollowing:
-        return std::to_string(off) + " FOLLOWING";
+        return o + " FOLLOWING";
       case FrameBound::kUnboundedFollowing:
         return "UNBOUNDED FOLLOWING";
     }
     return "?";
   };
-  return std::string(f.rows ? "ROWS" : "RANGE") + " BETWEEN " + bound(f.start, f.start_offset) +
-         " AND " + bound(f.end, f.end_offset);
+  static const char* const kExclude[] = {"", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP",
+                                         " EXCLUDE TIES"};
+  return std::string(f.rows ? "ROWS" : (f.groups ? "GROUPS" : "RANGE")) + " BETWEEN " +
+         bound(f.start, f.start_offset, f.start_text) + " AND " +
+         bound(f.end, f.end_offset, f.end_text) + kExclude[static_cast<int>(f.exclude)];
 }
 
 std::vector<std::vector<Vector>> EvaluateWindow(const std::vector<DataChunk>& chunks,
@@ -523,7 +649,8 @@ std::vector<std::vector<Vector>> EvaluateWindow(const std::vector<DataChunk>& ch
   for (uint32_t c : order) ord.push_back(Flatten(chunks, c, n));
   const Bounds b = ComputeBounds(n, part, ord);
   part.clear();
-  ord.clear();
+  ord.resize(std::min<size_t>(ord.size(), 1));  // RANGE offsets compare the first key
+  const Flat* key = ord.empty() ? nullptr : &ord[0];
 
   for (size_t fi = 0; fi < functions.size(); ++fi) {
     const WindowFunction& fn = functions[fi];
@@ -539,7 +666,7 @@ std::vector<std::vector<Vector>> EvaluateWindow(const std::vector<DataChunk>& ch
     if (res.shape == Result::kWide) res.wv.assign(n, 0);
     res.null.assign(n, 0);
     for (size_t p = 0; p + 1 < b.partition_starts.size(); ++p) {
-      EvalPartition(fn, args, b, b.partition_starts[p], b.partition_starts[p + 1], &res);
+      EvalPartition(fn, args, b, key, b.partition_starts[p], b.partition_starts[p + 1], &res);
     }
     uint64_t r = 0;
     for (const DataChunk& c : chunks) {

@@ -12,7 +12,16 @@
 //     start is the first peer, as an end the last peer, so peers share one
 //     value; without ORDER BY the default frame is the whole partition.
 //   ROWS: offsets count rows; the frame is clipped to the partition.
-//   RANGE with offsets, GROUPS and EXCLUDE are rejected by the binder (0A000).
+//   RANGE with offsets (one numeric ORDER BY key): the rows whose key lies
+//     within [key - offset, key + offset] (the side by PRECEDING /
+//     FOLLOWING; DESC flips the direction); a NULL (or NaN) current key's
+//     offset bounds are its peers', and NULL keys are never within an offset
+//     of a non-NULL key. Integer / DECIMAL keys compare exactly: the offset is
+//     held in the key's scale, truncated (exact, as keys are multiples of
+//     10^-scale); DOUBLE keys use `start_value` / `end_value`.
+//   GROUPS: offsets count peer groups.
+//   EXCLUDE CURRENT ROW / GROUP (its peers) / TIES (its peers but itself)
+//     removes rows from the frame, leaving up to three row ranges.
 //
 // Result types: row_number, rank, dense_rank, ntile, count -> BIGINT;
 // percent_rank, cume_dist -> DOUBLE; sum / avg / min / max ->
@@ -23,7 +32,9 @@
 // Evaluation cost: ranking and offset functions are O(n) per partition;
 // aggregates over frames whose start is UNBOUNDED PRECEDING (or whose end is
 // UNBOUNDED FOLLOWING) are incremental, O(n); frames bounded on both sides
-// recompute each row's frame, O(n * frame width).
+// recompute each row's frame, O(n * frame width), as do frames with an
+// EXCLUDE. Frame bounds themselves are O(1) per row (RANGE offsets: two
+// pointers moving forward through the partition; GROUPS: peer group starts).
 #pragma once
 
 #include <cstdint>
@@ -58,12 +69,22 @@ enum class FrameBound : uint8_t {
   kUnboundedFollowing,
 };
 
+enum class FrameExclude : uint8_t { kNoOthers, kCurrentRow, kGroup, kTies };
+
 struct WindowFrame {
-  bool rows = false;  // ROWS; false: RANGE (peers)
+  bool rows = false;    // ROWS; false: RANGE (peers) or GROUPS
+  bool groups = false;  // GROUPS (then rows is false)
   FrameBound start = FrameBound::kUnboundedPreceding;
-  int64_t start_offset = 0;
+  int64_t start_offset = 0;  // RANGE over integer / DECIMAL: in the key's scale
   FrameBound end = FrameBound::kCurrentRow;
   int64_t end_offset = 0;
+  // RANGE with offsets: the single ORDER BY key's direction; over a DOUBLE
+  // key the offsets are these; the offsets as written (for EXPLAIN).
+  bool descending = false;
+  bool double_key = false;
+  double start_value = 0, end_value = 0;
+  std::string start_text, end_text;
+  FrameExclude exclude = FrameExclude::kNoOthers;
 
   friend bool operator==(const WindowFrame&, const WindowFrame&) = default;
 };
@@ -86,7 +107,7 @@ std::string FrameToString(const WindowFrame& frame);
 // of kVectorSize live rows (the last may be shorter), dense (no selection).
 // Evaluates every function and returns, per function, one output column
 // split into vectors parallel to `chunks`. `partition` / `order` are column
-// positions that delimit partitions / peers.
+// positions that delimit partitions / peers; RANGE offsets compare order[0].
 // Errors: 22014 ntile <= 0, 22016 nth_value <= 0, 22003 sum overflow.
 std::vector<std::vector<Vector>> EvaluateWindow(const std::vector<DataChunk>& chunks,
                                                 const std::vector<uint32_t>& partition,

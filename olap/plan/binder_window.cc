@@ -20,8 +20,12 @@
 // and a frame, with PostgreSQL's 42P20 errors when it would override either
 // or copy a frame. Unlike PostgreSQL, an unused definition's expressions are
 // not bound (so not checked).
-// Frames: ROWS with integer-constant offsets, RANGE without offsets; GROUPS,
-// RANGE offsets and EXCLUDE (other than NO OTHERS) are 0A000.
+// Frames: ROWS and GROUPS with integer-constant offsets; RANGE with numeric
+// constant offsets over one integer / DECIMAL / DOUBLE ORDER BY key (date and
+// timestamp keys need an interval: PostgreSQL's 0A000 for a number, and
+// Forktail has no interval values); EXCLUDE CURRENT ROW / GROUP / TIES / NO
+// OTHERS. Offsets that are not constants are 0A000. Errors are reported at
+// the frame's position (PostgreSQL points at the offending bound).
 #include <sstream>
 #include <string>
 
@@ -97,7 +101,9 @@ struct FrameParser {
   }
   std::string Next() { return pos < words.size() ? words[pos++] : ""; }
 
-  void Bound(bool rows, bool is_start, FrameBound* kind, int64_t* offset) {
+  // RANGE offsets are kept as text in `text` until the key's type is known.
+  void Bound(const WindowFrame& f, bool is_start, FrameBound* kind, int64_t* offset,
+             std::string* text) {
     if (Accept("UNBOUNDED")) {
       if (Accept("PRECEDING")) {
         *kind = FrameBound::kUnboundedPreceding;
@@ -113,23 +119,34 @@ struct FrameParser {
       *kind = FrameBound::kCurrentRow;
       return;
     }
+    const std::string which = is_start ? "starting" : "ending";
     std::string n = Next();
-    if (n == "-") {
-      throw DbError("22013",
-                    std::string("frame ") + (is_start ? "starting" : "ending") +
-                        " offset must not be negative",
-                    position);
-    }
-    bool digits = !n.empty() && n.find_first_not_of("0123456789") == std::string::npos;
     std::string dir = Next();
-    if (dir != "PRECEDING" && dir != "FOLLOWING") {
-      NotSupported("a window frame offset other than an integer constant", position);
+    if (n == "NULL" && (dir == "PRECEDING" || dir == "FOLLOWING")) {
+      throw DbError("22004", "frame " + which + " offset must not be null");
     }
-    if (!rows) NotSupported("RANGE with offset PRECEDING/FOLLOWING", position);
+    if (n == "-") {
+      if (!f.rows && !f.groups) {
+        throw DbError("22013", "invalid preceding or following size in window function");
+      }
+      throw DbError("22013", "frame " + which + " offset must not be negative");
+    }
+    if (dir != "PRECEDING" && dir != "FOLLOWING") {
+      NotSupported("a window frame offset other than a numeric constant", position);
+    }
+    *kind = dir == "PRECEDING" ? FrameBound::kPreceding : FrameBound::kFollowing;
+    bool digits = !n.empty() && n.find_first_not_of("0123456789") == std::string::npos;
+    if (!f.rows && !f.groups) {
+      if (n.empty() || n.find_first_not_of("0123456789.eE+") != std::string::npos ||
+          n.find_first_of("0123456789") == std::string::npos) {
+        NotSupported("a window frame offset other than a numeric constant", position);
+      }
+      *text = n;
+      return;
+    }
     if (!digits || n.size() > 18) {
       NotSupported("a window frame offset other than an integer constant", position);
     }
-    *kind = dir == "PRECEDING" ? FrameBound::kPreceding : FrameBound::kFollowing;
     *offset = std::stoll(n);
   }
 };
@@ -141,21 +158,29 @@ WindowFrame ParseFrame(const std::string& text, int position) {
   p.position = position;
   std::istringstream in(text);
   for (std::string w; in >> w;) p.words.push_back(w);
-  if (p.Accept("GROUPS")) NotSupported("GROUPS window frames", position);
-  f.rows = p.Accept("ROWS");
-  if (!f.rows && !p.Accept("RANGE")) {
+  f.groups = p.Accept("GROUPS");
+  f.rows = !f.groups && p.Accept("ROWS");
+  if (!f.rows && !f.groups && !p.Accept("RANGE")) {
     throw DbError(sqlstate::kSyntaxError, "syntax error in window frame", position);
   }
   if (p.Accept("BETWEEN")) {
-    p.Bound(f.rows, true, &f.start, &f.start_offset);
+    p.Bound(f, true, &f.start, &f.start_offset, &f.start_text);
     if (!p.Accept("AND")) throw DbError(sqlstate::kSyntaxError, "syntax error", position);
-    p.Bound(f.rows, false, &f.end, &f.end_offset);
+    p.Bound(f, false, &f.end, &f.end_offset, &f.end_text);
   } else {
-    p.Bound(f.rows, true, &f.start, &f.start_offset);
+    p.Bound(f, true, &f.start, &f.start_offset, &f.start_text);
     f.end = FrameBound::kCurrentRow;
   }
   if (p.Accept("EXCLUDE")) {
-    if (!p.Accept("NO") || !p.Accept("OTHERS")) NotSupported("EXCLUDE in window frames", position);
+    if (p.Accept("CURRENT") && p.Accept("ROW")) {
+      f.exclude = FrameExclude::kCurrentRow;
+    } else if (p.Accept("GROUP")) {
+      f.exclude = FrameExclude::kGroup;
+    } else if (p.Accept("TIES")) {
+      f.exclude = FrameExclude::kTies;
+    } else if (!p.Accept("NO") || !p.Accept("OTHERS")) {
+      throw DbError(sqlstate::kSyntaxError, "syntax error in window frame", position);
+    }
   }
   if (p.pos != p.words.size()) {
     throw DbError(sqlstate::kSyntaxError, "syntax error in window frame", position);
@@ -176,6 +201,58 @@ WindowFrame ParseFrame(const std::string& text, int position) {
                   position);
   }
   return f;
+}
+
+// RANGE offsets against the ORDER BY key: held in the key's scale (integer /
+// DECIMAL, truncated: exact, see window_function.h) or as doubles.
+void BindRangeOffsets(WindowFrame* f, const BoundWindowCall& call, int spec_position,
+                      int frame_position) {
+  if (f->rows || f->groups || (f->start_text.empty() && f->end_text.empty())) return;
+  if (call.order.size() != 1) {
+    throw DbError(kWindowingError,
+                  "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column",
+                  spec_position);
+  }
+  const Type& key = call.order[0]->type;
+  f->descending = call.order_keys[0].descending;
+  f->double_key = key.id == TypeId::kDouble;
+  for (int side = 0; side < 2; ++side) {
+    const std::string& text = side == 0 ? f->start_text : f->end_text;
+    if (text.empty()) continue;
+    const bool integral = text.find_first_not_of("0123456789") == std::string::npos;
+    const std::string offset_type = !integral || text.size() > 18   ? "numeric"
+                                    : std::stoll(text) > 2147483647 ? "bigint"
+                                                                    : "integer";
+    auto unsupported = [&](bool with_offset) {
+      DbError e(sqlstate::kFeatureNotSupported,
+                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type " +
+                    BaseTypeName(key) + (with_offset ? " and offset type " + offset_type : ""),
+                frame_position);
+      if (with_offset) e.WithHint("Cast the offset value to an appropriate type.");
+      throw e;
+    };
+    int64_t* offset = side == 0 ? &f->start_offset : &f->end_offset;
+    double* value = side == 0 ? &f->start_value : &f->end_value;
+    if (key.id == TypeId::kDouble) {
+      *value = std::stod(text);
+    } else if (key.IsInteger()) {
+      if (offset_type == "numeric") unsupported(true);
+      *offset = std::stoll(text);
+    } else if (key.id == TypeId::kDecimal) {
+      if (text.find_first_of("eE+") != std::string::npos) {
+        NotSupported("a RANGE offset in exponent notation", frame_position);
+      }
+      size_t dot = text.find('.');
+      std::string whole = text.substr(0, dot);
+      std::string frac = dot == std::string::npos ? "" : text.substr(dot + 1);
+      frac.resize(key.scale, '0');  // truncated to the key's scale
+      std::string digits = whole + frac;
+      digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+      *offset = digits.empty() ? 0 : (digits.size() > 18 ? INT64_MAX : std::stoll(digits));
+    } else {
+      unsupported(key.id == TypeId::kDate || key.id == TypeId::kTimestamp);
+    }
+  }
 }
 
 bool SameSpec(const BoundWindowCall& a, const BoundWindowCall& b) {
@@ -349,6 +426,10 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
           o.nulls == sql::NullsOrder::kDefault ? k.descending : o.nulls == sql::NullsOrder::kFirst;
       call.order_keys.push_back(k);
     }
+    if (fn.frame.groups && call.order.empty()) {
+      throw DbError(kWindowingError, "GROUPS mode requires an ORDER BY clause", e.over->position);
+    }
+    BindRangeOffsets(&fn.frame, call, e.over->position, spec.frame_position);
   } catch (...) {
     ws.binding = 0;
     throw;

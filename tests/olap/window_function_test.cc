@@ -1,6 +1,7 @@
 // EvaluateWindow (olap/window_function.h) against a row-at-a-time reference:
-// random partition / order keys (ties and NULLs), random ROWS frames and the
-// default RANGE frame, for the frame-aware functions (count, sum, min, max,
+// random partition / order keys (ties and NULLs), random ROWS, RANGE (with
+// offsets) and GROUPS frames with random EXCLUDE clauses, and the default
+// RANGE frame, for the frame-aware functions (count, sum, min, max,
 // first_value, last_value, nth_value) and the ranking ones. Fixed seeds.
 #include <gtest/gtest.h>
 
@@ -24,7 +25,7 @@ std::vector<DataChunk> ToChunks(const std::vector<Row3>& rows) {
   std::vector<DataChunk> chunks;
   for (size_t base = 0; base < rows.size(); base += kVectorSize) {
     uint32_t n = static_cast<uint32_t>(std::min<size_t>(kVectorSize, rows.size() - base));
-    DataChunk c({Type::Integer(), Type::Integer(), Type::Integer()});
+    DataChunk c({Type::Integer(), Type::Integer(), Type::Integer(), Type::Integer()});
     for (uint32_t i = 0; i < n; ++i) {
       const Row3& r = rows[base + i];
       const std::optional<int>* f[3] = {&r.p, &r.o, &r.v};
@@ -36,6 +37,7 @@ std::vector<DataChunk> ToChunks(const std::vector<Row3>& rows) {
           v.SetNull(i, true);
         }
       }
+      c.column(3).mutable_data<int32_t>()[i] = 2;  // nth_value's n
     }
     c.set_size(n);
     chunks.push_back(std::move(c));
@@ -43,33 +45,47 @@ std::vector<DataChunk> ToChunks(const std::vector<Row3>& rows) {
   return chunks;
 }
 
-// The frame [s, e) of row r, computed by scanning (the definition).
-std::pair<int64_t, int64_t> RefFrame(const std::vector<Row3>& rows, const WindowFrame& f,
-                                     int64_t r) {
-  const int64_t n = static_cast<int64_t>(rows.size());
-  int64_t ps = r, pe = r + 1, gs = r, ge = r + 1;
-  while (ps > 0 && rows[ps - 1].p == rows[r].p) --ps;
-  while (pe < n && rows[pe].p == rows[r].p) ++pe;
-  while (gs > ps && rows[gs - 1].o == rows[r].o) --gs;
-  while (ge < pe && rows[ge].o == rows[r].o) ++ge;
-  auto bound = [&](FrameBound k, int64_t off, bool end) {
-    switch (k) {
+// Whether row k is in row r's frame, by the definition (each bound a
+// condition on k; RANGE offsets compare keys, GROUPS count peer groups).
+// `group`: each row's peer group number (counted from the input's start).
+bool RefInFrame(const std::vector<Row3>& rows, const std::vector<int64_t>& group,
+                const WindowFrame& f, int64_t r, int64_t k) {
+  if (rows[k].p != rows[r].p) return false;
+  const bool peer = rows[k].o == rows[r].o;
+  auto holds = [&](FrameBound kind, int64_t off, bool end) {
+    switch (kind) {
       case FrameBound::kUnboundedPreceding:
-        return ps;
-      case FrameBound::kPreceding:
-        return r - off + (end ? 1 : 0);
-      case FrameBound::kCurrentRow:
-        return f.rows ? r + (end ? 1 : 0) : (end ? ge : gs);
-      case FrameBound::kFollowing:
-        return r + off + (end ? 1 : 0);
       case FrameBound::kUnboundedFollowing:
-        return pe;
+        return true;
+      case FrameBound::kCurrentRow:
+        if (f.rows) return end ? k <= r : k >= r;
+        return end ? (k <= r || peer) : (k >= r || peer);
+      default:
+        break;
     }
-    return ps;
+    const int64_t sign = kind == FrameBound::kFollowing ? 1 : -1;
+    if (f.rows) return end ? k <= r + sign * off : k >= r + sign * off;
+    if (f.groups) {
+      int64_t gk = group[k], gr = group[r];
+      return end ? gk <= gr + sign * off : gk >= gr + sign * off;
+    }
+    if (!rows[r].o) return end ? (k <= r || peer) : (k >= r || peer);
+    if (!rows[k].o) return false;
+    int64_t t = *rows[r].o + sign * off;
+    return end ? *rows[k].o <= t : *rows[k].o >= t;
   };
-  int64_t s = std::clamp(bound(f.start, f.start_offset, false), ps, pe);
-  int64_t e = std::clamp(bound(f.end, f.end_offset, true), ps, pe);
-  return {s, std::max(s, e)};
+  if (!holds(f.start, f.start_offset, false) || !holds(f.end, f.end_offset, true)) return false;
+  switch (f.exclude) {
+    case FrameExclude::kNoOthers:
+      return true;
+    case FrameExclude::kCurrentRow:
+      return k != r;
+    case FrameExclude::kGroup:
+      return !peer;
+    case FrameExclude::kTies:
+      return !peer || k == r;
+  }
+  return true;
 }
 
 std::string Text(const Vector& v, uint32_t i) {
@@ -100,9 +116,11 @@ TEST(WindowFunction, FramesMatchTheDefinition) {
     std::vector<WindowFunction> fns;
     std::vector<WindowFrame> frames;
     frames.push_back(WindowFrame{});  // RANGE UNBOUNDED PRECEDING .. CURRENT ROW
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 18; ++k) {
       WindowFrame f;
-      f.rows = true;
+      f.rows = k % 3 == 0;
+      f.groups = k % 3 == 1;
+      f.exclude = static_cast<FrameExclude>(rng() % 4);
       const FrameBound kinds[] = {FrameBound::kUnboundedPreceding, FrameBound::kPreceding,
                                   FrameBound::kCurrentRow, FrameBound::kFollowing,
                                   FrameBound::kUnboundedFollowing};
@@ -110,6 +128,11 @@ TEST(WindowFunction, FramesMatchTheDefinition) {
       f.end = kinds[1 + rng() % 4];
       f.start_offset = static_cast<int64_t>(rng() % 4);
       f.end_offset = static_cast<int64_t>(rng() % 4);
+      if (f.start == FrameBound::kCurrentRow && f.end == FrameBound::kPreceding) continue;
+      if (f.start == FrameBound::kFollowing &&
+          (f.end == FrameBound::kPreceding || f.end == FrameBound::kCurrentRow)) {
+        continue;
+      }
       frames.push_back(f);
     }
     for (const WindowFrame& f : frames) {
@@ -122,22 +145,44 @@ TEST(WindowFunction, FramesMatchTheDefinition) {
         w.frame = f;
         fns.push_back(w);
       }
-      WindowFunction last;
-      last.kind = WindowFuncKind::kLastValue;
-      last.args = {2};
-      last.type = Type::Integer();
-      last.frame = f;
-      fns.push_back(last);
+      for (WindowFuncKind kind :
+           {WindowFuncKind::kLastValue, WindowFuncKind::kFirstValue, WindowFuncKind::kNthValue}) {
+        WindowFunction value;
+        value.kind = kind;
+        value.args = {2};
+        if (kind == WindowFuncKind::kNthValue) value.args.push_back(3);  // column 3: 2
+        value.type = Type::Integer();
+        value.frame = f;
+        fns.push_back(value);
+      }
     }
     std::vector<DataChunk> chunks = ToChunks(rows);
     std::vector<std::vector<Vector>> out = EvaluateWindow(chunks, {0}, {1}, fns);
+    std::vector<int64_t> group(n, 0), part_start(n, 0), part_end(n, 0);
+    for (size_t r = 1; r < n; ++r) {
+      bool same_part = rows[r].p == rows[r - 1].p;
+      group[r] = group[r - 1] + (!same_part || rows[r].o != rows[r - 1].o ? 1 : 0);
+      part_start[r] = same_part ? part_start[r - 1] : static_cast<int64_t>(r);
+    }
+    for (size_t r = n; r-- > 0;) {
+      part_end[r] =
+          r + 1 < n && rows[r + 1].p == rows[r].p ? part_end[r + 1] : static_cast<int64_t>(r + 1);
+    }
+    std::vector<std::vector<int64_t>> ref_frames(n);  // of the current frame, by row
     for (size_t fi = 0; fi < fns.size(); ++fi) {
       const WindowFunction& w = fns[fi];
+      const bool new_frame = fi == 0 || !(fns[fi - 1].frame == w.frame);
       for (size_t r = 0; r < n; ++r) {
-        auto [s, e] = RefFrame(rows, w.frame, static_cast<int64_t>(r));
+        std::vector<int64_t>& frame = ref_frames[r];
+        if (new_frame) {
+          frame.clear();
+          for (int64_t k = part_start[r]; k < part_end[r]; ++k) {
+            if (RefInFrame(rows, group, w.frame, static_cast<int64_t>(r), k)) frame.push_back(k);
+          }
+        }
         std::optional<int64_t> want;
         int64_t count = 0;
-        for (int64_t k = s; k < e; ++k) {
+        for (int64_t k : frame) {
           if (!rows[k].v) continue;
           int64_t x = *rows[k].v;
           ++count;
@@ -150,9 +195,12 @@ TEST(WindowFunction, FramesMatchTheDefinition) {
           }
         }
         if (w.kind == WindowFuncKind::kAggregate && w.agg == AggKind::kCount) want = count;
-        if (w.kind == WindowFuncKind::kLastValue) {
+        if (w.kind != WindowFuncKind::kAggregate) {
           want = std::nullopt;
-          if (e > s && rows[e - 1].v) want = *rows[e - 1].v;
+          size_t at = w.kind == WindowFuncKind::kLastValue    ? frame.size() - 1
+                      : w.kind == WindowFuncKind::kFirstValue ? 0
+                                                              : 1;
+          if (at < frame.size() && rows[frame[at]].v) want = *rows[frame[at]].v;
         }
         const Vector& v = out[fi][r / kVectorSize];
         uint32_t i = static_cast<uint32_t>(r % kVectorSize);

@@ -263,12 +263,62 @@ TEST_F(WindowSql, Errors) {
             "0A000 DISTINCT is not implemented for window functions");
   EXPECT_EQ(Error("SELECT * FROM w JOIN w w2 ON row_number() OVER () = 1"),
             "42P20 window functions are not allowed in JOIN conditions");
-  // Not implemented here (PostgreSQL has them).
-  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) "
+  // Frame errors (PostgreSQL 15's; it points 0A000 at the offset, Forktail at the frame).
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k GROUPS -1 PRECEDING) FROM w"),
+            "22013 frame starting offset must not be negative");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND -1 FOLLOWING) "
                   "FROM w"),
-            "0A000 RANGE with offset PRECEDING/FOLLOWING is not supported");
-  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k GROUPS 1 PRECEDING) FROM w"),
-            "0A000 GROUPS window frames is not supported");
+            "22013 invalid preceding or following size in window function");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN CURRENT ROW AND NULL FOLLOWING) "
+                  "FROM w"),
+            "22004 frame ending offset must not be null");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k, id RANGE 1 PRECEDING) FROM w"),
+            "42P20 RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
+  EXPECT_EQ(ErrorPosition("SELECT sum(v) OVER (ORDER BY k, id RANGE 1 PRECEDING) FROM w"), 20);
+  EXPECT_EQ(Error("SELECT sum(v) OVER (RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM w"),
+            "42P20 RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY k RANGE 1.5 PRECEDING) FROM w"),
+            "0A000 RANGE with offset PRECEDING/FOLLOWING is not supported for column type "
+            "integer and offset type numeric");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (ORDER BY g RANGE 1 PRECEDING) FROM w"),
+            "0A000 RANGE with offset PRECEDING/FOLLOWING is not supported for column type text");
+  EXPECT_EQ(Error("SELECT sum(v) OVER (GROUPS 1 PRECEDING) FROM w"),
+            "42P20 GROUPS mode requires an ORDER BY clause");
+  EXPECT_EQ(ErrorPosition("SELECT sum(v) OVER (GROUPS 1 PRECEDING) FROM w"), 20);
+}
+
+// RANGE with offsets, GROUPS and EXCLUDE: PostgreSQL 15's answers over w
+// (Q3's second column ordered by m::float8 there).
+TEST_F(WindowSql, RangeOffsetsGroupsAndExclude) {
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (PARTITION BY g ORDER BY k RANGE BETWEEN 1 PRECEDING AND "
+               "CURRENT ROW), count(*) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND 2 "
+               "FOLLOWING) FROM w ORDER BY id"),
+            "1|10|5\n2|60|5\n3|60|5\n4|40|2\n5||1\n6|60|4\n7|70|5\n8|80|2");
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (ORDER BY k DESC RANGE BETWEEN 1 PRECEDING AND 1 "
+               "FOLLOWING), min(id) OVER (ORDER BY k DESC NULLS LAST RANGE BETWEEN "
+               "CURRENT ROW AND 2 FOLLOWING) FROM w ORDER BY id"),
+            "1|130|1\n2|190|1\n3|190|1\n4|120|4\n5||5\n6|110|1\n7|130|1\n8|120|4");
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (ORDER BY m RANGE BETWEEN 0.75 PRECEDING AND 0.5 "
+               "FOLLOWING), max(id) OVER (ORDER BY CAST(m AS DOUBLE PRECISION) RANGE BETWEEN 1.5 "
+               "PRECEDING AND CURRENT ROW) FROM w ORDER BY id"),
+            "1|10|5\n2|30|5\n3|110|8\n4|40|4\n5|10|5\n6|60|6\n7|70|7\n8|110|8");
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (ORDER BY k RANGE BETWEEN 1 FOLLOWING AND 3 FOLLOWING), "
+               "sum(v) OVER (ORDER BY k NULLS FIRST RANGE BETWEEN 2 PRECEDING AND 1 PRECEDING) "
+               "FROM w ORDER BY id"),
+            "1|110|\n2|60|80\n3|60|80\n4|120|120\n5||60\n6||130\n7|110|\n8|120|120");
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (PARTITION BY g ORDER BY k GROUPS BETWEEN 1 PRECEDING AND "
+               "CURRENT ROW), count(*) OVER (ORDER BY k GROUPS BETWEEN CURRENT ROW AND 1 "
+               "FOLLOWING), last_value(id) OVER (ORDER BY k, id GROUPS 2 PRECEDING) FROM w ORDER "
+               "BY id"),
+            "1|10|4|1\n2|60|3|2\n3|60|3|3\n4|90|2|4\n5|60|3|5\n6|60|2|6\n7|70|4|7\n8|150|2|8");
+  EXPECT_EQ(
+      Pg("SELECT id, sum(v) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED "
+         "FOLLOWING EXCLUDE CURRENT ROW), count(*) OVER (ORDER BY k RANGE BETWEEN UNBOUNDED "
+         "PRECEDING AND CURRENT ROW EXCLUDE GROUP), sum(v) OVER (ORDER BY k GROUPS BETWEEN 1 "
+         "PRECEDING AND 1 FOLLOWING EXCLUDE TIES), first_value(id) OVER (ORDER BY k RANGE "
+         "BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW) FROM w ORDER BY id"),
+      "1|300|0|60|7\n2|290|2|160|3\n3|280|2|170|2\n4|270|6|40|8\n5|310|5|180|4\n6|250|4|"
+      "110|5\n7|240|0|120|1\n8|230|6|80|4");
 }
 
 TEST_F(WindowSql, ExplainShowsWindow) {
