@@ -321,6 +321,22 @@ TEST_F(WindowSql, RangeOffsetsGroupsAndExclude) {
       "110|5\n7|240|0|120|1\n8|230|6|80|4");
 }
 
+// More frames: a DECIMAL offset finer than the key's scale, a DOUBLE key
+// DESC (PostgreSQL: m::float8), a BIGINT offset over an INTEGER key, and
+// exclusions with GROUPS / RANGE offsets / ROWS (PostgreSQL 15's answers).
+TEST_F(WindowSql, MoreRangeOffsetsAndExclusions) {
+  EXPECT_EQ(Pg("SELECT id, sum(v) OVER (ORDER BY m RANGE BETWEEN 0.759 PRECEDING AND CURRENT "
+               "ROW), max(id) OVER (ORDER BY CAST(m AS DOUBLE PRECISION) DESC RANGE BETWEEN 1 "
+               "PRECEDING AND 0.5 FOLLOWING), count(*) OVER (ORDER BY k RANGE BETWEEN 3000000000 "
+               "PRECEDING AND 0 FOLLOWING) FROM w ORDER BY id"),
+            "1|10|5|2\n2|30|2|4\n3|110|8|4\n4|40|4|2\n5||5|6\n6|60|7|5\n7|70|7|2\n8|110|8|2");
+  EXPECT_EQ(Pg("SELECT id, nth_value(id, 2) OVER (ORDER BY k, id GROUPS BETWEEN 1 PRECEDING AND 1 "
+               "FOLLOWING EXCLUDE GROUP), sum(v) OVER (ORDER BY k DESC RANGE BETWEEN 2 PRECEDING "
+               "AND 1 PRECEDING EXCLUDE TIES), last_value(id) OVER (ORDER BY id ROWS BETWEEN 2 "
+               "PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW) FROM w ORDER BY id"),
+            "1||110|3\n2|3|60|4\n3|6|60|5\n4|8|40|6\n5|4||7\n6|5||8\n7|2|110|8\n8||80|7");
+}
+
 TEST_F(WindowSql, ExplainShowsWindow) {
   LogicalOpPtr plan = Optimized(
       "SELECT id, rank() OVER (PARTITION BY g ORDER BY k), lag(v) OVER (ORDER BY id) FROM w");
