@@ -2,7 +2,8 @@
 // random partition / order keys (ties and NULLs), random ROWS, RANGE (with
 // offsets) and GROUPS frames with random EXCLUDE clauses, and the default
 // RANGE frame, for the frame-aware functions (count, sum, min, max,
-// first_value, last_value, nth_value) and the ranking ones. Fixed seeds.
+// first_value, last_value, nth_value) and the ranking ones; seed 3 orders
+// DESC. Fixed seeds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,7 +71,11 @@ bool RefInFrame(const std::vector<Row3>& rows, const std::vector<int64_t>& group
       return end ? gk <= gr + sign * off : gk >= gr + sign * off;
     }
     if (!rows[r].o) return end ? (k <= r || peer) : (k >= r || peer);
-    if (!rows[k].o) return false;
+    if (!rows[k].o) return end ? k < r : k > r;  // NULLs lie beyond any offset
+    if (f.descending) {                          // PRECEDING rows have greater keys
+      int64_t t = *rows[r].o - sign * off;
+      return end ? *rows[k].o >= t : *rows[k].o <= t;
+    }
     int64_t t = *rows[r].o + sign * off;
     return end ? *rows[k].o <= t : *rows[k].o >= t;
   };
@@ -98,6 +103,7 @@ std::string TextInt(const Vector& v, uint32_t i) {
 TEST(WindowFunction, FramesMatchTheDefinition) {
   for (uint64_t seed : {1u, 2u, 3u, 4u}) {
     std::mt19937_64 rng(seed);
+    const bool desc = seed == 3;              // order key DESC NULLS FIRST (RANGE offsets flip)
     const size_t n = seed == 4 ? 2100 : 300;  // 2100: two chunks
     std::vector<Row3> rows(n);
     auto maybe = [&](int domain) -> std::optional<int> {
@@ -111,6 +117,7 @@ TEST(WindowFunction, FramesMatchTheDefinition) {
     };
     std::stable_sort(rows.begin(), rows.end(), [&](const Row3& a, const Row3& b) {
       if (a.p != b.p) return less(a.p, b.p);
+      if (desc) return a.o != b.o && (!a.o || (b.o && *a.o > *b.o));  // DESC NULLS FIRST
       return less(a.o, b.o);
     });
     std::vector<WindowFunction> fns;
@@ -121,6 +128,7 @@ TEST(WindowFunction, FramesMatchTheDefinition) {
       f.rows = k % 3 == 0;
       f.groups = k % 3 == 1;
       f.exclude = static_cast<FrameExclude>(rng() % 4);
+      f.descending = desc;
       const FrameBound kinds[] = {FrameBound::kUnboundedPreceding, FrameBound::kPreceding,
                                   FrameBound::kCurrentRow, FrameBound::kFollowing,
                                   FrameBound::kUnboundedFollowing};

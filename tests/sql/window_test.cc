@@ -335,6 +335,12 @@ TEST_F(WindowSql, MoreRangeOffsetsAndExclusions) {
                "AND 1 PRECEDING EXCLUDE TIES), last_value(id) OVER (ORDER BY id ROWS BETWEEN 2 "
                "PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW) FROM w ORDER BY id"),
             "1||110|3\n2|3|60|4\n3|6|60|5\n4|8|40|6\n5|4||7\n6|5||8\n7|2|110|8\n8||80|7");
+  // NULL keys lie beyond every offset: in the frame only by an UNBOUNDED side.
+  EXPECT_EQ(Pg("SELECT id, count(*) OVER (ORDER BY k NULLS FIRST RANGE BETWEEN UNBOUNDED "
+               "PRECEDING AND 0 FOLLOWING), count(*) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING "
+               "AND UNBOUNDED FOLLOWING), count(*) OVER (ORDER BY k DESC RANGE BETWEEN 1 "
+               "FOLLOWING AND UNBOUNDED FOLLOWING) FROM w ORDER BY id"),
+            "1|4|8|0\n2|6|8|2\n3|6|8|2\n4|2|2|8\n5|8|3|5\n6|7|6|4\n7|4|8|0\n8|2|2|8");
 }
 
 TEST_F(WindowSql, ExplainShowsWindow) {
