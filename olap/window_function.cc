@@ -175,6 +175,26 @@ class Accumulator {
     }
   }
 
+  // Folds in another accumulator's rows (over the same argument).
+  void Merge(const Accumulator& o) {
+    count_ += o.count_;
+    if (x_ == nullptr) return;
+    if (x_->p == PhysicalType::kInt128) {
+      if (__builtin_add_overflow(isum_, o.isum_, &isum_)) decimal::ThrowOverflow();
+    } else {
+      isum_ += o.isum_;
+    }
+    dsum_ += o.dsum_;
+    if (o.best_ >= 0) {
+      if (best_ < 0) {
+        best_ = o.best_;
+      } else if (kind_ == AggKind::kMin || kind_ == AggKind::kMax) {
+        int c = x_->Compare(static_cast<uint64_t>(o.best_), static_cast<uint64_t>(best_));
+        if (kind_ == AggKind::kMin ? c < 0 : c > 0) best_ = o.best_;
+      }
+    }
+  }
+
  private:
   AggKind kind_;
   const Flat* x_;
@@ -357,6 +377,33 @@ class FrameCalc {
   std::vector<uint64_t> start_, end_;  // RANGE offset bounds, by r - ps
 };
 
+// Aggregate states of a partition's rows in a segment tree (leaves: one
+// row each; a node: its two children merged), so that the frames of an
+// EXCLUDE (up to three row ranges each) fold in O(log n) per row instead of
+// rescanning the frame.
+class RangeTree {
+ public:
+  RangeTree(AggKind kind, const Flat* x, uint64_t ps, uint64_t pe)
+      : ps_(ps), size_(pe - ps), nodes_(2 * size_, Accumulator(kind, x)) {
+    for (uint64_t i = 0; i < size_; ++i) nodes_[size_ + i].Add(ps + i);
+    for (uint64_t i = size_; i-- > 1;) {
+      nodes_[i].Merge(nodes_[2 * i]);
+      nodes_[i].Merge(nodes_[2 * i + 1]);
+    }
+  }
+  // Folds rows [s, e) into acc.
+  void Fold(uint64_t s, uint64_t e, Accumulator* acc) const {
+    for (uint64_t l = s - ps_ + size_, r = e - ps_ + size_; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) acc->Merge(nodes_[l++]);
+      if (r & 1) acc->Merge(nodes_[--r]);
+    }
+  }
+
+ private:
+  uint64_t ps_, size_;
+  std::vector<Accumulator> nodes_;
+};
+
 void EvalAggregate(const WindowFunction& fn, const Flat* x, const Bounds& b, const FrameCalc& fc,
                    uint64_t ps, uint64_t pe, Result* res) {
   Accumulator acc(fn.agg, x);
@@ -374,6 +421,14 @@ void EvalAggregate(const WindowFunction& fn, const Flat* x, const Bounds& b, con
     for (uint64_t r = pe; r-- > ps;) {
       uint64_t s = fc.Frame(r).first;
       for (; added > s; --added) acc.Add(added - 1);
+      acc.Store(fn.type, r, res);
+    }
+  } else if (!whole) {
+    const RangeTree tree(fn.agg, x, ps, pe);
+    for (uint64_t r = ps; r < pe; ++r) {
+      Segments seg = fc.Rows(r);
+      acc.Reset();
+      for (int i = 0; i < seg.count; ++i) tree.Fold(seg.begin[i], seg.end[i], &acc);
       acc.Store(fn.type, r, res);
     }
   } else {

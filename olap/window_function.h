@@ -32,8 +32,9 @@
 // Evaluation cost: ranking and offset functions are O(n) per partition;
 // aggregates over frames whose start is UNBOUNDED PRECEDING (or whose end is
 // UNBOUNDED FOLLOWING) are incremental, O(n); frames bounded on both sides
-// recompute each row's frame, O(n * frame width), as do frames with an
-// EXCLUDE. Frame bounds themselves are O(1) per row (RANGE offsets: two
+// recompute each row's frame, O(n * frame width); frames with an EXCLUDE
+// fold up to three row ranges from a segment tree of aggregate states,
+// O(n log n) (2n states of memory). Frame bounds themselves are O(1) per row (RANGE offsets: two
 // pointers moving forward through the partition; GROUPS: peer group starts).
 #pragma once
 
