@@ -706,3 +706,22 @@ SELECT 12345678901234567890.123 * 2 AS big_literal,
        sum(amount)::DECIMAL(30,2) / 7 AS div_wide,
        sum(amount) / count(*) AS div_sum
 FROM orders;
+
+-- FRAMES block: RANGE offsets, GROUPS and EXCLUDE window frames (issue 6).
+
+-- name: frames_range_offsets
+SELECT oid, cust_id, qty,
+       SUM(qty) OVER (PARTITION BY cust_id ORDER BY qty RANGE BETWEEN 3 PRECEDING AND 2 FOLLOWING) AS s_int,
+       COUNT(*) OVER (ORDER BY amount DESC RANGE BETWEEN 10.5 PRECEDING AND CURRENT ROW) AS n_dec,
+       MIN(oid) OVER (ORDER BY rate RANGE BETWEEN 0.25 PRECEDING AND 0.25 FOLLOWING) AS m_dbl
+FROM orders WHERE oid <= 300
+ORDER BY oid, cust_id, qty, s_int, n_dec, m_dbl;
+
+-- name: frames_groups_exclude
+SELECT oid, cust_id, qty,
+       SUM(qty) OVER (PARTITION BY cust_id ORDER BY qty GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS s_groups,
+       COUNT(*) OVER (PARTITION BY cust_id ORDER BY qty RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE GROUP) AS n_excl,
+       MAX(amount) OVER (PARTITION BY cust_id ORDER BY oid ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW) AS mx_excl,
+       SUM(qty) OVER (ORDER BY qty GROUPS BETWEEN CURRENT ROW AND 2 FOLLOWING EXCLUDE TIES) AS s_ties
+FROM orders WHERE oid <= 300
+ORDER BY oid, cust_id, qty, s_groups, n_excl, mx_excl, s_ties;
