@@ -34,8 +34,9 @@
 // UNBOUNDED FOLLOWING) are incremental, O(n); frames bounded on both sides
 // recompute each row's frame, O(n * frame width); frames with an EXCLUDE
 // fold up to three row ranges from a segment tree of aggregate states,
-// O(n log n) (2n states of memory). Frame bounds themselves are O(1) per row (RANGE offsets: two
-// pointers moving forward through the partition; GROUPS: peer group starts).
+// O(n log n) (2n states of memory). Frame bounds themselves are O(1) per
+// row (RANGE offsets: two pointers moving forward through the partition;
+// GROUPS: peer group starts).
 #pragma once
 
 #include <cstdint>
