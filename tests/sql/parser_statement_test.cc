@@ -27,10 +27,11 @@ TEST(ParserSelect, Clauses) {
               "ORDER BY 1 DESC NULLS FIRST, c ASC, e NULLS LAST LIMIT 10 OFFSET 5"),
             "SELECT a, (b + 1) AS c, d AS e FROM t WHERE (x > 1) GROUP BY a, 2 HAVING (sum(b) > 3) "
             "ORDER BY 1 DESC NULLS FIRST, c, e NULLS LAST LIMIT 10 OFFSET 5");
-  EXPECT_EQ(S("SELECT rank() OVER w FROM t GROUP BY a HAVING count(*) > 1 WINDOW w AS (ORDER BY "
-              "a), v AS (w ROWS 1 PRECEDING) ORDER BY 1"),
-            "SELECT rank() OVER w FROM t GROUP BY a HAVING (count(*) > 1) WINDOW w AS (ORDER BY a), "
-            "v AS (w ROWS 1 PRECEDING) ORDER BY 1");
+  EXPECT_EQ(
+      S("SELECT rank() OVER w FROM t GROUP BY a HAVING count(*) > 1 WINDOW w AS (ORDER BY "
+        "a), v AS (w ROWS 1 PRECEDING) ORDER BY 1"),
+      "SELECT rank() OVER w FROM t GROUP BY a HAVING (count(*) > 1) WINDOW w AS (ORDER BY a), "
+      "v AS (w ROWS 1 PRECEDING) ORDER BY 1");
   EXPECT_EQ(S("SELECT DISTINCT a FROM t"), "SELECT DISTINCT a FROM t");
   EXPECT_EQ(S("SELECT DISTINCT ON (a, b) a, c FROM t"), "SELECT DISTINCT ON (a, b) a, c FROM t");
   EXPECT_EQ(S("SELECT ALL a FROM t"), "SELECT a FROM t");
