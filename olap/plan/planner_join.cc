@@ -19,6 +19,23 @@ std::vector<uint32_t> Concat(std::vector<uint32_t> a, const std::vector<uint32_t
   return a;
 }
 
+// The columns of `layout` whose ids are in `keep`, in layout order: their
+// positions (what an operator reads) and their ids (the output's layout).
+struct PickedColumns {
+  std::vector<uint32_t> positions;
+  std::vector<uint32_t> ids;
+};
+PickedColumns Pick(const std::vector<uint32_t>& layout, const std::set<uint32_t>& keep) {
+  PickedColumns picked;
+  for (uint32_t p = 0; p < layout.size(); ++p) {
+    if (keep.count(layout[p]) != 0) {
+      picked.positions.push_back(p);
+      picked.ids.push_back(layout[p]);
+    }
+  }
+  return picked;
+}
+
 // The probes gather their output across input chunks until it holds this
 // many rows (compaction_policy.h): a selective join then emits a few dense
 // chunks instead of one sparse chunk per input chunk, each with its own
@@ -142,14 +159,7 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   needed.insert(residual_ids.begin(), residual_ids.end());
   // Payload: what the output needs (inner, left, full), or only the residual's
   // columns (semi, anti: the output is the probe side's).
-  std::vector<uint32_t> payload, payload_ids;
-  for (uint32_t p = 0; p < right.layout.size(); ++p) {
-    uint32_t id = right.layout[p];
-    if ((semi_like ? residual_ids : needed).count(id) != 0) {
-      payload.push_back(p);
-      payload_ids.push_back(id);
-    }
-  }
+  auto [payload, payload_ids] = Pick(right.layout, semi_like ? residual_ids : needed);
   OperatorId build = b_.HashBuild(right.id, rk, payload);
   Note(build, "HashJoinBuild", "keys=[" + ShowIds(op.right_keys, {&rop}) + "]", rop.estimated_rows,
        {right.id});
@@ -160,14 +170,9 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   }
 
   Planned left = PlanOp(lop);
-  std::vector<uint32_t> lk, out_cols, layout;
+  std::vector<uint32_t> lk;
   for (uint32_t id : op.left_keys) lk.push_back(Position(left.layout, id));
-  for (uint32_t p = 0; p < left.layout.size(); ++p) {
-    if (needed.count(left.layout[p]) != 0) {
-      out_cols.push_back(p);
-      layout.push_back(left.layout[p]);
-    }
-  }
+  auto [out_cols, layout] = Pick(left.layout, needed);
   if (!semi_like) layout.insert(layout.end(), payload_ids.begin(), payload_ids.end());
   ExprPtr positional = Conjunction(residual, Concat(left.layout, payload_ids));
   static const char* kNames[] = {"inner",           "left", "semi",       "anti",
@@ -195,13 +200,7 @@ Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::stri
   for (const LogicalColumn& c : op.columns) needed.insert(c.id);
   // Payload: the output columns and the residual's columns of the preserved
   // side; the output is the payload (the residual's extra columns ride along).
-  std::vector<uint32_t> payload, payload_ids;
-  for (uint32_t p = 0; p < left.layout.size(); ++p) {
-    if (needed.count(left.layout[p]) != 0) {
-      payload.push_back(p);
-      payload_ids.push_back(left.layout[p]);
-    }
-  }
+  auto [payload, payload_ids] = Pick(left.layout, needed);
   OperatorId build = b_.HashBuild(left.id, lk, payload);
   Note(build, "HashJoinBuild", "keys=[" + ShowIds(op.left_keys, {&lop}) + "]", lop.estimated_rows,
        {left.id});
