@@ -173,6 +173,12 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   }
   TxnResult result;
   result.rows = std::move(txn.output());
+  if (txn.discard_on_return()) {
+    txn.Rollback();
+    PublishSchemasIfChanged();
+    Acknowledge(std::move(result), last_commit_lsn_, done);
+    return;
+  }
   if (txn.redo().empty()) {
     // Read-only: acknowledged once what it may have read is durable.
     txn.FinishCommit();

@@ -97,6 +97,14 @@ class Transaction {
   // Adds a row to the transaction's result (returned only if it commits).
   void Emit(Row row) { output_.push_back(std::move(row)); }
 
+  // A dry run: when the body returns, every change is undone and nothing is
+  // logged, yet the submitter gets ok (with what was Emit()ted) once what the
+  // body may have read is durable, as for a read-only transaction. The
+  // statements of an optimistic transaction block run so: against committed
+  // state plus the block's own writes, which are then taken back.
+  void DiscardOnReturn() { discard_on_return_ = true; }
+  bool discard_on_return() const { return discard_on_return_; }
+
   // --- used by the transaction engine ---
   struct Redo {
     wal::RecordType type;
@@ -139,6 +147,7 @@ class Transaction {
   std::vector<Redo> redo_;
   std::vector<Row> output_;
   std::set<TableId> dropped_;
+  bool discard_on_return_ = false;
 };
 
 }  // namespace forktail

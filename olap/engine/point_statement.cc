@@ -264,4 +264,19 @@ std::optional<PreBoundStatement> PreBind(const sql::Statement& statement,
   return out;
 }
 
+BoundStatement CopyBound(const BoundStatement& bound) {
+  BoundStatement copy;
+  copy.kind = bound.kind;
+  if (bound.plan) copy.plan = ClonePlan(*bound.plan);
+  copy.table_id = bound.table_id;
+  copy.table_name = bound.table_name;
+  copy.insert_rows = bound.insert_rows;
+  if (bound.where) copy.where = CloneExpr(*bound.where);
+  for (const auto& [column, value] : bound.set) copy.set.emplace_back(column, CloneExpr(*value));
+  copy.schema = bound.schema;
+  copy.if_not_exists = bound.if_not_exists;
+  copy.parameter_types = bound.parameter_types;
+  return copy;
+}
+
 }  // namespace forktail

@@ -79,6 +79,10 @@ class PointSelect {
   std::vector<ResultColumn> columns_;
 };
 
+// A deep copy (plans and expressions cloned): a bound statement is consumed
+// by its execution, and a block's statements execute more than once.
+BoundStatement CopyBound(const BoundStatement& bound);
+
 // A statement bound off the transaction thread.
 struct PreBoundStatement {
   uint64_t schema_version = 0;  // of the schemas it was bound against

@@ -2,6 +2,7 @@
 // and the extended protocol's Prepare / ExecutePrepared.
 #include <algorithm>
 
+#include "olap/engine/optimistic_block.h"
 #include "olap/engine/query_runner.h"
 #include "olap/engine/session_parameters.h"
 #include "olap/engine/session_request.h"
@@ -53,11 +54,18 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
         return result;
       }
       if (name == "forktail.txn_block_stats") {  // read-only, not a parameter
+        // Implicit blocks (held: blocks, held_ms, idle_ms) and BEGIN blocks
+        // (optimistic: commits, 40001s, steps, statements run again).
         TxnBlockStats st = TxnBlock::GlobalStats();
+        OptimisticBlockStats ob = OptimisticBlock::GlobalStats();
         result.columns = {{name, Type::Text()}};
-        result.rows.push_back({Value::Text("blocks=" + std::to_string(st.blocks) +
-                                           " held_ms=" + std::to_string(st.held_ns / 1000000) +
-                                           " idle_ms=" + std::to_string(st.idle_ns / 1000000))});
+        result.rows.push_back({Value::Text(
+            "blocks=" + std::to_string(st.blocks) + " held_ms=" +
+            std::to_string(st.held_ns / 1000000) + " idle_ms=" +
+            std::to_string(st.idle_ns / 1000000) + " optimistic_commits=" +
+            std::to_string(ob.commits) + " serialization_failures=" +
+            std::to_string(ob.serialization_failures) + " steps=" + std::to_string(ob.steps) +
+            " reruns=" + std::to_string(ob.reruns))});
         return result;
       }
       std::string value = parameters_->Show(name);
@@ -162,7 +170,7 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
     BindOptions options;
     options.parameter_types = types;
     BoundStatement bound;
-    if (block_ != nullptr && block_->started() && block_->alive() && block_->changed_schema()) {
+    if (BlockChangedSchema()) {
       OnTxnThread([&](Transaction&) {
         bound = Bind(*bindable, engine_.database().frozen_catalog(), options);
       });
@@ -197,6 +205,7 @@ StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
   }
   Request request;
   request.statement = prepared.statement.get();
+  request.statement_owner = prepared.statement;
   request.text = prepared.sql;
   for (size_t i = 0; i < params.size(); i++) {
     const Type& t = prepared.parameter_types[i];

@@ -7,11 +7,15 @@
 // file inside that transaction; COPY FROM STDIN holds the rows in memory
 // until the end of the input). With copy_batch_rows = N > 0, each N rows
 // commit on their own and a failure leaves the batches before the bad one
-// committed (bounded memory for huge loads). Inside BEGIN ... COMMIT the rows
-// join the block's transaction and a failure rolls the block back (state E).
+// committed (bounded memory for huge loads). Inside BEGIN ... COMMIT the COPY
+// is one statement of the optimistic block (optimistic_block.h): FROM STDIN
+// holds the input in memory until CopyDone, then loads it in one step, and
+// COMMIT loads it again; a failure fails the block (state E). In the
+// implicit block of a multi-statement string the rows join its transaction.
 #include <algorithm>
 
 #include "olap/engine/copy_reader.h"
+#include "olap/engine/optimistic_block.h"
 #include "olap/engine/session_request.h"
 #include "olap/engine/sql_session.h"
 #include "olap/engine/txn_block.h"
@@ -31,6 +35,30 @@ CopyOptions OptionsOf(const sql::CopyStmt& copy) {
 }
 
 Lsn OrZero(wal::Lsn lsn) { return lsn == wal::kInvalidLsn ? 0 : lsn; }
+
+// A COPY as a statement of an optimistic block: loads `input` (all of it)
+// into the table in the step's transaction; it runs again at COMMIT.
+struct BlockCopy {
+  std::string table;
+  std::vector<std::string> columns;
+  CopyOptions options;
+  std::string file;                          // FROM 'file' (read at every run)
+  std::shared_ptr<const std::string> input;  // FROM STDIN
+
+  StatementResult operator()(Transaction& txn) const {
+    CopyLoader loader(txn, table, columns, options);
+    if (input) {
+      loader.Feed(*input);
+    } else {
+      ByteSource source = FileByteSource(file);
+      std::string buffer(1 << 16, '\0');
+      while (size_t n = source(buffer.data(), buffer.size())) loader.Feed({buffer.data(), n});
+    }
+    StatementResult result;
+    result.command_tag = "COPY " + std::to_string(loader.Finish());
+    return result;
+  }
+};
 
 }  // namespace
 
@@ -62,7 +90,7 @@ StatementResult SqlSession::StartCopy(const Request& request) {
 
   StatementResult result;
   if (copy.std_stream) {
-    if (block_) {
+    if (InBlock()) {
       state->in_block = true;
     } else {
       CopyLoadOptions load;
@@ -76,6 +104,10 @@ StatementResult SqlSession::StartCopy(const Request& request) {
     return result;
   }
 
+  if (optimistic_) {
+    return optimistic_->Run(BlockCopy{state->table, state->columns, state->options, copy.file, {}},
+                            /*writes=*/true);
+  }
   uint64_t rows = 0;
   if (block_) {
     OnTxnThread([&](Transaction& txn) {
@@ -99,7 +131,9 @@ StatementResult SqlSession::StartCopy(const Request& request) {
 void SqlSession::CopyIn(std::string_view bytes) {
   if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
   try {
-    if (copy_->in_block) {
+    if (copy_->in_block && optimistic_) {
+      copy_->input.append(bytes);  // loaded at CopyDone
+    } else if (copy_->in_block) {
       CopyState* state = copy_.get();
       block_->Run([&](Transaction& txn) {
         if (!state->loader) {
@@ -123,7 +157,15 @@ StatementResult SqlSession::CopyDone() {
   if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
   uint64_t rows = 0;
   try {
-    if (copy_->in_block) {
+    if (copy_->in_block && optimistic_) {
+      CopyState& state = *copy_;
+      auto input = std::make_shared<const std::string>(std::move(state.input));
+      StatementResult result = optimistic_->Run(
+          BlockCopy{state.table, state.columns, state.options, {}, std::move(input)},
+          /*writes=*/true);
+      copy_.reset();
+      return result;
+    } else if (copy_->in_block) {
       CopyState* state = copy_.get();
       block_->Run([&](Transaction& txn) {
         if (!state->loader) {

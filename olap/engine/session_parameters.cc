@@ -11,7 +11,19 @@ namespace {
 
 constexpr const char* kCantChange = "55P02";
 
-enum class Kind { kFree, kReadOnly, kEncoding, kDateStyle, kTimeZone, kInteger, kIsolation, kBool };
+// kMilliseconds: an integer with an optional unit (ms, s, min, h, d; none:
+// ms), kept as the number of milliseconds, as PostgreSQL's time settings.
+enum class Kind {
+  kFree,
+  kReadOnly,
+  kEncoding,
+  kDateStyle,
+  kTimeZone,
+  kInteger,
+  kMilliseconds,
+  kIsolation,
+  kBool
+};
 
 struct Known {
   const char* name;  // canonical spelling
@@ -35,10 +47,13 @@ const Known kKnown[] = {
     {"extra_float_digits", "1", Kind::kInteger, "Sets the number of digits displayed for floats.",
      -15, 3},
     {"forktail.max_snapshot_age_ms", "0", Kind::kInteger,
-     "Oldest snapshot (ms) a SELECT may read; 0: any at least as new as the session's last commit.",
+     "Oldest snapshot (ms) a SELECT may read; 0: one holding every commit acknowledged before "
+     "the SELECT arrived.",
      0, 86'400'000},
-    {"idle_in_transaction_session_timeout", "0", Kind::kFree,
-     "Accepted; the engine's hold time applies."},
+    {"idle_in_transaction_session_timeout", "0", Kind::kMilliseconds,
+     "Rolls back a transaction block idle this long (ms; 0: never); checked at its next "
+     "statement.",
+     0, 2'147'483'647},
     {"integer_datetimes", "on", Kind::kReadOnly, "Datetimes are integer based."},
     {"IntervalStyle", "postgres", Kind::kFree, "Sets the display format for interval values."},
     {"is_superuser", "on", Kind::kReadOnly, "Whether the user is a superuser."},
@@ -122,6 +137,21 @@ std::string Validate(const Known& k, std::string_view raw) {
       long n = v.empty() ? 0 : std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || n < k.min || n > k.max) Invalid(k, v);
       return std::to_string(n);
+    }
+    case Kind::kMilliseconds: {
+      char* end = nullptr;
+      const std::string trimmed = Trim(lower);
+      long long n = trimmed.empty() ? -1 : std::strtoll(trimmed.c_str(), &end, 10);
+      if (trimmed.empty() || end == trimmed.c_str()) Invalid(k, v);
+      const std::string unit = Trim(end);
+      long long scale = 0;
+      if (unit.empty() || unit == "ms") scale = 1;
+      if (unit == "s") scale = 1000;
+      if (unit == "min") scale = 60'000;
+      if (unit == "h") scale = 3'600'000;
+      if (unit == "d") scale = 86'400'000;
+      if (scale == 0 || n < k.min || n > k.max / scale) Invalid(k, v);
+      return std::to_string(n * scale);
     }
     case Kind::kIsolation:
       if (lower == "serializable" || lower == "repeatable read" || lower == "read committed" ||

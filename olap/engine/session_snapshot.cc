@@ -27,20 +27,31 @@ std::string PaddedStatementText(std::string_view text, const sql::Statement& s) 
 
 }  // namespace
 
+// The snapshot a SELECT reads (DESIGN.md "Freshness"). By default it holds
+// every transaction committed before the statement arrived: its floor is
+// the engine's last commit LSN now (acknowledged commits are at or before
+// it). Statements arriving while a fork is made share it (Acquire waits for
+// the fork under way and takes it if it is new enough). With
+// forktail.max_snapshot_age_ms = N the session opts into an older snapshot:
+// any at most N ms old will do, as long as it holds the session's own last
+// commit (read-your-writes).
 SnapshotLease SqlSession::AcquireSnapshot() {
   SnapshotManager& snapshots = *engine_.snapshots();
-  // Read-your-writes: a snapshot that holds this session's last commit.
-  SnapshotLease lease = snapshots.Acquire(last_commit_lsn_);
   const std::string max_age_text = parameters_->Get("forktail.max_snapshot_age_ms");
   const double max_age = max_age_text.empty() ? 0 : std::stod(max_age_text);
-  if (max_age > 0) {
-    for (const SnapshotInfo& info : snapshots.List()) {
-      if (info.pid == lease.pid() && info.age_ms > max_age) {
-        lease.Release();
-        snapshots.Refresh();
-        lease = snapshots.Acquire(last_commit_lsn_);
-        break;
-      }
+  if (max_age <= 0) {
+    const wal::Lsn committed = engine_.database().last_commit_lsn();
+    const uint64_t floor =
+        std::max<uint64_t>(last_commit_lsn_, committed == wal::kInvalidLsn ? 0 : committed);
+    return snapshots.Acquire(floor);
+  }
+  SnapshotLease lease = snapshots.Acquire(last_commit_lsn_);
+  for (const SnapshotInfo& info : snapshots.List()) {
+    if (info.pid == lease.pid() && info.age_ms > max_age) {
+      lease.Release();
+      snapshots.Refresh();
+      lease = snapshots.Acquire(last_commit_lsn_);
+      break;
     }
   }
   return lease;

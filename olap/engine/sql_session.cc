@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "olap/engine/optimistic_block.h"
 #include "olap/engine/point_statement.h"
 #include "olap/engine/query_runner.h"
 #include "olap/engine/row_codec.h"
@@ -22,6 +23,31 @@ namespace {
 bool IsTransactionControl(const sql::Statement& s) {
   return s.kind == sql::StatementKind::kTransaction;
 }
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Whether `op` (and its subplans) reads no user table and carries at most
+// `*budget` constant rows (catalog views and set-returning functions bind
+// to Values nodes).
+bool SmallAndTableFree(const LogicalOp& op, size_t* budget) {
+  if (op.kind == LogicalOpKind::kGet) return false;
+  if (op.kind == LogicalOpKind::kValues) {
+    if (op.rows.size() > *budget) return false;
+    *budget -= op.rows.size();
+  }
+  for (const LogicalOpPtr& child : op.children) {
+    if (!SmallAndTableFree(*child, budget)) return false;
+  }
+  return op.subplan == nullptr || SmallAndTableFree(*op.subplan, budget);
+}
+
+// Rows of constants a table-free read may bind to and still run on the
+// transaction thread (psql's \d on a few hundred tables stays under it).
+constexpr size_t kTableFreeRowBudget = 100'000;
 
 }  // namespace
 
@@ -55,9 +81,9 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
   if (copy_) {
     throw DbError(sqlstate::kProtocolViolation, "a COPY FROM STDIN is in progress");
   }
-  std::vector<sql::StatementPtr> statements;
+  std::vector<std::shared_ptr<const sql::Statement>> statements;
   try {
-    statements = sql::Parse(sql);
+    for (sql::StatementPtr& s : sql::Parse(sql)) statements.push_back(std::move(s));
   } catch (...) {
     OnError();
     throw;
@@ -71,17 +97,19 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
         engine_.database(),
         std::chrono::milliseconds(engine_.options().idle_in_transaction_hold_ms));
     block_->Start();
-    implicit_block_ = true;
+    block_timestamp_ = NowMicros();
     status_ = TxnStatus::kInBlock;
   }
+  const bool implicit_block = block_ != nullptr;
   for (size_t i = 0; i < statements.size(); i++) {
     Request request;
     request.statement = statements[i].get();
+    request.statement_owner = statements[i];
     request.text = sql;
     StatementResult result;
     try {
       if (statements[i]->kind == sql::StatementKind::kCopy && statements[i]->copy->std_stream &&
-          statements.size() > 1 && implicit_block_) {
+          statements.size() > 1 && implicit_block) {
         throw DbError(sqlstate::kFeatureNotSupported,
                       "COPY FROM STDIN must be the only statement of its query string (or run "
                       "inside BEGIN ... COMMIT)",
@@ -89,7 +117,7 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
       }
       result = Dispatch(request);
       if (copy_ && i + 1 < statements.size()) {
-        if (!copy_->in_block) copy_->loader->Abort();
+        if (copy_->loader && !copy_->in_block) copy_->loader->Abort();
         copy_.reset();
         throw DbError(sqlstate::kFeatureNotSupported,
                       "COPY FROM STDIN must be the last statement of its query string",
@@ -101,10 +129,9 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
     }
     on_result(std::move(result));
   }
-  if (implicit_block_) {
+  if (implicit_block) {
     TxnResult r = block_->Finish(true);
     block_.reset();
-    implicit_block_ = false;
     status_ = TxnStatus::kIdle;
     if (!r.ok) ThrowResult(r);
     if (r.commit_lsn != wal::kInvalidLsn)
@@ -114,28 +141,44 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
 
 void SqlSession::OnError() {
   if (status_ != TxnStatus::kInBlock) return;
-  if (block_) block_->Finish(false);
-  block_.reset();
-  if (implicit_block_) {
-    implicit_block_ = false;
+  if (block_) {  // implicit: the whole string failed; the session is idle again
+    block_->Finish(false);
+    block_.reset();
     status_ = TxnStatus::kIdle;
-  } else {
-    status_ = TxnStatus::kFailed;
+    return;
   }
+  optimistic_.reset();  // nothing of it was ever applied
+  status_ = TxnStatus::kFailed;
 }
 
 void SqlSession::CheckBlockTimeout() {
-  if (status_ == TxnStatus::kInBlock && block_ && block_->timed_out()) {
+  if (status_ != TxnStatus::kInBlock) return;
+  if (block_ && block_->timed_out()) {
     block_->Finish(false);
     block_.reset();
     status_ = TxnStatus::kIdle;
     throw DbError(kIdleInTransactionTimeout,
                   "terminating transaction: idle in transaction timeout exceeded");
   }
+  const long timeout_ms = std::stol("0" + parameters_->Get("idle_in_transaction_session_timeout"));
+  if (optimistic_ && timeout_ms > 0 &&
+      std::chrono::steady_clock::now() - idle_since_ > std::chrono::milliseconds(timeout_ms)) {
+    optimistic_.reset();
+    status_ = TxnStatus::kIdle;
+    throw DbError(kIdleInTransactionTimeout,
+                  "terminating transaction: idle-in-transaction timeout (" +
+                      std::to_string(timeout_ms) + " ms) exceeded; the transaction was rolled back");
+  }
 }
 
-StatementResult SqlSession::Dispatch(const Request& request) {
+StatementResult SqlSession::Dispatch(const Request& arrived) {
   CheckBlockTimeout();
+  Request request = arrived;
+  if (InBlock()) request.transaction_timestamp = block_timestamp_;
+  struct IdleFrom {  // an open block is idle again once this statement is done
+    SqlSession* session;
+    ~IdleFrom() { session->idle_since_ = std::chrono::steady_clock::now(); }
+  } idle_from{this};
   const sql::Statement& s = *request.statement;
   if (status_ == TxnStatus::kFailed && s.kind != sql::StatementKind::kTransaction) {
     throw DbError(sqlstate::kInFailedSqlTransaction,
@@ -180,10 +223,8 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         result.notices.push_back("there is already a transaction in progress");
         return result;
       }
-      block_ = std::make_unique<TxnBlock>(
-          engine_.database(),
-          std::chrono::milliseconds(engine_.options().idle_in_transaction_hold_ms));
-      block_->Start();
+      optimistic_ = std::make_unique<OptimisticBlock>(engine_.database());
+      block_timestamp_ = NowMicros();
       status_ = TxnStatus::kInBlock;
       return result;
     case sql::TransactionKind::kCommit:
@@ -198,14 +239,9 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         return result;
       }
       {
-        TxnResult r = block_->Finish(true);
-        const bool timed_out = block_->timed_out();  // just before COMMIT arrived
-        block_.reset();
+        TxnResult r = optimistic_->Commit();
+        optimistic_.reset();
         status_ = TxnStatus::kIdle;
-        if (timed_out) {
-          throw DbError(kIdleInTransactionTimeout,
-                        "terminating transaction: idle in transaction timeout exceeded");
-        }
         if (!r.ok) ThrowResult(r);
         if (r.commit_lsn != wal::kInvalidLsn) {
           last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
@@ -219,8 +255,7 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         result.notices.push_back("there is no transaction in progress");
         return result;
       }
-      if (block_) block_->Finish(false);
-      block_.reset();
+      optimistic_.reset();
       status_ = TxnStatus::kIdle;
       return result;
   }
@@ -230,6 +265,10 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
 void SqlSession::OnTxnThread(const std::function<void(Transaction&)>& work) {
   if (block_) {
     block_->Run(work);
+    return;
+  }
+  if (optimistic_) {
+    optimistic_->Inspect(work);
     return;
   }
   std::exception_ptr error;
@@ -251,65 +290,125 @@ void SqlSession::OnTxnThread(const std::function<void(Transaction&)>& work) {
 // executes (point_statement.h). The transaction body checks that the copy is
 // still the live catalog's schema version and binds again if not.
 std::optional<PreBoundStatement> SqlSession::PreBindRequest(const Request& request) {
-  if (block_ && block_->changed_schema()) return std::nullopt;  // would be stale
+  if (BlockChangedSchema()) return std::nullopt;  // would be stale
   std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
   if (!schemas) return std::nullopt;
   return PreBind(*request.statement, request.Bind(), *schemas);
+}
+
+bool SqlSession::BlockChangedSchema() const {
+  if (block_) return block_->started() && block_->alive() && block_->changed_schema();
+  return optimistic_ && optimistic_->changed_schema();
+}
+
+void SqlSession::NoteSchemaChange() {
+  if (block_) block_->NoteSchemaChange();
+  if (optimistic_) optimistic_->NoteSchemaChange();
+}
+
+StatementResult SqlSession::RunStatement(const Request& request, bool writes,
+                                         const StatementBody& body) {
+  if (optimistic_) {
+    if (!request.statement_owner) {
+      throw DbError(sqlstate::kInternalError, "a block's statement must be owned to run again");
+    }
+    auto owned = std::make_shared<const OwnedRequest>(request);
+    return optimistic_->Run(
+        [body, owned](Transaction& txn) { return body(txn, owned->request); }, writes);
+  }
+  StatementResult result;
+  OnTxnThread([&](Transaction& txn) { result = body(txn, request); });
+  return result;
+}
+
+StatementResult SqlSession::ExecuteWrite(Transaction& txn, const Request& request,
+                                         const PreBoundStatement* pre) {
+  QueryRunContext context;
+  context.catalog = &engine_.database().frozen_catalog();
+  context.scheduler = &engine_.scheduler();
+  context.parallelism = engine_.options().parallelism;
+  context.cancel = &cancel_requested_;
+  WriteExecutor writer(txn, context);
+  if (pre && pre->Current(engine_.database().frozen_catalog())) {
+    CountPreBoundExecution();
+    return writer.ExecuteBound(*request.statement, CopyBound(pre->bound));
+  }
+  return writer.Execute(*request.statement, request.Bind());
 }
 
 StatementResult SqlSession::Write(const Request& request) {
   const sql::StatementKind kind = request.statement->kind;
   const bool dml = kind == sql::StatementKind::kInsert || kind == sql::StatementKind::kUpdate ||
                    kind == sql::StatementKind::kDelete;
-  if (!dml && block_) block_->NoteSchemaChange();
-  std::optional<PreBoundStatement> pre;
-  if (dml) pre = PreBindRequest(request);
-  StatementResult result;
-  OnTxnThread([&](Transaction& txn) {
-    QueryRunContext context;
-    context.catalog = &engine_.database().frozen_catalog();
-    context.scheduler = &engine_.scheduler();
-    context.parallelism = engine_.options().parallelism;
-    context.cancel = &cancel_requested_;
-    WriteExecutor writer(txn, context);
-    if (pre && pre->Current(engine_.database().frozen_catalog())) {
-      CountPreBoundExecution();
-      result = writer.ExecuteBound(*request.statement, std::move(pre->bound));
-      return;
+  if (!dml) NoteSchemaChange();
+  // Bound once off the thread; a run where the schemas changed since (DDL of
+  // the block's or another session's) binds again.
+  std::shared_ptr<const PreBoundStatement> pre;
+  if (dml) {
+    if (std::optional<PreBoundStatement> p = PreBindRequest(request)) {
+      pre = std::make_shared<const PreBoundStatement>(std::move(*p));
     }
-    result = writer.Execute(*request.statement, request.Bind());
+  }
+  return RunStatement(request, /*writes=*/true, [this, pre](Transaction& txn, const Request& r) {
+    return ExecuteWrite(txn, r, pre.get());
   });
-  return result;
 }
 
+StatementResult SqlSession::ExecuteRead(Transaction& txn, const Request& request,
+                                        const PreBoundStatement* pre) {
+  // A SELECT by primary key reads its row directly (point_statement.h).
+  if (pre && pre->point_select && pre->Current(engine_.database().frozen_catalog())) {
+    if (std::optional<StatementResult> point = pre->point_select->Execute(txn)) {
+      CountPreBoundExecution();
+      return std::move(*point);
+    }
+  }
+  QueryRunContext context;
+  context.catalog = &engine_.database().frozen_catalog();
+  context.scheduler = &engine_.scheduler();
+  context.parallelism = engine_.options().parallelism;
+  context.cancel = &cancel_requested_;
+  return RunQueryStatement(*request.statement, request.Bind(), context);
+}
+
+bool SqlSession::ReadsNoTable(const Request& request) const {
+  if (request.statement->kind != sql::StatementKind::kSelect) return false;
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  if (!schemas) return false;
+  try {
+    BoundStatement bound = Bind(*request.statement, *schemas, request.Bind());
+    size_t budget = kTableFreeRowBudget;
+    return bound.kind == BoundStatementKind::kQuery && bound.plan &&
+           SmallAndTableFree(*bound.plan, &budget);
+  } catch (const DbError&) {
+    return false;  // the usual path reports the error
+  }
+}
+
+// Where a read runs (DESIGN.md "Freshness"): every path sees each commit
+// acknowledged before the statement arrived.
 StatementResult SqlSession::Read(const Request& request) {
   if (std::optional<StatementResult> builtin = AnswerBuiltinQuery(*request.statement)) {
     return std::move(*builtin);
   }
-  if (!block_ && engine_.options().routing == ReadRouting::kSnapshot) {
-    return ReadFromSnapshot(request);
+  std::shared_ptr<const PreBoundStatement> pre;
+  if (std::optional<PreBoundStatement> p = PreBindRequest(request)) {
+    pre = std::make_shared<const PreBoundStatement>(std::move(*p));
   }
-  // In a block (it must see its own writes) or in-process routing: on the
-  // transaction thread, where nothing mutates the tables while it runs. A
-  // SELECT by primary key reads its row there directly (point_statement.h).
-  std::optional<PreBoundStatement> pre = PreBindRequest(request);
-  StatementResult result;
-  OnTxnThread([&](Transaction& txn) {
-    if (pre && pre->point_select && pre->Current(engine_.database().frozen_catalog())) {
-      if (std::optional<StatementResult> point = pre->point_select->Execute(txn)) {
-        CountPreBoundExecution();
-        result = std::move(*point);
-        return;
-      }
-    }
-    QueryRunContext context;
-    context.catalog = &engine_.database().frozen_catalog();
-    context.scheduler = &engine_.scheduler();
-    context.parallelism = engine_.options().parallelism;
-    context.cancel = &cancel_requested_;
-    result = RunQueryStatement(*request.statement, request.Bind(), context);
+  if (optimistic_) {  // a step of the block; it runs again at COMMIT
+    return RunStatement(request, /*writes=*/false, [this, pre](Transaction& txn, const Request& r) {
+      return ExecuteRead(txn, r, pre.get());
+    });
+  }
+  // Outside a block: a point SELECT, or one that reads no table, on the
+  // transaction thread (fresh by construction, no fork); others on a
+  // snapshot holding every acknowledged commit.
+  const bool on_thread = block_ != nullptr || engine_.options().routing == ReadRouting::kInProcess ||
+                         (pre && pre->point_select) || ReadsNoTable(request);
+  if (!on_thread) return ReadFromSnapshot(request);
+  return RunStatement(request, /*writes=*/false, [&](Transaction& txn, const Request& r) {
+    return ExecuteRead(txn, r, pre.get());
   });
-  return result;
 }
 
 void SqlSession::Cancel() {

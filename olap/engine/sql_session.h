@@ -10,33 +10,31 @@
 //
 // Outside a block every statement is its own transaction (a multi-statement
 // simple query string without BEGIN/COMMIT is one implicit block). Writes and
-// DDL run on the transaction thread; SELECTs go to a snapshot with LSN >= the
-// session's last commit (read-your-writes) or run in-process (ReadRouting,
-// sql_engine.h).
+// DDL run on the transaction thread. Reads see every commit acknowledged to
+// any client before they arrived (DESIGN.md "Freshness"): a SELECT by primary
+// key, and one that reads no table (catalog queries), runs on the transaction
+// thread; any other SELECT goes to a snapshot whose LSN is at least the
+// engine's last commit at arrival (ReadRouting, sql_engine.h), or, with
+// `SET forktail.max_snapshot_age_ms = N`, to one at most N ms old that holds
+// the session's own last commit.
 //
-// Transaction blocks hold the transaction thread. BEGIN submits a transaction
-// body that runs the block's statements as the session sends them and waits
-// (on the transaction thread) for the next one in between, at most
-// SqlEngineOptions::idle_in_transaction_hold_ms (default 200 ms). Past that the
-// body rolls the block back and returns, freeing the thread; the session's next
-// statement fails with 25P03 "terminating transaction: idle in transaction
-// timeout exceeded" and the session is idle again. Why this design: every
-// transaction stays serial on the one thread (serializable with no locks or
-// validation, the same code path as single statements), it is simple, and no
-// client can stall other writers for longer than the hold time between two of
-// its statements (DESIGN.md "Transactions"; issue 7). The price: a block whose
-// client thinks longer than the hold time between statements is rolled back;
-// raise the option for interactive use. Reads inside a block run in-process on
-// the transaction thread and see the block's own writes. An error inside a
-// block rolls the block back at once (releasing the thread) and puts the
-// session in state E: 25P02 "current transaction is aborted, commands ignored
-// until end of transaction block" until ROLLBACK (or COMMIT, which answers
-// ROLLBACK as PostgreSQL does).
+// BEGIN ... COMMIT is an OptimisticBlock (optimistic_block.h): each statement
+// is a short step on the transaction thread against committed state plus the
+// block's own writes, which are undone after the step; COMMIT runs the block
+// again as one transaction and commits if every result equals what the client
+// saw, else fails with 40001. An idle block holds memory, never the thread,
+// and has no time limit unless idle_in_transaction_session_timeout is set.
+// An implicit block (statements sent together, no client think time) runs as
+// a TxnBlock (txn_block.h) holding the thread from its first statement to its
+// end. An error inside a block puts the session in state E: 25P02 "current
+// transaction is aborted, commands ignored until end of transaction block"
+// until ROLLBACK (or COMMIT, which answers ROLLBACK as PostgreSQL does).
 //
 // Threads: a session is used by one thread at a time, except Cancel().
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -63,8 +61,9 @@ struct SessionOptions {
   std::string user = "forktail";
   std::string database = "forktail";
   std::string application_name;
-  // 0: any snapshot at least as new as the session's last commit will do;
-  // N: also no older than N ms (SET forktail.max_snapshot_age_ms = N).
+  // 0: reads see every commit acknowledged before they arrive; N: a snapshot
+  // at most N ms old that holds the session's own last commit will do
+  // (SET forktail.max_snapshot_age_ms = N).
   uint32_t max_snapshot_age_ms = 0;
 };
 
@@ -80,6 +79,7 @@ struct PreparedStatement {
 };
 
 class TxnBlock;
+class OptimisticBlock;
 class SessionParameters;
 struct PreBoundStatement;
 
@@ -140,7 +140,10 @@ class SqlSession {
 
  private:
   struct CopyState;
-  struct Request;  // one statement to run: AST, its text, parameters
+  struct Request;       // one statement to run: AST, its text, parameters
+  struct OwnedRequest;  // the same, owning its text (a block's, run again)
+  // Executes a statement on the transaction thread in `txn`.
+  using StatementBody = std::function<StatementResult(Transaction&, const Request&)>;
 
   StatementResult Dispatch(const Request& request);
   StatementResult TransactionControl(const sql::Statement& statement);
@@ -148,11 +151,28 @@ class SqlSession {
   StatementResult Read(const Request& request);
   StatementResult ReadFromSnapshot(const Request& request);
   StatementResult Write(const Request& request);
+  // Runs `body` for `request` on the transaction thread: as a recorded step
+  // of the optimistic block, in the implicit block, or as its own
+  // transaction (remembering its commit LSN).
+  StatementResult RunStatement(const Request& request, bool writes, const StatementBody& body);
+  // `pre`: bound off the thread (used when still current), or nullptr.
+  StatementResult ExecuteWrite(Transaction& txn, const Request& request,
+                               const PreBoundStatement* pre);
+  StatementResult ExecuteRead(Transaction& txn, const Request& request,
+                              const PreBoundStatement* pre);
+  // A SELECT that reads no user table (catalog views, constants) and builds
+  // few rows: cheap enough to run on the transaction thread.
+  bool ReadsNoTable(const Request& request) const;
+  bool InBlock() const { return block_ != nullptr || optimistic_ != nullptr; }
+  // The open block ran DDL: statements for it bind in it.
+  bool BlockChangedSchema() const;
+  void NoteSchemaChange();
   std::optional<PreBoundStatement> PreBindRequest(const Request& request);
   StatementResult StartCopy(const Request& request);
-  // Runs `work` on the transaction thread: in the open block, or as its own
-  // transaction (remembering its commit LSN). Rethrows what `work` throws
-  // (positions intact).
+  // Runs `work` on the transaction thread: in the implicit block, on the
+  // optimistic block's state (not recorded), or as its own transaction
+  // (remembering its commit LSN). Rethrows what `work` throws (positions
+  // intact).
   void OnTxnThread(const std::function<void(Transaction&)>& work);
   // Called when a statement failed: a block is rolled back (state E).
   void OnError();
@@ -165,8 +185,10 @@ class SqlSession {
   SqlEngine& engine_;
   SessionOptions options_;
   std::unique_ptr<SessionParameters> parameters_;
-  std::unique_ptr<TxnBlock> block_;
-  bool implicit_block_ = false;  // the block of a multi-statement query string
+  std::unique_ptr<TxnBlock> block_;  // the implicit block of a multi-statement string
+  std::unique_ptr<OptimisticBlock> optimistic_;  // BEGIN ... COMMIT
+  int64_t block_timestamp_ = 0;                  // now() in the open block
+  std::chrono::steady_clock::time_point idle_since_;  // the block's last statement ended
   TxnStatus status_ = TxnStatus::kIdle;
   uint64_t last_commit_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;

@@ -47,6 +47,12 @@ struct BindOptions {
   std::vector<std::optional<Type>> parameter_types;
   // Values of $1..$n at execution (empty: binding only to describe).
   std::vector<Value> parameters;
+  // now() / current_timestamp: the transaction's start, microseconds since
+  // 1970-01-01 UTC, as PostgreSQL's (a block's statements share it, and an
+  // optimistic block's statements give the same answer when run again at
+  // COMMIT). 0: the statement's own time (a statement outside a block is its
+  // own transaction).
+  int64_t transaction_timestamp = 0;
 };
 
 enum class BoundStatementKind : uint8_t {

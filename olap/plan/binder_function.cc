@@ -279,6 +279,7 @@ ExprPtr Binder::BindRegisteredFunction(const sql::Expr& e, ExprContext& ctx) {
 }
 
 FunctionBindContext Binder::FunctionContext() {
+  if (statement_timestamp_ == 0) statement_timestamp_ = options_.transaction_timestamp;
   if (statement_timestamp_ == 0) {
     // TIMESTAMP values count microseconds since 1970-01-01 (UTC here).
     statement_timestamp_ = std::chrono::duration_cast<std::chrono::microseconds>(

@@ -270,23 +270,5 @@ TEST_F(EngineSessionTest, CancelStopsAnInProcessQuery) {
   EXPECT_THAT(Query("SELECT count(*) FROM big"), ElementsAre("2000"));
 }
 
-TEST(EngineIdleTimeoutTest, IdleBlockIsRolledBackAndReported) {
-  TempDir dir;
-  auto engine = SqlEngine::Open(dir.path(), InProcess(/*hold_ms=*/30));
-  SqlSession session(*engine);
-  SqlSession other(*engine);
-  session.Execute("CREATE TABLE t (a int PRIMARY KEY)");
-  session.Execute("BEGIN");
-  session.Execute("INSERT INTO t VALUES (1)");
-  // Another session's write waits at most the hold time, then runs.
-  other.Execute("INSERT INTO t VALUES (2)");
-  std::this_thread::sleep_for(std::chrono::milliseconds(60));
-  ExpectDbError([&] { session.Execute("INSERT INTO t VALUES (3)"); }, "25P03",
-                "terminating transaction: idle in transaction timeout exceeded");
-  EXPECT_EQ(session.status(), TxnStatus::kIdle);
-  std::vector<StatementResult> r = session.Execute("SELECT a FROM t ORDER BY a");
-  EXPECT_THAT(Lines(r.back()), ElementsAre("2"));
-}
-
 }  // namespace
 }  // namespace forktail::testing

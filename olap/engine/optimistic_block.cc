@@ -1,0 +1,132 @@
+#include "olap/engine/optimistic_block.h"
+
+#include <atomic>
+#include <exception>
+#include <string>
+
+#include "snapshot/snapshot_query.h"
+
+namespace forktail {
+namespace {
+
+struct Counters {
+  std::atomic<uint64_t> commits{0};
+  std::atomic<uint64_t> serialization_failures{0};
+  std::atomic<uint64_t> steps{0};
+  std::atomic<uint64_t> reruns{0};
+};
+
+Counters& Totals() {
+  static Counters counters;
+  return counters;
+}
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  // splitmix64's finalizer over the running hash and the next word.
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebULL;
+  h ^= h >> 31;
+  return h;
+}
+
+uint64_t HashText(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+DbError SerializationFailure(size_t statement, const std::string& what) {
+  Totals().serialization_failures.fetch_add(1, std::memory_order_relaxed);
+  return DbError(sqlstate::kSerializationFailure,
+                 "could not serialize access due to a concurrent update: statement " +
+                     std::to_string(statement + 1) + " of the transaction " + what +
+                     " (the transaction might succeed if retried)");
+}
+
+}  // namespace
+
+uint64_t ResultDigest(const StatementResult& result) {
+  uint64_t h = HashText(result.command_tag);
+  for (const ResultColumn& c : result.columns) {
+    h = Mix(h, HashText(c.name));
+    h = Mix(h, HashText(c.type.ToString()));
+  }
+  h = Mix(h, result.rows.size());
+  for (const Row& row : result.rows) {
+    for (const Value& v : row) h = Mix(h, v.is_null() ? 0x6e756c6cULL : v.Hash());
+  }
+  return h;
+}
+
+OptimisticBlockStats OptimisticBlock::GlobalStats() {
+  OptimisticBlockStats s;
+  s.commits = Totals().commits.load();
+  s.serialization_failures = Totals().serialization_failures.load();
+  s.steps = Totals().steps.load();
+  s.reruns = Totals().reruns.load();
+  return s;
+}
+
+OptimisticBlock::OptimisticBlock(Database& db) : db_(db) {}
+
+void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
+  for (size_t i = 0; i < entries_.size(); i++) {
+    const Entry& e = entries_[i];
+    if (!all && !e.writes) continue;
+    Totals().reruns.fetch_add(1, std::memory_order_relaxed);
+    StatementResult again;
+    try {
+      again = e.statement(txn);
+    } catch (const DbError& error) {
+      throw SerializationFailure(i, "now fails: " + std::string(error.what()));
+    }
+    if (ResultDigest(again) != e.digest) {
+      throw SerializationFailure(i, "now returns a different result than it did");
+    }
+  }
+}
+
+StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes) {
+  Totals().steps.fetch_add(1, std::memory_order_relaxed);
+  StatementResult result;
+  std::exception_ptr error;  // the statement's own, rethrown as it was
+  TxnResult r = db_.Run([&](Transaction& txn) {
+    txn.DiscardOnReturn();
+    if (has_writes_) Rerun(txn, false);
+    try {
+      result = statement(txn);
+    } catch (...) {
+      error = std::current_exception();
+      throw;
+    }
+  });
+  if (error) std::rethrow_exception(error);
+  if (!r.ok) throw DbError(InternSqlstate(r.sqlstate), r.message);
+  entries_.push_back({std::move(statement), writes, ResultDigest(result)});
+  has_writes_ = has_writes_ || writes;
+  return result;
+}
+
+void OptimisticBlock::Inspect(const std::function<void(Transaction&)>& fn) {
+  std::exception_ptr error;
+  TxnResult r = db_.Run([&](Transaction& txn) {
+    txn.DiscardOnReturn();
+    if (has_writes_) Rerun(txn, false);
+    try {
+      fn(txn);
+    } catch (...) {
+      error = std::current_exception();
+      throw;
+    }
+  });
+  if (error) std::rethrow_exception(error);
+  if (!r.ok) throw DbError(InternSqlstate(r.sqlstate), r.message);
+}
+
+TxnResult OptimisticBlock::Commit() {
+  if (entries_.empty()) return TxnResult{};
+  TxnResult r = db_.Run([&](Transaction& txn) { Rerun(txn, true); });
+  if (r.ok) Totals().commits.fetch_add(1, std::memory_order_relaxed);
+  return r;
+}
+
+}  // namespace forktail
