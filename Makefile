@@ -51,11 +51,14 @@ tsan-test: tsan
 	cd $(TSAN) && ctest --output-on-failure --timeout 900 -R '^scheduler'
 
 # Tests that fork a busy multi-threaded parent many times, in the Release build:
-# sanitizer allocators are not fork-safe, so under ASan they skip (run by CI).
+# sanitizer allocators are not fork-safe, so under ASan they skip or read
+# in-process (run by CI): the snapshot module, and the SQL and end-to-end
+# suites named *Snapshot* (freshness through real snapshot processes).
 release-test: deps $(RELEASE)/build.ninja
 	cmake --build $(RELEASE) -j $(JOBS) --target snapshot_tests
 	cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^snapshot\.'
 	cmake --build $(RELEASE) -j $(JOBS) --target sql_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^sql\..*Snapshot'
+	cmake --build $(RELEASE) -j $(JOBS) --target server_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^server\..*Snapshot'
 
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)

@@ -184,6 +184,7 @@ std::shared_ptr<SnapshotEntry> SnapshotManager::ForkSnapshot() {
   entry->commits = job->commits;
   entry->fork_ns = job->fork_ns;
   entry->created = Clock::now();
+  entry->idle_since = entry->created;
   entry->control_fd = sv[0];
   return entry;
 }
@@ -306,6 +307,7 @@ void SnapshotManager::ReleaseLease(const std::shared_ptr<SnapshotEntry>& entry) 
   std::lock_guard lock(mu_);
   assert(entry->running > 0);
   --entry->running;
+  if (entry->running == 0) entry->idle_since = Clock::now();
   if (entry->running == 0 && !entry->dead) {
     if (entry != NewestLocked()) entry->retired = true;
     if (entry->retired) RetireLocked(*entry);

@@ -18,6 +18,9 @@
 // no new leases, and its process exits once its last request is done.
 // A snapshot older than max_lifetime_ms is killed (SIGKILL); the requests it
 // was running fail with 57P01 "... was terminated: it exceeded its lifetime".
+// The newest snapshot is retired too once it has had no lease for
+// retire_idle_ms and something committed after it: no fresh read can use it,
+// and its process holds copied pages for nothing.
 //
 // Memory policy:
 //   - max_live_snapshots counts processes not yet reaped (retired ones with
@@ -70,6 +73,7 @@ struct SnapshotOptions {
   uint32_t refresh_interval_ms = 0;    // 0: no age-based refresh
   uint64_t refresh_after_commits = 0;  // 0: no commit-count refresh
   uint32_t max_lifetime_ms = 600'000;  // 0: never killed for age
+  uint32_t retire_idle_ms = 2'000;     // 0: the newest lives until replaced
   uint32_t max_live_snapshots = 8;
   uint64_t max_copied_bytes = 0;  // 0: no cap
   uint32_t memory_poll_ms = 1000;

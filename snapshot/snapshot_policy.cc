@@ -131,6 +131,13 @@ void SnapshotManager::TickLocked(std::unique_lock<std::mutex>& lock) {
   for (auto& e : entries_) {
     if (e != newest) RetireLocked(*e);  // sends Retire once idle
   }
+  // A newest snapshot that nobody has used for retire_idle_ms while commits
+  // went on serves no fresh read: let its process go (the next read forks).
+  if (newest && options_.retire_idle_ms > 0 && newest->running == 0 &&
+      now - newest->idle_since >= std::chrono::milliseconds(options_.retire_idle_ms) &&
+      fork_point_->Committed().lsn > newest->lsn) {
+    RetireLocked(*newest);
+  }
   bool memory_refresh = false;
   if (now >= next_memory_poll_) {
     next_memory_poll_ = now + std::chrono::milliseconds(options_.memory_poll_ms);

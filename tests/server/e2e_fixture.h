@@ -70,10 +70,10 @@ class EndToEnd : public ::testing::Test {
   CommandResult Psql(const std::string& args) {
     return RunCommand("psql -X -v ON_ERROR_STOP=1 " + conninfo_ + " -d db " + args);
   }
-  // In a fresh session a SELECT may read an older snapshot (read-your-writes
-  // is per session): demand one no older than 1 ms.
+  // A fresh connection's answer: it sees every commit acknowledged before
+  // (DESIGN.md "Freshness"), so no snapshot setting is needed.
   std::string PsqlValue(const std::string& sql) {
-    CommandResult r = Psql("-q -At -c \"set forktail.max_snapshot_age_ms = 1\" -c \"" + sql + "\"");
+    CommandResult r = Psql("-q -At -c \"" + sql + "\"");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     while (!r.output.empty() && r.output.back() == '\n') r.output.pop_back();
     return r.output;

@@ -1,6 +1,10 @@
 // SELECTs routed to real fork()ed snapshot processes (ReadRouting::kSnapshot).
 // They fork a multi-threaded parent many times, so they skip under
 // sanitizers and run in the Release build (`make release-test`):
+//   - freshness: a SELECT sees every commit acknowledged before it arrived,
+//     from any session (a new connection too); point and catalog reads run
+//     without a fork; max_snapshot_age_ms opts into an older snapshot;
+//     a stale snapshot nobody uses is retired;
 //   - read-your-writes: a SELECT after a commit always sees it;
 //   - a SELECT during concurrent transfers sees a consistent state (the sum
 //     of balances never changes), with snapshots refreshed by age and by the
@@ -146,6 +150,87 @@ TEST_F(EngineSnapshotTest, ParametersAndErrorPositionsSurviveTheTrip) {
                 "column \"nope\" does not exist", 10);
   ExpectDbError([&] { session_->Execute("SELECT 1/0"); }, "22012", "division by zero");
   EXPECT_THAT(Query("SELECT current_schema()"), ElementsAre("public"));
+}
+
+TEST_F(EngineSnapshotTest, AFreshSessionSeesEveryCommitOfAnyOtherSession) {
+  Open(Snapshots());
+  SqlSession writer(*engine_);
+  writer.Execute("CREATE TABLE a (id int PRIMARY KEY, v int)");
+  for (int i = 1; i <= 10; i++) {
+    writer.Execute("INSERT INTO a VALUES (" + std::to_string(i) + ", 1)");
+    SqlSession reader(*engine_);  // a new connection
+    ASSERT_THAT(Lines(reader.Execute("SELECT count(*) FROM a").back()),
+                ElementsAre(std::to_string(i)));
+    // A long-lived session that never wrote sees it too.
+    ASSERT_THAT(Query("SELECT sum(v) FROM a"), ElementsAre(std::to_string(i)));
+  }
+  writer.Execute("BEGIN; UPDATE a SET v = 2 WHERE id = 1; COMMIT");
+  EXPECT_THAT(Query("SELECT sum(v) FROM a"), ElementsAre("11"));
+  writer.Execute("BEGIN");
+  writer.Execute("DELETE FROM a WHERE id > 5");
+  writer.Execute("COMMIT");
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("5"));
+}
+
+TEST_F(EngineSnapshotTest, PointAndCatalogReadsRunWithoutAFork) {
+  Open(Snapshots());
+  Run("CREATE TABLE a (id int PRIMARY KEY, v int)");
+  SqlSession writer(*engine_);
+  const uint64_t forks = engine_->snapshots()->stats().created;
+  for (int i = 1; i <= 20; i++) {
+    writer.Execute("INSERT INTO a VALUES (" + std::to_string(i) + ", " + std::to_string(10 * i) +
+                   ")");
+    ASSERT_THAT(Query("SELECT v FROM a WHERE id = " + std::to_string(i)),
+                ElementsAre(std::to_string(10 * i)));
+    ASSERT_THAT(Query("SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 'a'"),
+                ElementsAre("1"));
+    ASSERT_THAT(Query("SELECT 1 + 1"), ElementsAre("2"));
+  }
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks);
+  // A scan needs a snapshot: one fork, shared by the reads before the next commit.
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("20"));
+  EXPECT_THAT(Query("SELECT sum(v) FROM a"), ElementsAre("2100"));
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks + 1);
+}
+
+TEST_F(EngineSnapshotTest, MaxSnapshotAgeOptsIntoAnOlderSnapshotWithReadYourWrites) {
+  Open(Snapshots());
+  Run("CREATE TABLE a (id int PRIMARY KEY)");
+  Run("INSERT INTO a VALUES (1)");
+  SqlSession lazy(*engine_);
+  lazy.Execute("SET forktail.max_snapshot_age_ms = 60000");
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("1"));
+  Run("INSERT INTO a VALUES (2)");
+  // Opted in: the snapshot it read before is young enough.
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("1"));
+  // By default: fresh.
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("2"));
+  // Its own write it always sees.
+  lazy.Execute("INSERT INTO a VALUES (3)");
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("3"));
+}
+
+TEST_F(EngineSnapshotTest, AStaleSnapshotNobodyUsesIsRetired) {
+  SqlEngineOptions options = Snapshots();
+  options.snapshot.retire_idle_ms = 50;
+  Open(options);
+  Run("CREATE TABLE a (id int PRIMARY KEY)");
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("0"));
+  auto live = [&] {
+    size_t n = 0;
+    for (const SnapshotInfo& info : engine_->snapshots()->List()) n += info.retired ? 0 : 1;
+    return n;
+  };
+  // Idle but current: it stays.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(live(), 1u);
+  // Idle and behind the last commit: retired, and its process goes.
+  Run("INSERT INTO a VALUES (1)");
+  for (int i = 0; i < 400 && !engine_->snapshots()->List().empty(); i++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(engine_->snapshots()->List().empty());
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("1"));
 }
 
 }  // namespace
