@@ -127,6 +127,8 @@ void Database::SetForkFunction(std::function<pid_t()> fork) {
 
 uint64_t Database::committed_count() const { return engine_->committed(); }
 
+TxnEngine::ThreadTime Database::txn_thread_time() const { return engine_->thread_time(); }
+
 std::shared_ptr<const Catalog> Database::schemas() const { return engine_->schemas(); }
 
 TxnResult Database::Run(TxnBody body) { return RunAsync(std::move(body)).get(); }

@@ -138,8 +138,22 @@ void TxnEngine::Loop() {
       task = std::move(queue_.front());
       queue_.pop_front();
     }
+    const auto start = std::chrono::steady_clock::now();
     task();
+    busy_ns_.fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                 std::chrono::steady_clock::now() - start)
+                                                 .count()),
+                       std::memory_order_relaxed);
   }
+}
+
+TxnEngine::ThreadTime TxnEngine::thread_time() const {
+  ThreadTime t;
+  t.busy_ns = busy_ns_.load(std::memory_order_relaxed);
+  t.alive_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         std::chrono::steady_clock::now() - started_)
+                                         .count());
+  return t;
 }
 
 void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {

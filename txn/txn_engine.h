@@ -32,6 +32,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -114,6 +115,15 @@ class TxnEngine {
 
   uint64_t committed() const;
   uint64_t aborted() const;
+  // Any thread: how long the transaction thread has spent running queued
+  // work (transactions, fork points, exclusive tasks) since it started, and
+  // how long it has existed. busy / alive is its utilization: under load it
+  // must approach 1 (the thread never idles while work is queued).
+  struct ThreadTime {
+    uint64_t busy_ns = 0;
+    uint64_t alive_ns = 0;
+  };
+  ThreadTime thread_time() const;
   // Any thread: the LSN of the last commit (kInvalidLsn before the first one).
   // Stored before the commit is acknowledged.
   wal::Lsn last_commit_lsn() const { return published_commit_lsn_.load(std::memory_order_acquire); }
@@ -155,6 +165,8 @@ class TxnEngine {
   uint64_t committed_ = 0;
   uint64_t aborted_ = 0;
   std::atomic<wal::Lsn> published_commit_lsn_{wal::kInvalidLsn};
+  std::atomic<uint64_t> busy_ns_{0};
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::thread thread_;
 };
 

@@ -159,6 +159,8 @@ class Database {
   // before it, every new one after); kInvalidLsn only for an empty database.
   wal::Lsn last_commit_lsn() const;
   uint64_t committed_count() const;
+  // Any thread: the transaction thread's busy and alive time (utilization).
+  TxnEngine::ThreadTime txn_thread_time() const;
   // The tables, for reading WITHOUT a transaction. Only safe where nothing can
   // mutate them concurrently: in a snapshot process (the child of a fork made
   // by RunBetweenTransactions, whose memory is frozen) or inside `fn` on the

@@ -68,6 +68,28 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
             " reruns=" + std::to_string(ob.reruns))});
         return result;
       }
+      if (name == "forktail.txn_thread_stats") {  // read-only, not a parameter
+        const TxnEngine::ThreadTime t = engine_.database().txn_thread_time();
+        result.columns = {{name, Type::Text()}};
+        result.rows.push_back({Value::Text(
+            "busy_ms=" + std::to_string(t.busy_ns / 1000000) + " alive_ms=" +
+            std::to_string(t.alive_ns / 1000000) + " committed=" +
+            std::to_string(engine_.database().committed_count()))});
+        return result;
+      }
+      if (name == "forktail.snapshot_stats") {  // read-only, not a parameter
+        result.columns = {{name, Type::Text()}};
+        std::string text = "routing=in-process";
+        if (SnapshotManager* snapshots = engine_.snapshots()) {
+          const SnapshotStats st = snapshots->stats();
+          text = "created=" + std::to_string(st.created) +
+                 " live=" + std::to_string(snapshots->List().size()) +
+                 " exited=" + std::to_string(st.exited_normally) +
+                 " killed=" + std::to_string(st.killed) + " died=" + std::to_string(st.died);
+        }
+        result.rows.push_back({Value::Text(std::move(text))});
+        return result;
+      }
       std::string value = parameters_->Show(name);
       result.columns = {{parameters_->Canonical(name), Type::Text()}};
       result.rows.push_back({Value::Text(std::move(value))});

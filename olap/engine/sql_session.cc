@@ -160,8 +160,9 @@ void SqlSession::CheckBlockTimeout() {
     throw DbError(kIdleInTransactionTimeout,
                   "terminating transaction: idle in transaction timeout exceeded");
   }
+  if (!optimistic_) return;
   const long timeout_ms = std::stol("0" + parameters_->Get("idle_in_transaction_session_timeout"));
-  if (optimistic_ && timeout_ms > 0 &&
+  if (timeout_ms > 0 &&
       std::chrono::steady_clock::now() - idle_since_ > std::chrono::milliseconds(timeout_ms)) {
     optimistic_.reset();
     status_ = TxnStatus::kIdle;
