@@ -207,7 +207,8 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--ssl-key-file", args->ssl_key_file, "PEM private key of --ssl-cert-file");
   cmd->add_option(
       "--hold-ms", args->hold_ms,
-      "How long a transaction block may hold the transaction thread between statements");
+      "How long the implicit block of a multi-statement query string may hold the "
+      "transaction thread between its statements (BEGIN blocks never hold it)");
   cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
 }
 

@@ -15,18 +15,10 @@ set -euo pipefail
 BIN=$(realpath "$1")
 SCALE=${2:-10}
 SECS=${3:-60}
-PGBIN=/usr/lib/postgresql/15/bin
 FT_PORT=${FT_PORT:-55533}
 PG_PORT=${PG_PORT:-55532}
-WORK=$(mktemp -d /tmp/forktail_contract_XXXXXX)
-chmod 755 "$WORK"
-FT_PID=
-cleanup() {
-  [ -n "$FT_PID" ] && kill -TERM "$FT_PID" 2>/dev/null && wait "$FT_PID" 2>/dev/null || true
-  if [ -d "$WORK/pg" ]; then su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -m fast stop" >/dev/null 2>&1 || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/../../scripts/lib/postgres_peer.sh"
+peer_workdir
 
 FT=(-h 127.0.0.1 -p "$FT_PORT" -U bench)
 PG=(-h 127.0.0.1 -p "$PG_PORT" -U postgres)
@@ -95,9 +87,7 @@ reads_under_writes age1000 "set forktail.max_snapshot_age_ms = 1000;"
 kill -TERM "$FT_PID"; wait "$FT_PID" || true; FT_PID=
 
 echo "== PostgreSQL 15"
-mkdir "$WORK/pg" && chown postgres "$WORK/pg" && chmod 700 "$WORK/pg"
-su postgres -c "$PGBIN/initdb -D $WORK/pg -A trust" > /dev/null
-su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -o '-p $PG_PORT -k /tmp -c max_connections=50' -l $WORK/pg/server.log -w start" > /dev/null
+postgres_peer_start "$PG_PORT"
 pgbench -i -q -s "$SCALE" "${PG[@]}" postgres > "$WORK/pg_init.log" 2>&1
 tpcb postgres "${PG[@]}" postgres
 select_only postgres "${PG[@]}" postgres

@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 
+#include "olap/key_encoder.h"
 #include "snapshot/snapshot_query.h"
 
 namespace forktail {
@@ -21,15 +22,10 @@ Counters& Totals() {
   return counters;
 }
 
+// The running hash combined with the next word (boost's hash_combine step,
+// then a 64-bit finalizer).
 uint64_t Mix(uint64_t h, uint64_t v) {
-  // splitmix64's finalizer over the running hash and the next word.
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebULL;
-  h ^= h >> 31;
-  return h;
+  return KeyEncoder::Mix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
 uint64_t HashText(std::string_view s) { return std::hash<std::string_view>{}(s); }
@@ -88,26 +84,14 @@ void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
 StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes) {
   Totals().steps.fetch_add(1, std::memory_order_relaxed);
   StatementResult result;
-  std::exception_ptr error;  // the statement's own, rethrown as it was
-  TxnResult r = db_.Run([&](Transaction& txn) {
-    txn.DiscardOnReturn();
-    if (has_writes_) Rerun(txn, false);
-    try {
-      result = statement(txn);
-    } catch (...) {
-      error = std::current_exception();
-      throw;
-    }
-  });
-  if (error) std::rethrow_exception(error);
-  if (!r.ok) throw DbError(InternSqlstate(r.sqlstate), r.message);
+  Inspect([&](Transaction& txn) { result = statement(txn); });
   entries_.push_back({std::move(statement), writes, ResultDigest(result)});
   has_writes_ = has_writes_ || writes;
   return result;
 }
 
 void OptimisticBlock::Inspect(const std::function<void(Transaction&)>& fn) {
-  std::exception_ptr error;
+  std::exception_ptr error;  // fn's own, rethrown as it was (positions intact)
   TxnResult r = db_.Run([&](Transaction& txn) {
     txn.DiscardOnReturn();
     if (has_writes_) Rerun(txn, false);

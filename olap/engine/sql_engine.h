@@ -6,7 +6,10 @@
 //     the transaction thread through Database::Run, so they are serializable
 //     and roll back as a whole on any error;
 //   - a SELECT (VALUES, EXPLAIN) runs where ReadRouting says:
-//       kSnapshot  (default) in a fork()ed snapshot process. The engine's
+//       kSnapshot  (default) in a fork()ed snapshot process holding every
+//                  commit acknowledged before the SELECT arrived (except the
+//                  point and table-free SELECTs a session runs on the
+//                  transaction thread, sql_session.h). The engine's
 //                  SnapshotHandler runs there: it parses the request's SQL,
 //                  binds it against Database::frozen_catalog(), optimizes,
 //                  plans and executes it on a Scheduler the child creates
@@ -41,10 +44,11 @@ enum class ReadRouting : uint8_t { kSnapshot, kInProcess };
 struct SqlEngineOptions {
   // Where SELECTs outside transaction blocks run (see above).
   ReadRouting routing = ReadRouting::kSnapshot;
-  // A transaction block (BEGIN ... COMMIT) holds the transaction thread
-  // between its statements for at most this long; past it the block is
-  // rolled back (25P03 on the session's next statement). Not per session: it
-  // bounds how long any one client can stall every other writer.
+  // The implicit block of a multi-statement query string (TxnBlock) holds
+  // the transaction thread between its statements for at most this long;
+  // past it the block is rolled back (25P03). Its statements arrive together,
+  // so only a stall of the session's own thread can hit it. BEGIN ... COMMIT
+  // blocks are optimistic (optimistic_block.h) and never hold the thread.
   uint32_t idle_in_transaction_hold_ms = 200;
   // Worker threads of the parent's Scheduler (in-process queries).
   size_t workers = 2;

@@ -1,5 +1,5 @@
 // SqlSession: one client connection's SQL conversation with the engine
-// (Contract 4 of docs in /work/briefs/sql_contracts.md; the wire-protocol
+// (docs/client_contract.md is the contract with clients; the wire-protocol
 // server uses only this header).
 //
 // A session is a small state machine:

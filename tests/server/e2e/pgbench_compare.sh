@@ -15,18 +15,10 @@ SCALE=${2:-10}
 CLIENTS=${3:-4}
 SECS=${4:-30}
 HERE=$(cd "$(dirname "$0")" && pwd)
-PGBIN=/usr/lib/postgresql/15/bin
 FT_PORT=55433
 PG_PORT=55432
-WORK=$(mktemp -d /tmp/forktail_pgbench_XXXXXX)
-chmod 755 "$WORK"
-FT_PID=
-cleanup() {
-  [ -n "$FT_PID" ] && kill -TERM "$FT_PID" 2>/dev/null && wait "$FT_PID" 2>/dev/null || true
-  if [ -d "$WORK/pg" ]; then su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -m fast stop" >/dev/null 2>&1 || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. "$HERE/../../../scripts/lib/postgres_peer.sh"
+peer_workdir
 
 declare -A TPS LAT
 run_modes() {  # $1 = label, $2.. = connection args
@@ -57,9 +49,7 @@ IFS='|' read -r a h t b <<< "$sums"
 kill -TERM $FT_PID; wait $FT_PID || true; FT_PID=
 
 echo "== PostgreSQL 15"
-mkdir "$WORK/pg" && chown postgres "$WORK/pg" && chmod 700 "$WORK/pg"
-su postgres -c "$PGBIN/initdb -D $WORK/pg -A trust" > /dev/null
-su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -o '-p $PG_PORT -k /tmp -c max_connections=50' -l $WORK/pg/server.log -w start" > /dev/null
+postgres_peer_start "$PG_PORT"
 PG=(-h 127.0.0.1 -p $PG_PORT -U postgres)
 start=$(date +%s.%N)
 pgbench -i -s "$SCALE" "${PG[@]}" postgres > "$WORK/pg_init.log" 2>&1

@@ -1,0 +1,25 @@
+# A PostgreSQL 15 peer for benchmarks that compare against it in the same run,
+# and the cleanup both it and a `forktail serve` need. Source it, then:
+#   peer_workdir            -> $WORK, a fresh temporary directory (removed on exit)
+#   FT_PID=...              -> the forktail server to stop on exit (optional)
+#   postgres_peer_start PORT   initdb (trust) + start on 127.0.0.1:PORT, durable
+PGBIN=/usr/lib/postgresql/15/bin
+FT_PID=
+
+peer_cleanup() {
+  [ -n "$FT_PID" ] && kill -TERM "$FT_PID" 2>/dev/null && wait "$FT_PID" 2>/dev/null || true
+  if [ -d "$WORK/pg" ]; then su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -m fast stop" >/dev/null 2>&1 || true; fi
+  rm -rf "$WORK"
+}
+
+peer_workdir() {
+  WORK=$(mktemp -d /tmp/forktail_bench_XXXXXX)
+  chmod 755 "$WORK"
+  trap peer_cleanup EXIT
+}
+
+postgres_peer_start() {
+  mkdir "$WORK/pg" && chown postgres "$WORK/pg" && chmod 700 "$WORK/pg"
+  su postgres -c "$PGBIN/initdb -D $WORK/pg -A trust" > /dev/null
+  su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -o '-p $1 -k /tmp -c max_connections=50' -l $WORK/pg/server.log -w start" > /dev/null
+}
