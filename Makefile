@@ -10,7 +10,7 @@ RELEASE  = build/release
 DEBUG    = build/debug
 TSAN     = build/tsan
 
-.PHONY: run test deps client-tools release debug tsan tsan-test release-test bench crash-long format clean
+.PHONY: run test deps client-tools release debug tsan tsan-test release-test bench pgbench-contract crash-long format clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -62,6 +62,13 @@ release-test: deps $(RELEASE)/build.ninja
 
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)
+
+# The transaction contract under pgbench load, Forktail vs PostgreSQL 15
+# (docs/client_contract.md); several minutes at the defaults.
+SCALE ?= 10
+SECS  ?= 60
+pgbench-contract: release
+	./bench/pgbench/txn_contract_bench.sh $(RELEASE)/tools/forktail $(SCALE) $(SECS)
 
 crash-long: release
 	cd $(RELEASE) && ctest --output-on-failure -L long

@@ -26,9 +26,9 @@ struct SnapshotEntry {
 
   // Guarded by SnapshotManager::mu_.
   int control_fd = -1;
-  uint32_t running = 0;  // leases handed out and not yet released
+  uint32_t running = 0;                              // leases handed out and not yet released
   std::chrono::steady_clock::time_point idle_since;  // running last became 0
-  bool retired = false;  // no new leases; the child leaves once idle
+  bool retired = false;                              // no new leases; the child leaves once idle
   bool retire_sent = false;
   bool dead = false;        // reaped
   std::string kill_reason;  // set when the manager killed it (policy)

@@ -205,10 +205,9 @@ void RegisterServeCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--ssl-cert-file", args->ssl_cert_file, "PEM certificate: TLS on SSLRequest");
   cmd->add_option("--ssl-key-file", args->ssl_key_file, "PEM private key of --ssl-cert-file");
-  cmd->add_option(
-      "--hold-ms", args->hold_ms,
-      "How long the implicit block of a multi-statement query string may hold the "
-      "transaction thread between its statements (BEGIN blocks never hold it)");
+  cmd->add_option("--hold-ms", args->hold_ms,
+                  "How long the implicit block of a multi-statement query string may hold the "
+                  "transaction thread between its statements (BEGIN blocks never hold it)");
   cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
 }
 

@@ -73,6 +73,11 @@ void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
     try {
       again = e.statement(txn);
     } catch (const DbError& error) {
+      // A cancel (or shutdown) stops the run; it says nothing about conflicts.
+      if (std::string_view(error.sqlstate()) == sqlstate::kQueryCanceled ||
+          std::string_view(error.sqlstate()) == sqlstate::kAdminShutdown) {
+        throw;
+      }
       throw SerializationFailure(i, "now fails: " + std::string(error.what()));
     }
     if (ResultDigest(again) != e.digest) {

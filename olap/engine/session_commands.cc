@@ -60,21 +60,21 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
         OptimisticBlockStats ob = OptimisticBlock::GlobalStats();
         result.columns = {{name, Type::Text()}};
         result.rows.push_back({Value::Text(
-            "blocks=" + std::to_string(st.blocks) + " held_ms=" +
-            std::to_string(st.held_ns / 1000000) + " idle_ms=" +
-            std::to_string(st.idle_ns / 1000000) + " optimistic_commits=" +
-            std::to_string(ob.commits) + " serialization_failures=" +
-            std::to_string(ob.serialization_failures) + " steps=" + std::to_string(ob.steps) +
-            " reruns=" + std::to_string(ob.reruns))});
+            "blocks=" + std::to_string(st.blocks) +
+            " held_ms=" + std::to_string(st.held_ns / 1000000) +
+            " idle_ms=" + std::to_string(st.idle_ns / 1000000) +
+            " optimistic_commits=" + std::to_string(ob.commits) +
+            " serialization_failures=" + std::to_string(ob.serialization_failures) +
+            " steps=" + std::to_string(ob.steps) + " reruns=" + std::to_string(ob.reruns))});
         return result;
       }
       if (name == "forktail.txn_thread_stats") {  // read-only, not a parameter
         const TxnEngine::ThreadTime t = engine_.database().txn_thread_time();
         result.columns = {{name, Type::Text()}};
-        result.rows.push_back({Value::Text(
-            "busy_ms=" + std::to_string(t.busy_ns / 1000000) + " alive_ms=" +
-            std::to_string(t.alive_ns / 1000000) + " committed=" +
-            std::to_string(engine_.database().committed_count()))});
+        result.rows.push_back(
+            {Value::Text("busy_ms=" + std::to_string(t.busy_ns / 1000000) +
+                         " alive_ms=" + std::to_string(t.alive_ns / 1000000) +
+                         " committed=" + std::to_string(engine_.database().committed_count()))});
         return result;
       }
       if (name == "forktail.snapshot_stats") {  // read-only, not a parameter

@@ -36,8 +36,7 @@ struct SqlSession::Request {
 // A Request that owns what it refers to: a block's statement, kept to run
 // again at COMMIT after the client's query string is gone.
 struct SqlSession::OwnedRequest {
-  explicit OwnedRequest(const Request& r)
-      : statement(r.statement_owner), text(r.text), request(r) {
+  explicit OwnedRequest(const Request& r) : statement(r.statement_owner), text(r.text), request(r) {
     request.text = text;
   }
   OwnedRequest(const OwnedRequest&) = delete;

@@ -168,7 +168,8 @@ void SqlSession::CheckBlockTimeout() {
     status_ = TxnStatus::kIdle;
     throw DbError(kIdleInTransactionTimeout,
                   "terminating transaction: idle-in-transaction timeout (" +
-                      std::to_string(timeout_ms) + " ms) exceeded; the transaction was rolled back");
+                      std::to_string(timeout_ms) +
+                      " ms) exceeded; the transaction was rolled back");
   }
 }
 
@@ -314,8 +315,8 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
       throw DbError(sqlstate::kInternalError, "a block's statement must be owned to run again");
     }
     auto owned = std::make_shared<const OwnedRequest>(request);
-    return optimistic_->Run(
-        [body, owned](Transaction& txn) { return body(txn, owned->request); }, writes);
+    return optimistic_->Run([body, owned](Transaction& txn) { return body(txn, owned->request); },
+                            writes);
   }
   StatementResult result;
   OnTxnThread([&](Transaction& txn) { result = body(txn, request); });
@@ -404,7 +405,8 @@ StatementResult SqlSession::Read(const Request& request) {
   // Outside a block: a point SELECT, or one that reads no table, on the
   // transaction thread (fresh by construction, no fork); others on a
   // snapshot holding every acknowledged commit.
-  const bool on_thread = block_ != nullptr || engine_.options().routing == ReadRouting::kInProcess ||
+  const bool on_thread = block_ != nullptr ||
+                         engine_.options().routing == ReadRouting::kInProcess ||
                          (pre && pre->point_select) || ReadsNoTable(request);
   if (!on_thread) return ReadFromSnapshot(request);
   return RunStatement(request, /*writes=*/false, [&](Transaction& txn, const Request& r) {

@@ -185,7 +185,7 @@ class SqlSession {
   SqlEngine& engine_;
   SessionOptions options_;
   std::unique_ptr<SessionParameters> parameters_;
-  std::unique_ptr<TxnBlock> block_;  // the implicit block of a multi-statement string
+  std::unique_ptr<TxnBlock> block_;              // the implicit block of a multi-statement string
   std::unique_ptr<OptimisticBlock> optimistic_;  // BEGIN ... COMMIT
   int64_t block_timestamp_ = 0;                  // now() in the open block
   std::chrono::steady_clock::time_point idle_since_;  // the block's last statement ended

@@ -98,6 +98,27 @@ TEST_F(OptimisticBlockTest, AReadThatChangedBeforeCommitFailsTheBlock) {
   EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("0"));
 }
 
+// FOR UPDATE / FOR SHARE take no locks (nothing ever waits); their meaning
+// is the block's: the rows they returned are validated at COMMIT, so a
+// concurrent change fails the block with 40001 instead of a lost update, as
+// under PostgreSQL's SERIALIZABLE. NOWAIT and SKIP LOCKED: no row is ever
+// locked, so nothing waits and nothing is skipped.
+TEST_F(OptimisticBlockTest, RowsReadForUpdateAreValidatedAtCommit) {
+  Run("BEGIN");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1 FOR UPDATE"), ElementsAre("100"));
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 2 FOR SHARE SKIP LOCKED"),
+              ElementsAre("100"));
+  other_->Execute("UPDATE acct SET balance = balance + 1 WHERE id = 1");
+  Run("UPDATE acct SET balance = 99 WHERE id = 1");
+  ExpectSerializationFailure("COMMIT");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("101"));
+  // Without a concurrent change it commits.
+  Run("BEGIN");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1 FOR UPDATE NOWAIT"), ElementsAre("101"));
+  Run("UPDATE acct SET balance = 102 WHERE id = 1");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+}
+
 TEST_F(OptimisticBlockTest, TwoConflictingBlocksOneCommitsTheOtherGets40001) {
   // Both read both balances and move money if the sum allows (write skew).
   Run("BEGIN");
@@ -165,12 +186,12 @@ TEST_F(OptimisticBlockTest, DdlCopyAndPreparedStatementsInsideABlock) {
   // Described in the block, which created the table.
   auto select = session_->Prepare("SELECT b FROM t WHERE a = $1", {});
   ASSERT_EQ(select->columns.size(), 1u);
-  EXPECT_THAT(Lines(session_->ExecutePrepared(*select, {Value::Integer(3)})),
-              ElementsAre("three"));
+  EXPECT_THAT(Lines(session_->ExecutePrepared(*select, {Value::Integer(3)})), ElementsAre("three"));
   EXPECT_THAT(OtherQuery("SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 't'"),
               ElementsAre("0"));
   EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
-  EXPECT_THAT(OtherQuery("SELECT a, b FROM t ORDER BY a"), ElementsAre("1|one", "2|two", "3|three"));
+  EXPECT_THAT(OtherQuery("SELECT a, b FROM t ORDER BY a"),
+              ElementsAre("1|one", "2|two", "3|three"));
 }
 
 TEST_F(OptimisticBlockTest, NowIsTheBlocksStartTime) {

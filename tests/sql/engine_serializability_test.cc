@@ -138,10 +138,9 @@ class SerializabilityTest : public EngineFixture {
         try {
           s.Execute("BEGIN");
           auto balance = [&](int id) {
-            return std::stoi(Lines(s.Execute("SELECT balance FROM bank WHERE id = " +
-                                             std::to_string(id))
-                                       .back())
-                                 .at(0));
+            return std::stoi(
+                Lines(s.Execute("SELECT balance FROM bank WHERE id = " + std::to_string(id)).back())
+                    .at(0));
           };
           const int a = balance(from), b = balance(to);
           if (a < amount) {

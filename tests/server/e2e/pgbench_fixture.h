@@ -36,8 +36,8 @@ class PgbenchEndToEnd : public EndToEnd {
   // (two clients drew the same account) fails with 40001 and is retried, as
   // PostgreSQL's SERIALIZABLE users do.
   std::string RunPgbench(const std::string& args) {
-    CommandResult r = RunCommand("pgbench -n --max-tries 10 " + args + " " + Script() + " " +
-                                 conninfo_ + " db");
+    CommandResult r =
+        RunCommand("pgbench -n --max-tries 10 " + args + " " + Script() + " " + conninfo_ + " db");
     EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("number of failed transactions: 0"), std::string::npos) << args << "\n"
                                                                                     << r.output;
