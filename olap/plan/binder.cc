@@ -383,6 +383,10 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
   for (const sql::ColumnDef& c : s.columns) {
     if (c.default_value) NotSupported("DEFAULT", c.default_value->position);
     if (c.unique) NotSupported("UNIQUE", c.position);
+    // Refused, never accepted and ignored: nothing would check them.
+    for (const sql::TableConstraint& k : c.constraints) {
+      NotSupported(k.kind == sql::ConstraintKind::kCheck ? "CHECK" : "FOREIGN KEY", k.position);
+    }
     ColumnDef def;
     def.name = c.name;
     def.type = TypeFromName(c.type);
@@ -407,7 +411,7 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
         set_pk(k.columns, k.position);
         break;
       case sql::ConstraintKind::kForeignKey:
-        break;  // not enforced (documented)
+        NotSupported("FOREIGN KEY", k.position);
       case sql::ConstraintKind::kUnique:
         NotSupported("UNIQUE", k.position);
       case sql::ConstraintKind::kCheck:

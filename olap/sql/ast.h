@@ -345,18 +345,6 @@ struct Option {
   int position = 0;
 };
 
-// One column of CREATE TABLE.
-struct ColumnDef {
-  std::string name;
-  TypeName type;
-  bool not_null = false;   // NOT NULL (or PRIMARY KEY inline, which implies it)
-  bool null_seen = false;  // explicit NULL
-  bool primary_key = false;
-  bool unique = false;
-  ExprPtr default_value;  // DEFAULT expr; null if none
-  int position = 0;
-};
-
 enum class ConstraintKind : uint8_t { kPrimaryKey, kUnique, kForeignKey, kCheck };
 
 // A table constraint of CREATE TABLE or ALTER TABLE ADD.
@@ -367,6 +355,21 @@ struct TableConstraint {
   QualifiedName ref_table;               // kForeignKey: REFERENCES table
   std::vector<std::string> ref_columns;  // kForeignKey: referenced columns ({} = its PK)
   ExprPtr check;                         // kCheck
+  int position = 0;
+};
+
+// One column of CREATE TABLE.
+struct ColumnDef {
+  std::string name;
+  TypeName type;
+  bool not_null = false;   // NOT NULL (or PRIMARY KEY inline, which implies it)
+  bool null_seen = false;  // explicit NULL
+  bool primary_key = false;
+  bool unique = false;
+  ExprPtr default_value;  // DEFAULT expr; null if none
+  // Inline CHECK (expr) and REFERENCES t (kind kCheck / kForeignKey), kept so
+  // that the binder can refuse what the engine does not enforce.
+  std::vector<TableConstraint> constraints;
   int position = 0;
 };
 

@@ -135,13 +135,22 @@ ColumnDef Parser::ParseColumnDef() {
       col.not_null = true;
     } else if (AcceptKw("unique")) {
       col.unique = true;
-    } else if (AcceptKw("check")) {
+    } else if (IsKw("check")) {
+      TableConstraint check;
+      check.kind = ConstraintKind::kCheck;
+      check.position = Peek().position;
+      ++pos_;
       ExpectPunct('(');
-      ParseExpr();
+      check.check = ParseExpr();
       ExpectPunct(')');
+      col.constraints.push_back(std::move(check));
     } else if (IsKw("references")) {
-      TableConstraint ignored;
-      ParseReferences(*this, ignored);
+      TableConstraint references;
+      references.kind = ConstraintKind::kForeignKey;
+      references.position = Peek().position;
+      references.columns = {col.name};
+      ParseReferences(*this, references);
+      col.constraints.push_back(std::move(references));
     } else if (AcceptKw("collate")) {
       ParseQualifiedName();
     } else {

@@ -111,6 +111,15 @@ TEST_F(BinderErrorTest, WriteStatements) {
   Expect("create table t2 (a foo)", "42704", "type \"foo\" does not exist", 20);
   Expect("create table t3 (a int primary key, b int, primary key (b))", "42P16",
          "multiple primary keys for table \"t3\" are not allowed", 44);
+  // Constraints the engine does not enforce are refused, never accepted and
+  // ignored.
+  Expect("create table c (id int primary key, q int check (q >= 0))", "0A000",
+         "CHECK is not supported", 43);
+  Expect("create table c (id int primary key, n int references nation)", "0A000",
+         "FOREIGN KEY is not supported", 43);
+  Expect("create table c (id int, n int, foreign key (n) references nation (n_nationkey))", "0A000",
+         "FOREIGN KEY is not supported", 32);
+  Expect("create table c (id int, q int, check (q > id))", "0A000", "CHECK is not supported", 32);
 }
 
 TEST_F(BinderErrorTest, Unsupported) {
