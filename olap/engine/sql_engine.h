@@ -34,6 +34,7 @@
 #include <string>
 
 #include "forktail/database.h"
+#include "olap/engine/statement_timer.h"
 #include "scheduler/scheduler.h"
 #include "snapshot/snapshot.h"
 
@@ -83,6 +84,8 @@ class SqlEngine {
   SnapshotManager* snapshots() { return snapshots_.get(); }
   // The parent's scheduler for in-process queries.
   Scheduler& scheduler() { return *scheduler_; }
+  // statement_timeout's deadlines, for every session.
+  StatementTimer& statement_timer() { return statement_timer_; }
 
   // --- used by SqlSession and the snapshot handler ---
   // The scheduler of the current snapshot process; created by the first
@@ -99,6 +102,7 @@ class SqlEngine {
   Database* db_;
   SqlEngineOptions options_;
   std::unique_ptr<Scheduler> scheduler_;
+  StatementTimer statement_timer_;
   std::unique_ptr<DatabaseForkPoint> fork_point_;
   std::unique_ptr<SnapshotManager> snapshots_;
   // Child-only state: never touched by the parent, so never locked at fork.

@@ -173,7 +173,33 @@ void SqlSession::CheckBlockTimeout() {
   }
 }
 
-StatementResult SqlSession::Dispatch(const Request& arrived) {
+// statement_timeout: the statement is canceled at the deadline (as a client's
+// CancelRequest would) and its 57014 says why, as PostgreSQL's does.
+StatementResult SqlSession::Dispatch(const Request& request) {
+  const long timeout_ms = std::stol("0" + parameters_->Get("statement_timeout"));
+  if (timeout_ms <= 0) return Route(request);
+  StatementTimer& timer = engine_.statement_timer();
+  const uint64_t id = timer.Arm(
+      StatementTimer::Clock::now() + std::chrono::milliseconds(timeout_ms), [this] { Cancel(); });
+  try {
+    StatementResult result = Route(request);
+    if (timer.Disarm(id)) cancel_requested_.store(false);  // fired as it finished
+    return result;
+  } catch (const DbError& e) {
+    const bool fired = timer.Disarm(id);
+    if (fired) cancel_requested_.store(false);
+    if (fired && std::string_view(e.sqlstate()) == sqlstate::kQueryCanceled) {
+      throw DbError(sqlstate::kQueryCanceled, "canceling statement due to statement timeout",
+                    e.position());
+    }
+    throw;
+  } catch (...) {
+    if (timer.Disarm(id)) cancel_requested_.store(false);
+    throw;
+  }
+}
+
+StatementResult SqlSession::Route(const Request& arrived) {
   CheckBlockTimeout();
   Request request = arrived;
   if (InBlock()) request.transaction_timestamp = block_timestamp_;

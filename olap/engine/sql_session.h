@@ -145,7 +145,9 @@ class SqlSession {
   // Executes a statement on the transaction thread in `txn`.
   using StatementBody = std::function<StatementResult(Transaction&, const Request&)>;
 
+  // Runs one statement under statement_timeout (Route does the work).
   StatementResult Dispatch(const Request& request);
+  StatementResult Route(const Request& request);
   StatementResult TransactionControl(const sql::Statement& statement);
   StatementResult SessionCommand(const sql::Statement& statement);
   StatementResult Read(const Request& request);

@@ -270,5 +270,34 @@ TEST_F(EngineSessionTest, CancelStopsAnInProcessQuery) {
   EXPECT_THAT(Query("SELECT count(*) FROM big"), ElementsAre("2000"));
 }
 
+// statement_timeout cancels a statement that runs too long, with
+// PostgreSQL's message; shorter ones, and the session afterwards, are
+// unaffected; inside a block the timed-out statement fails the block.
+TEST_F(EngineSessionTest, StatementTimeoutCancelsLongStatements) {
+  Run("CREATE TABLE big (a int)");
+  Run("COPY big FROM STDIN");
+  std::string data;
+  for (int i = 0; i < 2000; i++) data += std::to_string(i) + "\n";
+  session_->CopyIn(data);
+  session_->CopyDone();
+  Run("SET statement_timeout = '200ms'");
+  EXPECT_THAT(Query("SHOW statement_timeout"), ElementsAre("200"));
+  const auto start = std::chrono::steady_clock::now();
+  ExpectDbError([&] { Run("SELECT count(*) FROM big x, big y, big z"); }, "57014",
+                "canceling statement due to statement timeout");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  EXPECT_THAT(Query("SELECT count(*) FROM big"), ElementsAre("2000"));
+  Run("BEGIN");
+  Run("INSERT INTO big VALUES (-1)");
+  ExpectDbError([&] { Run("SELECT count(*) FROM big x, big y, big z"); }, "57014",
+                "canceling statement due to statement timeout");
+  EXPECT_EQ(session_->status(), TxnStatus::kFailed);
+  Run("ROLLBACK");
+  Run("SET statement_timeout = 0");
+  EXPECT_THAT(Query("SELECT count(*) FROM big WHERE a < 0"), ElementsAre("0"));
+  ExpectDbError([&] { Run("SET statement_timeout = 'soon'"); }, "22023",
+                "invalid value for parameter \"statement_timeout\": \"soon\"");
+}
+
 }  // namespace
 }  // namespace forktail::testing
