@@ -42,7 +42,8 @@ struct ServeArgs {
 #else
   std::string routing = "snapshot";
 #endif
-  int hold_ms = -1;  // -1: the engine's default
+  int hold_ms = -1;           // -1: the engine's default
+  std::string copy_from_dir;  // empty: COPY FROM 'file' refused
 };
 
 int stop_pipe[2] = {-1, -1};
@@ -105,6 +106,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("ssl_cert_file", "--ssl-cert-file",
           [&](const std::string& v) { args.ssl_cert_file = v; });
       set("ssl_key_file", "--ssl-key-file", [&](const std::string& v) { args.ssl_key_file = v; });
+      set("copy_from_dir", "--copy-from-dir",
+          [&](const std::string& v) { args.copy_from_dir = v; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -114,7 +117,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "listen",        "user",
                                      "password",      "max_connections",
                                      "routing",       "idle_in_transaction_hold_ms",
-                                     "ssl_cert_file", "ssl_key_file"};
+                                     "ssl_cert_file", "ssl_key_file",
+                                     "copy_from_dir"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       if (!known)
@@ -143,6 +147,11 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
         args.routing == "snapshot" ? ReadRouting::kSnapshot : ReadRouting::kInProcess;
     if (args.hold_ms >= 0)
       engine_options.idle_in_transaction_hold_ms = static_cast<uint32_t>(args.hold_ms);
+    // Clients read server files only under --copy-from-dir (none: never).
+    engine_options.copy_from_files = args.copy_from_dir.empty()
+                                         ? SqlEngineOptions::ServerFiles::kNever
+                                         : SqlEngineOptions::ServerFiles::kUnderDir;
+    engine_options.copy_from_dir = args.copy_from_dir;
     std::unique_ptr<SqlEngine> engine = SqlEngine::Open(args.data, engine_options);
     SqlBackend backend(*engine);
     ServerOptions options;
@@ -204,6 +213,9 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--routing", args->routing, "Where SELECTs run: snapshot | inprocess")
       ->capture_default_str();
   cmd->add_option("--ssl-cert-file", args->ssl_cert_file, "PEM certificate: TLS on SSLRequest");
+  cmd->add_option("--copy-from-dir", args->copy_from_dir,
+                  "COPY ... FROM 'file' may read the files under this directory (default: no "
+                  "server file at all; COPY FROM STDIN always works)");
   cmd->add_option("--ssl-key-file", args->ssl_key_file, "PEM private key of --ssl-cert-file");
   cmd->add_option("--hold-ms", args->hold_ms,
                   "How long the implicit block of a multi-statement query string may hold the "

@@ -13,6 +13,7 @@
 // COMMIT loads it again; a failure fails the block (state E). In the
 // implicit block of a multi-statement string the rows join its transaction.
 #include <algorithm>
+#include <filesystem>
 
 #include "olap/engine/copy_reader.h"
 #include "olap/engine/optimistic_block.h"
@@ -35,6 +36,34 @@ CopyOptions OptionsOf(const sql::CopyStmt& copy) {
 }
 
 Lsn OrZero(wal::Lsn lsn) { return lsn == wal::kInvalidLsn ? 0 : lsn; }
+
+// The file COPY FROM 'name' may read under the engine's policy, resolved
+// (symbolic links and '..' followed) so that nothing outside the allowed
+// directory is reachable. 42501 otherwise, with PostgreSQL's hint.
+std::string AllowedServerFile(const SqlEngineOptions& options, const std::string& name,
+                              int position) {
+  using Files = SqlEngineOptions::ServerFiles;
+  if (options.copy_from_files == Files::kAnywhere) return name;
+  auto refuse = [&](const std::string& message) {
+    throw DbError(sqlstate::kInsufficientPrivilege, message, position)
+        .WithHint("Anyone can COPY from stdin. psql's \\copy command also works for anyone.");
+  };
+  if (options.copy_from_files == Files::kNever) {
+    refuse(
+        "COPY from a file is disabled on this server (forktail serve --copy-from-dir DIR "
+        "allows the files under DIR)");
+  }
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::canonical(options.copy_from_dir, ec);
+  if (ec) refuse("COPY from a file: the server's --copy-from-dir does not exist");
+  const std::filesystem::path path = std::filesystem::weakly_canonical(dir / name, ec);
+  const std::string prefix = dir.string() + "/";
+  if (ec || path.string().compare(0, prefix.size(), prefix) != 0) {
+    refuse("could not COPY from \"" + name + "\": only files under the server's --copy-from-dir (" +
+           dir.string() + ") may be read");
+  }
+  return path.string();
+}
 
 // A COPY as a statement of an optimistic block: loads `input` (all of it)
 // into the table in the step's transaction; it runs again at COMMIT.
@@ -68,6 +97,8 @@ StatementResult SqlSession::StartCopy(const Request& request) {
   if (!copy.from || copy.query) {
     throw DbError(sqlstate::kFeatureNotSupported, "COPY ... TO is not supported", s.position);
   }
+  std::string file;
+  if (!copy.std_stream) file = AllowedServerFile(engine_.options(), copy.file, s.position);
   auto state = std::make_unique<CopyState>();
   state->table = TableNameOf(copy.table, s.position);
   state->columns = copy.columns;
@@ -105,14 +136,14 @@ StatementResult SqlSession::StartCopy(const Request& request) {
   }
 
   if (optimistic_) {
-    return optimistic_->Run(BlockCopy{state->table, state->columns, state->options, copy.file, {}},
+    return optimistic_->Run(BlockCopy{state->table, state->columns, state->options, file, {}},
                             /*writes=*/true);
   }
   uint64_t rows = 0;
   if (block_) {
     OnTxnThread([&](Transaction& txn) {
       CopyLoader loader(txn, state->table, state->columns, state->options);
-      ByteSource source = FileByteSource(copy.file);
+      ByteSource source = FileByteSource(file);
       std::string buffer(1 << 16, '\0');
       while (size_t n = source(buffer.data(), buffer.size())) loader.Feed({buffer.data(), n});
       rows = loader.Finish();
@@ -121,7 +152,7 @@ StatementResult SqlSession::StartCopy(const Request& request) {
     CopyLoadOptions load;
     load.batch_rows = engine_.options().copy_batch_rows;
     rows = CopyIntoTable(engine_.database(), state->table, state->columns, state->options,
-                         FileByteSource(copy.file), load);
+                         FileByteSource(file), load);
     last_commit_lsn_ = std::max(last_commit_lsn_, OrZero(engine_.database().last_commit_lsn()));
   }
   result.command_tag = "COPY " + std::to_string(rows);

@@ -60,6 +60,15 @@ struct SqlEngineOptions {
   // Rows per transaction of COPY ... FROM (0: the whole input in one
   // transaction, all-or-nothing; the default).
   size_t copy_batch_rows = 0;
+  // Which server files COPY ... FROM 'file' may read. An embedded engine is
+  // the application's own process (kAnywhere); `forktail serve` refuses
+  // files unless started with --copy-from-dir DIR, and then reads only files
+  // under DIR (relative names are under it too), as PostgreSQL lets only
+  // superusers and pg_read_server_files read server files. Clients' own
+  // files go through COPY FROM STDIN (psql's \copy).
+  enum class ServerFiles : uint8_t { kAnywhere, kUnderDir, kNever };
+  ServerFiles copy_from_files = ServerFiles::kAnywhere;
+  std::string copy_from_dir;  // kUnderDir
   // Rows per result batch sent from a snapshot process (row_codec.h).
   size_t result_batch_rows = 1024;
   // Snapshot policy (refresh, caps, lifetime). `handler` is ignored: the engine

@@ -52,6 +52,7 @@ class EndToEnd : public ::testing::Test {
     options.routing = ReadRouting::kInProcess;
 #endif
     options.idle_in_transaction_hold_ms = 5000;  // scripted clients pause between statements
+    Configure(options);
     engine_ = SqlEngine::Open(dir_, options);
     backend_ = std::make_unique<SqlBackend>(*engine_);
     ServerOptions server_options;
@@ -60,6 +61,8 @@ class EndToEnd : public ::testing::Test {
     server_->Start();
     conninfo_ = "-h 127.0.0.1 -p " + std::to_string(server_->port()) + " -U tester";
   }
+  // A suite's own engine options (as `forktail serve` sets them, say).
+  virtual void Configure(SqlEngineOptions&) {}
   void TearDown() override {
     server_.reset();
     backend_.reset();
