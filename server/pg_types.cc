@@ -7,6 +7,7 @@
 #include "server/wire_format.h"
 #include "storage/decimal.h"
 #include "storage/error.h"
+#include "storage/utf8.h"
 
 namespace forktail {
 namespace {
@@ -93,6 +94,7 @@ Value DecodeBinaryAs(std::string_view b, int32_t oid, int n) {
     case pgoid::kName:
     case pgoid::kChar:
     case pgoid::kUnknown:
+      CheckUtf8(b);
       return Value::Text(std::string(b));
     default:
       throw DbError(sqlstate::kFeatureNotSupported,
@@ -212,6 +214,8 @@ Value DecodeParameter(std::string_view bytes, int16_t format, int32_t client_oid
                   "unsupported format code: " + std::to_string(format));
   }
   std::optional<Type> declared = TypeFromPgOid(client_oid);
+  // Text (and binary text types) arrive in the client encoding, UTF8 only.
+  if (format == 0) CheckUtf8(bytes);
   if (format == 0) {
     if (target) return ParseText(bytes, *target);
     if (client_oid == pgoid::kNumeric) return ParseText(bytes, DecimalTypeFor(bytes));

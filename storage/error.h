@@ -19,6 +19,7 @@ inline constexpr const char* kInvalidDatetimeFormat = "22007";
 inline constexpr const char* kDatetimeFieldOverflow = "22008";
 inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kInvalidParameterValue = "22023";
+inline constexpr const char* kCharacterNotInRepertoire = "22021";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";
 inline constexpr const char* kNotNullViolation = "23502";
 inline constexpr const char* kUniqueViolation = "23505";

@@ -19,4 +19,5 @@
 #include "storage/status.h"
 #include "storage/table.h"
 #include "storage/types.h"
+#include "storage/utf8.h"
 #include "storage/value.h"

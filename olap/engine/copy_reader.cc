@@ -359,6 +359,12 @@ void CopyParser::Emit(std::string_view raw) {
     header_pending_ = false;
     return;
   }
+  for (const CopyField& f : fields_) {  // after unescaping: \xff spells a byte
+    if (f.is_null) continue;
+    if (size_t bad = FindInvalidUtf8(f.text); bad != std::string_view::npos) {
+      Fail(sqlstate::kCharacterNotInRepertoire, InvalidUtf8Message(f.text, bad), raw);
+    }
+  }
   CopyRow row{fields_, line_ + 1, raw};
   on_row_(row);
 }

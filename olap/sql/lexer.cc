@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "storage/error.h"
+#include "storage/utf8.h"
 
 namespace forktail::sql {
 namespace {
@@ -68,6 +69,11 @@ class Lexer {
     std::vector<Token> tokens;
     tokens.reserve(s_.size() / 4 + 4);
     try {
+      // The database encoding is UTF8: other bytes are refused, not stored.
+      if (size_t bad = FindInvalidUtf8(s_); bad != std::string_view::npos) {
+        throw LexError{sqlstate::kCharacterNotInRepertoire, InvalidUtf8Message(s_, bad),
+                       static_cast<uint32_t>(bad)};
+      }
       while (true) {
         SkipSpaceAndComments();
         if (p_ >= s_.size()) break;
@@ -344,6 +350,11 @@ class Lexer {
 
   Token QuotedString(size_t start, bool escapes) {
     std::string body = QuotedBody(start, escapes, "unterminated quoted string");
+    // E'\xff', E'\000': escapes can spell bytes that are not UTF-8.
+    if (size_t bad = FindInvalidUtf8(body); escapes && bad != std::string_view::npos) {
+      throw LexError{sqlstate::kCharacterNotInRepertoire, InvalidUtf8Message(body, bad),
+                     static_cast<uint32_t>(start)};
+    }
     return Make(TokenKind::kString, start, std::move(body));
   }
 

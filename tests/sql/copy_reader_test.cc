@@ -135,6 +135,27 @@ TEST(CopyReader, FormatErrorsHavePostgresWordingAndContext) {
               HasSubstr("line 2: \"" + std::string(100, 'x') + "...\""));
 }
 
+TEST(CopyReader, InvalidUtf8IsRefusedWithContext) {
+  std::string state;
+  EXPECT_EQ(ErrorOf({},
+                    "ok\na\xff\xfe"
+                    "b\n",
+                    &state),
+            "invalid byte sequence for encoding \"UTF8\": 0xff\nCONTEXT:  COPY t, line 2: "
+            "\"a\xff\xfe"
+            "b\"");
+  EXPECT_EQ(state, "22021");
+  // Spelled by an escape of the text format.
+  EXPECT_THAT(ErrorOf({}, "a\\xffb\n", &state), HasSubstr("0xff"));
+  EXPECT_EQ(state, "22021");
+  EXPECT_THAT(ErrorOf(Csv(), "1,\"\xc3\"\n", &state), HasSubstr("0xc3"));
+  EXPECT_EQ(ErrorOf({},
+                    "caf\xc3\xa9"
+                    "\n",
+                    &state),
+            "no error");
+}
+
 TEST(CopyReader, OptionsFollowPostgres) {
   CopyOptions o =
       ParseCopyOptions({{"format", "csv"}, {"delimiter", "|"}, {"header", std::nullopt}});

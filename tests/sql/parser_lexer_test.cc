@@ -59,6 +59,26 @@ TEST(ParserLexer, Strings) {
   EXPECT_EQ(Lex("'a\\n'"), V{"str:a\\n"});
 }
 
+// The database encoding is UTF8: invalid bytes, in the text or spelled by an
+// E'' escape, are an error (22021), as in PostgreSQL, never a stored string.
+TEST(ParserLexer, InvalidUtf8IsRefused) {
+  auto error = [](std::string_view text) {
+    std::vector<Token> tokens = Tokenize(text);
+    const Token& last = tokens.back();
+    return last.kind == TokenKind::kError ? std::string(last.sqlstate) + " " + last.text
+                                          : std::string("no error");
+  };
+  EXPECT_EQ(error("select length(E'a\\xff\\xfeb')"),
+            "22021 invalid byte sequence for encoding \"UTF8\": 0xff");
+  EXPECT_EQ(error("select E'\\000'"), "22021 invalid byte sequence for encoding \"UTF8\": 0x00");
+  EXPECT_EQ(error("select 'a\xff\xfe"
+                  "b'"),
+            "22021 invalid byte sequence for encoding \"UTF8\": 0xff");
+  EXPECT_EQ(error("select 1 -- \xe2\x28\xa1"),
+            "22021 invalid byte sequence for encoding \"UTF8\": 0xe2 0x28 0xa1");
+  EXPECT_EQ(error("select E'\\xc3\\xa9', '\xc3\xa9'"), "no error");  // é both ways
+}
+
 TEST(ParserLexer, Numbers) {
   EXPECT_EQ(Lex("1 1.5 .5 1. 1e10 2.5E-3 007"),
             (V{"int:1", "num:1.5", "num:.5", "num:1.", "num:1e10", "num:2.5E-3", "int:007"}));
