@@ -263,6 +263,7 @@ Status LogWriter::WriteBatch(Lsn start) {
 
 void LogWriter::Fail(std::unique_lock<std::mutex>& l, const Status& s) {
   if (failed_.ok()) failed_ = Sticky(s);
+  failed_flag_.store(true, std::memory_order_release);
   durable_cv_.notify_all();
   space_cv_.notify_all();
   RunCallbacks(l);

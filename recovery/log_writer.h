@@ -29,6 +29,7 @@
 // next one: the reader's torn-tail rule (log_reader.h) depends on this.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -129,6 +130,9 @@ class LogWriter {
 
   // Ok, or the sticky error after a failed write or fdatasync.
   Status health() const;
+  // Lock-free: whether health() is an error (set before the failed commits'
+  // callbacks run, so whoever was told "failed" sees it).
+  bool failed() const { return failed_flag_.load(std::memory_order_acquire); }
   LogWriterStats stats() const;
   const std::string& data_dir() const { return data_dir_; }
 
@@ -166,6 +170,7 @@ class LogWriter {
   bool stop_ = false;
   bool closed_ = false;
   Status failed_;
+  std::atomic<bool> failed_flag_{false};
   std::chrono::steady_clock::time_point last_sync_;
   std::multimap<Lsn, std::function<void(const Status&)>> callbacks_;
   LogWriterStats stats_;

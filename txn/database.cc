@@ -137,6 +137,16 @@ std::future<TxnResult> Database::RunAsync(TxnBody body) { return engine_->Submit
 
 Status Database::health() const { return log_->health(); }
 
+bool Database::log_failed() const { return log_->failed(); }
+
+Status Database::WaitDurable(wal::Lsn lsn) {
+  // Everything recovered at Open is durable; so is "nothing".
+  if (lsn == wal::kInvalidLsn || (recovered_lsn_ != wal::kInvalidLsn && lsn <= recovered_lsn_)) {
+    return log_->health();
+  }
+  return log_->WaitDurable(lsn);
+}
+
 wal::LogWriterStats Database::log_stats() const { return log_->stats(); }
 
 }  // namespace forktail

@@ -176,6 +176,13 @@ class Database {
   const std::string& dir() const { return dir_; }
   // Ok, or the write-ahead log's sticky error.
   Status health() const;
+  // Lock-free: the write-ahead log has failed (health() is an error). Memory
+  // may then hold commits that are not durable; the SQL layer refuses every
+  // read and write until a restart recovers from the log.
+  bool log_failed() const;
+  // Blocks until the log is durable through `lsn` (at once when it is, or in
+  // asynchronous mode); the log's error if it failed first.
+  Status WaitDurable(wal::Lsn lsn);
   wal::LogWriterStats log_stats() const;
 
   // Stops the transaction thread after what is queued and closes the log.

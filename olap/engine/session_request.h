@@ -13,6 +13,10 @@
 
 namespace forktail {
 
+// 58030: the write-ahead log failed (Database::log_failed), so memory may
+// hold commits that are not durable; nothing may read or write them.
+[[noreturn]] void ThrowLogFailed(const Status& health);
+
 struct SqlSession::Request {
   const sql::Statement* statement = nullptr;
   // Shares ownership of *statement, so that an optimistic block can keep the

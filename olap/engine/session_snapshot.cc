@@ -91,6 +91,13 @@ StatementResult SqlSession::ReadFromSnapshot(const Request& request) {
   if (!decoder.has_header() || !decoder.has_tag()) {
     throw DbError(sqlstate::kProtocolViolation, "incomplete result from snapshot process");
   }
+  // The snapshot may hold commits not yet durable (forked after they were
+  // applied, before their fdatasync): answer once they are, and never if
+  // the log fails first (their own clients get 58030 then).
+  if (lease.lsn() > 0) {
+    Status durable = engine_.database().WaitDurable(lease.lsn());
+    if (!durable.ok()) ThrowLogFailed(durable);
+  }
   return decoder.Take();
 }
 

@@ -20,6 +20,17 @@ namespace {
   throw DbError(InternSqlstate(r.sqlstate), r.message);
 }
 
+}  // namespace
+
+void ThrowLogFailed(const Status& health) {
+  throw DbError(sqlstate::kIoError,
+                "the database refuses reads and writes after a write-ahead log failure; restart "
+                "the server to recover from the log: " +
+                    health.message());
+}
+
+namespace {
+
 bool IsTransactionControl(const sql::Statement& s) {
   return s.kind == sql::StatementKind::kTransaction;
 }
@@ -201,6 +212,21 @@ StatementResult SqlSession::Dispatch(const Request& request) {
 
 StatementResult SqlSession::Route(const Request& arrived) {
   CheckBlockTimeout();
+  // After a write-ahead log failure memory may hold commits that are not
+  // durable (their clients got 58030): nothing may read them, and nothing
+  // may be written, until a restart recovers from the log (PostgreSQL
+  // PANICs). Session commands and transaction control still answer.
+  switch (arrived.statement->kind) {
+    case sql::StatementKind::kSet:
+    case sql::StatementKind::kShow:
+    case sql::StatementKind::kReset:
+    case sql::StatementKind::kDiscard:
+    case sql::StatementKind::kDeallocate:
+    case sql::StatementKind::kTransaction:
+      break;
+    default:
+      if (engine_.database().log_failed()) ThrowLogFailed(engine_.database().health());
+  }
   Request request = arrived;
   if (InBlock()) request.transaction_timestamp = block_timestamp_;
   struct IdleFrom {  // an open block is idle again once this statement is done
