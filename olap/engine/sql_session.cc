@@ -375,14 +375,18 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
   return result;
 }
 
-StatementResult SqlSession::ExecuteWrite(Transaction& txn, const Request& request,
-                                         const PreBoundStatement* pre) {
+QueryRunContext SqlSession::RunContext() {
   QueryRunContext context;
   context.catalog = &engine_.database().frozen_catalog();
   context.scheduler = &engine_.scheduler();
   context.parallelism = engine_.options().parallelism;
   context.cancel = &cancel_requested_;
-  WriteExecutor writer(txn, context);
+  return context;
+}
+
+StatementResult SqlSession::ExecuteWrite(Transaction& txn, const Request& request,
+                                         const PreBoundStatement* pre) {
+  WriteExecutor writer(txn, RunContext());
   if (pre && pre->Current(engine_.database().frozen_catalog())) {
     CountPreBoundExecution();
     return writer.ExecuteBound(*request.statement, CopyBound(pre->bound));
@@ -417,12 +421,7 @@ StatementResult SqlSession::ExecuteRead(Transaction& txn, const Request& request
       return std::move(*point);
     }
   }
-  QueryRunContext context;
-  context.catalog = &engine_.database().frozen_catalog();
-  context.scheduler = &engine_.scheduler();
-  context.parallelism = engine_.options().parallelism;
-  context.cancel = &cancel_requested_;
-  return RunQueryStatement(*request.statement, request.Bind(), context);
+  return RunQueryStatement(*request.statement, request.Bind(), RunContext());
 }
 
 bool SqlSession::ReadsNoTable(const Request& request) const {

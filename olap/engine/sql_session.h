@@ -79,6 +79,7 @@ struct PreparedStatement {
 };
 
 class TxnBlock;
+struct QueryRunContext;
 class OptimisticBlock;
 class SessionParameters;
 struct PreBoundStatement;
@@ -157,6 +158,8 @@ class SqlSession {
   // of the optimistic block, in the implicit block, or as its own
   // transaction (remembering its commit LSN).
   StatementResult RunStatement(const Request& request, bool writes, const StatementBody& body);
+  // For a statement run on the transaction thread (in-process).
+  QueryRunContext RunContext();
   // `pre`: bound off the thread (used when still current), or nullptr.
   StatementResult ExecuteWrite(Transaction& txn, const Request& request,
                                const PreBoundStatement* pre);

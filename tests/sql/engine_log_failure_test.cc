@@ -70,11 +70,7 @@ TEST_F(LogFailureTest, AFailedCommitIsNeverVisible) { Run(); }
 
 class LogFailureSnapshotTest : public LogFailureTest {
  protected:
-  SqlEngineOptions Options() override {
-    SqlEngineOptions options;
-    options.routing = ReadRouting::kSnapshot;
-    return options;
-  }
+  SqlEngineOptions Options() override { return SnapshotRouting(); }
   void SetUp() override {
     FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER();
     LogFailureTest::SetUp();

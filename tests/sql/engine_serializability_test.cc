@@ -211,11 +211,7 @@ TEST_F(SerializabilityTest, PredicateReadsSeeConcurrentInserts) { PredicateReads
 
 class SerializabilitySnapshotTest : public SerializabilityTest {
  protected:
-  SqlEngineOptions Options() override {
-    SqlEngineOptions options;
-    options.routing = ReadRouting::kSnapshot;
-    return options;
-  }
+  SqlEngineOptions Options() override { return SnapshotRouting(); }
   void SetUp() override {
     FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER();
     SerializabilityTest::SetUp();

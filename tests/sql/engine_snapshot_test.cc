@@ -27,12 +27,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-SqlEngineOptions Snapshots() {
-  SqlEngineOptions options;
-  options.routing = ReadRouting::kSnapshot;
-  return options;
-}
-
 class EngineSnapshotTest : public EngineFixture {
  protected:
   void SetUp() override { FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER(); }
@@ -60,7 +54,7 @@ class EngineSnapshotTest : public EngineFixture {
 };
 
 TEST_F(EngineSnapshotTest, ReadYourWritesAfterEveryCommit) {
-  Open(Snapshots());
+  Open(SnapshotRouting());
   Run("CREATE TABLE t (a int PRIMARY KEY)");
   for (int i = 1; i <= 15; i++) {
     Run("INSERT INTO t VALUES (" + std::to_string(i) + ")");
@@ -73,7 +67,7 @@ TEST_F(EngineSnapshotTest, ReadYourWritesAfterEveryCommit) {
 }
 
 TEST_F(EngineSnapshotTest, SelectsDuringConcurrentTransfersSeeConsistentStates) {
-  SqlEngineOptions options = Snapshots();
+  SqlEngineOptions options = SnapshotRouting();
   options.snapshot.refresh_interval_ms = 20;
   Open(options);
   Run("CREATE TABLE acct (id int PRIMARY KEY, balance bigint)");
@@ -103,7 +97,7 @@ TEST_F(EngineSnapshotTest, SelectsDuringConcurrentTransfersSeeConsistentStates) 
 }
 
 TEST_F(EngineSnapshotTest, KilledSnapshotFailsTheQueryAndTheNextOneWorks) {
-  Open(Snapshots());
+  Open(SnapshotRouting());
   MakeBigTable();
   std::string error;
   std::thread query([&] {
@@ -123,7 +117,7 @@ TEST_F(EngineSnapshotTest, KilledSnapshotFailsTheQueryAndTheNextOneWorks) {
 }
 
 TEST_F(EngineSnapshotTest, CancelStopsTheQueryInTheChild) {
-  Open(Snapshots());
+  Open(SnapshotRouting());
   MakeBigTable();
   std::string error;
   std::thread query([&] {
@@ -141,7 +135,7 @@ TEST_F(EngineSnapshotTest, CancelStopsTheQueryInTheChild) {
 }
 
 TEST_F(EngineSnapshotTest, ParametersAndErrorPositionsSurviveTheTrip) {
-  Open(Snapshots());
+  Open(SnapshotRouting());
   Run("CREATE TABLE t (a int PRIMARY KEY, b text)");
   Run("INSERT INTO t VALUES (1, 'one'), (2, 'two')");
   auto p = session_->Prepare("SELECT b FROM t WHERE a = $1", {});
@@ -153,7 +147,7 @@ TEST_F(EngineSnapshotTest, ParametersAndErrorPositionsSurviveTheTrip) {
 }
 
 TEST_F(EngineSnapshotTest, AFreshSessionSeesEveryCommitOfAnyOtherSession) {
-  Open(Snapshots());
+  Open(SnapshotRouting());
   SqlSession writer(*engine_);
   writer.Execute("CREATE TABLE a (id int PRIMARY KEY, v int)");
   for (int i = 1; i <= 10; i++) {
@@ -173,7 +167,7 @@ TEST_F(EngineSnapshotTest, AFreshSessionSeesEveryCommitOfAnyOtherSession) {
 }
 
 TEST_F(EngineSnapshotTest, PointAndCatalogReadsRunWithoutAFork) {
-  Open(Snapshots());
+  Open(SnapshotRouting());
   Run("CREATE TABLE a (id int PRIMARY KEY, v int)");
   SqlSession writer(*engine_);
   const uint64_t forks = engine_->snapshots()->stats().created;
@@ -194,7 +188,7 @@ TEST_F(EngineSnapshotTest, PointAndCatalogReadsRunWithoutAFork) {
 }
 
 TEST_F(EngineSnapshotTest, MaxSnapshotAgeOptsIntoAnOlderSnapshotWithReadYourWrites) {
-  Open(Snapshots());
+  Open(SnapshotRouting());
   Run("CREATE TABLE a (id int PRIMARY KEY)");
   Run("INSERT INTO a VALUES (1)");
   SqlSession lazy(*engine_);
@@ -211,7 +205,7 @@ TEST_F(EngineSnapshotTest, MaxSnapshotAgeOptsIntoAnOlderSnapshotWithReadYourWrit
 }
 
 TEST_F(EngineSnapshotTest, AStaleSnapshotNobodyUsesIsRetired) {
-  SqlEngineOptions options = Snapshots();
+  SqlEngineOptions options = SnapshotRouting();
   options.snapshot.retire_idle_ms = 50;
   Open(options);
   Run("CREATE TABLE a (id int PRIMARY KEY)");

@@ -67,6 +67,14 @@ class EngineFixture : public ::testing::Test {
   std::unique_ptr<SqlSession> session_;
 };
 
+// Reads outside blocks on fork()ed snapshot processes (Release builds; skip
+// under sanitizers with FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER).
+inline SqlEngineOptions SnapshotRouting() {
+  SqlEngineOptions options;
+  options.routing = ReadRouting::kSnapshot;
+  return options;
+}
+
 inline SqlEngineOptions InProcess(uint32_t hold_ms = 2000) {
   SqlEngineOptions options;
   options.routing = ReadRouting::kInProcess;
