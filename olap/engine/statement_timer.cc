@@ -44,8 +44,10 @@ void StatementTimer::Loop() {
       continue;
     }
     auto first = pending_.begin();
-    if (Clock::now() < first->first.first) {
-      cv_.wait_until(l, first->first.first);
+    // A copy: Disarm may erase the entry while this thread waits.
+    const Clock::time_point deadline = first->first.first;
+    if (Clock::now() < deadline) {
+      cv_.wait_until(l, deadline);
       continue;
     }
     const uint64_t id = first->first.second;
