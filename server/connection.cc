@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <cstdio>
+#include <thread>
 
 #include "server/pg_types.h"
 
@@ -186,6 +187,7 @@ void Connection::Authenticate(const std::string& user) {
     throw ProtocolError("expected SASL response, got message type " + std::to_string(type));
   std::optional<std::string> server_final = exchange.HandleClientFinal(body);
   if (!server_final || user != options.user) {
+    std::this_thread::sleep_for(options.auth_failure_delay);
     throw DbError(sqlstate::kInvalidPassword,
                   "password authentication failed for user \"" + user + "\"");
   }

@@ -24,6 +24,9 @@ struct ServerOptions {
   std::string ssl_key_file;
   // Time a client has to finish startup and authentication.
   std::chrono::milliseconds authentication_timeout{60'000};
+  // A failed password check answers only after this pause (as PostgreSQL's
+  // auth_delay), so guessing is slow: one guess per connection per second.
+  std::chrono::milliseconds auth_failure_delay{1'000};
   // server_version as reported in ParameterStatus: drivers parse "15.x".
   std::string server_version = "15.0 (Forktail)";
 };

@@ -2,9 +2,10 @@
 // PostgreSQL wire protocol until SIGTERM or SIGINT.
 //
 // Settings come from an optional config file of `key = value` lines (`#`
-// comments; keys: data, port, listen, user, password, max_connections,
-// routing = snapshot|inprocess, idle_in_transaction_hold_ms, ssl_cert_file and
-// ssl_key_file (PEM: TLS on SSLRequest)), then from the
+// comments; keys: data, port, listen, user, password, password_file,
+// max_connections, routing = snapshot|inprocess, idle_in_transaction_hold_ms,
+// ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir),
+// then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
 // database (which flushes the log).
@@ -14,6 +15,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -44,6 +46,7 @@ struct ServeArgs {
 #endif
   int hold_ms = -1;           // -1: the engine's default
   std::string copy_from_dir;  // empty: COPY FROM 'file' refused
+  std::string password_file;
 };
 
 int stop_pipe[2] = {-1, -1};
@@ -98,6 +101,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("listen", "--listen", [&](const std::string& v) { args.listen = v; });
       set("user", "--user", [&](const std::string& v) { args.user = v; });
       set("password", "--password", [&](const std::string& v) { args.password = v; });
+      set("password_file", "--password-file",
+          [&](const std::string& v) { args.password_file = v; });
       set("max_connections", "--max-connections",
           [&](const std::string& v) { args.max_connections = std::stoi(v); });
       set("routing", "--routing", [&](const std::string& v) { args.routing = v; });
@@ -118,7 +123,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "password",      "max_connections",
                                      "routing",       "idle_in_transaction_hold_ms",
                                      "ssl_cert_file", "ssl_key_file",
-                                     "copy_from_dir"};
+                                     "copy_from_dir", "password_file"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       if (!known)
@@ -128,6 +133,23 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
   if (args.routing != "snapshot" && args.routing != "inprocess") {
     std::fprintf(stderr, "forktail serve: routing must be snapshot or inprocess\n");
     return 2;
+  }
+  // The password: --password-file F (its first line), or the environment's
+  // FORKTAIL_PASSWORD, keep it out of `ps`; --password still works but shows
+  // there.
+  if (!args.password_file.empty()) {
+    std::ifstream in(args.password_file);
+    if (!in || !std::getline(in, args.password) || args.password.empty()) {
+      std::fprintf(stderr, "forktail serve: cannot read a password from %s\n",
+                   args.password_file.c_str());
+      return 2;
+    }
+  } else if (args.password.empty() && !args.user.empty()) {
+    if (const char* env = std::getenv("FORKTAIL_PASSWORD")) args.password = env;
+  } else if (cmd.count("--password") > 0) {
+    std::fprintf(stderr,
+                 "forktail serve: warning: --password is visible to every user in `ps`; use "
+                 "--password-file or FORKTAIL_PASSWORD\n");
   }
   if (args.password.empty() != args.user.empty()) {
     std::fprintf(stderr, "forktail serve: --user and --password go together\n");
@@ -207,7 +229,11 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--listen", args->listen, "Address to bind ('*': all)")->capture_default_str();
   cmd->add_option("--config", args->config, "Config file of key = value lines (flags override it)");
   cmd->add_option("--user", args->user, "User name for SCRAM-SHA-256 authentication");
-  cmd->add_option("--password", args->password, "Password (turns on SCRAM-SHA-256)");
+  cmd->add_option("--password", args->password,
+                  "Password (turns on SCRAM-SHA-256; visible in ps: prefer --password-file or "
+                  "FORKTAIL_PASSWORD)");
+  cmd->add_option("--password-file", args->password_file,
+                  "File whose first line is the password (with --user)");
   cmd->add_option("--max-connections", args->max_connections, "Connection limit")
       ->capture_default_str();
   cmd->add_option("--routing", args->routing, "Where SELECTs run: snapshot | inprocess")

@@ -2,9 +2,11 @@
 // the right and a wrong password, and every kind of malformed message closing
 // only its own connection with FATAL 08P01 while the server keeps serving.
 #include <gtest/gtest.h>
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
+#include <chrono>
 
 #include "server/scram.h"
 #include "server/wire_server.h"
@@ -113,7 +115,10 @@ TEST_F(AuthTest, ScramWithAWrongPasswordOrUser) {
   for (auto [user, password] : {std::pair{"alice", "wrong"}, std::pair{"bob", "s3cret pässword"}}) {
     TestClient c;
     ASSERT_TRUE(c.Connect(server_->port()));
+    const auto start = std::chrono::steady_clock::now();
     auto ms = ScramLogin(c, user, password);
+    // Guesses are slowed: the answer comes after auth_failure_delay (1 s).
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1000));
     ASSERT_EQ(Types(ms), "E");
     EXPECT_EQ(ErrorField(ms[0], 'S'), "FATAL");
     EXPECT_EQ(ErrorField(ms[0], 'C'), "28P01");
