@@ -230,18 +230,44 @@ void Connection::ReadOrEnd(char* type, std::string_view* body) {
       SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
       throw ConnectionEnded{};
     case SocketStream::ReadStatus::kTimedOut:
-      SendFatal(sqlstate::kProtocolViolation, "canceling authentication due to timeout");
+      if (idle_timeout_ == IdleTimeout::kInTransaction) {
+        SendFatal("25P03", "terminating connection due to idle-in-transaction timeout");
+      } else if (idle_timeout_ == IdleTimeout::kSession) {
+        SendFatal("57P05", "terminating connection due to idle-session timeout");
+      } else {
+        SendFatal(sqlstate::kProtocolViolation, "canceling authentication due to timeout");
+      }
       throw ConnectionEnded{};
     case SocketStream::ReadStatus::kClosed:
       throw ConnectionEnded{};
   }
 }
 
+// idle_in_transaction_session_timeout / idle_session_timeout, as
+// PostgreSQL's: a client that sends nothing for that long, inside a
+// transaction block or outside one, loses its connection (its block is
+// rolled back by Run).
+void Connection::ArmIdleTimeout() {
+  idle_timeout_ = IdleTimeout::kNone;
+  stream_.set_deadline(std::nullopt);
+  if (!session_) return;
+  const bool in_block = session_->status() != BackendTxnStatus::kIdle;
+  const char* name = in_block ? "idle_in_transaction_session_timeout" : "idle_session_timeout";
+  const std::string value = session_->GetParameter(name);
+  const long ms = value.empty() ? 0 : std::strtol(value.c_str(), nullptr, 10);
+  if (ms <= 0) return;
+  idle_timeout_ = in_block ? IdleTimeout::kInTransaction : IdleTimeout::kSession;
+  stream_.set_deadline(SocketStream::Clock::now() + std::chrono::milliseconds(ms));
+}
+
 void Connection::MainLoop() {
   while (true) {
     char type;
     std::string_view body;
+    ArmIdleTimeout();
     ReadOrEnd(&type, &body);
+    idle_timeout_ = IdleTimeout::kNone;
+    stream_.set_deadline(std::nullopt);
     if (type == 'X') return;
     if (host_.stopping()) {
       SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");

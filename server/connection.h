@@ -92,6 +92,9 @@ class Connection {
   void Authenticate(const std::string& user);
   void SendStartupParameters();
   void MainLoop();
+  // Sets the read deadline for the client's next message from the session's
+  // idle timeouts (none: no deadline).
+  void ArmIdleTimeout();
   void Dispatch(char type, std::string_view body);
   void HandleQuery(std::string_view body);
   void RunCopyIn(const BackendResult& start);
@@ -132,6 +135,9 @@ class Connection {
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;
   std::map<std::string, Portal> portals_;
   std::map<std::string, std::string> reported_parameters_;
+  // Which idle timeout the pending read's deadline stands for.
+  enum class IdleTimeout : uint8_t { kNone, kInTransaction, kSession };
+  IdleTimeout idle_timeout_ = IdleTimeout::kNone;
 };
 
 }  // namespace forktail

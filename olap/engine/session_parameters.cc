@@ -51,9 +51,12 @@ const Known kKnown[] = {
      "the SELECT arrived.",
      0, 86'400'000},
     {"idle_in_transaction_session_timeout", "0", Kind::kMilliseconds,
-     "Rolls back a transaction block idle this long (ms; 0: never); checked at its next "
-     "statement.",
+     "Closes a connection idle in a transaction block this long, rolling the block back "
+     "(ms; 0: never).",
      0, 2'147'483'647},
+    {"idle_session_timeout", "0", Kind::kMilliseconds,
+     "Closes a connection idle (outside a transaction block) this long (ms; 0: never).", 0,
+     2'147'483'647},
     {"integer_datetimes", "on", Kind::kReadOnly, "Datetimes are integer based."},
     {"IntervalStyle", "postgres", Kind::kFree, "Sets the display format for interval values."},
     {"is_superuser", "on", Kind::kReadOnly, "Whether the user is a superuser."},

@@ -51,6 +51,26 @@ TEST_F(ContractSnapshotE2E, APsqlBlockPausingTwoSecondsCommitsWhileOthersWrite) 
   EXPECT_EQ(PsqlValue("select count(*), sum(v) from a"), "6|11");
 }
 
+// As PostgreSQL's: a block idle longer than idle_in_transaction_session_timeout
+// loses its connection (FATAL 25P03) and is rolled back; idle_session_timeout
+// does the same outside blocks (57P05). Unset (0), a block may idle as long
+// as it likes (the 2 s test above).
+TEST_F(ContractSnapshotE2E, IdleTimeoutsCloseTheConnection) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql not installed";
+  ASSERT_EQ(Psql("-c \"create table a (id int primary key)\"").exit_code, 0);
+  CommandResult r = Psql(
+      "-c \"set idle_in_transaction_session_timeout = '300ms'\" -c \"begin\" "
+      "-c \"insert into a values (1)\" -c \"\\! sleep 1\" -c \"commit\"");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("terminating connection due to idle-in-transaction timeout"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(PsqlValue("select count(*) from a"), "0");
+  r = Psql("-c \"set idle_session_timeout = '300ms'\" -c \"\\! sleep 1\" -c \"select 1\"");
+  EXPECT_NE(r.output.find("terminating connection due to idle-session timeout"), std::string::npos)
+      << r.output;
+}
+
 TEST_F(ContractSnapshotE2E, PsycopgConflictsRetriesAndFreshReads) {
   if (!Installed("/usr/bin/python3 -c 'import psycopg, pytest'")) {
     GTEST_SKIP() << "psycopg 3 / pytest not installed";
