@@ -48,7 +48,15 @@ uint64_t ResultDigest(const StatementResult& result) {
   }
   h = Mix(h, result.rows.size());
   for (const Row& row : result.rows) {
-    for (const Value& v : row) h = Mix(h, v.is_null() ? 0x6e756c6cULL : v.Hash());
+    for (const Value& v : row) {
+      // Value::Hash hashes a fractional DECIMAL through a double, which cannot
+      // tell 18-digit values apart: digest the text the client sees instead.
+      if (!v.is_null() && v.type().id == TypeId::kDecimal) {
+        h = Mix(h, HashText(v.ToString()));
+      } else {
+        h = Mix(h, v.is_null() ? 0x6e756c6cULL : v.Hash());
+      }
+    }
   }
   return h;
 }

@@ -241,5 +241,32 @@ TEST_F(OptimisticBlockTest, StatsCountCommitsAndFailures) {
   EXPECT_THAT(Query("SHOW forktail.txn_block_stats")[0], HasSubstr("optimistic_commits="));
 }
 
+// What COMMIT compares: the digest of each result the client saw. It must
+// tell apart every result a client could tell apart.
+TEST(ResultDigestTest, DistinguishesWhatTheClientCouldSee) {
+  auto result = [](std::vector<Row> rows, std::string column = "v") {
+    StatementResult r;
+    r.command_tag = "SELECT " + std::to_string(rows.size());
+    r.columns = {{std::move(column), Type::Decimal(18, 2)}};
+    r.rows = std::move(rows);
+    return r;
+  };
+  auto dec = [](int64_t unscaled) { return Value::Decimal(unscaled, 18, 2); };
+  const StatementResult base = result({{dec(123456789012345678)}, {dec(1)}});
+  EXPECT_EQ(ResultDigest(base), ResultDigest(result({{dec(123456789012345678)}, {dec(1)}})));
+  // 18 significant digits, one cent apart: the same as doubles.
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(123456789012345679)}, {dec(1)}})));
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(1)}, {dec(123456789012345678)}})));
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(123456789012345678)}})));
+  EXPECT_NE(ResultDigest(base),
+            ResultDigest(result({{dec(123456789012345678)}, {Value::Null(Type::Decimal(18, 2))}})));
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(123456789012345678)}, {dec(1)}}, "w")));
+  StatementResult update;
+  update.command_tag = "UPDATE 1";
+  StatementResult none;
+  none.command_tag = "UPDATE 0";
+  EXPECT_NE(ResultDigest(update), ResultDigest(none));
+}
+
 }  // namespace
 }  // namespace forktail::testing
