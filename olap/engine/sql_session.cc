@@ -448,6 +448,13 @@ StatementResult SqlSession::Read(const Request& request) {
   if (std::optional<PreBoundStatement> p = PreBindRequest(request)) {
     pre = std::make_shared<const PreBoundStatement>(std::move(*p));
   }
+  if (optimistic_ && request.statement->kind == sql::StatementKind::kExplain) {
+    // A plan, and EXPLAIN ANALYZE's timings, are not data the block read:
+    // shown on the block's state, not recorded, not validated at COMMIT.
+    StatementResult result;
+    optimistic_->Inspect([&](Transaction& txn) { result = ExecuteRead(txn, request, nullptr); });
+    return result;
+  }
   if (optimistic_) {  // a step of the block; it runs again at COMMIT
     return RunStatement(request, /*writes=*/false, [this, pre](Transaction& txn, const Request& r) {
       return ExecuteRead(txn, r, pre.get());

@@ -194,6 +194,17 @@ TEST_F(OptimisticBlockTest, DdlCopyAndPreparedStatementsInsideABlock) {
               ElementsAre("1|one", "2|two", "3|three"));
 }
 
+TEST_F(OptimisticBlockTest, ExplainAnalyzeInABlockIsNotValidated) {
+  Run("BEGIN");
+  Run("INSERT INTO acct VALUES (4, 1, 1)");
+  // Its timings differ at every run; it shows the block's own row.
+  const std::vector<std::string> plan = Query("EXPLAIN ANALYZE SELECT * FROM acct WHERE g = 1");
+  ASSERT_FALSE(plan.empty());
+  EXPECT_THAT(Query("EXPLAIN SELECT * FROM acct"), ::testing::Not(::testing::IsEmpty()));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(Query("SELECT count(*) FROM acct"), ElementsAre("4"));
+}
+
 TEST_F(OptimisticBlockTest, NowIsTheBlocksStartTime) {
   Run("BEGIN");
   const std::vector<std::string> first = Query("SELECT now()");
