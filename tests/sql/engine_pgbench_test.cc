@@ -72,9 +72,9 @@ TEST_F(EnginePgbenchTest, AddPrimaryKeyErrorsAndRollback) {
 }
 
 // pgbench -M prepared -c 2 -j 1: client B's first Parse arrives while client
-// A's block holds the transaction thread, and pgbench's one thread waits for
+// A's block is open, and pgbench's one thread waits for
 // B's answer before it sends A's next statement. Parse must not queue behind
-// the block, or A's block times out (25P03).
+// the block (the holding blocks of before issue 15 timed out with 25P03).
 TEST_F(EnginePgbenchTest, PrepareDoesNotWaitForAnotherSessionsBlock) {
   Run("insert into pgbench_accounts values (1, 1, 0, ''), (2, 1, 0, '')");
   Run("alter table pgbench_accounts add primary key (aid)");
