@@ -103,19 +103,26 @@ StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes) {
   return result;
 }
 
-void OptimisticBlock::Inspect(const std::function<void(Transaction&)>& fn) {
-  std::exception_ptr error;  // fn's own, rethrown as it was (positions intact)
-  TxnResult r = db_.Run([&](Transaction& txn) {
-    txn.DiscardOnReturn();
-    if (has_writes_) Rerun(txn, false);
+TxnResult RunTransaction(Database& db, const std::function<void(Transaction&)>& work) {
+  std::exception_ptr error;
+  TxnResult r = db.Run([&](Transaction& txn) {
     try {
-      fn(txn);
+      work(txn);
     } catch (...) {
       error = std::current_exception();
       throw;
     }
   });
   if (error) std::rethrow_exception(error);
+  return r;
+}
+
+void OptimisticBlock::Inspect(const std::function<void(Transaction&)>& fn) {
+  TxnResult r = RunTransaction(db_, [&](Transaction& txn) {
+    txn.DiscardOnReturn();
+    if (has_writes_) Rerun(txn, false);
+    fn(txn);
+  });
   if (!r.ok) throw DbError(InternSqlstate(r.sqlstate), r.message);
 }
 

@@ -103,6 +103,11 @@ class OptimisticBlock {
   bool changed_schema_ = false;
 };
 
+// Runs `work` as one transaction on the transaction thread. An exception
+// `work` throws is rethrown as it was (positions intact); a failure after it
+// returned (the commit, the log) comes back in the TxnResult.
+TxnResult RunTransaction(Database& db, const std::function<void(Transaction&)>& work);
+
 // A digest of what a client is sent for a statement: command tag, columns,
 // rows (notices excluded).
 uint64_t ResultDigest(const StatementResult& result);

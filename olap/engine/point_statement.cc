@@ -259,7 +259,6 @@ std::optional<PreBoundStatement> PreBind(const sql::Statement& statement,
   if (statement.kind == sql::StatementKind::kSelect) {
     if (out.bound.kind != BoundStatementKind::kQuery || !out.bound.plan) return std::nullopt;
     out.point_select = PointSelect::Make(*out.bound.plan, schemas);
-    if (!out.point_select) return std::nullopt;
   }
   return out;
 }

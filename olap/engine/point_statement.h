@@ -87,7 +87,7 @@ BoundStatement CopyBound(const BoundStatement& bound);
 struct PreBoundStatement {
   uint64_t schema_version = 0;  // of the schemas it was bound against
   BoundStatement bound;
-  std::unique_ptr<PointSelect> point_select;  // kQuery with the point shape
+  std::unique_ptr<PointSelect> point_select;  // kQuery with the point shape, else null
 
   // On the transaction thread: whether the live catalog still has the
   // schemas this was bound against.
@@ -95,11 +95,13 @@ struct PreBoundStatement {
 };
 
 // Binds a SELECT, INSERT, UPDATE or DELETE against `schemas` (an immutable
-// Database::schemas() copy; any thread). nullopt for other statements, for a
-// SELECT that is not a point select, for INSERT ... SELECT (its source may
-// read catalog views, taken from the catalog it binds against), and when
-// binding fails (the on-thread
-// path binds again against the live catalog and reports the error there).
+// Database::schemas() copy; any thread). A SELECT's `point_select` is set
+// when it has the point shape; otherwise only its bound plan is there (for
+// routing decisions; it executes through the general path). nullopt for
+// other statements, for INSERT ... SELECT (its source may read catalog
+// views, taken from the catalog it binds against), and when binding fails
+// (the on-thread path binds again against the live catalog and reports the
+// error there).
 std::optional<PreBoundStatement> PreBind(const sql::Statement& statement,
                                          const BindOptions& options, const Catalog& schemas);
 

@@ -192,20 +192,25 @@ StatementResult SqlSession::Dispatch(const Request& request) {
   StatementTimer& timer = engine_.statement_timer();
   const uint64_t id = timer.Arm(
       StatementTimer::Clock::now() + std::chrono::milliseconds(timeout_ms), [this] { Cancel(); });
-  try {
-    StatementResult result = Route(request);
-    if (timer.Disarm(id)) cancel_requested_.store(false);  // fired as it finished
-    return result;
-  } catch (const DbError& e) {
+  // Whether the timer fired; a cancel it set after the statement ended must
+  // not reach the next one.
+  auto disarm = [&] {
     const bool fired = timer.Disarm(id);
     if (fired) cancel_requested_.store(false);
-    if (fired && std::string_view(e.sqlstate()) == sqlstate::kQueryCanceled) {
+    return fired;
+  };
+  try {
+    StatementResult result = Route(request);
+    disarm();
+    return result;
+  } catch (const DbError& e) {
+    if (disarm() && std::string_view(e.sqlstate()) == sqlstate::kQueryCanceled) {
       throw DbError(sqlstate::kQueryCanceled, "canceling statement due to statement timeout",
                     e.position());
     }
     throw;
   } catch (...) {
-    if (timer.Disarm(id)) cancel_requested_.store(false);
+    disarm();
     throw;
   }
 }
@@ -325,16 +330,7 @@ void SqlSession::OnTxnThread(const std::function<void(Transaction&)>& work) {
     optimistic_->Inspect(work);
     return;
   }
-  std::exception_ptr error;
-  TxnResult r = engine_.database().Run([&](Transaction& txn) {
-    try {
-      work(txn);
-    } catch (...) {
-      error = std::current_exception();
-      throw;
-    }
-  });
-  if (error) std::rethrow_exception(error);
+  TxnResult r = RunTransaction(engine_.database(), work);
   if (!r.ok) ThrowResult(r);
   if (r.commit_lsn != wal::kInvalidLsn) last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
 }
@@ -424,18 +420,10 @@ StatementResult SqlSession::ExecuteRead(Transaction& txn, const Request& request
   return RunQueryStatement(*request.statement, request.Bind(), RunContext());
 }
 
-bool SqlSession::ReadsNoTable(const Request& request) const {
-  if (request.statement->kind != sql::StatementKind::kSelect) return false;
-  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
-  if (!schemas) return false;
-  try {
-    BoundStatement bound = Bind(*request.statement, *schemas, request.Bind());
-    size_t budget = kTableFreeRowBudget;
-    return bound.kind == BoundStatementKind::kQuery && bound.plan &&
-           SmallAndTableFree(*bound.plan, &budget);
-  } catch (const DbError&) {
-    return false;  // the usual path reports the error
-  }
+bool SqlSession::ReadsNoTable(const PreBoundStatement& pre) {
+  size_t budget = kTableFreeRowBudget;
+  return pre.bound.kind == BoundStatementKind::kQuery && pre.bound.plan &&
+         SmallAndTableFree(*pre.bound.plan, &budget);
 }
 
 // Where a read runs (DESIGN.md "Freshness"): every path sees each commit
@@ -444,10 +432,12 @@ StatementResult SqlSession::Read(const Request& request) {
   if (std::optional<StatementResult> builtin = AnswerBuiltinQuery(*request.statement)) {
     return std::move(*builtin);
   }
-  std::shared_ptr<const PreBoundStatement> pre;
-  if (std::optional<PreBoundStatement> p = PreBindRequest(request)) {
-    pre = std::make_shared<const PreBoundStatement>(std::move(*p));
-  }
+  // Bound once here: the point shape and the table-free test both read it.
+  std::optional<PreBoundStatement> bound = PreBindRequest(request);
+  const bool point = bound && bound->point_select;
+  const bool table_free = bound && !point && ReadsNoTable(*bound);
+  std::shared_ptr<const PreBoundStatement> pre;  // kept only for a point SELECT
+  if (point) pre = std::make_shared<const PreBoundStatement>(std::move(*bound));
   if (optimistic_ && request.statement->kind == sql::StatementKind::kExplain) {
     // A plan, and EXPLAIN ANALYZE's timings, are not data the block read:
     // shown on the block's state, not recorded, not validated at COMMIT.
@@ -464,8 +454,8 @@ StatementResult SqlSession::Read(const Request& request) {
   // transaction thread (fresh by construction, no fork); others on a
   // snapshot holding every acknowledged commit.
   const bool on_thread = block_ != nullptr ||
-                         engine_.options().routing == ReadRouting::kInProcess ||
-                         (pre && pre->point_select) || ReadsNoTable(request);
+                         engine_.options().routing == ReadRouting::kInProcess || point ||
+                         table_free;
   if (!on_thread) return ReadFromSnapshot(request);
   return RunStatement(request, /*writes=*/false, [&](Transaction& txn, const Request& r) {
     return ExecuteRead(txn, r, pre.get());

@@ -167,7 +167,7 @@ class SqlSession {
                               const PreBoundStatement* pre);
   // A SELECT that reads no user table (catalog views, constants) and builds
   // few rows: cheap enough to run on the transaction thread.
-  bool ReadsNoTable(const Request& request) const;
+  static bool ReadsNoTable(const PreBoundStatement& pre);
   bool InBlock() const { return block_ != nullptr || optimistic_ != nullptr; }
   // The open block ran DDL: statements for it bind in it.
   bool BlockChangedSchema() const;

@@ -350,8 +350,10 @@ class Lexer {
 
   Token QuotedString(size_t start, bool escapes) {
     std::string body = QuotedBody(start, escapes, "unterminated quoted string");
-    // E'\xff', E'\000': escapes can spell bytes that are not UTF-8.
-    if (size_t bad = FindInvalidUtf8(body); escapes && bad != std::string_view::npos) {
+    // E'\xff', E'\000': escapes can spell bytes that are not UTF-8 (the
+    // text itself was checked whole).
+    if (size_t bad = escapes ? FindInvalidUtf8(body) : std::string_view::npos;
+        bad != std::string_view::npos) {
       throw LexError{sqlstate::kCharacterNotInRepertoire, InvalidUtf8Message(body, bad),
                      static_cast<uint32_t>(start)};
     }
