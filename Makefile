@@ -57,7 +57,7 @@ tsan-test: tsan
 release-test: deps $(RELEASE)/build.ninja
 	cmake --build $(RELEASE) -j $(JOBS) --target snapshot_tests
 	cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^snapshot\.'
-	cmake --build $(RELEASE) -j $(JOBS) --target sql_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^sql\..*Snapshot'
+	cmake --build $(RELEASE) -j $(JOBS) --target olap_session_tests olap_sql_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^olap\..*Snapshot'
 	cmake --build $(RELEASE) -j $(JOBS) --target server_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^server\..*Snapshot'
 
 bench: release
@@ -79,7 +79,7 @@ format:
 clean:
 	rm -rf build
 
-# TPC-H (scripts/tpch, bench/tpch, tests/sql/tpch_test.cc): data and DuckDB's
+# TPC-H (scripts/tpch, bench/tpch, tests/olap/sql/tpch_test.cc): data and DuckDB's
 # answers in build/tpch/sf$(SF) (a DuckDB venv in build/tpch/tpch-venv).
 SF ?= 1
 .PHONY: tpch-bench tpch-test tpch-test-sf1 tpch-test-sf10
@@ -95,9 +95,9 @@ tpch-bench: deps $(RELEASE)/build.ninja
 # FORKTAIL_TPCH_DB=DIR in the environment keeps the loaded database there
 # (a checkpoint, ~14 GB at SF 10) and later runs reopen it instead of loading.
 tpch-test: deps $(RELEASE)/build.ninja
-	cmake --build $(RELEASE) -j $(JOBS) --target sql_tests
+	cmake --build $(RELEASE) -j $(JOBS) --target olap_sql_tests
 	FORKTAIL_TPCH_SF=$(SF) FORKTAIL_TPCH_DATA=$(CURDIR)/build/tpch/sf$(SF) \
-	  $(RELEASE)/tests/sql_tests --gtest_filter='TpchTest.*'
+	  $(RELEASE)/tests/olap_sql_tests --gtest_filter='TpchTest.*'
 
 tpch-test-sf1:
 	$(MAKE) tpch-test SF=1

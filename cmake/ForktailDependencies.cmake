@@ -31,7 +31,7 @@ target_link_libraries(forktail_rocksdb INTERFACE RocksDB::rocksdb-shared)
 # an INTERFACE target so that dependents can name it already.
 function(forktail_module name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  # A module may group its files in sub-folders (olap/sql/, olap/plan/, ...): one
+  # A module may group its files in sub-folders (olap/parser/, olap/plan/, ...): one
   # library either way.
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc
        ${CMAKE_CURRENT_SOURCE_DIR}/*/*.cc)

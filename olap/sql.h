@@ -1,15 +1,15 @@
 // The SQL door: everything the SQL front end offers other modules (server,
-// tools, tests). SQL text -> sql::Parse (AST, olap/sql/) -> binder / optimizer
-// (logical plan, olap/plan/) -> planner / executor -> rows; olap/engine/'s
+// tools, tests). SQL text -> sql::Parse (AST, olap/parser/) -> binder / optimizer
+// (logical plan, olap/plan/) -> planner / executor -> rows; olap/session/'s
 // SqlSession ties them to a Database. Each owner appends its headers here.
 #pragma once
 
-#include "olap/engine/copy_reader.h"
-#include "olap/engine/sql_session.h"
-#include "olap/plan/binder.h"
-#include "olap/plan/executor.h"
-#include "olap/plan/explain.h"
-#include "olap/plan/optimizer.h"
-#include "olap/plan/planner.h"
-#include "olap/plan/system_catalog.h"
-#include "olap/sql/ast.h"
+#include "olap/parser/ast.h"
+#include "olap/plan/binder/binder.h"
+#include "olap/plan/catalog/system_catalog.h"
+#include "olap/plan/optimizer/optimizer.h"
+#include "olap/plan/planner/executor.h"
+#include "olap/plan/planner/explain.h"
+#include "olap/plan/planner/planner.h"
+#include "olap/session/copy_reader.h"
+#include "olap/session/sql_session.h"

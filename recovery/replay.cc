@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "recovery/replay_codec.h"
+#include "recovery/redo_codec.h"
 
 namespace forktail::redo {
 

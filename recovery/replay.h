@@ -1,7 +1,7 @@
 // Replay: applies the redo records of committed transactions to a catalog.
 //
 // The log holds, for every committed transaction, its redo records followed
-// by its kCommit record (replay_codec.h). Replayer buffers the records of the
+// by its kCommit record (redo_codec.h). Replayer buffers the records of the
 // transaction being read and applies them only when its commit record
 // arrives; records of a transaction whose commit record is missing (the log
 // ended, or a torn tail was cut) are dropped by Finish(). So replay applies

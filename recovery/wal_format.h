@@ -48,12 +48,11 @@
 #include <string>
 #include <string_view>
 
+#include "forktail/log_position.h"
+
 namespace forktail::wal {
 
-using Lsn = uint64_t;
-using TxnId = uint64_t;
-
-inline constexpr Lsn kInvalidLsn = UINT64_MAX;
+// Lsn, TxnId, kInvalidLsn: forktail/log_position.h.
 
 // What a record is about. The log does not interpret payloads; the transaction
 // engine encodes them. Values are stored on disk: never renumber, only append.

@@ -1,5 +1,5 @@
-// What the wire protocol needs from a SQL engine, shaped like Contract 4
-// (olap/engine/sql_session.h: SqlEngine / SqlSession) so that the protocol can
+// What the wire protocol needs from a SQL engine, shaped like olap/session/sql_session.h
+// (olap/session/sql_session.h: SqlFrontend / SqlSession) so that the protocol can
 // be written and tested against a scripted fake while the engine is built.
 // SqlBackend (sql_backend.h) adapts the real SqlSession to it.
 //

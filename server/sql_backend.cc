@@ -1,6 +1,6 @@
 #include "server/sql_backend.h"
 
-#include "olap/engine/sql_session.h"
+#include "olap/session/sql_session.h"
 
 namespace forktail {
 namespace {
@@ -23,7 +23,7 @@ BackendResult Convert(StatementResult&& r) {
 
 class SqlBackendSession : public BackendSession {
  public:
-  SqlBackendSession(SqlEngine& engine, SessionOptions options)
+  SqlBackendSession(SqlFrontend& engine, SessionOptions options)
       : session_(engine, std::move(options)) {}
 
   void Execute(std::string_view sql, const ResultCallback& on_result) override {

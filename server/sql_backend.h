@@ -1,5 +1,5 @@
 // The QueryBackend of the real SQL engine: each connection gets its own
-// SqlSession (olap/engine/sql_session.h, Contract 4) of one shared SqlEngine.
+// SqlSession (olap/session/sql_session.h) of one shared SqlFrontend.
 // Conversion is by moves (rows are not copied); a BackendStatement keeps the
 // engine's PreparedStatement as its handle.
 #pragma once
@@ -10,16 +10,16 @@
 
 namespace forktail {
 
-class SqlEngine;
+class SqlFrontend;
 
 class SqlBackend : public QueryBackend {
  public:
   // `engine` must outlive the backend and every session it opened.
-  explicit SqlBackend(SqlEngine& engine) : engine_(engine) {}
+  explicit SqlBackend(SqlFrontend& engine) : engine_(engine) {}
   std::unique_ptr<BackendSession> OpenSession(const BackendSessionOptions& options) override;
 
  private:
-  SqlEngine& engine_;
+  SqlFrontend& engine_;
 };
 
 }  // namespace forktail

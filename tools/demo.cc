@@ -18,6 +18,8 @@
 #include <fmt/format.h>
 
 #include "forktail/database.h"
+#include "recovery/recovery.h"
+#include "recovery/replay_driver.h"
 #include "storage/storage.h"
 #include "tools/commands.h"
 

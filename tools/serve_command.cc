@@ -21,7 +21,7 @@
 #include <memory>
 #include <string>
 
-#include "olap/engine/sql_engine.h"
+#include "olap/session/sql_frontend.h"
 #include "server/server.h"
 #include "snapshot/snapshot.h"
 #include "tools/commands.h"
@@ -164,17 +164,17 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
   sigaction(SIGINT, &sa, nullptr);
 
   try {
-    SqlEngineOptions engine_options;
+    SqlFrontendOptions engine_options;
     engine_options.routing =
         args.routing == "snapshot" ? ReadRouting::kSnapshot : ReadRouting::kInProcess;
     if (args.hold_ms >= 0)
       engine_options.idle_in_transaction_hold_ms = static_cast<uint32_t>(args.hold_ms);
     // Clients read server files only under --copy-from-dir (none: never).
     engine_options.copy_from_files = args.copy_from_dir.empty()
-                                         ? SqlEngineOptions::ServerFiles::kNever
-                                         : SqlEngineOptions::ServerFiles::kUnderDir;
+                                         ? SqlFrontendOptions::ServerFiles::kNever
+                                         : SqlFrontendOptions::ServerFiles::kUnderDir;
     engine_options.copy_from_dir = args.copy_from_dir;
-    std::unique_ptr<SqlEngine> engine = SqlEngine::Open(args.data, engine_options);
+    std::unique_ptr<SqlFrontend> engine = SqlFrontend::Open(args.data, engine_options);
     SqlBackend backend(*engine);
     ServerOptions options;
     options.listen_address = args.listen;

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "olap/engine/aligned_format.h"
-#include "olap/engine/sql_session.h"
-#include "olap/sql/ast.h"
+#include "olap/parser/ast.h"
+#include "olap/session/aligned_format.h"
+#include "olap/session/sql_session.h"
 #include "tools/commands.h"
 
 namespace forktail::tools {
@@ -109,11 +109,11 @@ int RunStdin(SqlSession& session) {
 }
 
 int Run(const SqlArgs& args) {
-  std::unique_ptr<SqlEngine> engine;
+  std::unique_ptr<SqlFrontend> engine;
   try {
-    SqlEngineOptions options;
+    SqlFrontendOptions options;
     options.routing = args.in_process ? ReadRouting::kInProcess : ReadRouting::kSnapshot;
-    engine = SqlEngine::Open(args.dir, options);
+    engine = SqlFrontend::Open(args.dir, options);
   } catch (const DbError& e) {
     std::cerr << "error: cannot open " << args.dir << ": " << e.what() << "\n";
     return 3;

@@ -1,6 +1,7 @@
 // Database: opening and recovery, procedures (include/forktail/database.h).
 // Checkpoints: database_checkpoint.cc.
 #include "forktail/database.h"
+#include "txn/database_impl.h"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ namespace {
 }  // namespace
 
 Database::Database(std::string dir, const DatabaseOptions& options)
-    : dir_(std::move(dir)), options_(options) {}
+    : impl_(std::make_unique<Impl>(std::move(dir), options)) {}
 
 std::unique_ptr<Database> Database::Open(const std::string& dir, const DatabaseOptions& options) {
   std::unique_ptr<Database> db(new Database(dir, options));
@@ -29,60 +30,62 @@ std::unique_ptr<Database> Database::Open(const std::string& dir, const DatabaseO
 
 void Database::OpenAndRecover() {
   std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
+  std::filesystem::create_directories(impl_->dir, ec);
   if (ec) {
-    throw DbError(sqlstate::kIoError,
-                  fmt::format("could not create data directory \"{}\": {}", dir_, ec.message()));
+    throw DbError(sqlstate::kIoError, fmt::format("could not create data directory \"{}\": {}",
+                                                  impl_->dir, ec.message()));
   }
-  Status s = ckpt::ColdStore::Open(redo::ColdStoreDir(dir_), false, &cold_store_);
+  Status s = ckpt::ColdStore::Open(redo::ColdStoreDir(impl_->dir), false, &impl_->cold_store);
   if (!s.ok()) ThrowStatus("could not open the cold store", s);
-  s = redo::RecoverDatabase(dir_, options_.wal_file_system, cold_store_.get(), &catalog_,
-                            /*check_only=*/false, &report_);
-  if (!s.ok()) ThrowStatus(fmt::format("recovery of \"{}\" failed", dir_), s);
-  if (report_.has_checkpoint) {
-    last_manifest_ = std::make_unique<ckpt::Manifest>(report_.checkpoint);
+  s = redo::RecoverDatabase(impl_->dir, impl_->options.wal_file_system, impl_->cold_store.get(),
+                            &impl_->catalog,
+                            /*check_only=*/false, &impl_->report);
+  if (!s.ok()) ThrowStatus(fmt::format("recovery of \"{}\" failed", impl_->dir), s);
+  if (impl_->report.has_checkpoint) {
+    impl_->last_manifest = std::make_unique<ckpt::Manifest>(impl_->report.checkpoint);
   }
   wal::LogWriterOptions lo;
-  lo.file_system = options_.wal_file_system;
-  lo.segment_size = options_.wal_segment_size;
-  lo.synchronous = options_.synchronous_commit;
-  lo.async_flush_interval = options_.async_flush_interval;
-  lo.async_max_unsynced_bytes = options_.async_max_unsynced_bytes;
-  s = wal::LogWriter::Open(dir_, lo, &log_);
+  lo.file_system = impl_->options.wal_file_system;
+  lo.segment_size = impl_->options.wal_segment_size;
+  lo.synchronous = impl_->options.synchronous_commit;
+  lo.async_flush_interval = impl_->options.async_flush_interval;
+  lo.async_max_unsynced_bytes = impl_->options.async_max_unsynced_bytes;
+  s = wal::LogWriter::Open(impl_->dir, lo, &impl_->log);
   if (!s.ok()) ThrowStatus("could not open the write-ahead log", s);
-  if (report_.has_checkpoint && log_->stats().next_lsn < report_.checkpoint.lsn) {
+  if (impl_->report.has_checkpoint && impl_->log->stats().next_lsn < impl_->report.checkpoint.lsn) {
     throw DbError(sqlstate::kDataCorrupted,
                   fmt::format("the write-ahead log ends at LSN {}, before the checkpoint's "
                               "LSN {}: log segments are missing",
-                              log_->stats().next_lsn, report_.checkpoint.lsn));
+                              impl_->log->stats().next_lsn, impl_->report.checkpoint.lsn));
   }
   // Every recovered commit record starts before the log's end, every new one
   // at or after it: the end - 1 orders correctly against both.
-  if (log_->stats().next_lsn > 0) recovered_lsn_ = log_->stats().next_lsn - 1;
+  if (impl_->log->stats().next_lsn > 0) impl_->recovered_lsn = impl_->log->stats().next_lsn - 1;
   // A checkpoint interrupted by a crash may have left its image file behind.
   std::filesystem::remove_all(StagingDir(), ec);
-  engine_ = std::make_unique<TxnEngine>(
-      &catalog_, log_.get(), TxnEngineOptions{options_.synchronous_commit}, report_.next_txn);
+  impl_->engine = std::make_unique<TxnEngine>(&impl_->catalog, impl_->log.get(),
+                                              TxnEngineOptions{impl_->options.synchronous_commit},
+                                              impl_->report.next_txn);
 }
 
 Database::~Database() { Close(); }
 
 void Database::Close() {
-  if (closed_) return;
-  closed_ = true;
-  if (engine_) engine_->Stop();
-  if (log_) log_->Close().PermitUnchecked();  // a sticky error was already reported
+  if (impl_->closed) return;
+  impl_->closed = true;
+  if (impl_->engine) impl_->engine->Stop();
+  if (impl_->log) impl_->log->Close().PermitUnchecked();  // a sticky error was already reported
 }
 
 void Database::RegisterErased(const std::string& name, Procedure procedure) {
-  std::unique_lock<std::shared_mutex> l(procedures_mu_);
-  procedures_[name] = std::move(procedure);
+  std::unique_lock<std::shared_mutex> l(impl_->procedures_mu);
+  impl_->procedures[name] = std::move(procedure);
 }
 
 Procedure Database::Lookup(std::string_view name) const {
-  std::shared_lock<std::shared_mutex> l(procedures_mu_);
-  auto it = procedures_.find(name);
-  if (it == procedures_.end()) return nullptr;
+  std::shared_lock<std::shared_mutex> l(impl_->procedures_mu);
+  auto it = impl_->procedures.find(name);
+  if (it == impl_->procedures.end()) return nullptr;
   return it->second;
 }
 
@@ -93,8 +96,9 @@ void Database::ExecuteAsync(std::string_view name, std::vector<Value> args, TxnC
         TxnResult::Error(kUndefinedFunction, fmt::format("procedure \"{}\" does not exist", name)));
     return;
   }
-  engine_->Submit([p = std::move(p), args = std::move(args)](Transaction& txn) { p(txn, args); },
-                  std::move(done));
+  impl_->engine->Submit(
+      [p = std::move(p), args = std::move(args)](Transaction& txn) { p(txn, args); },
+      std::move(done));
 }
 
 std::future<TxnResult> Database::ExecuteAsync(std::string_view name, std::vector<Value> args) {
@@ -111,42 +115,51 @@ TxnResult Database::Execute(std::string_view name, std::vector<Value> args) {
 void Database::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {
   // Until the first new commit the engine knows no LSN; the recovered log's
   // last position is the right one then (see last_commit_lsn()).
-  engine_->RunBetweenTransactions([this, fn = std::move(fn)](wal::Lsn lsn) {
-    fn(lsn == wal::kInvalidLsn ? recovered_lsn_ : lsn);
+  impl_->engine->RunBetweenTransactions([this, fn = std::move(fn)](wal::Lsn lsn) {
+    fn(lsn == wal::kInvalidLsn ? impl_->recovered_lsn : lsn);
   });
 }
 
 wal::Lsn Database::last_commit_lsn() const {
-  wal::Lsn lsn = engine_->last_commit_lsn();
-  return lsn == wal::kInvalidLsn ? recovered_lsn_ : lsn;
+  wal::Lsn lsn = impl_->engine->last_commit_lsn();
+  return lsn == wal::kInvalidLsn ? impl_->recovered_lsn : lsn;
 }
 
 void Database::SetForkFunction(std::function<pid_t()> fork) {
-  engine_->RunExclusive([&] { fork_ = std::move(fork); });
+  impl_->engine->RunExclusive([&] { impl_->fork = std::move(fork); });
 }
 
-uint64_t Database::committed_count() const { return engine_->committed(); }
+uint64_t Database::committed_count() const { return impl_->engine->committed(); }
 
-TxnEngine::ThreadTime Database::txn_thread_time() const { return engine_->thread_time(); }
+TxnThreadTime Database::txn_thread_time() const { return impl_->engine->thread_time(); }
 
-std::shared_ptr<const Catalog> Database::schemas() const { return engine_->schemas(); }
+std::shared_ptr<const Catalog> Database::schemas() const { return impl_->engine->schemas(); }
 
 TxnResult Database::Run(TxnBody body) { return RunAsync(std::move(body)).get(); }
 
-std::future<TxnResult> Database::RunAsync(TxnBody body) { return engine_->Submit(std::move(body)); }
+std::future<TxnResult> Database::RunAsync(TxnBody body) {
+  return impl_->engine->Submit(std::move(body));
+}
 
-Status Database::health() const { return log_->health(); }
+Status Database::health() const { return impl_->log->health(); }
 
-bool Database::log_failed() const { return log_->failed(); }
+bool Database::log_failed() const { return impl_->log->failed(); }
 
 Status Database::WaitDurable(wal::Lsn lsn) {
   // Everything recovered at Open is durable; so is "nothing".
-  if (lsn == wal::kInvalidLsn || (recovered_lsn_ != wal::kInvalidLsn && lsn <= recovered_lsn_)) {
-    return log_->health();
+  if (lsn == wal::kInvalidLsn ||
+      (impl_->recovered_lsn != wal::kInvalidLsn && lsn <= impl_->recovered_lsn)) {
+    return impl_->log->health();
   }
-  return log_->WaitDurable(lsn);
+  return impl_->log->WaitDurable(lsn);
 }
 
-wal::LogWriterStats Database::log_stats() const { return log_->stats(); }
+wal::LogWriterStats Database::log_stats() const { return impl_->log->stats(); }
+
+const Catalog& Database::frozen_catalog() const { return impl_->catalog; }
+
+const redo::RecoveryReport& Database::recovery_report() const { return impl_->report; }
+
+const std::string& Database::dir() const { return impl_->dir; }
 
 }  // namespace forktail

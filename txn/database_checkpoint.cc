@@ -26,6 +26,7 @@
 #include <filesystem>
 
 #include "forktail/database.h"
+#include "txn/database_impl.h"
 
 namespace forktail {
 namespace {
@@ -115,10 +116,10 @@ struct Database::PendingCheckpoint {
   double txn_thread_seconds = 0;
 };
 
-std::string Database::StagingDir() const { return dir_ + "/checkpoint-staging"; }
+std::string Database::StagingDir() const { return impl_->dir + "/checkpoint-staging"; }
 
 CheckpointResult Database::Checkpoint() {
-  std::lock_guard<std::mutex> lock(checkpoint_mu_);
+  std::lock_guard<std::mutex> lock(impl_->checkpoint_mu);
   Clock::time_point t0 = Clock::now();
   std::error_code ec;
   std::filesystem::remove_all(StagingDir(), ec);
@@ -130,8 +131,8 @@ CheckpointResult Database::Checkpoint() {
   }
   PendingCheckpoint pending;
   pending.image_file = fmt::format("{}/images-{}.sst", StagingDir(),
-                                   last_manifest_ ? last_manifest_->sequence + 1 : 1);
-  engine_->RunExclusive([&] { CollectAndFork(&pending); });
+                                   impl_->last_manifest ? impl_->last_manifest->sequence + 1 : 1);
+  impl_->engine->RunExclusive([&] { CollectAndFork(&pending); });
   CheckpointResult result;
   try {
     FinishCheckpoint(&pending, &result);
@@ -149,12 +150,13 @@ void Database::CollectAndFork(PendingCheckpoint* p) {
   // Every record appended so far belongs to a finished transaction: the LSN
   // after them is where replay resumes. (The caller makes it durable before
   // the manifest is written, off this thread.)
-  wal::Lsn lsn = log_->stats().next_lsn;
-  p->plan = ckpt::CollectCheckpoint(catalog_, lsn, engine_->next_txn_id(), last_manifest_.get());
+  wal::Lsn lsn = impl_->log->stats().next_lsn;
+  p->plan = ckpt::CollectCheckpoint(impl_->catalog, lsn, impl_->engine->next_txn_id(),
+                                    impl_->last_manifest.get());
   // Before the fork, so that the child's copy does not differ and the flag
   // writes do not split shared huge pages after it (checkpoint.h: why now).
   ckpt::MarkWritten(p->plan);
-  if (options_.checkpoint_mode == DatabaseOptions::CheckpointMode::kInProcess) {
+  if (impl_->options.checkpoint_mode == DatabaseOptions::CheckpointMode::kInProcess) {
     p->write_status =
         ckpt::WriteCheckpointImages(p->plan, p->image_file, &p->stats, &p->wrote_file);
   } else {
@@ -163,10 +165,10 @@ void Database::CollectAndFork(PendingCheckpoint* p) {
       p->fork_error = fmt::format("could not create a pipe: {}", std::strerror(errno));
     } else {
       const pid_t parent = getpid();
-      pid_t pid = fork_ ? fork_() : fork();
+      pid_t pid = impl_->fork ? impl_->fork() : fork();
       if (pid == 0) {
         close(fds[0]);
-        RunChild(p->plan, p->image_file, fds[1], parent, options_.checkpoint_test_hook);
+        RunChild(p->plan, p->image_file, fds[1], parent, impl_->options.checkpoint_test_hook);
       }
       close(fds[1]);
       if (pid < 0) {
@@ -186,7 +188,7 @@ void Database::CollectAndFork(PendingCheckpoint* p) {
 
 void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
   auto hook = [this](std::string_view step) {
-    if (options_.checkpoint_test_hook) options_.checkpoint_test_hook(step);
+    if (impl_->options.checkpoint_test_hook) impl_->options.checkpoint_test_hook(step);
   };
   if (!p->fork_error.empty()) throw DbError(sqlstate::kOutOfMemory, p->fork_error);
   if (p->pid > 0) {
@@ -225,17 +227,17 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
   }
   hook("before_ingest");
   // The log must never restart below the checkpoint's LSN.
-  Status s = log_->Flush();
+  Status s = impl_->log->Flush();
   if (!s.ok()) ThrowStatus("could not checkpoint", s);
   ckpt::Manifest& manifest = p->plan.manifest;
   s = ckpt::CommitCheckpoint(manifest, p->wrote_file ? p->image_file : std::string(),
-                             cold_store_.get(), &p->stats, [&] { hook("after_ingest"); });
+                             impl_->cold_store.get(), &p->stats, [&] { hook("after_ingest"); });
   if (!s.ok()) ThrowStatus("could not write the checkpoint", s);
   hook("after_manifest");
   int removed = 0;
   s = wal::RemoveSegmentsBefore(
-      options_.wal_file_system ? options_.wal_file_system : wal::PosixLogFileSystem(), dir_,
-      manifest.lsn, &removed);
+      impl_->options.wal_file_system ? impl_->options.wal_file_system : wal::PosixLogFileSystem(),
+      impl_->dir, manifest.lsn, &removed);
   if (!s.ok()) ThrowStatus("could not remove old log segments after a checkpoint", s);
   r->sequence = manifest.sequence;
   r->lsn = manifest.lsn;
@@ -246,7 +248,7 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
   r->segments_removed = removed;
   r->txn_thread_seconds = p->txn_thread_seconds;
   manifest.catalog.clear();
-  last_manifest_ = std::make_unique<ckpt::Manifest>(std::move(manifest));
+  impl_->last_manifest = std::make_unique<ckpt::Manifest>(std::move(manifest));
 }
 
 }  // namespace forktail

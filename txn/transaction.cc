@@ -7,7 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "recovery/replay_codec.h"
+#include "recovery/redo_codec.h"
+#include "recovery/wal_format.h"
 
 namespace forktail {
 

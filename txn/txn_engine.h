@@ -48,28 +48,6 @@
 
 namespace forktail {
 
-// The outcome of one transaction.
-struct TxnResult {
-  bool ok = true;
-  std::string sqlstate;                    // empty when ok
-  std::string message;                     // empty when ok
-  std::vector<Row> rows;                   // what the body Emit()ted (only when committed)
-  wal::Lsn commit_lsn = wal::kInvalidLsn;  // kInvalidLsn for read-only or failed ones
-
-  static TxnResult Error(std::string sqlstate, std::string message) {
-    TxnResult r;
-    r.ok = false;
-    r.sqlstate = std::move(sqlstate);
-    r.message = std::move(message);
-    return r;
-  }
-  // Throws the error as a DbError (for callers that prefer exceptions).
-  void ThrowIfError() const;
-};
-
-using TxnBody = std::function<void(Transaction&)>;
-using TxnCallback = std::function<void(TxnResult)>;
-
 struct TxnEngineOptions {
   // false: asynchronous commit (see above). Must match the LogWriter's mode.
   bool synchronous = true;
@@ -119,10 +97,7 @@ class TxnEngine {
   // work (transactions, fork points, exclusive tasks) since it started, and
   // how long it has existed. busy / alive is its utilization: under load it
   // must approach 1 (the thread never idles while work is queued).
-  struct ThreadTime {
-    uint64_t busy_ns = 0;
-    uint64_t alive_ns = 0;
-  };
+  using ThreadTime = TxnThreadTime;
   ThreadTime thread_time() const;
   // Any thread: the LSN of the last commit (kInvalidLsn before the first one).
   // Stored before the commit is acknowledged.

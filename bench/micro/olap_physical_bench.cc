@@ -20,7 +20,7 @@
 #include <random>
 #include <string>
 
-#include "olap/physical.h"
+#include "olap/execution/physical.h"
 #include "scheduler/scheduler.h"
 
 namespace forktail {

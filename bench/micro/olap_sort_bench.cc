@@ -1,5 +1,5 @@
 // Sort / top-k through the physical SortOperator, which now runs on the
-// kernels' Sorter (olap/sorter.h), against the stand-in it replaced (the
+// kernels' Sorter (olap/execution/sort/sorter.h), against the stand-in it replaced (the
 // previous physical_sort.cc code, kept here verbatim as LegacySortOperator:
 // per-block runs of several chunks, a type switch per comparison).
 //
@@ -20,8 +20,8 @@
 #include <queue>
 #include <random>
 
-#include "olap/kernels.h"
-#include "olap/physical.h"
+#include "olap/execution/physical.h"
+#include "olap/expression/kernels.h"
 #include "scheduler/scheduler.h"
 
 namespace forktail {

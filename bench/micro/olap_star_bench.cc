@@ -22,7 +22,7 @@
 #include <map>
 #include <random>
 
-#include "olap/physical.h"
+#include "olap/execution/physical.h"
 #include "scheduler/scheduler.h"
 
 namespace forktail {

@@ -37,8 +37,8 @@
 #include <vector>
 
 #include "forktail/database.h"
-#include "olap/engine/sql_engine.h"
-#include "olap/engine/sql_session.h"
+#include "olap/session/sql_frontend.h"
+#include "olap/session/sql_session.h"
 
 namespace forktail {
 namespace {
@@ -195,13 +195,13 @@ int Main(int argc, char** argv) {
   DatabaseOptions db_options;
   db_options.synchronous_commit = false;
   auto db = Database::Open(dir.string(), db_options);
-  SqlEngineOptions options;
+  SqlFrontendOptions options;
   options.routing = snapshot ? ReadRouting::kSnapshot : ReadRouting::kInProcess;
   options.workers = static_cast<size_t>(threads);
   options.child_workers = static_cast<size_t>(threads);
   options.parallelism = threads;
   options.copy_batch_rows = 65536;
-  auto engine = std::make_unique<SqlEngine>(db.get(), options);
+  auto engine = std::make_unique<SqlFrontend>(db.get(), options);
   auto session = std::make_unique<SqlSession>(*engine);
 
   std::printf("TPC-H SF %s, %d threads, best of %d, data %s\n\n", sf.c_str(), threads, runs,

@@ -30,10 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <future>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,14 +39,18 @@
 
 #include "forktail/procedure.h"
 #include "forktail/transaction.h"
-#include "recovery/replay_driver.h"
-#include "txn/txn_engine.h"
 
 namespace forktail {
 
+// The engine's internals stay behind this header (txn/database_impl.h);
+// these are named here only by reference.
 namespace wal {
 class LogFileSystem;
-}
+struct LogWriterStats;
+}  // namespace wal
+namespace redo {
+struct RecoveryReport;
+}  // namespace redo
 
 struct DatabaseOptions {
   // true (default): a commit is acknowledged after its log record is durable.
@@ -74,7 +75,7 @@ struct DatabaseOptions {
   //  kInProcess: the transaction thread writes the SST file itself (pauses
   //    transactions for the write). The default in sanitizer builds only:
   //    GCC 12's ASan/TSan allocators are not fork-safe, so a child forked
-  //    from a busy parent can hang (tests/snapshot/sanitizer_fork.h).
+  //    from a busy parent can hang (tests/common/sanitizer_fork.h).
   enum class CheckpointMode { kSnapshotProcess, kInProcess };
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   CheckpointMode checkpoint_mode = CheckpointMode::kInProcess;
@@ -160,20 +161,20 @@ class Database {
   wal::Lsn last_commit_lsn() const;
   uint64_t committed_count() const;
   // Any thread: the transaction thread's busy and alive time (utilization).
-  TxnEngine::ThreadTime txn_thread_time() const;
+  TxnThreadTime txn_thread_time() const;
   // The tables, for reading WITHOUT a transaction. Only safe where nothing can
   // mutate them concurrently: in a snapshot process (the child of a fork made
   // by RunBetweenTransactions, whose memory is frozen) or inside `fn` on the
   // transaction thread. Any other thread races with the transaction thread.
-  const Catalog& frozen_catalog() const { return catalog_; }
+  const Catalog& frozen_catalog() const;
   // Any thread: an immutable copy of the schemas (no rows) as of the last
   // committed schema change, published before that commit is acknowledged
   // (TxnEngine::schemas). For binding statements without the transaction thread.
   std::shared_ptr<const Catalog> schemas() const;
 
-  // What Open's recovery did.
-  const redo::RecoveryReport& recovery_report() const { return report_; }
-  const std::string& dir() const { return dir_; }
+  // What Open's recovery did (recovery/replay_driver.h).
+  const redo::RecoveryReport& recovery_report() const;
+  const std::string& dir() const;
   // Ok, or the write-ahead log's sticky error.
   Status health() const;
   // Lock-free: the write-ahead log has failed (health() is an error). Memory
@@ -183,37 +184,23 @@ class Database {
   // Blocks until the log is durable through `lsn` (at once when it is, or in
   // asynchronous mode); the log's error if it failed first.
   Status WaitDurable(wal::Lsn lsn);
+  // The write-ahead log's counters (recovery/log_writer.h).
   wal::LogWriterStats log_stats() const;
 
   // Stops the transaction thread after what is queued and closes the log.
   void Close();
 
  private:
+  struct Impl;  // txn/database_impl.h
+  struct PendingCheckpoint;
   Database(std::string dir, const DatabaseOptions& options);
   void OpenAndRecover();
   Procedure Lookup(std::string_view name) const;
-  struct PendingCheckpoint;
   void CollectAndFork(PendingCheckpoint* pending);
   void FinishCheckpoint(PendingCheckpoint* pending, CheckpointResult* result);
   std::string StagingDir() const;
 
-  const std::string dir_;
-  const DatabaseOptions options_;
-  Catalog catalog_;
-  std::unique_ptr<ckpt::ColdStore> cold_store_;
-  std::unique_ptr<wal::LogWriter> log_;
-  std::unique_ptr<TxnEngine> engine_;
-  redo::RecoveryReport report_;
-  // Guarded by checkpoint_mu_ (read on the transaction thread while the
-  // checkpointing caller holds it).
-  std::unique_ptr<ckpt::Manifest> last_manifest_;
-  std::mutex checkpoint_mu_;                   // one checkpoint at a time
-  std::function<pid_t()> fork_;                // set before use; read on the transaction thread
-  wal::Lsn recovered_lsn_ = wal::kInvalidLsn;  // last LSN of the recovered log
-  wal::TxnId next_txn_hint_ = 1;
-  mutable std::shared_mutex procedures_mu_;
-  std::map<std::string, Procedure, std::less<>> procedures_;
-  bool closed_ = false;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace forktail

@@ -11,7 +11,7 @@
 //  - an undo entry (the exact inverse, table.h), so that Abort(), a thrown
 //    DbError (a constraint violation, a bad cast, ...) or any other exception
 //    rolls the whole transaction back, index entries included;
-//  - a redo record (recovery/replay_codec.h), buffered and appended to the
+//  - a redo record (recovery/redo_codec.h), buffered and appended to the
 //    write-ahead log together with the commit record when the procedure
 //    returns. A rolled-back transaction logs nothing.
 //
@@ -32,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "recovery/wal_format.h"
+#include "forktail/log_position.h"
 #include "storage/storage.h"
 
 namespace forktail {
@@ -148,6 +148,35 @@ class Transaction {
   std::vector<Row> output_;
   std::set<TableId> dropped_;
   bool discard_on_return_ = false;
+};
+
+// The outcome of one transaction.
+struct TxnResult {
+  bool ok = true;
+  std::string sqlstate;                    // empty when ok
+  std::string message;                     // empty when ok
+  std::vector<Row> rows;                   // what the body Emit()ted (only when committed)
+  wal::Lsn commit_lsn = wal::kInvalidLsn;  // kInvalidLsn for read-only or failed ones
+
+  static TxnResult Error(std::string sqlstate, std::string message) {
+    TxnResult r;
+    r.ok = false;
+    r.sqlstate = std::move(sqlstate);
+    r.message = std::move(message);
+    return r;
+  }
+  // Throws the error as a DbError (for callers that prefer exceptions).
+  void ThrowIfError() const;
+};
+
+using TxnBody = std::function<void(Transaction&)>;
+using TxnCallback = std::function<void(TxnResult)>;
+
+// The transaction thread's busy time and how long it has existed (both since
+// the database opened); busy / alive is its utilization.
+struct TxnThreadTime {
+  uint64_t busy_ns = 0;
+  uint64_t alive_ns = 0;
 };
 
 }  // namespace forktail

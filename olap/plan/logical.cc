@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "olap/scalar_function.h"
+#include "olap/expression/scalar_function.h"
 
 namespace forktail {
 
@@ -147,34 +147,6 @@ const char* LogicalJoinKindName(LogicalJoinKind k) {
   return "?";
 }
 
-const char* AggKindName(AggKind k) {
-  switch (k) {
-    case AggKind::kCountStar:
-      return "count_star";
-    case AggKind::kCount:
-      return "count";
-    case AggKind::kSum:
-      return "sum";
-    case AggKind::kAvg:
-      return "avg";
-    case AggKind::kMin:
-      return "min";
-    case AggKind::kMax:
-      return "max";
-    case AggKind::kStringAgg:
-      return "string_agg";
-    case AggKind::kArrayAgg:
-      return "array_agg";
-    case AggKind::kCountDistinct:
-      return "count_distinct";
-    case AggKind::kSumDistinct:
-      return "sum_distinct";
-    case AggKind::kAvgDistinct:
-      return "avg_distinct";
-  }
-  return "?";
-}
-
 namespace {
 
 const char* ArithSymbol(ArithOp op) {
@@ -189,24 +161,6 @@ const char* ArithSymbol(ArithOp op) {
       return "/";
     case ArithOp::kMod:
       return "%";
-  }
-  return "?";
-}
-
-const char* CompareSymbol(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEq:
-      return "=";
-    case CompareOp::kNe:
-      return "<>";
-    case CompareOp::kLt:
-      return "<";
-    case CompareOp::kLe:
-      return "<=";
-    case CompareOp::kGt:
-      return ">";
-    case CompareOp::kGe:
-      return ">=";
   }
   return "?";
 }

@@ -1,6 +1,6 @@
 // The logical plan: what a query computes, as a tree of relational
-// operators, before any choice of physical algorithm (Contract 2 of
-// /work/briefs/sql_contracts.md). The binder builds it from the AST, the
+// operators, before any choice of physical algorithm. The binder builds it
+// from the AST (olap/plan/binder), the
 // optimizer rewrites it, the planner turns it into scheduler operators.
 //
 // Column ids. Every column any operator produces has a query-wide id (a
@@ -13,7 +13,7 @@
 // So an id names one value everywhere it appears, and the planner maps ids to
 // positions in each operator's input.
 //
-// Expressions are olap/expression.h's bound `Expression`, built with its
+// Expressions are olap/expression/expression.h's bound `Expression`, built with its
 // factory functions, EXCEPT that a kColumnRef's `column` field holds a column
 // id (never a position). An expression only refers to ids of its operator's
 // input(s): a Join's condition to the ids of both children.
@@ -28,7 +28,7 @@
 //   - a Join's key pair (left_keys[i], right_keys[i]) has KeyCompatible types;
 //   - kRight never appears (RIGHT JOIN is bound as a LEFT JOIN with the
 //     children swapped); kFull has at least one key pair when it can run
-//     (olap/plan/binder_join.h; the planner's 0A000 otherwise);
+//     (olap/plan/binder/binder_join.h; the planner's 0A000 otherwise);
 //   - after Optimize, the RIGHT child of every join is the build side (the
 //     hash table); for semi/anti/null-aware-anti/left/single joins it always
 //     was (the left side is the preserved / probe side).
@@ -45,9 +45,8 @@
 #include <string>
 #include <vector>
 
-#include "olap/expression.h"
-#include "olap/group_table.h"
-#include "olap/window_function.h"
+#include "olap/expression/aggregates.h"
+#include "olap/expression/expression.h"
 #include "storage/ids.h"
 #include "storage/types.h"
 
@@ -76,7 +75,7 @@ enum class LogicalOpKind : uint8_t {
   kApply,          // dependent join: `subplan` evaluated per row of children[0]
   kWindow,         // window functions over children[0] (partition_keys, sort_keys)
   kTableFunction,  // a set-returning function in FROM whose arguments read
-                   // outer columns (olap/plan/table_function.h); only inside
+                   // outer columns (olap/plan/binder/table_function.h); only inside
                    // an Apply's subplan, expanded to kValues per binding
 };
 
@@ -88,7 +87,7 @@ enum class ApplyKind : uint8_t {
   kAny,     // the subplan yields booleans: TRUE if one is TRUE, else NULL if
             // one is NULL, else FALSE (empty: FALSE)
   kAll,     // FALSE if one is FALSE, else NULL if one is NULL, else TRUE
-  // LATERAL (olap/plan/binder_lateral.h): the output is children[0]'s
+  // LATERAL (olap/plan/binder/binder_lateral.h): the output is children[0]'s
   // columns then ALL the subplan's columns (the subplan's ids), one row per
   // (outer row, subplan row) pair; the subplan may have any arity.
   kLateral,      // outer rows with no subplan row are dropped
@@ -149,7 +148,7 @@ struct SortKeyRef {
 struct LogicalAggregate {
   AggKind kind = AggKind::kCountStar;
   uint32_t input = 0;     // column id of the child; unused for kCountStar
-  ListAggOrder order;     // kStringAgg / kArrayAgg (olap/list_agg.h)
+  ListAggOrder order;     // kStringAgg / kArrayAgg (olap/execution/aggregate/list_agg.h)
   std::string separator;  // kStringAgg
 };
 
@@ -217,7 +216,7 @@ struct LogicalOp {
   // against the outer plan); it reads outer columns by id (its free
   // columns). `expressions` holds one ColumnRef per free column (the
   // bindings), so passes that collect the ids an operator reads keep them.
-  // At run time (olap/plan/apply_runner.h) each distinct binding tuple gets
+  // At run time (olap/plan/planner/apply_runner.h) each distinct binding tuple gets
   // the subplan with the bindings replaced by constants, optimized, planned
   // and run on its own; results are cached per binding tuple. Bindings may
   // name columns of an operator further out (two levels of correlation):
@@ -232,7 +231,7 @@ struct LogicalOp {
   // kWindow: output = children[0]'s columns, then one column per
   // window_functions entry (fresh ids). Rows are grouped by partition_keys
   // (NULLs equal) and ordered within a partition by sort_keys; the
-  // functions' args are column ids of the child (olap/window_function.h).
+  // functions' args are column ids of the child (olap/execution/sort/window_function.h).
   std::vector<uint32_t> partition_keys;
   std::vector<WindowFunction> window_functions;
 
@@ -265,6 +264,5 @@ std::string PlanToString(const LogicalOp& op, bool with_estimates = true);
 
 const char* LogicalOpKindName(LogicalOpKind k);
 const char* LogicalJoinKindName(LogicalJoinKind k);
-const char* AggKindName(AggKind k);
 
 }  // namespace forktail

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "olap/scalar_function.h"
+#include "olap/expression/scalar_function.h"
 
 namespace forktail {
 

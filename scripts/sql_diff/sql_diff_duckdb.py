@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Data and DuckDB answers for Forktail's differential SQL test beyond TPC-H
-(tests/sql/sql_diff_test.cc).
+(tests/olap/sql/sql_diff_test.cc).
 
   sql_diff_duckdb.py generate SPEC_DIR OUT_DIR
 
-SPEC_DIR (tests/sql/data/sql_diff) holds schema.sql (CREATE TABLEs both DuckDB
+SPEC_DIR (tests/olap/data/sql_diff) holds schema.sql (CREATE TABLEs both DuckDB
 and Forktail accept) and queries.sql (queries separated by `-- name: NAME`
 lines). The tables' rows are generated here, deterministically (fixed seed),
 with NULLs in every nullable column, duplicates, skewed keys, negative numbers.

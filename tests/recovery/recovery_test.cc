@@ -1,8 +1,8 @@
-// Redo payload codec and replay (recovery/replay_codec.h, replay.h).
+// Redo payload codec and replay (recovery/redo_codec.h, replay.h).
 #include <gtest/gtest.h>
 
+#include "recovery/redo_codec.h"
 #include "recovery/replay.h"
-#include "recovery/replay_codec.h"
 #include "recovery/replay_driver.h"
 #include "tests/recovery/wal_test_util.h"
 

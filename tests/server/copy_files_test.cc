@@ -11,11 +11,11 @@ namespace {
 
 class CopyFilesE2E : public EndToEnd {
  protected:
-  void Configure(SqlEngineOptions& options) override {
+  void Configure(SqlFrontendOptions& options) override {
     load_dir_ = dir_ + "_load";
     fs::create_directories(load_dir_);
     std::ofstream(load_dir_ + "/rows.txt") << "a\nb\n";
-    options.copy_from_files = SqlEngineOptions::ServerFiles::kUnderDir;
+    options.copy_from_files = SqlFrontendOptions::ServerFiles::kUnderDir;
     options.copy_from_dir = load_dir_;
   }
   void TearDown() override {

@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "olap/engine/sql_engine.h"
+#include "olap/session/sql_frontend.h"
 #include "server/server.h"
 
 namespace forktail::test {
@@ -46,14 +46,14 @@ class EndToEnd : public ::testing::Test {
     char tmpl[] = "/tmp/forktail_e2e_XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    SqlEngineOptions options;
+    SqlFrontendOptions options;
     // Sanitizer allocators are not fork-safe: reads run in-process there.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     options.routing = ReadRouting::kInProcess;
 #endif
     options.idle_in_transaction_hold_ms = 5000;  // scripted clients pause between statements
     Configure(options);
-    engine_ = SqlEngine::Open(dir_, options);
+    engine_ = SqlFrontend::Open(dir_, options);
     backend_ = std::make_unique<SqlBackend>(*engine_);
     ServerOptions server_options;
     server_options.port = 0;
@@ -62,7 +62,7 @@ class EndToEnd : public ::testing::Test {
     conninfo_ = "-h 127.0.0.1 -p " + std::to_string(server_->port()) + " -U tester";
   }
   // A suite's own engine options (as `forktail serve` sets them, say).
-  virtual void Configure(SqlEngineOptions&) {}
+  virtual void Configure(SqlFrontendOptions&) {}
   void TearDown() override {
     server_.reset();
     backend_.reset();
@@ -83,7 +83,7 @@ class EndToEnd : public ::testing::Test {
   }
 
   std::string dir_;
-  std::unique_ptr<SqlEngine> engine_;
+  std::unique_ptr<SqlFrontend> engine_;
   std::unique_ptr<SqlBackend> backend_;
   std::unique_ptr<WireServer> server_;
   std::string conninfo_;

@@ -3,7 +3,7 @@
 // the output must equal e2e/psql_catalog.expected, which is what PostgreSQL
 // 15 prints for the same tables (e2e/psql_catalog.sql) when the user and the
 // database are both "forktail" (Forktail's one role and one database; see
-// olap/plan/system_catalog.h), except for \l (Forktail has one database, no
+// olap/plan/catalog/system_catalog.h), except for \l (Forktail has one database, no
 // templates, collation C).
 #include <fstream>
 #include <initializer_list>
@@ -44,7 +44,7 @@ TEST_F(PsqlCatalog, ListCommands) {
 
 // \d TABLE: psql sends 12 queries and prints nothing if one fails (the
 // publications query runs generate_series over a correlated argument:
-// olap/plan/table_function.h).
+// olap/plan/binder/table_function.h).
 TEST_F(PsqlCatalog, DescribeTable) {
   if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
   CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_catalog.sql").string());

@@ -20,8 +20,8 @@
 #include <thread>
 
 #include "snapshot/snapshot.h"
-#include "tests/snapshot/sanitizer_fork.h"
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/sanitizer_fork.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail::testing {
 namespace {

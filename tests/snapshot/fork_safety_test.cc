@@ -18,7 +18,7 @@
 #include "fake_txn_engine.h"
 #include "snapshot/snapshot.h"
 #include "test_handler.h"
-#include "tests/snapshot/sanitizer_fork.h"
+#include "tests/common/sanitizer_fork.h"
 
 namespace forktail::testing {
 namespace {

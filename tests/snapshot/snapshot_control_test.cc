@@ -13,7 +13,7 @@
 #include "fake_txn_engine.h"
 #include "snapshot/snapshot.h"
 #include "test_handler.h"
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail::testing {
 namespace {

@@ -7,7 +7,7 @@
 #include <random>
 #include <set>
 
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail {
 namespace {

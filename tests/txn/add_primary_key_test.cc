@@ -5,7 +5,7 @@
 // the transaction engine publishes for binding.
 #include <gtest/gtest.h>
 
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail {
 namespace {

@@ -14,7 +14,7 @@
 #include <future>
 #include <string>
 
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail {
 namespace {

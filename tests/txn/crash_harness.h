@@ -34,7 +34,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail::crash {
 

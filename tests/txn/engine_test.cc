@@ -5,7 +5,7 @@
 #include <atomic>
 #include <thread>
 
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail {
 namespace {

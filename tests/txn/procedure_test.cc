@@ -1,7 +1,7 @@
 // Typed stored procedures: argument conversion and its errors.
 #include <gtest/gtest.h>
 
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail {
 namespace {

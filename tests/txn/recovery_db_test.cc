@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "tests/txn/txn_test_util.h"
+#include "tests/common/txn_test_util.h"
 
 namespace forktail {
 namespace {

@@ -1,0 +1,138 @@
+#include "olap/common/vector.h"
+
+namespace forktail {
+
+PhysicalType PhysicalTypeOf(const Type& type) {
+  switch (type.id) {
+    case TypeId::kBoolean:
+      return PhysicalType::kBool;
+    case TypeId::kSmallInt:
+      return PhysicalType::kInt16;
+    case TypeId::kInteger:
+    case TypeId::kDate:
+      return PhysicalType::kInt32;
+    case TypeId::kDecimal:
+      return type.IsWideDecimal() ? PhysicalType::kInt128 : PhysicalType::kInt64;
+    case TypeId::kBigInt:
+    case TypeId::kTimestamp:
+      return PhysicalType::kInt64;
+    case TypeId::kDouble:
+      return PhysicalType::kDouble;
+    case TypeId::kChar:
+    case TypeId::kVarchar:
+    case TypeId::kText:
+      return PhysicalType::kString;
+  }
+  abort();
+}
+
+uint32_t PhysicalWidth(PhysicalType p) {
+  switch (p) {
+    case PhysicalType::kBool:
+      return 1;
+    case PhysicalType::kInt16:
+      return 2;
+    case PhysicalType::kInt32:
+      return 4;
+    case PhysicalType::kInt64:
+    case PhysicalType::kDouble:
+      return 8;
+    case PhysicalType::kString:
+      return sizeof(std::string_view);
+    case PhysicalType::kInt128:
+      return sizeof(__int128);
+  }
+  abort();
+}
+
+std::string_view StringArena::Add(std::string_view s) {
+  if (s.empty()) return {};
+  if (used_ + s.size() > kChunkBytes) {
+    size_t n = s.size() > kChunkBytes ? s.size() : kChunkBytes;
+    chunks_.emplace_back(new char[n]);
+    used_ = n == kChunkBytes ? 0 : n;  // an oversized chunk is used up at once
+    if (n != kChunkBytes) {
+      memcpy(chunks_.back().get(), s.data(), s.size());
+      used_total_ += s.size();
+      return {chunks_.back().get(), s.size()};
+    }
+  }
+  char* p = chunks_.back().get() + used_;
+  memcpy(p, s.data(), s.size());
+  used_ += s.size();
+  used_total_ += s.size();
+  return {p, s.size()};
+}
+
+void Vector::Reset(const Type& type) {
+  type_ = type;
+  physical_ = PhysicalTypeOf(type);
+  if (owned_ == nullptr) {
+    // 16 bytes per slot covers string_view and __int128, the widest
+    // elements (operator new aligns to 16, as __int128 needs).
+    owned_.reset(new uint64_t[kVectorSize * 2]);
+  }
+  data_ = owned_.get();
+  nulls_ = nullptr;
+}
+
+void Vector::WrapStripe(const Type& type, const void* stripe, const uint64_t* null_bitmap,
+                        uint32_t first) {
+  assert(first % 64 == 0);
+  type_ = type;
+  physical_ = PhysicalTypeOf(type);
+  assert(physical_ != PhysicalType::kString);
+  data_ = static_cast<const char*>(stripe) + size_t{first} * PhysicalWidth(physical_);
+  nulls_ = null_bitmap == nullptr ? nullptr : null_bitmap + first / 64;
+}
+
+void Vector::WrapStringRefs(const Type& type, const void* refs, const char* heap,
+                            const uint64_t* null_bitmap, uint32_t first, uint32_t count) {
+  assert(first % 64 == 0 && count <= kVectorSize);
+  Reset(type);
+  struct Ref {
+    uint32_t offset;
+    uint32_t length;
+  };
+  const Ref* r = static_cast<const Ref*>(refs) + first;
+  auto* out = mutable_data<std::string_view>();
+  for (uint32_t i = 0; i < count; ++i) out[i] = std::string_view(heap + r[i].offset, r[i].length);
+  nulls_ = null_bitmap == nullptr ? nullptr : null_bitmap + first / 64;
+}
+
+uint64_t* Vector::mutable_nulls() {
+  if (owned_nulls_ == nullptr) owned_nulls_.reset(new uint64_t[kVectorSize / 64]);
+  if (nulls_ != owned_nulls_.get()) {
+    if (nulls_ == nullptr) {
+      memset(owned_nulls_.get(), 0, kVectorSize / 8);
+    } else {
+      memcpy(owned_nulls_.get(), nulls_, kVectorSize / 8);
+    }
+    nulls_ = owned_nulls_.get();
+  }
+  return owned_nulls_.get();
+}
+
+void Vector::SetNull(uint32_t i, bool is_null) {
+  if (!is_null && nulls_ == nullptr) return;
+  uint64_t* n = mutable_nulls();
+  if (is_null) {
+    n[i >> 6] |= uint64_t{1} << (i & 63);
+  } else {
+    n[i >> 6] &= ~(uint64_t{1} << (i & 63));
+  }
+}
+
+void Vector::KeepAlive(std::shared_ptr<StringArena> arena) { arenas_.push_back(std::move(arena)); }
+
+StringArena* Vector::arena() {
+  if (own_arena_ == nullptr) own_arena_ = std::make_shared<StringArena>();
+  return own_arena_.get();
+}
+
+void Vector::ShareAuxiliary(const Vector& other) {
+  for (const auto& a : other.arenas_) arenas_.push_back(a);
+  if (other.own_arena_ != nullptr) arenas_.push_back(other.own_arena_);
+}
+
+}  // namespace forktail

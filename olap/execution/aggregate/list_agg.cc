@@ -1,0 +1,86 @@
+#include "olap/execution/aggregate/list_agg.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+namespace forktail {
+namespace {
+
+bool NeedsQuotes(std::string_view s) {
+  if (s.empty()) return true;
+  if (s.size() == 4) {
+    std::string lower;
+    for (char c : s) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    if (lower == "null") return true;
+  }
+  for (char c : s) {
+    if (c == '"' || c == '\\' || c == '{' || c == '}' || c == ',' || c == ' ' || c == '\t' ||
+        c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void SortListAgg(const ListAggOrder& order, ListAggValues* values) {
+  if (order.by == ListAggOrder::By::kNone) return;
+  auto less = [&](const std::optional<std::string>& a, const std::optional<std::string>& b) {
+    if (!a || !b) {
+      if (!a && !b) return false;
+      return order.nulls_first ? !a : !b;
+    }
+    bool lt, gt;
+    if (order.by == ListAggOrder::By::kNumber) {
+      double x = std::strtod(a->c_str(), nullptr);
+      double y = std::strtod(b->c_str(), nullptr);
+      lt = x < y;
+      gt = x > y;
+    } else {
+      lt = *a < *b;
+      gt = *b < *a;
+    }
+    return order.descending ? gt : lt;
+  };
+  std::stable_sort(values->begin(), values->end(), less);
+}
+
+std::optional<std::string> StringAggResult(const ListAggValues& values,
+                                           const std::string& separator) {
+  std::optional<std::string> out;
+  for (const auto& v : values) {
+    if (!v) continue;
+    if (out) {
+      *out += separator;
+      *out += *v;
+    } else {
+      out = *v;
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> ArrayAggResult(const ListAggValues& values) {
+  if (values.empty()) return std::nullopt;
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); i++) {
+    if (i > 0) out += ',';
+    if (!values[i]) {
+      out += "NULL";
+    } else if (!NeedsQuotes(*values[i])) {
+      out += *values[i];
+    } else {
+      out += '"';
+      for (char c : *values[i]) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+      }
+      out += '"';
+    }
+  }
+  return out + "}";
+}
+
+}  // namespace forktail

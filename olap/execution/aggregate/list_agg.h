@@ -1,0 +1,36 @@
+// The list aggregates string_agg(text, sep) and array_agg(x), with an
+// optional ORDER BY on the aggregated value itself, as GroupTable states.
+//
+// A group's state is one word, the index of a ListAggValues in the table's
+// side vector (like COUNT(DISTINCT)'s sets): the input values in arrival
+// order (NULL as nullopt), concatenated on Merge and sorted and folded to the
+// result only on Emit. The binder casts array_agg's input to TEXT and tags
+// the result with the element type (olap/plan/catalog/system_catalog.h
+// ArrayTextType), so the states are strings for both aggregates.
+//
+// Results as PostgreSQL: string_agg skips NULLs and is NULL when no non-NULL
+// value was seen; array_agg keeps NULLs ('{a,NULL}') and is NULL over no rows;
+// elements are quoted in the array text form when needed ('{"a b"}').
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "olap/expression/aggregates.h"
+
+namespace forktail {
+
+using ListAggValues = std::vector<std::optional<std::string>>;
+
+// Sorts `values` (stable) as `order` says.
+void SortListAgg(const ListAggOrder& order, ListAggValues* values);
+// string_agg's result: the non-NULL values joined by `separator`; nullopt if
+// there are none.
+std::optional<std::string> StringAggResult(const ListAggValues& values,
+                                           const std::string& separator);
+// array_agg's result in PostgreSQL's array text form; nullopt if empty.
+std::optional<std::string> ArrayAggResult(const ListAggValues& values);
+
+}  // namespace forktail

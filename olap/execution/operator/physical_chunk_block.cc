@@ -1,0 +1,94 @@
+#include "olap/execution/operator/physical_chunk_block.h"
+
+#include <memory>
+#include <new>
+#include <string>
+
+#include "olap/expression/kernels.h"
+
+namespace forktail {
+
+std::shared_ptr<ChunkBlock> ChunkBlock::Make(WorkOrderContext& context) {
+  return std::allocate_shared<ChunkBlock>(context.allocator<ChunkBlock>(),
+                                          context.allocator<DataChunk>());
+}
+
+uint64_t ChunkBlock::row_count() const {
+  uint64_t n = 0;
+  for (const DataChunk& c : chunks) n += c.count();
+  return n;
+}
+
+Value VectorValue(const Vector& v, uint32_t i) {
+  const Type& t = v.type();
+  if (v.IsNull(i)) return Value::Null(t);
+  switch (v.physical()) {
+    case PhysicalType::kBool:
+      return Value::Boolean(v.data<uint8_t>()[i] != 0);
+    case PhysicalType::kInt16:
+      return Value::SmallInt(v.data<int16_t>()[i]);
+    case PhysicalType::kInt32:
+      return t.id == TypeId::kDate ? Value::Date(v.data<int32_t>()[i])
+                                   : Value::Integer(v.data<int32_t>()[i]);
+    case PhysicalType::kInt64: {
+      int64_t x = v.data<int64_t>()[i];
+      if (t.id == TypeId::kDecimal) return Value::Decimal(x, t.precision, t.scale);
+      if (t.id == TypeId::kTimestamp) return Value::Timestamp(x);
+      return Value::BigInt(x);
+    }
+    case PhysicalType::kDouble:
+      return Value::Double(v.data<double>()[i]);
+    case PhysicalType::kString:
+      return Value::String(t, std::string(v.data<std::string_view>()[i]));
+    case PhysicalType::kInt128:
+      return Value::Decimal(v.data<__int128>()[i], t.precision, t.scale);
+  }
+  abort();
+}
+
+void AppendChunkRows(const DataChunk& chunk, std::vector<Row>* out) {
+  Rows rows = chunk.rows();
+  for (uint32_t k = 0; k < rows.count; ++k) {
+    Row r;
+    r.reserve(chunk.column_count());
+    for (size_t c = 0; c < chunk.column_count(); ++c)
+      r.push_back(VectorValue(chunk.column(c), rows[k]));
+    out->push_back(std::move(r));
+  }
+}
+
+DataChunk CopyChunk(const DataChunk& in) {
+  DataChunk out;
+  Rows rows = in.rows();
+  for (size_t c = 0; c < in.column_count(); ++c) {
+    Vector v(in.column(c).type());
+    CopyRows(in.column(c), rows, &v);
+    v.ShareAuxiliary(in.column(c));
+    out.AddColumn(std::move(v));
+  }
+  out.set_size(in.size());
+  if (rows.sel != nullptr) out.SetSelection(rows.sel, rows.count);
+  return out;
+}
+
+DataChunk BorrowChunk(const DataChunk& in) {
+  DataChunk out;
+  Rows rows = in.rows();
+  for (size_t c = 0; c < in.column_count(); ++c) {
+    const Vector& src = in.column(c);
+    Vector v;
+    if (src.physical() == PhysicalType::kString) {
+      v.Reset(src.type());
+      CopyRows(src, rows, &v);
+      v.ShareAuxiliary(src);
+    } else {
+      v.WrapStripe(src.type(), src.data<char>(), src.nulls(), 0);
+    }
+    out.AddColumn(std::move(v));
+  }
+  out.set_size(in.size());
+  if (rows.sel != nullptr) out.SetSelection(rows.sel, rows.count);
+  return out;
+}
+
+}  // namespace forktail

@@ -1,0 +1,67 @@
+// ChunkBlock: the unit of intermediate data on the edges of a physical plan.
+//
+// The scheduler moves opaque StreamBlockPtrs (scheduler/work_order.h); the physical
+// operators put a batch of DataChunks in them — typically all the chunks one
+// work order produced from one input block (a table block is up to 2 MiB,
+// i.e. several kVectorSize-row chunks). The block object and its chunk array
+// are allocated from the query's QueryMemory, so they count against the
+// query's budget and are reclaimed when the query ends; the vectors' own
+// buffers come from the kernels' Vector (plain heap; see the report).
+//
+// Chunks may borrow memory: a scan's vectors point into pinned table blocks,
+// a select's into its input's vectors, a join's into the build's hash table.
+// `keep_alive` holds whatever must live as long as this block does (pins,
+// upstream ChunkBlocks, hash tables, aggregators); consumers that keep rows
+// beyond the block's life must copy them.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "olap/common/data_chunk.h"
+#include "scheduler/query_memory.h"
+#include "scheduler/work_order.h"
+#include "storage/value.h"
+
+namespace forktail {
+
+// Lives only behind the shared_ptr Make() returns, whose control block and
+// object are allocated from the query's memory.
+class ChunkBlock final : public StreamBlock {
+ public:
+  using Chunks = std::vector<DataChunk, QueryAllocator<DataChunk>>;
+
+  explicit ChunkBlock(const QueryAllocator<DataChunk>& allocator) : chunks(allocator) {}
+
+  // A new, empty block charged to the work order's query.
+  static std::shared_ptr<ChunkBlock> Make(WorkOrderContext& context);
+
+  // Live rows over all chunks.
+  uint64_t row_count() const;
+
+  Chunks chunks;
+  std::vector<std::shared_ptr<const void>> keep_alive;
+};
+
+// The ChunkBlock behind a StreamBlockPtr emitted by a physical operator.
+inline const ChunkBlock& AsChunkBlock(const StreamBlockPtr& block) {
+  return static_cast<const ChunkBlock&>(*block);
+}
+
+// Row i (physical) of a vector as a Value of the vector's type.
+Value VectorValue(const Vector& v, uint32_t i);
+// The live rows of a chunk, appended to *out.
+void AppendChunkRows(const DataChunk& chunk, std::vector<Row>* out);
+
+// Copies the live rows of `in` into a new chunk of owned vectors at the same
+// physical positions (selection kept). Strings stay views: the copy shares
+// the source vectors' arenas, and the caller keeps any other borrowed memory
+// (pins, hash tables) alive.
+DataChunk CopyChunk(const DataChunk& in);
+// A chunk over the same rows whose fixed-width vectors borrow in's buffers
+// (no copy) and whose string vectors copy the views (not the bytes); `in`
+// (or the block holding it) must outlive the result. For operators that
+// filter or project a shared input block without disturbing it.
+DataChunk BorrowChunk(const DataChunk& in);
+
+}  // namespace forktail

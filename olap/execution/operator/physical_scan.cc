@@ -1,0 +1,66 @@
+#include "olap/execution/operator/physical_scan.h"
+
+#include "olap/execution/operator/physical_table.h"
+
+namespace forktail {
+namespace {
+
+std::vector<uint32_t> AllColumns(const Table& table, std::vector<uint32_t> columns) {
+  if (!columns.empty()) return columns;
+  size_t n = physical::ColumnTypes(table).size();
+  for (uint32_t c = 0; c < n; ++c) columns.push_back(c);
+  return columns;
+}
+
+std::vector<Type> ReadTypes(const Table& table, const std::vector<uint32_t>& columns) {
+  std::vector<Type> all = physical::ColumnTypes(table), types;
+  for (uint32_t c : columns) types.push_back(all[c]);
+  return types;
+}
+
+}  // namespace
+
+TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int parallelism)
+    : PhysicalOperator("TableScan", {}, 0, parallelism),
+      table_(table),
+      columns_(AllColumns(table, std::move(spec.columns))),
+      runtime_filters_(std::move(spec.runtime_filters)),
+      projector_(std::make_unique<Projector>(std::move(spec.filter), std::move(spec.projections),
+                                             this->parallelism())) {
+  SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
+}
+
+bool TableScanOperator::GetNextWorkOrders(WorkOrderSink& sink) {
+  const size_t blocks = physical::BlockCount(table_);
+  for (size_t b = 0; b < blocks; ++b) {
+    SpawnWithSlot(sink, [this, b](WorkOrderContext& context, int slot) {
+      ScanBlock(context, slot, static_cast<uint32_t>(b));
+    });
+  }
+  return true;
+}
+
+void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no) {
+  std::vector<DataChunk> chunks;
+  std::shared_ptr<const void> pin = physical::WrapTableBlock(table_, block_no, columns_, &chunks);
+  if (pin == nullptr) return;
+  std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
+  out->keep_alive.push_back(std::move(pin));
+  for (DataChunk& chunk : chunks) {
+    if (!projector_->Filter(slot, &chunk)) continue;
+    bool empty = false;
+    for (const auto& f : runtime_filters_) {
+      uint32_t n = f->Select(chunk, chunk.rows(), chunk.selection().data());
+      chunk.SetSelectionCount(n);
+      if (n == 0) {
+        empty = true;
+        break;
+      }
+    }
+    if (empty) continue;
+    out->chunks.push_back(projector_->Project(slot, std::move(chunk)));
+  }
+  EmitIfRows(context, std::move(out));
+}
+
+}  // namespace forktail

@@ -1,0 +1,61 @@
+// TableScan: the leaf operator. One work order per table block: pin the
+// block, wrap its stripes as vectors (zero-copy; deleted rows become the
+// selection vector), apply the pushed-down filter, then the runtime filters,
+// then the projection, and emit one ChunkBlock holding the pin.
+//
+// Runtime filters (LIP Bloom / exact filters from hash-join builds) plug in
+// through the RuntimeFilter interface, applied in order after the pushed-down
+// filter and before the projection, on the read columns. The hash-join
+// build's adapter is JoinRuntimeFilter (join_runtime_filter.h): the build
+// fills a shared JoinFilterSlot when it finishes, and the plan must order the
+// scan after it (a blocking edge build -> scan, so the build is added to the
+// plan first).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "olap/execution/operator/physical_operator.h"
+#include "olap/execution/operator/physical_projector.h"
+
+namespace forktail {
+
+class Table;
+
+// Keeps a subset of a chunk's rows (e.g. a LIP Bloom filter probe).
+class RuntimeFilter {
+ public:
+  virtual ~RuntimeFilter() = default;
+  // Rows of `rows` that may qualify, into out_sel (may alias rows.sel); returns count.
+  virtual uint32_t Select(const DataChunk& chunk, Rows rows, uint32_t* out_sel) const = 0;
+};
+
+struct ScanSpec {
+  // Table columns to read, in this order (empty: all). The filter, runtime
+  // filters and projections index this list.
+  std::vector<uint32_t> columns;
+  ExprPtr filter;                    // may be null
+  std::vector<ExprPtr> projections;  // empty: the read columns
+  std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters;
+};
+
+class TableScanOperator final : public PhysicalOperator {
+ public:
+  // `table` must outlive the query.
+  TableScanOperator(const Table& table, ScanSpec spec, int parallelism);
+
+  bool GetNextWorkOrders(WorkOrderSink& sink) override;
+
+ protected:
+  void ProcessBlock(WorkOrderContext&, int, size_t, const StreamBlockPtr&) override {}
+
+ private:
+  void ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no);
+
+  const Table& table_;
+  std::vector<uint32_t> columns_;
+  std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
+  std::unique_ptr<Projector> projector_;
+};
+
+}  // namespace forktail

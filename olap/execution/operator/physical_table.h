@@ -1,0 +1,53 @@
+// The storage side of the physical layer, kept in its own translation unit.
+//
+// Keeping it in one translation unit keeps storage's headers out of every
+// operator header: they mention Table only by a forward declaration.
+//
+// Zero-copy contract of WrapTableBlock: the chunks' fixed-width vectors point
+// straight into the block's stripes and null bitmaps, string vectors hold
+// views into the block heap (one pass builds the views; no byte is copied).
+// They stay valid while the returned pin is held; the scan operator stores
+// the pin in the ChunkBlock it emits. The Table itself must outlive the query
+// (a snapshot's tables do).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "olap/common/data_chunk.h"
+#include "storage/schema.h"
+#include "storage/value.h"
+
+namespace forktail {
+
+class Table;
+
+namespace physical {
+
+std::vector<Type> ColumnTypes(const Table& table);
+size_t BlockCount(const Table& table);
+
+// Pins block `block_no` of `table` and appends one chunk per kVectorSize rows
+// of the block to *out, with vectors for `columns` (table column numbers, in
+// that order) and a selection of the rows not deleted (no selection when no
+// row of the slice is deleted; slices without live rows are skipped).
+// Returns the pin (nullptr when the block has no live row).
+std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
+                                           const std::vector<uint32_t>& columns,
+                                           std::vector<DataChunk>* out);
+
+// Helpers for tests and benchmarks, which cannot include storage/table.h next
+// to the scheduler either.
+std::shared_ptr<Table> CreateTable(TableSchema schema, uint32_t max_rows_per_block = 0);
+void InsertRows(Table& table, const std::vector<Row>& rows);
+// Deletes every live row for which pred(row) is true; returns how many.
+size_t DeleteRows(Table& table, const std::function<bool(const Row&)>& pred);
+// The live rows in block/slot order, read row by row with Table::Read.
+std::vector<Row> ReadLiveRows(const Table& table);
+// True if p points into one of the table's blocks (tests check zero-copy).
+bool PointsIntoTable(const Table& table, const void* p);
+
+}  // namespace physical
+}  // namespace forktail

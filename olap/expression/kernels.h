@@ -1,0 +1,51 @@
+// Type-specialized per-vector kernels behind ExpressionExecutor (internal to
+// olap). Each takes the rows to compute and writes results at the same
+// physical positions of an owned output vector; the NULL bitmap of the
+// output is set for those rows.
+#pragma once
+
+#include <string_view>
+
+#include "olap/common/data_chunk.h"
+#include "olap/expression/expression.h"
+
+namespace forktail {
+
+void ArithKernel(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out);
+// Boolean result (three-valued: NULL if either side is NULL).
+void CompareKernel(CompareOp op, const Vector& l, const Vector& r, Rows rows, Vector* out);
+// Filter form against a constant: rows where `l op c` is TRUE.
+uint32_t CompareConstantSelect(CompareOp op, const Vector& l, const Value& c, Rows rows,
+                               uint32_t* out_sel);
+void CastKernel(const Vector& in, Rows rows, Vector* out);
+void ConstantKernel(const Value& c, Rows rows, Vector* out);
+void InKernel(const Vector& in, const std::vector<Value>& list, bool negated, Rows rows,
+              Vector* out);
+void DateAddKernel(const Vector& in, const Interval& iv, Rows rows, Vector* out);
+void ExtractKernel(DateField field, const Vector& in, Rows rows, Vector* out);
+void SubstringKernel(const Vector& s, const Vector& start, const Vector* len, Rows rows,
+                     Vector* out);
+// Copies rows of `in` (same type) into out.
+void CopyRows(const Vector& in, Rows rows, Vector* out);
+
+// out[out_offset + k] = in[rows[k]] (dense append); strings are copied
+// into `arena` when it is not null.
+void GatherRows(const Vector& in, Rows rows, Vector* out, uint32_t out_offset, StringArena* arena);
+
+// LIKE matching (pattern compiled once per executor).
+class LikeMatcher {
+ public:
+  LikeMatcher(std::string_view pattern, char escape);
+  bool Match(std::string_view s) const;
+
+ private:
+  enum class Shape { kExact, kPrefix, kSuffix, kContains, kGeneral };
+  Shape shape_ = Shape::kGeneral;
+  std::string literal_;         // for the simple shapes
+  std::string pattern_;         // normalized: escapes resolved into a token stream
+  std::vector<uint8_t> kinds_;  // per pattern_ byte: 0 literal, 1 '_', 2 '%'
+};
+
+void LikeKernel(const LikeMatcher& m, bool negated, const Vector& in, Rows rows, Vector* out);
+
+}  // namespace forktail

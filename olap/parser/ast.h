@@ -1,0 +1,602 @@
+// The SQL abstract syntax tree: what sql::Parse (parser.h) produces and the
+// binder consumes.
+//
+// The tree is purely syntactic. Nothing here is resolved: names are the
+// spelled identifiers (unquoted ones folded to lower case, "quoted" ones kept
+// verbatim, exactly as PostgreSQL does), literals keep their source text, and
+// type names are the spelled names. The binder does all resolution and typing.
+//
+// Node style: tagged structs owning their children through unique_ptr, one
+// `enum class` kind per family (Expr, TableRef, Query, Statement). A field is
+// meaningful only for the kinds whose comment names it; all other fields keep
+// their default values, so a binder can `switch (kind)` and read exactly the
+// fields documented for that case.
+//
+// Positions: every node has `int position`, the 1-based CHARACTER (not byte)
+// offset of the construct in the text given to sql::Parse, the same number
+// PostgreSQL puts in an ErrorResponse's 'P' field. Pass it to
+// DbError(sqlstate, message, position) to point at a node. Binary and
+// unary operator nodes point at the OPERATOR token (as PostgreSQL does for
+// "operator does not exist" errors), and so do the keyword operators kAnd,
+// kOr, kIsNull, kIsBool, kIsDistinctFrom, kBetween, kInList, kInSubquery,
+// kLike, kSimilar, kQuantified (the AND / IS / BETWEEN / IN / LIKE / op
+// token); kCast written `x::t` points at `::`; everything else points at its
+// first token. 0 means "no position" (synthesized nodes).
+//
+// Normalizations the parser applies (so the binder sees one spelling):
+//   - `!=` becomes `<>`; OPERATOR(pg_catalog.~) becomes op "~".
+//   - `x::t` and CAST(x AS t) are both kCast.
+//   - SUBSTRING(x FROM a FOR b), SUBSTRING(x FOR b) and substring(x, a, b) are
+//     all kFunction "substring" with arguments (x, a[, b]); SUBSTRING(x FOR b)
+//     gets a = integer literal 1.
+//   - POSITION(a IN b) is kFunction "position" with arguments (a, b).
+//   - TRIM([BOTH|LEADING|TRAILING] [chars] FROM x) is kFunction "btrim" /
+//     "ltrim" / "rtrim" with arguments (x[, chars]) as in PostgreSQL.
+//   - EXTRACT(field FROM x) is kExtract (field lower-cased, e.g. "year").
+//   - CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_TIME,
+//     LOCALTIME, CURRENT_USER, SESSION_USER, USER, CURRENT_SCHEMA,
+//     CURRENT_CATALOG (without parentheses) are kFunction named in lower case
+//     with `no_parens` = true (CURRENT_TIMESTAMP(3): args = {3}).
+//   - COALESCE / NULLIF / GREATEST / LEAST are ordinary kFunction calls.
+//   - COLLATE x is parsed and dropped.
+//   - A minus sign directly applied to a numeric literal is folded into it,
+//     as PostgreSQL does: `-5` is kLiteral kInteger "-5" (position of '-');
+//     `-x`, `-(5)`... stay kUnaryOp. A unary '+' on a literal is dropped.
+//   - `x AT TIME ZONE z` is kFunction "timezone" with arguments (z, x).
+//   - INSERT VALUES rows and UPDATE SET values may be kDefault.
+//   - Type names are lower-cased and canonicalized to PostgreSQL's internal
+//     spelling where the grammar has a special form: INT / INTEGER -> "int4",
+//     SMALLINT -> "int2", BIGINT -> "int8", REAL -> "float4", FLOAT /
+//     DOUBLE PRECISION -> "float8" (FLOAT(p): p <= 24 -> "float4"), BOOLEAN ->
+//     "bool", DECIMAL / DEC / NUMERIC -> "numeric", CHAR / CHARACTER ->
+//     "bpchar" (default modifier {1} only in CREATE TABLE column types and
+//     casts, as PostgreSQL), VARCHAR / CHARACTER VARYING -> "varchar",
+//     TIMESTAMP [WITHOUT TIME ZONE] -> "timestamp", TIMESTAMP WITH TIME ZONE ->
+//     "timestamptz", TIME [WITHOUT TIME ZONE] -> "time", TIME WITH TIME ZONE ->
+//     "timetz", INTERVAL -> "interval". Other names (int4, text, date,
+//     regclass, pg_catalog.text) are kept as spelled (lower-cased if
+//     unquoted), with a schema qualifier in `schema`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace forktail::sql {
+
+struct Expr;
+struct Query;
+struct TableRef;
+struct Statement;
+using ExprPtr = std::unique_ptr<Expr>;
+using QueryPtr = std::unique_ptr<Query>;
+using TableRefPtr = std::unique_ptr<TableRef>;
+using StatementPtr = std::unique_ptr<Statement>;
+
+// A possibly qualified name as spelled: {"t"}, {"public", "t"},
+// {"pg_catalog", "format_type"}. Each part already case-folded/unquoted.
+using QualifiedName = std::vector<std::string>;
+
+// A type as written: `numeric(15,2)` -> {name "numeric", modifiers {15, 2}};
+// `varchar(25)` -> {"varchar", {25}}; `pg_catalog.int2[]` ->
+// {schema "pg_catalog", name "int2", array_bounds 1}. See the normalization
+// list at the top for the canonical names.
+struct TypeName {
+  std::string schema;              // "" unless qualified
+  std::string name;                // canonical lower-case name
+  std::vector<int64_t> modifiers;  // typmods in order; empty if none
+  int array_bounds = 0;            // number of [] suffixes (int4[] -> 1)
+  // INTERVAL field restriction: "year", "month", "day", "hour", "minute",
+  // "second", "year to month", "day to hour", "day to minute", "day to
+  // second", "hour to minute", "hour to second", "minute to second"; "" if none.
+  std::string interval_fields;
+  int position = 0;
+};
+
+enum class ExprKind : uint8_t {
+  kColumnRef,       // names: [schema.][table.]column
+  kStar,            // `*` or `t.*` in a select list: names = qualifier ({} for bare *)
+  kLiteral,         // literal_kind, text, (kTyped: type)
+  kParameter,       // $n: param_index
+  kUnaryOp,         // op ("-", "+", "~", "|/" ...), children[0]; position = operator
+  kBinaryOp,        // op, children[0] op children[1]; position = operator
+  kAnd,             // children: >= 2 conjuncts, flattened (a AND b AND c: 3 children)
+  kOr,              // children: >= 2 disjuncts, flattened
+  kNot,             // children[0]
+  kIsNull,          // children[0] IS [NOT] NULL (negated); also `x ISNULL` / `x NOTNULL`
+  kIsBool,          // children[0] IS [NOT] TRUE/FALSE/UNKNOWN: bool_test, negated
+  kIsDistinctFrom,  // children[0] IS [NOT] DISTINCT FROM children[1] (negated = NOT)
+  kBetween,         // children: x, low, high; negated (NOT BETWEEN); symmetric
+  kInList,          // children[0] [NOT] IN (children[1..]); negated
+  kInSubquery,      // children[0] [NOT] IN (subquery); negated. children[0] may be kRow
+  kLike,            // children: x, pattern[, escape]; negated; case_insensitive (ILIKE)
+                    // `~~` / `!~~` / `~~*` / `!~~*` operators also map here
+  kSimilar,         // children: x, pattern[, escape]; negated (SIMILAR TO)
+  kExists,          // EXISTS (subquery)
+  kSubquery,        // scalar subquery: (subquery)
+  kQuantified,      // children[0] op ANY|SOME|ALL (subquery | array expr): op,
+                    // quantifier; subquery set, or children[1] = the array expression.
+                    // x [NOT] LIKE|ILIKE ANY (..) has op "~~" / "!~~" / "~~*" / "!~~*"
+  kCase,            // CASE [children[0] if case_operand] WHEN.. THEN.. [ELSE]: see fields
+  kCast,            // children[0]::type / CAST(children[0] AS type)
+  kFunction,        // names(args): see the function fields
+  kExtract,         // EXTRACT(field FROM children[0])
+  kArray,           // ARRAY[children...] (nested ARRAY[[..],[..]] are kArray children)
+  kArraySubquery,   // ARRAY(subquery)
+  kRow,             // (a, b, ...) or ROW(a, ...): children
+  kSubscript,       // children[0][children[1]] or children[0][children[1]:children[2]]
+                    // (slice: is_slice; a missing bound is a null child)
+  kFieldSelect,     // (children[0]).field: names = {field}
+  kDefault,         // DEFAULT in INSERT VALUES / UPDATE SET
+};
+
+enum class LiteralKind : uint8_t {
+  kNull,       // NULL                                            text ""
+  kBoolean,    // TRUE / FALSE                                    text "true" / "false"
+  kInteger,    // digits only: 42 (may exceed int64: binder decides int4/int8/numeric)
+  kNumeric,    // with '.' and/or exponent: 1.5, .5, 1e10, 2.5E-3 (text as written)
+  kString,     // 'abc', E'a\nb', $$x$$, U&'..' : text is the decoded value
+  kBitString,  // B'1010' (text "1010") or X'1F' (text "x1F")
+  kTyped,      // type 'text': DATE '1998-12-01', TIMESTAMP '...', INTERVAL '3' MONTH,
+               // INTERVAL '90' DAY (3) (type.interval_fields "day", type.modifiers {3}),
+               // INTERVAL '1 year 2 days'; text = the decoded string
+};
+
+enum class BoolTest : uint8_t { kTrue, kFalse, kUnknown };
+enum class Quantifier : uint8_t { kAny, kAll };  // SOME is kAny
+enum class SortDirection : uint8_t { kAsc, kDesc };
+// kDefault: PostgreSQL's default (NULLS LAST for ASC, NULLS FIRST for DESC).
+enum class NullsOrder : uint8_t { kDefault, kFirst, kLast };
+
+// One ORDER BY key (query ORDER BY, aggregate ORDER BY, window ORDER BY).
+// An integer-literal expr is an ordinal (ORDER BY 2) in query ORDER BY; a bare
+// kColumnRef may name an output alias: the binder decides, as PostgreSQL does.
+struct OrderItem {
+  ExprPtr expr;
+  SortDirection direction = SortDirection::kAsc;
+  NullsOrder nulls = NullsOrder::kDefault;
+  int position = 0;
+};
+
+// OVER (PARTITION BY ... ORDER BY ... [frame]) or OVER name; also the
+// definition in WINDOW name AS (...).
+struct WindowSpec {
+  std::string name;        // OVER w / OVER (w ...): the referenced window name; "" if none
+  bool bare_name = false;  // OVER w (no parentheses): w as it is, frame included
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  std::string frame;  // frame clause text, normalized upper-case words ("" = default)
+  int position = 0;
+};
+
+// WINDOW name AS (spec): a definition may refer to an earlier one.
+struct NamedWindow {
+  std::string name;
+  std::unique_ptr<WindowSpec> spec;
+  int position = 0;  // of the name
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  int position = 0;
+  std::vector<ExprPtr> children;  // operands; order documented per kind above
+
+  // kColumnRef: name parts; kStar: qualifier parts; kFunction: [schema.]name
+  // (lower-cased, e.g. {"pg_catalog", "format_type"}, {"count"}); kFieldSelect:
+  // {field}.
+  QualifiedName names;
+
+  // kLiteral
+  LiteralKind literal_kind = LiteralKind::kNull;
+  std::string text;  // kLiteral: see LiteralKind; kExtract: the field ("year", "epoch")
+  TypeName type;     // kLiteral kTyped: the type; kCast: the target type
+
+  int param_index = 0;  // kParameter: n of $n (1-based)
+
+  // kUnaryOp / kBinaryOp / kQuantified: operator spelling. Normalized: "<>"
+  // for != ; other operators as written: + - * / % ^ = <> < <= > >= || ~ !~ ~*
+  // !~* & | # << >> @> <@ && ...
+  std::string op;
+  // OPERATOR(schema.op): the schema ("pg_catalog"), "" when not qualified.
+  std::string op_schema;
+
+  bool negated = false;                  // kIsNull, kIsBool, kIsDistinctFrom, kBetween, kInList,
+                                         // kInSubquery, kLike, kSimilar: the NOT form
+  bool case_insensitive = false;         // kLike: ILIKE
+  bool symmetric = false;                // kBetween: BETWEEN SYMMETRIC
+  bool is_slice = false;                 // kSubscript
+  BoolTest bool_test = BoolTest::kTrue;  // kIsBool
+  Quantifier quantifier = Quantifier::kAny;  // kQuantified
+
+  // kExists, kSubquery, kInSubquery, kQuantified (subquery form), kArraySubquery
+  QueryPtr subquery;
+
+  // kCase: `case_operand` (simple CASE x WHEN ...; null for searched CASE),
+  // `whens` = {condition/value, result} pairs in order, `else_result` (null:
+  // ELSE NULL). children is unused for kCase.
+  ExprPtr case_operand;
+  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+  ExprPtr else_result;
+
+  // kFunction: arguments are `children`.
+  bool star = false;                 // COUNT(*) (children empty)
+  bool distinct = false;             // agg(DISTINCT x)
+  bool no_parens = false;            // CURRENT_TIMESTAMP & co. written without ()
+  bool variadic = false;             // f(VARIADIC arr)
+  ExprPtr filter;                    // agg(...) FILTER (WHERE filter); null if none
+  std::vector<OrderItem> agg_order;  // string_agg(x, ',' ORDER BY y)
+  std::unique_ptr<WindowSpec> over;  // f(...) OVER (...); null if not a window call
+};
+
+enum class JoinKind : uint8_t { kInner, kLeft, kRight, kFull, kCross };
+
+enum class TableRefKind : uint8_t {
+  kTable,     // names: [schema.]table
+  kSubquery,  // (subquery) [AS] alias [(column_aliases)]; lateral
+  kFunction,  // function call in FROM: generate_series(1, 10) AS s; `function`,
+              // with_ordinality, lateral
+  kJoin,      // left JOIN right: join_kind, natural, on / using_columns
+};
+
+struct TableRef {
+  TableRefKind kind = TableRefKind::kTable;
+  int position = 0;
+
+  QualifiedName names;           // kTable
+  QueryPtr subquery;             // kSubquery
+  ExprPtr function;              // kFunction: a kFunction Expr
+  bool with_ordinality = false;  // kFunction
+  bool lateral = false;          // kSubquery / kFunction
+
+  // kTable / kSubquery / kFunction: [AS] alias [(column_aliases)]; "" if none.
+  // kJoin: an alias on a parenthesized join ((a JOIN b) AS j) if any.
+  std::string alias;
+  std::vector<std::string> column_aliases;
+
+  // kJoin. Comma-separated FROM items are NOT joins: they are separate entries
+  // of Query::from (the binder cross-joins them).
+  JoinKind join_kind = JoinKind::kInner;
+  bool natural = false;
+  TableRefPtr left, right;
+  ExprPtr on;                              // ON condition; null for CROSS / NATURAL / USING
+  std::vector<std::string> using_columns;  // USING (a, b)
+};
+
+// `expr [AS] alias` in a select list or RETURNING. alias "" when none given
+// (the binder derives the output name as PostgreSQL does: column name,
+// function name, or "?column?").
+struct SelectItem {
+  ExprPtr expr;
+  std::string alias;
+  int position = 0;  // start of expr
+};
+
+// WITH name [(columns)] AS [[NOT] MATERIALIZED] (query)
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> column_names;
+  QueryPtr query;
+  int position = 0;
+};
+
+enum class QueryKind : uint8_t {
+  kSelect,  // SELECT ... [FROM ...]: the select fields
+  kValues,  // VALUES (..), (..): values
+  kSetOp,   // left UNION|INTERSECT|EXCEPT [ALL] right
+};
+enum class SetOpKind : uint8_t { kUnion, kIntersect, kExcept };
+
+// One query expression. ORDER BY / LIMIT / OFFSET / WITH / locking apply to
+// the query as a whole: for `SELECT .. UNION SELECT .. ORDER BY 1 LIMIT 5`
+// they sit on the kSetOp node; for a parenthesized operand they sit on that
+// operand.
+struct Query {
+  QueryKind kind = QueryKind::kSelect;
+  int position = 0;
+
+  // WITH [RECURSIVE] ctes; visible in this query and its sub-nodes.
+  std::vector<CommonTableExpr> with;
+  bool recursive = false;
+
+  // kSelect
+  bool distinct = false;                // SELECT DISTINCT (also DISTINCT ON)
+  std::vector<ExprPtr> distinct_on;     // DISTINCT ON (exprs); empty otherwise
+  std::vector<SelectItem> select_list;  // may be empty (SELECT FROM t is legal)
+  std::vector<TableRefPtr> from;        // comma-separated items; empty: no FROM
+  ExprPtr where;                        // null if none
+  std::vector<ExprPtr> group_by;        // expressions; integer literal = ordinal
+  ExprPtr having;                       // null if none
+  std::vector<NamedWindow> windows;     // WINDOW w AS (...), ...; in order
+
+  // kValues: rows of expressions (every row the same length: checked by the parser)
+  std::vector<std::vector<ExprPtr>> values;
+
+  // kSetOp
+  SetOpKind set_op = SetOpKind::kUnion;
+  bool set_all = false;  // UNION ALL etc.
+  QueryPtr left, right;
+
+  // all kinds
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;   // LIMIT n / FETCH FIRST n ROWS ONLY; null for none or LIMIT ALL
+  ExprPtr offset;  // OFFSET n; null if none
+  // FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE: "update",
+  // "no key update", "share", "key share"; "" if none. (OF / NOWAIT / SKIP
+  // LOCKED are parsed and dropped.)
+  std::string locking;
+};
+
+// name = value option of COPY (...), EXPLAIN (...), WITH (...) of CREATE
+// TABLE, and the old COPY syntax (normalized: CSV -> {"format","csv"},
+// HEADER -> {"header",""}, DELIMITER 'x' -> {"delimiter","x"}, NULL 'x' ->
+// {"null","x"}, BINARY -> {"format","binary"}, QUOTE / ESCAPE likewise,
+// FORCE NOT NULL / FORCE QUOTE -> {"force_not_null"/"force_quote", "a,b"}).
+// name is lower-cased; value is the option's argument as text (a string
+// literal's decoded value, a number's text, an identifier/keyword
+// lower-cased, "" when the option had no argument).
+struct Option {
+  std::string name;
+  std::string value;
+  bool has_value = false;
+  int position = 0;
+};
+
+enum class ConstraintKind : uint8_t { kPrimaryKey, kUnique, kForeignKey, kCheck };
+
+// A table constraint of CREATE TABLE or ALTER TABLE ADD.
+struct TableConstraint {
+  ConstraintKind kind = ConstraintKind::kPrimaryKey;
+  std::string name;                      // CONSTRAINT name; "" if none
+  std::vector<std::string> columns;      // key columns (kPrimaryKey, kUnique, kForeignKey)
+  QualifiedName ref_table;               // kForeignKey: REFERENCES table
+  std::vector<std::string> ref_columns;  // kForeignKey: referenced columns ({} = its PK)
+  ExprPtr check;                         // kCheck
+  int position = 0;
+};
+
+// One column of CREATE TABLE.
+struct ColumnDef {
+  std::string name;
+  TypeName type;
+  bool not_null = false;   // NOT NULL (or PRIMARY KEY inline, which implies it)
+  bool null_seen = false;  // explicit NULL
+  bool primary_key = false;
+  bool unique = false;
+  ExprPtr default_value;  // DEFAULT expr; null if none
+  // Inline CHECK (expr) and REFERENCES t (kind kCheck / kForeignKey), kept so
+  // that the binder can refuse what the engine does not enforce.
+  std::vector<TableConstraint> constraints;
+  int position = 0;
+};
+
+enum class StatementKind : uint8_t {
+  kSelect,       // query
+  kInsert,       // insert
+  kUpdate,       // update
+  kDelete,       // del
+  kCreateTable,  // create_table
+  kDropTable,    // drop (also DROP INDEX: drop->object "index")
+  kCreateIndex,  // create_index
+  kAlterTable,   // alter_table
+  kTruncate,     // truncate
+  kTransaction,  // transaction: BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK / ABORT
+  kSet,          // set: SET / SET SESSION CHARACTERISTICS / SET TRANSACTION
+  kShow,         // show: SHOW name / SHOW ALL
+  kReset,        // reset: RESET name / RESET ALL
+  kVacuum,       // vacuum: VACUUM [ANALYZE] [t..]; ANALYZE [t..]
+  kCopy,         // copy
+  kExplain,      // explain
+  kDiscard,      // discard: DISCARD ALL / PLANS / ...
+  kDeallocate,   // deallocate: DEALLOCATE [PREPARE] name | ALL
+};
+
+struct InsertStmt {
+  QualifiedName table;
+  std::string alias;                 // INSERT INTO t AS x
+  std::vector<std::string> columns;  // (cols); empty: all columns in order
+  // The source: kValues for VALUES lists (kDefault exprs allowed), any query
+  // for INSERT ... SELECT; null for DEFAULT VALUES.
+  QueryPtr source;
+  std::vector<SelectItem> returning;  // RETURNING list; empty if none
+  int table_position = 0;
+};
+
+struct SetClause {
+  std::string column;  // SET column = value (kDefault for DEFAULT)
+  ExprPtr value;
+  int position = 0;  // of the column name
+};
+
+struct UpdateStmt {
+  QualifiedName table;
+  std::string alias;
+  std::vector<SetClause> set;
+  std::vector<TableRefPtr> from;  // UPDATE ... FROM; empty if none
+  ExprPtr where;                  // null if none
+  std::vector<SelectItem> returning;
+  int table_position = 0;
+};
+
+struct DeleteStmt {
+  QualifiedName table;
+  std::string alias;
+  std::vector<TableRefPtr> using_tables;  // DELETE ... USING
+  ExprPtr where;
+  std::vector<SelectItem> returning;
+  int table_position = 0;
+};
+
+struct CreateTableStmt {
+  QualifiedName table;
+  bool if_not_exists = false;
+  bool temporary = false;
+  std::vector<ColumnDef> columns;
+  std::vector<TableConstraint> constraints;  // table-level constraints
+  std::vector<Option> options;               // WITH (fillfactor=100)
+  QueryPtr as_query;                         // CREATE TABLE t AS query; null otherwise
+};
+
+struct DropStmt {
+  std::string object = "table";      // "table" or "index"
+  std::vector<QualifiedName> names;  // DROP TABLE a, b
+  std::vector<int> name_positions;   // parallel to names
+  bool if_exists = false;
+  bool cascade = false;
+};
+
+struct CreateIndexStmt {
+  std::string name;  // "" if omitted
+  QualifiedName table;
+  bool unique = false;
+  bool if_not_exists = false;
+  std::string method;           // USING btree/hash; "" if not given
+  std::vector<OrderItem> keys;  // index keys: column refs or (expressions)
+  ExprPtr where;                // partial index predicate; null if none
+};
+
+enum class AlterKind : uint8_t { kAddConstraint, kAddColumn, kDropColumn };
+
+struct AlterTableStmt {
+  QualifiedName table;
+  bool if_exists = false;
+  AlterKind action = AlterKind::kAddConstraint;
+  TableConstraint constraint;  // kAddConstraint (ADD PRIMARY KEY (cols), ADD CONSTRAINT ...)
+  ColumnDef column;            // kAddColumn
+  std::string column_name;     // kDropColumn
+};
+
+struct TruncateStmt {
+  std::vector<QualifiedName> tables;
+  bool cascade = false;
+  bool restart_identity = false;
+};
+
+enum class TransactionKind : uint8_t { kBegin, kCommit, kRollback };
+
+struct TransactionStmt {
+  TransactionKind kind = TransactionKind::kBegin;
+  // "serializable", "repeatable read", "read committed", "read uncommitted";
+  // "" if not given.
+  std::string isolation_level;
+  int read_only = -1;  // READ ONLY: 1, READ WRITE: 0, not given: -1
+  bool chain = false;  // COMMIT AND CHAIN
+};
+
+struct SetStmt {
+  // Parameter name, lower-cased (dotted names kept: "myapp.x"). Special forms:
+  // SET TIME ZONE x -> "timezone"; SET NAMES x -> "client_encoding";
+  // SET SESSION CHARACTERISTICS AS TRANSACTION ... ->
+  // "default_transaction_isolation" (+ read_only); SET TRANSACTION ... ->
+  // "transaction_isolation".
+  std::string name;
+  // The values as text: strings decoded, identifiers / keywords lower-cased,
+  // numbers as written (SET search_path = a, b -> {"a", "b"}). Empty with
+  // is_default for `= DEFAULT` / `TO DEFAULT` (and SET TIME ZONE LOCAL).
+  std::vector<std::string> values;
+  bool is_default = false;
+  bool local = false;  // SET LOCAL
+  int read_only = -1;  // transaction characteristics forms: see TransactionStmt
+};
+
+struct ShowStmt {
+  std::string name;  // lower-cased; "all"; SHOW TIME ZONE -> "timezone";
+                     // SHOW TRANSACTION ISOLATION LEVEL -> "transaction_isolation"
+};
+
+struct ResetStmt {
+  std::string name;  // lower-cased; "all"
+};
+
+struct VacuumStmt {
+  bool vacuum = true;    // false: a bare ANALYZE statement
+  bool analyze = false;  // VACUUM ANALYZE, or ANALYZE
+  bool full = false;
+  bool verbose = false;
+  std::vector<Option> options;        // VACUUM (opts) form
+  std::vector<QualifiedName> tables;  // empty: all tables
+};
+
+struct CopyStmt {
+  QualifiedName table;               // empty when `query` is set
+  std::vector<std::string> columns;  // empty: all columns
+  QueryPtr query;                    // COPY (query) TO ...; null otherwise
+  bool from = true;                  // COPY ... FROM (false: TO)
+  bool std_stream = false;           // STDIN / STDOUT
+  std::string file;                  // 'file' when !std_stream
+  std::vector<Option> options;       // normalized, see Option
+};
+
+struct ExplainStmt {
+  bool analyze = false;
+  bool verbose = false;
+  std::vector<Option> options;  // EXPLAIN (ANALYZE, COSTS off, ...) as given
+  StatementPtr statement;       // the explained statement
+};
+
+struct DiscardStmt {
+  std::string what;  // "all", "plans", "sequences", "temp"
+};
+
+struct DeallocateStmt {
+  std::string name;  // "" with all
+  bool all = false;
+};
+
+// One statement of the input. Exactly one of the per-kind members is set,
+// the one named next to its StatementKind.
+struct Statement {
+  StatementKind kind = StatementKind::kSelect;
+  int position = 0;  // 1-based character offset of the first token
+  // Source text span: BYTE offsets [begin, end) into the string given to
+  // sql::Parse, from the first token to the end of the last token (the
+  // terminating ';' and surrounding whitespace/comments excluded).
+  size_t begin = 0;
+  size_t end = 0;
+  // Number of $n parameters referenced: the highest n seen (0 if none).
+  int max_parameter = 0;
+
+  QueryPtr query;  // kSelect
+  std::unique_ptr<InsertStmt> insert;
+  std::unique_ptr<UpdateStmt> update;
+  std::unique_ptr<DeleteStmt> del;
+  std::unique_ptr<CreateTableStmt> create_table;
+  std::unique_ptr<DropStmt> drop;
+  std::unique_ptr<CreateIndexStmt> create_index;
+  std::unique_ptr<AlterTableStmt> alter_table;
+  std::unique_ptr<TruncateStmt> truncate;
+  std::unique_ptr<TransactionStmt> transaction;
+  std::unique_ptr<SetStmt> set;
+  std::unique_ptr<ShowStmt> show;
+  std::unique_ptr<ResetStmt> reset;
+  std::unique_ptr<VacuumStmt> vacuum;
+  std::unique_ptr<CopyStmt> copy;
+  std::unique_ptr<ExplainStmt> explain;
+  std::unique_ptr<DiscardStmt> discard;
+  std::unique_ptr<DeallocateStmt> deallocate;
+};
+
+// Parses every statement of a ';'-separated string. An empty string, only
+// whitespace/comments, or `;` alone give zero statements. Syntax errors throw
+// DbError(sqlstate::kSyntaxError, "syntax error at or near \"tok\"" or
+// "syntax error at end of input", position) with PostgreSQL's message and
+// 1-based character position; lexical errors (unterminated quoted string,
+// ...) likewise use PostgreSQL's wording. Defined in parser.cc.
+std::vector<StatementPtr> Parse(std::string_view text);
+
+// Compact debug rendering, fully parenthesized, used by tests and EXPLAIN
+// VERBOSE-style diagnostics: e.g. `((a + 1) > $1)`, `count(*)`,
+// `SELECT a, sum(b) FROM t WHERE (a > 1) GROUP BY a`. Defined in
+// ast_printer.cc.
+std::string ToString(const Expr& expr);
+std::string ToString(const TypeName& type);
+std::string ToString(const TableRef& ref);
+std::string ToString(const Query& query);
+std::string ToString(const Statement& statement);
+// `parts` separated by `sep`: the printers' helper.
+std::string Join(const std::vector<std::string>& parts, std::string_view sep);
+
+}  // namespace forktail::sql

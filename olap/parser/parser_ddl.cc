@@ -1,0 +1,319 @@
+// DDL: CREATE TABLE, CREATE INDEX, DROP TABLE / INDEX, ALTER TABLE, TRUNCATE.
+#include "olap/parser/parser.h"
+
+namespace forktail::sql {
+std::vector<Option> Parser::ParseParenOptions() {
+  std::vector<Option> options;
+  ExpectPunct('(');
+  do {
+    Option option;
+    option.position = Peek().position;
+    option.name = ParseColLabel();
+    AcceptOp("=");
+    if (IsPunct('(')) {
+      // FORCE_NOT_NULL (a, b) and the like: a column list.
+      ++pos_;
+      do {
+        if (!option.value.empty()) option.value += ',';
+        option.value += IsOp("*") ? Advance().text : ParseColLabel();
+      } while (AcceptPunct(','));
+      ExpectPunct(')');
+      option.has_value = true;
+    } else if (IsOp("*")) {
+      option.value = Advance().text;
+      option.has_value = true;
+    } else if (!IsPunct(',') && !IsPunct(')')) {
+      option.value = ParseOptionValue();
+      option.has_value = true;
+    }
+    options.push_back(std::move(option));
+  } while (AcceptPunct(','));
+  ExpectPunct(')');
+  return options;
+}
+
+StatementPtr Parser::ParseCreate() {
+  ExpectKw("create");
+  if (AcceptKw("unique")) {
+    if (!IsKw("index")) ErrorAtCurrent();
+    return ParseCreateIndex(true);
+  }
+  if (IsKw("index")) return ParseCreateIndex(false);
+  bool temporary = false;
+  if (AcceptKw("temp") || AcceptKw("temporary")) {
+    temporary = true;
+  } else if (AcceptKw("local") || AcceptKw("global")) {
+    if (!AcceptKw("temp")) ExpectKw("temporary");
+    temporary = true;
+  } else {
+    AcceptKw("unlogged");
+  }
+  if (!IsKw("table")) ErrorAtCurrent();
+  return ParseCreateTable(temporary);
+}
+
+StatementPtr Parser::ParseCreateTable(bool temporary) {
+  ExpectKw("table");
+  auto create = std::make_unique<CreateTableStmt>();
+  create->temporary = temporary;
+  if (IsKw("if") && IsKw("not", 1) && IsKw("exists", 2)) {
+    pos_ += 3;
+    create->if_not_exists = true;
+  }
+  create->table = ParseQualifiedName();
+  if (AcceptKw("as")) {
+    create->as_query = ParseQuery();
+  } else {
+    ExpectPunct('(');
+    if (!IsPunct(')')) {
+      do {
+        if (IsKw("constraint") || IsKw("primary") || IsKw("unique") || IsKw("check") ||
+            IsKw("foreign")) {
+          create->constraints.push_back(ParseTableConstraint());
+        } else {
+          create->columns.push_back(ParseColumnDef());
+        }
+      } while (AcceptPunct(','));
+    }
+    ExpectPunct(')');
+    if (IsKw("with") && IsPunct('(', 1)) {
+      ++pos_;
+      create->options = ParseParenOptions();
+    } else if (IsKw("without") && IsKw("oids", 1)) {
+      pos_ += 2;
+    }
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kCreateTable);
+  stmt->create_table = std::move(create);
+  return stmt;
+}
+
+// REFERENCES t [(cols)] [MATCH ..] [ON DELETE|UPDATE action]...
+static void ParseReferences(Parser& p, TableConstraint& c) {
+  p.ExpectKw("references");
+  c.ref_table = p.ParseQualifiedName();
+  if (p.IsPunct('(')) c.ref_columns = p.ParseColumnList();
+  while (true) {
+    if (p.AcceptKw("match")) {
+      if (!p.AcceptKw("full") && !p.AcceptKw("partial")) p.ExpectKw("simple");
+    } else if (p.AcceptKw("on")) {
+      if (!p.AcceptKw("delete")) p.ExpectKw("update");
+      if (p.AcceptKw("cascade") || p.AcceptKw("restrict")) continue;
+      if (p.AcceptKw("no")) {
+        p.ExpectKw("action");
+      } else {
+        p.ExpectKw("set");
+        if (!p.AcceptKw("null")) p.ExpectKw("default");
+      }
+    } else if (p.AcceptKw("deferrable") || (p.IsKw("not") && p.IsKw("deferrable", 1))) {
+      p.AcceptKw("deferrable");
+    } else if (p.AcceptKw("initially")) {
+      if (!p.AcceptKw("deferred")) p.ExpectKw("immediate");
+    } else {
+      return;
+    }
+  }
+}
+
+ColumnDef Parser::ParseColumnDef() {
+  ColumnDef col;
+  col.position = Peek().position;
+  col.name = ParseColId();
+  col.type = ParseTypeName();
+  while (true) {
+    if (AcceptKw("constraint")) ParseColId();  // constraint names are not kept
+    if (IsKw("not") && IsKw("null", 1)) {
+      pos_ += 2;
+      col.not_null = true;
+    } else if (AcceptKw("null")) {
+      col.null_seen = true;
+    } else if (AcceptKw("default")) {
+      col.default_value = ParseExpr(kPrecCompare);
+    } else if (IsKw("primary") && IsKw("key", 1)) {
+      pos_ += 2;
+      col.primary_key = true;
+      col.not_null = true;
+    } else if (AcceptKw("unique")) {
+      col.unique = true;
+    } else if (IsKw("check")) {
+      TableConstraint check;
+      check.kind = ConstraintKind::kCheck;
+      check.position = Peek().position;
+      ++pos_;
+      ExpectPunct('(');
+      check.check = ParseExpr();
+      ExpectPunct(')');
+      col.constraints.push_back(std::move(check));
+    } else if (IsKw("references")) {
+      TableConstraint references;
+      references.kind = ConstraintKind::kForeignKey;
+      references.position = Peek().position;
+      references.columns = {col.name};
+      ParseReferences(*this, references);
+      col.constraints.push_back(std::move(references));
+    } else if (AcceptKw("collate")) {
+      ParseQualifiedName();
+    } else {
+      return col;
+    }
+  }
+}
+
+TableConstraint Parser::ParseTableConstraint() {
+  TableConstraint c;
+  c.position = Peek().position;
+  if (AcceptKw("constraint")) c.name = ParseColId();
+  if (IsKw("primary")) {
+    ++pos_;
+    ExpectKw("key");
+    c.kind = ConstraintKind::kPrimaryKey;
+    c.columns = ParseColumnList();
+  } else if (AcceptKw("unique")) {
+    c.kind = ConstraintKind::kUnique;
+    c.columns = ParseColumnList();
+  } else if (AcceptKw("check")) {
+    c.kind = ConstraintKind::kCheck;
+    ExpectPunct('(');
+    c.check = ParseExpr();
+    ExpectPunct(')');
+  } else if (AcceptKw("foreign")) {
+    ExpectKw("key");
+    c.kind = ConstraintKind::kForeignKey;
+    c.columns = ParseColumnList();
+    ParseReferences(*this, c);
+  } else {
+    ErrorAtCurrent();
+  }
+  return c;
+}
+
+StatementPtr Parser::ParseCreateIndex(bool unique) {
+  ExpectKw("index");
+  auto index = std::make_unique<CreateIndexStmt>();
+  index->unique = unique;
+  AcceptKw("concurrently");
+  if (IsKw("if") && IsKw("not", 1) && IsKw("exists", 2)) {
+    pos_ += 3;
+    index->if_not_exists = true;
+  }
+  if (!IsKw("on")) index->name = ParseColId();
+  ExpectKw("on");
+  AcceptKw("only");
+  index->table = ParseQualifiedName();
+  if (AcceptKw("using")) index->method = ParseColId();
+  ExpectPunct('(');
+  do {
+    OrderItem key;
+    key.position = Peek().position;
+    key.expr = IsPunct('(') ? ParseParenthesized() : ParseExpr(kPrecUnary);
+    if (AcceptKw("desc")) {
+      key.direction = SortDirection::kDesc;
+    } else {
+      AcceptKw("asc");
+    }
+    if (IsKw("nulls") && (IsKw("first", 1) || IsKw("last", 1))) {
+      ++pos_;
+      key.nulls = AcceptKw("first") ? NullsOrder::kFirst : (ExpectKw("last"), NullsOrder::kLast);
+    }
+    index->keys.push_back(std::move(key));
+  } while (AcceptPunct(','));
+  ExpectPunct(')');
+  if (AcceptKw("include")) ParseColumnList();
+  if (IsKw("with") && IsPunct('(', 1)) {
+    ++pos_;
+    ParseParenOptions();
+  }
+  if (AcceptKw("where")) index->where = ParseExpr();
+  StatementPtr stmt = MakeStatement(StatementKind::kCreateIndex);
+  stmt->create_index = std::move(index);
+  return stmt;
+}
+
+StatementPtr Parser::ParseDrop() {
+  ExpectKw("drop");
+  auto drop = std::make_unique<DropStmt>();
+  if (AcceptKw("index")) {
+    drop->object = "index";
+    AcceptKw("concurrently");
+  } else {
+    ExpectKw("table");
+  }
+  if (IsKw("if") && IsKw("exists", 1)) {
+    pos_ += 2;
+    drop->if_exists = true;
+  }
+  do {
+    drop->name_positions.push_back(Peek().position);
+    drop->names.push_back(ParseQualifiedName());
+  } while (AcceptPunct(','));
+  if (AcceptKw("cascade")) {
+    drop->cascade = true;
+  } else {
+    AcceptKw("restrict");
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kDropTable);
+  stmt->drop = std::move(drop);
+  return stmt;
+}
+
+StatementPtr Parser::ParseAlter() {
+  ExpectKw("alter");
+  ExpectKw("table");
+  auto alter = std::make_unique<AlterTableStmt>();
+  if (IsKw("if") && IsKw("exists", 1)) {
+    pos_ += 2;
+    alter->if_exists = true;
+  }
+  AcceptKw("only");
+  alter->table = ParseQualifiedName();
+  if (AcceptKw("add")) {
+    if (IsKw("constraint") || IsKw("primary") || IsKw("unique") || IsKw("check") ||
+        IsKw("foreign")) {
+      alter->action = AlterKind::kAddConstraint;
+      alter->constraint = ParseTableConstraint();
+    } else {
+      alter->action = AlterKind::kAddColumn;
+      AcceptKw("column");
+      if (IsKw("if") && IsKw("not", 1) && IsKw("exists", 2)) pos_ += 3;
+      alter->column = ParseColumnDef();
+    }
+  } else if (AcceptKw("drop")) {
+    alter->action = AlterKind::kDropColumn;
+    AcceptKw("column");
+    if (IsKw("if") && IsKw("exists", 1)) pos_ += 2;
+    alter->column_name = ParseColId();
+    if (!AcceptKw("cascade")) AcceptKw("restrict");
+  } else {
+    ErrorAtCurrent();
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kAlterTable);
+  stmt->alter_table = std::move(alter);
+  return stmt;
+}
+
+StatementPtr Parser::ParseTruncate() {
+  ExpectKw("truncate");
+  AcceptKw("table");
+  auto truncate = std::make_unique<TruncateStmt>();
+  do {
+    AcceptKw("only");
+    truncate->tables.push_back(ParseQualifiedName());
+    AcceptOp("*");
+  } while (AcceptPunct(','));
+  if (AcceptKw("restart")) {
+    ExpectKw("identity");
+    truncate->restart_identity = true;
+  } else if (AcceptKw("continue")) {
+    ExpectKw("identity");
+  }
+  if (AcceptKw("cascade")) {
+    truncate->cascade = true;
+  } else {
+    AcceptKw("restrict");
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kTruncate);
+  stmt->truncate = std::move(truncate);
+  return stmt;
+}
+
+}  // namespace forktail::sql

@@ -1,0 +1,115 @@
+// Binder: turns a parsed statement (olap/parser/ast.h) into a bound one —
+// names resolved against the Catalog, types checked and coerced, subqueries
+// decorrelated into joins — following PostgreSQL's rules and error messages
+// (SQLSTATE, wording, 1-based character position of the offending name).
+//
+// Queries (SELECT, VALUES, UNION/INTERSECT/EXCEPT, WITH) become a logical
+// plan (olap/plan/logical.h) whose root's columns are the result columns, in
+// order, with their user-visible names. Run it through Optimize() before
+// planning: the binder keeps joins as written (FROM a, b is a cross join
+// with the WHERE above it) and leaves push-down and join order to the
+// optimizer.
+//
+// Parameters ($1..$n): BindOptions::parameter_types gives the types the
+// client declared (nullopt: unknown). Unknown ones are inferred from their
+// context — the other side of a comparison or arithmetic, the INSERT target
+// column, the SET column, BIGINT for LIMIT/OFFSET — and default to TEXT.
+// BoundStatement::parameter_types reports the final types (for the wire
+// protocol's ParameterDescription). When BindOptions::parameters holds the
+// values (execution), each $n is bound as a constant of its type (the value
+// cast to it); without values (Prepare/Describe) it is a NULL constant of the
+// type and LIMIT/OFFSET $n are ignored — such a plan is only for describing.
+//
+// Write statements bind against their one target table; their expressions'
+// kColumnRef `column` is the TABLE COLUMN POSITION (not a query-wide id), so
+// the engine can evaluate them on the table's rows directly.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "olap/plan/logical.h"
+#include "storage/catalog.h"
+#include "storage/schema.h"
+#include "storage/value.h"
+
+namespace forktail {
+
+namespace sql {
+struct Statement;
+struct TypeName;
+}  // namespace sql
+
+struct BindOptions {
+  // Declared types of $1..$n; nullopt or missing entries: infer.
+  std::vector<std::optional<Type>> parameter_types;
+  // Values of $1..$n at execution (empty: binding only to describe).
+  std::vector<Value> parameters;
+  // now() / current_timestamp: the transaction's start, microseconds since
+  // 1970-01-01 UTC, as PostgreSQL's (a block's statements share it, and an
+  // optimistic block's statements give the same answer when run again at
+  // COMMIT). 0: the statement's own time (a statement outside a block is its
+  // own transaction).
+  int64_t transaction_timestamp = 0;
+};
+
+enum class BoundStatementKind : uint8_t {
+  kQuery,        // plan
+  kInsert,       // table + (insert_rows or plan)
+  kUpdate,       // table + where + set
+  kDelete,       // table + where
+  kCreateTable,  // schema
+};
+
+struct BoundStatement {
+  BoundStatementKind kind = BoundStatementKind::kQuery;
+
+  // kQuery: the query. kInsert from a query (or VALUES with non-constant
+  // expressions): rows with one column per TABLE column, in table order,
+  // already of the column types (assignment casts applied; unlisted columns
+  // NULL, as there are no column defaults yet).
+  LogicalOpPtr plan;
+
+  // kInsert / kUpdate / kDelete: the target table.
+  TableId table_id;
+  std::string table_name;
+
+  // kInsert with VALUES of constants only: the rows, one Value per table
+  // column in table order, cast to the column types (plan is null then).
+  std::vector<Row> insert_rows;
+
+  // kUpdate / kDelete: the WHERE condition over the table's columns by
+  // position (null: every row).
+  ExprPtr where;
+  // kUpdate: (table column position, new value expression over the table's
+  // columns by position, already of the column's type), in SET order.
+  std::vector<std::pair<uint32_t, ExprPtr>> set;
+
+  // kCreateTable: the schema to hand to Catalog::CreateTable; if_not_exists
+  // as written.
+  TableSchema schema;
+  bool if_not_exists = false;
+
+  // Final types of $1..$n (declared or inferred).
+  std::vector<Type> parameter_types;
+};
+
+// Throws DbError with PostgreSQL's SQLSTATE, message and position.
+// Statements that are not queries, writes or CREATE TABLE (BEGIN, SET, SHOW,
+// COPY, DROP, EXPLAIN's wrapper, ...) are the engine's business: 0A000.
+BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
+                    const BindOptions& options = {});
+
+// The storage type for a SQL type name (sql::TypeName, as the parser
+// canonicalizes it) as written in DDL or CAST: int2/smallint, int4/int/integer, int8/bigint,
+// float8/double precision/ real/float4/float (all DOUBLE), numeric(p,s)/decimal(p,s) (p <= 38, else
+// 0A000; CREATE TABLE columns p <= 18, else 0A000; numeric without precision: DECIMAL(18,4), a
+// documented deviation from PostgreSQL's unbounded numeric), char(n)/character(n) (no n: 1),
+// varchar(n)/character varying(n) (no n: unbounded), text, date,
+// timestamp [without time zone], bool/boolean. Unknown: 42704
+// `type "x" does not exist`; serial etc.: 0A000.
+Type TypeFromName(const sql::TypeName& type);
+
+}  // namespace forktail

@@ -1,0 +1,342 @@
+// System relations, OID alias casts and catalog functions in the binder (see
+// binder_catalog.h for why they are answered at bind time).
+#include "olap/plan/binder/binder_catalog.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "olap/expression/scalar_function.h"
+
+namespace forktail {
+
+namespace {
+
+using Entries = std::vector<std::pair<int64_t, Value>>;
+
+bool IsConstant(const Expression& e) { return e.kind == ExprKind::kConstant; }
+
+std::optional<int64_t> ConstantInt(const Expression& e) {
+  if (!IsConstant(e) || e.constant.is_null() || !e.type.IsInteger()) return std::nullopt;
+  return e.constant.GetInt();
+}
+
+Value TextOrNull(const std::optional<std::string>& s) {
+  return s ? Value::Text(*s) : Value::Null(Type::Text());
+}
+
+// CASE key WHEN k1 THEN v1 ... ELSE otherwise END; a constant key is looked
+// up at once. NULL keys give NULL.
+ExprPtr Lookup(ExprPtr key, const Entries& entries, Value otherwise, const Type& type) {
+  if (IsConstant(*key)) {
+    if (key->constant.is_null()) return Constant(Value::Null(type));
+    for (const auto& [k, v] : entries) {
+      if (k == key->constant.GetInt()) return Constant(v);
+    }
+    return Constant(otherwise);
+  }
+  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+  whens.emplace_back(IsNull(CloneExpr(*key)), Constant(Value::Null(type)));
+  for (const auto& [k, v] : entries) {
+    ExprPtr c = Constant(Value::BigInt(k));
+    whens.emplace_back(Compare(CompareOp::kEq, CloneExpr(*key), std::move(c)), Constant(v));
+  }
+  ExprPtr r = Case(std::move(whens), Constant(otherwise));
+  r->type = type;
+  return r;
+}
+
+ExprPtr Membership(ExprPtr key, const std::vector<int64_t>& set) {
+  std::vector<Value> list;
+  for (int64_t v : set) list.push_back(Value::BigInt(v).CastTo(key->type));
+  if (list.empty()) return Constant(Value::Boolean(false));
+  return In(std::move(key), std::move(list));
+}
+
+ExprPtr AsInteger(ExprPtr e, int position) {
+  if (e->type.IsInteger()) return e;
+  try {
+    return Cast(std::move(e), Type::BigInt());
+  } catch (const DbError& err) {
+    RethrowAt(err, position);
+  }
+}
+
+CatalogView View(const Binder& b) { return CatalogView(b.catalog(), CatalogSession{}); }
+
+bool IsIntegerText(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return s.size() < 10;
+}
+
+}  // namespace
+
+const SystemRelationDef* SystemRelationFor(const sql::QualifiedName& names) {
+  return FindSystemRelation(names);
+}
+
+LogicalOpPtr BindSystemRelation(Binder& binder, const SystemRelationDef& def,
+                                const std::string& alias, ScopeRelation* rel) {
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kValues;
+  rel->alias = alias;
+  for (const SystemColumn& c : def.columns) {
+    LogicalColumn col{binder.NewId(), c.name, c.type};
+    op->columns.push_back(col);
+    rel->columns.push_back(col);
+    rel->hidden.push_back(false);
+  }
+  for (Row& row : View(binder).Rows(def)) {
+    std::vector<ExprPtr> exprs;
+    for (Value& v : row) exprs.push_back(Constant(std::move(v)));
+    op->rows.push_back(std::move(exprs));
+  }
+  return op;
+}
+
+bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, ExprPtr* out) {
+  if (cast.type.array_bounds > 0) {
+    *out = BindArrayCast(binder, cast, ctx);
+    return true;
+  }
+  const std::string& t = cast.type.name;
+  if (t != "oid" && t != "regclass" && t != "regtype" && t != "regnamespace" && t != "regproc" &&
+      t != "name") {
+    return false;
+  }
+  if (!cast.type.schema.empty() && cast.type.schema != "pg_catalog") return false;
+  ExprContext c = WithoutHint(ctx);
+  if (t == "name") {
+    Type text = Type::Text();
+    c.hint = &text;
+    ExprPtr x = binder.BindExpr(*cast.children[0], c);
+    *out = x->type == text ? std::move(x) : Cast(std::move(x), text);
+    return true;
+  }
+  CatalogView view = View(binder);
+  const sql::Expr& arg = *cast.children[0];
+  // From a string: the OID.
+  if (binder.IsUnknownTyped(arg)) {
+    Type text = Type::Text();
+    c.hint = &text;
+    ExprPtr x = binder.BindExpr(arg, c);
+    if (IsConstant(*x) && x->type.IsString()) {
+      if (x->constant.is_null()) {
+        *out = Constant(Value::Null(Type::Integer()));
+        return true;
+      }
+      std::string s(x->constant.GetString());
+      int64_t oid = 0;
+      if (IsIntegerText(s)) {
+        oid = std::stoll(s);
+      } else if (t == "regclass") {
+        const CatalogRelation* r = view.FindRelationByName(s);
+        if (r == nullptr) {
+          throw DbError(sqlstate::kUndefinedTable, "relation \"" + s + "\" does not exist",
+                        arg.position);
+        }
+        oid = r->oid;
+      } else if (t == "regtype") {
+        const PgCatalogType* pt = FindPgCatalogTypeByName(s);
+        if (pt == nullptr) {
+          throw DbError(sqlstate::kUndefinedObject, "type \"" + s + "\" does not exist",
+                        arg.position);
+        }
+        oid = pt->oid;
+      } else if (t == "regnamespace") {
+        int32_t found = 0;
+        for (int32_t n : {catalog_oid::kPgCatalogNamespace, catalog_oid::kPublicNamespace,
+                          catalog_oid::kInformationSchemaNamespace}) {
+          if (view.NamespaceName(n) == s) found = n;
+        }
+        if (found == 0) {
+          throw DbError("3F000", "schema \"" + s + "\" does not exist", arg.position);
+        }
+        oid = found;
+      } else {
+        throw DbError(sqlstate::kInvalidTextRepresentation,
+                      "invalid input syntax for type " + t + ": \"" + s + "\"", arg.position);
+      }
+      *out = Constant(Value::Integer(static_cast<int32_t>(oid)));
+      return true;
+    }
+    if (x->type.IsString()) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "a cast of a non-constant string to " + t + " is not supported", cast.position);
+    }
+    *out = AsInteger(std::move(x), cast.position);
+    if (t != "oid") *out = Cast(std::move(*out), Type::Integer());
+    return true;
+  }
+  ExprPtr x = binder.BindExpr(arg, c);
+  if (t == "oid") {
+    *out = x->type.IsString() ? Cast(std::move(x), Type::Integer())
+                              : AsInteger(std::move(x), cast.position);
+    return true;
+  }
+  if (x->type.IsString()) {  // a name already (a regclass value cast again)
+    *out = std::move(x);
+    return true;
+  }
+  x = AsInteger(std::move(x), cast.position);
+  Entries entries;
+  if (t == "regclass") {
+    for (const CatalogRelation& r : view.relations()) {
+      entries.emplace_back(r.oid, Value::Text(view.RegclassName(r.oid)));
+    }
+  } else if (t == "regtype") {
+    for (const PgCatalogType& pt : PgCatalogTypes()) {
+      entries.emplace_back(pt.oid, Value::Text(pt.display));
+    }
+  } else if (t == "regnamespace") {
+    for (int32_t n : {catalog_oid::kPgCatalogNamespace, catalog_oid::kPublicNamespace,
+                      catalog_oid::kInformationSchemaNamespace}) {
+      entries.emplace_back(n, Value::Text(*view.NamespaceName(n)));
+    }
+  }
+  entries.emplace_back(0, Value::Text("-"));
+  // An unknown OID prints as its number.
+  ExprPtr number = Cast(CloneExpr(*x), Type::Text());
+  if (IsConstant(*x)) {
+    std::optional<int64_t> k = ConstantInt(*x);
+    for (const auto& [oid, v] : entries) {
+      if (k && oid == *k) {
+        *out = Constant(v);
+        return true;
+      }
+    }
+    *out = std::move(number);
+    return true;
+  }
+  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+  for (const auto& [oid, v] : entries) {
+    whens.emplace_back(Compare(CompareOp::kEq, CloneExpr(*x), Constant(Value::BigInt(oid))),
+                       Constant(v));
+  }
+  *out = Case(std::move(whens), std::move(number));
+  (*out)->type = Type::Text();
+  return true;
+}
+
+bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {
+  if (call.names.size() > 1 && call.names[0] != "pg_catalog") return false;
+  if (BindArrayFunction(binder, call, ctx, out)) return true;
+  const std::string& name = call.names.back();
+  size_t n = call.children.size();
+  CatalogView view = View(binder);
+  const CatalogSession& session = view.session();
+  auto arg = [&](size_t i, const Type& hint) {
+    ExprContext c = WithoutHint(ctx);
+    c.hint = &hint;
+    return binder.BindExpr(*call.children[i], c);
+  };
+  auto oid_arg = [&](size_t i) { return AsInteger(arg(i, Type::Integer()), call.position); };
+  // Functions without arguments (also the SQL keywords current_user etc.).
+  if (n == 0) {
+    if (name == "current_user" || name == "session_user" || name == "user" ||
+        name == "current_role") {
+      *out = Constant(Value::Text(session.user));
+    } else if (name == "current_database" || name == "current_catalog") {
+      *out = Constant(Value::Text(session.database));
+    } else if (name == "current_schema") {
+      *out = Constant(Value::Text("public"));
+    } else if (name == "version") {
+      *out = Constant(Value::Text("PostgreSQL 15.0 (Forktail) on x86_64-pc-linux-gnu, 64-bit"));
+    } else if (name == "pg_backend_pid") {
+      *out = Constant(Value::Integer(0));
+    } else {
+      return false;
+    }
+    return true;
+  }
+  if (name == "pg_table_is_visible" && n == 1) {
+    std::vector<int64_t> visible;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.namespace_oid != catalog_oid::kInformationSchemaNamespace &&
+          view.FindRelationByName(r.name) == &r) {
+        visible.push_back(r.oid);
+      }
+    }
+    *out = Membership(oid_arg(0), visible);
+  } else if (name == "pg_relation_is_publishable" && n == 1) {
+    std::vector<int64_t> tables;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.system == nullptr && r.kind == 'r') tables.push_back(r.oid);
+    }
+    *out = Membership(oid_arg(0), tables);
+  } else if (name == "pg_get_userbyid" && n == 1) {
+    Entries e = {{catalog_oid::kSuperuserRole, Value::Text(session.user)},
+                 {catalog_oid::kDatabaseOwnerRole, Value::Text("pg_database_owner")}};
+    *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
+  } else if (name == "pg_get_indexdef" && (n == 1 || n == 3)) {
+    Entries e;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.kind == 'i') e.emplace_back(r.oid, TextOrNull(view.IndexDef(r.oid)));
+    }
+    *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
+  } else if (name == "pg_get_constraintdef" && (n == 1 || n == 2)) {
+    Entries e;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.kind == 'i') e.emplace_back(r.oid + 1, TextOrNull(view.ConstraintDef(r.oid + 1)));
+    }
+    *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
+  } else if (name == "format_type" && n == 2) {
+    // Depends on the (fixed) type list only: a function evaluated per row.
+    std::vector<ExprPtr> args;
+    args.push_back(Cast(oid_arg(0), Type::BigInt()));
+    args.push_back(Cast(AsInteger(arg(1, Type::Integer()), call.position), Type::BigInt()));
+    auto kernel = [](const ScalarArgs& a, Rows rows, Vector* out) {
+      const int64_t* oid = a[0]->data<int64_t>();
+      const int64_t* mod = a[1]->data<int64_t>();
+      auto* o = out->mutable_data<std::string_view>();
+      ForEachRow(rows, [&](uint32_t i) {
+        if (a[0]->IsNull(i)) return out->SetNull(i, true);
+        int64_t m = a[1]->IsNull(i) ? -1 : mod[i];
+        o[i] =
+            out->arena()->Add(FormatPgType(static_cast<int32_t>(oid[i]), static_cast<int32_t>(m)));
+      });
+    };
+    *out = Function(MakeScalarFunction("format_type", Type::Text(), kernel, /*strict=*/false),
+                    std::move(args));
+  } else if (name == "pg_get_expr" && (n == 2 || n == 3)) {
+    // Forktail stores no expression trees: every pg_node_tree is NULL.
+    ExprPtr tree = arg(0, Type::Text());
+    oid_arg(1);
+    *out = tree->type.IsString() ? std::move(tree) : Constant(Value::Null(Type::Text()));
+  } else if ((name == "obj_description" || name == "shobj_description") && (n == 1 || n == 2)) {
+    oid_arg(0);  // pg_description is empty
+    *out = Constant(Value::Null(Type::Text()));
+  } else if (name == "col_description" && n == 2) {
+    *out = Constant(Value::Null(Type::Text()));
+  } else if ((name == "pg_get_triggerdef" && (n == 1 || n == 2)) ||
+             (name == "pg_get_statisticsobjdef_columns" && n == 1) ||
+             (name == "pg_get_viewdef" && (n == 1 || n == 2))) {
+    oid_arg(0);  // no triggers, statistics objects or views of users
+    *out = Constant(Value::Null(Type::Text()));
+  } else if (name == "pg_partition_ancestors" && n == 1) {
+    // No partitioning: a relation is its own only ancestor.
+    *out = oid_arg(0);
+  } else if (name == "pg_encoding_to_char" && n == 1) {
+    *out = Lookup(oid_arg(0), {{6, Value::Text("UTF8")}}, Value::Text(""), Type::Text());
+  } else if (name == "current_schemas" && n == 1) {
+    ExprPtr implicit = arg(0, Type::Boolean());
+    std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+    Type names = ArrayTextType(Type::Text());
+    whens.emplace_back(std::move(implicit), Constant(Value::String(names, "{pg_catalog,public}")));
+    *out = Case(std::move(whens), Constant(Value::String(names, "{public}")));
+    (*out)->type = names;
+  } else if (name == "has_table_privilege" || name == "has_schema_privilege" ||
+             name == "has_database_privilege" || name == "has_column_privilege") {
+    for (size_t i = 0; i < n; i++) arg(i, Type::Text());
+    *out = Constant(Value::Boolean(true));  // one user, a superuser
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace forktail

@@ -1,0 +1,81 @@
+// The binder's side of the system catalog (system_catalog.h): references to
+// pg_catalog / information_schema relations, casts to PostgreSQL's OID alias
+// types, and the catalog functions psql and drivers call.
+//
+// Everything a catalog function or an OID alias cast answers depends only on
+// the Catalog, which the binder reads at bind time. So they are bound to
+// ordinary expressions, never to a runtime catalog access (which a snapshot
+// process could not make):
+//   - a constant argument is answered at bind time (a constant);
+//   - a non-constant argument becomes a lookup over the catalog's objects:
+//     CASE x WHEN oid1 THEN answer1 ... ELSE <answer for an unknown OID> END
+//     (or x IN (...) for the boolean ones). The lookup covers every object
+//     the catalog views list, so any value read from them is answered.
+// format_type() needs only the fixed list of types: it is a ScalarFunction
+// evaluated per row.
+//
+// OID alias types. oid is INTEGER. x::regclass / regtype / regnamespace:
+// from a string (the literal '16484' or 'public.t') the OID, an INTEGER
+// (unknown names: 42P01 / 42704 / 3F000 as PostgreSQL); from an integer the
+// object's name as TEXT (the number if no such object), which is what
+// PostgreSQL prints and what ::text and comparisons with names see.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/catalog/system_catalog.h"
+
+namespace forktail {
+
+// The relation `names` refers to if it is a system relation (else null).
+const SystemRelationDef* SystemRelationFor(const sql::QualifiedName& names);
+
+// A FROM reference to a system relation: a Values node of its rows; fills
+// `rel` with its columns under `alias`.
+LogicalOpPtr BindSystemRelation(Binder& binder, const SystemRelationDef& def,
+                                const std::string& alias, ScopeRelation* rel);
+
+// A cast to oid / regclass / regtype / regnamespace / regproc / name:
+// true and *out set; false for other target types.
+bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, ExprPtr* out);
+
+// A catalog function (pg_table_is_visible, format_type, pg_get_indexdef,
+// current_database(), version(), ...): true and *out set; false if `call`
+// is not one.
+bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
+
+// Arrays (binder_catalog_array.cc): PostgreSQL's text form, elements
+// NULL or text ("{a,\"b c\",NULL}"; int2vector's "1 2" is read too).
+std::vector<std::optional<std::string>> ParseArrayText(std::string_view s);
+std::string FormatArrayText(const std::vector<std::optional<std::string>>& elements);
+// ARRAY[...], a[i], x = ANY (array), x <> ALL (array).
+bool IsArrayExpr(const sql::Expr& e);
+ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx);
+// array_to_string, array_upper/lower/length, cardinality: true and *out set.
+bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
+// x::T[]
+ExprPtr BindArrayCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx);
+
+// string_agg(text, sep [ORDER BY x]) and array_agg(x [ORDER BY x])
+// (binder_list_agg.cc; olap/execution/aggregate/list_agg.h): ORDER BY only on the aggregated
+// value itself (else 0A000), a constant separator, no FILTER or DISTINCT.
+ExprPtr BindListAggregate(Binder& binder, const sql::Expr& call, ExprContext& ctx);
+// ARRAY(SELECT x FROM .. [WHERE ..] [ORDER BY x]) as the scalar subquery
+// COALESCE((SELECT array_agg(x [ORDER BY x]) ...), '{}') (binder_list_agg.cc).
+ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx);
+// Records aggregate `agg` over `input` in ctx.aggs and returns the reference
+// to its output column (binder_function.cc).
+ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const Type& type,
+                     const std::string& name, ExprContext& ctx);
+
+// A function in FROM (binder_catalog_from.cc): generate_series, unnest,
+// pg_partition_ancestors [WITH ORDINALITY], as a Values node; fills `rel`.
+// `scope` is the FROM clause's scope (its `outer` is what arguments see).
+LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
+                               ScopeRelation* rel);
+
+}  // namespace forktail

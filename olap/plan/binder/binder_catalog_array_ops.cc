@@ -1,0 +1,283 @@
+// Array operators and functions over the text form (binder_catalog_array.cc):
+// ARRAY[...], a[i], x = ANY (array), x <> ALL (array), array_to_string,
+// array_upper / array_lower / array_length, cardinality. Each is a
+// ScalarFunction (olap/expression/scalar_function.h) that parses the text form per row.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "olap/expression/scalar_function.h"
+#include "olap/plan/binder/binder_catalog.h"
+
+namespace forktail {
+
+namespace {
+
+using Elements = std::vector<std::optional<std::string>>;
+
+[[noreturn]] void Unsupported(const std::string& what, int position) {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
+}
+
+ExprPtr ToText(ExprPtr e) {
+  if (e->type.IsString()) return e;
+  return Cast(std::move(e), Type::Text());
+}
+
+ExprPtr Call(const char* name, const Type& result, ScalarKernel kernel, std::vector<ExprPtr> args,
+             bool strict = true) {
+  return Function(MakeScalarFunction(name, result, std::move(kernel), strict), std::move(args));
+}
+
+void SetString(Vector* out, uint32_t row, std::string_view s) {
+  out->mutable_data<std::string_view>()[row] = out->arena()->Add(s);
+}
+
+// array_upper / array_length / array_lower / cardinality.
+ExprPtr BindArrayBound(const std::string& name, std::vector<ExprPtr> args) {
+  bool lower = name == "array_lower";
+  bool any_dim = name == "cardinality";
+  return Call(
+      name.c_str(), Type::Integer(),
+      [lower, any_dim](const ScalarArgs& a, Rows rows, Vector* out) {
+        const std::string_view* arr = a[0]->data<std::string_view>();
+        const int64_t* dim = any_dim ? nullptr : a[1]->data<int64_t>();
+        int32_t* o = out->mutable_data<int32_t>();
+        ForEachRow(rows, [&](uint32_t i) {
+          size_t n = ParseArrayText(arr[i]).size();
+          if (any_dim) {
+            o[i] = static_cast<int32_t>(n);
+          } else if (dim[i] != 1 || n == 0) {
+            out->SetNull(i, true);
+          } else {
+            o[i] = lower ? 1 : static_cast<int32_t>(n);
+          }
+        });
+      },
+      std::move(args));
+}
+
+}  // namespace
+
+bool IsArrayExpr(const sql::Expr& e) {
+  return e.kind == sql::ExprKind::kArray || e.kind == sql::ExprKind::kSubscript ||
+         (e.kind == sql::ExprKind::kQuantified && e.subquery == nullptr);
+}
+
+// The array argument of a function or operator: an array-typed expression,
+// or an unknown literal taken as an array of `element`.
+ExprPtr BindArrayArgument(Binder& binder, const sql::Expr& e, ExprContext& ctx,
+                          const Type& element) {
+  ExprContext c = WithoutHint(ctx);
+  Type hint = ArrayTextType(element);
+  c.hint = &hint;
+  ExprPtr a = binder.BindExpr(e, c);
+  if (!ArrayElementType(a->type)) {
+    if (!a->type.IsString()) {
+      throw DbError(sqlstate::kDatatypeMismatch, "op ANY/ALL (array) requires array on right side",
+                    e.position);
+    }
+    a->type = hint;  // an array in text form
+  }
+  return a;
+}
+
+ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
+  if (e.kind == sql::ExprKind::kArray) {
+    // Known-typed elements decide the element type; unknown ones ('x',
+    // NULL) are then bound in it (TEXT if all are unknown).
+    std::vector<ExprPtr> items(e.children.size());
+    std::optional<Type> element;
+    for (size_t i = 0; i < e.children.size(); i++) {
+      const sql::Expr& child = *e.children[i];
+      if (child.kind == sql::ExprKind::kArray) Unsupported("multidimensional arrays", e.position);
+      if (binder.IsUnknownTyped(child)) continue;
+      ExprContext c = WithoutHint(ctx);
+      items[i] = binder.BindExpr(child, c);
+      const Type& t = items[i]->type;
+      element = element ? CommonType(*element, t, false) : t;
+    }
+    if (e.children.empty()) {
+      throw DbError(sqlstate::kIndeterminateDatatype, "cannot determine type of empty array",
+                    e.position);
+    }
+    if (!element) element = Type::Text();
+    for (size_t i = 0; i < e.children.size(); i++) {
+      if (items[i]) continue;
+      ExprContext c = WithoutHint(ctx);
+      c.hint = &*element;
+      items[i] = binder.BindExpr(*e.children[i], c);
+    }
+    for (ExprPtr& item : items) item = ToText(std::move(item));
+    return Call(
+        "array", ArrayTextType(*element),
+        [](const ScalarArgs& a, Rows rows, Vector* out) {
+          ForEachRow(rows, [&](uint32_t i) {
+            Elements el;
+            for (const Vector* v : a) {
+              if (v->IsNull(i)) {
+                el.emplace_back(std::nullopt);
+              } else {
+                el.emplace_back(std::string(v->data<std::string_view>()[i]));
+              }
+            }
+            SetString(out, i, FormatArrayText(el));
+          });
+        },
+        std::move(items), /*strict=*/false);
+  }
+  if (e.kind == sql::ExprKind::kSubscript) {
+    if (e.is_slice) Unsupported("array slices", e.position);
+    ExprContext c = WithoutHint(ctx);
+    ExprPtr arr = binder.BindExpr(*e.children[0], c);
+    std::optional<Type> element = ArrayElementType(arr->type);
+    if (!element) {
+      throw DbError(sqlstate::kDatatypeMismatch,
+                    "cannot subscript type " + BaseTypeName(arr->type) +
+                        " because it does not support subscripting",
+                    e.position);
+    }
+    Type bigint = Type::BigInt();
+    c.hint = &bigint;
+    ExprPtr index = binder.BindExpr(*e.children[1], c);
+    if (!index->type.IsInteger()) {
+      throw DbError(sqlstate::kDatatypeMismatch, "array subscript must have type integer",
+                    e.children[1]->position);
+    }
+    if (index->type.id != TypeId::kBigInt) index = Cast(std::move(index), bigint);
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(arr));
+    args.push_back(std::move(index));
+    ExprPtr text = Call(
+        "subscript", Type::Text(),
+        [](const ScalarArgs& a, Rows rows, Vector* out) {
+          const std::string_view* arr = a[0]->data<std::string_view>();
+          const int64_t* idx = a[1]->data<int64_t>();
+          ForEachRow(rows, [&](uint32_t i) {
+            Elements el = ParseArrayText(arr[i]);
+            int64_t k = idx[i];
+            if (k < 1 || k > static_cast<int64_t>(el.size()) || !el[k - 1]) {
+              out->SetNull(i, true);
+            } else {
+              SetString(out, i, *el[k - 1]);
+            }
+          });
+        },
+        std::move(args));
+    return element->id == TypeId::kText ? std::move(text) : Cast(std::move(text), *element);
+  }
+  // x = ANY (array), x <> ALL (array).
+  bool any = e.quantifier == sql::Quantifier::kAny;
+  if (!((any && e.op == "=") || (!any && e.op == "<>"))) {
+    Unsupported("operator " + e.op + (any ? " ANY" : " ALL") + " over an array", e.position);
+  }
+  ExprContext c = WithoutHint(ctx);
+  ExprPtr x;
+  ExprPtr arr;
+  if (binder.IsUnknownTyped(*e.children[0])) {
+    arr = BindArrayArgument(binder, *e.children[1], ctx, Type::Text());
+    Type element = *ArrayElementType(arr->type);
+    c.hint = &element;
+    x = binder.BindExpr(*e.children[0], c);
+  } else {
+    x = binder.BindExpr(*e.children[0], c);
+    arr = BindArrayArgument(binder, *e.children[1], ctx, x->type);
+  }
+  // Elements compare as values of the common type, through their text form.
+  Type element = *ArrayElementType(arr->type);
+  Type common = CommonType(x->type, element, false);
+  bool numeric = common.IsNumeric();
+  if (!(x->type.IsString() && element.IsString()) && !numeric && !(x->type == element)) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "operator does not exist: " + BaseTypeName(x->type) + " " + e.op + " " +
+                      BaseTypeName(element) + "[]",
+                  e.position);
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(arr));
+  args.push_back(ToText(std::move(x)));
+  return Call(
+      any ? "any" : "all", Type::Boolean(),
+      [any, numeric](const ScalarArgs& a, Rows rows, Vector* out) {
+        const std::string_view* arr = a[0]->data<std::string_view>();
+        const std::string_view* x = a[1]->data<std::string_view>();
+        uint8_t* o = out->mutable_data<uint8_t>();
+        ForEachRow(rows, [&](uint32_t i) {
+          if (a[0]->IsNull(i)) return out->SetNull(i, true);
+          Elements el = ParseArrayText(arr[i]);
+          if (el.empty()) {
+            o[i] = any ? 0 : 1;
+            return;
+          }
+          if (a[1]->IsNull(i)) return out->SetNull(i, true);
+          bool saw_null = false;
+          for (const std::optional<std::string>& v : el) {
+            if (!v) {
+              saw_null = true;
+              continue;
+            }
+            bool eq = numeric ? std::stod(*v) == std::stod(std::string(x[i])) : *v == x[i];
+            if (eq) {
+              o[i] = any ? 1 : 0;
+              return;
+            }
+          }
+          if (saw_null) return out->SetNull(i, true);
+          o[i] = any ? 0 : 1;
+        });
+      },
+      std::move(args), /*strict=*/false);
+}
+
+bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {
+  const std::string& name = call.names.back();
+  size_t n = call.children.size();
+  auto int_arg = [&](size_t i) {
+    ExprContext c = WithoutHint(ctx);
+    Type bigint = Type::BigInt();
+    c.hint = &bigint;
+    ExprPtr x = binder.BindExpr(*call.children[i], c);
+    return x->type.id == TypeId::kBigInt ? std::move(x) : Cast(std::move(x), bigint);
+  };
+  if (name == "array_to_string" && (n == 2 || n == 3)) {
+    std::vector<ExprPtr> args;
+    args.push_back(BindArrayArgument(binder, *call.children[0], ctx, Type::Text()));
+    for (size_t i = 1; i < n; i++) {
+      ExprContext c = WithoutHint(ctx);
+      Type text = Type::Text();
+      c.hint = &text;
+      args.push_back(ToText(binder.BindExpr(*call.children[i], c)));
+    }
+    *out = Call(
+        "array_to_string", Type::Text(),
+        [](const ScalarArgs& a, Rows rows, Vector* out) {
+          const std::string_view* arr = a[0]->data<std::string_view>();
+          const std::string_view* sep = a[1]->data<std::string_view>();
+          ForEachRow(rows, [&](uint32_t i) {
+            std::string s;
+            bool first = true;
+            for (const std::optional<std::string>& v : ParseArrayText(arr[i])) {
+              if (!v && a.size() < 3) continue;
+              if (!first) s += sep[i];
+              first = false;
+              s += v ? std::string_view(*v) : a[2]->data<std::string_view>()[i];
+            }
+            SetString(out, i, s);
+          });
+        },
+        std::move(args));
+    return true;
+  }
+  if (((name == "array_upper" || name == "array_lower" || name == "array_length") && n == 2) ||
+      (name == "cardinality" && n == 1)) {
+    std::vector<ExprPtr> args;
+    args.push_back(BindArrayArgument(binder, *call.children[0], ctx, Type::Text()));
+    if (n == 2) args.push_back(int_arg(1));
+    *out = BindArrayBound(name, std::move(args));
+    return true;
+  }
+  return false;
+}
+
+}  // namespace forktail

@@ -1,0 +1,122 @@
+// Set-returning functions in FROM, as psql's catalog queries use them:
+// generate_series(a, b [, step]) over integers, unnest(array),
+// pg_partition_ancestors(rel), each optionally WITH ORDINALITY.
+//
+// Arguments see the FROM items before the function (PostgreSQL's implicit
+// LATERAL: `scope`'s relations) and the enclosing queries. Constant
+// arguments bind to a Values node at once; arguments reading columns bind to
+// a kTableFunction node (olap/plan/binder/table_function.h), which the binder puts
+// in an Apply's subplan (binder_lateral.h; a correlated subquery is an Apply
+// already) and which becomes a Values node per binding.
+// pg_partition_ancestors has exactly one row (Forktail has no partitioning:
+// a relation is its own only ancestor), so its argument may be any
+// expression: a Values row holding it.
+#include <string>
+#include <vector>
+
+#include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/binder/table_function.h"
+
+namespace forktail {
+
+LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
+                               ScopeRelation* rel) {
+  const sql::Expr& call = *ref.function;
+  const std::string& name = call.names.back();
+  if (call.names.size() > 1 && call.names[0] != "pg_catalog") {
+    throw DbError(sqlstate::kUndefinedFunction, "function " + name + " does not exist",
+                  call.position);
+  }
+  ExprContext ctx;
+  ctx.scope = scope;
+  ctx.clause = "functions in FROM";
+  auto bind = [&](size_t i, const Type& hint) {
+    ExprContext c = ctx;
+    c.hint = &hint;
+    return binder.BindExpr(*call.children[i], c);
+  };
+  std::string column = name;
+  Type type = Type::BigInt();
+  std::vector<ExprPtr> args;  // generate_series, unnest
+  std::vector<ExprPtr> values;
+  size_t n = call.children.size();
+  if (name == "generate_series" && (n == 2 || n == 3)) {
+    bool bigint = false;
+    for (size_t i = 0; i < n; i++) {
+      ExprPtr x = bind(i, Type::Integer());
+      if (!x->type.IsInteger()) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "generate_series over " + BaseTypeName(x->type) + " is not supported",
+                      call.position);
+      }
+      bigint = bigint || x->type.id == TypeId::kBigInt;
+      args.push_back(std::move(x));
+    }
+    type = bigint ? Type::BigInt() : Type::Integer();
+    for (ExprPtr& a : args) {
+      if (!(a->type == type)) a = Cast(std::move(a), type);
+    }
+  } else if (name == "unnest" && n == 1) {
+    ExprContext c = ctx;
+    ExprPtr arr = binder.BindExpr(*call.children[0], c);
+    std::optional<Type> element = ArrayElementType(arr->type);
+    if (!element) {
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function unnest(" + BaseTypeName(arr->type) + ") does not exist",
+                    call.position);
+    }
+    type = *element;
+    args.push_back(std::move(arr));
+  } else if (name == "pg_partition_ancestors" && n == 1) {
+    ExprPtr x = bind(0, Type::Integer());
+    if (!x->type.IsInteger()) {
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function pg_partition_ancestors(" + BaseTypeName(x->type) + ") does not exist",
+                    call.position);
+    }
+    column = "relid";
+    type = x->type;
+    values.push_back(std::move(x));
+  } else {
+    throw DbError(sqlstate::kFeatureNotSupported, "function " + name + " in FROM is not supported",
+                  call.position);
+  }
+  // A function returning one column, with a table alias and no column
+  // aliases, names its column after the alias (PostgreSQL's rule).
+  if (!ref.alias.empty() && ref.column_aliases.empty()) column = ref.alias;
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kValues;
+  rel->alias = ref.alias.empty() ? name : ref.alias;
+  auto add_column = [&](const std::string& col, const Type& t) {
+    LogicalColumn c{binder.NewId(), col, t};
+    op->columns.push_back(c);
+    rel->columns.push_back(c);
+    rel->hidden.push_back(false);
+  };
+  add_column(column, type);
+  if (ref.with_ordinality) add_column("ordinality", Type::BigInt());
+  if (!args.empty()) {
+    op->kind = LogicalOpKind::kTableFunction;
+    op->function_name = name;
+    bool constant = true;
+    for (const ExprPtr& a : args) constant = constant && ColumnsOf(*a).empty();
+    op->expressions = std::move(args);
+    if (!constant) return op;
+    try {
+      return ExpandTableFunction(*op);
+    } catch (const DbError& err) {
+      // As before: the call's position on 0A000 (PostgreSQL's 22023 has none).
+      if (std::string(err.sqlstate()) != sqlstate::kFeatureNotSupported) throw;
+      throw DbError(err.sqlstate(), err.what(), call.position);
+    }
+  }
+  for (size_t i = 0; i < values.size(); i++) {
+    std::vector<ExprPtr> row;
+    row.push_back(std::move(values[i]));
+    if (ref.with_ordinality) row.push_back(Constant(Value::BigInt(static_cast<int64_t>(i + 1))));
+    op->rows.push_back(std::move(row));
+  }
+  return op;
+}
+
+}  // namespace forktail

@@ -1,0 +1,321 @@
+// Function calls: the aggregates (COUNT(*), COUNT, COUNT(DISTINCT), SUM,
+// AVG, MIN, MAX, with FILTER (WHERE c) rewritten to a CASE input; string_agg
+// and array_agg in binder_list_agg.cc; ORDER BY inside COUNT/SUM/AVG/MIN/MAX
+// is checked and ignored), the
+// scalar functions the kernels have (SUBSTRING, COALESCE), those that lower
+// to CASE (NULLIF, GREATEST, LEAST) or to an operator (mod), and then every
+// function of the FunctionRegistry (olap/expression/scalar_function.h: abs, round,
+// upper, now, ...). Anything else: 42883 `function f(integer) does not
+// exist`, as PostgreSQL reports it. COUNT/SUM/AVG(DISTINCT x) keep a set
+// of x per group (group_table.h); MIN/MAX(DISTINCT x) are MIN/MAX(x).
+#include <string>
+
+#include "olap/execution/aggregate/group_table.h"
+#include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/binder/binder_internal.h"
+
+namespace forktail {
+
+namespace {}  // namespace
+
+bool Binder::IsAggregateName(const std::string& name) {
+  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
+         name == "string_agg" || name == "array_agg";
+}
+
+bool Binder::ContainsAggregate(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kFunction && !e.over && IsAggregateName(e.names.back())) {
+    return true;
+  }
+  for (const sql::ExprPtr& c : e.children) {
+    if (c && ContainsAggregate(*c)) return true;
+  }
+  if (e.case_operand && ContainsAggregate(*e.case_operand)) return true;
+  for (const auto& [w, t] : e.whens) {
+    if (ContainsAggregate(*w) || ContainsAggregate(*t)) return true;
+  }
+  if (e.over) {  // rank() OVER (ORDER BY count(*))
+    for (const sql::ExprPtr& p : e.over->partition_by) {
+      if (ContainsAggregate(*p)) return true;
+    }
+    for (const sql::OrderItem& o : e.over->order_by) {
+      if (ContainsAggregate(*o.expr)) return true;
+    }
+  }
+  return e.else_result && ContainsAggregate(*e.else_result);
+}
+
+[[noreturn]] static void NoSuchFunction(Binder& b, const sql::Expr& e, ExprContext& ctx) {
+  std::string args;
+  for (const sql::ExprPtr& a : e.children) {
+    if (!args.empty()) args += ", ";
+    if (b.IsUnknownTyped(*a)) {
+      args += "unknown";
+    } else {
+      ExprContext c = WithoutHint(ctx);
+      args += BaseTypeName(b.BindExpr(*a, c)->type);
+    }
+  }
+  throw DbError(sqlstate::kUndefinedFunction,
+                "function " + e.names.back() + "(" + args + ") does not exist", e.position);
+}
+
+ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
+  const std::string& name = e.names.back();
+  if (ctx.aggs == nullptr) {
+    throw DbError(sqlstate::kGroupingError,
+                  std::string("aggregate functions are not allowed in ") + ctx.clause, e.position);
+  }
+  AggState& st = *ctx.aggs;
+  if (st.in_aggregate) {
+    throw DbError(sqlstate::kGroupingError, "aggregate function calls cannot be nested",
+                  e.position);
+  }
+  if (name == "string_agg" || name == "array_agg") return BindListAggregate(*this, e, ctx);
+  if (e.star ? name != "count" : e.children.size() != 1) NoSuchFunction(*this, e, ctx);
+  st.in_aggregate = true;
+  ExprContext c = WithoutHint(ctx);
+  c.plan = nullptr;  // no subqueries inside aggregate arguments
+  ExprPtr input;
+  ExprPtr filter;
+  try {
+    if (!e.star) input = BindExpr(*e.children[0], c);
+    if (e.filter) filter = BindCondition(*e.filter, c, "FILTER");
+  } catch (...) {
+    st.in_aggregate = false;
+    throw;
+  }
+  st.in_aggregate = false;
+  AggKind kind = AggKind::kCountStar;
+  if (name == "count") {
+    kind = e.star ? AggKind::kCountStar : (e.distinct ? AggKind::kCountDistinct : AggKind::kCount);
+  } else if (name == "sum" || name == "avg") {
+    if (!input->type.IsNumeric()) NoSuchFunction(*this, e, ctx);
+    if (e.distinct) {
+      kind = name == "sum" ? AggKind::kSumDistinct : AggKind::kAvgDistinct;
+    } else {
+      kind = name == "sum" ? AggKind::kSum : AggKind::kAvg;
+    }
+  } else {
+    if (input->type.id == TypeId::kBoolean) NoSuchFunction(*this, e, ctx);
+    kind = name == "min" ? AggKind::kMin : AggKind::kMax;
+  }
+  // ORDER BY does not change COUNT/SUM/AVG/MIN/MAX: its keys are only checked.
+  for (const sql::OrderItem& o : e.agg_order) {
+    st.in_aggregate = true;
+    try {
+      BindExpr(*o.expr, c);
+    } catch (...) {
+      st.in_aggregate = false;
+      throw;
+    }
+    st.in_aggregate = false;
+  }
+  if (filter) {
+    if (kind == AggKind::kCountStar) {
+      kind = AggKind::kCount;
+      input = Constant(Value::Integer(1));
+    }
+    std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+    whens.emplace_back(std::move(filter), std::move(input));
+    Type t = whens[0].second->type;
+    input = Case(std::move(whens), Constant(Value::Null(t)));
+    if (input->type.id == TypeId::kText && t.IsString()) input->type = t;
+  }
+  // The same aggregate twice is computed once.
+  for (size_t i = 0; i < st.aggs.size(); i++) {
+    if (st.aggs[i].kind != kind) continue;
+    bool same = (!input && !st.agg_inputs[i]) ||
+                (input && st.agg_inputs[i] && ExprEquals(*input, *st.agg_inputs[i]));
+    if (same) return ColumnRef(st.agg_columns[i].id, st.agg_columns[i].type);
+  }
+  AggregateSpec spec;
+  spec.kind = kind;
+  if (input) spec.input_type = input->type;
+  LogicalAggregate agg;
+  agg.kind = kind;
+  return AddAggregate(*this, std::move(agg), std::move(input), AggregateResultType(spec), name,
+                      ctx);
+}
+
+ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const Type& type,
+                     const std::string& name, ExprContext& ctx) {
+  AggState& st = *ctx.aggs;
+  AggKind kind = agg.kind;
+  LogicalColumn out{binder.NewId(), name, type};
+  st.aggs.push_back(std::move(agg));
+  st.agg_inputs.push_back(std::move(input));
+  st.agg_columns.push_back(out);
+  if (kind == AggKind::kCount || kind == AggKind::kCountStar || kind == AggKind::kCountDistinct) {
+    st.count_ids.insert(out.id);
+  }
+  st.grouped = true;
+  return ColumnRef(out.id, out.type);
+}
+
+ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
+  const std::string& name = e.names.back();
+  if (e.names.size() > 1 && e.names[0] != "pg_catalog") NoSuchFunction(*this, e, ctx);
+  if (e.over || IsWindowOnlyName(name)) return BindWindowCall(e, ctx);  // binder_window.cc
+  if (IsAggregateName(name)) return BindAggregate(e, ctx);
+  if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h
+  if (e.star || e.distinct) NoSuchFunction(*this, e, ctx);
+  std::vector<const sql::Expr*> args;
+  for (const sql::ExprPtr& a : e.children) args.push_back(a.get());
+  try {
+    if (name == "substring" && (args.size() == 2 || args.size() == 3)) {
+      ExprContext c = WithoutHint(ctx);
+      ExprPtr s = BindExpr(*args[0], c);
+      if (!s->type.IsString()) NoSuchFunction(*this, e, ctx);
+      Type i = Type::Integer();
+      c.hint = &i;
+      ExprPtr start = BindExpr(*args[1], c);
+      ExprPtr len = args.size() == 3 ? BindExpr(*args[2], c) : nullptr;
+      if (!start->type.IsInteger() || (len && !len->type.IsInteger())) {
+        NoSuchFunction(*this, e, ctx);
+      }
+      return Substring(std::move(s), std::move(start), std::move(len));
+    }
+    if (name == "coalesce" && !args.empty()) {
+      std::vector<ExprPtr> bound;
+      // Known-typed arguments first, then unknown ones in their type.
+      std::optional<Type> t;
+      std::vector<ExprPtr> out(args.size());
+      for (size_t i = 0; i < args.size(); i++) {
+        if (IsUnknownTyped(*args[i])) continue;
+        ExprContext c = WithoutHint(ctx);
+        out[i] = BindExpr(*args[i], c);
+        t = t ? CommonType(*t, out[i]->type, false) : out[i]->type;
+      }
+      for (size_t i = 0; i < args.size(); i++) {
+        if (out[i]) continue;
+        ExprContext c = WithoutHint(ctx);
+        c.hint = t ? &*t : nullptr;
+        out[i] = BindExpr(*args[i], c);
+      }
+      return Coalesce(std::move(out));
+    }
+    if (name == "nullif" && args.size() == 2) {
+      ExprPtr eq = BindComparison(CompareOp::kEq, *args[0], *args[1], ctx, e.position);
+      ExprPtr a = CloneExpr(*eq->children[0]);
+      Type t = a->type;
+      std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+      whens.emplace_back(std::move(eq), Constant(Value::Null(t)));
+      return Case(std::move(whens), std::move(a));
+    }
+    if ((name == "greatest" || name == "least") && !args.empty()) {
+      std::optional<Type> t;
+      std::vector<ExprPtr> out;
+      for (const sql::Expr* a : args) {
+        ExprContext c = WithoutHint(ctx);
+        c.hint = t ? &*t : nullptr;
+        out.push_back(BindExpr(*a, c));
+        t = t ? CommonType(*t, out.back()->type, false) : out.back()->type;
+      }
+      // NULLs are ignored: the result is NULL only if every argument is.
+      ExprPtr acc = std::move(out[0]);
+      for (size_t i = 1; i < out.size(); i++) {
+        ExprPtr x = std::move(out[i]);
+        CompareOp better = name == "greatest" ? CompareOp::kGt : CompareOp::kLt;
+        std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+        whens.emplace_back(IsNull(CloneExpr(*x)), CloneExpr(*acc));
+        whens.emplace_back(IsNull(CloneExpr(*acc)), CloneExpr(*x));
+        whens.emplace_back(Compare(better, CloneExpr(*x), CloneExpr(*acc)), CloneExpr(*x));
+        acc = Case(std::move(whens), std::move(acc));
+      }
+      return acc;
+    }
+    if (name == "mod" && args.size() == 2) {
+      // The % operator's semantics; PostgreSQL has no mod(double precision).
+      auto [l, r] = BindPair(*args[0], *args[1], ctx);
+      if (!l->type.IsNumeric() || !r->type.IsNumeric()) NoSuchFunction(*this, e, ctx);
+      return Arith(ArithOp::kMod, std::move(l), std::move(r));
+    }
+    if (FunctionRegistry::Global().Contains(name)) return BindRegisteredFunction(e, ctx);
+  } catch (const DbError& err) {
+    if (std::string(err.sqlstate()) == sqlstate::kDatatypeMismatch) NoSuchFunction(*this, e, ctx);
+    RethrowAt(err, e.position);
+  }
+  NoSuchFunction(*this, e, ctx);
+}
+
+ExprPtr Binder::BindRegisteredFunction(const sql::Expr& e, ExprContext& ctx) {
+  // Known-typed arguments first: they choose the overload; unknown ones
+  // (literals, NULL, untyped parameters) are then bound in its parameter
+  // types, as PostgreSQL resolves them.
+  std::vector<std::optional<Type>> types;
+  std::vector<ExprPtr> bound(e.children.size());
+  for (size_t i = 0; i < e.children.size(); i++) {
+    if (IsUnknownTyped(*e.children[i])) {
+      types.emplace_back();
+      continue;
+    }
+    ExprContext c = WithoutHint(ctx);
+    bound[i] = BindExpr(*e.children[i], c);
+    types.emplace_back(bound[i]->type);
+  }
+  std::optional<FunctionRegistry::Resolution> r;
+  try {
+    r = FunctionRegistry::Global().Resolve(e.names.back(), types);
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+  if (!r) NoSuchFunction(*this, e, ctx);
+  for (size_t i = 0; i < e.children.size(); i++) {
+    if (bound[i]) continue;
+    Type t = ParameterType(r->param_types[i], std::nullopt);
+    ExprContext c = WithoutHint(ctx);
+    c.hint = &t;
+    bound[i] = BindExpr(*e.children[i], c);
+  }
+  return FunctionRegistry::MakeCall(*r, std::move(bound), FunctionContext());
+}
+
+FunctionBindContext Binder::FunctionContext() {
+  if (statement_timestamp_ == 0) statement_timestamp_ = options_.transaction_timestamp;
+  if (statement_timestamp_ == 0) {
+    // TIMESTAMP values count microseconds since 1970-01-01 (UTC here).
+    statement_timestamp_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  }
+  FunctionBindContext c;
+  c.catalog = &catalog_;
+  c.statement_timestamp = statement_timestamp_;
+  return c;
+}
+
+std::string Binder::OutputName(const sql::Expr& e) {
+  switch (e.kind) {
+    case sql::ExprKind::kColumnRef:
+      return e.names.back();
+    case sql::ExprKind::kFunction:
+      return e.names.back();
+    case sql::ExprKind::kCast: {
+      std::string inner = OutputName(*e.children[0]);
+      if (inner != "?column?") return inner;
+      return e.type.name;
+    }
+    case sql::ExprKind::kLiteral:
+      if (e.literal_kind == sql::LiteralKind::kTyped) return e.type.name;
+      if (e.literal_kind == sql::LiteralKind::kBoolean) return "bool";
+      return "?column?";
+    case sql::ExprKind::kExtract:
+      return "extract";
+    case sql::ExprKind::kCase:
+      return "case";
+    case sql::ExprKind::kExists:
+      return "exists";
+    case sql::ExprKind::kSubquery:
+      if (e.subquery && e.subquery->kind == sql::QueryKind::kSelect &&
+          !e.subquery->select_list.empty()) {
+        const sql::SelectItem& item = e.subquery->select_list[0];
+        return item.alias.empty() ? OutputName(*item.expr) : item.alias;
+      }
+      return "?column?";
+    default:
+      return "?column?";
+  }
+}
+
+}  // namespace forktail

@@ -1,0 +1,250 @@
+// The binder's working state, shared by its files (internal to olap/plan):
+//   binder.cc           Bind(), write statements, CREATE TABLE, type names
+//   binder_scope.cc     scopes and name resolution (PostgreSQL's errors)
+//   binder_expr.cc      expressions: literals, operators, functions, typing
+//   binder_query.cc     SELECT / VALUES / set operations / WITH / FROM
+//   binder_select.cc    grouping, aggregates, select list, ORDER BY, LIMIT
+//   binder_subquery.cc  subqueries -> joins (decorrelation)
+//
+// Scopes. A query's FROM items form a Scope: relations (alias + columns with
+// query-wide ids). A subquery's Scope points to the enclosing one (`outer`):
+// names not found locally resolve there, which makes the subquery
+// correlated. Correlated conditions are taken out of the subquery's WHERE
+// (BoundQuery::correlated) and become join conditions (binder_subquery.cc).
+//
+// Expression context. Binding an expression may need to add joins (a scalar
+// subquery becomes a join whose result column the expression reads), so the
+// context carries the plan those joins attach to. Aggregate calls are only
+// allowed where `aggs` is set (select list, HAVING, ORDER BY); elsewhere the
+// context names the clause for PostgreSQL's "aggregate functions are not
+// allowed in WHERE".
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "olap/expression/scalar_function.h"
+#include "olap/parser/ast.h"
+#include "olap/plan/binder/binder.h"
+#include "olap/plan/logical_util.h"
+#include "storage/error.h"
+
+namespace forktail {
+
+struct ScopeRelation {
+  std::string alias;  // qualifier for t.x (the alias, or the table name)
+  std::vector<LogicalColumn> columns;
+  std::vector<bool> hidden;  // excluded from * and unqualified lookup (USING's right copy)
+};
+
+struct Scope {
+  std::vector<ScopeRelation> relations;
+  const Scope* outer = nullptr;
+  // Ids produced at this level (for telling local from outer references).
+  ColumnSet Ids() const;
+};
+
+// Aggregation state of one SELECT block.
+struct AggState {
+  std::vector<ExprPtr> group_exprs;    // bound over the FROM scope
+  std::vector<uint32_t> group_ids;     // the key's column id (forwarded or computed)
+  std::vector<ExprPtr> agg_inputs;     // per aggregate: its input (null: COUNT(*))
+  std::vector<LogicalAggregate> aggs;  // input filled when the pre-projection is built
+  std::vector<LogicalColumn> agg_columns;
+  std::set<uint32_t> count_ids;  // outputs of COUNT / COUNT(*)
+  bool grouped = false;          // GROUP BY, HAVING or an aggregate present
+  bool in_aggregate = false;     // binding an aggregate's argument
+};
+
+// Window calls of one SELECT block (binder_window.cc): bound in the select
+// list and ORDER BY over the grouped scope, evaluated by Window operators
+// placed after GROUP BY / HAVING and before DISTINCT / ORDER BY / LIMIT.
+struct BoundWindowCall {
+  WindowFunction fn;  // args filled when the Window operators are built
+  std::vector<ExprPtr> args;
+  std::vector<ExprPtr> partition;
+  std::vector<ExprPtr> order;
+  std::vector<SortKeyRef> order_keys;  // direction and NULL placement; column unused
+  LogicalColumn out;
+  int position = 0;
+};
+
+struct WindowState {
+  std::vector<BoundWindowCall> calls;
+  // Binding a window call: 1 its arguments, 2 its PARTITION BY / ORDER BY
+  // (PostgreSQL words the nesting error differently).
+  int binding = 0;
+  // The query level's WINDOW clause (OVER w / OVER (w ...) resolve here).
+  const std::vector<sql::NamedWindow>* named = nullptr;
+};
+
+// 42P20 for a WINDOW clause that defines a name twice, and the errors of
+// resolving each definition against the ones before it (binder_window.cc).
+void CheckWindowClause(const std::vector<sql::NamedWindow>& named);
+
+struct SrfState;  // binder_srf.h
+
+struct ExprContext {
+  const Scope* scope = nullptr;
+  LogicalOpPtr* plan = nullptr;    // where subquery joins attach; null: no subqueries
+  const char* clause = "WHERE";    // for "aggregate functions are not allowed in %s"
+  AggState* aggs = nullptr;        // aggregates allowed (and grouped-mode checks)
+  WindowState* windows = nullptr;  // window calls allowed (else 42P20 naming `clause`)
+  SrfState* srfs = nullptr;        // set-returning calls allowed (binder_srf.h)
+  const Type* hint = nullptr;      // type an unknown literal / parameter should take
+};
+
+// `ctx` for an operand whose type the surrounding call does not decide.
+inline ExprContext WithoutHint(const ExprContext& ctx) {
+  ExprContext c = ctx;
+  c.hint = nullptr;
+  return c;
+}
+
+// What binding a query returns.
+struct BoundQuery {
+  LogicalOpPtr plan;
+  std::vector<LogicalColumn> columns;  // the visible output columns
+  std::vector<ExprPtr> correlated;     // conjuncts over outer + inner ids
+};
+
+// How a subquery is bound (binder_subquery.cc sets it).
+struct SubqueryMode {
+  bool is_subquery = false;
+  // Correlated, aggregated scalar subquery: stop before the select list's
+  // projection; group additionally by the inner columns of `correlated` and
+  // return the select expression in `deferred_select`.
+  bool defer_select = false;
+  std::vector<ExprPtr> deferred_select;
+  std::set<uint32_t> count_ids;
+  // Apply (binder_apply.cc): leave correlated conjuncts in the WHERE filter
+  // (the subplan then reads outer columns; it runs per outer binding).
+  bool keep_correlated = false;
+};
+
+class Binder {
+ public:
+  Binder(const Catalog& catalog, const BindOptions& options);
+
+  BoundStatement BindStatement(const sql::Statement& stmt);
+
+  // --- queries (binder_query.cc, binder_select.cc)
+  BoundQuery BindQuery(const sql::Query& q, const Scope* outer, SubqueryMode* mode = nullptr);
+  BoundQuery BindSelect(const sql::Query& q, const Scope* outer, SubqueryMode* mode);
+  BoundQuery BindValues(const sql::Query& q, const Scope* outer);
+  BoundQuery BindSetOp(const sql::Query& q, const Scope* outer);
+  // FROM: the cross product of the items; fills `scope`.
+  LogicalOpPtr BindFrom(const std::vector<sql::TableRefPtr>& from, Scope* scope);
+  LogicalOpPtr BindTableRef(const sql::TableRef& ref, Scope* scope);
+  LogicalOpPtr MakeGet(const Table& table, const std::string& alias, ScopeRelation* rel,
+                       bool ids_are_positions = false);
+  // ORDER BY / LIMIT / OFFSET on a bound query (set operations, VALUES).
+  void ApplyOrderLimit(const sql::Query& q, BoundQuery* bq);
+  void ApplyLimit(const sql::Query& q, LogicalOpPtr* plan);
+
+  // --- expressions (binder_expr.cc)
+  ExprPtr BindExpr(const sql::Expr& e, ExprContext& ctx);
+  // A condition (WHERE, ON, HAVING): must be boolean.
+  ExprPtr BindCondition(const sql::Expr& e, ExprContext& ctx, const char* clause);
+  ExprPtr BindLiteral(const sql::Expr& e, const Type* hint);
+  ExprPtr BindParameter(const sql::Expr& e, const Type* hint);
+  ExprPtr BindFunction(const sql::Expr& e, ExprContext& ctx);
+  ExprPtr BindAggregate(const sql::Expr& e, ExprContext& ctx);
+  // f(...) OVER (...), and window-only functions called without OVER
+  // (binder_window.cc).
+  ExprPtr BindWindowCall(const sql::Expr& e, ExprContext& ctx);
+  static bool IsWindowOnlyName(const std::string& name);
+  // Pre-projection of computed window arguments and keys, then one Window
+  // operator per distinct (PARTITION BY, ORDER BY) on top of *plan.
+  LogicalOpPtr PlanWindows(LogicalOpPtr plan, WindowState* ws);
+  // A function of the FunctionRegistry (olap/expression/scalar_function.h).
+  ExprPtr BindRegisteredFunction(const sql::Expr& e, ExprContext& ctx);
+  // now() etc.: one timestamp per statement (taken on first use).
+  FunctionBindContext FunctionContext();
+  ExprPtr BindBinary(const sql::Expr& e, ExprContext& ctx);
+  ExprPtr BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
+  // x ILIKE p as lower(x) LIKE lower(p) (ASCII case folding).
+  ExprPtr FoldCaseForILike(ExprPtr x, std::string* pattern);
+  ExprPtr BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r, ExprContext& ctx,
+                         int position);
+  // Binds l and r so that an unknown literal/parameter on one side takes the
+  // other side's type.
+  std::pair<ExprPtr, ExprPtr> BindPair(const sql::Expr& l, const sql::Expr& r, ExprContext& ctx);
+  bool IsUnknownTyped(const sql::Expr& e) const;
+  int64_t ConstantInt(const sql::Expr& e, const char* what);
+  // Whether the AST contains an aggregate call (outside subqueries).
+  static bool ContainsAggregate(const sql::Expr& e);
+  static bool IsAggregateName(const std::string& name);
+
+  // --- names (binder_scope.cc)
+  ExprPtr ResolveColumn(const sql::Expr& e, const Scope& scope);
+  Table& LookupTable(const sql::QualifiedName& names, int position) const;
+
+  // --- subqueries (binder_subquery.cc)
+  // A top-level WHERE conjunct that is [NOT] EXISTS / [NOT] IN / op ANY|ALL
+  // (subquery): joined onto *plan; returns false if `e` is not one.
+  bool BindSubqueryConjunct(const sql::Expr& e, ExprContext& ctx);
+  // A scalar subquery inside an expression: joined onto *ctx.plan; returns
+  // the expression giving its value.
+  ExprPtr BindScalarSubquery(const sql::Expr& e, ExprContext& ctx);
+  // The join rewrites behind the two above; 0A000 for shapes they cannot
+  // express (the callers then fall back to an Apply).
+  bool BindSubqueryJoin(const sql::Expr& e, bool negated, ExprContext& ctx);
+  ExprPtr BindScalarJoin(const sql::Expr& e, ExprContext& ctx);
+  // EXISTS / [NOT] IN / op ANY|ALL (subquery) as a value anywhere in an
+  // expression: an Apply onto *ctx.plan (binder_apply.cc); returns the
+  // boolean expression.
+  ExprPtr BindSubqueryValue(const sql::Expr& e, ExprContext& ctx);
+  // The general fallback for any subquery: binds `q` keeping its correlated
+  // conditions inside, and attaches an Apply of `kind` onto *ctx.plan (a
+  // hole is fine). ANY/ALL compare `lhs` (bound in ctx) with the column by
+  // `op`. Returns a ref to the Apply's result column.
+  ExprPtr BindApply(const sql::Query& q, ExprContext& ctx, ApplyKind kind, const sql::Expr* lhs,
+                    const std::string& op, int position);
+  // Adds a column computing `e` on top of *plan (unless it already is a
+  // column of type `want`); returns its id.
+  uint32_t Materialize(LogicalOpPtr* plan, ExprPtr e, const Type& want);
+
+  uint32_t NewId() { return next_id_++; }
+  // "alias.column" of each resolved id and the position of its latest
+  // reference (for 42803's message and position).
+  std::map<uint32_t, std::string> display_;
+  std::map<uint32_t, int> ref_position_;
+  const Catalog& catalog() const { return catalog_; }
+
+  // Output name of a select item as PostgreSQL derives it.
+  static std::string OutputName(const sql::Expr& e);
+
+ private:
+  BoundStatement BindInsert(const sql::InsertStmt& s);
+  BoundStatement BindUpdate(const sql::UpdateStmt& s);
+  BoundStatement BindDelete(const sql::DeleteStmt& s);
+  BoundStatement BindCreateTable(const sql::CreateTableStmt& s);
+
+  const Catalog& catalog_;
+  const BindOptions& options_;
+  uint32_t next_id_ = 1;
+  int64_t statement_timestamp_ = 0;  // FunctionContext()
+  std::vector<std::optional<Type>> param_types_;
+  // CTEs visible while binding (innermost last).
+  std::vector<const sql::CommonTableExpr*> ctes_;
+
+  friend class CteGuard;
+  friend BoundStatement Bind(const sql::Statement&, const Catalog&, const BindOptions&);
+};
+
+// Rethrows a DbError from an expression factory with a position (and
+// 42883 for "operator does not exist", as PostgreSQL reports it).
+[[noreturn]] void RethrowAt(const DbError& e, int position);
+
+// A type's name without modifiers, as PostgreSQL's messages spell it
+// ("character", "numeric", "character varying").
+std::string BaseTypeName(const Type& t);
+
+// Ids referenced by the plan's expressions that no operator below produces.
+ColumnSet FreeColumns(const LogicalOp& op);
+
+}  // namespace forktail

@@ -1,0 +1,142 @@
+// string_agg / array_agg and ARRAY(subquery) (binder_catalog.h). The
+// aggregates run in the group table (olap/execution/aggregate/list_agg.h); the binder checks the
+// arguments, turns array_agg's input into text (the result's TEXT carries the
+// element type, as every array here: binder_catalog_array.cc) and reduces an
+// aggregate ORDER BY to the one form the state supports, the aggregated value
+// itself, compared as text or as a number.
+#include <string>
+
+#include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/catalog/system_catalog.h"
+
+namespace forktail {
+
+namespace {
+
+[[noreturn]] void Unsupported(const std::string& what, int position) {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
+}
+
+// ARRAY(subquery) rewrites its subquery's select item into this call; the
+// flag no SQL text can set (array_agg written without parentheses is a
+// column) marks the rewrite done, so binding the statement again (prepared
+// statements) finds it in place. Its ORDER BY ordinal 1 is the argument.
+bool IsRewrittenArrayAgg(const sql::Expr& e) {
+  return e.kind == sql::ExprKind::kFunction && e.no_parens && e.names.size() == 1 &&
+         e.names[0] == "array_agg";
+}
+
+bool IsOrdinalOne(const sql::Expr& e) {
+  return e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kInteger &&
+         e.text == "1";
+}
+
+}  // namespace
+
+ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
+  const std::string& name = e.names.back();
+  const bool is_string = name == "string_agg";
+  if (e.star || e.children.size() != (is_string ? 2u : 1u)) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "function " + name + " with " + std::to_string(e.children.size()) +
+                      " arguments does not exist",
+                  e.position);
+  }
+  if (e.distinct) Unsupported(name + "(DISTINCT ...)", e.position);
+  if (e.filter) Unsupported(name + "(...) FILTER", e.position);
+  AggState& st = *ctx.aggs;
+  ExprContext c = ctx;
+  c.hint = nullptr;
+  c.plan = nullptr;  // no subqueries inside aggregate arguments
+  st.in_aggregate = true;
+  ExprPtr input;
+  ExprPtr sep;
+  std::vector<ExprPtr> keys;
+  try {
+    Type text = Type::Text();
+    if (is_string) c.hint = &text;
+    input = binder.BindExpr(*e.children[0], c);
+    if (is_string) sep = binder.BindExpr(*e.children[1], c);
+    c.hint = nullptr;
+    for (const sql::OrderItem& o : e.agg_order) {
+      keys.push_back(IsRewrittenArrayAgg(e) && IsOrdinalOne(*o.expr) ? CloneExpr(*input)
+                                                                     : binder.BindExpr(*o.expr, c));
+    }
+  } catch (...) {
+    st.in_aggregate = false;
+    throw;
+  }
+  st.in_aggregate = false;
+  LogicalAggregate agg;
+  agg.kind = is_string ? AggKind::kStringAgg : AggKind::kArrayAgg;
+  Type result = Type::Text();
+  if (is_string) {
+    if (!input->type.IsString() || !sep->type.IsString()) {
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function string_agg(" + BaseTypeName(input->type) + ", " +
+                        BaseTypeName(sep->type) + ") does not exist",
+                    e.position);
+    }
+    if (sep->kind != ExprKind::kConstant)
+      Unsupported("a non-constant string_agg separator", e.position);
+    if (!sep->constant.is_null()) agg.separator = std::string(sep->constant.GetString());
+  } else {
+    if (ArrayElementType(input->type)) Unsupported("array_agg of arrays", e.position);
+    result = ArrayTextType(input->type);
+  }
+  for (size_t i = 0; i < keys.size(); i++) {
+    if (!ExprEquals(*keys[i], *input)) {
+      Unsupported(name + "(... ORDER BY) on anything but the aggregated value",
+                  e.agg_order[i].position);
+    }
+    if (i > 0) continue;  // later keys equal to the first change nothing
+    const sql::OrderItem& o = e.agg_order[i];
+    agg.order.by = input->type.IsNumeric() ? ListAggOrder::By::kNumber : ListAggOrder::By::kText;
+    agg.order.descending = o.direction == sql::SortDirection::kDesc;
+    agg.order.nulls_first = o.nulls == sql::NullsOrder::kDefault
+                                ? agg.order.descending
+                                : o.nulls == sql::NullsOrder::kFirst;
+  }
+  if (!input->type.IsString()) input = Cast(std::move(input), Type::Text());
+  return AddAggregate(binder, std::move(agg), std::move(input), result, name, ctx);
+}
+
+ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
+  // The rewrite happens once, in place: the statement's tree is not shared.
+  sql::Query& q = const_cast<sql::Query&>(*e.subquery);
+  if (!(q.select_list.size() == 1 && q.select_list[0].expr &&
+        IsRewrittenArrayAgg(*q.select_list[0].expr))) {
+    bool simple = q.kind == sql::QueryKind::kSelect && q.with.empty() && !q.distinct &&
+                  q.group_by.empty() && !q.having && !q.limit && !q.offset && q.locking.empty() &&
+                  q.select_list.size() == 1 && q.select_list[0].expr &&
+                  q.select_list[0].expr->kind != sql::ExprKind::kStar &&
+                  !binder.ContainsAggregate(*q.select_list[0].expr);
+    if (!simple) {
+      Unsupported("ARRAY(subquery) other than ARRAY(SELECT x FROM .. WHERE .. ORDER BY ..)",
+                  e.position);
+    }
+    auto call = std::make_unique<sql::Expr>();
+    call->kind = sql::ExprKind::kFunction;
+    call->position = e.position;
+    call->names = {"array_agg"};
+    call->no_parens = true;
+    call->children.push_back(std::move(q.select_list[0].expr));
+    call->agg_order = std::move(q.order_by);
+    q.order_by.clear();
+    if (q.select_list[0].alias.empty()) q.select_list[0].alias = "array";
+    q.select_list[0].expr = std::move(call);
+  }
+  ExprPtr sub = binder.BindScalarSubquery(e, ctx);
+  Type t = sub->type;
+  ExprPtr empty = Constant(Value::Text("{}"));
+  empty->type = t;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(sub));
+  args.push_back(std::move(empty));
+  ExprPtr r = Coalesce(std::move(args));
+  r->type = t;
+  return r;
+}
+
+}  // namespace forktail

@@ -1,0 +1,402 @@
+// Query expressions other than a SELECT block: WITH, VALUES, set operations,
+// FROM items (tables, CTE references, subqueries, joins), ORDER BY / LIMIT on
+// the whole query.
+#include <string>
+
+#include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/binder/binder_join.h"
+#include "olap/plan/binder/binder_lateral.h"
+#include "olap/plan/constant_folding.h"
+
+namespace forktail {
+
+namespace {
+
+[[noreturn]] void NotSupported(const std::string& what, int position) {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
+}
+
+LogicalOpPtr MakeProject(LogicalOpPtr child, std::vector<LogicalColumn> cols,
+                         std::vector<ExprPtr> exprs) {
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kProject;
+  op->children.push_back(std::move(child));
+  op->columns = std::move(cols);
+  op->expressions = std::move(exprs);
+  return op;
+}
+
+}  // namespace
+
+BoundQuery Binder::BindQuery(const sql::Query& q, const Scope* outer, SubqueryMode* mode) {
+  if (q.recursive) NotSupported("WITH RECURSIVE", q.position);
+  size_t depth = ctes_.size();
+  for (const sql::CommonTableExpr& cte : q.with) {
+    for (size_t i = depth; i < ctes_.size(); i++) {
+      if (ctes_[i]->name == cte.name) {
+        throw DbError(sqlstate::kDuplicateAlias,
+                      "WITH query name \"" + cte.name + "\" specified more than once",
+                      cte.position);
+      }
+    }
+    ctes_.push_back(&cte);
+  }
+  BoundQuery bq;
+  try {
+    switch (q.kind) {
+      case sql::QueryKind::kSelect:
+        bq = BindSelect(q, outer, mode);
+        break;
+      case sql::QueryKind::kValues:
+        bq = BindValues(q, outer);
+        break;
+      case sql::QueryKind::kSetOp:
+        bq = BindSetOp(q, outer);
+        break;
+    }
+  } catch (...) {
+    ctes_.resize(depth);
+    throw;
+  }
+  ctes_.resize(depth);
+  return bq;
+}
+
+LogicalOpPtr Binder::MakeGet(const Table& table, const std::string& alias, ScopeRelation* rel,
+                             bool ids_are_positions) {
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kGet;
+  op->table_id = table.id();
+  op->table_name = table.schema().name;
+  op->alias = alias;
+  rel->alias = alias;
+  for (size_t i = 0; i < table.schema().columns.size(); i++) {
+    const ColumnDef& def = table.schema().columns[i];
+    LogicalColumn c{ids_are_positions ? static_cast<uint32_t>(i) : NewId(), def.name, def.type};
+    op->columns.push_back(c);
+    op->table_columns.push_back(static_cast<uint32_t>(i));
+    rel->columns.push_back(c);
+    rel->hidden.push_back(false);
+  }
+  return op;
+}
+
+static void ApplyColumnAliases(const sql::TableRef& ref, ScopeRelation* rel) {
+  if (ref.column_aliases.size() > rel->columns.size()) {
+    throw DbError(sqlstate::kInvalidColumnReference,
+                  "table \"" + rel->alias + "\" has " + std::to_string(rel->columns.size()) +
+                      " columns available but " + std::to_string(ref.column_aliases.size()) +
+                      " columns specified",
+                  ref.position);
+  }
+  for (size_t i = 0; i < ref.column_aliases.size(); i++) {
+    rel->columns[i].name = ref.column_aliases[i];
+  }
+}
+
+LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
+  switch (ref.kind) {
+    case sql::TableRefKind::kTable: {
+      const std::string& name = ref.names.back();
+      ScopeRelation rel;
+      std::string alias = ref.alias.empty() ? name : ref.alias;
+      LogicalOpPtr plan;
+      // A CTE of that name (innermost first) hides a table.
+      for (size_t i = ctes_.size(); ref.names.size() == 1 && i-- > 0;) {
+        if (ctes_[i]->name != name) continue;
+        const sql::CommonTableExpr* cte = ctes_[i];
+        std::vector<const sql::CommonTableExpr*> saved = ctes_;
+        ctes_.resize(i);  // a CTE sees the ones before it
+        BoundQuery bq;
+        try {
+          bq = BindQuery(*cte->query, nullptr);
+        } catch (...) {
+          ctes_ = saved;
+          throw;
+        }
+        ctes_ = saved;
+        rel.alias = alias;
+        rel.columns = bq.columns;
+        rel.hidden.assign(bq.columns.size(), false);
+        for (size_t c = 0; c < cte->column_names.size() && c < rel.columns.size(); c++) {
+          rel.columns[c].name = cte->column_names[c];
+        }
+        plan = std::move(bq.plan);
+        break;
+      }
+      if (!plan) {
+        // pg_catalog relations come first on the search path (binder_catalog.h).
+        if (const SystemRelationDef* sys = SystemRelationFor(ref.names)) {
+          plan = BindSystemRelation(*this, *sys, alias, &rel);
+        }
+      }
+      if (!plan) plan = MakeGet(LookupTable(ref.names, ref.position), alias, &rel);
+      ApplyColumnAliases(ref, &rel);
+      for (const ScopeRelation& other : scope->relations) {
+        if (other.alias == rel.alias) {
+          throw DbError(sqlstate::kDuplicateAlias,
+                        "table name \"" + rel.alias + "\" specified more than once");
+        }
+      }
+      scope->relations.push_back(std::move(rel));
+      return plan;
+    }
+    case sql::TableRefKind::kSubquery: {
+      BoundQuery bq = BindFromSubquery(*this, ref, scope);  // binder_lateral.h
+      ScopeRelation rel;
+      rel.alias = ref.alias;
+      rel.columns = bq.columns;
+      rel.hidden.assign(bq.columns.size(), false);
+      ApplyColumnAliases(ref, &rel);
+      scope->relations.push_back(std::move(rel));
+      return std::move(bq.plan);
+    }
+    case sql::TableRefKind::kFunction: {
+      ScopeRelation rel;
+      LogicalOpPtr plan = BindTableFunction(*this, ref, scope, &rel);  // binder_catalog.h
+      ApplyColumnAliases(ref, &rel);
+      scope->relations.push_back(std::move(rel));
+      return plan;
+    }
+    case sql::TableRefKind::kJoin:
+      break;
+  }
+  Scope left_scope, right_scope;
+  left_scope.outer = right_scope.outer = scope->outer;
+  LogicalOpPtr left = BindTableRef(*ref.left, &left_scope);
+  // A LATERAL item (or function) on the right sees the left side; a
+  // subquery without LATERAL only to report 42P01 (binder_lateral.h).
+  const bool sees_left = ref.right->kind == sql::TableRefKind::kFunction ||
+                         ref.right->kind == sql::TableRefKind::kSubquery;
+  if (sees_left) right_scope.relations = left_scope.relations;
+  LogicalOpPtr right = BindTableRef(*ref.right, &right_scope);
+  if (sees_left) {
+    right_scope.relations.erase(right_scope.relations.begin(),
+                                right_scope.relations.begin() + left_scope.relations.size());
+  }
+  Scope both;
+  both.outer = scope->outer;
+  for (ScopeRelation& r : left_scope.relations) both.relations.push_back(r);
+  for (ScopeRelation& r : right_scope.relations) both.relations.push_back(r);
+  std::vector<ExprPtr> conditions;
+  // USING / NATURAL: merged columns first (binder_join.h).
+  UsingMerge merge = BindUsingColumns(
+      *this, ref.natural ? NaturalJoinColumns(left_scope, right_scope) : ref.using_columns,
+      ref.join_kind, left_scope, right_scope, &both, &conditions);
+  if (!merge.merged.columns.empty()) both.relations.insert(both.relations.begin(), merge.merged);
+  if (ref.on) {
+    ExprContext ctx;
+    ctx.scope = &both;
+    ctx.plan = nullptr;
+    ctx.clause = "JOIN conditions";
+    conditions.push_back(BindCondition(*ref.on, ctx, "JOIN/ON"));
+  }
+  for (const ScopeRelation& rel : both.relations) {
+    for (const ScopeRelation& other : scope->relations) {
+      if (!rel.alias.empty() && other.alias == rel.alias) {
+        throw DbError(sqlstate::kDuplicateAlias,
+                      "table name \"" + rel.alias + "\" specified more than once");
+      }
+    }
+    scope->relations.push_back(rel);
+  }
+  LogicalJoinKind kind = LogicalJoinKind::kInner;
+  if (ref.join_kind == sql::JoinKind::kCross) kind = LogicalJoinKind::kCross;
+  if (ref.join_kind == sql::JoinKind::kLeft) kind = LogicalJoinKind::kLeft;
+  if (ref.join_kind == sql::JoinKind::kRight) {
+    kind = LogicalJoinKind::kLeft;
+    std::swap(left, right);
+  }
+  if (ref.join_kind == sql::JoinKind::kFull) {
+    kind = LogicalJoinKind::kFull;
+    PrepareFullJoinKeys(*this, &left, &right, &conditions);  // binder_join.h
+  }
+  LogicalOpPtr join =
+      JoinMaybeLateral(*this, kind, std::move(left), std::move(right), std::move(conditions),
+                       ref.join_kind == sql::JoinKind::kRight);
+  return AddUsingMerge(std::move(join), &merge);
+}
+
+LogicalOpPtr Binder::BindFrom(const std::vector<sql::TableRefPtr>& from, Scope* scope) {
+  LogicalOpPtr plan;
+  for (const sql::TableRefPtr& item : from) {
+    LogicalOpPtr p = BindTableRef(*item, scope);
+    plan = plan ? JoinMaybeLateral(*this, LogicalJoinKind::kCross, std::move(plan), std::move(p),
+                                   {}, false)
+                : std::move(p);
+  }
+  return plan;
+}
+
+BoundQuery Binder::BindValues(const sql::Query& q, const Scope* outer) {
+  (void)outer;
+  size_t n = q.values.empty() ? 0 : q.values[0].size();
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kValues;
+  op->rows.resize(q.values.size());
+  ExprContext ctx;
+  ctx.plan = nullptr;
+  ctx.clause = "VALUES";
+  for (size_t c = 0; c < n; c++) {
+    std::optional<Type> t;
+    for (size_t r = 0; r < q.values.size(); r++) {
+      if (IsUnknownTyped(*q.values[r][c])) continue;
+      ExprContext x = ctx;
+      ExprPtr e = BindExpr(*q.values[r][c], x);
+      try {
+        t = t ? CommonType(*t, e->type, false) : e->type;
+      } catch (const DbError&) {
+        throw DbError(sqlstate::kDatatypeMismatch,
+                      "VALUES types " + BaseTypeName(*t) + " and " + BaseTypeName(e->type) +
+                          " cannot be matched",
+                      q.values[r][c]->position);
+      }
+      op->rows[r].resize(n);
+      op->rows[r][c] = std::move(e);
+    }
+    if (!t) t = Type::Text();
+    if (t->IsString()) t = Type::Text();
+    for (size_t r = 0; r < q.values.size(); r++) {
+      op->rows[r].resize(n);
+      if (!op->rows[r][c]) {
+        ExprContext x = ctx;
+        x.hint = &*t;
+        op->rows[r][c] = BindExpr(*q.values[r][c], x);
+      }
+      ExprPtr& e = op->rows[r][c];
+      if (!(e->type == *t) && !(e->type.IsString() && t->IsString())) e = Cast(std::move(e), *t);
+      e = FoldExpression(std::move(e));
+    }
+    op->columns.push_back({NewId(), "column" + std::to_string(c + 1), *t});
+  }
+  BoundQuery bq;
+  bq.columns = op->columns;
+  bq.plan = std::move(op);
+  ApplyOrderLimit(q, &bq);
+  return bq;
+}
+
+BoundQuery Binder::BindSetOp(const sql::Query& q, const Scope* outer) {
+  BoundQuery l = BindQuery(*q.left, outer);
+  BoundQuery r = BindQuery(*q.right, outer);
+  const char* name = q.set_op == sql::SetOpKind::kUnion       ? "UNION"
+                     : q.set_op == sql::SetOpKind::kIntersect ? "INTERSECT"
+                                                              : "EXCEPT";
+  if (l.columns.size() != r.columns.size()) {
+    // PostgreSQL points at the right operand's select list.
+    int pos = q.right->position;
+    if (q.right->kind == sql::QueryKind::kSelect && !q.right->select_list.empty()) {
+      pos = q.right->select_list[0].position;
+    }
+    throw DbError(sqlstate::kSyntaxError,
+                  std::string("each ") + name + " query must have the same number of columns", pos);
+  }
+  std::vector<Type> types;
+  for (size_t i = 0; i < l.columns.size(); i++) {
+    try {
+      Type t = CommonType(l.columns[i].type, r.columns[i].type, false);
+      types.push_back(t.IsString() ? Type::Text() : t);
+    } catch (const DbError&) {
+      throw DbError(sqlstate::kDatatypeMismatch,
+                    std::string(name) + " types " + BaseTypeName(l.columns[i].type) + " and " +
+                        BaseTypeName(r.columns[i].type) + " cannot be matched",
+                    q.right->position);
+    }
+  }
+  // Bring each side to the common types, positionally.
+  for (BoundQuery* side : {&l, &r}) {
+    std::vector<LogicalColumn> cols;
+    std::vector<ExprPtr> exprs;
+    bool cast = side->plan->columns.size() != side->columns.size();
+    for (size_t i = 0; i < side->columns.size(); i++) {
+      const LogicalColumn& c = side->columns[i];
+      ExprPtr e = ColumnRef(c.id, c.type);
+      if (!(c.type == types[i]) && !(c.type.IsString() && types[i].IsString())) {
+        e = Cast(std::move(e), types[i]);
+        cast = true;
+        cols.push_back({NewId(), c.name, types[i]});
+      } else {
+        cols.push_back(c);
+      }
+      exprs.push_back(std::move(e));
+    }
+    if (cast) side->plan = MakeProject(std::move(side->plan), cols, std::move(exprs));
+    side->columns = cols;
+  }
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = q.set_op == sql::SetOpKind::kUnion       ? LogicalOpKind::kUnion
+             : q.set_op == sql::SetOpKind::kIntersect ? LogicalOpKind::kIntersect
+                                                      : LogicalOpKind::kExcept;
+  op->set_distinct = !q.set_all;
+  for (size_t i = 0; i < l.columns.size(); i++) {
+    op->columns.push_back({NewId(), l.columns[i].name, types[i]});
+  }
+  op->children.push_back(std::move(l.plan));
+  op->children.push_back(std::move(r.plan));
+  BoundQuery bq;
+  bq.columns = op->columns;
+  bq.plan = std::move(op);
+  ApplyOrderLimit(q, &bq);
+  return bq;
+}
+
+void Binder::ApplyLimit(const sql::Query& q, LogicalOpPtr* plan) {
+  if (!q.limit && !q.offset) return;
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kLimit;
+  if (q.limit) op->limit = ConstantInt(*q.limit, "LIMIT");
+  if (q.offset) {
+    int64_t off = ConstantInt(*q.offset, "OFFSET");
+    op->offset = off == kNoRowLimit ? 0 : off;
+  }
+  op->children.push_back(std::move(*plan));
+  RecomputeColumns(op.get());
+  *plan = std::move(op);
+}
+
+void Binder::ApplyOrderLimit(const sql::Query& q, BoundQuery* bq) {
+  if (!q.order_by.empty()) {
+    Scope scope;
+    ScopeRelation rel;
+    rel.columns = bq->columns;
+    rel.hidden.assign(rel.columns.size(), false);
+    scope.relations.push_back(rel);
+    auto sort = std::make_unique<LogicalOp>();
+    sort->kind = LogicalOpKind::kSort;
+    for (const sql::OrderItem& item : q.order_by) {
+      const sql::Expr& e = *item.expr;
+      uint32_t id = 0;
+      if (e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kInteger) {
+        int64_t k = std::stoll(e.text);
+        if (k < 1 || k > static_cast<int64_t>(bq->columns.size())) {
+          throw DbError(sqlstate::kInvalidColumnReference,
+                        "ORDER BY position " + e.text + " is not in select list", e.position);
+        }
+        id = bq->columns[k - 1].id;
+      } else {
+        ExprContext ctx;
+        ctx.scope = &scope;
+        ctx.clause = "ORDER BY";
+        ExprPtr b = BindExpr(e, ctx);
+        if (b->kind != ExprKind::kColumnRef) {
+          NotSupported("ORDER BY on an expression of a UNION/VALUES result", e.position);
+        }
+        id = b->column;
+      }
+      SortKeyRef k;
+      k.column = id;
+      k.descending = item.direction == sql::SortDirection::kDesc;
+      k.nulls_first = item.nulls == sql::NullsOrder::kDefault
+                          ? k.descending
+                          : item.nulls == sql::NullsOrder::kFirst;
+      sort->sort_keys.push_back(k);
+    }
+    sort->children.push_back(std::move(bq->plan));
+    RecomputeColumns(sort.get());
+    bq->plan = std::move(sort);
+  }
+  ApplyLimit(q, &bq->plan);
+}
+
+}  // namespace forktail

@@ -1,0 +1,447 @@
+// One SELECT block:
+//
+//   FROM (cross joins of the items) -> WHERE subquery joins -> Filter(WHERE)
+//   -> [Project: computed group keys / aggregate inputs] -> [Aggregate]
+//   -> [HAVING scalar-subquery joins] -> [Filter(HAVING)]
+//   -> [select-list scalar-subquery joins] -> Project(select list + hidden
+//   ORDER BY columns) -> [Distinct] -> [Sort] -> [Limit] -> [Project(visible)]
+//
+// The select list, HAVING and ORDER BY are bound before the aggregation they
+// sit on exists (their aggregate calls define it), so scalar subqueries in
+// them join onto a "hole": a join whose left child is still null, filled in
+// (Plug) once the plan below is built.
+#include <string>
+
+#include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/binder/binder_srf.h"
+
+namespace forktail {
+
+namespace {
+
+[[noreturn]] void NotSupported(const std::string& what, int position) {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
+}
+
+LogicalOpPtr Plug(LogicalOpPtr holey, LogicalOpPtr plan) {
+  if (!holey) return plan;
+  holey->children[0] = Plug(std::move(holey->children[0]), std::move(plan));
+  RecomputeColumns(holey.get());
+  return holey;
+}
+
+LogicalOpPtr OneRow() {
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kValues;
+  op->rows.emplace_back();
+  return op;
+}
+
+bool IsOrdinal(const sql::Expr& e) {
+  return e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kInteger;
+}
+
+struct SelectOutput {
+  ExprPtr expr;
+  std::string name;
+};
+
+}  // namespace
+
+BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryMode* mode) {
+  if (!q.distinct_on.empty()) NotSupported("DISTINCT ON", q.position);
+  Scope scope;
+  scope.outer = outer;
+  LogicalOpPtr plan = q.from.empty() ? OneRow() : BindFrom(q.from, &scope);
+  BoundQuery result;
+
+  // WHERE: subquery conjuncts become joins; correlated conjuncts (those
+  // reading outer columns) are handed to the caller.
+  if (q.where) {
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.plan = &plan;
+    ctx.clause = "WHERE";
+    std::vector<const sql::Expr*> conjuncts;
+    bool split = q.where->kind == sql::ExprKind::kAnd;
+    if (split) {
+      for (const sql::ExprPtr& c : q.where->children) conjuncts.push_back(c.get());
+    } else {
+      conjuncts.push_back(q.where.get());
+    }
+    std::vector<ExprPtr> filters;
+    for (const sql::Expr* c : conjuncts) {
+      if (BindSubqueryConjunct(*c, ctx)) continue;
+      ExprPtr b = BindCondition(*c, ctx, split ? "AND" : "WHERE");
+      // (An Apply's subquery, or a set operation's branch, keeps them: its
+      // plan then reads the outer columns, binder_apply.cc.)
+      bool correlated = false;
+      if (outer != nullptr && mode != nullptr && mode->is_subquery && !mode->keep_correlated) {
+        ColumnSet mine = OutputIds(*plan);
+        for (uint32_t id : ColumnsOf(*b)) correlated = correlated || mine.count(id) == 0;
+      }
+      (correlated ? result.correlated : filters).push_back(std::move(b));
+    }
+    if (!filters.empty()) plan = MakeFilter(std::move(plan), std::move(filters));
+  }
+
+  // Grouping.
+  AggState st;
+  bool has_aggs = q.having != nullptr;
+  for (const sql::SelectItem& item : q.select_list) {
+    has_aggs = has_aggs || ContainsAggregate(*item.expr);
+  }
+  for (const sql::OrderItem& item : q.order_by) {
+    has_aggs = has_aggs || ContainsAggregate(*item.expr);
+  }
+  st.grouped = has_aggs || !q.group_by.empty();
+  bool deferred = mode != nullptr && mode->defer_select;
+  {
+    ExprContext gctx;
+    gctx.scope = &scope;
+    gctx.plan = nullptr;
+    gctx.clause = "GROUP BY";
+    auto add_group = [&](ExprPtr g) {
+      for (const ExprPtr& x : st.group_exprs) {
+        if (ExprEquals(*x, *g)) return;
+      }
+      st.group_ids.push_back(g->kind == ExprKind::kColumnRef ? g->column : NewId());
+      st.group_exprs.push_back(std::move(g));
+    };
+    for (const sql::ExprPtr& g : q.group_by) {
+      const sql::Expr* e = g.get();
+      if (IsOrdinal(*e)) {
+        int64_t k = std::stoll(e->text);
+        if (k < 1 || k > static_cast<int64_t>(q.select_list.size()) ||
+            q.select_list[k - 1].expr->kind == sql::ExprKind::kStar) {
+          throw DbError(sqlstate::kInvalidColumnReference,
+                        "GROUP BY position " + e->text + " is not in select list", e->position);
+        }
+        e = q.select_list[k - 1].expr.get();
+      } else if (e->kind == sql::ExprKind::kColumnRef && e->names.size() == 1) {
+        // An input column wins over an output alias of the same name.
+        try {
+          ResolveColumn(*e, scope);
+        } catch (const DbError& err) {
+          if (std::string(err.sqlstate()) != sqlstate::kUndefinedColumn) throw;
+          for (const sql::SelectItem& item : q.select_list) {
+            if (item.alias == e->names[0]) {
+              e = item.expr.get();
+              break;
+            }
+          }
+        }
+      }
+      add_group(BindExpr(*e, gctx));
+    }
+    // Correlated aggregate subquery: also group by the inner correlation
+    // columns (the caller left-joins the groups back).
+    if (deferred) {
+      ColumnSet mine = OutputIds(*plan);
+      for (const ExprPtr& c : result.correlated) {
+        for (uint32_t id : ColumnsOf(*c)) {
+          if (mine.count(id)) add_group(ColumnRef(id, plan->columns[plan->FindColumn(id)].type));
+        }
+      }
+    }
+  }
+  if (!st.group_exprs.empty()) st.grouped = true;
+
+  ColumnSet from_ids = scope.Ids();
+  auto check_grouped = [&](const Expression& e, int fallback_position) {
+    if (!st.grouped) return;
+    ColumnSet keys(st.group_ids.begin(), st.group_ids.end());
+    for (uint32_t id : ColumnsOf(e)) {
+      if (from_ids.count(id) && !keys.count(id)) {
+        auto pos = ref_position_.find(id);
+        throw DbError(sqlstate::kGroupingError,
+                      "column \"" + display_[id] +
+                          "\" must appear in the GROUP BY clause or be used in an aggregate "
+                          "function",
+                      pos != ref_position_.end() ? pos->second : fallback_position);
+      }
+    }
+  };
+
+  // HAVING.
+  LogicalOpPtr having_hole;
+  ExprPtr having;
+  if (q.having) {
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.plan = &having_hole;
+    ctx.clause = "HAVING";
+    ctx.aggs = &st;
+    having = BindCondition(*q.having, ctx, "HAVING");
+    check_grouped(*having, q.having->position);
+  }
+
+  // Select list (with * expansion).
+  LogicalOpPtr select_hole;
+  ExprContext sctx;
+  sctx.scope = &scope;
+  sctx.plan = &select_hole;
+  sctx.clause = "SELECT";
+  sctx.aggs = &st;
+  WindowState windows;  // binder_window.cc
+  CheckWindowClause(q.windows);
+  windows.named = &q.windows;
+  sctx.windows = &windows;
+  SrfState srfs;  // binder_srf.h
+  sctx.srfs = &srfs;
+  std::vector<SelectOutput> outputs;
+  for (const sql::SelectItem& item : q.select_list) {
+    const sql::Expr& e = *item.expr;
+    if (e.kind == sql::ExprKind::kStar) {
+      if (scope.relations.empty()) {
+        throw DbError(sqlstate::kSyntaxError, "SELECT * with no tables specified is not valid",
+                      e.position);
+      }
+      bool found = e.names.empty();
+      for (const ScopeRelation& rel : scope.relations) {
+        if (!e.names.empty() && rel.alias != e.names.back()) continue;
+        found = true;
+        for (size_t i = 0; i < rel.columns.size(); i++) {
+          if (e.names.empty() && rel.hidden[i]) continue;
+          const LogicalColumn& c = rel.columns[i];
+          display_[c.id] = rel.alias + "." + c.name;
+          ref_position_[c.id] = e.position;
+          ExprPtr ref = ColumnRef(c.id, c.type);
+          check_grouped(*ref, e.position);
+          outputs.push_back({std::move(ref), c.name});
+        }
+      }
+      if (!found) {
+        throw DbError(sqlstate::kUndefinedTable,
+                      "missing FROM-clause entry for table \"" + e.names.back() + "\"", e.position);
+      }
+      continue;
+    }
+    if (IsRecordSrfCall(e)) {  // one column per field, "name.field"
+      std::string name = item.alias.empty() ? OutputName(e) : item.alias;
+      for (const LogicalColumn& c : BindRecordSrf(*this, e, sctx)) {
+        outputs.push_back({ColumnRef(c.id, c.type), name + "." + c.name});
+      }
+      continue;
+    }
+    ExprPtr b = BindExpr(e, sctx);
+    check_grouped(*b, e.position);
+    outputs.push_back({std::move(b), item.alias.empty() ? OutputName(e) : item.alias});
+  }
+  size_t visible = outputs.size();
+
+  // ORDER BY: ordinal, output name, or an expression (hidden if not output).
+  std::vector<SortKeyRef> sort_keys;
+  std::vector<size_t> sort_outputs;
+  for (const sql::OrderItem& item : q.order_by) {
+    const sql::Expr& e = *item.expr;
+    size_t out = SIZE_MAX;
+    if (IsOrdinal(e)) {
+      int64_t k = std::stoll(e.text);
+      if (k < 1 || k > static_cast<int64_t>(visible)) {
+        throw DbError(sqlstate::kInvalidColumnReference,
+                      "ORDER BY position " + e.text + " is not in select list", e.position);
+      }
+      out = static_cast<size_t>(k - 1);
+    } else if (e.kind == sql::ExprKind::kColumnRef && e.names.size() == 1) {
+      for (size_t i = 0; i < visible; i++) {
+        if (outputs[i].name != e.names[0]) continue;
+        if (out != SIZE_MAX && !ExprEquals(*outputs[out].expr, *outputs[i].expr)) {
+          throw DbError(sqlstate::kAmbiguousColumn, "ORDER BY \"" + e.names[0] + "\" is ambiguous",
+                        e.position);
+        }
+        if (out == SIZE_MAX) out = i;
+      }
+    }
+    if (out == SIZE_MAX) {
+      ExprPtr b = BindExpr(e, sctx);
+      check_grouped(*b, e.position);
+      for (size_t i = 0; i < outputs.size() && out == SIZE_MAX; i++) {
+        if (ExprEquals(*outputs[i].expr, *b)) out = i;
+      }
+      if (out == SIZE_MAX) {
+        if (q.distinct) {
+          throw DbError(sqlstate::kInvalidColumnReference,
+                        "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                        e.position);
+        }
+        out = outputs.size();
+        outputs.push_back({std::move(b), "?order?"});
+      }
+    }
+    SortKeyRef k;
+    k.descending = item.direction == sql::SortDirection::kDesc;
+    k.nulls_first = item.nulls == sql::NullsOrder::kDefault ? k.descending
+                                                            : item.nulls == sql::NullsOrder::kFirst;
+    sort_keys.push_back(k);
+    sort_outputs.push_back(out);
+  }
+
+  for (const BoundWindowCall& w : windows.calls) {
+    for (const auto* list : {&w.args, &w.partition, &w.order}) {
+      for (const ExprPtr& x : *list) check_grouped(*x, w.position);
+    }
+  }
+  for (const SrfCall& c : srfs.calls) {
+    for (const ExprPtr& x : c.args) check_grouped(*x, q.position);
+  }
+
+  // Aggregation: pre-projection, Aggregate, HAVING.
+  if (st.grouped) {
+    std::vector<LogicalColumn> cols = plan->columns;
+    std::vector<ExprPtr> exprs;
+    for (const LogicalColumn& c : cols) exprs.push_back(ColumnRef(c.id, c.type));
+    bool computed = false;
+    std::vector<LogicalColumn> key_cols;
+    for (size_t i = 0; i < st.group_exprs.size(); i++) {
+      const ExprPtr& g = st.group_exprs[i];
+      LogicalColumn c{st.group_ids[i], "?column?", g->type};
+      if (g->kind == ExprKind::kColumnRef) {
+        c = plan->columns[plan->FindColumn(g->column)];
+      } else {
+        cols.push_back(c);
+        exprs.push_back(CloneExpr(*g));
+        computed = true;
+      }
+      key_cols.push_back(c);
+    }
+    for (size_t i = 0; i < st.aggs.size(); i++) {
+      const ExprPtr& in = st.agg_inputs[i];
+      if (!in) continue;
+      if (in->kind == ExprKind::kColumnRef) {
+        st.aggs[i].input = in->column;
+        continue;
+      }
+      LogicalColumn c{NewId(), "?column?", in->type};
+      st.aggs[i].input = c.id;
+      cols.push_back(c);
+      exprs.push_back(CloneExpr(*in));
+      computed = true;
+    }
+    if (computed) {
+      auto pre = std::make_unique<LogicalOp>();
+      pre->kind = LogicalOpKind::kProject;
+      pre->children.push_back(std::move(plan));
+      pre->columns = std::move(cols);
+      pre->expressions = std::move(exprs);
+      plan = std::move(pre);
+    }
+    auto agg = std::make_unique<LogicalOp>();
+    agg->kind = LogicalOpKind::kAggregate;
+    agg->group_keys = st.group_ids;
+    agg->aggregates = st.aggs;
+    agg->columns = key_cols;
+    for (const LogicalColumn& c : st.agg_columns) agg->columns.push_back(c);
+    agg->children.push_back(std::move(plan));
+    plan = std::move(agg);
+  }
+  plan = Plug(std::move(having_hole), std::move(plan));
+  if (having) {
+    std::vector<ExprPtr> hv;
+    hv.push_back(std::move(having));
+    plan = MakeFilter(std::move(plan), std::move(hv));
+  }
+  plan = Plug(std::move(select_hole), std::move(plan));
+  if (!windows.calls.empty()) {
+    if (deferred) NotSupported("window functions in a correlated scalar subquery", q.position);
+    plan = PlanWindows(std::move(plan), &windows);
+  }
+  if (!srfs.calls.empty()) {
+    if (deferred)
+      NotSupported("set-returning functions in a correlated scalar subquery", q.position);
+    plan = JoinSrfs(*this, std::move(plan), &srfs);
+  }
+
+  if (deferred) {
+    // The caller evaluates the select expression above its join.
+    if (visible != 1) {
+      throw DbError(sqlstate::kSyntaxError, "subquery must return only one column", q.position);
+    }
+    if (q.distinct || q.limit || q.offset) {
+      NotSupported("DISTINCT/LIMIT in a correlated scalar subquery", q.position);
+    }
+    mode->deferred_select.push_back(std::move(outputs[0].expr));
+    mode->count_ids = st.count_ids;
+    result.columns.push_back({0, outputs[0].name, mode->deferred_select[0]->type});
+    result.plan = std::move(plan);
+    return result;
+  }
+
+  // Correlated subqueries expose the inner columns their conditions read.
+  std::vector<uint32_t> corr_ids;
+  if (!result.correlated.empty()) {
+    if (st.grouped || q.distinct || q.limit || q.offset || !windows.calls.empty()) {
+      NotSupported("a correlated subquery with aggregation, DISTINCT or LIMIT here", q.position);
+    }
+    ColumnSet mine = OutputIds(*plan);
+    for (const ExprPtr& c : result.correlated) {
+      for (uint32_t id : ColumnsOf(*c)) {
+        if (mine.count(id)) corr_ids.push_back(id);
+      }
+    }
+  }
+
+  // The select list's projection (+ hidden ORDER BY columns + correlation columns).
+  auto proj = std::make_unique<LogicalOp>();
+  proj->kind = LogicalOpKind::kProject;
+  ColumnSet used;
+  ColumnSet local = OutputIds(*plan);
+  for (SelectOutput& o : outputs) {
+    // A forwarded column keeps its id; an outer column read by a
+    // correlated subquery's select list gets a fresh one (it is not
+    // produced here).
+    uint32_t id = o.expr->kind == ExprKind::kColumnRef && !used.count(o.expr->column) &&
+                          local.count(o.expr->column)
+                      ? o.expr->column
+                      : NewId();
+    used.insert(id);
+    proj->columns.push_back({id, o.name, o.expr->type});
+    proj->expressions.push_back(std::move(o.expr));
+  }
+  for (uint32_t id : corr_ids) {
+    if (used.count(id)) continue;
+    used.insert(id);
+    const LogicalColumn& c = plan->columns[plan->FindColumn(id)];
+    proj->columns.push_back(c);
+    proj->expressions.push_back(ColumnRef(c.id, c.type));
+  }
+  proj->children.push_back(std::move(plan));
+  std::vector<LogicalColumn> all = proj->columns;
+  plan = std::move(proj);
+  if (q.distinct) {
+    auto d = std::make_unique<LogicalOp>();
+    d->kind = LogicalOpKind::kDistinct;
+    d->children.push_back(std::move(plan));
+    RecomputeColumns(d.get());
+    plan = std::move(d);
+  }
+  if (!sort_keys.empty()) {
+    auto sort = std::make_unique<LogicalOp>();
+    sort->kind = LogicalOpKind::kSort;
+    for (size_t i = 0; i < sort_keys.size(); i++) {
+      sort_keys[i].column = all[sort_outputs[i]].id;
+      sort->sort_keys.push_back(sort_keys[i]);
+    }
+    sort->children.push_back(std::move(plan));
+    RecomputeColumns(sort.get());
+    plan = std::move(sort);
+  }
+  ApplyLimit(q, &plan);
+  result.columns.assign(all.begin(), all.begin() + static_cast<long>(visible));
+  if (all.size() > visible + corr_ids.size() || outputs.size() > visible) {
+    // Drop the hidden ORDER BY columns.
+    auto top = std::make_unique<LogicalOp>();
+    top->kind = LogicalOpKind::kProject;
+    for (size_t i = 0; i < all.size(); i++) {
+      if (i >= visible && i < outputs.size()) continue;
+      top->columns.push_back(all[i]);
+      top->expressions.push_back(ColumnRef(all[i].id, all[i].type));
+    }
+    top->children.push_back(std::move(plan));
+    plan = std::move(top);
+  }
+  result.plan = std::move(plan);
+  return result;
+}
+
+}  // namespace forktail

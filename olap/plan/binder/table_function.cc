@@ -1,0 +1,161 @@
+#include "olap/plan/binder/table_function.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/constant_folding.h"
+#include "storage/error.h"
+
+namespace forktail {
+
+namespace {
+
+[[noreturn]] void Unsupported(const std::string& what) {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported");
+}
+
+// The function's values (one per output row) for constant arguments.
+std::vector<Value> Series(const std::string& name, const Type& type,
+                          const std::vector<Value>& args) {
+  std::vector<Value> out;
+  if (name == "generate_series") {
+    for (const Value& a : args) {
+      if (a.is_null()) return out;
+    }
+    int64_t from = args[0].GetInt(), to = args[1].GetInt();
+    int64_t step = args.size() == 3 ? args[2].GetInt() : 1;
+    if (step == 0) throw DbError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+    // In unsigned arithmetic: b - a cannot overflow for any int64 pair.
+    uint64_t span =
+        step > 0
+            ? (to >= from ? static_cast<uint64_t>(to) - static_cast<uint64_t>(from) : UINT64_MAX)
+            : (from >= to ? static_cast<uint64_t>(from) - static_cast<uint64_t>(to) : UINT64_MAX);
+    if (span == UINT64_MAX) return out;
+    uint64_t abs_step = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+    uint64_t count = span / abs_step + 1;
+    if (count > static_cast<uint64_t>(kMaxSeriesRows)) {
+      Unsupported("generate_series of more than 1000000 rows");
+    }
+    int64_t v = from;
+    for (uint64_t i = 0; i < count; i++, v += (i < count ? step : 0)) {
+      out.push_back(type.id == TypeId::kBigInt ? Value::BigInt(v)
+                                               : Value::Integer(static_cast<int32_t>(v)));
+    }
+    return out;
+  }
+  if (name == "unnest" || name == "_pg_expandarray") {
+    if (args[0].is_null()) return out;
+    for (const std::optional<std::string>& v : ParseArrayText(args[0].GetString())) {
+      out.push_back(v ? Value::Parse(type, *v) : Value::Null(type));
+    }
+    return out;
+  }
+  Unsupported("function " + name + " in FROM");
+}
+
+// Value columns a call of `name` produces.
+size_t ValueColumns(const std::string& name) { return name == "_pg_expandarray" ? 2 : 1; }
+
+// One call's rows: its value columns (the index n for _pg_expandarray).
+std::vector<std::vector<Value>> CallRows(const std::string& name, const Type& type,
+                                         const std::vector<Value>& args) {
+  std::vector<std::vector<Value>> rows;
+  std::vector<Value> series = Series(name, type, args);
+  for (size_t i = 0; i < series.size(); i++) {
+    std::vector<Value> row;
+    row.push_back(std::move(series[i]));
+    if (name == "_pg_expandarray") row.push_back(Value::Integer(static_cast<int32_t>(i + 1)));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The zipped node's rows (see the header).
+std::vector<std::vector<Value>> ZipRows(const LogicalOp& op, const std::vector<Value>& args) {
+  std::string spec = op.function_name.substr(std::string(kZipPrefix).size());
+  std::vector<std::vector<std::vector<Value>>> calls;
+  std::vector<size_t> first_column;
+  size_t arg = 0, column = 0, pos = 0;
+  while (pos < spec.size()) {
+    size_t comma = spec.find(',', pos);
+    if (comma == std::string::npos) comma = spec.size();
+    std::string item = spec.substr(pos, comma - pos);
+    size_t slash = item.find('/');
+    std::string name = item.substr(0, slash);
+    size_t argc = std::stoul(item.substr(slash + 1));
+    std::vector<Value> call_args(args.begin() + static_cast<long>(arg),
+                                 args.begin() + static_cast<long>(arg + argc));
+    calls.push_back(CallRows(name, op.columns[column].type, call_args));
+    first_column.push_back(column);
+    arg += argc;
+    column += ValueColumns(name);
+    pos = comma + 1;
+  }
+  size_t n = 0;
+  for (const auto& c : calls) n = std::max(n, c.size());
+  std::vector<std::vector<Value>> rows(n);
+  for (size_t r = 0; r < n; r++) {
+    for (size_t c = 0; c < calls.size(); c++) {
+      size_t width = (c + 1 < calls.size() ? first_column[c + 1] : column) - first_column[c];
+      for (size_t k = 0; k < width; k++) {
+        rows[r].push_back(r < calls[c].size() ? calls[c][r][k]
+                                              : Value::Null(op.columns[first_column[c] + k].type));
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+LogicalOpPtr ExpandTableFunction(const LogicalOp& op) {
+  std::vector<Value> args;
+  for (const ExprPtr& e : op.expressions) {
+    ExprPtr folded = FoldExpression(CloneExpr(*e));
+    if (folded->kind != ExprKind::kConstant) {
+      Unsupported(op.function_name + " with arguments that are not constant per row");
+    }
+    args.push_back(folded->constant);
+  }
+  auto values = std::make_unique<LogicalOp>();
+  values->kind = LogicalOpKind::kValues;
+  values->columns = op.columns;
+  bool zip = op.function_name.rfind(kZipPrefix, 0) == 0;
+  std::vector<std::vector<Value>> rows =
+      zip ? ZipRows(op, args) : CallRows(op.function_name, op.columns[0].type, args);
+  size_t width = zip ? op.columns.size() : ValueColumns(op.function_name);
+  for (size_t i = 0; i < rows.size(); i++) {
+    std::vector<ExprPtr> row;
+    for (Value& v : rows[i]) row.push_back(Constant(std::move(v)));
+    // WITH ORDINALITY
+    if (op.columns.size() > width) {
+      row.push_back(Constant(Value::BigInt(static_cast<int64_t>(i + 1))));
+    }
+    values->rows.push_back(std::move(row));
+  }
+  return values;
+}
+
+std::string ZipFunctionName(const std::vector<std::pair<std::string, size_t>>& calls) {
+  std::string s = kZipPrefix;
+  for (size_t i = 0; i < calls.size(); i++) {
+    s += (i ? "," : "") + calls[i].first + "/" + std::to_string(calls[i].second);
+  }
+  return s;
+}
+
+void ExpandTableFunctions(LogicalOpPtr* plan) {
+  if ((*plan)->kind == LogicalOpKind::kTableFunction) {
+    *plan = ExpandTableFunction(**plan);
+    return;
+  }
+  for (LogicalOpPtr& c : (*plan)->children) {
+    if (c) ExpandTableFunctions(&c);
+  }
+}
+
+}  // namespace forktail

@@ -1,0 +1,434 @@
+// CatalogView: the relations of a Catalog with their OIDs, the rows of the
+// system relations, and what the catalog functions answer about them.
+#include <map>
+
+#include "olap/plan/catalog/system_catalog.h"
+
+namespace forktail {
+
+namespace {
+
+using namespace catalog_oid;  // NOLINT
+
+// One row under construction: unset columns take PostgreSQL's usual "empty"
+// values (0 for OIDs and numbers, false, '' for "char", NULL otherwise).
+class RowBuilder {
+ public:
+  explicit RowBuilder(const SystemRelationDef& def) : def_(def) {
+    bool pg = def.schema == "pg_catalog";  // information_schema: NULL by default
+    for (const SystemColumn& c : def.columns) {
+      if (!pg) {
+        row_.push_back(Value::Null(c.type));
+      } else if (c.pg_type == 26 || c.pg_type == 23 || c.pg_type == 28) {
+        row_.push_back(Value::Integer(0));
+      } else if (c.pg_type == 21) {
+        row_.push_back(Value::SmallInt(0));
+      } else if (c.pg_type == 16) {
+        row_.push_back(Value::Boolean(false));
+      } else if (c.pg_type == 18) {
+        row_.push_back(Value::Text(""));
+      } else {
+        row_.push_back(Value::Null(c.type));
+      }
+    }
+  }
+  RowBuilder& Int(const char* column, int64_t v) {
+    const Type& t = def_.columns[def_.Column(column)].type;
+    Value x = t.id == TypeId::kSmallInt ? Value::SmallInt(static_cast<int16_t>(v))
+              : t.id == TypeId::kBigInt ? Value::BigInt(v)
+              : t.id == TypeId::kDouble ? Value::Double(static_cast<double>(v))
+                                        : Value::Integer(static_cast<int32_t>(v));
+    row_[def_.Column(column)] = x;
+    return *this;
+  }
+  RowBuilder& Bool(const char* column, bool v) {
+    row_[def_.Column(column)] = Value::Boolean(v);
+    return *this;
+  }
+  RowBuilder& Str(const char* column, std::string v) {
+    const Type& t = def_.columns[def_.Column(column)].type;
+    row_[def_.Column(column)] = Value::String(t, std::move(v));
+    return *this;
+  }
+  Row Done() { return std::move(row_); }
+
+ private:
+  const SystemRelationDef& def_;
+  Row row_;
+};
+
+bool IsViewOid(int32_t oid) { return oid >= 12000; }
+
+// quote_ident(): bare if a plain lower-case identifier, else double-quoted.
+std::string QuoteIdent(const std::string& s) {
+  bool plain = !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_');
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '$')) plain = false;
+  }
+  if (plain) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+std::string KeyColumns(const TableSchema& schema) {
+  std::string s;
+  for (ColumnId k : schema.primary_key) {
+    if (!s.empty()) s += ", ";
+    s += QuoteIdent(schema.column(k).name);
+  }
+  return s;
+}
+
+struct AttributeInfo {
+  std::string name;
+  int32_t type_oid;
+  int32_t typmod;
+  bool not_null;
+};
+
+std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
+  std::vector<AttributeInfo> out;
+  if (rel.system != nullptr) {
+    for (const SystemColumn& c : rel.system->columns) {
+      out.push_back({c.name, c.pg_type, -1, false});
+    }
+  } else if (rel.kind == 'r') {
+    for (const ColumnDef& c : rel.table->schema().columns) {
+      out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), c.not_null});
+    }
+  } else {
+    const TableSchema& s = rel.table->schema();
+    for (ColumnId k : s.primary_key) {
+      const ColumnDef& c = s.column(k);
+      out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), false});
+    }
+  }
+  return out;
+}
+
+const char* InfoSchemaDataType(int32_t oid) {
+  const PgCatalogType* t = FindPgCatalogType(oid);
+  if (t == nullptr) return "USER-DEFINED";
+  if (t->category == 'A') return "ARRAY";
+  return t->display;
+}
+
+}  // namespace
+
+CatalogView::CatalogView(const Catalog& catalog, CatalogSession session)
+    : catalog_(catalog), session_(std::move(session)) {
+  for (const SystemRelationDef& d : SystemRelations()) {
+    CatalogRelation r;
+    r.oid = d.oid;
+    r.name = d.name;
+    r.namespace_oid = d.schema == "pg_catalog" ? kPgCatalogNamespace : kInformationSchemaNamespace;
+    r.kind = IsViewOid(d.oid) ? 'v' : 'r';
+    r.system = &d;
+    relations_.push_back(r);
+  }
+  for (TableId id : catalog_.ListTables()) {
+    const Table& t = catalog_.GetTable(id);
+    CatalogRelation r;
+    r.oid = TableOid(id);
+    r.name = t.schema().name;
+    r.table = &t;
+    relations_.push_back(r);
+    if (!t.schema().primary_key.empty()) {
+      r.oid = IndexOid(id);
+      r.name = t.schema().name + "_pkey";
+      r.kind = 'i';
+      relations_.push_back(r);
+    }
+  }
+}
+
+const CatalogRelation* CatalogView::FindRelation(int32_t oid) const {
+  for (const CatalogRelation& r : relations_) {
+    if (r.oid == oid) return &r;
+  }
+  return nullptr;
+}
+
+const CatalogRelation* CatalogView::FindRelationByName(const std::string& name) const {
+  std::string schema;
+  std::string rel = name;
+  size_t dot = name.find('.');
+  if (dot != std::string::npos) {
+    schema = name.substr(0, dot);
+    rel = name.substr(dot + 1);
+  }
+  const CatalogRelation* found = nullptr;
+  for (const CatalogRelation& r : relations_) {
+    if (r.name != rel) continue;
+    std::optional<std::string> nsp = NamespaceName(r.namespace_oid);
+    if (!schema.empty() ? nsp == schema : r.namespace_oid != kInformationSchemaNamespace) {
+      // pg_catalog comes first on the search path.
+      if (found == nullptr || r.namespace_oid == kPgCatalogNamespace) found = &r;
+    }
+  }
+  return found;
+}
+
+std::string CatalogView::RegclassName(int32_t oid) const {
+  const CatalogRelation* r = FindRelation(oid);
+  if (r == nullptr) return std::to_string(oid);
+  if (r->namespace_oid == kInformationSchemaNamespace)
+    return "information_schema." + QuoteIdent(r->name);
+  if (r->namespace_oid == kPublicNamespace && FindRelationByName(r->name) != r) {
+    return "public." + QuoteIdent(r->name);
+  }
+  return QuoteIdent(r->name);
+}
+
+std::optional<std::string> CatalogView::IndexDef(int32_t index_oid) const {
+  const CatalogRelation* r = FindRelation(index_oid);
+  if (r == nullptr || r->kind != 'i') return std::nullopt;
+  return "CREATE UNIQUE INDEX " + QuoteIdent(r->name) + " ON public." +
+         QuoteIdent(r->table->schema().name) + " USING btree (" + KeyColumns(r->table->schema()) +
+         ")";
+}
+
+std::optional<std::string> CatalogView::ConstraintDef(int32_t constraint_oid) const {
+  const CatalogRelation* r = FindRelation(constraint_oid - 1);
+  if (r == nullptr || r->kind != 'i' || r->system != nullptr) return std::nullopt;
+  return "PRIMARY KEY (" + KeyColumns(r->table->schema()) + ")";
+}
+
+std::optional<std::string> CatalogView::UserName(int32_t role_oid) const {
+  if (role_oid == kSuperuserRole) return session_.user;
+  if (role_oid == kDatabaseOwnerRole) return std::string("pg_database_owner");
+  return std::nullopt;
+}
+
+std::optional<std::string> CatalogView::NamespaceName(int32_t namespace_oid) const {
+  if (namespace_oid == kPgCatalogNamespace) return std::string("pg_catalog");
+  if (namespace_oid == kPublicNamespace) return std::string("public");
+  if (namespace_oid == kInformationSchemaNamespace) return std::string("information_schema");
+  return std::nullopt;
+}
+
+std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
+  std::vector<Row> rows;
+  const std::string& n = def.name;
+  auto add = [&](RowBuilder& b) { rows.push_back(b.Done()); };
+  if (def.schema == "information_schema") {
+    std::vector<std::string> schemas = {"pg_catalog", "public", "information_schema"};
+    if (n == "schemata") {
+      for (const std::string& s : schemas) {
+        RowBuilder b(def);
+        b.Str("catalog_name", session_.database).Str("schema_name", s);
+        b.Str("schema_owner", s == "public" ? "pg_database_owner" : session_.user);
+        add(b);
+      }
+    }
+    for (const CatalogRelation& r : relations_) {
+      if (r.kind == 'i') continue;
+      std::string schema = *NamespaceName(r.namespace_oid);
+      if (n == "tables") {
+        RowBuilder b(def);
+        b.Str("table_catalog", session_.database).Str("table_schema", schema);
+        b.Str("table_name", r.name).Str("table_type", r.kind == 'v' ? "VIEW" : "BASE TABLE");
+        b.Str("is_insertable_into", r.system == nullptr ? "YES" : "NO").Str("is_typed", "NO");
+        add(b);
+      } else if (n == "columns") {
+        std::vector<AttributeInfo> attrs = Attributes(r);
+        for (size_t i = 0; i < attrs.size(); i++) {
+          const AttributeInfo& a = attrs[i];
+          const PgCatalogType* t = FindPgCatalogType(a.type_oid);
+          RowBuilder b(def);
+          b.Str("table_catalog", session_.database).Str("table_schema", schema);
+          b.Str("table_name", r.name).Str("column_name", a.name);
+          b.Int("ordinal_position", static_cast<int64_t>(i + 1));
+          b.Str("is_nullable", a.not_null ? "NO" : "YES");
+          b.Str("data_type", InfoSchemaDataType(a.type_oid));
+          if ((a.type_oid == 1042 || a.type_oid == 1043) && a.typmod >= 0) {
+            b.Int("character_maximum_length", a.typmod - 4);
+            b.Int("character_octet_length", 4 * (a.typmod - 4));
+          }
+          if (a.type_oid == 1700 && a.typmod >= 0) {
+            b.Int("numeric_precision", ((a.typmod - 4) >> 16) & 0xffff);
+            b.Int("numeric_precision_radix", 10).Int("numeric_scale", (a.typmod - 4) & 0xffff);
+          }
+          int bits = a.type_oid == 21 ? 16 : a.type_oid == 23 ? 32 : a.type_oid == 20 ? 64 : 0;
+          if (bits != 0) {
+            b.Int("numeric_precision", bits).Int("numeric_precision_radix", 2);
+            b.Int("numeric_scale", 0);
+          }
+          if (a.type_oid == 701) b.Int("numeric_precision", 53).Int("numeric_precision_radix", 2);
+          if (a.type_oid == 1082) b.Int("datetime_precision", 0);
+          if (a.type_oid == 1114) b.Int("datetime_precision", 6);
+          b.Str("udt_catalog", session_.database).Str("udt_schema", "pg_catalog");
+          b.Str("udt_name", t != nullptr ? t->name : "???");
+          b.Str("dtd_identifier", std::to_string(i + 1)).Str("is_self_referencing", "NO");
+          b.Str("is_identity", "NO").Str("is_generated", "NEVER");
+          b.Str("is_updatable", r.system == nullptr ? "YES" : "NO");
+          add(b);
+        }
+      }
+    }
+    return rows;
+  }
+  if (n == "pg_namespace") {
+    for (int32_t oid : {kPgCatalogNamespace, kPublicNamespace, kInformationSchemaNamespace}) {
+      RowBuilder b(def);
+      b.Int("oid", oid).Str("nspname", *NamespaceName(oid));
+      b.Int("nspowner", oid == kPublicNamespace ? kDatabaseOwnerRole : kSuperuserRole);
+      add(b);
+    }
+  } else if (n == "pg_class") {
+    for (const CatalogRelation& r : relations_) {
+      RowBuilder b(def);
+      b.Int("oid", r.oid).Str("relname", r.name).Int("relnamespace", r.namespace_oid);
+      b.Int("relowner", kSuperuserRole);
+      b.Int("relam", r.kind == 'r' ? kHeapAm : r.kind == 'i' ? kBtreeAm : 0);
+      b.Int("relfilenode", r.kind == 'v' ? 0 : r.oid).Int("reltuples", -1);
+      b.Bool("relhasindex",
+             r.kind == 'r' && r.table != nullptr && !r.table->schema().primary_key.empty());
+      b.Str("relpersistence", "p").Str("relkind", std::string(1, r.kind));
+      b.Int("relnatts", static_cast<int64_t>(Attributes(r).size()));
+      b.Bool("relispopulated", true).Str("relreplident", r.kind == 'r' ? "d" : "n");
+      add(b);
+    }
+  } else if (n == "pg_attribute") {
+    for (const CatalogRelation& r : relations_) {
+      std::vector<AttributeInfo> attrs = Attributes(r);
+      for (size_t i = 0; i < attrs.size(); i++) {
+        const AttributeInfo& a = attrs[i];
+        const PgCatalogType* t = FindPgCatalogType(a.type_oid);
+        int16_t len = t != nullptr ? t->length : -1;
+        RowBuilder b(def);
+        b.Int("attrelid", r.oid).Str("attname", a.name).Int("atttypid", a.type_oid);
+        b.Int("attstattarget", -1).Int("attlen", len).Int("attnum", static_cast<int64_t>(i + 1));
+        b.Int("attcacheoff", -1).Int("atttypmod", a.typmod);
+        b.Bool("attbyval", len > 0 && len <= 8 && a.type_oid != 19);
+        b.Str("attalign", len == 8 ? "d" : len == 2 ? "s" : len == 1 ? "c" : "i");
+        b.Str("attstorage", len > 0 ? "p" : a.type_oid == 1700 ? "m" : "x");
+        b.Bool("attnotnull", a.not_null).Bool("attislocal", true);
+        b.Int("attcollation", t != nullptr && t->collatable ? kDefaultCollation : 0);
+        add(b);
+      }
+    }
+  } else if (n == "pg_type") {
+    for (const PgCatalogType& t : PgCatalogTypes()) {
+      RowBuilder b(def);
+      b.Int("oid", t.oid).Str("typname", t.name).Int("typnamespace", kPgCatalogNamespace);
+      b.Int("typowner", kSuperuserRole).Int("typlen", t.length);
+      b.Bool("typbyval", t.length > 0 && t.length <= 8 && t.oid != 19);
+      b.Str("typtype", "b").Str("typcategory", std::string(1, t.category));
+      b.Bool("typisdefined", true).Str("typdelim", ",").Int("typelem", t.element);
+      b.Int("typarray", t.array).Str("typalign", t.length == 8 ? "d" : "i");
+      b.Str("typstorage", t.length > 0 ? "p" : "x").Int("typtypmod", -1);
+      b.Int("typcollation", t.collatable ? kDefaultCollation : 0);
+      add(b);
+    }
+  } else if (n == "pg_index" || n == "pg_constraint") {
+    for (const CatalogRelation& r : relations_) {
+      if (r.kind != 'i') continue;
+      const TableSchema& s = r.table->schema();
+      std::string key_list;
+      std::string zeros;
+      for (ColumnId k : s.primary_key) {
+        key_list += (key_list.empty() ? "" : " ") + std::to_string(k.value() + 1);
+        zeros += zeros.empty() ? "0" : " 0";
+      }
+      RowBuilder b(def);
+      if (n == "pg_index") {
+        b.Int("indexrelid", r.oid).Int("indrelid", r.oid - 1);
+        b.Int("indnatts", static_cast<int64_t>(s.primary_key.size()));
+        b.Int("indnkeyatts", static_cast<int64_t>(s.primary_key.size()));
+        b.Bool("indisunique", true).Bool("indisprimary", true).Bool("indimmediate", true);
+        b.Bool("indisvalid", true).Bool("indisready", true).Bool("indislive", true);
+        b.Str("indkey", key_list).Str("indcollation", zeros).Str("indclass", zeros);
+        b.Str("indoption", zeros);
+      } else {
+        std::string conkey = key_list;
+        for (char& c : conkey) c = c == ' ' ? ',' : c;
+        b.Int("oid", r.oid + 1).Str("conname", r.name).Int("connamespace", kPublicNamespace);
+        b.Str("contype", "p").Bool("convalidated", true).Int("conrelid", r.oid - 1);
+        b.Int("conindid", r.oid).Str("confupdtype", " ").Str("confdeltype", " ");
+        b.Str("confmatchtype", " ").Bool("conislocal", true).Bool("connoinherit", true);
+        b.Str("conkey", "{" + conkey + "}");
+      }
+      add(b);
+    }
+  } else if (n == "pg_am") {
+    RowBuilder heap(def);
+    heap.Int("oid", kHeapAm).Str("amname", "heap").Str("amhandler", "heap_tableam_handler");
+    heap.Str("amtype", "t");
+    add(heap);
+    RowBuilder btree(def);
+    btree.Int("oid", kBtreeAm).Str("amname", "btree").Str("amhandler", "bthandler");
+    btree.Str("amtype", "i");
+    add(btree);
+  } else if (n == "pg_collation") {
+    const std::pair<int32_t, const char*> colls[] = {{100, "default"}, {950, "C"}, {951, "POSIX"}};
+    for (const auto& [oid, name] : colls) {
+      RowBuilder b(def);
+      b.Int("oid", oid).Str("collname", name).Int("collnamespace", kPgCatalogNamespace);
+      b.Int("collowner", kSuperuserRole).Str("collprovider", oid == 100 ? "d" : "c");
+      b.Bool("collisdeterministic", true).Int("collencoding", oid == 100 ? -1 : -1);
+      if (oid != 100) b.Str("collcollate", name).Str("collctype", name);
+      add(b);
+    }
+  } else if (n == "pg_authid" || n == "pg_roles" || n == "pg_user") {
+    for (int32_t oid : {kSuperuserRole, kDatabaseOwnerRole}) {
+      bool super = oid == kSuperuserRole;
+      if (n == "pg_user" && !super) continue;
+      RowBuilder b(def);
+      if (n == "pg_user") {
+        b.Str("usename", session_.user).Int("usesysid", oid).Bool("usecreatedb", true);
+        b.Bool("usesuper", true).Bool("userepl", true).Bool("usebypassrls", true);
+        b.Str("passwd", "********");
+      } else {
+        b.Int("oid", oid).Str("rolname", *UserName(oid)).Bool("rolsuper", super);
+        b.Bool("rolinherit", true).Bool("rolcreaterole", super).Bool("rolcreatedb", super);
+        b.Bool("rolcanlogin", super).Bool("rolreplication", super);
+        b.Bool("rolbypassrls", super).Int("rolconnlimit", -1);
+        if (n == "pg_roles") b.Str("rolpassword", "********");
+      }
+      add(b);
+    }
+  } else if (n == "pg_database") {
+    RowBuilder b(def);
+    b.Int("oid", kDatabase).Str("datname", session_.database).Int("datdba", kSuperuserRole);
+    b.Int("encoding", 6).Str("datlocprovider", "c").Bool("datallowconn", true);
+    b.Int("datconnlimit", -1).Int("dattablespace", kDefaultTablespace);
+    b.Str("datcollate", "C").Str("datctype", "C");
+    add(b);
+  } else if (n == "pg_tablespace") {
+    for (int32_t oid : {kDefaultTablespace, kDefaultTablespace + 1}) {
+      RowBuilder b(def);
+      b.Int("oid", oid).Str("spcname", oid == kDefaultTablespace ? "pg_default" : "pg_global");
+      b.Int("spcowner", kSuperuserRole);
+      add(b);
+    }
+  } else if (n == "pg_settings") {
+    const std::pair<const char*, const char*> settings[] = {
+        {"client_encoding", "UTF8"},
+        {"DateStyle", "ISO, MDY"},
+        {"integer_datetimes", "on"},
+        {"search_path", "\"$user\", public"},
+        {"server_encoding", "UTF8"},
+        {"server_version", "15.0"},
+        {"server_version_num", "150000"},
+        {"standard_conforming_strings", "on"},
+        {"TimeZone", "UTC"},
+    };
+    for (const auto& [name, value] : settings) {
+      RowBuilder b(def);
+      b.Str("name", name).Str("setting", value).Str("context", "user").Str("vartype", "string");
+      b.Str("source", "default").Str("boot_val", value).Str("reset_val", value);
+      b.Bool("pending_restart", false);
+      add(b);
+    }
+  }
+  // pg_attrdef, pg_description, pg_inherits, pg_policy, pg_statistic_ext,
+  // pg_publication*, pg_trigger, pg_proc: Forktail has none of these objects.
+  return rows;
+}
+
+}  // namespace forktail

@@ -1,0 +1,115 @@
+// OptimisticBlock: a transaction block (BEGIN ... COMMIT from a network
+// client) that never holds the transaction thread between its statements.
+//
+// Each statement runs as one short step on the transaction thread: the
+// block's earlier writing statements are run again (re-applying the block's
+// own writes to committed state), then the new statement runs and its result
+// goes to the client, then every change of the step is undone
+// (Transaction::DiscardOnReturn). The block keeps what it ran and a digest of
+// each result the client saw; the data it wrote live nowhere but in that log.
+// COMMIT is one transaction that runs every statement again, in order, and
+// compares each result with the digest the client saw. All equal: it commits
+// (logged and acknowledged as any transaction). One differs, or one now
+// fails: nothing is applied and COMMIT fails with 40001.
+//
+// Why this is serializable: the committed transaction is exactly the block's
+// statements run serially at COMMIT, on the one transaction thread. The
+// client's choices (which statements, which parameters) can depend only on
+// results it saw, and those are the results of that serial run, so the
+// client behaved exactly as it would have if the whole block had run at the
+// COMMIT point. Re-running covers everything a read depended on: row
+// versions, and also phantoms (a predicate read that would now see an
+// inserted row returns a different result). It is validation by
+// re-execution: Silo and Hekaton validate read sets instead; re-execution
+// needs no read-set bookkeeping in the storage layer and is exact.
+//
+// What conflicts: only a changed result. A blind write that commutes,
+// `UPDATE t SET x = x + 1 WHERE k = 7`, returns "UPDATE 1" again however x
+// changed meanwhile, so it never conflicts. A statement that reads a
+// volatile value (random(), clock_timestamp()) and returns it may fail
+// validation spuriously; now() is fixed for the block (transaction time).
+//
+// Cost: a step re-runs the block's earlier writing statements; COMMIT re-runs
+// them all. Blocks in OLTP are a few statements, each microseconds on the
+// thread, against a thread that would otherwise wait a client round trip per
+// statement.
+//
+// Not thread-safe (one session); the steps run on the transaction thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "forktail/database.h"
+#include "olap/session/statement_result.h"
+
+namespace forktail {
+
+// One statement of a block: runs on the transaction thread in `txn` and
+// returns what the client is sent. It runs again at COMMIT (and at later
+// steps when it writes), after the session has moved on: it must own
+// everything it refers to.
+using BlockStatement = std::function<StatementResult(Transaction&)>;
+
+// Process-wide totals (SHOW forktail.txn_block_stats).
+struct OptimisticBlockStats {
+  uint64_t commits = 0;                 // COMMITs that applied their writes
+  uint64_t serialization_failures = 0;  // 40001 at a step or at COMMIT
+  uint64_t steps = 0;                   // statements run as steps
+  uint64_t reruns = 0;                  // statements run again (steps and COMMITs)
+};
+
+class OptimisticBlock {
+ public:
+  static OptimisticBlockStats GlobalStats();
+
+  explicit OptimisticBlock(Database& db);
+  OptimisticBlock(const OptimisticBlock&) = delete;
+  OptimisticBlock& operator=(const OptimisticBlock&) = delete;
+
+  // Runs `statement` against committed state plus the block's own writes and
+  // records it (`writes`: it may change data or schemas, so later steps must
+  // re-apply it). Rethrows what the statement throws (positions intact);
+  // throws 40001 when an earlier writing statement's result has changed (the
+  // block can no longer commit). After a throw the caller abandons the block.
+  StatementResult Run(BlockStatement statement, bool writes);
+  // Runs `fn` on the block's state without recording it (binding a statement
+  // against the block's uncommitted DDL).
+  void Inspect(const std::function<void(Transaction&)>& fn);
+  // One transaction: every statement again, in order; commits when each
+  // result equals the one its client saw, else fails with 40001 and changes
+  // nothing. An empty block commits nothing (ok, no LSN).
+  TxnResult Commit();
+
+  size_t statements() const { return entries_.size(); }
+  // The block ran DDL: binding for it must happen in it (Inspect).
+  void NoteSchemaChange() { changed_schema_ = true; }
+  bool changed_schema() const { return changed_schema_; }
+
+ private:
+  struct Entry {
+    BlockStatement statement;
+    bool writes = false;
+    uint64_t digest = 0;  // of the result the client saw
+  };
+  // On the transaction thread: runs the recorded statements (all, or only
+  // the writing ones) and checks their results; throws 40001 on a change.
+  void Rerun(Transaction& txn, bool all) const;
+
+  Database& db_;
+  std::vector<Entry> entries_;
+  bool has_writes_ = false;
+  bool changed_schema_ = false;
+};
+
+// Runs `work` as one transaction on the transaction thread. An exception
+// `work` throws is rethrown as it was (positions intact); a failure after it
+// returned (the commit, the log) comes back in the TxnResult.
+TxnResult RunTransaction(Database& db, const std::function<void(Transaction&)>& work);
+
+// A digest of what a client is sent for a statement: command tag, columns,
+// rows (notices excluded).
+uint64_t ResultDigest(const StatementResult& result);
+
+}  // namespace forktail

@@ -1,0 +1,53 @@
+// Running a query statement (SELECT, VALUES, EXPLAIN [ANALYZE]) in one
+// process over a Catalog that nothing mutates while it runs: a snapshot
+// process's frozen catalog, or the live one from inside a transaction body on
+// the transaction thread. Parse -> Bind -> Optimize -> plan -> execute on the
+// given Scheduler; the rows are materialized.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "olap/plan/binder/binder.h"
+#include "olap/plan/logical.h"
+#include "olap/session/statement_result.h"
+#include "scheduler/scheduler.h"
+#include "storage/storage.h"
+
+namespace forktail {
+
+namespace sql {
+struct Statement;
+}  // namespace sql
+
+// Memory defaults sized from the machine's physical memory: one query may use
+// a quarter of it (at least 1 GiB); a scheduler admits queries whose
+// estimates sum to half of it (at least 1 GiB).
+size_t DefaultQueryMemoryLimit();
+size_t DefaultSchedulerMemoryBudget();
+
+struct QueryRunContext {
+  const Catalog* catalog = nullptr;
+  Scheduler* scheduler = nullptr;
+  int parallelism = 2;
+  // Set by whoever wants the query to stop; the runner cancels the scheduler
+  // query when it sees it (checked every few milliseconds).
+  const std::atomic<bool>* cancel = nullptr;
+  // Hard memory cap of one query (53200 beyond it); the planner's estimate
+  // only decides admission.
+  size_t memory_limit = DefaultQueryMemoryLimit();
+};
+
+// The statement is a kSelect or kExplain; throws DbError.
+StatementResult RunQueryStatement(const sql::Statement& statement, const BindOptions& options,
+                                  const QueryRunContext& context);
+
+// Executes an already bound plan (INSERT ... SELECT's source); returns its rows.
+std::vector<Row> RunLogicalPlan(LogicalOpPtr plan, const QueryRunContext& context);
+
+// Queries the binder cannot bind yet but clients send on connect, answered
+// here (see the .cc): nullopt when `statement` is not one of them.
+std::optional<StatementResult> AnswerBuiltinQuery(const sql::Statement& statement);
+
+}  // namespace forktail

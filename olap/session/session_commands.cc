@@ -1,0 +1,259 @@
+// SqlSession: session commands (SET / SHOW / RESET / DISCARD / DEALLOCATE)
+// and the extended protocol's Prepare / ExecutePrepared.
+#include <algorithm>
+
+#include "olap/parser/ast.h"
+#include "olap/session/optimistic_block.h"
+#include "olap/session/query_runner.h"
+#include "olap/session/session_parameters.h"
+#include "olap/session/session_request.h"
+#include "olap/session/sql_session.h"
+#include "olap/session/txn_block.h"
+#include "olap/session/write_executor.h"
+#include "txn/txn_engine.h"
+
+namespace forktail {
+namespace {
+
+std::string Join(const std::vector<std::string>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); i++) out += (i ? ", " : "") + values[i];
+  return out;
+}
+
+}  // namespace
+
+StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
+  StatementResult result;
+  switch (s.kind) {
+    case sql::StatementKind::kSet: {
+      const sql::SetStmt& set = *s.set;
+      result.command_tag = "SET";
+      if (set.is_default) {
+        parameters_->Reset(set.name);
+      } else if (!set.values.empty()) {
+        parameters_->Set(set.name, Join(set.values));
+      } else if (set.read_only == 1) {
+        // SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY: accepted;
+        // nothing enforces it yet, say so.
+        result.notices.push_back("READ ONLY is accepted but not enforced");
+      }
+      if (set.local && status_ == TxnStatus::kIdle) {
+        result.notices.push_back("SET LOCAL can only be used in transaction blocks");
+      }
+      return result;
+    }
+    case sql::StatementKind::kShow: {
+      const std::string& name = s.show->name;
+      result.command_tag = "SHOW";
+      if (name == "all") {
+        result.columns = {
+            {"name", Type::Text()}, {"setting", Type::Text()}, {"description", Type::Text()}};
+        for (const auto& row : parameters_->All()) {
+          result.rows.push_back({Value::Text(row[0]), Value::Text(row[1]), Value::Text(row[2])});
+        }
+        return result;
+      }
+      if (name == "forktail.txn_block_stats") {  // read-only, not a parameter
+        // Implicit blocks (held: blocks, held_ms, idle_ms) and BEGIN blocks
+        // (optimistic: commits, 40001s, steps, statements run again).
+        TxnBlockStats st = TxnBlock::GlobalStats();
+        OptimisticBlockStats ob = OptimisticBlock::GlobalStats();
+        result.columns = {{name, Type::Text()}};
+        result.rows.push_back({Value::Text(
+            "blocks=" + std::to_string(st.blocks) +
+            " held_ms=" + std::to_string(st.held_ns / 1000000) +
+            " idle_ms=" + std::to_string(st.idle_ns / 1000000) +
+            " optimistic_commits=" + std::to_string(ob.commits) +
+            " serialization_failures=" + std::to_string(ob.serialization_failures) +
+            " steps=" + std::to_string(ob.steps) + " reruns=" + std::to_string(ob.reruns))});
+        return result;
+      }
+      if (name == "forktail.txn_thread_stats") {  // read-only, not a parameter
+        const TxnEngine::ThreadTime t = engine_.database().txn_thread_time();
+        result.columns = {{name, Type::Text()}};
+        result.rows.push_back(
+            {Value::Text("busy_ms=" + std::to_string(t.busy_ns / 1000000) +
+                         " alive_ms=" + std::to_string(t.alive_ns / 1000000) +
+                         " committed=" + std::to_string(engine_.database().committed_count()))});
+        return result;
+      }
+      if (name == "forktail.snapshot_stats") {  // read-only, not a parameter
+        result.columns = {{name, Type::Text()}};
+        std::string text = "routing=in-process";
+        if (SnapshotManager* snapshots = engine_.snapshots()) {
+          const SnapshotStats st = snapshots->stats();
+          text = "created=" + std::to_string(st.created) +
+                 " live=" + std::to_string(snapshots->List().size()) +
+                 " exited=" + std::to_string(st.exited_normally) +
+                 " killed=" + std::to_string(st.killed) + " died=" + std::to_string(st.died);
+        }
+        result.rows.push_back({Value::Text(std::move(text))});
+        return result;
+      }
+      std::string value = parameters_->Show(name);
+      result.columns = {{parameters_->Canonical(name), Type::Text()}};
+      result.rows.push_back({Value::Text(std::move(value))});
+      return result;
+    }
+    case sql::StatementKind::kReset:
+      result.command_tag = "RESET";
+      if (s.reset->name == "all") {
+        parameters_->ResetAll();
+      } else {
+        parameters_->Reset(s.reset->name);
+      }
+      return result;
+    case sql::StatementKind::kDiscard: {
+      std::string what = s.discard->what;
+      if (what == "all" && status_ != TxnStatus::kIdle) {
+        throw DbError(sqlstate::kActiveSqlTransaction,
+                      "DISCARD ALL cannot run inside a transaction block", s.position);
+      }
+      if (what == "all") parameters_->ResetAll();
+      std::transform(what.begin(), what.end(), what.begin(), ::toupper);
+      result.command_tag = "DISCARD " + what;
+      return result;
+    }
+    case sql::StatementKind::kDeallocate:
+      // Named prepared statements live in the server's per-connection map.
+      result.command_tag = s.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE";
+      return result;
+    default:
+      break;
+  }
+  throw DbError(sqlstate::kFeatureNotSupported, "statement not supported", s.position);
+}
+
+std::shared_ptr<const PreparedStatement> SqlSession::Prepare(
+    std::string_view sql, const std::vector<std::optional<Type>>& param_types) {
+  std::vector<sql::StatementPtr> statements;
+  try {
+    statements = sql::Parse(sql);
+  } catch (...) {
+    OnError();
+    throw;
+  }
+  if (statements.size() > 1) {
+    OnError();
+    throw DbError(sqlstate::kSyntaxError,
+                  "cannot insert multiple commands into a prepared statement");
+  }
+  try {
+    return Describe(sql, std::move(statements), param_types);
+  } catch (...) {
+    OnError();
+    throw;
+  }
+}
+
+std::shared_ptr<const PreparedStatement> SqlSession::Describe(
+    std::string_view sql, std::vector<sql::StatementPtr> statements,
+    const std::vector<std::optional<Type>>& types) {
+  auto prepared = std::make_shared<PreparedStatement>();
+  prepared->sql = std::string(sql);
+  if (statements.empty()) return prepared;
+  const sql::Statement& s = *statements[0];
+  CheckBlockTimeout();
+  if (status_ == TxnStatus::kFailed && s.kind != sql::StatementKind::kTransaction) {
+    throw DbError(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction "
+                  "block");
+  }
+  const size_t count = std::max<size_t>(static_cast<size_t>(s.max_parameter), types.size());
+  std::vector<Type> final_types(count, Type::Text());
+  for (size_t i = 0; i < types.size(); i++) {
+    if (types[i]) final_types[i] = *types[i];
+  }
+  std::optional<StatementResult> builtin = AnswerBuiltinQuery(s);
+  const sql::Statement* bindable = nullptr;
+  if (builtin) {
+    prepared->columns = builtin->columns;
+  } else if (s.kind == sql::StatementKind::kExplain) {
+    prepared->columns = {{"QUERY PLAN", Type::Text()}};
+    bindable = s.explain->statement.get();
+  } else if (s.kind == sql::StatementKind::kShow) {
+    prepared->columns = {
+        {s.show->name == "all" ? "name" : parameters_->Canonical(s.show->name), Type::Text()}};
+    if (s.show->name == "all") {
+      prepared->columns.push_back({"setting", Type::Text()});
+      prepared->columns.push_back({"description", Type::Text()});
+    }
+  } else if (s.kind == sql::StatementKind::kSelect || s.kind == sql::StatementKind::kInsert ||
+             s.kind == sql::StatementKind::kUpdate || s.kind == sql::StatementKind::kDelete) {
+    bindable = &s;
+  }
+  if (bindable != nullptr) {
+    // Binding needs only schemas. Outside a block: against the immutable
+    // copy published at the last schema change (Database::schemas), without
+    // queueing on the transaction thread, which another session's block may
+    // hold while its client (pgbench -j 1) waits for this answer. Inside the
+    // session's own block once it ran DDL: in the block, whose uncommitted
+    // DDL it must see (TxnBlock::changed_schema).
+    BindOptions options;
+    options.parameter_types = types;
+    BoundStatement bound;
+    if (BlockChangedSchema()) {
+      OnTxnThread([&](Transaction&) {
+        bound = Bind(*bindable, engine_.database().frozen_catalog(), options);
+      });
+    } else {
+      std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+      bound = Bind(*bindable, *schemas, options);
+    }
+    for (size_t i = 0; i < bound.parameter_types.size() && i < final_types.size(); i++) {
+      final_types[i] = bound.parameter_types[i];
+    }
+    if (bound.kind == BoundStatementKind::kQuery && s.kind != sql::StatementKind::kExplain &&
+        bound.plan) {
+      for (const LogicalColumn& c : bound.plan->columns)
+        prepared->columns.push_back({c.name, c.type});
+    }
+  }
+  prepared->parameter_types = std::move(final_types);
+  prepared->statement = std::shared_ptr<const sql::Statement>(std::move(statements[0]));
+  return prepared;
+}
+
+StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
+                                            const std::vector<Value>& params) {
+  cancel_requested_.store(false);
+  if (copy_) throw DbError(sqlstate::kProtocolViolation, "a COPY FROM STDIN is in progress");
+  if (!prepared.statement) return StatementResult{};  // empty query
+  if (params.size() != prepared.parameter_types.size()) {
+    throw DbError(sqlstate::kProtocolViolation,
+                  "bind message supplies " + std::to_string(params.size()) +
+                      " parameters, but prepared statement requires " +
+                      std::to_string(prepared.parameter_types.size()));
+  }
+  Request request;
+  request.statement = prepared.statement.get();
+  request.statement_owner = prepared.statement;
+  request.text = prepared.sql;
+  for (size_t i = 0; i < params.size(); i++) {
+    const Type& t = prepared.parameter_types[i];
+    request.parameter_types.push_back(t);
+    try {
+      request.parameters.push_back(params[i].is_null() ? Value::Null(t) : params[i].CastTo(t));
+    } catch (...) {
+      OnError();
+      throw;
+    }
+  }
+  try {
+    StatementResult result = Dispatch(request);
+    // The statement is bound again at each execution; a result shape that
+    // differs from what Describe announced (a table dropped and re-created
+    // since) fails as PostgreSQL's plan cache does.
+    if (prepared.statement->kind == sql::StatementKind::kSelect &&
+        result.columns != prepared.columns) {
+      throw DbError(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+    }
+    return result;
+  } catch (...) {
+    OnError();
+    throw;
+  }
+}
+
+}  // namespace forktail

@@ -1,0 +1,232 @@
+// SqlSession: COPY table FROM 'file' | STDIN, through the COPY reader
+// (copy_reader.h).
+//
+// What a failure leaves. Outside a transaction block, with
+// SqlFrontendOptions::copy_batch_rows = 0 (the default) the whole input is one
+// transaction: a bad line anywhere loads nothing (COPY FROM 'file' reads the
+// file inside that transaction; COPY FROM STDIN holds the rows in memory
+// until the end of the input). With copy_batch_rows = N > 0, each N rows
+// commit on their own and a failure leaves the batches before the bad one
+// committed (bounded memory for huge loads). Inside BEGIN ... COMMIT the COPY
+// is one statement of the optimistic block (optimistic_block.h): FROM STDIN
+// holds the input in memory until CopyDone, then loads it in one step, and
+// COMMIT loads it again; a failure fails the block (state E). In the
+// implicit block of a multi-statement string the rows join its transaction.
+#include <algorithm>
+#include <filesystem>
+
+#include "olap/parser/ast.h"
+#include "olap/session/copy_reader.h"
+#include "olap/session/optimistic_block.h"
+#include "olap/session/session_request.h"
+#include "olap/session/sql_session.h"
+#include "olap/session/txn_block.h"
+#include "olap/session/write_executor.h"
+
+namespace forktail {
+
+namespace {
+
+CopyOptions OptionsOf(const sql::CopyStmt& copy) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> generic;
+  for (const sql::Option& o : copy.options) {
+    generic.emplace_back(o.name, o.has_value ? std::optional<std::string>(o.value) : std::nullopt);
+  }
+  return ParseCopyOptions(generic);
+}
+
+Lsn OrZero(wal::Lsn lsn) { return lsn == wal::kInvalidLsn ? 0 : lsn; }
+
+// The file COPY FROM 'name' may read under the engine's policy, resolved
+// (symbolic links and '..' followed) so that nothing outside the allowed
+// directory is reachable. 42501 otherwise, with PostgreSQL's hint.
+std::string AllowedServerFile(const SqlFrontendOptions& options, const std::string& name,
+                              int position) {
+  using Files = SqlFrontendOptions::ServerFiles;
+  if (options.copy_from_files == Files::kAnywhere) return name;
+  auto refuse = [&](const std::string& message) {
+    throw DbError(sqlstate::kInsufficientPrivilege, message, position)
+        .WithHint("Anyone can COPY from stdin. psql's \\copy command also works for anyone.");
+  };
+  if (options.copy_from_files == Files::kNever) {
+    refuse(
+        "COPY from a file is disabled on this server (forktail serve --copy-from-dir DIR "
+        "allows the files under DIR)");
+  }
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::canonical(options.copy_from_dir, ec);
+  if (ec) refuse("COPY from a file: the server's --copy-from-dir does not exist");
+  const std::filesystem::path path = std::filesystem::weakly_canonical(dir / name, ec);
+  const std::string prefix = dir.string() + "/";
+  if (ec || path.string().compare(0, prefix.size(), prefix) != 0) {
+    refuse("could not COPY from \"" + name + "\": only files under the server's --copy-from-dir (" +
+           dir.string() + ") may be read");
+  }
+  return path.string();
+}
+
+// A COPY as a statement of an optimistic block: loads `input` (all of it)
+// into the table in the step's transaction; it runs again at COMMIT.
+struct BlockCopy {
+  std::string table;
+  std::vector<std::string> columns;
+  CopyOptions options;
+  std::string file;                          // FROM 'file' (read at every run)
+  std::shared_ptr<const std::string> input;  // FROM STDIN
+
+  StatementResult operator()(Transaction& txn) const {
+    CopyLoader loader(txn, table, columns, options);
+    if (input) {
+      loader.Feed(*input);
+    } else {
+      ByteSource source = FileByteSource(file);
+      std::string buffer(1 << 16, '\0');
+      while (size_t n = source(buffer.data(), buffer.size())) loader.Feed({buffer.data(), n});
+    }
+    StatementResult result;
+    result.command_tag = "COPY " + std::to_string(loader.Finish());
+    return result;
+  }
+};
+
+}  // namespace
+
+StatementResult SqlSession::StartCopy(const Request& request) {
+  const sql::Statement& s = *request.statement;
+  const sql::CopyStmt& copy = *s.copy;
+  if (!copy.from || copy.query) {
+    throw DbError(sqlstate::kFeatureNotSupported, "COPY ... TO is not supported", s.position);
+  }
+  std::string file;
+  if (!copy.std_stream) file = AllowedServerFile(engine_.options(), copy.file, s.position);
+  auto state = std::make_unique<CopyState>();
+  state->table = TableNameOf(copy.table, s.position);
+  state->columns = copy.columns;
+  state->options = OptionsOf(copy);
+
+  // The target's columns (and a 42P01 / 42703 before any data is sent), read
+  // on the transaction thread.
+  std::vector<ResultColumn> columns;
+  OnTxnThread([&](Transaction& txn) {
+    CopyRowBuilder builder(txn.GetTable(state->table).schema(), state->columns);
+    const TableSchema& schema = builder.schema();
+    if (state->columns.empty()) {
+      for (const ColumnDef& c : schema.columns) columns.push_back({c.name, c.type});
+    } else {
+      for (const std::string& name : state->columns) {
+        columns.push_back({name, schema.column(*schema.FindColumn(name)).type});
+      }
+    }
+  });
+
+  StatementResult result;
+  if (copy.std_stream) {
+    if (InBlock()) {
+      state->in_block = true;
+    } else {
+      CopyLoadOptions load;
+      load.batch_rows = engine_.options().copy_batch_rows;
+      state->loader = std::make_unique<CopyLoader>(engine_.database(), state->table, state->columns,
+                                                   state->options, load);
+    }
+    copy_ = std::move(state);
+    result.command_tag = "COPY_IN";
+    result.columns = std::move(columns);
+    return result;
+  }
+
+  if (optimistic_) {
+    return optimistic_->Run(BlockCopy{state->table, state->columns, state->options, file, {}},
+                            /*writes=*/true);
+  }
+  uint64_t rows = 0;
+  if (block_) {
+    OnTxnThread([&](Transaction& txn) {
+      CopyLoader loader(txn, state->table, state->columns, state->options);
+      ByteSource source = FileByteSource(file);
+      std::string buffer(1 << 16, '\0');
+      while (size_t n = source(buffer.data(), buffer.size())) loader.Feed({buffer.data(), n});
+      rows = loader.Finish();
+    });
+  } else {
+    CopyLoadOptions load;
+    load.batch_rows = engine_.options().copy_batch_rows;
+    rows = CopyIntoTable(engine_.database(), state->table, state->columns, state->options,
+                         FileByteSource(file), load);
+    last_commit_lsn_ = std::max(last_commit_lsn_, OrZero(engine_.database().last_commit_lsn()));
+  }
+  result.command_tag = "COPY " + std::to_string(rows);
+  return result;
+}
+
+void SqlSession::CopyIn(std::string_view bytes) {
+  if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  try {
+    if (copy_->in_block && optimistic_) {
+      copy_->input.append(bytes);  // loaded at CopyDone
+    } else if (copy_->in_block) {
+      CopyState* state = copy_.get();
+      block_->Run([&](Transaction& txn) {
+        if (!state->loader) {
+          state->loader =
+              std::make_unique<CopyLoader>(txn, state->table, state->columns, state->options);
+        }
+        state->loader->Feed(bytes);
+      });
+    } else {
+      copy_->loader->Feed(bytes);
+    }
+  } catch (...) {
+    if (!copy_->in_block) copy_->loader->Abort();
+    copy_.reset();
+    OnError();
+    throw;
+  }
+}
+
+StatementResult SqlSession::CopyDone() {
+  if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  uint64_t rows = 0;
+  try {
+    if (copy_->in_block && optimistic_) {
+      CopyState& state = *copy_;
+      auto input = std::make_shared<const std::string>(std::move(state.input));
+      StatementResult result = optimistic_->Run(
+          BlockCopy{state.table, state.columns, state.options, {}, std::move(input)},
+          /*writes=*/true);
+      copy_.reset();
+      return result;
+    } else if (copy_->in_block) {
+      CopyState* state = copy_.get();
+      block_->Run([&](Transaction& txn) {
+        if (!state->loader) {
+          state->loader =
+              std::make_unique<CopyLoader>(txn, state->table, state->columns, state->options);
+        }
+        rows = state->loader->Finish();
+      });
+    } else {
+      rows = copy_->loader->Finish();
+      last_commit_lsn_ = std::max(last_commit_lsn_, OrZero(engine_.database().last_commit_lsn()));
+    }
+  } catch (...) {
+    if (!copy_->in_block) copy_->loader->Abort();
+    copy_.reset();
+    OnError();
+    throw;
+  }
+  copy_.reset();
+  StatementResult result;
+  result.command_tag = "COPY " + std::to_string(rows);
+  return result;
+}
+
+void SqlSession::CopyFail(std::string_view message) {
+  if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  if (!copy_->in_block) copy_->loader->Abort();
+  copy_.reset();
+  OnError();
+  throw DbError(sqlstate::kQueryCanceled, "COPY from stdin failed: " + std::string(message));
+}
+
+}  // namespace forktail

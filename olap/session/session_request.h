@@ -1,0 +1,63 @@
+// Internal to SqlSession's .cc files: one statement to run.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "olap/plan/binder/binder.h"
+#include "olap/session/copy_reader.h"
+#include "olap/session/sql_session.h"
+
+namespace forktail {
+
+// 58030: the write-ahead log failed (Database::log_failed), so memory may
+// hold commits that are not durable; nothing may read or write them.
+[[noreturn]] void ThrowLogFailed(const Status& health);
+
+struct SqlSession::Request {
+  const sql::Statement* statement = nullptr;
+  // Shares ownership of *statement, so that an optimistic block can keep the
+  // statement to run it again at COMMIT (Owned()).
+  std::shared_ptr<const sql::Statement> statement_owner;
+  std::string_view text;  // the string the statement's positions refer to
+  std::vector<std::optional<Type>> parameter_types;
+  std::vector<Value> parameters;
+  // now()'s value: the block's start (0 outside a block: the statement's).
+  int64_t transaction_timestamp = 0;
+
+  BindOptions Bind() const {
+    BindOptions options;
+    options.parameter_types = parameter_types;
+    options.parameters = parameters;
+    options.transaction_timestamp = transaction_timestamp;
+    return options;
+  }
+};
+
+// A Request that owns what it refers to: a block's statement, kept to run
+// again at COMMIT after the client's query string is gone.
+struct SqlSession::OwnedRequest {
+  explicit OwnedRequest(const Request& r) : statement(r.statement_owner), text(r.text), request(r) {
+    request.text = text;
+  }
+  OwnedRequest(const OwnedRequest&) = delete;
+  OwnedRequest& operator=(const OwnedRequest&) = delete;
+
+  std::shared_ptr<const sql::Statement> statement;
+  std::string text;
+  Request request;  // refers to the members above
+};
+
+struct SqlSession::CopyState {
+  std::string table;
+  std::vector<std::string> columns;
+  CopyOptions options;
+  std::unique_ptr<CopyLoader> loader;  // outside a block: over the Database
+  bool in_block = false;               // inside: created on the transaction thread
+  std::string input;                   // an optimistic block's COPY: all of it, until CopyDone
+};
+
+}  // namespace forktail

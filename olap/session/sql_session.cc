@@ -1,0 +1,479 @@
+#include "olap/session/sql_session.h"
+
+#include <algorithm>
+
+#include "olap/parser/ast.h"
+#include "olap/session/optimistic_block.h"
+#include "olap/session/point_statement.h"
+#include "olap/session/query_runner.h"
+#include "olap/session/row_codec.h"
+#include "olap/session/session_parameters.h"
+#include "olap/session/session_request.h"
+#include "olap/session/txn_block.h"
+#include "olap/session/write_executor.h"
+
+namespace forktail {
+
+namespace {
+
+[[noreturn]] void ThrowResult(const TxnResult& r) {
+  throw DbError(InternSqlstate(r.sqlstate), r.message);
+}
+
+}  // namespace
+
+void ThrowLogFailed(const Status& health) {
+  throw DbError(sqlstate::kIoError,
+                "the database refuses reads and writes after a write-ahead log failure; restart "
+                "the server to recover from the log: " +
+                    health.message());
+}
+
+namespace {
+
+bool IsTransactionControl(const sql::Statement& s) {
+  return s.kind == sql::StatementKind::kTransaction;
+}
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Whether `op` (and its subplans) reads no user table and carries at most
+// `*budget` constant rows (catalog views and set-returning functions bind
+// to Values nodes).
+bool SmallAndTableFree(const LogicalOp& op, size_t* budget) {
+  if (op.kind == LogicalOpKind::kGet) return false;
+  if (op.kind == LogicalOpKind::kValues) {
+    if (op.rows.size() > *budget) return false;
+    *budget -= op.rows.size();
+  }
+  for (const LogicalOpPtr& child : op.children) {
+    if (!SmallAndTableFree(*child, budget)) return false;
+  }
+  return op.subplan == nullptr || SmallAndTableFree(*op.subplan, budget);
+}
+
+// Rows of constants a table-free read may bind to and still run on the
+// transaction thread (psql's \d on a few hundred tables stays under it).
+constexpr size_t kTableFreeRowBudget = 100'000;
+
+}  // namespace
+
+SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
+    : engine_(engine),
+      options_(std::move(options)),
+      parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)) {
+  if (options_.max_snapshot_age_ms != 0) {
+    parameters_->Set("forktail.max_snapshot_age_ms", std::to_string(options_.max_snapshot_age_ms));
+  }
+}
+
+SqlSession::~SqlSession() {
+  if (copy_) {
+    try {
+      CopyFail("session closed");
+    } catch (const DbError&) {
+    }
+  }
+  if (block_) block_->Finish(false);
+}
+
+std::vector<StatementResult> SqlSession::Execute(std::string_view sql) {
+  std::vector<StatementResult> results;
+  Execute(sql, [&](StatementResult&& r) { results.push_back(std::move(r)); });
+  return results;
+}
+
+void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) {
+  cancel_requested_.store(false);
+  if (copy_) {
+    throw DbError(sqlstate::kProtocolViolation, "a COPY FROM STDIN is in progress");
+  }
+  std::vector<std::shared_ptr<const sql::Statement>> statements;
+  try {
+    for (sql::StatementPtr& s : sql::Parse(sql)) statements.push_back(std::move(s));
+  } catch (...) {
+    OnError();
+    throw;
+  }
+  const bool has_control = std::any_of(statements.begin(), statements.end(),
+                                       [](const auto& s) { return IsTransactionControl(*s); });
+  // PostgreSQL's implicit transaction: several statements in one string
+  // without BEGIN/COMMIT commit or fail together.
+  if (statements.size() > 1 && !has_control && status_ == TxnStatus::kIdle) {
+    block_ = std::make_unique<TxnBlock>(
+        engine_.database(),
+        std::chrono::milliseconds(engine_.options().idle_in_transaction_hold_ms));
+    block_->Start();
+    block_timestamp_ = NowMicros();
+    status_ = TxnStatus::kInBlock;
+  }
+  const bool implicit_block = block_ != nullptr;
+  for (size_t i = 0; i < statements.size(); i++) {
+    Request request;
+    request.statement = statements[i].get();
+    request.statement_owner = statements[i];
+    request.text = sql;
+    StatementResult result;
+    try {
+      if (statements[i]->kind == sql::StatementKind::kCopy && statements[i]->copy->std_stream &&
+          statements.size() > 1 && implicit_block) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "COPY FROM STDIN must be the only statement of its query string (or run "
+                      "inside BEGIN ... COMMIT)",
+                      statements[i]->position);
+      }
+      result = Dispatch(request);
+      if (copy_ && i + 1 < statements.size()) {
+        if (copy_->loader && !copy_->in_block) copy_->loader->Abort();
+        copy_.reset();
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "COPY FROM STDIN must be the last statement of its query string",
+                      statements[i]->position);
+      }
+    } catch (...) {
+      OnError();
+      throw;
+    }
+    on_result(std::move(result));
+  }
+  if (implicit_block) {
+    TxnResult r = block_->Finish(true);
+    block_.reset();
+    status_ = TxnStatus::kIdle;
+    if (!r.ok) ThrowResult(r);
+    if (r.commit_lsn != wal::kInvalidLsn)
+      last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
+  }
+}
+
+void SqlSession::OnError() {
+  if (status_ != TxnStatus::kInBlock) return;
+  if (block_) {  // implicit: the whole string failed; the session is idle again
+    block_->Finish(false);
+    block_.reset();
+    status_ = TxnStatus::kIdle;
+    return;
+  }
+  optimistic_.reset();  // nothing of it was ever applied
+  status_ = TxnStatus::kFailed;
+}
+
+void SqlSession::CheckBlockTimeout() {
+  if (status_ != TxnStatus::kInBlock) return;
+  if (block_ && block_->timed_out()) {
+    block_->Finish(false);
+    block_.reset();
+    status_ = TxnStatus::kIdle;
+    throw DbError(kIdleInTransactionTimeout,
+                  "terminating transaction: idle in transaction timeout exceeded");
+  }
+  if (!optimistic_) return;
+  const long timeout_ms = std::stol("0" + parameters_->Get("idle_in_transaction_session_timeout"));
+  if (timeout_ms > 0 &&
+      std::chrono::steady_clock::now() - idle_since_ > std::chrono::milliseconds(timeout_ms)) {
+    optimistic_.reset();
+    status_ = TxnStatus::kIdle;
+    throw DbError(kIdleInTransactionTimeout,
+                  "terminating transaction: idle-in-transaction timeout (" +
+                      std::to_string(timeout_ms) +
+                      " ms) exceeded; the transaction was rolled back");
+  }
+}
+
+// statement_timeout: the statement is canceled at the deadline (as a client's
+// CancelRequest would) and its 57014 says why, as PostgreSQL's does.
+StatementResult SqlSession::Dispatch(const Request& request) {
+  const long timeout_ms = std::stol("0" + parameters_->Get("statement_timeout"));
+  if (timeout_ms <= 0) return Route(request);
+  StatementTimer& timer = engine_.statement_timer();
+  const uint64_t id = timer.Arm(
+      StatementTimer::Clock::now() + std::chrono::milliseconds(timeout_ms), [this] { Cancel(); });
+  // Whether the timer fired; a cancel it set after the statement ended must
+  // not reach the next one.
+  auto disarm = [&] {
+    const bool fired = timer.Disarm(id);
+    if (fired) cancel_requested_.store(false);
+    return fired;
+  };
+  try {
+    StatementResult result = Route(request);
+    disarm();
+    return result;
+  } catch (const DbError& e) {
+    if (disarm() && std::string_view(e.sqlstate()) == sqlstate::kQueryCanceled) {
+      throw DbError(sqlstate::kQueryCanceled, "canceling statement due to statement timeout",
+                    e.position());
+    }
+    throw;
+  } catch (...) {
+    disarm();
+    throw;
+  }
+}
+
+StatementResult SqlSession::Route(const Request& arrived) {
+  CheckBlockTimeout();
+  // After a write-ahead log failure memory may hold commits that are not
+  // durable (their clients got 58030): nothing may read them, and nothing
+  // may be written, until a restart recovers from the log (PostgreSQL
+  // PANICs). Session commands and transaction control still answer.
+  switch (arrived.statement->kind) {
+    case sql::StatementKind::kSet:
+    case sql::StatementKind::kShow:
+    case sql::StatementKind::kReset:
+    case sql::StatementKind::kDiscard:
+    case sql::StatementKind::kDeallocate:
+    case sql::StatementKind::kTransaction:
+      break;
+    default:
+      if (engine_.database().log_failed()) ThrowLogFailed(engine_.database().health());
+  }
+  Request request = arrived;
+  if (InBlock()) request.transaction_timestamp = block_timestamp_;
+  struct IdleFrom {  // an open block is idle again once this statement is done
+    SqlSession* session;
+    ~IdleFrom() { session->idle_since_ = std::chrono::steady_clock::now(); }
+  } idle_from{this};
+  const sql::Statement& s = *request.statement;
+  if (status_ == TxnStatus::kFailed && s.kind != sql::StatementKind::kTransaction) {
+    throw DbError(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction "
+                  "block");
+  }
+  switch (s.kind) {
+    case sql::StatementKind::kTransaction:
+      return TransactionControl(s);
+    case sql::StatementKind::kSet:
+    case sql::StatementKind::kShow:
+    case sql::StatementKind::kReset:
+    case sql::StatementKind::kDiscard:
+    case sql::StatementKind::kDeallocate:
+      return SessionCommand(s);
+    case sql::StatementKind::kSelect:
+    case sql::StatementKind::kExplain:
+      return Read(request);
+    case sql::StatementKind::kCopy:
+      return StartCopy(request);
+    default:
+      if (WriteExecutor::Handles(s)) return Write(request);
+      throw DbError(sqlstate::kFeatureNotSupported, "statement not supported", s.position);
+  }
+}
+
+StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
+  const sql::TransactionStmt& t = *s.transaction;
+  StatementResult result;
+  if (t.chain) {
+    throw DbError(sqlstate::kFeatureNotSupported, "COMMIT AND CHAIN is not supported", s.position);
+  }
+  switch (t.kind) {
+    case sql::TransactionKind::kBegin:
+      result.command_tag = "BEGIN";
+      if (status_ == TxnStatus::kFailed) {
+        throw DbError(sqlstate::kInFailedSqlTransaction,
+                      "current transaction is aborted, commands ignored until end of "
+                      "transaction block");
+      }
+      if (status_ == TxnStatus::kInBlock) {
+        result.notices.push_back("there is already a transaction in progress");
+        return result;
+      }
+      optimistic_ = std::make_unique<OptimisticBlock>(engine_.database());
+      block_timestamp_ = NowMicros();
+      status_ = TxnStatus::kInBlock;
+      return result;
+    case sql::TransactionKind::kCommit:
+      if (status_ == TxnStatus::kIdle) {
+        result.command_tag = "COMMIT";
+        result.notices.push_back("there is no transaction in progress");
+        return result;
+      }
+      if (status_ == TxnStatus::kFailed) {
+        status_ = TxnStatus::kIdle;
+        result.command_tag = "ROLLBACK";
+        return result;
+      }
+      {
+        TxnResult r = optimistic_->Commit();
+        optimistic_.reset();
+        status_ = TxnStatus::kIdle;
+        if (!r.ok) ThrowResult(r);
+        if (r.commit_lsn != wal::kInvalidLsn) {
+          last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
+        }
+      }
+      result.command_tag = "COMMIT";
+      return result;
+    case sql::TransactionKind::kRollback:
+      result.command_tag = "ROLLBACK";
+      if (status_ == TxnStatus::kIdle) {
+        result.notices.push_back("there is no transaction in progress");
+        return result;
+      }
+      optimistic_.reset();
+      status_ = TxnStatus::kIdle;
+      return result;
+  }
+  return result;
+}
+
+void SqlSession::OnTxnThread(const std::function<void(Transaction&)>& work) {
+  if (block_) {
+    block_->Run(work);
+    return;
+  }
+  if (optimistic_) {
+    optimistic_->Inspect(work);
+    return;
+  }
+  TxnResult r = RunTransaction(engine_.database(), work);
+  if (!r.ok) ThrowResult(r);
+  if (r.commit_lsn != wal::kInvalidLsn) last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
+}
+
+// Binding needs only schemas: done here, on the session's thread, against
+// the published copy, so the transaction thread (which a block holds) only
+// executes (point_statement.h). The transaction body checks that the copy is
+// still the live catalog's schema version and binds again if not.
+std::optional<PreBoundStatement> SqlSession::PreBindRequest(const Request& request) {
+  if (BlockChangedSchema()) return std::nullopt;  // would be stale
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  if (!schemas) return std::nullopt;
+  return PreBind(*request.statement, request.Bind(), *schemas);
+}
+
+bool SqlSession::BlockChangedSchema() const {
+  if (block_) return block_->started() && block_->alive() && block_->changed_schema();
+  return optimistic_ && optimistic_->changed_schema();
+}
+
+void SqlSession::NoteSchemaChange() {
+  if (block_) block_->NoteSchemaChange();
+  if (optimistic_) optimistic_->NoteSchemaChange();
+}
+
+StatementResult SqlSession::RunStatement(const Request& request, bool writes,
+                                         const StatementBody& body) {
+  if (optimistic_) {
+    if (!request.statement_owner) {
+      throw DbError(sqlstate::kInternalError, "a block's statement must be owned to run again");
+    }
+    auto owned = std::make_shared<const OwnedRequest>(request);
+    return optimistic_->Run([body, owned](Transaction& txn) { return body(txn, owned->request); },
+                            writes);
+  }
+  StatementResult result;
+  OnTxnThread([&](Transaction& txn) { result = body(txn, request); });
+  return result;
+}
+
+QueryRunContext SqlSession::RunContext() {
+  QueryRunContext context;
+  context.catalog = &engine_.database().frozen_catalog();
+  context.scheduler = &engine_.scheduler();
+  context.parallelism = engine_.options().parallelism;
+  context.cancel = &cancel_requested_;
+  return context;
+}
+
+StatementResult SqlSession::ExecuteWrite(Transaction& txn, const Request& request,
+                                         const PreBoundStatement* pre) {
+  WriteExecutor writer(txn, RunContext());
+  if (pre && pre->Current(engine_.database().frozen_catalog())) {
+    CountPreBoundExecution();
+    return writer.ExecuteBound(*request.statement, CopyBound(pre->bound));
+  }
+  return writer.Execute(*request.statement, request.Bind());
+}
+
+StatementResult SqlSession::Write(const Request& request) {
+  const sql::StatementKind kind = request.statement->kind;
+  const bool dml = kind == sql::StatementKind::kInsert || kind == sql::StatementKind::kUpdate ||
+                   kind == sql::StatementKind::kDelete;
+  if (!dml) NoteSchemaChange();
+  // Bound once off the thread; a run where the schemas changed since (DDL of
+  // the block's or another session's) binds again.
+  std::shared_ptr<const PreBoundStatement> pre;
+  if (dml) {
+    if (std::optional<PreBoundStatement> p = PreBindRequest(request)) {
+      pre = std::make_shared<const PreBoundStatement>(std::move(*p));
+    }
+  }
+  return RunStatement(request, /*writes=*/true, [this, pre](Transaction& txn, const Request& r) {
+    return ExecuteWrite(txn, r, pre.get());
+  });
+}
+
+StatementResult SqlSession::ExecuteRead(Transaction& txn, const Request& request,
+                                        const PreBoundStatement* pre) {
+  // A SELECT by primary key reads its row directly (point_statement.h).
+  if (pre && pre->point_select && pre->Current(engine_.database().frozen_catalog())) {
+    if (std::optional<StatementResult> point = pre->point_select->Execute(txn)) {
+      CountPreBoundExecution();
+      return std::move(*point);
+    }
+  }
+  return RunQueryStatement(*request.statement, request.Bind(), RunContext());
+}
+
+bool SqlSession::ReadsNoTable(const PreBoundStatement& pre) {
+  size_t budget = kTableFreeRowBudget;
+  return pre.bound.kind == BoundStatementKind::kQuery && pre.bound.plan &&
+         SmallAndTableFree(*pre.bound.plan, &budget);
+}
+
+// Where a read runs (DESIGN.md "Freshness"): every path sees each commit
+// acknowledged before the statement arrived.
+StatementResult SqlSession::Read(const Request& request) {
+  if (std::optional<StatementResult> builtin = AnswerBuiltinQuery(*request.statement)) {
+    return std::move(*builtin);
+  }
+  // Bound once here: the point shape and the table-free test both read it.
+  std::optional<PreBoundStatement> bound = PreBindRequest(request);
+  const bool point = bound && bound->point_select;
+  const bool table_free = bound && !point && ReadsNoTable(*bound);
+  std::shared_ptr<const PreBoundStatement> pre;  // kept only for a point SELECT
+  if (point) pre = std::make_shared<const PreBoundStatement>(std::move(*bound));
+  if (optimistic_ && request.statement->kind == sql::StatementKind::kExplain) {
+    // A plan, and EXPLAIN ANALYZE's timings, are not data the block read:
+    // shown on the block's state, not recorded, not validated at COMMIT.
+    StatementResult result;
+    optimistic_->Inspect([&](Transaction& txn) { result = ExecuteRead(txn, request, nullptr); });
+    return result;
+  }
+  if (optimistic_) {  // a step of the block; it runs again at COMMIT
+    return RunStatement(request, /*writes=*/false, [this, pre](Transaction& txn, const Request& r) {
+      return ExecuteRead(txn, r, pre.get());
+    });
+  }
+  // Outside a block: a point SELECT, or one that reads no table, on the
+  // transaction thread (fresh by construction, no fork); others on a
+  // snapshot holding every acknowledged commit.
+  const bool on_thread = block_ != nullptr ||
+                         engine_.options().routing == ReadRouting::kInProcess || point ||
+                         table_free;
+  if (!on_thread) return ReadFromSnapshot(request);
+  return RunStatement(request, /*writes=*/false, [&](Transaction& txn, const Request& r) {
+    return ExecuteRead(txn, r, pre.get());
+  });
+}
+
+void SqlSession::Cancel() {
+  std::lock_guard<std::mutex> l(cancel_mu_);
+  cancel_requested_.store(true);
+  if (cancel_hook_) cancel_hook_();
+}
+
+TxnStatus SqlSession::status() const { return status_; }
+
+std::string SqlSession::GetParameter(std::string_view name) const { return parameters_->Get(name); }
+
+const std::vector<std::string>& SqlSession::ReportedParameters() {
+  return SessionParameters::Reported();
+}
+
+}  // namespace forktail

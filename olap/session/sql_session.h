@@ -1,0 +1,206 @@
+// SqlSession: one client connection's SQL conversation with the engine
+// (docs/client_contract.md is the contract with clients; the wire-protocol
+// server uses only this header).
+//
+// A session is a small state machine:
+//
+//   status I (idle) --BEGIN--> T (in block) --error--> E (failed)
+//          ^                     |  COMMIT/ROLLBACK      | ROLLBACK/COMMIT(=rollback)
+//          +---------------------+-----------------------+
+//
+// Outside a block every statement is its own transaction (a multi-statement
+// simple query string without BEGIN/COMMIT is one implicit block). Writes and
+// DDL run on the transaction thread. Reads see every commit acknowledged to
+// any client before they arrived (DESIGN.md "Freshness"): a SELECT by primary
+// key, and one that reads no table (catalog queries), runs on the transaction
+// thread; any other SELECT goes to a snapshot whose LSN is at least the
+// engine's last commit at arrival (ReadRouting, sql_frontend.h), or, with
+// `SET forktail.max_snapshot_age_ms = N`, to one at most N ms old that holds
+// the session's own last commit.
+//
+// BEGIN ... COMMIT is an OptimisticBlock (optimistic_block.h): each statement
+// is a short step on the transaction thread against committed state plus the
+// block's own writes, which are undone after the step; COMMIT runs the block
+// again as one transaction and commits if every result equals what the client
+// saw, else fails with 40001. An idle block holds memory, never the thread,
+// and has no time limit unless idle_in_transaction_session_timeout is set.
+// An implicit block (statements sent together, no client think time) runs as
+// a TxnBlock (txn_block.h) holding the thread from its first statement to its
+// end. An error inside a block puts the session in state E: 25P02 "current
+// transaction is aborted, commands ignored until end of transaction block"
+// until ROLLBACK (or COMMIT, which answers ROLLBACK as PostgreSQL does).
+//
+// Threads: a session is used by one thread at a time, except Cancel().
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "olap/session/sql_frontend.h"
+#include "olap/session/statement_result.h"
+#include "storage/storage.h"
+
+namespace forktail {
+
+namespace sql {
+struct Statement;
+}  // namespace sql
+
+enum class TxnStatus : char { kIdle = 'I', kInBlock = 'T', kFailed = 'E' };
+
+struct SessionOptions {
+  std::string user = "forktail";
+  std::string database = "forktail";
+  std::string application_name;
+  // 0: reads see every commit acknowledged before they arrive; N: a snapshot
+  // at most N ms old that holds the session's own last commit will do
+  // (SET forktail.max_snapshot_age_ms = N).
+  uint32_t max_snapshot_age_ms = 0;
+};
+
+// What Prepare returns and Describe answers.
+struct PreparedStatement {
+  std::string sql;
+  // One per $n (n = 1..max); types the client gave or the binder inferred.
+  std::vector<Type> parameter_types;
+  // Empty for statements that return no rows.
+  std::vector<ResultColumn> columns;
+  // The parsed statement (nullptr for an empty query string).
+  std::shared_ptr<const sql::Statement> statement;
+};
+
+class TxnBlock;
+struct QueryRunContext;
+class OptimisticBlock;
+class SessionParameters;
+struct PreBoundStatement;
+
+class SqlSession {
+ public:
+  SqlSession(SqlFrontend& engine, SessionOptions options = {});
+  // An open block is rolled back.
+  ~SqlSession();
+  SqlSession(const SqlSession&) = delete;
+  SqlSession& operator=(const SqlSession&) = delete;
+
+  // Simple query: runs each `;`-separated statement in order and returns the
+  // results of those that ran. The first failing statement throws DbError
+  // (with its position in `sql`). Without BEGIN/COMMIT in the string, several
+  // statements form one implicit transaction: a failure undoes them all.
+  std::vector<StatementResult> Execute(std::string_view sql);
+  // The same, handing each statement's result to `on_result` as soon as it is
+  // complete (a server sends it before a later statement's error).
+  using ResultCallback = std::function<void(StatementResult&&)>;
+  void Execute(std::string_view sql, const ResultCallback& on_result);
+
+  // Parses and binds `sql` (one statement or none). `param_types[i]` is the
+  // client's type for $i+1; std::nullopt (or a shorter vector) = infer.
+  std::shared_ptr<const PreparedStatement> Prepare(
+      std::string_view sql, const std::vector<std::optional<Type>>& param_types = {});
+  // Runs a prepared statement with parameter values ($1 = params[0]); NULL
+  // values are Value::Null(type). Throws DbError.
+  StatementResult ExecutePrepared(const PreparedStatement& statement,
+                                  const std::vector<Value>& params);
+
+  // COPY t FROM STDIN: after Execute returned "COPY_IN" (always the last
+  // statement of its query string), the data arrives here. CopyIn throws
+  // DbError on bad data (22P04, 22P02, 23505 ... with COPY's CONTEXT line);
+  // the COPY is then over and rolled back: ignore the client's further
+  // CopyData until its CopyDone/CopyFail (in_copy() is false). CopyFail
+  // rolls back and throws 57014 "COPY from stdin failed: <message>".
+  // Without a block the rows go in batches of SqlFrontendOptions::copy_batch_rows
+  // per transaction (0, the default: one transaction, all-or-nothing);
+  // inside a block they join the block's transaction.
+  void CopyIn(std::string_view bytes);
+  StatementResult CopyDone();  // "COPY n"
+  void CopyFail(std::string_view message);
+  bool in_copy() const { return copy_ != nullptr; }
+
+  // Any thread: cancels the running statement (it fails with 57014
+  // "canceling statement due to user request"). No-op when nothing runs.
+  void Cancel();
+
+  TxnStatus status() const;
+  // SHOW / ParameterStatus values ("server_version" -> "15.8", ...); empty
+  // string for an unknown name.
+  std::string GetParameter(std::string_view name) const;
+  // The parameters a server reports in ParameterStatus after startup.
+  static const std::vector<std::string>& ReportedParameters();
+
+  // The commit LSN of this session's last write (0 before any).
+  uint64_t last_commit_lsn() const { return last_commit_lsn_; }
+
+ private:
+  struct CopyState;
+  struct Request;       // one statement to run: AST, its text, parameters
+  struct OwnedRequest;  // the same, owning its text (a block's, run again)
+  // Executes a statement on the transaction thread in `txn`.
+  using StatementBody = std::function<StatementResult(Transaction&, const Request&)>;
+
+  // Runs one statement under statement_timeout (Route does the work).
+  StatementResult Dispatch(const Request& request);
+  StatementResult Route(const Request& request);
+  StatementResult TransactionControl(const sql::Statement& statement);
+  StatementResult SessionCommand(const sql::Statement& statement);
+  StatementResult Read(const Request& request);
+  StatementResult ReadFromSnapshot(const Request& request);
+  StatementResult Write(const Request& request);
+  // Runs `body` for `request` on the transaction thread: as a recorded step
+  // of the optimistic block, in the implicit block, or as its own
+  // transaction (remembering its commit LSN).
+  StatementResult RunStatement(const Request& request, bool writes, const StatementBody& body);
+  // For a statement run on the transaction thread (in-process).
+  QueryRunContext RunContext();
+  // `pre`: bound off the thread (used when still current), or nullptr.
+  StatementResult ExecuteWrite(Transaction& txn, const Request& request,
+                               const PreBoundStatement* pre);
+  StatementResult ExecuteRead(Transaction& txn, const Request& request,
+                              const PreBoundStatement* pre);
+  // A SELECT that reads no user table (catalog views, constants) and builds
+  // few rows: cheap enough to run on the transaction thread.
+  static bool ReadsNoTable(const PreBoundStatement& pre);
+  bool InBlock() const { return block_ != nullptr || optimistic_ != nullptr; }
+  // The open block ran DDL: statements for it bind in it.
+  bool BlockChangedSchema() const;
+  void NoteSchemaChange();
+  std::optional<PreBoundStatement> PreBindRequest(const Request& request);
+  StatementResult StartCopy(const Request& request);
+  // Runs `work` on the transaction thread: in the implicit block, on the
+  // optimistic block's state (not recorded), or as its own transaction
+  // (remembering its commit LSN). Rethrows what `work` throws (positions
+  // intact).
+  void OnTxnThread(const std::function<void(Transaction&)>& work);
+  // Called when a statement failed: a block is rolled back (state E).
+  void OnError();
+  void CheckBlockTimeout();
+  SnapshotLease AcquireSnapshot();
+  std::shared_ptr<const PreparedStatement> Describe(
+      std::string_view sql, std::vector<std::unique_ptr<sql::Statement>> statements,
+      const std::vector<std::optional<Type>>& types);
+
+  SqlFrontend& engine_;
+  SessionOptions options_;
+  std::unique_ptr<SessionParameters> parameters_;
+  std::unique_ptr<TxnBlock> block_;              // the implicit block of a multi-statement string
+  std::unique_ptr<OptimisticBlock> optimistic_;  // BEGIN ... COMMIT
+  int64_t block_timestamp_ = 0;                  // now() in the open block
+  std::chrono::steady_clock::time_point idle_since_;  // the block's last statement ended
+  TxnStatus status_ = TxnStatus::kIdle;
+  uint64_t last_commit_lsn_ = 0;
+  std::unique_ptr<CopyState> copy_;
+  // Cancel support: the running statement's cancel action.
+  mutable std::mutex cancel_mu_;
+  std::function<void()> cancel_hook_;
+  std::atomic<bool> cancel_requested_{false};
+};
+
+}  // namespace forktail

@@ -1,0 +1,372 @@
+#include "recovery/redo_codec.h"
+
+#include <cstring>
+
+namespace forktail::redo {
+namespace {
+
+constexpr uint8_t kNullBit = 0x80;
+constexpr uint8_t kMaxTypeId = static_cast<uint8_t>(TypeId::kTimestamp);
+
+void PutFixed(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; i++) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+void PutVarint(std::string* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+void PutSvarint(std::string* out, int64_t v) {
+  PutVarint(out, (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+}
+
+void PutBytes(std::string* out, std::string_view s) {
+  PutVarint(out, s.size());
+  out->append(s);
+}
+
+void PutTypeParams(std::string* out, const Type& t) {
+  if (t.id == TypeId::kDecimal) {
+    out->push_back(static_cast<char>(t.precision));
+    out->push_back(static_cast<char>(t.scale));
+  } else if (t.id == TypeId::kChar || t.id == TypeId::kVarchar) {
+    PutVarint(out, t.length);
+  }
+}
+
+Status Bad(const char* what) {
+  return Status::Corruption(std::string("malformed redo payload: ") + what);
+}
+
+}  // namespace
+
+void EncodeValue(const Value& v, std::string* out) {
+  const Type& t = v.type();
+  out->push_back(static_cast<char>(static_cast<uint8_t>(t.id) | (v.is_null() ? kNullBit : 0)));
+  PutTypeParams(out, t);
+  if (v.is_null()) return;
+  switch (t.id) {
+    case TypeId::kBoolean:
+      out->push_back(v.GetBool() ? 1 : 0);
+      break;
+    case TypeId::kDouble: {
+      uint64_t bits;
+      double d = v.GetDouble();
+      std::memcpy(&bits, &d, 8);
+      PutFixed(out, bits, 8);
+      break;
+    }
+    case TypeId::kChar:
+    case TypeId::kVarchar:
+    case TypeId::kText:
+      PutBytes(out, v.GetString());
+      break;
+    default:
+      PutSvarint(out, v.GetInt());
+  }
+}
+
+void EncodeRow(const Row& row, std::string* out) {
+  PutVarint(out, row.size());
+  for (const Value& v : row) EncodeValue(v, out);
+}
+
+void EncodeSchema(const TableSchema& schema, std::string* out) {
+  PutBytes(out, schema.name);
+  PutVarint(out, schema.columns.size());
+  for (const ColumnDef& c : schema.columns) {
+    PutBytes(out, c.name);
+    out->push_back(static_cast<char>(c.type.id));
+    PutTypeParams(out, c.type);
+    out->push_back(c.not_null ? 1 : 0);
+  }
+  PutVarint(out, schema.primary_key.size());
+  for (ColumnId k : schema.primary_key) PutFixed(out, k.value(), 2);
+}
+
+bool Decoder::ReadU8(uint8_t* v) {
+  if (p_.empty()) return false;
+  *v = static_cast<uint8_t>(p_[0]);
+  p_.remove_prefix(1);
+  return true;
+}
+
+template <typename T>
+static bool ReadFixed(std::string_view* p, T* v) {
+  if (p->size() < sizeof(T)) return false;
+  uint64_t x = 0;
+  for (size_t i = 0; i < sizeof(T); i++) x |= uint64_t{static_cast<uint8_t>((*p)[i])} << (8 * i);
+  *v = static_cast<T>(x);
+  p->remove_prefix(sizeof(T));
+  return true;
+}
+
+bool Decoder::ReadU16(uint16_t* v) { return ReadFixed(&p_, v); }
+bool Decoder::ReadU32(uint32_t* v) { return ReadFixed(&p_, v); }
+bool Decoder::ReadU64(uint64_t* v) { return ReadFixed(&p_, v); }
+
+bool Decoder::ReadVarint(uint64_t* v) {
+  uint64_t x = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    uint8_t b;
+    if (!ReadU8(&b)) return false;
+    x |= uint64_t{b & 0x7fu} << shift;
+    if (!(b & 0x80)) {
+      *v = x;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Decoder::ReadBytes(std::string* s) {
+  uint64_t n;
+  if (!ReadVarint(&n) || n > p_.size()) return false;
+  s->assign(p_.data(), n);
+  p_.remove_prefix(n);
+  return true;
+}
+
+bool Decoder::ReadType(uint8_t type_id, Type* type) {
+  if (type_id > kMaxTypeId) return false;
+  *type = Type{static_cast<TypeId>(type_id)};
+  if (type->id == TypeId::kDecimal) {
+    uint8_t p, s;
+    if (!ReadU8(&p) || !ReadU8(&s) || p < 1 || p > kMaxDecimalPrecision || s > p) return false;
+    type->precision = p;
+    type->scale = s;
+  } else if (type->id == TypeId::kChar || type->id == TypeId::kVarchar) {
+    uint64_t n;
+    if (!ReadVarint(&n) || n > UINT32_MAX) return false;
+    type->length = static_cast<uint32_t>(n);
+  }
+  return true;
+}
+
+bool Decoder::ReadValue(Value* v) {
+  uint8_t tag;
+  Type t;
+  if (!ReadU8(&tag) || !ReadType(tag & ~kNullBit, &t)) return false;
+  if (tag & kNullBit) {
+    *v = Value::Null(t);
+    return true;
+  }
+  switch (t.id) {
+    case TypeId::kBoolean: {
+      uint8_t b;
+      if (!ReadU8(&b) || b > 1) return false;
+      *v = Value::Boolean(b != 0);
+      return true;
+    }
+    case TypeId::kDouble: {
+      uint64_t bits;
+      if (!ReadU64(&bits)) return false;
+      double d;
+      std::memcpy(&d, &bits, 8);
+      *v = Value::Double(d);
+      return true;
+    }
+    case TypeId::kChar:
+    case TypeId::kVarchar:
+    case TypeId::kText: {
+      std::string s;
+      if (!ReadBytes(&s)) return false;
+      *v = Value::String(t, std::move(s));
+      return true;
+    }
+    default:
+      break;
+  }
+  uint64_t z;
+  if (!ReadVarint(&z)) return false;
+  int64_t i = static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+  switch (t.id) {
+    case TypeId::kSmallInt:
+      *v = Value::SmallInt(static_cast<int16_t>(i));
+      break;
+    case TypeId::kInteger:
+      *v = Value::Integer(static_cast<int32_t>(i));
+      break;
+    case TypeId::kBigInt:
+      *v = Value::BigInt(i);
+      break;
+    case TypeId::kDecimal:
+      *v = Value::Decimal(i, t.precision, t.scale);
+      break;
+    case TypeId::kDate:
+      *v = Value::Date(static_cast<int32_t>(i));
+      break;
+    default:
+      *v = Value::Timestamp(i);
+  }
+  return true;
+}
+
+bool Decoder::ReadRow(Row* row) {
+  uint64_t n;
+  if (!ReadVarint(&n) || n > p_.size()) return false;
+  row->resize(n);
+  for (Value& v : *row) {
+    if (!ReadValue(&v)) return false;
+  }
+  return true;
+}
+
+bool Decoder::ReadSchema(TableSchema* schema) {
+  uint64_t n;
+  if (!ReadBytes(&schema->name) || !ReadVarint(&n) || n > p_.size()) return false;
+  schema->columns.resize(n);
+  for (ColumnDef& c : schema->columns) {
+    uint8_t type_id, not_null;
+    if (!ReadBytes(&c.name) || !ReadU8(&type_id) || !ReadType(type_id, &c.type) ||
+        !ReadU8(&not_null)) {
+      return false;
+    }
+    c.not_null = not_null != 0;
+  }
+  if (!ReadVarint(&n) || n > p_.size()) return false;
+  schema->primary_key.clear();
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t k;
+    if (!ReadU16(&k)) return false;
+    schema->primary_key.push_back(ColumnId(k));
+  }
+  return true;
+}
+
+std::string EncodeInsert(TableId table, TupleId tid, const Row& row) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutFixed(&out, tid.Pack(), 8);
+  EncodeRow(row, &out);
+  return out;
+}
+
+std::string EncodeUpdate(TableId table, TupleId tid, TupleId new_tid,
+                         const Table::ColumnUpdates& updates) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutFixed(&out, tid.Pack(), 8);
+  PutFixed(&out, new_tid.Pack(), 8);
+  PutVarint(&out, updates.size());
+  for (const auto& [col, v] : updates) {
+    PutFixed(&out, col.value(), 2);
+    EncodeValue(v, &out);
+  }
+  return out;
+}
+
+std::string EncodeDelete(TableId table, TupleId tid) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutFixed(&out, tid.Pack(), 8);
+  return out;
+}
+
+std::string EncodeCreateTable(TableId table, const TableOptions& options,
+                              const TableSchema& schema) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutFixed(&out, options.max_rows_per_block, 4);
+  EncodeSchema(schema, &out);
+  return out;
+}
+
+std::string EncodeDropTable(TableId table) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  return out;
+}
+
+std::string EncodeAddPrimaryKey(TableId table, const std::vector<ColumnId>& key) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutVarint(&out, key.size());
+  for (ColumnId c : key) PutFixed(&out, c.value(), 2);
+  return out;
+}
+
+namespace {
+bool ReadTableAndTid(Decoder& d, TableId* table, TupleId* tid) {
+  uint32_t t;
+  uint64_t packed;
+  if (!d.ReadU32(&t) || !d.ReadU64(&packed)) return false;
+  *table = TableId(t);
+  *tid = TupleId::Unpack(packed);
+  return true;
+}
+}  // namespace
+
+Status DecodeInsert(std::string_view payload, InsertRecord* out) {
+  Decoder d(payload);
+  if (!ReadTableAndTid(d, &out->table, &out->tid) || !d.ReadRow(&out->row) || !d.done()) {
+    return Bad("insert");
+  }
+  return Status::Ok();
+}
+
+Status DecodeUpdate(std::string_view payload, UpdateRecord* out) {
+  Decoder d(payload);
+  uint64_t new_tid, n;
+  if (!ReadTableAndTid(d, &out->table, &out->tid) || !d.ReadU64(&new_tid) || !d.ReadVarint(&n) ||
+      n > payload.size()) {
+    return Bad("update");
+  }
+  out->new_tid = TupleId::Unpack(new_tid);
+  out->updates.clear();
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t col;
+    Value v;
+    if (!d.ReadU16(&col) || !d.ReadValue(&v)) return Bad("update");
+    out->updates.emplace_back(ColumnId(col), std::move(v));
+  }
+  return d.done() ? Status::Ok() : Bad("update");
+}
+
+Status DecodeDelete(std::string_view payload, DeleteRecord* out) {
+  Decoder d(payload);
+  if (!ReadTableAndTid(d, &out->table, &out->tid) || !d.done()) return Bad("delete");
+  return Status::Ok();
+}
+
+Status DecodeCreateTable(std::string_view payload, CreateTableRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  if (!d.ReadU32(&t) || !d.ReadU32(&out->options.max_rows_per_block) ||
+      !d.ReadSchema(&out->schema) || !d.done()) {
+    return Bad("create table");
+  }
+  out->table = TableId(t);
+  return Status::Ok();
+}
+
+Status DecodeDropTable(std::string_view payload, DropTableRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  if (!d.ReadU32(&t) || !d.done()) return Bad("drop table");
+  out->table = TableId(t);
+  return Status::Ok();
+}
+
+Status DecodeAddPrimaryKey(std::string_view payload, AddPrimaryKeyRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  uint64_t n;
+  if (!d.ReadU32(&t) || !d.ReadVarint(&n) || n == 0 || n > payload.size()) {
+    return Bad("create index");
+  }
+  out->table = TableId(t);
+  out->key.clear();
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t c;
+    if (!d.ReadU16(&c)) return Bad("create index");
+    out->key.push_back(ColumnId(c));
+  }
+  return d.done() ? Status::Ok() : Bad("create index");
+}
+
+}  // namespace forktail::redo

@@ -1,0 +1,115 @@
+// Join ordering from statistics on the TPC-H star/snowflake (lineitem and
+// orders as facts): the fact table probes at the bottom of a left-deep
+// spine, builds are the smaller inputs, selective dimensions join first,
+// and the greedy fallback keeps hash joins too.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "tests/olap/plan/binder/binder_test_catalog.h"
+
+namespace forktail {
+namespace {
+
+using bindertest::CheckPlan;
+
+class OptimizerJoinOrderTest : public ::testing::Test {
+ protected:
+  static Catalog& Cat() {
+    static bindertest::TpchCatalog* c = new bindertest::TpchCatalog(2);
+    return c->catalog();
+  }
+  static const LogicalOp* FirstJoin(const LogicalOp& op) {
+    if (op.kind == LogicalOpKind::kJoin) return &op;
+    for (const LogicalOpPtr& c : op.children) {
+      if (const LogicalOp* j = FirstJoin(*c)) return j;
+    }
+    return nullptr;
+  }
+  // The leftmost Get under `op` (the probe spine's start).
+  static const LogicalOp* LeftmostGet(const LogicalOp& op) {
+    const LogicalOp* p = &op;
+    while (p->kind != LogicalOpKind::kGet) p = p->children[0].get();
+    return p;
+  }
+  static void ForEachJoin(const LogicalOp& op, const std::function<void(const LogicalOp&)>& f) {
+    if (op.kind == LogicalOpKind::kJoin) f(op);
+    for (const LogicalOpPtr& c : op.children) ForEachJoin(*c, f);
+  }
+};
+
+constexpr const char* kQ5 =
+    "select n_name, sum(l_extendedprice * (1 - l_discount)) as revenue "
+    "from customer, orders, lineitem, supplier, nation, region "
+    "where c_custkey = o_custkey and l_orderkey = o_orderkey and l_suppkey = s_suppkey "
+    "and c_nationkey = s_nationkey and s_nationkey = n_nationkey "
+    "and n_regionkey = r_regionkey and r_name = 'ASIA' "
+    "and o_orderdate >= date '1994-01-01' and o_orderdate < date '1995-01-01' "
+    "group by n_name order by revenue desc";
+
+TEST_F(OptimizerJoinOrderTest, FactProbesAndSmallerSideBuilds) {
+  LogicalOpPtr p = bindertest::OptimizedPlan(kQ5, Cat());
+  std::string printed = PlanToString(*p);
+  ASSERT_EQ(CheckPlan(*p), "") << printed;
+  const LogicalOp* top = FirstJoin(*p);
+  ASSERT_NE(top, nullptr);
+  EXPECT_EQ(LeftmostGet(*top)->table_name, "lineitem") << printed;
+  int joins = 0;
+  ForEachJoin(*p, [&](const LogicalOp& j) {
+    joins++;
+    EXPECT_NE(j.join_kind, LogicalJoinKind::kCross) << printed;
+    EXPECT_FALSE(j.left_keys.empty()) << printed;
+    EXPECT_LE(j.children[1]->estimated_rows, j.children[0]->estimated_rows) << printed;
+  });
+  EXPECT_EQ(joins, 5) << printed;
+}
+
+TEST_F(OptimizerJoinOrderTest, SelectiveDimensionJoinsBeforeUnfilteredOnes) {
+  // Orders filtered to one year is joined to lineitem before customer
+  // (whose join does not reduce anything).
+  LogicalOpPtr p = bindertest::OptimizedPlan(
+      "select c_name, sum(l_quantity) from lineitem, orders, customer where l_orderkey = "
+      "o_orderkey and o_custkey = c_custkey and o_orderdate < date '1992-03-01' group by c_name",
+      Cat());
+  std::string printed = PlanToString(*p);
+  // The join right above the lineitem scan builds from orders.
+  const LogicalOp* j = FirstJoin(*p);
+  ASSERT_NE(j, nullptr) << printed;
+  while (j->children[0]->kind == LogicalOpKind::kJoin) j = j->children[0].get();
+  EXPECT_EQ(j->children[0]->table_name, "lineitem") << printed;
+  EXPECT_NE(PlanToString(*j->children[1]).find("orders"), std::string::npos) << printed;
+}
+
+TEST_F(OptimizerJoinOrderTest, GreedyBeyondTheDpLimit) {
+  OptimizerOptions o;
+  o.dp_max_relations = 2;  // six relations: greedy
+  LogicalOpPtr p = bindertest::OptimizedPlan(kQ5, Cat(), o);
+  std::string printed = PlanToString(*p);
+  ASSERT_EQ(CheckPlan(*p), "") << printed;
+  ForEachJoin(*p, [&](const LogicalOp& j) {
+    EXPECT_NE(j.join_kind, LogicalJoinKind::kCross) << printed;
+    EXPECT_LE(j.children[1]->estimated_rows, j.children[0]->estimated_rows) << printed;
+  });
+}
+
+TEST_F(OptimizerJoinOrderTest, WithoutReorderingTheWrittenOrderStays) {
+  OptimizerOptions o;
+  o.reorder_joins = false;
+  LogicalOpPtr p = bindertest::OptimizedPlan(kQ5, Cat(), o);
+  ASSERT_EQ(CheckPlan(*p), "") << PlanToString(*p);
+  // FROM customer, orders, ...: customer stays leftmost.
+  EXPECT_EQ(LeftmostGet(*FirstJoin(*p))->table_name, "customer") << PlanToString(*p);
+}
+
+TEST_F(OptimizerJoinOrderTest, EstimatesUseStatistics) {
+  LogicalOpPtr p = bindertest::OptimizedPlan(
+      "select count(*) from lineitem where l_shipdate < date '1992-01-01'", Cat());
+  // Below the column's minimum: the range estimate is (almost) nothing.
+  const LogicalOp* get = LeftmostGet(*p);
+  EXPECT_LT(get->estimated_rows, 100) << PlanToString(*p);
+  LogicalOpPtr all = bindertest::OptimizedPlan("select count(*) from lineitem", Cat());
+  EXPECT_EQ(LeftmostGet(*all)->estimated_rows, 12000) << PlanToString(*all);
+}
+
+}  // namespace
+}  // namespace forktail

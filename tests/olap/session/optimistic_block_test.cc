@@ -1,0 +1,283 @@
+// BEGIN ... COMMIT blocks of SQL sessions (optimistic_block.h), over a real
+// engine with several sessions interleaving their statements:
+//   - a block sees its own writes, others see nothing of it before COMMIT;
+//   - an idle block holds nothing: other writers run while it waits;
+//   - a read whose result changed before COMMIT fails the block with 40001
+//     (row versions, and phantoms: a predicate read vs a concurrent insert);
+//     blind writes that commute (x = x + 1) do not conflict;
+//   - errors, DDL, COPY, prepared statements and now() inside blocks;
+//   - idle_in_transaction_session_timeout.
+#include <chrono>
+#include <thread>
+
+#include "olap/session/optimistic_block.h"
+#include "tests/olap/session/session_test_util.h"
+
+namespace forktail::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class OptimisticBlockTest : public EngineFixture {
+ protected:
+  void SetUp() override {
+    Open(InProcess());
+    other_ = std::make_unique<SqlSession>(*engine_);
+    Run("CREATE TABLE acct (id int PRIMARY KEY, balance int, g int)");
+    Run("INSERT INTO acct VALUES (1, 100, 1), (2, 100, 1), (3, 100, 2)");
+  }
+  void TearDown() override {
+    other_.reset();
+    EngineFixture::TearDown();
+  }
+  std::vector<std::string> OtherQuery(const std::string& sql) {
+    return Lines(other_->Execute(sql).back());
+  }
+  // Runs `sql` in the fixture's session and expects 40001.
+  void ExpectSerializationFailure(const std::string& sql) {
+    try {
+      session_->Execute(sql);
+      ADD_FAILURE() << sql << ": expected 40001";
+    } catch (const DbError& e) {
+      EXPECT_STREQ(e.sqlstate(), sqlstate::kSerializationFailure) << e.what();
+      EXPECT_THAT(e.what(), HasSubstr("could not serialize access"));
+    }
+  }
+
+  std::unique_ptr<SqlSession> other_;
+};
+
+TEST_F(OptimisticBlockTest, BlockSeesItsOwnWritesAndOthersSeeThemOnlyAfterCommit) {
+  Run("BEGIN");
+  Run("INSERT INTO acct VALUES (4, 5, 2)");
+  Run("UPDATE acct SET balance = balance - 50 WHERE id = 1");
+  EXPECT_THAT(Query("SELECT id, balance FROM acct WHERE id IN (1, 4) ORDER BY id"),
+              ElementsAre("1|50", "4|5"));
+  EXPECT_EQ(session_->status(), TxnStatus::kInBlock);
+  EXPECT_THAT(OtherQuery("SELECT count(*), sum(balance) FROM acct"), ElementsAre("3|300"));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(OtherQuery("SELECT count(*), sum(balance) FROM acct"), ElementsAre("4|255"));
+  EXPECT_NE(session_->last_commit_lsn(), 0u);
+}
+
+TEST_F(OptimisticBlockTest, RollbackAndEmptyBlocksChangeNothing) {
+  Run("BEGIN");
+  Run("DELETE FROM acct");
+  EXPECT_THAT(Query("SELECT count(*) FROM acct"), ElementsAre("0"));
+  EXPECT_EQ(Run("ROLLBACK").command_tag, "ROLLBACK");
+  EXPECT_THAT(Query("SELECT count(*) FROM acct"), ElementsAre("3"));
+  Run("BEGIN");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_EQ(session_->status(), TxnStatus::kIdle);
+}
+
+TEST_F(OptimisticBlockTest, AnIdleBlockDoesNotHoldTheTransactionThread) {
+  Run("BEGIN");
+  Run("UPDATE acct SET balance = balance + 1 WHERE id = 1");
+  // The block is idle: other sessions write and read at once, again and
+  // again, for longer than the old 200 ms hold time.
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 20; i++) {
+    other_->Execute("UPDATE acct SET balance = balance + 1 WHERE id = 3");
+    std::this_thread::sleep_for(std::chrono::milliseconds(15));
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(Query("SELECT balance FROM acct ORDER BY id"), ElementsAre("101", "100", "120"));
+}
+
+TEST_F(OptimisticBlockTest, AReadThatChangedBeforeCommitFailsTheBlock) {
+  Run("BEGIN");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("100"));
+  other_->Execute("UPDATE acct SET balance = 0 WHERE id = 1");
+  // The client decided on 100; the value is now 0.
+  Run("UPDATE acct SET balance = 100 - 30 WHERE id = 1");
+  ExpectSerializationFailure("COMMIT");
+  EXPECT_EQ(session_->status(), TxnStatus::kIdle);
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("0"));
+}
+
+// FOR UPDATE / FOR SHARE take no locks (nothing ever waits); their meaning
+// is the block's: the rows they returned are validated at COMMIT, so a
+// concurrent change fails the block with 40001 instead of a lost update, as
+// under PostgreSQL's SERIALIZABLE. NOWAIT and SKIP LOCKED: no row is ever
+// locked, so nothing waits and nothing is skipped.
+TEST_F(OptimisticBlockTest, RowsReadForUpdateAreValidatedAtCommit) {
+  Run("BEGIN");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1 FOR UPDATE"), ElementsAre("100"));
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 2 FOR SHARE SKIP LOCKED"),
+              ElementsAre("100"));
+  other_->Execute("UPDATE acct SET balance = balance + 1 WHERE id = 1");
+  Run("UPDATE acct SET balance = 99 WHERE id = 1");
+  ExpectSerializationFailure("COMMIT");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("101"));
+  // Without a concurrent change it commits.
+  Run("BEGIN");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1 FOR UPDATE NOWAIT"), ElementsAre("101"));
+  Run("UPDATE acct SET balance = 102 WHERE id = 1");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+}
+
+TEST_F(OptimisticBlockTest, TwoConflictingBlocksOneCommitsTheOtherGets40001) {
+  // Both read both balances and move money if the sum allows (write skew).
+  Run("BEGIN");
+  other_->Execute("BEGIN");
+  EXPECT_THAT(Query("SELECT sum(balance) FROM acct WHERE g = 1"), ElementsAre("200"));
+  EXPECT_THAT(OtherQuery("SELECT sum(balance) FROM acct WHERE g = 1"), ElementsAre("200"));
+  Run("UPDATE acct SET balance = balance - 150 WHERE id = 1");
+  other_->Execute("UPDATE acct SET balance = balance - 150 WHERE id = 2");
+  other_->Execute("COMMIT");
+  ExpectSerializationFailure("COMMIT");
+  EXPECT_THAT(Query("SELECT sum(balance) FROM acct WHERE g = 1"), ElementsAre("50"));
+}
+
+TEST_F(OptimisticBlockTest, APhantomInsertFailsAPredicateRead) {
+  Run("BEGIN");
+  EXPECT_THAT(Query("SELECT count(*) FROM acct WHERE g = 2"), ElementsAre("1"));
+  other_->Execute("INSERT INTO acct VALUES (9, 1, 2)");
+  Run("INSERT INTO acct VALUES (10, 1, 2)");
+  ExpectSerializationFailure("COMMIT");
+  EXPECT_THAT(Query("SELECT id FROM acct WHERE g = 2 ORDER BY id"), ElementsAre("3", "9"));
+}
+
+TEST_F(OptimisticBlockTest, CommutingBlindIncrementsDoNotConflict) {
+  Run("BEGIN");
+  other_->Execute("BEGIN");
+  Run("UPDATE acct SET balance = balance + 1 WHERE id = 1");
+  other_->Execute("UPDATE acct SET balance = balance + 10 WHERE id = 1");
+  other_->Execute("COMMIT");
+  Run("UPDATE acct SET balance = balance + 1 WHERE id = 2");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id <= 2 ORDER BY id"),
+              ElementsAre("111", "101"));
+}
+
+TEST_F(OptimisticBlockTest, AConflictSeenAtALaterStepFailsThatStep) {
+  Run("BEGIN");
+  Run("INSERT INTO acct VALUES (7, 0, 3)");
+  other_->Execute("INSERT INTO acct VALUES (7, 1, 3)");  // commits first
+  // The block's INSERT no longer succeeds when re-applied.
+  ExpectSerializationFailure("SELECT count(*) FROM acct");
+  EXPECT_EQ(session_->status(), TxnStatus::kFailed);
+  ExpectDbError([&] { Run("SELECT 1"); }, "25P02",
+                "current transaction is aborted, commands ignored until end of transaction block");
+  EXPECT_EQ(Run("COMMIT").command_tag, "ROLLBACK");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 7"), ElementsAre("1"));
+}
+
+TEST_F(OptimisticBlockTest, AnErrorFailsTheBlockAndNothingIsApplied) {
+  Run("BEGIN");
+  Run("UPDATE acct SET balance = 0 WHERE id = 1");
+  ExpectDbError([&] { Run("INSERT INTO acct VALUES (1, 0, 0)"); }, "23505",
+                "duplicate key value violates unique constraint \"acct_pkey\"");
+  EXPECT_EQ(session_->status(), TxnStatus::kFailed);
+  EXPECT_EQ(Run("ROLLBACK").command_tag, "ROLLBACK");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("100"));
+}
+
+TEST_F(OptimisticBlockTest, DdlCopyAndPreparedStatementsInsideABlock) {
+  Run("BEGIN");
+  Run("CREATE TABLE t (a int PRIMARY KEY, b text)");
+  Run("INSERT INTO t VALUES (1, 'one')");
+  EXPECT_EQ(Run("COPY t FROM STDIN").command_tag, "COPY_IN");
+  session_->CopyIn("2\ttwo\n3\tthree\n");
+  EXPECT_EQ(session_->CopyDone().command_tag, "COPY 2");
+  // Described in the block, which created the table.
+  auto select = session_->Prepare("SELECT b FROM t WHERE a = $1", {});
+  ASSERT_EQ(select->columns.size(), 1u);
+  EXPECT_THAT(Lines(session_->ExecutePrepared(*select, {Value::Integer(3)})), ElementsAre("three"));
+  EXPECT_THAT(OtherQuery("SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 't'"),
+              ElementsAre("0"));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(OtherQuery("SELECT a, b FROM t ORDER BY a"),
+              ElementsAre("1|one", "2|two", "3|three"));
+}
+
+TEST_F(OptimisticBlockTest, ExplainAnalyzeInABlockIsNotValidated) {
+  Run("BEGIN");
+  Run("INSERT INTO acct VALUES (4, 1, 1)");
+  // Its timings differ at every run; it shows the block's own row.
+  const std::vector<std::string> plan = Query("EXPLAIN ANALYZE SELECT * FROM acct WHERE g = 1");
+  ASSERT_FALSE(plan.empty());
+  EXPECT_THAT(Query("EXPLAIN SELECT * FROM acct"), ::testing::Not(::testing::IsEmpty()));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(Query("SELECT count(*) FROM acct"), ElementsAre("4"));
+}
+
+TEST_F(OptimisticBlockTest, NowIsTheBlocksStartTime) {
+  Run("BEGIN");
+  const std::vector<std::string> first = Query("SELECT now()");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(Query("SELECT now()"), first);
+  // Returned to the client and run again at COMMIT: still equal.
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_NE(Query("SELECT now()"), first);
+}
+
+TEST_F(OptimisticBlockTest, IdleInTransactionSessionTimeout) {
+  Run("SET idle_in_transaction_session_timeout = '50ms'");
+  EXPECT_THAT(Query("SHOW idle_in_transaction_session_timeout"), ElementsAre("50"));
+  Run("BEGIN");
+  Run("UPDATE acct SET balance = 0 WHERE id = 1");
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  try {
+    Run("UPDATE acct SET balance = 0 WHERE id = 2");
+    ADD_FAILURE() << "expected 25P03";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), "25P03");
+  }
+  EXPECT_EQ(session_->status(), TxnStatus::kIdle);
+  EXPECT_THAT(Query("SELECT sum(balance) FROM acct"), ElementsAre("300"));
+  // 0 (the default): a block may stay idle as long as it likes.
+  Run("SET idle_in_transaction_session_timeout = 0");
+  Run("BEGIN");
+  Run("UPDATE acct SET balance = 0 WHERE id = 1");
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  ExpectDbError([&] { Run("SET idle_in_transaction_session_timeout = '5 weeks'"); }, "22023",
+                "invalid value for parameter \"idle_in_transaction_session_timeout\": \"5 weeks\"");
+}
+
+TEST_F(OptimisticBlockTest, StatsCountCommitsAndFailures) {
+  const OptimisticBlockStats before = OptimisticBlock::GlobalStats();
+  Run("BEGIN");
+  Query("SELECT balance FROM acct WHERE id = 1");
+  Run("UPDATE acct SET balance = 1 WHERE id = 2");
+  Run("COMMIT");
+  const OptimisticBlockStats after = OptimisticBlock::GlobalStats();
+  EXPECT_EQ(after.commits - before.commits, 1u);
+  EXPECT_EQ(after.steps - before.steps, 2u);
+  EXPECT_EQ(after.reruns - before.reruns, 2u);  // both statements at COMMIT
+  EXPECT_THAT(Query("SHOW forktail.txn_block_stats")[0], HasSubstr("optimistic_commits="));
+}
+
+// What COMMIT compares: the digest of each result the client saw. It must
+// tell apart every result a client could tell apart.
+TEST(ResultDigestTest, DistinguishesWhatTheClientCouldSee) {
+  auto result = [](std::vector<Row> rows, std::string column = "v") {
+    StatementResult r;
+    r.command_tag = "SELECT " + std::to_string(rows.size());
+    r.columns = {{std::move(column), Type::Decimal(18, 2)}};
+    r.rows = std::move(rows);
+    return r;
+  };
+  auto dec = [](int64_t unscaled) { return Value::Decimal(unscaled, 18, 2); };
+  const StatementResult base = result({{dec(123456789012345678)}, {dec(1)}});
+  EXPECT_EQ(ResultDigest(base), ResultDigest(result({{dec(123456789012345678)}, {dec(1)}})));
+  // 18 significant digits, one cent apart: the same as doubles.
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(123456789012345679)}, {dec(1)}})));
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(1)}, {dec(123456789012345678)}})));
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(123456789012345678)}})));
+  EXPECT_NE(ResultDigest(base),
+            ResultDigest(result({{dec(123456789012345678)}, {Value::Null(Type::Decimal(18, 2))}})));
+  EXPECT_NE(ResultDigest(base), ResultDigest(result({{dec(123456789012345678)}, {dec(1)}}, "w")));
+  StatementResult update;
+  update.command_tag = "UPDATE 1";
+  StatementResult none;
+  none.command_tag = "UPDATE 0";
+  EXPECT_NE(ResultDigest(update), ResultDigest(none));
+}
+
+}  // namespace
+}  // namespace forktail::testing

@@ -1,0 +1,231 @@
+// SELECTs routed to real fork()ed snapshot processes (ReadRouting::kSnapshot).
+// They fork a multi-threaded parent many times, so they skip under
+// sanitizers and run in the Release build (`make release-test`):
+//   - freshness: a SELECT sees every commit acknowledged before it arrived,
+//     from any session (a new connection too); point and catalog reads run
+//     without a fork; max_snapshot_age_ms opts into an older snapshot;
+//     a stale snapshot nobody uses is retired;
+//   - read-your-writes: a SELECT after a commit always sees it;
+//   - a SELECT during concurrent transfers sees a consistent state (the sum
+//     of balances never changes), with snapshots refreshed by age and by the
+//     session's max snapshot age;
+//   - a killed snapshot process fails the running query with a clear error
+//     and the next query works; Cancel() stops a query in the child;
+//   - parameters and error positions survive the trip to the child.
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "tests/common/sanitizer_fork.h"
+#include "tests/olap/session/session_test_util.h"
+
+namespace forktail::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class EngineSnapshotTest : public EngineFixture {
+ protected:
+  void SetUp() override { FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER(); }
+
+  // A table big enough that a triple self-join never finishes in a test.
+  void MakeBigTable() {
+    Run("CREATE TABLE big (a int)");
+    Run("COPY big FROM STDIN");
+    std::string data;
+    for (int i = 0; i < 3000; i++) data += std::to_string(i) + "\n";
+    session_->CopyIn(data);
+    session_->CopyDone();
+  }
+  // Waits until some snapshot process runs a request; returns its pid.
+  pid_t WaitForRunningSnapshot() {
+    for (int i = 0; i < 2000; i++) {
+      for (const SnapshotInfo& info : engine_->snapshots()->List()) {
+        if (info.running > 0) return info.pid;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ADD_FAILURE() << "no snapshot ever ran the query";
+    return 0;
+  }
+};
+
+TEST_F(EngineSnapshotTest, ReadYourWritesAfterEveryCommit) {
+  Open(SnapshotRouting());
+  Run("CREATE TABLE t (a int PRIMARY KEY)");
+  for (int i = 1; i <= 15; i++) {
+    Run("INSERT INTO t VALUES (" + std::to_string(i) + ")");
+    ASSERT_THAT(Query("SELECT count(*), max(a) FROM t"),
+                ElementsAre(std::to_string(i) + "|" + std::to_string(i)));
+  }
+  SqlSession other(*engine_);
+  other.Execute("BEGIN; DELETE FROM t WHERE a > 10; COMMIT");
+  EXPECT_THAT(Lines(other.Execute("SELECT count(*) FROM t").back()), ElementsAre("10"));
+}
+
+TEST_F(EngineSnapshotTest, SelectsDuringConcurrentTransfersSeeConsistentStates) {
+  SqlFrontendOptions options = SnapshotRouting();
+  options.snapshot.refresh_interval_ms = 20;
+  Open(options);
+  Run("CREATE TABLE acct (id int PRIMARY KEY, balance bigint)");
+  std::string values;
+  for (int i = 0; i < 100; i++) values += (i ? ", (" : "(") + std::to_string(i) + ", 1000)";
+  Run("INSERT INTO acct VALUES " + values);
+
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    SqlSession w(*engine_);
+    for (int k = 0; !stop.load(); k++) {
+      int from = k % 100, to = (k * 7 + 3) % 100;
+      w.Execute("UPDATE acct SET balance = balance - 5 WHERE id = " + std::to_string(from) +
+                "; UPDATE acct SET balance = balance + 5 WHERE id = " + std::to_string(to));
+    }
+  });
+  SqlSession fresh(*engine_);
+  fresh.Execute("SET forktail.max_snapshot_age_ms = 5");
+  for (int i = 0; i < 40; i++) {
+    SqlSession& s = i % 2 ? fresh : *session_;
+    std::vector<StatementResult> r = s.Execute("SELECT sum(balance), count(*) FROM acct");
+    ASSERT_THAT(Lines(r.back()), ElementsAre("100000|100")) << "query " << i;
+  }
+  stop.store(true);
+  writer.join();
+  EXPECT_GT(engine_->snapshots()->stats().created, 1u);
+}
+
+TEST_F(EngineSnapshotTest, KilledSnapshotFailsTheQueryAndTheNextOneWorks) {
+  Open(SnapshotRouting());
+  MakeBigTable();
+  std::string error;
+  std::thread query([&] {
+    try {
+      Run("SELECT count(*) FROM big x, big y, big z");
+    } catch (const DbError& e) {
+      error = std::string(e.sqlstate()) + " " + e.what();
+    }
+  });
+  pid_t pid = WaitForRunningSnapshot();
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  query.join();
+  EXPECT_THAT(error, HasSubstr("57P02 snapshot process " + std::to_string(pid)));
+  EXPECT_THAT(error, HasSubstr("died: killed by signal 9"));
+  EXPECT_THAT(Query("SELECT count(*) FROM big"), ElementsAre("3000"));
+}
+
+TEST_F(EngineSnapshotTest, CancelStopsTheQueryInTheChild) {
+  Open(SnapshotRouting());
+  MakeBigTable();
+  std::string error;
+  std::thread query([&] {
+    try {
+      Run("SELECT count(*) FROM big x, big y, big z");
+    } catch (const DbError& e) {
+      error = std::string(e.sqlstate()) + " " + e.what();
+    }
+  });
+  WaitForRunningSnapshot();
+  session_->Cancel();
+  query.join();
+  EXPECT_EQ(error, "57014 canceling statement due to user request");
+  EXPECT_THAT(Query("SELECT count(*) FROM big WHERE a < 10"), ElementsAre("10"));
+}
+
+TEST_F(EngineSnapshotTest, ParametersAndErrorPositionsSurviveTheTrip) {
+  Open(SnapshotRouting());
+  Run("CREATE TABLE t (a int PRIMARY KEY, b text)");
+  Run("INSERT INTO t VALUES (1, 'one'), (2, 'two')");
+  auto p = session_->Prepare("SELECT b FROM t WHERE a = $1", {});
+  EXPECT_THAT(Lines(session_->ExecutePrepared(*p, {Value::Integer(2)})), ElementsAre("two"));
+  ExpectDbError([&] { session_->Execute("  SELECT nope FROM t"); }, "42703",
+                "column \"nope\" does not exist", 10);
+  ExpectDbError([&] { session_->Execute("SELECT 1/0"); }, "22012", "division by zero");
+  EXPECT_THAT(Query("SELECT current_schema()"), ElementsAre("public"));
+}
+
+TEST_F(EngineSnapshotTest, AFreshSessionSeesEveryCommitOfAnyOtherSession) {
+  Open(SnapshotRouting());
+  SqlSession writer(*engine_);
+  writer.Execute("CREATE TABLE a (id int PRIMARY KEY, v int)");
+  for (int i = 1; i <= 10; i++) {
+    writer.Execute("INSERT INTO a VALUES (" + std::to_string(i) + ", 1)");
+    SqlSession reader(*engine_);  // a new connection
+    ASSERT_THAT(Lines(reader.Execute("SELECT count(*) FROM a").back()),
+                ElementsAre(std::to_string(i)));
+    // A long-lived session that never wrote sees it too.
+    ASSERT_THAT(Query("SELECT sum(v) FROM a"), ElementsAre(std::to_string(i)));
+  }
+  writer.Execute("BEGIN; UPDATE a SET v = 2 WHERE id = 1; COMMIT");
+  EXPECT_THAT(Query("SELECT sum(v) FROM a"), ElementsAre("11"));
+  writer.Execute("BEGIN");
+  writer.Execute("DELETE FROM a WHERE id > 5");
+  writer.Execute("COMMIT");
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("5"));
+}
+
+TEST_F(EngineSnapshotTest, PointAndCatalogReadsRunWithoutAFork) {
+  Open(SnapshotRouting());
+  Run("CREATE TABLE a (id int PRIMARY KEY, v int)");
+  SqlSession writer(*engine_);
+  const uint64_t forks = engine_->snapshots()->stats().created;
+  for (int i = 1; i <= 20; i++) {
+    writer.Execute("INSERT INTO a VALUES (" + std::to_string(i) + ", " + std::to_string(10 * i) +
+                   ")");
+    ASSERT_THAT(Query("SELECT v FROM a WHERE id = " + std::to_string(i)),
+                ElementsAre(std::to_string(10 * i)));
+    ASSERT_THAT(Query("SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 'a'"),
+                ElementsAre("1"));
+    ASSERT_THAT(Query("SELECT 1 + 1"), ElementsAre("2"));
+  }
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks);
+  // A scan needs a snapshot: one fork, shared by the reads before the next commit.
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("20"));
+  EXPECT_THAT(Query("SELECT sum(v) FROM a"), ElementsAre("2100"));
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks + 1);
+}
+
+TEST_F(EngineSnapshotTest, MaxSnapshotAgeOptsIntoAnOlderSnapshotWithReadYourWrites) {
+  Open(SnapshotRouting());
+  Run("CREATE TABLE a (id int PRIMARY KEY)");
+  Run("INSERT INTO a VALUES (1)");
+  SqlSession lazy(*engine_);
+  lazy.Execute("SET forktail.max_snapshot_age_ms = 60000");
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("1"));
+  Run("INSERT INTO a VALUES (2)");
+  // Opted in: the snapshot it read before is young enough.
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("1"));
+  // By default: fresh.
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("2"));
+  // Its own write it always sees.
+  lazy.Execute("INSERT INTO a VALUES (3)");
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("3"));
+}
+
+TEST_F(EngineSnapshotTest, AStaleSnapshotNobodyUsesIsRetired) {
+  SqlFrontendOptions options = SnapshotRouting();
+  options.snapshot.retire_idle_ms = 50;
+  Open(options);
+  Run("CREATE TABLE a (id int PRIMARY KEY)");
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("0"));
+  auto live = [&] {
+    size_t n = 0;
+    for (const SnapshotInfo& info : engine_->snapshots()->List()) n += info.retired ? 0 : 1;
+    return n;
+  };
+  // Idle but current: it stays.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(live(), 1u);
+  // Idle and behind the last commit: retired, and its process goes.
+  Run("INSERT INTO a VALUES (1)");
+  for (int i = 0; i < 400 && !engine_->snapshots()->List().empty(); i++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(engine_->snapshots()->List().empty());
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("1"));
+}
+
+}  // namespace
+}  // namespace forktail::testing

@@ -1,0 +1,42 @@
+// Database's state behind the public header (include/forktail/database.h):
+// the catalog, the log, the transaction engine and the checkpoint state. Only
+// txn/database*.cc see it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+#include "forktail/database.h"
+#include "recovery/recovery.h"
+#include "recovery/replay_driver.h"
+#include "txn/txn_engine.h"
+
+namespace forktail {
+
+struct Database::Impl {
+  Impl(std::string dir, const DatabaseOptions& options) : dir(std::move(dir)), options(options) {}
+
+  const std::string dir;
+  const DatabaseOptions options;
+  Catalog catalog;
+  std::unique_ptr<ckpt::ColdStore> cold_store;
+  std::unique_ptr<wal::LogWriter> log;
+  std::unique_ptr<TxnEngine> engine;
+  redo::RecoveryReport report;
+  // Guarded by checkpoint_mu (read on the transaction thread while the
+  // checkpointing caller holds it).
+  std::unique_ptr<ckpt::Manifest> last_manifest;
+  std::mutex checkpoint_mu;                   // one checkpoint at a time
+  std::function<pid_t()> fork;                // set before use; read on the transaction thread
+  wal::Lsn recovered_lsn = wal::kInvalidLsn;  // last LSN of the recovered log
+  wal::TxnId next_txn_hint = 1;
+  mutable std::shared_mutex procedures_mu;
+  std::map<std::string, Procedure, std::less<>> procedures;
+  bool closed = false;
+};
+
+}  // namespace forktail
