@@ -11,5 +11,5 @@
 #include "olap/plan/planner/executor.h"
 #include "olap/plan/planner/explain.h"
 #include "olap/plan/planner/planner.h"
-#include "olap/session/copy_reader.h"
+#include "olap/session/format/copy_reader.h"
 #include "olap/session/sql_session.h"

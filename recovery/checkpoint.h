@@ -48,7 +48,7 @@
 #include <vector>
 
 #include "recovery/cold_store.h"
-#include "recovery/wal_format.h"
+#include "recovery/wal/wal_format.h"
 #include "storage/storage.h"
 
 namespace forktail::ckpt {

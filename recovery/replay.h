@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "recovery/log_reader.h"
+#include "recovery/wal/log_reader.h"
 #include "storage/storage.h"
 
 namespace forktail::redo {

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "recovery/wal_segments.h"
+#include "recovery/wal/wal_segments.h"
 
 namespace forktail::redo {
 namespace {

@@ -17,8 +17,8 @@
 #include <string>
 
 #include "recovery/checkpoint.h"
-#include "recovery/log_reader.h"
 #include "recovery/replay.h"
+#include "recovery/wal/log_reader.h"
 #include "storage/storage.h"
 
 namespace forktail::redo {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "storage/value.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "server/wire_format.h"
-#include "storage/decimal.h"
 #include "storage/error.h"
-#include "storage/utf8.h"
+#include "storage/value/decimal.h"
+#include "storage/value/utf8.h"
 
 namespace forktail {
 namespace {

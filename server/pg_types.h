@@ -28,7 +28,7 @@
 #include <string>
 #include <string_view>
 
-#include "storage/value.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

@@ -17,7 +17,7 @@
 
 namespace forktail {
 
-// Same type as recovery's Lsn (recovery/wal_format.h): an alias may be
+// Same type as recovery's Lsn (recovery/wal/wal_format.h): an alias may be
 // redeclared, so both headers can be included together.
 using Lsn = uint64_t;
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "olap/parser/ast.h"
-#include "olap/session/aligned_format.h"
+#include "olap/session/format/aligned_format.h"
 #include "olap/session/sql_session.h"
 #include "tools/commands.h"
 

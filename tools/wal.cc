@@ -1,5 +1,5 @@
 // `forktail wal dump DIR` and `forktail wal verify DIR`: command-line parsing
-// only; the logic lives in recovery/wal_tool.cc (tested there).
+// only; the logic lives in recovery/wal/wal_tool.cc (tested there).
 #include <cstdlib>
 #include <iostream>
 #include <memory>

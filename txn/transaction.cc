@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "recovery/redo_codec.h"
-#include "recovery/wal_format.h"
+#include "recovery/wal/wal_format.h"
 
 namespace forktail {
 

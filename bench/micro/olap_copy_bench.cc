@@ -19,7 +19,7 @@
 #include <string>
 
 #include "forktail/database.h"
-#include "olap/session/copy_reader.h"
+#include "olap/session/format/copy_reader.h"
 
 namespace forktail {
 namespace {

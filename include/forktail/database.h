@@ -184,7 +184,7 @@ class Database {
   // Blocks until the log is durable through `lsn` (at once when it is, or in
   // asynchronous mode); the log's error if it failed first.
   Status WaitDurable(wal::Lsn lsn);
-  // The write-ahead log's counters (recovery/log_writer.h).
+  // The write-ahead log's counters (recovery/wal/log_writer.h).
   wal::LogWriterStats log_stats() const;
 
   // Stops the transaction thread after what is queued and closes the log.

@@ -1,6 +1,6 @@
 // The write-ahead log's names for a position and a transaction, as the public
 // API shows them (commit LSNs, snapshot fork points). The log's format
-// (recovery/wal_format.h) defines the record types behind RecordType.
+// (recovery/wal/wal_format.h) defines the record types behind RecordType.
 #pragma once
 
 #include <cstdint>

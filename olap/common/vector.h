@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "storage/types.h"
+#include "storage/value/types.h"
 
 namespace forktail {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/types.h"
+#include "storage/value/types.h"
 
 namespace forktail {
 

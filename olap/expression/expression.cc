@@ -4,8 +4,8 @@
 #include <cassert>
 
 #include "olap/expression/scalar_function.h"
-#include "storage/decimal.h"
 #include "storage/error.h"
+#include "storage/value/decimal.h"
 
 namespace forktail {
 namespace {

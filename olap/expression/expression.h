@@ -8,7 +8,7 @@
 //              raises 22003 "<type> out of range";
 //   DOUBLE:    if either side is DOUBLE;
 //   DECIMAL:   if either side is DECIMAL (integers become DECIMAL(5|10|18,0));
-//              result types and exact arithmetic are storage/decimal.h's
+//              result types and exact arithmetic are storage/value/decimal.h's
 //              (AddResultType, ..., decimal::Add/Sub/Mul/Div/Mod); overflow
 //              22003 "numeric field overflow";
 //   / and % by zero raise 22012 "division by zero" (also for DOUBLE, as in
@@ -41,8 +41,8 @@
 #include <utility>
 #include <vector>
 
-#include "storage/datetime.h"
-#include "storage/value.h"
+#include "storage/value/datetime.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 
@@ -68,7 +68,7 @@ enum class ExprKind : uint8_t {
 
 enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMod };
 enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
-// Date semantics come from the storage module (storage/datetime.h).
+// Date semantics come from the storage module (storage/value/datetime.h).
 using DateField = datetime::DateField;
 using Interval = datetime::Interval;
 

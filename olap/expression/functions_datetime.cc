@@ -12,7 +12,7 @@
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/scalar_function.h"
-#include "storage/datetime.h"
+#include "storage/value/datetime.h"
 
 namespace forktail {
 namespace {

@@ -2,16 +2,16 @@
 // round, trunc, power/pow, sqrt, cbrt, exp, ln, log, log10, pi.
 //
 // Integer and DECIMAL overloads are exact (DECIMAL values are unscaled
-// int64s, or __int128s past 18 digits; see storage/decimal.h); the DOUBLE ones follow the C library
-// and PostgreSQL's error checks (22003 on overflow, 2201E for logarithms of zero/negatives, 2201F
-// for bad powers). Differences from PostgreSQL: sqrt/exp/ln/log/power of a DECIMAL compute in
+// int64s, or __int128s past 18 digits; see storage/value/decimal.h); the DOUBLE ones follow the C
+// library and PostgreSQL's error checks (22003 on overflow, 2201E for logarithms of zero/negatives,
+// 2201F for bad powers). Differences from PostgreSQL: sqrt/exp/ln/log/power of a DECIMAL compute in
 // DOUBLE (PostgreSQL keeps numeric); round(numeric, n) with a non-constant n keeps the argument's
 // scale (PostgreSQL's numeric has a per-value scale).
 #include <cmath>
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/scalar_function.h"
-#include "storage/decimal.h"
+#include "storage/value/decimal.h"
 
 namespace forktail {
 namespace {

@@ -1,7 +1,7 @@
 // Arithmetic and constant kernels.
 #include "olap/common/kernel_util.h"
 #include "olap/expression/kernels.h"
-#include "storage/decimal.h"
+#include "storage/value/decimal.h"
 
 namespace forktail {
 namespace {

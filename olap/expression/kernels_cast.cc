@@ -6,8 +6,8 @@
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/kernels.h"
-#include "storage/datetime.h"
-#include "storage/decimal.h"
+#include "storage/value/datetime.h"
+#include "storage/value/decimal.h"
 
 namespace forktail {
 namespace {

@@ -1,8 +1,8 @@
-// Date/time kernels: date +/- interval, EXTRACT. Until storage/datetime.h
+// Date/time kernels: date +/- interval, EXTRACT. Until storage/value/datetime.h
 // lands, the civil-calendar conversion lives here (Hinnant's algorithms).
 #include "olap/common/kernel_util.h"
 #include "olap/expression/kernels.h"
-#include "storage/datetime.h"
+#include "storage/value/datetime.h"
 
 namespace forktail {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "storage/error.h"
-#include "storage/utf8.h"
+#include "storage/value/utf8.h"
 
 namespace forktail::sql {
 namespace {

@@ -48,7 +48,7 @@
 #include "olap/expression/aggregates.h"
 #include "olap/expression/expression.h"
 #include "storage/ids.h"
-#include "storage/types.h"
+#include "storage/value/types.h"
 
 namespace forktail {
 

@@ -3,13 +3,13 @@
 #include <algorithm>
 
 #include "olap/parser/ast.h"
-#include "olap/session/optimistic_block.h"
-#include "olap/session/query_runner.h"
+#include "olap/session/block/optimistic_block.h"
+#include "olap/session/block/txn_block.h"
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
-#include "olap/session/txn_block.h"
-#include "olap/session/write_executor.h"
+#include "olap/session/statement/query_runner.h"
+#include "olap/session/statement/write_executor.h"
 #include "txn/txn_engine.h"
 
 namespace forktail {

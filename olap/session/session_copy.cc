@@ -16,12 +16,12 @@
 #include <filesystem>
 
 #include "olap/parser/ast.h"
-#include "olap/session/copy_reader.h"
-#include "olap/session/optimistic_block.h"
+#include "olap/session/block/optimistic_block.h"
+#include "olap/session/block/txn_block.h"
+#include "olap/session/format/copy_reader.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
-#include "olap/session/txn_block.h"
-#include "olap/session/write_executor.h"
+#include "olap/session/statement/write_executor.h"
 
 namespace forktail {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "olap/plan/binder/binder.h"
-#include "olap/session/copy_reader.h"
+#include "olap/session/format/copy_reader.h"
 #include "olap/session/sql_session.h"
 
 namespace forktail {

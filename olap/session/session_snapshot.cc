@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "olap/parser/ast.h"
-#include "olap/session/row_codec.h"
+#include "olap/session/format/row_codec.h"
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"

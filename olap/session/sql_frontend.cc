@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "olap/parser/ast.h"
-#include "olap/session/query_runner.h"
-#include "olap/session/row_codec.h"
+#include "olap/session/format/row_codec.h"
+#include "olap/session/statement/query_runner.h"
 
 namespace forktail {
 

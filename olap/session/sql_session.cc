@@ -3,14 +3,14 @@
 #include <algorithm>
 
 #include "olap/parser/ast.h"
-#include "olap/session/optimistic_block.h"
-#include "olap/session/point_statement.h"
-#include "olap/session/query_runner.h"
-#include "olap/session/row_codec.h"
+#include "olap/session/block/optimistic_block.h"
+#include "olap/session/block/txn_block.h"
+#include "olap/session/format/row_codec.h"
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
-#include "olap/session/txn_block.h"
-#include "olap/session/write_executor.h"
+#include "olap/session/statement/point_statement.h"
+#include "olap/session/statement/query_runner.h"
+#include "olap/session/statement/write_executor.h"
 
 namespace forktail {
 

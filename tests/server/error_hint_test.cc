@@ -1,10 +1,10 @@
 // PostgreSQL's HINT on errors (DbError::hint, ErrorResponse 'H'): the
 // LATERAL 42P01 error's hint end to end over the wire with the real engine,
 // and the hint surviving the snapshot process boundary (the error travels
-// in its message text, olap/session/row_codec.h).
+// in its message text, olap/session/format/row_codec.h).
 #include <gtest/gtest.h>
 
-#include "olap/session/row_codec.h"
+#include "olap/session/format/row_codec.h"
 #include "tests/server/e2e_fixture.h"
 #include "tests/server/test_client.h"
 

@@ -1,4 +1,4 @@
-#include "storage/datetime.h"
+#include "storage/value/datetime.h"
 
 #include <gtest/gtest.h>
 

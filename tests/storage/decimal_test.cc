@@ -1,4 +1,4 @@
-#include "storage/decimal.h"
+#include "storage/value/decimal.h"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <random>
 
-#include "storage/decimal.h"
 #include "storage/error.h"
-#include "storage/value.h"
+#include "storage/value/decimal.h"
+#include "storage/value/value.h"
 
 namespace forktail::decimal {
 namespace {

@@ -1,4 +1,4 @@
-#include "storage/types.h"
+#include "storage/value/types.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// UTF-8 validation (storage/utf8.h): what is valid, where the first invalid
+// UTF-8 validation (storage/value/utf8.h): what is valid, where the first invalid
 // sequence starts, and PostgreSQL's message naming its bytes.
-#include "storage/utf8.h"
+#include "storage/value/utf8.h"
 
 #include <gtest/gtest.h>
 

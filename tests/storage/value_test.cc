@@ -1,4 +1,4 @@
-#include "storage/value.h"
+#include "storage/value/value.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <functional>
 #include <limits>
 
-#include "storage/datetime.h"
 #include "storage/error.h"
+#include "storage/value/datetime.h"
 
 namespace forktail {
 namespace {

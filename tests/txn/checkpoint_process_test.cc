@@ -4,7 +4,7 @@
 // time, and a crash at any step leaves the previous checkpoint the newest
 // complete one. These tests fork a quiet parent a few times (no busy
 // submitter threads at fork time), so they run under ASan too; the
-// many-forks-while-busy test is tests/snapshot/checkpoint_stress_test.cc.
+// many-forks-while-busy test is tests/snapshot/checkpoint_snapshot_test.cc.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>

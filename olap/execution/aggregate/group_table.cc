@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "olap/common/kernel_util.h"
-#include "storage/decimal.h"
+#include "storage/value/decimal.h"
 
 namespace forktail {
 namespace {

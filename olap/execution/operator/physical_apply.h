@@ -27,7 +27,7 @@
 
 #include "olap/execution/operator/physical_chunk_block.h"
 #include "olap/execution/operator/physical_operator.h"
-#include "storage/value.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

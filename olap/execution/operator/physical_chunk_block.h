@@ -21,7 +21,7 @@
 #include "olap/common/data_chunk.h"
 #include "scheduler/query_memory.h"
 #include "scheduler/work_order.h"
-#include "storage/value.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

@@ -1,9 +1,9 @@
 // Storage-facing half of the physical layer (see physical_table.h for why it
-// is a separate translation unit). Includes storage/table.h and must never
+// is a separate translation unit). Includes storage/table/table.h and must never
 // include a scheduler header.
 #include "olap/execution/operator/physical_table.h"
 
-#include "storage/table.h"
+#include "storage/table/table.h"
 
 namespace forktail::physical {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "olap/common/data_chunk.h"
-#include "storage/schema.h"
-#include "storage/value.h"
+#include "storage/table/schema.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 
@@ -38,7 +38,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
                                            const std::vector<uint32_t>& columns,
                                            std::vector<DataChunk>* out);
 
-// Helpers for tests and benchmarks, which cannot include storage/table.h next
+// Helpers for tests and benchmarks, which cannot include storage/table/table.h next
 // to the scheduler either.
 std::shared_ptr<Table> CreateTable(TableSchema schema, uint32_t max_rows_per_block = 0);
 void InsertRows(Table& table, const std::vector<Row>& rows);

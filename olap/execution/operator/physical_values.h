@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "olap/execution/operator/physical_operator.h"
-#include "storage/value.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "olap/common/kernel_util.h"
-#include "storage/decimal.h"
+#include "storage/value/decimal.h"
 
 namespace forktail {
 namespace {

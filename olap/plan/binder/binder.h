@@ -31,9 +31,9 @@
 #include <vector>
 
 #include "olap/plan/logical.h"
-#include "storage/catalog.h"
-#include "storage/schema.h"
-#include "storage/value.h"
+#include "storage/table/catalog.h"
+#include "storage/table/schema.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "storage/catalog.h"
-#include "storage/value.h"
+#include "storage/table/catalog.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

@@ -33,7 +33,7 @@
 #pragma once
 
 #include "olap/plan/logical.h"
-#include "storage/catalog.h"
+#include "storage/table/catalog.h"
 
 namespace forktail {
 

@@ -18,7 +18,7 @@
 #include <map>
 
 #include "olap/plan/logical.h"
-#include "storage/catalog.h"
+#include "storage/table/catalog.h"
 
 namespace forktail {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "olap/plan/logical.h"
-#include "storage/catalog.h"
-#include "storage/value.h"
+#include "storage/table/catalog.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 

@@ -6,7 +6,7 @@
 #include "olap/plan/binder/table_function.h"
 #include "olap/plan/planner/planner_internal.h"
 #include "storage/error.h"
-#include "storage/table.h"
+#include "storage/table/table.h"
 
 namespace forktail {
 namespace planner {

@@ -41,7 +41,7 @@
 
 #include "olap/execution/physical.h"
 #include "olap/plan/logical.h"
-#include "storage/catalog.h"
+#include "storage/table/catalog.h"
 
 namespace forktail {
 

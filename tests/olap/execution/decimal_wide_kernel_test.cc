@@ -9,7 +9,7 @@
 
 #include "olap/common/key_encoder.h"
 #include "olap/execution/aggregate/group_table.h"
-#include "storage/decimal.h"
+#include "storage/value/decimal.h"
 #include "tests/olap/execution/test_data.h"
 
 namespace forktail {

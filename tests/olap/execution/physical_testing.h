@@ -1,6 +1,6 @@
 // Helpers for the physical operator differential tests: random tables
 // (through the physical::* storage helpers, since a test cannot include
-// storage/table.h next to the scheduler), plan execution under the real
+// storage/table/table.h next to the scheduler), plan execution under the real
 // Scheduler (immediate, 1 worker, 2 workers), and row renderings that make
 // results comparable as multisets.
 #pragma once

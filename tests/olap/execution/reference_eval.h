@@ -29,7 +29,7 @@ inline Value RefEval(const Expression& e, const Row& row);
 inline bool IsTrue(const Value& v) { return !v.is_null() && v.GetBool(); }
 
 // Decimal results are checked against `digits` (arithmetic: 18, as
-// storage/decimal.h; casts: the target precision).
+// storage/value/decimal.h; casts: the target precision).
 inline Value MakeOfType(const Type& t, __int128 i, double d = 0, int digits = 0) {
   switch (t.id) {
     case TypeId::kBoolean:

@@ -9,8 +9,8 @@
 
 #include "olap/execution/operator/physical_chunk_block.h"
 #include "olap/olap.h"
-#include "storage/decimal.h"
 #include "storage/error.h"
+#include "storage/value/decimal.h"
 
 namespace forktail::test {
 

@@ -1,7 +1,7 @@
 // psql's aligned output format (forktail sql).
 #include <gtest/gtest.h>
 
-#include "olap/session/aligned_format.h"
+#include "olap/session/format/aligned_format.h"
 
 namespace forktail {
 namespace {

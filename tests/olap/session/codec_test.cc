@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "olap/session/row_codec.h"
+#include "olap/session/format/row_codec.h"
 
 namespace forktail {
 namespace {

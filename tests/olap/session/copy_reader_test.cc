@@ -1,4 +1,4 @@
-// COPY's text and CSV input formats (olap/session/copy_reader.h): parsing in
+// COPY's text and CSV input formats (olap/session/format/copy_reader.h): parsing in
 // arbitrary chunks, PostgreSQL's escapes/quoting/NULL rules, its error
 // messages with CONTEXT lines, and loading through a Database.
 #include <gmock/gmock.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "forktail/database.h"
-#include "olap/session/copy_reader.h"
+#include "olap/session/format/copy_reader.h"
 
 namespace forktail {
 namespace {

@@ -4,7 +4,7 @@
 // recovers from the log; a snapshot read answers only once its snapshot's
 // commits are durable. The *Snapshot suite reads through real snapshot
 // processes (Release build only).
-#include "recovery/fault_injection_log_file.h"
+#include "recovery/wal/fault_injection_log_file.h"
 #include "tests/common/sanitizer_fork.h"
 #include "tests/olap/session/session_test_util.h"
 

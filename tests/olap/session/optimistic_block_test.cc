@@ -10,7 +10,7 @@
 #include <chrono>
 #include <thread>
 
-#include "olap/session/optimistic_block.h"
+#include "olap/session/block/optimistic_block.h"
 #include "tests/olap/session/session_test_util.h"
 
 namespace forktail::testing {

@@ -1,10 +1,10 @@
-// Point statements (olap/session/point_statement.h): statements bound off the
+// Point statements (olap/session/statement/point_statement.h): statements bound off the
 // transaction thread against Database::schemas() and executed on it directly.
 // A SELECT that fixes the whole primary key reads the one row the key index
 // names and answers exactly as the general path (the same query on a table
 // without a key); a schema change (another session's or the block's own)
 // makes the pre-bound statement stale and the on-thread path binds again.
-#include "olap/session/point_statement.h"
+#include "olap/session/statement/point_statement.h"
 #include "tests/olap/session/session_test_util.h"
 
 namespace forktail::testing {

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "olap/session/write_executor.h"
+#include "olap/session/statement/write_executor.h"
 #include "tests/olap/session/session_test_util.h"
 
 namespace forktail::testing {

@@ -3,7 +3,7 @@
 // results as the scan path; prepared statements inside a transaction block.
 #include <future>
 
-#include "olap/session/write_executor.h"
+#include "olap/session/statement/write_executor.h"
 #include "tests/olap/session/session_test_util.h"
 
 namespace forktail::testing {

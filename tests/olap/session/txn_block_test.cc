@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-#include "olap/session/txn_block.h"
+#include "olap/session/block/txn_block.h"
 #include "tests/common/txn_test_util.h"
 
 namespace forktail::testing {

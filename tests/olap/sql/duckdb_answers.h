@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "olap/session/copy_reader.h"
+#include "olap/session/format/copy_reader.h"
 #include "olap/session/sql_session.h"
 
 namespace forktail::duckdb_answers {

@@ -15,8 +15,8 @@
 #include "olap/plan/binder/binder.h"
 #include "olap/plan/logical.h"
 #include "olap/plan/optimizer/optimizer.h"
-#include "storage/catalog.h"
 #include "storage/error.h"
+#include "storage/table/catalog.h"
 
 namespace forktail::bindertest {
 

@@ -15,7 +15,7 @@
 #include "olap/plan/planner/executor.h"
 #include "olap/plan/planner/explain.h"
 #include "olap/plan/planner/planner.h"
-#include "storage/catalog.h"
+#include "storage/table/catalog.h"
 #include "tests/olap/execution/physical_testing.h"
 
 namespace forktail::plantest {

@@ -1,0 +1,217 @@
+// WriteExecutor's DDL and maintenance statements (write_executor.h).
+//
+//   CREATE TABLE [IF NOT EXISTS]  the binder's schema; an existing table with
+//                                 IF NOT EXISTS: NOTICE, nothing done.
+//   DROP TABLE [IF EXISTS] a, b   dropped at commit (Transaction::DropTable).
+//   DROP INDEX                    there are no named indexes: 42704, or a
+//                                 NOTICE with IF EXISTS.
+//   CREATE [UNIQUE] INDEX         storage has one index per table, the
+//                                 primary-key hash index, fixed at CREATE TABLE.
+//                                 The statement is checked (table, columns) and
+//                                 accepted as a no-op with a NOTICE saying so.
+//   ALTER TABLE ADD PRIMARY KEY   Transaction::AddPrimaryKey: every row checked
+//                                 (23502 NULLs, 23505 duplicates), the key index
+//                                 built, logged (kCreateIndex), undone on
+//                                 rollback; 42P16 "multiple primary keys ... not
+//                                 allowed" if the table has one. Other ALTER
+//                                 TABLE forms: 0A000.
+//   TRUNCATE a, b                 deletes every row (undoable, logged).
+//   VACUUM                        a no-op (deleted slots are reclaimed by block
+//                                 compaction, not by VACUUM).
+//   ANALYZE / VACUUM ANALYZE      recomputes the tables' statistics exactly.
+#include <algorithm>
+
+#include "olap/parser/ast.h"
+#include "olap/session/statement/write_executor.h"
+
+namespace forktail {
+namespace {
+
+const Table& FindTableOrThrow(const Catalog& catalog, const std::string& name, int position) {
+  const Table* t = catalog.FindTable(name);
+  if (t == nullptr) {
+    throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist", position);
+  }
+  return *t;
+}
+
+ColumnId ColumnOrThrow(const Table& table, const std::string& column, int position) {
+  std::optional<ColumnId> id = table.schema().FindColumn(column);
+  if (!id) {
+    throw DbError(sqlstate::kUndefinedColumn, "column \"" + column + "\" does not exist", position);
+  }
+  return *id;
+}
+
+}  // namespace
+
+StatementResult WriteExecutor::CreateTable(const sql::Statement& statement,
+                                           const BindOptions& options) {
+  const sql::CreateTableStmt& create = *statement.create_table;
+  if (create.as_query) {
+    throw DbError(sqlstate::kFeatureNotSupported, "CREATE TABLE ... AS is not supported",
+                  create.as_query->position);
+  }
+  if (create.temporary) {
+    throw DbError(sqlstate::kFeatureNotSupported, "temporary tables are not supported",
+                  statement.position);
+  }
+  TableNameOf(create.table, statement.position);  // 3F000 for another schema
+  StatementResult result;
+  result.command_tag = "CREATE TABLE";
+  BoundStatement bound = Bind(statement, *context_.catalog, options);
+  if (context_.catalog->FindTable(bound.schema.name) != nullptr && bound.if_not_exists) {
+    result.notices.push_back("relation \"" + bound.schema.name + "\" already exists, skipping");
+    return result;
+  }
+  txn_.CreateTable(std::move(bound.schema));
+  return result;
+}
+
+StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
+  const sql::DropStmt& drop = *statement.drop;
+  StatementResult result;
+  const bool index = drop.object == "index";
+  result.command_tag = index ? "DROP INDEX" : "DROP TABLE";
+  for (size_t i = 0; i < drop.names.size(); i++) {
+    int position = i < drop.name_positions.size() ? drop.name_positions[i] : statement.position;
+    std::string name = TableNameOf(drop.names[i], position);
+    if (index) {
+      if (!drop.if_exists) {
+        throw DbError(sqlstate::kUndefinedObject, "index \"" + name + "\" does not exist",
+                      position);
+      }
+      result.notices.push_back("index \"" + name + "\" does not exist, skipping");
+      continue;
+    }
+    if (context_.catalog->FindTable(name) == nullptr) {
+      if (!drop.if_exists) {
+        throw DbError(sqlstate::kUndefinedTable, "table \"" + name + "\" does not exist", position);
+      }
+      result.notices.push_back("table \"" + name + "\" does not exist, skipping");
+      continue;
+    }
+    txn_.DropTable(name);
+  }
+  return result;
+}
+
+StatementResult WriteExecutor::CreateIndex(const sql::Statement& statement) {
+  const sql::CreateIndexStmt& create = *statement.create_index;
+  std::string name = TableNameOf(create.table, statement.position);
+  const Table& table = FindTableOrThrow(*context_.catalog, name, statement.position);
+  std::vector<ColumnId> columns;
+  for (const sql::OrderItem& key : create.keys) {
+    if (key.expr->kind != sql::ExprKind::kColumnRef) {
+      throw DbError(sqlstate::kFeatureNotSupported, "indexes on expressions are not supported",
+                    key.position);
+    }
+    columns.push_back(ColumnOrThrow(table, key.expr->names.back(), key.expr->position));
+  }
+  StatementResult result;
+  result.command_tag = "CREATE INDEX";
+  std::vector<ColumnId> sorted = columns, key = table.schema().primary_key;
+  std::sort(sorted.begin(), sorted.end());
+  std::sort(key.begin(), key.end());
+  if (!key.empty() && sorted == key) {
+    result.notices.push_back("CREATE INDEX is a no-op: table \"" + name +
+                             "\" already has a unique hash index on these columns (its primary "
+                             "key)");
+  } else {
+    result.notices.push_back(
+        "CREATE INDEX is accepted as a no-op: Forktail tables have only their primary-key hash "
+        "index (declared in CREATE TABLE)");
+  }
+  return result;
+}
+
+StatementResult WriteExecutor::AlterTable(const sql::Statement& statement) {
+  const sql::AlterTableStmt& alter = *statement.alter_table;
+  std::string name = TableNameOf(alter.table, statement.position);
+  const Table* table = context_.catalog->FindTable(name);
+  StatementResult result;
+  result.command_tag = "ALTER TABLE";
+  if (table == nullptr) {
+    if (alter.if_exists) {
+      result.notices.push_back("relation \"" + name + "\" does not exist, skipping");
+      return result;
+    }
+    throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist",
+                  statement.position);
+  }
+  if (alter.action != sql::AlterKind::kAddConstraint ||
+      alter.constraint.kind != sql::ConstraintKind::kPrimaryKey) {
+    throw DbError(sqlstate::kFeatureNotSupported, "ALTER TABLE supports only ADD PRIMARY KEY",
+                  statement.position);
+  }
+  std::vector<ColumnId> key;
+  for (const std::string& column : alter.constraint.columns) {
+    std::optional<ColumnId> id = table->schema().FindColumn(column);
+    if (!id) {
+      throw DbError(sqlstate::kUndefinedColumn,
+                    "column \"" + column + "\" of relation \"" + name + "\" does not exist");
+    }
+    if (std::find(key.begin(), key.end(), *id) != key.end()) {
+      throw DbError(sqlstate::kDuplicateColumn,
+                    "column \"" + column + "\" appears twice in primary key constraint",
+                    alter.constraint.position);
+    }
+    key.push_back(*id);
+  }
+  if (!table->schema().primary_key.empty()) {
+    throw DbError(sqlstate::kInvalidTableDefinition,
+                  "multiple primary keys for table \"" + name + "\" are not allowed",
+                  alter.constraint.position);
+  }
+  txn_.AddPrimaryKey(name, key);
+  return result;
+}
+
+StatementResult WriteExecutor::Truncate(const sql::Statement& statement) {
+  std::vector<std::string> names;
+  for (const auto& qualified : statement.truncate->tables) {
+    names.push_back(TableNameOf(qualified, statement.position));
+    FindTableOrThrow(*context_.catalog, names.back(), statement.position);
+  }
+  for (const std::string& name : names) {
+    std::vector<TupleId> tids;
+    txn_.Scan(name, [&](TupleId tid, const Row&) {
+      tids.push_back(tid);
+      return true;
+    });
+    for (TupleId tid : tids) txn_.Delete(name, tid);
+  }
+  StatementResult result;
+  result.command_tag = "TRUNCATE TABLE";
+  return result;
+}
+
+StatementResult WriteExecutor::Vacuum(const sql::Statement& statement) {
+  const sql::VacuumStmt& vacuum = *statement.vacuum;
+  bool analyze = vacuum.analyze;
+  for (const sql::Option& o : vacuum.options) {
+    if (o.name == "analyze") analyze = true;
+  }
+  std::vector<Table*> tables;
+  if (vacuum.tables.empty()) {
+    for (TableId id : context_.catalog->ListTables())
+      tables.push_back(&context_.catalog->GetTable(id));
+  } else {
+    for (const auto& qualified : vacuum.tables) {
+      std::string name = TableNameOf(qualified, statement.position);
+      FindTableOrThrow(*context_.catalog, name, statement.position);
+      tables.push_back(context_.catalog->FindTable(name));
+    }
+  }
+  // Statistics are advisory and not logged: refreshing them on the
+  // transaction thread (nothing else reads them concurrently but snapshots,
+  // which have their own copy) is safe even if the transaction rolls back.
+  if (analyze) {
+    for (Table* t : tables) t->RefreshStatistics();
+  }
+  StatementResult result;
+  result.command_tag = vacuum.vacuum ? "VACUUM" : "ANALYZE";
+  return result;
+}
+
+}  // namespace forktail

@@ -1,0 +1,250 @@
+#include "olap/session/statement/write_executor.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "olap/common/data_chunk.h"
+#include "olap/execution/operator/physical_chunk_block.h"
+#include "olap/expression/expression_executor.h"
+#include "olap/parser/ast.h"
+#include "olap/session/statement/point_statement.h"
+
+namespace forktail {
+namespace {
+
+std::atomic<uint64_t> g_key_lookups{0};
+
+// A VALUES row of expressions that read no column (now(), casts the folder
+// left): evaluated on one row of no columns, as the planner's Values does,
+// without planning and scheduling a one-row query.
+bool ColumnFree(const Expression& e) {
+  if (e.kind == ExprKind::kColumnRef) return false;
+  for (const ExprPtr& c : e.children) {
+    if (c && !ColumnFree(*c)) return false;
+  }
+  return true;
+}
+
+std::optional<std::vector<Row>> EvaluateValues(const LogicalOp& plan) {
+  if (plan.kind != LogicalOpKind::kValues || !plan.children.empty()) return std::nullopt;
+  for (const std::vector<ExprPtr>& row : plan.rows) {
+    if (row.size() != plan.columns.size()) return std::nullopt;
+    for (const ExprPtr& e : row) {
+      if (!ColumnFree(*e)) return std::nullopt;
+    }
+  }
+  std::vector<Row> rows;
+  DataChunk one;
+  one.set_size(1);
+  for (const std::vector<ExprPtr>& exprs : plan.rows) {
+    Row row;
+    for (size_t c = 0; c < exprs.size(); c++) {
+      const Expression& e = *exprs[c];
+      if (e.kind == ExprKind::kConstant) {
+        row.push_back(e.constant);
+        continue;
+      }
+      ExpressionExecutor executor(e);
+      row.push_back(VectorValue(executor.Execute(one), 0));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+[[noreturn]] void NotSupported(const std::string& what, int position = 0) {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
+}
+
+// RETURNING is not supported yet (0A000, reported before any binding error).
+void CheckNoReturning(const sql::Statement& statement) {
+  if (statement.kind == sql::StatementKind::kInsert && !statement.insert->returning.empty()) {
+    NotSupported("INSERT ... RETURNING", statement.insert->returning[0].position);
+  }
+  if (statement.kind == sql::StatementKind::kUpdate && !statement.update->returning.empty()) {
+    NotSupported("UPDATE ... RETURNING", statement.position);
+  }
+  if (statement.kind == sql::StatementKind::kDelete && !statement.del->returning.empty()) {
+    NotSupported("DELETE ... RETURNING", statement.position);
+  }
+}
+
+}  // namespace
+
+std::string TableNameOf(const std::vector<std::string>& qualified, int position) {
+  if (qualified.empty()) throw DbError(sqlstate::kSyntaxError, "missing table name", position);
+  if (qualified.size() > 2) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cross-database references are not implemented",
+                  position);
+  }
+  if (qualified.size() == 2 && qualified[0] != "public") {
+    throw DbError("3F000", "schema \"" + qualified[0] + "\" does not exist", position);
+  }
+  return qualified.back();
+}
+
+uint64_t WriteExecutor::key_lookups() { return g_key_lookups.load(std::memory_order_relaxed); }
+
+bool WriteExecutor::Handles(const sql::Statement& statement) {
+  switch (statement.kind) {
+    case sql::StatementKind::kInsert:
+    case sql::StatementKind::kUpdate:
+    case sql::StatementKind::kDelete:
+    case sql::StatementKind::kCreateTable:
+    case sql::StatementKind::kDropTable:
+    case sql::StatementKind::kCreateIndex:
+    case sql::StatementKind::kAlterTable:
+    case sql::StatementKind::kTruncate:
+    case sql::StatementKind::kVacuum:
+      return true;
+    default:
+      return false;
+  }
+}
+
+StatementResult WriteExecutor::Execute(const sql::Statement& statement,
+                                       const BindOptions& options) {
+  switch (statement.kind) {
+    case sql::StatementKind::kInsert:
+    case sql::StatementKind::kUpdate:
+    case sql::StatementKind::kDelete:
+      CheckNoReturning(statement);  // before binding: its error comes first
+      return ExecuteBound(statement, Bind(statement, *context_.catalog, options));
+    case sql::StatementKind::kCreateTable:
+      return CreateTable(statement, options);
+    case sql::StatementKind::kDropTable:
+      return Drop(statement);
+    case sql::StatementKind::kCreateIndex:
+      return CreateIndex(statement);
+    case sql::StatementKind::kAlterTable:
+      return AlterTable(statement);
+    case sql::StatementKind::kTruncate:
+      return Truncate(statement);
+    case sql::StatementKind::kVacuum:
+      return Vacuum(statement);
+    default:
+      NotSupported("this statement in a write context", statement.position);
+  }
+}
+
+StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
+  CheckNoReturning(statement);
+  if (statement.kind == sql::StatementKind::kInsert) return Insert(std::move(bound));
+  if (statement.kind == sql::StatementKind::kUpdate ||
+      statement.kind == sql::StatementKind::kDelete) {
+    return UpdateOrDelete(statement, std::move(bound));
+  }
+  NotSupported("this statement in a write context", statement.position);
+}
+
+StatementResult WriteExecutor::Insert(BoundStatement bound) {
+  std::vector<Row> rows;
+  if (!bound.plan) {
+    rows = std::move(bound.insert_rows);
+  } else if (std::optional<std::vector<Row>> values = EvaluateValues(*bound.plan)) {
+    rows = std::move(*values);
+  } else {
+    rows = RunLogicalPlan(std::move(bound.plan), context_);
+  }
+  for (const Row& row : rows) txn_.Insert(bound.table_name, row);
+  StatementResult result;
+  result.command_tag = "INSERT 0 " + std::to_string(rows.size());
+  return result;
+}
+
+StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
+                                              BoundStatement bound) {
+  const bool is_update = statement.kind == sql::StatementKind::kUpdate;
+  const Table& table = txn_.GetTable(bound.table_name);
+  std::vector<Type> types;
+  for (const ColumnDef& c : table.schema().columns) types.push_back(c.type);
+
+  std::unique_ptr<ExpressionExecutor> where;
+  if (bound.where) where = std::make_unique<ExpressionExecutor>(*bound.where);
+  std::vector<std::unique_ptr<ExpressionExecutor>> sets;
+  for (auto& [column, expr] : bound.set)
+    sets.push_back(std::make_unique<ExpressionExecutor>(*expr));
+
+  // Phase 1: find the rows and compute their new values; nothing changes yet.
+  std::vector<TupleId> targets;
+  std::vector<Table::ColumnUpdates> updates;
+  std::vector<TupleId> batch_tids;
+  std::vector<Row> batch_rows;
+  std::vector<uint32_t> sel(kVectorSize);
+  auto flush = [&] {
+    if (batch_rows.empty()) return;
+    if (context_.cancel != nullptr && context_.cancel->load()) {
+      throw DbError(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    }
+    DataChunk chunk = ChunkOfRows(types, batch_rows);
+    uint32_t count = chunk.count();
+    Rows rows = chunk.rows();
+    if (where) {
+      count = where->Select(chunk, chunk.rows(), sel.data());
+      rows = Rows{sel.data(), count};
+    }
+    size_t first = updates.size();
+    for (uint32_t k = 0; k < count; k++) targets.push_back(batch_tids[rows[k]]);
+    if (is_update) {
+      updates.resize(first + count);
+      for (size_t s = 0; s < sets.size(); s++) {
+        const Vector& v = sets[s]->Execute(chunk, rows);
+        ColumnId column(static_cast<uint16_t>(bound.set[s].first));
+        for (uint32_t k = 0; k < count; k++) {
+          updates[first + k].emplace_back(column, VectorValue(v, rows[k]));
+        }
+      }
+    }
+    batch_tids.clear();
+    batch_rows.clear();
+  };
+  // The rows that may match: the one the primary key names when the WHERE
+  // fixes the whole key, otherwise every live row.
+  bool looked_up = false;
+  if (std::optional<std::vector<Value>> key = PointKey(bound.where.get(), table.schema())) {
+    std::optional<TupleId> tid;
+    try {
+      tid = txn_.Find(bound.table_name, *key);
+      looked_up = true;
+    } catch (const DbError&) {
+      // The constant does not fit the key type (an out-of-range integer):
+      // let the scan path answer as it always has.
+    }
+    if (looked_up) {
+      g_key_lookups.fetch_add(1, std::memory_order_relaxed);
+      if (tid) {
+        std::optional<Row> row = txn_.Read(bound.table_name, *tid);
+        if (row) {
+          batch_tids.push_back(*tid);
+          batch_rows.push_back(std::move(*row));
+        }
+      }
+    }
+  }
+  if (!looked_up) {
+    txn_.Scan(bound.table_name, [&](TupleId tid, const Row& row) {
+      batch_tids.push_back(tid);
+      batch_rows.push_back(row);
+      if (batch_rows.size() == kVectorSize) flush();
+      return true;
+    });
+  }
+  flush();
+
+  // Phase 2: apply.
+  for (size_t i = 0; i < targets.size(); i++) {
+    if (is_update) {
+      txn_.Update(bound.table_name, targets[i], updates[i]);
+    } else {
+      txn_.Delete(bound.table_name, targets[i]);
+    }
+  }
+  StatementResult result;
+  result.command_tag = (is_update ? "UPDATE " : "DELETE ") + std::to_string(targets.size());
+  return result;
+}
+
+}  // namespace forktail

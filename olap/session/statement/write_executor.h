@@ -1,0 +1,74 @@
+// WriteExecutor: write and DDL statements, executed on the transaction thread
+// inside one Transaction (a statement's own, or its transaction block's).
+//
+//   INSERT VALUES            the binder's constant rows, inserted one by one;
+//   INSERT VALUES with       expressions that read no column (now()) are
+//     expressions            evaluated here on one empty row, as the planner's
+//                            Values would, without planning a query;
+//   INSERT SELECT            the bound source plan runs here, in process, over
+//                            the live catalog (nothing else mutates it while
+//                            this transaction runs), then its rows are inserted;
+//   UPDATE / DELETE          the table's live rows are read in batches of
+//                            kVectorSize into DataChunks; the bound WHERE and
+//                            SET expressions run on them with olap's
+//                            ExpressionExecutor; the changes are applied after
+//                            the scan (so an UPDATE never sees its own output);
+//                            a WHERE that fixes the whole primary key to
+//                            constants (pk = c [AND ...], parameters included)
+//                            reads only the row the key index names and
+//                            evaluates the full WHERE on it;
+//   CREATE / DROP TABLE, CREATE INDEX, ALTER TABLE, TRUNCATE, VACUUM/ANALYZE:
+//                            see ddl_executor.cc for what each does.
+// Any error throws DbError; the caller's transaction then rolls back every
+// change the statement (and, in a block, the block) made — a constraint
+// violation in row 1000 leaves rows 1..999 nowhere.
+#pragma once
+
+#include "forktail/transaction.h"
+#include "olap/plan/binder/binder.h"
+#include "olap/session/statement/query_runner.h"
+#include "olap/session/statement_result.h"
+
+namespace forktail {
+
+namespace sql {
+struct Statement;
+}  // namespace sql
+
+class WriteExecutor {
+ public:
+  // `context.catalog` is the live catalog (Database::frozen_catalog() on the
+  // transaction thread); `context.scheduler` runs INSERT ... SELECT's source.
+  WriteExecutor(Transaction& txn, const QueryRunContext& context) : txn_(txn), context_(context) {}
+
+  StatementResult Execute(const sql::Statement& statement, const BindOptions& options);
+  // INSERT / UPDATE / DELETE already bound against a catalog with the live
+  // catalog's schemas (point_statement.h: bound off the transaction thread).
+  StatementResult ExecuteBound(const sql::Statement& statement, BoundStatement bound);
+
+  // Whether this executor handles the statement kind.
+  static bool Handles(const sql::Statement& statement);
+
+  // Process-wide count of UPDATE/DELETE statements that read their target
+  // through the primary-key index instead of scanning (for tests and stats).
+  static uint64_t key_lookups();
+
+ private:
+  StatementResult Insert(BoundStatement bound);
+  StatementResult UpdateOrDelete(const sql::Statement& statement, BoundStatement bound);
+  StatementResult CreateTable(const sql::Statement& statement, const BindOptions& options);
+  StatementResult Drop(const sql::Statement& statement);
+  StatementResult CreateIndex(const sql::Statement& statement);
+  StatementResult AlterTable(const sql::Statement& statement);
+  StatementResult Truncate(const sql::Statement& statement);
+  StatementResult Vacuum(const sql::Statement& statement);
+
+  Transaction& txn_;
+  QueryRunContext context_;
+};
+
+// The storage name of a table reference: "t" and "public.t" name table t;
+// another schema is 3F000 `schema "x" does not exist`.
+std::string TableNameOf(const std::vector<std::string>& qualified, int position);
+
+}  // namespace forktail

@@ -1,0 +1,158 @@
+// Block: one 2 MiB, 2 MiB-aligned piece of a table (layout in block_layout.h).
+//
+// Memory: mmap'ed (4 MiB reserved, trimmed to an aligned 2 MiB) and advised
+// MADV_HUGEPAGE, so a block is one huge page: fork() copies one page-table
+// entry for it, and the snapshot child shares it copy-on-write. Freed with
+// munmap.
+//
+// Slots are appended (AppendSlot) and never reused: a deleted slot keeps its
+// bit in the delete bitmap and its values (Undelete restores it). Only
+// TruncateLastSlot, the exact undo of the newest append, gives a slot back.
+//
+// Change tracking for checkpoints: every mutation goes through Touch(), which
+// clears the sealed flag and, on the first change after MarkCheckpointed(),
+// bumps the version and sets the changed flag. A checkpointer writes only
+// blocks with IsChangedSinceCheckpoint(), as image version version().
+//
+// The block is single-writer (the transaction thread); readers in a forked
+// snapshot see a frozen copy. Nothing here locks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "storage/status.h"
+#include "storage/table/block_layout.h"
+#include "storage/value/value.h"
+
+namespace forktail {
+
+inline bool TestBit(const uint64_t* bitmap, uint32_t i) { return (bitmap[i >> 6] >> (i & 63)) & 1; }
+
+// What a vectorized operator needs to scan a block: stripe pointers, bitmaps
+// and the row count. Valid while the BlockRef it came from is held.
+//
+//   for (uint32_t r = 0; r < v.row_count(); r++)
+//     if (!TestBit(v.delete_bitmap(), r) && !TestBit(v.null_bitmap(c), r)) sum +=
+//     v.stripe<int64_t>(c)[r];
+class BlockReadView {
+ public:
+  BlockReadView(const uint8_t* base, const BlockLayout* layout, uint32_t row_count)
+      : base_(base), layout_(layout), row_count_(row_count) {}
+
+  uint32_t row_count() const { return row_count_; }
+  const uint64_t* delete_bitmap() const {
+    return reinterpret_cast<const uint64_t*>(base_ + layout_->delete_offset());
+  }
+  const uint64_t* null_bitmap(ColumnId c) const {
+    return reinterpret_cast<const uint64_t*>(base_ + layout_->column(c).null_offset);
+  }
+  // T must match the column's physical type (types.h), e.g. int64_t for BIGINT.
+  template <typename T>
+  const T* stripe(ColumnId c) const {
+    return reinterpret_cast<const T*>(base_ + layout_->column(c).stripe_offset);
+  }
+  std::string_view string(ColumnId c, uint32_t row) const {
+    StringRef ref = stripe<StringRef>(c)[row];
+    return {reinterpret_cast<const char*>(base_ + ref.offset), ref.length};
+  }
+  bool is_deleted(uint32_t row) const { return TestBit(delete_bitmap(), row); }
+  bool is_null(ColumnId c, uint32_t row) const { return TestBit(null_bitmap(c), row); }
+
+ private:
+  const uint8_t* base_;
+  const BlockLayout* layout_;
+  uint32_t row_count_;
+};
+
+class Block {
+ public:
+  static std::unique_ptr<Block> Create(std::shared_ptr<const BlockLayout> layout, TableId table,
+                                       BlockNo block_no);
+  // Re-creates a block from ExportImage() bytes. Corruption if the size, the
+  // magic, the layout fingerprint or (for a sealed image) the checksum is wrong.
+  static Status FromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,
+                          std::unique_ptr<Block>* out);
+
+  ~Block();
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+
+  const BlockHeader& header() const { return *reinterpret_cast<const BlockHeader*>(data_); }
+  const BlockLayout& layout() const { return *layout_; }
+  BlockNo block_no() const { return BlockNo(header().block_no); }
+  uint32_t row_count() const { return header().row_count; }
+  uint32_t capacity() const { return header().capacity; }
+  uint32_t live_count() const { return header().row_count - header().deleted_count; }
+  uint32_t heap_free() const { return layout_->heap_size() - header().heap_used; }
+
+  // True if one more row whose strings take `string_bytes` fits.
+  bool HasRoomFor(uint32_t string_bytes) const {
+    return row_count() < capacity() && string_bytes <= heap_free();
+  }
+
+  // Takes the next slot (all columns NULL, not deleted). Requires room.
+  SlotNo AppendSlot();
+  // Gives back the newest slot (undo of an append): clears its bits.
+  void TruncateLastSlot();
+
+  // Writes a value of the column's type (or NULL). A string takes heap space:
+  // the caller has checked heap_free().
+  void SetCell(ColumnId c, SlotNo s, const Value& v);
+  Value GetCell(ColumnId c, SlotNo s) const;
+  // CompareCell(GetCell(c, s), v) == 0 and HashCell(GetCell(c, s)), without
+  // building a Value (the index probes with these). v is of the column's type.
+  bool CellEquals(ColumnId c, SlotNo s, const Value& v) const;
+  uint64_t HashCellAt(ColumnId c, SlotNo s) const;
+  bool IsNull(ColumnId c, SlotNo s) const {
+    return TestBit(Bitmap(layout_->column(c).null_offset), s.value());
+  }
+  bool IsDeleted(SlotNo s) const { return TestBit(Bitmap(layout_->delete_offset()), s.value()); }
+  void SetDeleted(SlotNo s, bool deleted);
+
+  // Rewrites the heap densely, dropping the bytes of overwritten strings. The
+  // strings of (skip_slot, skip_column) are dropped as well and become empty:
+  // the caller is about to overwrite them. Strings of deleted slots are kept.
+  void CompactHeap(SlotNo skip_slot, const std::vector<bool>& skip_columns);
+  // Heap bytes that CompactHeap(skip_slot, skip_columns) would leave free.
+  uint32_t HeapFreeAfterCompaction(SlotNo skip_slot, const std::vector<bool>& skip_columns) const;
+
+  BlockReadView View() const { return BlockReadView(data_, layout_.get(), row_count()); }
+
+  // Checksums: Seal() stores the checksum and sets the sealed flag; any later
+  // mutation clears the flag. VerifyChecksum() is Ok for a sealed block whose
+  // bytes match, Corruption otherwise, InvalidArgument if not sealed.
+  void Seal();
+  bool sealed() const { return header().flags & kBlockSealed; }
+  Status VerifyChecksum() const;
+
+  uint64_t version() const { return header().version; }
+  bool IsChangedSinceCheckpoint() const { return header().flags & kBlockChanged; }
+  void MarkCheckpointed();
+
+  // The block's 2 MiB, byte for byte.
+  std::string ExportImage() const;
+  // Tests: direct access to the bytes (e.g. to corrupt one).
+  uint8_t* mutable_data_for_testing() { return data_; }
+
+ private:
+  Block(std::shared_ptr<const BlockLayout> layout, uint8_t* data);
+
+  BlockHeader& mutable_header() { return *reinterpret_cast<BlockHeader*>(data_); }
+  const uint64_t* Bitmap(uint32_t offset) const {
+    return reinterpret_cast<const uint64_t*>(data_ + offset);
+  }
+  uint64_t* MutableBitmap(uint32_t offset) { return reinterpret_cast<uint64_t*>(data_ + offset); }
+  StringRef* Refs(ColumnId c) {
+    return reinterpret_cast<StringRef*>(data_ + layout_->column(c).stripe_offset);
+  }
+  uint32_t ComputeChecksum() const;
+  void Touch();
+
+  std::shared_ptr<const BlockLayout> layout_;
+  uint8_t* data_;
+};
+
+}  // namespace forktail

@@ -1,0 +1,32 @@
+#include "storage/table/block_directory.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace forktail {
+
+void BlockDirectory::Add(std::unique_ptr<Block> block) {
+  assert(block->block_no().value() == handles_.size());
+  auto handle = std::make_unique<BlockHandle>();
+  handle->block = std::move(block);
+  handles_.push_back(std::move(handle));
+}
+
+void BlockDirectory::RemoveLast() {
+  assert(!handles_.empty() && handles_.back()->pins.load() == 0);
+  handles_.pop_back();
+}
+
+BlockRef BlockDirectory::Pin(BlockNo no) const {
+  if (no.value() >= handles_.size()) {
+    std::fprintf(stderr, "forktail: Pin of block %u, directory has %zu\n", no.value(),
+                 handles_.size());
+    std::abort();
+  }
+  BlockHandle* handle = handles_[no.value()].get();
+  // The buffer pool loads a kNotResident handle here through loader_.
+  assert(handle->state == BlockHandle::State::kResident);
+  return BlockRef(handle);
+}
+
+}  // namespace forktail

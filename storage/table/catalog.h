@@ -1,0 +1,87 @@
+// Catalog: the database's tables by name and by id. It owns the Table objects
+// (schema + data); CreateTable validates a schema before a table exists.
+//
+// Names are compared exactly as stored (the SQL parser folds case first).
+// A Table& stays valid until DropTable of that table.
+// Table ids start at 1 and are never reused, even after DROP TABLE, so a
+// TableId in a WAL record or a block header names one table forever.
+//
+// Serialize() writes the schemas (not the data) and the id counter for a
+// checkpoint; Deserialize() restores them into an empty catalog, as empty
+// tables whose blocks the recovery code then loads.
+//
+//   +-------+---------+--------------+-------------+---------+-----+--------+
+//   | magic | version | next_tableid | table count | table 1 | ... | crc32c |
+//   | u32   | u32     | u32          | u32         |         |     | u32    |
+//   +-------+---------+--------------+-------------+---------+-----+--------+
+//   table:  id u32 | name | max_rows_per_block u32 | column count u16 | columns |
+//           key column count u16 | key column ids u16...
+//   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8
+//   name:   length u32 | bytes
+// Integers little-endian; the CRC32C (masked) covers every byte before it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/status.h"
+#include "storage/table/table.h"
+
+namespace forktail {
+
+inline constexpr uint32_t kCatalogMagic = 0x47435446;  // "FTCG"
+inline constexpr uint32_t kCatalogFormatVersion = 1;
+inline constexpr size_t kMaxColumns = 1600;  // PostgreSQL's limit
+
+class Catalog {
+ public:
+  Catalog() = default;
+  Catalog(const Catalog&) = delete;
+  Catalog& operator=(const Catalog&) = delete;
+
+  // Throws DbError: 42P07 the name is taken, 42701 duplicate column name,
+  // 42P16 bad primary key (unknown or repeated column), 54000 too many columns.
+  Table& CreateTable(TableSchema schema, TableOptions options = {});
+  // Throws 42P01 `table "t" does not exist`.
+  void DropTable(std::string_view name);
+
+  // ALTER TABLE ... ADD PRIMARY KEY (Table::AddPrimaryKey, its errors too);
+  // 42P16 `multiple primary keys for table "t" are not allowed` if it has one,
+  // 42P16 for a key of unknown or repeated columns.
+  void AddPrimaryKey(TableId id, const std::vector<ColumnId>& key);
+  // Undo of AddPrimaryKey.
+  void RemovePrimaryKey(TableId id, const std::vector<bool>& not_null_before);
+
+  // Changes with every schema change (table created or dropped, key added or
+  // removed), so the transaction engine knows when to publish a new copy.
+  uint64_t schema_version() const { return schema_version_; }
+  // The same table ids, schemas and id counter, and no rows: what binding a
+  // statement needs. Immutable once published, so any thread can bind
+  // against it while the transaction thread changes the live catalog.
+  std::unique_ptr<Catalog> CopySchemas() const;
+
+  // nullptr if there is no such table.
+  Table* FindTable(std::string_view name) const;
+  // Throws 42P01 if the id names no (live) table.
+  Table& GetTable(TableId id) const;
+  // Ids of the tables, ascending.
+  std::vector<TableId> ListTables() const;
+  size_t size() const { return tables_.size(); }
+
+  std::string Serialize() const;
+  // Into an empty catalog; Corruption on any mismatch, the catalog unchanged.
+  Status Deserialize(std::string_view bytes);
+
+ private:
+  static void Validate(const TableSchema& schema);
+
+  uint32_t next_table_id_ = 1;
+  uint64_t schema_version_ = 0;
+  std::map<TableId, std::unique_ptr<Table>> tables_;
+  std::map<std::string, TableId, std::less<>> by_name_;
+};
+
+}  // namespace forktail

@@ -1,0 +1,38 @@
+// Hashing and ordering of values of one column type, as storage needs them
+// for the primary-key index and for statistics. Both sides are always of the
+// column's exact type (the table casts first), so this compares and hashes
+// the physical representation directly and does not go through Value's
+// cross-type rules.
+//
+//   integers, DECIMAL, DATE, TIMESTAMP, BOOLEAN   the int64 (unscaled / days / micros)
+//   DOUBLE   by value; -0 == 0; NaN equals NaN and sorts above every number (PostgreSQL)
+//   strings  bytewise (CHAR values are stored blank-padded to n, so bytes suffice)
+//   NULL     sorts last; NULL == NULL here
+#pragma once
+
+#include <cstdint>
+
+#include "storage/value/value.h"
+
+namespace forktail {
+
+// XXH3 of the value's physical representation; NULL hashes to a constant.
+// The raw forms hash a stripe cell without building a Value, equal to
+// HashCell of the same value.
+uint64_t HashCell(const Value& v);
+uint64_t HashInt(int64_t i);
+uint64_t HashDouble(double d);
+uint64_t HashBytes(std::string_view s);
+
+// A non-NULL Value of a non-string, non-double type from its int64 form.
+Value IntValue(const Type& type, int64_t i);
+
+// <0, 0, >0. Both values must be of the same type family.
+int CompareCell(const Value& a, const Value& b);
+
+// Mixes one more column's hash into a composite key hash.
+inline uint64_t CombineHash(uint64_t seed, uint64_t h) {
+  return seed ^ (h + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2));
+}
+
+}  // namespace forktail

@@ -1,0 +1,54 @@
+// A table's schema: its name, its columns and its primary key. Plain data; the
+// Catalog validates a schema when a table is created (unique column names, a
+// primary key of existing, distinct columns) and only then hands it to a Table.
+//
+// Names are stored exactly as given: the SQL front end folds unquoted
+// identifiers to lower case before they reach storage.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/ids.h"
+#include "storage/value/types.h"
+
+namespace forktail {
+
+struct ColumnDef {
+  std::string name;
+  Type type;
+  bool not_null = false;
+
+  friend bool operator==(const ColumnDef&, const ColumnDef&) = default;
+};
+
+struct TableSchema {
+  std::string name;
+  std::vector<ColumnDef> columns;
+  // Column ids of the primary key, in key order; empty: no primary key.
+  // Primary-key columns are implicitly NOT NULL (as in PostgreSQL).
+  std::vector<ColumnId> primary_key;
+
+  size_t column_count() const { return columns.size(); }
+  const ColumnDef& column(ColumnId id) const { return columns[id.value()]; }
+
+  std::optional<ColumnId> FindColumn(std::string_view column_name) const {
+    for (size_t i = 0; i < columns.size(); i++) {
+      if (columns[i].name == column_name) return ColumnId(static_cast<uint16_t>(i));
+    }
+    return std::nullopt;
+  }
+
+  bool IsKeyColumn(ColumnId id) const {
+    for (ColumnId k : primary_key) {
+      if (k == id) return true;
+    }
+    return false;
+  }
+
+  friend bool operator==(const TableSchema&, const TableSchema&) = default;
+};
+
+}  // namespace forktail

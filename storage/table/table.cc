@@ -1,0 +1,325 @@
+#include "storage/table/table.h"
+
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "storage/error.h"
+#include "storage/table/cell.h"
+
+namespace forktail {
+
+namespace {
+
+// A new block reserves the previous block's string bytes per live row plus
+// this many percent (block_layout.h: the heap should fill with the stripes).
+constexpr uint64_t kReserveMarginPercent = 103;
+
+}  // namespace
+
+Table::Table(TableId id, TableSchema schema, TableOptions options)
+    : id_(id),
+      schema_(std::move(schema)),
+      options_(options),
+      layout_(BlockLayout::Compute(schema_, options.max_rows_per_block)),
+      stats_(schema_.column_count()) {}
+
+Value Table::CastValue(ColumnId c, const Value& v) const {
+  const ColumnDef& def = schema_.column(c);
+  Value cast =
+      (!v.is_null() && v.type() == def.type && !def.type.IsString()) ? v : v.CastTo(def.type);
+  if (cast.is_null() && (def.not_null || schema_.IsKeyColumn(c))) {
+    throw DbError(sqlstate::kNotNullViolation,
+                  fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null "
+                              "constraint",
+                              def.name, schema_.name));
+  }
+  return cast;
+}
+
+Row Table::CastRow(const Row& row) const {
+  if (row.size() != schema_.column_count()) {
+    throw DbError(sqlstate::kSyntaxError, row.size() > schema_.column_count()
+                                              ? "INSERT has more expressions than target columns"
+                                              : "INSERT has more target columns than expressions");
+  }
+  Row out;
+  out.reserve(row.size());
+  for (size_t i = 0; i < row.size(); i++) {
+    out.push_back(CastValue(ColumnId(static_cast<uint16_t>(i)), row[i]));
+  }
+  return out;
+}
+
+std::vector<Value> Table::KeyOf(const Row& row) const {
+  std::vector<Value> key;
+  key.reserve(schema_.primary_key.size());
+  for (ColumnId c : schema_.primary_key) key.push_back(row[c.value()]);
+  return key;
+}
+
+std::vector<Value> Table::StoredKey(TupleId tid) const {
+  BlockRef block = directory_.Pin(tid.block);
+  std::vector<Value> key;
+  key.reserve(schema_.primary_key.size());
+  for (ColumnId c : schema_.primary_key) key.push_back(block->GetCell(c, tid.slot));
+  return key;
+}
+
+uint64_t Table::KeyHash(const std::vector<Value>& key) const {
+  uint64_t h = 0;
+  for (const Value& v : key) h = CombineHash(h, HashCell(v));
+  return h;
+}
+
+bool Table::KeyEquals(TupleId tid, const std::vector<Value>& key) const {
+  BlockRef block = directory_.Pin(tid.block);
+  for (size_t i = 0; i < key.size(); i++) {
+    if (!block->CellEquals(schema_.primary_key[i], tid.slot, key[i])) return false;
+  }
+  return true;
+}
+
+uint64_t Table::StoredKeyHash(TupleId tid) const {
+  BlockRef block = directory_.Pin(tid.block);
+  uint64_t h = 0;
+  for (ColumnId c : schema_.primary_key) h = CombineHash(h, block->HashCellAt(c, tid.slot));
+  return h;
+}
+
+std::optional<TupleId> Table::FindKey(const std::vector<Value>& key, uint64_t hash) const {
+  return index_.Find(hash, [&](TupleId tid) { return KeyEquals(tid, key); });
+}
+
+void Table::ThrowDuplicateKey() const {
+  throw DbError(
+      sqlstate::kUniqueViolation,
+      fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", schema_.name));
+}
+
+uint32_t Table::StringBytes(const Row& row) const {
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < row.size(); i++) {
+    if (schema_.columns[i].type.IsString() && !row[i].is_null()) bytes += row[i].GetString().size();
+  }
+  return static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+}
+
+void Table::CheckRowSize(uint32_t string_bytes) const {
+  if (string_bytes > layout_->heap_size()) {
+    throw DbError(sqlstate::kProgramLimitExceeded,
+                  fmt::format("row is too big: size {}, maximum size {}", string_bytes,
+                              layout_->heap_size()));
+  }
+}
+
+std::shared_ptr<const BlockLayout> Table::LayoutOfCapacity(uint32_t capacity) {
+  auto it = layouts_.find(capacity);
+  if (it != layouts_.end()) return it->second;
+  std::shared_ptr<const BlockLayout> layout = BlockLayout::ForCapacity(schema_, capacity);
+  if (layout) layouts_.emplace(capacity, layout);
+  return layout;
+}
+
+std::shared_ptr<const BlockLayout> Table::LayoutForNewBlock(uint32_t first_row_string_bytes) {
+  if (directory_.size() == 0 || !layout_->has_strings()) return layout_;
+  // String bytes per live row of the tail block.
+  BlockRef tail = directory_.Pin(BlockNo(static_cast<uint32_t>(directory_.size() - 1)));
+  const BlockReadView view = tail->View();
+  uint64_t rows = 0, bytes = 0;
+  const uint64_t* deleted = view.delete_bitmap();
+  for (uint32_t r = 0; r < view.row_count(); r++) rows += !TestBit(deleted, r);
+  if (rows == 0) return layout_;
+  for (size_t ci = 0; ci < schema_.column_count(); ci++) {
+    ColumnId c(static_cast<uint16_t>(ci));
+    if (!schema_.column(c).type.IsString()) continue;
+    const StringRef* refs = view.stripe<StringRef>(c);
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (!TestBit(deleted, r)) bytes += refs[r].length;
+    }
+  }
+  // Plus a margin: the next block's rows vary around the average.
+  uint64_t reserve = std::max<uint64_t>(1, (bytes * kReserveMarginPercent / 100 + rows - 1) / rows);
+  reserve = std::min<uint64_t>(reserve, kBlockSize);
+  std::shared_ptr<const BlockLayout> computed;
+  try {
+    computed = BlockLayout::ComputeWithReserve(schema_, options_.max_rows_per_block,
+                                               static_cast<uint32_t>(reserve));
+  } catch (const DbError&) {
+    return layout_;  // not even 64 such rows fit: the schema's layout
+  }
+  if (computed->heap_size() < first_row_string_bytes) return layout_;
+  if (computed->capacity() == layout_->capacity()) return layout_;
+  auto it = layouts_.find(computed->capacity());
+  if (it != layouts_.end()) return it->second;
+  layouts_.emplace(computed->capacity(), computed);
+  return computed;
+}
+
+void Table::AddBlock(uint32_t first_row_string_bytes) {
+  BlockNo no(static_cast<uint32_t>(directory_.size()));
+  directory_.Add(Block::Create(LayoutForNewBlock(first_row_string_bytes), id_, no));
+}
+
+void Table::WriteRow(Block& block, SlotNo slot, const Row& row) {
+  for (size_t i = 0; i < row.size(); i++)
+    block.SetCell(ColumnId(static_cast<uint16_t>(i)), slot, row[i]);
+}
+
+TupleId Table::AppendRow(const Row& row) {
+  uint32_t bytes = StringBytes(row);
+  if (directory_.size() == 0 ||
+      !directory_.Pin(BlockNo(static_cast<uint32_t>(directory_.size() - 1)))->HasRoomFor(bytes)) {
+    AddBlock(bytes);
+  }
+  BlockNo no(static_cast<uint32_t>(directory_.size() - 1));
+  BlockRef block = directory_.Pin(no);
+  SlotNo slot = block->AppendSlot();
+  WriteRow(*block, slot, row);
+  return {no, slot};
+}
+
+void Table::PlaceRow(TupleId tid, const Row& row) {
+  uint32_t bytes = StringBytes(row);
+  while (directory_.size() <= tid.block.value()) {
+    AddBlock(directory_.size() == tid.block.value() ? bytes : 0);
+  }
+  BlockRef block = directory_.Pin(tid.block);
+  if (block->row_count() > tid.slot.value() || !block->HasRoomFor(bytes)) {
+    std::fprintf(stderr, "forktail: redo of a row at %s: slot taken or block full\n",
+                 tid.ToString().c_str());
+    std::abort();
+  }
+  while (block->row_count() < tid.slot.value()) block->SetDeleted(block->AppendSlot(), true);
+  WriteRow(*block, block->AppendSlot(), row);
+}
+
+Table::CheckedRow Table::CheckInsert(const Row& row) const {
+  CheckedRow checked{CastRow(row), 0};
+  if (has_key()) {
+    std::vector<Value> key = KeyOf(checked.row);
+    checked.key_hash = KeyHash(key);
+    if (FindKey(key, checked.key_hash)) ThrowDuplicateKey();
+  }
+  CheckRowSize(StringBytes(checked.row));
+  return checked;
+}
+
+void Table::FinishInsert(TupleId tid, const CheckedRow& checked) {
+  if (has_key()) index_.Insert(checked.key_hash, tid);
+  stats_.OnInsert(checked.row);
+}
+
+TupleId Table::Insert(const Row& row) {
+  CheckedRow checked = CheckInsert(row);
+  TupleId tid = AppendRow(checked.row);
+  FinishInsert(tid, checked);
+  return tid;
+}
+
+void Table::InsertAt(TupleId tid, const Row& row) {
+  CheckedRow checked = CheckInsert(row);
+  PlaceRow(tid, checked.row);
+  FinishInsert(tid, checked);
+}
+
+bool Table::IsLive(TupleId tid) const {
+  if (!directory_.Contains(tid.block)) return false;
+  BlockRef block = directory_.Pin(tid.block);
+  return tid.slot.value() < block->row_count() && !block->IsDeleted(tid.slot);
+}
+
+std::optional<Row> Table::Read(TupleId tid) const {
+  if (!IsLive(tid)) return std::nullopt;
+  BlockRef block = directory_.Pin(tid.block);
+  Row row;
+  row.reserve(schema_.column_count());
+  for (size_t i = 0; i < schema_.column_count(); i++) {
+    row.push_back(block->GetCell(ColumnId(static_cast<uint16_t>(i)), tid.slot));
+  }
+  return row;
+}
+
+std::optional<Value> Table::ReadColumn(TupleId tid, ColumnId column) const {
+  if (!IsLive(tid) || column.value() >= schema_.column_count()) return std::nullopt;
+  return directory_.Pin(tid.block)->GetCell(column, tid.slot);
+}
+
+std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
+  if (!has_key()) return std::nullopt;
+  if (key.size() != schema_.primary_key.size()) {
+    throw DbError(sqlstate::kInvalidParameterValue,
+                  fmt::format("key of \"{}_pkey\" has {} columns, {} given", schema_.name,
+                              schema_.primary_key.size(), key.size()));
+  }
+  std::vector<Value> cast;
+  cast.reserve(key.size());
+  for (size_t i = 0; i < key.size(); i++) {
+    if (key[i].is_null()) return std::nullopt;
+    cast.push_back(CastValue(schema_.primary_key[i], key[i]));
+  }
+  return FindKey(cast, KeyHash(cast));
+}
+
+void Table::ForEachBlock(
+    const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const {
+  for (size_t b = 0; b < directory_.size(); b++) {
+    BlockRef block = directory_.Pin(BlockNo(static_cast<uint32_t>(b)));
+    fn(block, block->View());
+  }
+}
+
+void Table::RefreshStatistics() {
+  StatisticsScan scan(*layout_);
+  ForEachBlock([&](const BlockRef&, const BlockReadView& view) { scan.AddBlock(view); });
+  scan.Finish(&stats_);
+}
+
+Status Table::LoadBlock(std::string_view image) {
+  // The image's own capacity picks its layout (FromImage checks the rest).
+  std::shared_ptr<const BlockLayout> layout = layout_;
+  if (image.size() == kBlockSize) {
+    BlockHeader h;
+    std::memcpy(&h, image.data(), sizeof(h));
+    if (h.capacity != layout_->capacity()) {
+      layout = LayoutOfCapacity(h.capacity);
+      if (!layout) {
+        return Status::Corruption(fmt::format("block image {}: capacity {} does not fit a block",
+                                              h.block_no, h.capacity));
+      }
+    }
+  }
+  std::unique_ptr<Block> block;
+  Status s = Block::FromImage(layout, image, &block);
+  if (!s.ok()) return s;
+  if (block->header().table_id != id_.value() || block->block_no().value() != directory_.size()) {
+    return Status::Corruption(fmt::format(
+        "block image of table {} block {} loaded as table {} block {}", block->header().table_id,
+        block->block_no().value(), id_.value(), directory_.size()));
+  }
+  directory_.Add(std::move(block));
+  return Status::Ok();
+}
+
+void Table::FinishLoading() {
+  RefreshStatistics();
+  RebuildIndex();
+}
+
+void Table::RebuildIndex() {
+  index_.Clear();
+  if (!has_key()) return;
+  index_.Reserve(stats_.row_count());
+  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (view.is_deleted(r)) continue;
+      TupleId tid{block->block_no(), SlotNo(r)};
+      index_.Insert(StoredKeyHash(tid), tid);
+    }
+  });
+}
+
+}  // namespace forktail

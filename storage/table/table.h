@@ -1,0 +1,189 @@
+// Table: rows of one schema, stored in 2 MiB blocks reached only through the
+// table's BlockDirectory, with a primary-key hash index and statistics.
+//
+// Tuple ids. A row's TupleId is (block, slot). Inserts append to the tail
+// block; when it is full (rows reach capacity, or its heap cannot take the
+// row's strings) a new block is started. Updates are in place; deletes set the
+// slot's delete bit. Deleted slots are never reused, so a TupleId names one
+// row version for the table's lifetime (undo records, WAL records and
+// snapshots can rely on that); the space comes back when a block is frozen and
+// compacted (later), not by reuse.
+//
+// Block capacity. A new block's capacity follows the strings the table really
+// stores: the heap bytes per row reserved for it are the live rows' string
+// bytes per live row in the block before it, plus 3%,
+// and the schema's guess (block_layout.h) while there is no such row, or when
+// the first row's strings would not fit. The inputs are the live rows (values
+// and delete bits) and the first row, never heap offsets or timing: those are
+// the same when the WAL is replayed (aborted transactions leave only deleted
+// slots, and a block an aborted transaction started is dropped by its undo),
+// so replay starts each block with the capacity the original run gave it.
+// Checkpoint images carry their capacity; LoadBlock rebuilds their layout.
+//
+// Errors. Every check (column count, casts to the column types, NOT NULL,
+// unique key, row size) happens before anything changes, so a statement that
+// fails leaves the table exactly as it was.
+//
+// Undo and redo. The transaction engine undoes with exact inverses and the
+// WAL redoes with exact replays (replay reproduces identical tuple ids):
+//   Insert(row) -> tid             undo: RemoveInserted(tid)    redo: InsertAt(tid, row)
+//   Delete(tid)                    undo: Undelete(tid)          redo: Delete(tid)
+//   Update(tid, cols) -> tid       undo: Update(tid, old values of cols)
+//                                  redo: RedoUpdate(tid, cols, returned tid)
+//   Update that relocated (returned new_tid != tid):
+//                                  undo: RemoveInserted(new_tid); Undelete(tid)
+//                                  (the old slot still holds the old values)
+// RemoveInserted of the newest row of the tail block gives the slot back (and
+// drops a block it leaves empty), so an insert undone leaves no trace; any
+// other slot becomes a deleted one. InsertAt accepts a slot past the block's
+// end, filling the gap with deleted slots, so replay that skips aborted
+// inserts still lands on the logged tids.
+//
+// Threads: mutated only by the transaction thread; readers in snapshot
+// processes see a forked copy.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "storage/table/block_directory.h"
+#include "storage/table/hash_index.h"
+#include "storage/table/schema.h"
+#include "storage/table/statistics.h"
+
+namespace forktail {
+
+struct TableOptions {
+  // Caps the rows per block (0: as many as fit). A test knob for small blocks.
+  uint32_t max_rows_per_block = 0;
+};
+
+class Table {
+ public:
+  using ColumnUpdates = std::vector<std::pair<ColumnId, Value>>;
+
+  // The schema must be valid (the Catalog checks it).
+  Table(TableId id, TableSchema schema, TableOptions options = {});
+
+  TableId id() const { return id_; }
+  const TableSchema& schema() const { return schema_; }
+  const TableOptions& options() const { return options_; }
+  // The layout from the schema's guess: the column types are every block's,
+  // offsets and capacity are not (use the block's own layout for those).
+  const BlockLayout& layout() const { return *layout_; }
+
+  // Casts each value to its column's type (Value::CastTo) and appends the row.
+  // Throws DbError: 42601 wrong number of values, cast errors (22xxx), 23502
+  // NULL in a NOT NULL or key column, 23505 duplicate key, 54000 row too big.
+  TupleId Insert(const Row& row);
+  // Redo of an insert: the same as Insert, at the given tid (see above).
+  void InsertAt(TupleId tid, const Row& row);
+
+  // nullopt for a deleted slot or a tid out of range.
+  std::optional<Row> Read(TupleId tid) const;
+  std::optional<Value> ReadColumn(TupleId tid, ColumnId column) const;
+  bool IsLive(TupleId tid) const;
+
+  // Sets the given columns of a live row. In place when the new strings fit
+  // the block's heap (compacting it if that helps); otherwise the row moves to
+  // the tail block and its new tid is returned. Key changes keep the index
+  // right; a duplicate key throws 23505 before anything changes.
+  TupleId Update(TupleId tid, const ColumnUpdates& updates);
+  // Redo of an Update that returned `result`: in place if result == tid,
+  // otherwise the row moves to exactly `result`. Replay cannot rely on
+  // Update's own choice, because heap space left by aborted transactions
+  // differs between the original run and the replay.
+  void RedoUpdate(TupleId tid, const ColumnUpdates& updates, TupleId result);
+  // Deletes a live row: sets the delete bit, removes its index entry.
+  void Delete(TupleId tid);
+
+  // Undo primitives (see the header comment).
+  void Undelete(TupleId tid);
+  void RemoveInserted(TupleId tid);
+
+  // The live row with this primary key (values are cast to the key types).
+  // nullopt if none, if a key value is NULL, or if the table has no key.
+  std::optional<TupleId> LookupKey(const std::vector<Value>& key) const;
+
+  // ALTER TABLE ... ADD PRIMARY KEY on a table without one (the caller checks
+  // 42P16 and the columns): every live row is checked, then the index is
+  // built and the key columns become NOT NULL. Throws before changing
+  // anything: 23502 `column "c" of relation "t" contains null values`, 23505
+  // `could not create unique index "t_pkey"` with a DETAIL line naming the
+  // first duplicated key found. O(rows); the transaction thread runs it.
+  void AddPrimaryKey(const std::vector<ColumnId>& key);
+  // Undo of AddPrimaryKey: no key, the columns' NOT NULL flags as they were.
+  void RemovePrimaryKey(const std::vector<bool>& not_null_before);
+
+  // Calls fn for each block in block order, with the block pinned.
+  void ForEachBlock(const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const;
+  size_t block_count() const { return directory_.size(); }
+  BlockRef PinBlock(BlockNo no) const { return directory_.Pin(no); }
+  const BlockDirectory& directory() const { return directory_; }
+
+  uint64_t live_row_count() const { return stats_.row_count(); }
+  const TableStatistics& statistics() const { return stats_; }
+  // Recomputes the statistics exactly in one scan.
+  void RefreshStatistics();
+  // Rebuilds the primary-key index from the live rows (after loading blocks).
+  void RebuildIndex();
+
+  // Recovery: appends the block re-created from an ExportImage() image. It
+  // must be this table's next block (table id and block number checked), else
+  // Corruption and nothing changes. After the last one, FinishLoading()
+  // recomputes statistics and rebuilds the index.
+  Status LoadBlock(std::string_view image);
+  void FinishLoading();
+  const HashIndex& index() const { return index_; }
+
+ private:
+  // A row cast to the column types and checked for insertion (NOT NULL, key
+  // uniqueness, size): nothing has changed yet.
+  struct CheckedRow {
+    Row row;
+    uint64_t key_hash;  // 0 when the table has no primary key
+  };
+  CheckedRow CheckInsert(const Row& row) const;
+  // After the row was written at `tid`: its index entry and statistics.
+  void FinishInsert(TupleId tid, const CheckedRow& checked);
+  Row CastRow(const Row& row) const;
+  Value CastValue(ColumnId c, const Value& v) const;
+  std::vector<Value> KeyOf(const Row& row) const;
+  std::vector<Value> StoredKey(TupleId tid) const;
+  uint64_t KeyHash(const std::vector<Value>& key) const;
+  // KeyHash of the stored tuple's key, read from the block directly.
+  uint64_t StoredKeyHash(TupleId tid) const;
+  bool KeyEquals(TupleId tid, const std::vector<Value>& key) const;
+  std::optional<TupleId> FindKey(const std::vector<Value>& key, uint64_t hash) const;
+  [[noreturn]] void ThrowDuplicateKey() const;
+  uint32_t StringBytes(const Row& row) const;
+  void CheckRowSize(uint32_t string_bytes) const;
+  // Appends an empty block whose layout suits the rows so far and a first row
+  // with `first_row_string_bytes` of strings (see "Block capacity").
+  void AddBlock(uint32_t first_row_string_bytes);
+  std::shared_ptr<const BlockLayout> LayoutForNewBlock(uint32_t first_row_string_bytes);
+  // The cached layout of `capacity` rows; nullptr if no block can have it.
+  std::shared_ptr<const BlockLayout> LayoutOfCapacity(uint32_t capacity);
+  TupleId AppendRow(const Row& row);
+  // Writes a cast row at exactly `tid` (redo), creating blocks and filling a
+  // slot gap with deleted slots.
+  void PlaceRow(TupleId tid, const Row& row);
+  TupleId UpdateImpl(TupleId tid, const ColumnUpdates& updates, const TupleId* redo_result);
+  void WriteRow(Block& block, SlotNo slot, const Row& row);
+  bool has_key() const { return !schema_.primary_key.empty(); }
+
+  TableId id_;
+  TableSchema schema_;
+  TableOptions options_;
+  std::shared_ptr<const BlockLayout> layout_;
+  std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
+  BlockDirectory directory_;
+  HashIndex index_;
+  TableStatistics stats_;
+};
+
+}  // namespace forktail

@@ -1,0 +1,153 @@
+// Table's in-place mutations and their exact inverses (see table.h).
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+
+#include "storage/table/cell.h"
+#include "storage/table/table.h"
+
+namespace forktail {
+namespace {
+
+void RequireLive(const Table& table, TupleId tid, const char* op) {
+  if (!table.IsLive(tid)) {
+    std::fprintf(stderr, "forktail: %s of tuple %s that is not live\n", op, tid.ToString().c_str());
+    std::abort();
+  }
+}
+
+bool SameKey(const std::vector<Value>& a, const std::vector<Value>& b) {
+  for (size_t i = 0; i < a.size(); i++) {
+    if (CompareCell(a[i], b[i]) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TupleId Table::Update(TupleId tid, const ColumnUpdates& updates) {
+  return UpdateImpl(tid, updates, nullptr);
+}
+
+void Table::RedoUpdate(TupleId tid, const ColumnUpdates& updates, TupleId result) {
+  UpdateImpl(tid, updates, &result);
+}
+
+TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const TupleId* redo_result) {
+  RequireLive(*this, tid, "Update");
+  // 1. Checks: casts, NOT NULL, key uniqueness, row size. Nothing changes yet.
+  Row new_row = *Read(tid);
+  std::vector<bool> touched(schema_.column_count(), false);
+  bool key_touched = false;
+  uint64_t new_string_bytes = 0;
+  for (const auto& [c, v] : updates) {
+    assert(c.value() < schema_.column_count());
+    new_row[c.value()] = CastValue(c, v);
+    touched[c.value()] = true;
+    key_touched |= schema_.IsKeyColumn(c);
+  }
+  for (size_t i = 0; i < touched.size(); i++) {
+    if (touched[i] && schema_.columns[i].type.IsString() && !new_row[i].is_null()) {
+      new_string_bytes += new_row[i].GetString().size();
+    }
+  }
+  std::vector<Value> old_key, new_key;
+  uint64_t old_hash = 0, new_hash = 0;
+  bool key_changed = false;
+  if (has_key()) {
+    old_key = StoredKey(tid);
+    old_hash = KeyHash(old_key);
+    new_key = key_touched ? KeyOf(new_row) : old_key;
+    new_hash = KeyHash(new_key);
+    key_changed = key_touched && !SameKey(old_key, new_key);
+    if (key_changed && FindKey(new_key, new_hash)) ThrowDuplicateKey();
+  }
+  BlockRef block = directory_.Pin(tid.block);
+  bool fits = new_string_bytes <= block->heap_free();
+  bool in_place = redo_result ? *redo_result == tid : fits;
+  if (in_place && !fits) {
+    if (new_string_bytes > block->HeapFreeAfterCompaction(tid.slot, touched)) {
+      // Only reachable in redo: the logged update stayed in place here.
+      assert(redo_result != nullptr);
+      std::fprintf(stderr, "forktail: redo of the update of %s does not fit its block\n",
+                   tid.ToString().c_str());
+      std::abort();
+    }
+    block->CompactHeap(tid.slot, touched);
+  } else if (!in_place && !redo_result &&
+             new_string_bytes <= block->HeapFreeAfterCompaction(tid.slot, touched)) {
+    block->CompactHeap(tid.slot, touched);
+    in_place = true;
+  }
+  if (!in_place) CheckRowSize(StringBytes(new_row));
+
+  // 2. Changes.
+  for (const auto& [c, v] : updates) stats_.OnUpdate(c, new_row[c.value()]);
+  if (in_place) {
+    if (key_changed) index_.Erase(old_hash, tid);
+    for (size_t i = 0; i < touched.size(); i++) {
+      if (touched[i]) block->SetCell(ColumnId(static_cast<uint16_t>(i)), tid.slot, new_row[i]);
+    }
+    if (key_changed) index_.Insert(new_hash, tid);
+    return tid;
+  }
+  // Relocation: the old slot keeps the old values (undo: Undelete), the row
+  // moves to the tail.
+  if (has_key()) index_.Erase(old_hash, tid);
+  block->SetDeleted(tid.slot, true);
+  block = BlockRef();
+  TupleId moved = redo_result ? *redo_result : AppendRow(new_row);
+  if (redo_result) PlaceRow(moved, new_row);
+  if (has_key()) index_.Insert(new_hash, moved);
+  return moved;
+}
+
+void Table::Delete(TupleId tid) {
+  RequireLive(*this, tid, "Delete");
+  if (has_key()) {
+    bool erased = index_.Erase(StoredKeyHash(tid), tid);
+    assert(erased);
+    (void)erased;
+  }
+  directory_.Pin(tid.block)->SetDeleted(tid.slot, true);
+  stats_.OnDelete();
+}
+
+void Table::Undelete(TupleId tid) {
+  assert(directory_.Contains(tid.block));
+  {
+    BlockRef block = directory_.Pin(tid.block);
+    assert(tid.slot.value() < block->row_count() && block->IsDeleted(tid.slot));
+    if (has_key()) {
+      std::vector<Value> key = StoredKey(tid);
+      uint64_t hash = KeyHash(key);
+      // Undo runs in reverse order, so the key cannot be taken by now.
+      assert(!FindKey(key, hash));
+      index_.Insert(hash, tid);
+    }
+    block->SetDeleted(tid.slot, false);
+  }
+  stats_.OnUndelete();
+}
+
+void Table::RemoveInserted(TupleId tid) {
+  assert(directory_.Contains(tid.block));
+  BlockRef block = directory_.Pin(tid.block);
+  assert(tid.slot.value() < block->row_count());
+  if (!block->IsDeleted(tid.slot)) {
+    if (has_key()) index_.Erase(StoredKeyHash(tid), tid);
+    stats_.OnDelete();
+  }
+  bool newest =
+      tid.block.value() + 1 == directory_.size() && tid.slot.value() + 1 == block->row_count();
+  if (!newest) {
+    block->SetDeleted(tid.slot, true);
+    return;
+  }
+  block->TruncateLastSlot();
+  bool now_empty = block->row_count() == 0 && tid.block.value() > 0;
+  block = BlockRef();
+  if (now_empty) directory_.RemoveLast();
+}
+
+}  // namespace forktail

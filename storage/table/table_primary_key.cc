@@ -1,0 +1,73 @@
+// Table::AddPrimaryKey and its undo (ALTER TABLE ... ADD PRIMARY KEY on a
+// table that may already hold rows; see table.h).
+#include <cassert>
+
+#include <fmt/format.h>
+
+#include "storage/error.h"
+#include "storage/table/table.h"
+
+namespace forktail {
+
+void Table::AddPrimaryKey(const std::vector<ColumnId>& key) {
+  assert(!has_key() && !key.empty());
+  // 23502 first, as PostgreSQL (it sets the columns NOT NULL before it builds
+  // the index): the first key column, in key order, that holds a NULL.
+  for (ColumnId c : key) {
+    bool has_null = false;
+    ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+      for (uint32_t r = 0; r < view.row_count() && !has_null; r++) {
+        if (!view.is_deleted(r) && block->GetCell(c, SlotNo(r)).is_null()) has_null = true;
+      }
+    });
+    if (has_null) {
+      throw DbError(sqlstate::kNotNullViolation,
+                    fmt::format("column \"{}\" of relation \"{}\" contains null values",
+                                schema_.column(c).name, schema_.name));
+    }
+  }
+  // Build the index with the key in place; a duplicate puts everything back.
+  schema_.primary_key = key;
+  HashIndex built;
+  built.Reserve(stats_.row_count());
+  std::optional<std::vector<Value>> duplicate;
+  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+    for (uint32_t r = 0; r < view.row_count() && !duplicate; r++) {
+      if (view.is_deleted(r)) continue;
+      TupleId tid{block->block_no(), SlotNo(r)};
+      std::vector<Value> values = StoredKey(tid);
+      uint64_t hash = KeyHash(values);
+      if (built.Find(hash, [&](TupleId other) { return KeyEquals(other, values); })) {
+        duplicate = std::move(values);
+      } else {
+        built.Insert(hash, tid);
+      }
+    }
+  });
+  if (duplicate) {
+    schema_.primary_key.clear();
+    std::string names, values;
+    for (size_t i = 0; i < key.size(); i++) {
+      names += (i ? ", " : "") + schema_.column(key[i]).name;
+      values += (i ? ", " : "") + (*duplicate)[i].ToString();
+    }
+    // PostgreSQL's DETAIL line travels in the message, as COPY's CONTEXT does.
+    throw DbError(sqlstate::kUniqueViolation,
+                  fmt::format("could not create unique index \"{}_pkey\"\nDETAIL:  Key ({})=({}) "
+                              "is duplicated.",
+                              schema_.name, names, values));
+  }
+  for (ColumnId c : key) schema_.columns[c.value()].not_null = true;
+  index_ = std::move(built);
+}
+
+void Table::RemovePrimaryKey(const std::vector<bool>& not_null_before) {
+  assert(not_null_before.size() == schema_.columns.size());
+  schema_.primary_key.clear();
+  for (size_t i = 0; i < schema_.columns.size(); i++) {
+    schema_.columns[i].not_null = not_null_before[i];
+  }
+  index_.Clear();
+}
+
+}  // namespace forktail

@@ -1,0 +1,468 @@
+// DATE/TIMESTAMP text input and output, EXTRACT and month arithmetic.
+// Interval parsing, formatting and arithmetic are in the second half.
+#include "storage/value/datetime.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include "storage/error.h"
+
+namespace forktail::datetime {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// A hand-written scanner over the ISO forms; PostgreSQL's general date parser
+// (field guessing, month names, DMY/MDY) is out of scope.
+class Scanner {
+ public:
+  explicit Scanner(std::string_view s) : s_(s) {}
+  bool Done() const { return i_ >= s_.size(); }
+  char Peek() const { return Done() ? '\0' : s_[i_]; }
+  bool Eat(char c) {
+    if (Peek() != c) return false;
+    ++i_;
+    return true;
+  }
+  void SkipSpaces() {
+    while (!Done() && IsSpace(s_[i_])) ++i_;
+  }
+  // Reads 1..max_digits digits; returns the number of digits read (0: none).
+  int Number(int64_t* out, int max_digits = 9) {
+    int n = 0;
+    int64_t v = 0;
+    while (!Done() && IsDigit(s_[i_]) && n < max_digits) {
+      v = v * 10 + (s_[i_++] - '0');
+      ++n;
+    }
+    *out = v;
+    return n;
+  }
+  std::string_view Rest() const { return s_.substr(i_); }
+
+ private:
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+struct Fields {
+  int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, micros = 0;
+};
+
+enum class ParseResult { kOk, kSyntax, kFieldRange, kBc };
+
+bool IEqualsLower(std::string_view a, std::string_view lower) {
+  if (a.size() != lower.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != lower[i]) return false;
+  }
+  return true;
+}
+
+ParseResult ParseFields(std::string_view text, Fields* f) {
+  Scanner sc(text);
+  sc.SkipSpaces();
+  if (sc.Number(&f->year, 9) < 4 || !sc.Eat('-')) return ParseResult::kSyntax;
+  if (sc.Number(&f->month, 2) == 0 || !sc.Eat('-')) return ParseResult::kSyntax;
+  if (sc.Number(&f->day, 2) == 0) return ParseResult::kSyntax;
+  // Optional time: 'T' or blanks, then HH:MM[:SS[.ffffff]].
+  bool t_sep = sc.Eat('T') || sc.Eat('t');
+  sc.SkipSpaces();
+  if (IsDigit(sc.Peek())) {
+    if (sc.Number(&f->hour, 2) == 0 || !sc.Eat(':')) return ParseResult::kSyntax;
+    if (sc.Number(&f->minute, 2) != 2) return ParseResult::kSyntax;
+    if (sc.Eat(':')) {
+      if (sc.Number(&f->second, 2) != 2) return ParseResult::kSyntax;
+      if (sc.Eat('.')) {
+        // Fraction: six digits kept, the seventh rounds half up, the rest ignored.
+        int64_t digit = 0;
+        int n = 0;
+        while (IsDigit(sc.Peek())) {
+          sc.Number(&digit, 1);
+          if (n < 6) f->micros = f->micros * 10 + digit;
+          if (n == 6 && digit >= 5) ++f->micros;
+          ++n;
+        }
+        if (n == 0) return ParseResult::kSyntax;
+        for (int k = n; k < 6; ++k) f->micros *= 10;
+      }
+    }
+  } else if (t_sep) {
+    return ParseResult::kSyntax;
+  }
+  sc.SkipSpaces();
+  // Optional zone, ignored: Z, UTC, GMT, +HH, +HH:MM, +HHMM.
+  std::string_view rest = sc.Rest();
+  while (!rest.empty() && IsSpace(rest.back())) rest.remove_suffix(1);
+  if (IEqualsLower(rest, "bc")) return ParseResult::kBc;
+  if (IEqualsLower(rest, "ad")) rest = {};
+  if (IEqualsLower(rest, "z") || IEqualsLower(rest, "utc") || IEqualsLower(rest, "gmt")) rest = {};
+  if (!rest.empty()) {
+    Scanner z(rest);
+    if (!z.Eat('+') && !z.Eat('-')) return ParseResult::kSyntax;
+    int64_t hh = 0, mm = 0;
+    int n = z.Number(&hh, 4);
+    if (n == 4) {
+      mm = hh % 100;
+      hh /= 100;
+    } else if (n == 0 || n > 2) {
+      return ParseResult::kSyntax;
+    } else if (z.Eat(':') && z.Number(&mm, 2) != 2) {
+      return ParseResult::kSyntax;
+    }
+    if (!z.Done()) return ParseResult::kSyntax;
+    if (hh > 15 || mm > 59) return ParseResult::kFieldRange;
+  }
+  if (f->year == 0 || !IsValidDate(static_cast<int32_t>(std::min<int64_t>(f->year, 1 << 30)),
+                                   static_cast<int32_t>(f->month), static_cast<int32_t>(f->day))) {
+    return ParseResult::kFieldRange;
+  }
+  // 24:00:00 is allowed (the next midnight); seconds up to 60 (a leap second
+  // rolls over), as in PostgreSQL.
+  bool is_24 = f->hour == 24 && f->minute == 0 && f->second == 0 && f->micros == 0;
+  if ((f->hour > 23 && !is_24) || f->minute > 59 || f->second > 60) return ParseResult::kFieldRange;
+  return ParseResult::kOk;
+}
+
+[[noreturn]] void ThrowParseError(ParseResult r, const char* type, std::string_view text) {
+  if (r == ParseResult::kBc) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  fmt::format("BC dates are not supported: \"{}\"", text));
+  }
+  if (r == ParseResult::kFieldRange) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow,
+                  fmt::format("date/time field value out of range: \"{}\"", text));
+  }
+  throw DbError(sqlstate::kInvalidDatetimeFormat,
+                fmt::format("invalid input syntax for type {}: \"{}\"", type, text));
+}
+
+}  // namespace
+
+int32_t ParseDate(std::string_view text) {
+  Fields f;
+  ParseResult r = ParseFields(text, &f);
+  if (r != ParseResult::kOk) ThrowParseError(r, "date", text);
+  if (f.year > 9999) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, fmt::format("date out of range: \"{}\"", text));
+  }
+  return DaysFromCivil(static_cast<int32_t>(f.year), static_cast<int32_t>(f.month),
+                       static_cast<int32_t>(f.day));
+}
+
+int64_t ParseTimestamp(std::string_view text) {
+  Fields f;
+  ParseResult r = ParseFields(text, &f);
+  if (r != ParseResult::kOk) ThrowParseError(r, "timestamp", text);
+  int64_t ts = kMaxTimestamp + 1;
+  if (f.year <= 9999) {
+    int32_t days = DaysFromCivil(static_cast<int32_t>(f.year), static_cast<int32_t>(f.month),
+                                 static_cast<int32_t>(f.day));
+    ts = CombineTimestamp(days, f.hour * kMicrosPerHour + f.minute * kMicrosPerMinute +
+                                    f.second * kMicrosPerSecond + f.micros);
+  }
+  if (ts < kMinTimestamp || ts > kMaxTimestamp) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow,
+                  fmt::format("timestamp out of range: \"{}\"", text));
+  }
+  return ts;
+}
+
+std::string FormatDate(int32_t days) {
+  CivilDate c = CivilFromDays(days);
+  return fmt::format("{:04d}-{:02d}-{:02d}", c.year, c.month, c.day);
+}
+
+std::string FormatTimestamp(int64_t micros) {
+  DayTime dt = SplitTimestamp(micros);
+  int64_t t = dt.time;
+  std::string out = fmt::format("{} {:02d}:{:02d}:{:02d}", FormatDate(dt.days), t / kMicrosPerHour,
+                                t / kMicrosPerMinute % 60, t / kMicrosPerSecond % 60);
+  int64_t frac = t % kMicrosPerSecond;
+  if (frac != 0) {
+    std::string f = fmt::format(".{:06d}", frac);
+    while (f.back() == '0') f.pop_back();
+    out += f;
+  }
+  return out;
+}
+
+int64_t ExtractMicros(DateField field, int64_t timestamp) {
+  DayTime dt = SplitTimestamp(timestamp);
+  CivilDate c = CivilFromDays(dt.days);
+  int64_t v = 0;
+  switch (field) {
+    case DateField::kYear:
+      v = c.year;
+      break;
+    case DateField::kQuarter:
+      v = (c.month - 1) / 3 + 1;
+      break;
+    case DateField::kMonth:
+      v = c.month;
+      break;
+    case DateField::kDay:
+      v = c.day;
+      break;
+    case DateField::kDow:
+      v = ((dt.days + 4) % 7 + 7) % 7;
+      break;  // 1970-01-01 was a Thursday
+    case DateField::kDoy:
+      v = dt.days - DaysFromCivil(c.year, 1, 1) + 1;
+      break;
+    case DateField::kHour:
+      v = dt.time / kMicrosPerHour;
+      break;
+    case DateField::kMinute:
+      v = dt.time / kMicrosPerMinute % 60;
+      break;
+    case DateField::kSecond:
+      return dt.time % kMicrosPerMinute;
+    case DateField::kEpoch:
+      return timestamp;
+  }
+  return v * kMicrosPerSecond;
+}
+
+int64_t Extract(DateField field, int64_t timestamp) {
+  return ExtractMicros(field, timestamp) / kMicrosPerSecond;
+}
+
+int32_t AddMonthsToDate(int32_t days, int32_t months) {
+  CivilDate c = CivilFromDays(days);
+  int64_t total = int64_t{c.year} * 12 + (c.month - 1) + months;
+  int64_t year = total >= 0 ? total / 12 : (total - 11) / 12;
+  int32_t month = static_cast<int32_t>(total - year * 12) + 1;
+  int32_t y = static_cast<int32_t>(year);
+  return DaysFromCivil(y, month, std::min(c.day, DaysInMonth(y, month)));
+}
+
+int64_t AddMonthsToTimestamp(int64_t ts, int32_t months) {
+  DayTime dt = SplitTimestamp(ts);
+  return CombineTimestamp(AddMonthsToDate(dt.days, months), dt.time);
+}
+
+int64_t AddInterval(int64_t timestamp, const Interval& interval) {
+  if (timestamp < kMinTimestamp || timestamp > kMaxTimestamp) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
+  }
+  // Bounded inputs keep every intermediate far from int64 overflow.
+  int64_t ts = AddMonthsToTimestamp(timestamp, interval.months);
+  __int128 r = __int128{ts} + __int128{interval.days} * kMicrosPerDay + interval.micros;
+  if (r < kMinTimestamp || r > kMaxTimestamp) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
+  }
+  return static_cast<int64_t>(r);
+}
+
+int64_t SubtractInterval(int64_t timestamp, const Interval& interval) {
+  return AddInterval(timestamp, Interval{-interval.months, -interval.days, -interval.micros});
+}
+
+namespace {
+
+[[noreturn]] void ThrowIntervalSyntax(std::string_view text) {
+  throw DbError(sqlstate::kInvalidDatetimeFormat,
+                fmt::format("invalid input syntax for type interval: \"{}\"", text));
+}
+
+enum class Unit { kYear, kMonth, kWeek, kDay, kHour, kMinute, kSecond, kMilli, kMicro, kNone };
+
+Unit UnitFromName(std::string_view name) {
+  std::string n;
+  for (char c : name) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (n.size() > 1 && n.back() == 's' && n != "s" && n != "ms" && n != "us") n.pop_back();
+  if (n == "year" || n == "y" || n == "yr") return Unit::kYear;
+  if (n == "month" || n == "mon") return Unit::kMonth;
+  if (n == "week" || n == "w") return Unit::kWeek;
+  if (n == "day" || n == "d") return Unit::kDay;
+  if (n == "hour" || n == "h" || n == "hr") return Unit::kHour;
+  if (n == "minute" || n == "min" || n == "m") return Unit::kMinute;
+  if (n == "second" || n == "sec" || n == "s") return Unit::kSecond;
+  if (n == "millisecond" || n == "m" || n == "ms" || n == "msec") return Unit::kMilli;
+  if (n == "microsecond" || n == "us" || n == "usec") return Unit::kMicro;
+  return Unit::kNone;
+}
+
+// Accumulates in wide integers and checks the int32/int64 ranges at the end.
+struct IntervalSum {
+  __int128 months = 0, days = 0, micros = 0;
+
+  // value = whole + frac (frac in (-1, 1), same sign as whole).
+  void Add(Unit unit, int64_t whole, long double frac) {
+    switch (unit) {
+      case Unit::kYear:
+        AddMonths(whole * 12, frac * 12);
+        break;
+      case Unit::kMonth:
+        AddMonths(whole, frac);
+        break;
+      case Unit::kWeek:
+        AddDays(whole * 7, frac * 7);
+        break;
+      case Unit::kDay:
+        AddDays(whole, frac);
+        break;
+      case Unit::kHour:
+        AddMicros(whole, frac, kMicrosPerHour);
+        break;
+      case Unit::kMinute:
+        AddMicros(whole, frac, kMicrosPerMinute);
+        break;
+      case Unit::kSecond:
+      case Unit::kNone:
+        AddMicros(whole, frac, kMicrosPerSecond);
+        break;
+      case Unit::kMilli:
+        AddMicros(whole, frac, 1000);
+        break;
+      case Unit::kMicro:
+        AddMicros(whole, frac, 1);
+        break;
+    }
+  }
+  // Fractional months spill into 30-day days, fractional days into time.
+  void AddMonths(__int128 whole, long double frac) {
+    int64_t extra = static_cast<int64_t>(frac);
+    months += whole + extra;
+    AddDays(0, (frac - extra) * 30);
+  }
+  void AddDays(__int128 whole, long double frac) {
+    int64_t extra = static_cast<int64_t>(frac);
+    days += whole + extra;
+    micros += static_cast<int64_t>(std::llround((frac - extra) * kMicrosPerDay));
+  }
+  void AddMicros(__int128 whole, long double frac, int64_t unit) {
+    micros += whole * unit + std::llround(frac * unit);
+  }
+};
+
+}  // namespace
+
+Interval ParseInterval(std::string_view text) {
+  IntervalSum sum;
+  std::string_view s = text;
+  bool any = false;
+  bool ago = false;
+  auto next_token = [&s]() {
+    while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
+    size_t end = 0;
+    while (end < s.size() && !IsSpace(s[end])) ++end;
+    std::string_view tok = s.substr(0, end);
+    s.remove_prefix(end);
+    return tok;
+  };
+  for (std::string_view tok = next_token(); !tok.empty(); tok = next_token()) {
+    if (ago) ThrowIntervalSyntax(text);
+    if (tok == "@" && !any) continue;
+    if (IEqualsLower(tok, "ago") && any) {
+      ago = true;
+      continue;
+    }
+    bool negative = tok[0] == '-';
+    std::string_view body = (tok[0] == '-' || tok[0] == '+') ? tok.substr(1) : tok;
+    if (body.find(':') != std::string_view::npos) {
+      // [-]H:MM[:SS[.ffffff]]
+      Scanner sc(body);
+      int64_t h = 0, m = 0, sec = 0, frac = 0;
+      if (sc.Number(&h, 9) == 0 || !sc.Eat(':') || sc.Number(&m, 2) != 2) ThrowIntervalSyntax(text);
+      int frac_digits = 0;
+      if (sc.Eat(':')) {
+        if (sc.Number(&sec, 2) != 2) ThrowIntervalSyntax(text);
+        if (sc.Eat('.')) {
+          frac_digits = sc.Number(&frac, 6);
+          if (frac_digits == 0) ThrowIntervalSyntax(text);
+          while (IsDigit(sc.Peek())) sc.Eat(sc.Peek());
+        }
+      }
+      if (!sc.Done() || m > 59 || sec > 59) ThrowIntervalSyntax(text);
+      for (int k = frac_digits; k < 6; ++k) frac *= 10;
+      __int128 t =
+          __int128{h} * kMicrosPerHour + m * kMicrosPerMinute + sec * kMicrosPerSecond + frac;
+      sum.micros += negative ? -t : t;
+      any = true;
+      continue;
+    }
+    // A number, its unit attached ("3days") or in the next token.
+    size_t k = 0;
+    int64_t whole = 0;
+    long double frac = 0, scale = 0.1L;
+    bool digits = false;
+    while (k < body.size() && IsDigit(body[k])) {
+      if (whole > (int64_t{1} << 50)) ThrowIntervalSyntax(text);
+      whole = whole * 10 + (body[k++] - '0');
+      digits = true;
+    }
+    if (k < body.size() && body[k] == '.') {
+      for (++k; k < body.size() && IsDigit(body[k]); ++k, scale /= 10) {
+        frac += (body[k] - '0') * scale;
+        digits = true;
+      }
+    }
+    if (!digits) ThrowIntervalSyntax(text);
+    std::string_view unit_name = body.substr(k);
+    if (unit_name.empty()) {
+      std::string_view peek = s;
+      std::string_view u = next_token();
+      if (!u.empty() && (UnitFromName(u) != Unit::kNone)) {
+        unit_name = u;
+      } else {
+        s = peek;  // a bare number means seconds
+      }
+    }
+    Unit unit = unit_name.empty() ? Unit::kNone : UnitFromName(unit_name);
+    if (!unit_name.empty() && unit == Unit::kNone) ThrowIntervalSyntax(text);
+    sum.Add(unit, negative ? -whole : whole, negative ? -frac : frac);
+    any = true;
+  }
+  if (!any) ThrowIntervalSyntax(text);
+  if (ago) {
+    sum.months = -sum.months;
+    sum.days = -sum.days;
+    sum.micros = -sum.micros;
+  }
+  constexpr int64_t kI32Max = std::numeric_limits<int32_t>::max();
+  constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
+  if (sum.months > kI32Max || sum.months < -kI32Max || sum.days > kI32Max || sum.days < -kI32Max ||
+      sum.micros > kI64Max || sum.micros < -kI64Max) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow,
+                  fmt::format("interval field value out of range: \"{}\"", text));
+  }
+  return Interval{static_cast<int32_t>(sum.months), static_cast<int32_t>(sum.days),
+                  static_cast<int64_t>(sum.micros)};
+}
+
+std::string FormatInterval(const Interval& iv) {
+  std::string out;
+  bool is_before = false;  // the previous field was negative
+  bool is_zero = true;     // nothing printed yet
+  auto part = [&](int64_t value, const char* unit) {
+    if (value == 0) return;
+    out += fmt::format("{}{}{} {}{}", is_zero ? "" : " ", is_before && value > 0 ? "+" : "", value,
+                       unit, value != 1 ? "s" : "");
+    is_before = value < 0;
+    is_zero = false;
+  };
+  part(iv.months / 12, "year");
+  part(iv.months % 12, "mon");
+  part(iv.days, "day");
+  if (is_zero || iv.micros != 0) {
+    uint64_t t = iv.micros < 0 ? 0 - static_cast<uint64_t>(iv.micros) : iv.micros;
+    const char* sign = iv.micros < 0 ? "-" : (is_before ? "+" : "");
+    out += fmt::format("{}{}{:02d}:{:02d}:{:02d}", is_zero ? "" : " ", sign, t / kMicrosPerHour,
+                       t / kMicrosPerMinute % 60, t / kMicrosPerSecond % 60);
+    if (uint64_t frac = t % kMicrosPerSecond; frac != 0) {
+      std::string f = fmt::format(".{:06d}", frac);
+      while (f.back() == '0') f.pop_back();
+      out += f;
+    }
+  }
+  return out;
+}
+
+}  // namespace forktail::datetime
