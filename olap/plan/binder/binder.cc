@@ -10,10 +10,6 @@ namespace forktail {
 
 namespace {
 
-[[noreturn]] void NotSupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
 // PostgreSQL's assignment rule, coarsely: numbers to numbers, anything to
 // strings, dates and timestamps to each other, booleans to booleans.
 bool Assignable(const Type& from, const Type& to) {

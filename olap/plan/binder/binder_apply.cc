@@ -31,10 +31,6 @@ namespace forktail {
 
 namespace {
 
-[[noreturn]] void NotSupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
 LogicalOpPtr OnTop(LogicalOpKind kind, LogicalOpPtr child) {
   auto op = std::make_unique<LogicalOp>();
   op->kind = kind;

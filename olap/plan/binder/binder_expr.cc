@@ -15,10 +15,6 @@ namespace forktail {
 
 namespace {
 
-[[noreturn]] void NotSupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
 DateField FieldOf(const std::string& name, int position) {
   if (name == "year") return DateField::kYear;
   if (name == "quarter") return DateField::kQuarter;
@@ -92,6 +88,16 @@ static ExprPtr BindCaseExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
 }
 
 static ExprPtr BindInList(Binder& b, const sql::Expr& e, ExprContext& ctx) {
+  if (e.children[0]->kind == sql::ExprKind::kRow) {
+    // (a, b) [NOT] IN ((1, 2), (3, 4)): the row compared with each item.
+    ExprPtr any;
+    for (size_t i = 1; i < e.children.size(); i++) {
+      ExprPtr eq =
+          b.BindComparison(CompareOp::kEq, *e.children[0], *e.children[i], ctx, e.position);
+      any = !any ? std::move(eq) : Or(std::move(any), std::move(eq));
+    }
+    return e.negated ? Not(std::move(any)) : std::move(any);
+  }
   std::vector<const sql::Expr*> items;
   for (size_t i = 0; i < e.children.size(); i++) items.push_back(e.children[i].get());
   std::vector<ExprPtr> bound = BindUnknownLast(b, items, ctx, nullptr);
@@ -249,6 +255,10 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       break;
     }
     case sql::ExprKind::kIsDistinctFrom: {
+      if (e.children[0]->kind == sql::ExprKind::kRow ||
+          e.children[1]->kind == sql::ExprKind::kRow) {
+        NotSupported("IS DISTINCT FROM on row values", e.position);
+      }
       ExprPtr eq = BindComparison(CompareOp::kEq, *e.children[0], *e.children[1], ctx, e.position);
       ExprPtr a = CloneExpr(*eq->children[0]);
       ExprPtr b = CloneExpr(*eq->children[1]);

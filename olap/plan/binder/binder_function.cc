@@ -163,7 +163,8 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
   std::vector<const sql::Expr*> args;
   for (const sql::ExprPtr& a : e.children) args.push_back(a.get());
   try {
-    if (name == "substring" && (args.size() == 2 || args.size() == 3)) {
+    // substr(s, from [, count]) is substring(s FROM from [FOR count]).
+    if ((name == "substring" || name == "substr") && (args.size() == 2 || args.size() == 3)) {
       ExprContext c = WithoutHint(ctx);
       ExprPtr s = BindExpr(*args[0], c);
       if (!s->type.IsString()) NoSuchFunction(*this, e, ctx);

@@ -38,6 +38,10 @@ struct ScopeRelation {
   std::string alias;  // qualifier for t.x (the alias, or the table name)
   std::vector<LogicalColumn> columns;
   std::vector<bool> hidden;  // excluded from * and unqualified lookup (USING's right copy)
+  // A base table's primary-key columns (their ids here); empty otherwise.
+  // Grouping by all of them makes the table's other columns usable without
+  // an aggregate (PostgreSQL's functional dependency).
+  std::vector<uint32_t> primary_key_ids;
 };
 
 struct Scope {
@@ -96,6 +100,10 @@ struct ExprContext {
   SrfState* srfs = nullptr;        // set-returning calls allowed (binder_srf.h)
   const Type* hint = nullptr;      // type an unknown literal / parameter should take
 };
+
+// 0A000 "<what> is not supported" at `position`: what PostgreSQL accepts and
+// Forktail does not implement is refused, never ignored.
+[[noreturn]] void NotSupported(const std::string& what, int position);
 
 // `ctx` for an operand whose type the surrounding call does not decide.
 inline ExprContext WithoutHint(const ExprContext& ctx) {
@@ -170,6 +178,11 @@ class Binder {
   ExprPtr FoldCaseForILike(ExprPtr x, std::string* pattern);
   ExprPtr BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r, ExprContext& ctx,
                          int position);
+  // (a, b) op (c, d), PostgreSQL's row comparison: = and <> pair by pair
+  // (AND / OR), <, <=, >, >= left to right, decided by the first pair that is
+  // not equal (NULL if that pair holds a NULL).
+  ExprPtr BindRowComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r, ExprContext& ctx,
+                            int position);
   // Binds l and r so that an unknown literal/parameter on one side takes the
   // other side's type.
   std::pair<ExprPtr, ExprPtr> BindPair(const sql::Expr& l, const sql::Expr& r, ExprContext& ctx);

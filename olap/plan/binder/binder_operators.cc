@@ -320,6 +320,9 @@ ExprPtr Binder::BindCondition(const sql::Expr& e, ExprContext& ctx, const char* 
 
 ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r,
                                ExprContext& ctx, int position) {
+  if (l.kind == sql::ExprKind::kRow || r.kind == sql::ExprKind::kRow) {
+    return BindRowComparison(op, l, r, ctx, position);
+  }
   auto [left, right] = BindPair(l, r, ctx);
   // A constant compared with a column takes the column's type when that
   // loses nothing (l_quantity >= 1 compares DECIMAL(15,2) values with 1.00
@@ -349,6 +352,50 @@ ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr
         "operator does not exist: " + TypeText(lt) + " " + CompareSymbol(op) + " " + TypeText(rt),
         position);
   }
+}
+
+ExprPtr Binder::BindRowComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r,
+                                  ExprContext& ctx, int position) {
+  const bool l_row = l.kind == sql::ExprKind::kRow, r_row = r.kind == sql::ExprKind::kRow;
+  if (!l_row || !r_row) {
+    const sql::Expr& other = l_row ? r : l;
+    if (other.kind == sql::ExprKind::kSubquery) {
+      NotSupported("a row value compared with a subquery", position);
+    }
+    ExprContext c = WithoutHint(ctx);
+    const std::string other_type = TypeText(BindExpr(other, c)->type);
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "operator does not exist: " + (l_row ? "record" : other_type) + " " +
+                      CompareSymbol(op) + " " + (r_row ? "record" : other_type),
+                  position);
+  }
+  const size_t n = l.children.size();
+  if (r.children.size() != n) {
+    throw DbError(sqlstate::kSyntaxError, "unequal number of entries in row expressions", position);
+  }
+  auto pair = [&](CompareOp o, size_t i) {
+    return BindComparison(o, *l.children[i], *r.children[i], ctx, position);
+  };
+  if (op == CompareOp::kEq || op == CompareOp::kNe) {
+    ExprPtr result;
+    for (size_t i = 0; i < n; i++) {
+      ExprPtr c = pair(op, i);
+      result = !result ? std::move(c)
+                       : (op == CompareOp::kEq ? And(std::move(result), std::move(c))
+                                               : Or(std::move(result), std::move(c)));
+    }
+    return result;
+  }
+  // Lexicographic, from the last pair back: the last pair compares with `op`
+  // itself; an earlier pair i gives (a_i strict b_i) OR (a_i = b_i AND rest).
+  const CompareOp strict = op == CompareOp::kLe   ? CompareOp::kLt
+                           : op == CompareOp::kGe ? CompareOp::kGt
+                                                  : op;
+  ExprPtr rest = pair(op, n - 1);
+  for (size_t i = n - 1; i-- > 0;) {
+    rest = Or(pair(strict, i), And(pair(CompareOp::kEq, i), std::move(rest)));
+  }
+  return rest;
 }
 
 // date + integer, integer + date, date - integer (DATE), date - date
@@ -493,6 +540,10 @@ int64_t Binder::ConstantInt(const sql::Expr& e, const char* what) {
                   std::string(what) + " must not be negative");
   }
   return v;
+}
+
+void NotSupported(const std::string& what, int position) {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
 }
 
 }  // namespace forktail

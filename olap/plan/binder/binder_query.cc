@@ -13,10 +13,6 @@ namespace forktail {
 
 namespace {
 
-[[noreturn]] void NotSupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
 LogicalOpPtr MakeProject(LogicalOpPtr child, std::vector<LogicalColumn> cols,
                          std::vector<ExprPtr> exprs) {
   auto op = std::make_unique<LogicalOp>();
@@ -79,6 +75,8 @@ LogicalOpPtr Binder::MakeGet(const Table& table, const std::string& alias, Scope
     rel->columns.push_back(c);
     rel->hidden.push_back(false);
   }
+  for (ColumnId k : table.schema().primary_key)
+    rel->primary_key_ids.push_back(rel->columns[k.value()].id);
   return op;
 }
 

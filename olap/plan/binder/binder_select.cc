@@ -19,10 +19,6 @@ namespace forktail {
 
 namespace {
 
-[[noreturn]] void NotSupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
 LogicalOpPtr Plug(LogicalOpPtr holey, LogicalOpPtr plan) {
   if (!holey) return plan;
   holey->children[0] = Plug(std::move(holey->children[0]), std::move(plan));
@@ -148,11 +144,33 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   if (!st.group_exprs.empty()) st.grouped = true;
 
   ColumnSet from_ids = scope.Ids();
+  // PostgreSQL's functional dependency: a column of a FROM table whose whole
+  // primary key is grouped on has one value per group, so it may be used as
+  // is; it joins the group keys.
+  auto dependent_column = [&](uint32_t id, const ColumnSet& keys) -> const LogicalColumn* {
+    for (const ScopeRelation& rel : scope.relations) {
+      if (rel.primary_key_ids.empty()) continue;
+      for (const LogicalColumn& c : rel.columns) {
+        if (c.id != id) continue;
+        for (uint32_t k : rel.primary_key_ids) {
+          if (!keys.count(k)) return nullptr;
+        }
+        return &c;
+      }
+    }
+    return nullptr;
+  };
   auto check_grouped = [&](const Expression& e, int fallback_position) {
     if (!st.grouped) return;
     ColumnSet keys(st.group_ids.begin(), st.group_ids.end());
     for (uint32_t id : ColumnsOf(e)) {
       if (from_ids.count(id) && !keys.count(id)) {
+        if (const LogicalColumn* c = dependent_column(id, keys)) {
+          st.group_ids.push_back(id);
+          st.group_exprs.push_back(ColumnRef(id, c->type));
+          keys.insert(id);
+          continue;
+        }
         auto pos = ref_position_.find(id);
         throw DbError(sqlstate::kGroupingError,
                       "column \"" + display_[id] +

@@ -30,10 +30,6 @@ namespace forktail {
 
 namespace {
 
-[[noreturn]] void NotSupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
 // Joins `right` onto *plan (which may be a hole: null, filled in later).
 void JoinOnto(LogicalOpPtr* plan, LogicalJoinKind kind, LogicalOpPtr right,
               std::vector<uint32_t> lk, std::vector<uint32_t> rk, std::vector<ExprPtr> conds) {

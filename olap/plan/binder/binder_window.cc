@@ -38,10 +38,6 @@ namespace {
 
 constexpr const char* kWindowingError = "42P20";
 
-[[noreturn]] void NotSupported(const std::string& what, int position) {
-  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
-}
-
 // A window specification with its named-window references resolved: the
 // parts point into the AST (the call's own spec or a WINDOW definition).
 struct EffectiveWindow {
