@@ -394,6 +394,25 @@ enum class StatementKind : uint8_t {
   kDeallocate,   // deallocate: DEALLOCATE [PREPARE] name | ALL
 };
 
+struct SetClause {
+  std::string column;  // SET column = value (kDefault for DEFAULT)
+  ExprPtr value;
+  int position = 0;  // of the column name
+};
+
+// INSERT ... ON CONFLICT [(columns) | ON CONSTRAINT name] DO NOTHING |
+// DO UPDATE SET ... [WHERE ...]
+struct OnConflict {
+  std::vector<std::string> target_columns;  // (a, b); empty: none given
+  std::vector<int> target_positions;        // per column: where an error about it points
+  ExprPtr target_where;                     // (columns) WHERE predicate: a partial index's
+  std::string constraint;                   // ON CONSTRAINT name
+  bool do_update = false;
+  std::vector<SetClause> set;  // DO UPDATE
+  ExprPtr where;               // DO UPDATE ... WHERE; null if none
+  int position = 0;            // of ON
+};
+
 struct InsertStmt {
   QualifiedName table;
   std::string alias;                 // INSERT INTO t AS x
@@ -401,14 +420,9 @@ struct InsertStmt {
   // The source: kValues for VALUES lists (kDefault exprs allowed), any query
   // for INSERT ... SELECT; null for DEFAULT VALUES.
   QueryPtr source;
-  std::vector<SelectItem> returning;  // RETURNING list; empty if none
+  std::unique_ptr<OnConflict> on_conflict;  // null: none
+  std::vector<SelectItem> returning;        // RETURNING list; empty if none
   int table_position = 0;
-};
-
-struct SetClause {
-  std::string column;  // SET column = value (kDefault for DEFAULT)
-  ExprPtr value;
-  int position = 0;  // of the column name
 };
 
 struct UpdateStmt {

@@ -133,6 +133,8 @@ class Parser {
   StatementPtr ParseUpdate();
   StatementPtr ParseDelete();
   std::vector<SelectItem> ParseReturning();
+  std::vector<SetClause> ParseSetClauses();  // after SET: a = x, (b, c) = (y, z), ...
+  std::unique_ptr<OnConflict> ParseOnConflict();
   StatementPtr ParseCreate();
   StatementPtr ParseCreateTable(bool temporary);
   StatementPtr ParseCreateIndex(bool unique);

@@ -21,7 +21,7 @@ StatementPtr Parser::ParseInsert() {
   } else {
     insert->source = ParseQuery();
   }
-  if (IsKw("on") && IsKw("conflict", 1)) ErrorAtCurrent();  // not supported
+  if (IsKw("on") && IsKw("conflict", 1)) insert->on_conflict = ParseOnConflict();
   insert->returning = ParseReturning();
   auto stmt = std::make_unique<Statement>();
   stmt->kind = StatementKind::kInsert;
@@ -29,18 +29,8 @@ StatementPtr Parser::ParseInsert() {
   return stmt;
 }
 
-StatementPtr Parser::ParseUpdate() {
-  ExpectKw("update");
-  auto update = std::make_unique<UpdateStmt>();
-  AcceptKw("only");
-  update->table_position = Peek().position;
-  update->table = ParseQualifiedName();
-  if (AcceptKw("as")) {
-    update->alias = ParseColId();
-  } else if (IsColId() && !IsKw("set")) {
-    update->alias = ParseColId();
-  }
-  ExpectKw("set");
+std::vector<SetClause> Parser::ParseSetClauses() {
+  std::vector<SetClause> set;
   do {
     if (IsPunct('(')) {
       // (a, b) = (x, y): one SetClause per column.
@@ -63,7 +53,7 @@ StatementPtr Parser::ParseUpdate() {
         clause.column = std::move(columns[i]);
         clause.position = positions[i];
         clause.value = std::move(value->children[i]);
-        update->set.push_back(std::move(clause));
+        set.push_back(std::move(clause));
       }
       continue;
     }
@@ -76,8 +66,51 @@ StatementPtr Parser::ParseUpdate() {
     } else {
       clause.value = ParseExpr();
     }
-    update->set.push_back(std::move(clause));
+    set.push_back(std::move(clause));
   } while (AcceptPunct(','));
+  return set;
+}
+
+std::unique_ptr<OnConflict> Parser::ParseOnConflict() {
+  auto c = std::make_unique<OnConflict>();
+  c->position = Peek().position;
+  ExpectKw("on");
+  ExpectKw("conflict");
+  if (AcceptKw("on")) {
+    ExpectKw("constraint");
+    c->constraint = ParseColId();
+  } else if (IsPunct('(')) {
+    const int list = Advance().position;  // PostgreSQL reports the list's position
+    do {
+      c->target_positions.push_back(list);
+      c->target_columns.push_back(ParseColId());
+    } while (AcceptPunct(','));
+    ExpectPunct(')');
+    if (AcceptKw("where")) c->target_where = ParseExpr();
+  }
+  ExpectKw("do");
+  if (AcceptKw("nothing")) return c;
+  ExpectKw("update");
+  ExpectKw("set");
+  c->do_update = true;
+  c->set = ParseSetClauses();
+  if (AcceptKw("where")) c->where = ParseExpr();
+  return c;
+}
+
+StatementPtr Parser::ParseUpdate() {
+  ExpectKw("update");
+  auto update = std::make_unique<UpdateStmt>();
+  AcceptKw("only");
+  update->table_position = Peek().position;
+  update->table = ParseQualifiedName();
+  if (AcceptKw("as")) {
+    update->alias = ParseColId();
+  } else if (IsColId() && !IsKw("set")) {
+    update->alias = ParseColId();
+  }
+  ExpectKw("set");
+  update->set = ParseSetClauses();
   if (AcceptKw("from")) update->from = ParseFromList();
   if (AcceptKw("where")) update->where = ParseExpr();
   update->returning = ParseReturning();

@@ -79,6 +79,20 @@ std::string ToString(const Statement& st) {
       if (!i.alias.empty()) s += " AS " + i.alias;
       s += Columns(i.columns);
       s += i.source ? " " + ToString(*i.source) : " DEFAULT VALUES";
+      if (const OnConflict* c = i.on_conflict.get()) {
+        s += " ON CONFLICT";
+        if (!c->constraint.empty()) s += " ON CONSTRAINT " + c->constraint;
+        s += Columns(c->target_columns);
+        if (!c->do_update) {
+          s += " DO NOTHING";
+        } else {
+          std::vector<std::string> sets;
+          for (const SetClause& set : c->set)
+            sets.push_back(set.column + " = " + ToString(*set.value));
+          s += " DO UPDATE SET " + Join(sets, ", ");
+          if (c->where) s += " WHERE " + ToString(*c->where);
+        }
+      }
       return s + Returning(i.returning);
     }
     case StatementKind::kUpdate: {

@@ -209,6 +209,9 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
       for (const LogicalColumn& c : bound.plan->columns)
         prepared->columns.push_back({c.name, c.type});
     }
+    for (const LogicalColumn& c : bound.returning_columns) {
+      prepared->columns.push_back({c.name, c.type});
+    }
   }
   prepared->parameter_types = std::move(final_types);
   prepared->statement = std::shared_ptr<const sql::Statement>(std::move(statements[0]));

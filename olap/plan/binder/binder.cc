@@ -1,6 +1,7 @@
 // Bind(): statement dispatch, write statements and CREATE TABLE.
 #include "olap/plan/binder/binder.h"
 
+#include <set>
 #include <string>
 
 #include "olap/plan/binder/binder_internal.h"
@@ -167,8 +168,139 @@ BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
   return binder.BindStatement(statement);
 }
 
+std::pair<uint32_t, ExprPtr> Binder::BindSetClause(const sql::SetClause& set,
+                                                   const TableSchema& schema, const Scope& scope) {
+  std::optional<ColumnId> id = schema.FindColumn(set.column);
+  if (!id) {
+    throw DbError(
+        sqlstate::kUndefinedColumn,
+        "column \"" + set.column + "\" of relation \"" + schema.name + "\" does not exist",
+        set.position);
+  }
+  const ColumnDef& col = schema.columns[id->value()];
+  ExprPtr e;
+  if (set.value->kind == sql::ExprKind::kDefault) {
+    e = Constant(Value::Null(col.type));
+  } else {
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.clause = "UPDATE";
+    ctx.hint = &col.type;
+    e = AssignTo(BindExpr(*set.value, ctx), col, set.value->position);
+  }
+  return {id->value(), FoldExpression(std::move(e))};
+}
+
+void Binder::BindReturning(const std::vector<sql::SelectItem>& items, const Scope& scope,
+                           BoundStatement* out) {
+  const ScopeRelation& rel = scope.relations[0];
+  for (const sql::SelectItem& item : items) {
+    const sql::Expr& e = *item.expr;
+    if (e.kind == sql::ExprKind::kStar) {
+      if (!e.names.empty() && e.names.back() != rel.alias) {
+        throw DbError(sqlstate::kUndefinedTable,
+                      "missing FROM-clause entry for table \"" + e.names.back() + "\"", e.position);
+      }
+      for (const LogicalColumn& c : rel.columns) {
+        out->returning.push_back(ColumnRef(c.id, c.type));
+        out->returning_columns.push_back(c);
+      }
+      continue;
+    }
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.clause = "RETURNING";
+    ExprPtr bound = FoldExpression(BindExpr(e, ctx));
+    out->returning_columns.push_back(
+        {0, item.alias.empty() ? OutputName(e) : item.alias, bound->type});
+    out->returning.push_back(std::move(bound));
+  }
+}
+
+void Binder::BindInsertClauses(const Table& table, const sql::InsertStmt& s, BoundStatement* out) {
+  if (!s.on_conflict && s.returning.empty()) return;
+  const TableSchema& schema = table.schema();
+  Scope scope;
+  ScopeRelation rel;
+  MakeGet(table, s.alias.empty() ? schema.name : s.alias, &rel, /*ids_are_positions=*/true);
+  scope.relations.push_back(rel);
+  // Ids 0..2n-1 name the existing and the proposed row's columns.
+  next_id_ = std::max(next_id_, 2 * static_cast<uint32_t>(schema.columns.size()));
+  if (const sql::OnConflict* c = s.on_conflict.get()) {
+    BindOnConflict(*c, table, scope, out);
+  }
+  BindReturning(s.returning, scope, out);
+}
+
+void Binder::BindOnConflict(const sql::OnConflict& c, const Table& table, const Scope& target,
+                            BoundStatement* out) {
+  const TableSchema& schema = table.schema();
+  const uint32_t n = static_cast<uint32_t>(schema.columns.size());
+  // The arbiter: the primary key, named by its columns or its constraint.
+  if (!c.constraint.empty()) {
+    if (schema.primary_key.empty() || c.constraint != schema.name + "_pkey") {
+      throw DbError(sqlstate::kUndefinedObject, "constraint \"" + c.constraint + "\" for table \"" +
+                                                    schema.name + "\" does not exist");
+    }
+  } else if (!c.target_columns.empty()) {
+    std::set<uint16_t> named;
+    for (size_t i = 0; i < c.target_columns.size(); i++) {
+      const std::string& name = c.target_columns[i];
+      std::optional<ColumnId> id = schema.FindColumn(name);
+      if (!id) {
+        throw DbError(sqlstate::kUndefinedColumn, "column \"" + name + "\" does not exist",
+                      c.target_positions[i]);
+      }
+      named.insert(id->value());
+    }
+    std::set<uint16_t> key;
+    for (ColumnId k : schema.primary_key) key.insert(k.value());
+    if (key.empty() || named != key) {
+      throw DbError(sqlstate::kInvalidColumnReference,
+                    "there is no unique or exclusion constraint matching the ON CONFLICT "
+                    "specification");
+    }
+    if (c.target_where) {
+      // A predicate selects partial unique indexes; the primary key's index
+      // is not partial and satisfies any predicate (PostgreSQL's inference),
+      // so the predicate is only checked.
+      ExprContext ctx;
+      ctx.scope = &target;
+      ctx.clause = "WHERE";
+      BindCondition(*c.target_where, ctx, "WHERE");
+    }
+  } else if (c.do_update) {
+    throw DbError(sqlstate::kSyntaxError,
+                  "ON CONFLICT DO UPDATE requires inference specification or constraint name",
+                  c.position)
+        .WithHint("For example, ON CONFLICT (column_name).");
+  }
+  if (!c.do_update) {
+    out->on_conflict = BoundStatement::OnConflictAction::kNothing;
+    return;
+  }
+  out->on_conflict = BoundStatement::OnConflictAction::kUpdate;
+  // The existing row under the target's name, the proposed one as EXCLUDED.
+  Scope scope = target;
+  ScopeRelation excluded;
+  excluded.alias = "excluded";
+  for (uint32_t i = 0; i < n; i++) {
+    excluded.columns.push_back({n + i, schema.columns[i].name, schema.columns[i].type});
+    excluded.hidden.push_back(false);
+  }
+  scope.relations.push_back(std::move(excluded));
+  for (const sql::SetClause& set : c.set) {
+    out->conflict_set.push_back(BindSetClause(set, schema, scope));
+  }
+  if (c.where) {
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.clause = "WHERE";
+    out->conflict_where = FoldExpression(BindCondition(*c.where, ctx, "WHERE"));
+  }
+}
+
 BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
-  if (!s.returning.empty()) NotSupported("RETURNING", s.returning[0].position);
   Table& table = LookupTable(s.table, s.table_position);
   const TableSchema& schema = table.schema();
   BoundStatement out;
@@ -201,6 +333,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
     for (size_t i = 0; i < ncols; i++) {
       out.insert_rows[0].push_back(Value::Null(schema.columns[i].type));
     }
+    BindInsertClauses(table, s, &out);
     return out;
   }
   const sql::Query& src = *s.source;
@@ -251,6 +384,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
         }
         out.insert_rows.push_back(std::move(r));
       }
+      BindInsertClauses(table, s, &out);
       return out;
     }
     auto values = std::make_unique<LogicalOp>();
@@ -260,6 +394,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
     }
     values->rows = std::move(rows);
     out.plan = std::move(values);
+    BindInsertClauses(table, s, &out);
     return out;
   }
   // INSERT ... SELECT.
@@ -283,12 +418,12 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
   proj->expressions = std::move(exprs);
   proj->children.push_back(std::move(bq.plan));
   out.plan = std::move(proj);
+  BindInsertClauses(table, s, &out);
   return out;
 }
 
 BoundStatement Binder::BindUpdate(const sql::UpdateStmt& s) {
   if (!s.from.empty()) NotSupported("UPDATE ... FROM", s.table_position);
-  if (!s.returning.empty()) NotSupported("RETURNING", s.returning[0].position);
   Table& table = LookupTable(s.table, s.table_position);
   const TableSchema& schema = table.schema();
   Scope scope;
@@ -301,25 +436,7 @@ BoundStatement Binder::BindUpdate(const sql::UpdateStmt& s) {
   out.table_id = table.id();
   out.table_name = schema.name;
   for (const sql::SetClause& set : s.set) {
-    std::optional<ColumnId> id = schema.FindColumn(set.column);
-    if (!id) {
-      throw DbError(
-          sqlstate::kUndefinedColumn,
-          "column \"" + set.column + "\" of relation \"" + schema.name + "\" does not exist",
-          set.position);
-    }
-    const ColumnDef& col = schema.columns[id->value()];
-    ExprPtr e;
-    if (set.value->kind == sql::ExprKind::kDefault) {
-      e = Constant(Value::Null(col.type));
-    } else {
-      ExprContext ctx;
-      ctx.scope = &scope;
-      ctx.clause = "UPDATE";
-      ctx.hint = &col.type;
-      e = AssignTo(BindExpr(*set.value, ctx), col, set.value->position);
-    }
-    out.set.emplace_back(id->value(), FoldExpression(std::move(e)));
+    out.set.push_back(BindSetClause(set, schema, scope));
   }
   if (s.where) {
     ExprContext ctx;
@@ -327,12 +444,12 @@ BoundStatement Binder::BindUpdate(const sql::UpdateStmt& s) {
     ctx.clause = "WHERE";
     out.where = FoldExpression(BindCondition(*s.where, ctx, "WHERE"));
   }
+  BindReturning(s.returning, scope, &out);
   return out;
 }
 
 BoundStatement Binder::BindDelete(const sql::DeleteStmt& s) {
   if (!s.using_tables.empty()) NotSupported("DELETE ... USING", s.table_position);
-  if (!s.returning.empty()) NotSupported("RETURNING", s.returning[0].position);
   Table& table = LookupTable(s.table, s.table_position);
   Scope scope;
   ScopeRelation rel;
@@ -349,6 +466,7 @@ BoundStatement Binder::BindDelete(const sql::DeleteStmt& s) {
     ctx.clause = "WHERE";
     out.where = FoldExpression(BindCondition(*s.where, ctx, "WHERE"));
   }
+  BindReturning(s.returning, scope, &out);
   return out;
 }
 

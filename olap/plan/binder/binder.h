@@ -87,6 +87,23 @@ struct BoundStatement {
   // columns by position, already of the column's type), in SET order.
   std::vector<std::pair<uint32_t, ExprPtr>> set;
 
+  // kInsert ... ON CONFLICT. A conflict is a row whose primary key is taken
+  // (the one unique constraint a table has). kNothing skips that row;
+  // kUpdate applies `conflict_set` (table column position, expression) to the
+  // existing row where `conflict_where` holds (null: always). Those
+  // expressions read a row of 2n columns: the existing row's n columns
+  // (positions 0..n-1), then the proposed row's, EXCLUDED (n..2n-1).
+  enum class OnConflictAction : uint8_t { kNone, kNothing, kUpdate };
+  OnConflictAction on_conflict = OnConflictAction::kNone;
+  std::vector<std::pair<uint32_t, ExprPtr>> conflict_set;
+  ExprPtr conflict_where;
+
+  // kInsert / kUpdate / kDelete ... RETURNING: the expressions over the
+  // table's columns by position, evaluated on each row written (the new row;
+  // DELETE: the removed one), and the result columns they make (name, type).
+  std::vector<ExprPtr> returning;
+  std::vector<LogicalColumn> returning_columns;
+
   // kCreateTable: the schema to hand to Catalog::CreateTable; if_not_exists
   // as written.
   TableSchema schema;

@@ -235,6 +235,17 @@ class Binder {
   BoundStatement BindInsert(const sql::InsertStmt& s);
   BoundStatement BindUpdate(const sql::UpdateStmt& s);
   BoundStatement BindDelete(const sql::DeleteStmt& s);
+  // RETURNING items over `scope` (the target table, ids = column positions).
+  void BindReturning(const std::vector<sql::SelectItem>& items, const Scope& scope,
+                     BoundStatement* out);
+  // SET column = value (UPDATE, ON CONFLICT DO UPDATE): the column's position
+  // and the value over `scope`, of the column's type.
+  std::pair<uint32_t, ExprPtr> BindSetClause(const sql::SetClause& set, const TableSchema& schema,
+                                             const Scope& scope);
+  // ON CONFLICT and RETURNING of an INSERT into `table`.
+  void BindInsertClauses(const Table& table, const sql::InsertStmt& s, BoundStatement* out);
+  void BindOnConflict(const sql::OnConflict& c, const Table& table, const Scope& target,
+                      BoundStatement* out);
   BoundStatement BindCreateTable(const sql::CreateTableStmt& s);
 
   const Catalog& catalog_;

@@ -272,6 +272,13 @@ BoundStatement CopyBound(const BoundStatement& bound) {
   copy.insert_rows = bound.insert_rows;
   if (bound.where) copy.where = CloneExpr(*bound.where);
   for (const auto& [column, value] : bound.set) copy.set.emplace_back(column, CloneExpr(*value));
+  for (const ExprPtr& e : bound.returning) copy.returning.push_back(CloneExpr(*e));
+  copy.returning_columns = bound.returning_columns;
+  copy.on_conflict = bound.on_conflict;
+  for (const auto& [column, value] : bound.conflict_set) {
+    copy.conflict_set.emplace_back(column, CloneExpr(*value));
+  }
+  if (bound.conflict_where) copy.conflict_where = CloneExpr(*bound.conflict_where);
   copy.schema = bound.schema;
   copy.if_not_exists = bound.if_not_exists;
   copy.parameter_types = bound.parameter_types;

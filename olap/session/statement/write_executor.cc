@@ -3,6 +3,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -59,16 +60,27 @@ std::optional<std::vector<Row>> EvaluateValues(const LogicalOp& plan) {
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
 }
 
-// RETURNING is not supported yet (0A000, reported before any binding error).
-void CheckNoReturning(const sql::Statement& statement) {
-  if (statement.kind == sql::StatementKind::kInsert && !statement.insert->returning.empty()) {
-    NotSupported("INSERT ... RETURNING", statement.insert->returning[0].position);
-  }
-  if (statement.kind == sql::StatementKind::kUpdate && !statement.update->returning.empty()) {
-    NotSupported("UPDATE ... RETURNING", statement.position);
-  }
-  if (statement.kind == sql::StatementKind::kDelete && !statement.del->returning.empty()) {
-    NotSupported("DELETE ... RETURNING", statement.position);
+// The RETURNING list evaluated on `rows` (table rows in column order): the
+// statement's result columns and rows.
+void Returning(const BoundStatement& bound, const std::vector<Type>& types,
+               const std::vector<Row>& rows, StatementResult* result) {
+  if (bound.returning.empty()) return;
+  for (const LogicalColumn& c : bound.returning_columns)
+    result->columns.push_back({c.name, c.type});
+  std::vector<std::unique_ptr<ExpressionExecutor>> executors;
+  for (const ExprPtr& e : bound.returning)
+    executors.push_back(std::make_unique<ExpressionExecutor>(*e));
+  for (size_t begin = 0; begin < rows.size(); begin += kVectorSize) {
+    const size_t end = std::min(rows.size(), begin + kVectorSize);
+    std::vector<Row> batch(rows.begin() + begin, rows.begin() + end);
+    DataChunk chunk = ChunkOfRows(types, batch);
+    std::vector<const Vector*> columns;
+    for (auto& executor : executors) columns.push_back(&executor->Execute(chunk, chunk.rows()));
+    for (uint32_t k = 0; k < batch.size(); k++) {
+      Row out;
+      for (const Vector* v : columns) out.push_back(VectorValue(*v, k));
+      result->rows.push_back(std::move(out));
+    }
   }
 }
 
@@ -111,7 +123,6 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
     case sql::StatementKind::kInsert:
     case sql::StatementKind::kUpdate:
     case sql::StatementKind::kDelete:
-      CheckNoReturning(statement);  // before binding: its error comes first
       return ExecuteBound(statement, Bind(statement, *context_.catalog, options));
     case sql::StatementKind::kCreateTable:
       return CreateTable(statement, options);
@@ -131,7 +142,6 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
 }
 
 StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
-  CheckNoReturning(statement);
   if (statement.kind == sql::StatementKind::kInsert) return Insert(std::move(bound));
   if (statement.kind == sql::StatementKind::kUpdate ||
       statement.kind == sql::StatementKind::kDelete) {
@@ -149,10 +159,78 @@ StatementResult WriteExecutor::Insert(BoundStatement bound) {
   } else {
     rows = RunLogicalPlan(std::move(bound.plan), context_);
   }
-  for (const Row& row : rows) txn_.Insert(bound.table_name, row);
   StatementResult result;
+  std::vector<Type> types;
+  for (const ColumnDef& c : txn_.GetTable(bound.table_name).schema().columns) {
+    types.push_back(c.type);
+  }
+  if (bound.on_conflict != BoundStatement::OnConflictAction::kNone) {
+    std::vector<Row> written = InsertOnConflict(bound, types, std::move(rows));
+    result.command_tag = "INSERT 0 " + std::to_string(written.size());
+    Returning(bound, types, written, &result);
+    return result;
+  }
+  for (const Row& row : rows) txn_.Insert(bound.table_name, row);
   result.command_tag = "INSERT 0 " + std::to_string(rows.size());
+  Returning(bound, types, rows, &result);
   return result;
+}
+
+std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
+                                                 const std::vector<Type>& types,
+                                                 std::vector<Row> rows) {
+  const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
+  const bool update = bound.on_conflict == BoundStatement::OnConflictAction::kUpdate;
+  // DO UPDATE evaluates over [existing row, proposed row] (EXCLUDED).
+  std::vector<Type> pair_types = types;
+  pair_types.insert(pair_types.end(), types.begin(), types.end());
+  std::unique_ptr<ExpressionExecutor> where;
+  if (bound.conflict_where) where = std::make_unique<ExpressionExecutor>(*bound.conflict_where);
+  std::vector<std::unique_ptr<ExpressionExecutor>> sets;
+  for (const auto& [column, expr] : bound.conflict_set) {
+    sets.push_back(std::make_unique<ExpressionExecutor>(*expr));
+  }
+  std::vector<uint32_t> sel(kVectorSize);
+  std::set<TupleId> touched;  // rows this statement inserted or updated
+  std::vector<Row> written;
+  for (Row& row : rows) {
+    std::optional<TupleId> existing;
+    if (!schema.primary_key.empty()) {
+      Transaction::Key key;
+      for (ColumnId k : schema.primary_key) key.push_back(row[k.value()]);
+      existing = txn_.Find(bound.table_name, key);
+    }
+    if (!existing) {
+      touched.insert(txn_.Insert(bound.table_name, row));
+      written.push_back(std::move(row));
+      continue;
+    }
+    if (!update) continue;  // DO NOTHING
+    if (touched.count(*existing)) {
+      throw DbError(sqlstate::kCardinalityViolation,
+                    "ON CONFLICT DO UPDATE command cannot affect row a second time")
+          .WithHint(
+              "Ensure that no rows proposed for insertion within the same command have duplicate "
+              "constrained values.");
+    }
+    std::optional<Row> old = txn_.Read(bound.table_name, *existing);
+    if (!old) throw DbError(sqlstate::kInternalError, "a conflicting row vanished");
+    Row pair = *old;
+    pair.insert(pair.end(), row.begin(), row.end());
+    DataChunk chunk = ChunkOfRows(pair_types, {pair});
+    if (where && where->Select(chunk, chunk.rows(), sel.data()) == 0) continue;
+    Table::ColumnUpdates updates;
+    Row now = std::move(*old);
+    for (size_t s = 0; s < sets.size(); s++) {
+      Value v = VectorValue(sets[s]->Execute(chunk, chunk.rows()), 0);
+      const uint32_t column = bound.conflict_set[s].first;
+      updates.emplace_back(ColumnId(static_cast<uint16_t>(column)), v);
+      now[column] = std::move(v);
+    }
+    touched.insert(txn_.Update(bound.table_name, *existing, updates));
+    written.push_back(std::move(now));
+  }
+  return written;
 }
 
 StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
@@ -171,6 +249,7 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
   // Phase 1: find the rows and compute their new values; nothing changes yet.
   std::vector<TupleId> targets;
   std::vector<Table::ColumnUpdates> updates;
+  std::vector<Row> returned;  // RETURNING: each target's row as written (DELETE: as it was)
   std::vector<TupleId> batch_tids;
   std::vector<Row> batch_rows;
   std::vector<uint32_t> sel(kVectorSize);
@@ -188,6 +267,9 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
     }
     size_t first = updates.size();
     for (uint32_t k = 0; k < count; k++) targets.push_back(batch_tids[rows[k]]);
+    if (!bound.returning.empty()) {
+      for (uint32_t k = 0; k < count; k++) returned.push_back(batch_rows[rows[k]]);
+    }
     if (is_update) {
       updates.resize(first + count);
       for (size_t s = 0; s < sets.size(); s++) {
@@ -195,6 +277,8 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
         ColumnId column(static_cast<uint16_t>(bound.set[s].first));
         for (uint32_t k = 0; k < count; k++) {
           updates[first + k].emplace_back(column, VectorValue(v, rows[k]));
+          if (!bound.returning.empty())
+            returned[first + k][column.value()] = VectorValue(v, rows[k]);
         }
       }
     }
@@ -244,6 +328,7 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
   }
   StatementResult result;
   result.command_tag = (is_update ? "UPDATE " : "DELETE ") + std::to_string(targets.size());
+  Returning(bound, types, returned, &result);
   return result;
 }
 

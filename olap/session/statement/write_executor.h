@@ -55,6 +55,10 @@ class WriteExecutor {
 
  private:
   StatementResult Insert(BoundStatement bound);
+  // INSERT ... ON CONFLICT: inserts the rows whose key is free, skips or
+  // updates the others; returns the rows as written (inserted or updated).
+  std::vector<Row> InsertOnConflict(const BoundStatement& bound, const std::vector<Type>& types,
+                                    std::vector<Row> rows);
   StatementResult UpdateOrDelete(const sql::Statement& statement, BoundStatement bound);
   StatementResult CreateTable(const sql::Statement& statement, const BindOptions& options);
   StatementResult Drop(const sql::Statement& statement);

@@ -21,6 +21,8 @@ struct ErrorCase {
 // clang-format off
 const ErrorCase kCases[] = {
       {"SELECT * FORM t", "syntax error at or near \"FORM\"", 10},
+      {"INSERT INTO t VALUES (1) ON CONFLICT DO", "syntax error at end of input", 40},
+      {"INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE v = 1", "syntax error at or near \"v\"", 48},
       {"SELECT é FORM t", "syntax error at or near \"t\"", 15},
       {"SELECT (1", "syntax error at end of input", 10},
       {"SELECT (1   ", "syntax error at end of input", 13},

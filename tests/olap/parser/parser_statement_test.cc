@@ -124,6 +124,22 @@ TEST(ParserDml, Insert) {
   EXPECT_EQ(st->insert->table_position, 13);
 }
 
+TEST(ParserDml, InsertOnConflict) {
+  EXPECT_EQ(S("insert into t values (1) on conflict do nothing"),
+            "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING");
+  EXPECT_EQ(S("insert into t as x values (1, 2) on conflict (a, b) do update set v = excluded.v, "
+              "(c, d) = (1, 2) where x.n > 0 returning *"),
+            "INSERT INTO t AS x VALUES (1, 2) ON CONFLICT (a, b) DO UPDATE SET v = excluded.v, "
+            "c = 1, d = 2 WHERE (x.n > 0) RETURNING *");
+  EXPECT_EQ(S("INSERT INTO t SELECT 1 ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING"),
+            "INSERT INTO t SELECT 1 ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING");
+  StatementPtr st = One("INSERT INTO t VALUES (1) ON CONFLICT (a,  b) DO NOTHING");
+  ASSERT_TRUE(st->insert->on_conflict);
+  EXPECT_EQ(st->insert->on_conflict->position, 26);
+  EXPECT_EQ(st->insert->on_conflict->target_positions, (std::vector<int>{38, 38}));
+  EXPECT_FALSE(st->insert->on_conflict->do_update);
+}
+
 TEST(ParserDml, UpdateAndDelete) {
   EXPECT_EQ(S("UPDATE t SET a = a + 1, b = DEFAULT WHERE c = $1"),
             "UPDATE t SET a = (a + 1), b = DEFAULT WHERE (c = $1)");

@@ -204,8 +204,31 @@ TEST_F(EngineSessionTest, NegativePaths) {
   ExpectDbError([&] { Run("CREATE TABLE other.t (a int)"); }, "3F000",
                 "schema \"other\" does not exist");
   ExpectDbError([&] { session_->CopyIn("x"); }, "08P01", "no COPY FROM STDIN is in progress");
-  ExpectDbError([&] { Run("INSERT INTO item VALUES (9, 'x', 1) RETURNING id"); }, "0A000",
-                "INSERT ... RETURNING is not supported");
+  ExpectDbError([&] { Run("UPDATE item SET name = 'x' FROM item i2 WHERE i2.id = item.id"); },
+                "0A000", "UPDATE ... FROM is not supported");
+  EXPECT_THAT(Items(), ElementsAre("1|apple|1.50", "2|pear|2.25", "3||"));
+}
+
+TEST_F(EngineSessionTest, ReturningGivesTheRowsWritten) {
+  StatementResult r = Run("INSERT INTO item VALUES (9, 'fig', 0.5) RETURNING id, upper(name) AS n");
+  EXPECT_EQ(r.command_tag, "INSERT 0 1");
+  ASSERT_EQ(r.columns.size(), 2u);
+  EXPECT_EQ(r.columns[0].name, "id");
+  EXPECT_EQ(r.columns[1].name, "n");
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0][1].ToString(), "FIG");
+  r = Run("UPDATE item SET price = price * 2 WHERE id = 9 RETURNING price");
+  EXPECT_EQ(r.command_tag, "UPDATE 1");
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0][0].ToString(), "1.00");  // the new value
+  r = Run("DELETE FROM item WHERE id = 9 RETURNING *");
+  EXPECT_EQ(r.command_tag, "DELETE 1");
+  EXPECT_EQ(r.columns.size(), 3u);
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0][2].ToString(), "1.00");  // the removed row
+  // A statement that fails returns nothing and writes nothing.
+  ExpectDbError([&] { Run("INSERT INTO item VALUES (10, 'a', 1), (1, 'b', 1) RETURNING id"); },
+                "23505", "duplicate key value violates unique constraint \"item_pkey\"");
   EXPECT_THAT(Items(), ElementsAre("1|apple|1.50", "2|pear|2.25", "3||"));
 }
 
