@@ -1,4 +1,4 @@
-// psql's catalog commands (\dt, \d, \di, \dn, \l, \d TABLE) against `forktail
+// psql's catalog commands (\dt, \d, \di, \dn, \l, \df, \d TABLE) against `forktail
 // serve`: psql sends its plain SQL over pg_catalog and prints what it gets;
 // the output must equal e2e/psql_catalog.expected, which is what PostgreSQL
 // 15 prints for the same tables (e2e/psql_catalog.sql) when the user and the
@@ -38,7 +38,7 @@ TEST_F(PsqlCatalog, ListCommands) {
   if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
   CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_catalog.sql").string());
   ASSERT_EQ(setup.exit_code, 0) << setup.output;
-  EXPECT_EQ(RunCommands({"\\dt", "\\d", "\\di", "\\dn", "\\l"}),
+  EXPECT_EQ(RunCommands({"\\dt", "\\d", "\\di", "\\dn", "\\l", "\\df"}),
             ReadText(kE2eDir / "psql_catalog.expected"));
 }
 

@@ -2,7 +2,10 @@
 // `sqllogictest` runner (crates.io sqllogictest-bin) against the real engine
 // behind the wire server, once per engine: `postgres` (simple query, text
 // results) and `postgres-extended` (Parse/Bind/Execute asking for binary
-// results of every column, which the runner formats itself).
+// results of every column, which the runner formats itself). Files under
+// slt/simple/ run with the simple engine only: the runner's extended engine
+// cannot read CHAR(n) results ("Don't support bpchar type"), and go-tpc's
+// statements (slt/simple/go_tpc_tpcc.slt) return CHAR columns.
 //
 // The runner takes minutes to build, so no test builds it:
 // scripts/install-client-tools.sh puts it in build/tools/cargo/bin. The test
@@ -33,9 +36,12 @@ TEST_P(SqlLogicTest, Files) {
   if (runner.empty()) {
     GTEST_SKIP() << "sqllogictest runner not installed (scripts/install-client-tools.sh)";
   }
-  CommandResult r = RunCommand(runner + " --color never --engine " + GetParam() +
-                               " --host 127.0.0.1 --port " + std::to_string(server_->port()) +
-                               " --db db --user tester '" + (kE2eDir / "slt").string() + "/*.slt'");
+  const bool simple = std::string(GetParam()) == "postgres";
+  std::string files = "'" + (kE2eDir / "slt").string() + "/*.slt'";
+  if (simple) files += " '" + (kE2eDir / "slt" / "simple").string() + "/*.slt'";
+  CommandResult r =
+      RunCommand(runner + " --color never --engine " + GetParam() + " --host 127.0.0.1 --port " +
+                 std::to_string(server_->port()) + " --db db --user tester " + files);
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 

@@ -262,6 +262,14 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
       }
     }
     *out = Membership(oid_arg(0), visible);
+  } else if (name == "pg_function_is_visible" && n == 1) {
+    // pg_proc lists no function: Forktail has no user functions, and psql's
+    // \df hides pg_catalog's.
+    *out = Membership(oid_arg(0), {});
+  } else if ((name == "pg_get_function_result" || name == "pg_get_function_arguments" ||
+              name == "pg_get_function_identity_arguments") &&
+             n == 1) {
+    *out = Lookup(oid_arg(0), Entries{}, Value::Null(Type::Text()), Type::Text());
   } else if (name == "pg_relation_is_publishable" && n == 1) {
     std::vector<int64_t> tables;
     for (const CatalogRelation& r : view.relations()) {
