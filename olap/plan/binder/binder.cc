@@ -422,10 +422,68 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
   return out;
 }
 
+BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& table,
+                                       const std::string& alias,
+                                       const std::vector<sql::TableRefPtr>& others,
+                                       const sql::Expr* where,
+                                       const std::vector<sql::SetClause>* set,
+                                       const std::vector<sql::SelectItem>& returning,
+                                       int position) {
+  const TableSchema& schema = table.schema();
+  const std::string what =
+      kind == BoundStatementKind::kUpdate ? "UPDATE ... FROM" : "DELETE ... USING";
+  // Each target row is named by its primary key in the joined query.
+  if (schema.primary_key.empty())
+    NotSupported(what + " on a table without a primary key", position);
+  if (!returning.empty()) NotSupported("RETURNING with " + what, returning[0].position);
+  BoundStatement out;
+  out.kind = kind;
+  out.table_id = table.id();
+  out.table_name = schema.name;
+  Scope scope;
+  ScopeRelation rel;
+  LogicalOpPtr plan = MakeGet(table, alias, &rel);
+  scope.relations.push_back(rel);
+  LogicalOpPtr other = BindFrom(others, &scope);
+  plan = MakeJoin(LogicalJoinKind::kCross, std::move(plan), std::move(other), {}, {}, {});
+  if (where) {
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.clause = "WHERE";
+    std::vector<ExprPtr> conditions;
+    conditions.push_back(BindCondition(*where, ctx, "WHERE"));
+    plan = MakeFilter(std::move(plan), std::move(conditions));
+  }
+  auto project = std::make_unique<LogicalOp>();
+  project->kind = LogicalOpKind::kProject;
+  for (ColumnId k : schema.primary_key) {
+    const LogicalColumn& c = rel.columns[k.value()];
+    project->columns.push_back({NewId(), c.name, c.type});
+    project->expressions.push_back(ColumnRef(c.id, c.type));
+  }
+  if (set != nullptr) {
+    for (const sql::SetClause& clause : *set) {
+      auto [column, value] = BindSetClause(clause, schema, scope);
+      const uint32_t at = static_cast<uint32_t>(project->expressions.size());
+      project->columns.push_back({NewId(), schema.columns[column].name, value->type});
+      // The SET value is the plan row's column `at`.
+      out.set.emplace_back(column, ColumnRef(at, value->type));
+      project->expressions.push_back(std::move(value));
+    }
+  }
+  project->children.push_back(std::move(plan));
+  out.plan = std::move(project);
+  return out;
+}
+
 BoundStatement Binder::BindUpdate(const sql::UpdateStmt& s) {
-  if (!s.from.empty()) NotSupported("UPDATE ... FROM", s.table_position);
   Table& table = LookupTable(s.table, s.table_position);
   const TableSchema& schema = table.schema();
+  if (!s.from.empty()) {
+    return BindJoinedWrite(BoundStatementKind::kUpdate, table,
+                           s.alias.empty() ? schema.name : s.alias, s.from, s.where.get(), &s.set,
+                           s.returning, s.table_position);
+  }
   Scope scope;
   ScopeRelation rel;
   MakeGet(table, s.alias.empty() ? schema.name : s.alias, &rel, /*ids_are_positions=*/true);
@@ -449,8 +507,12 @@ BoundStatement Binder::BindUpdate(const sql::UpdateStmt& s) {
 }
 
 BoundStatement Binder::BindDelete(const sql::DeleteStmt& s) {
-  if (!s.using_tables.empty()) NotSupported("DELETE ... USING", s.table_position);
   Table& table = LookupTable(s.table, s.table_position);
+  if (!s.using_tables.empty()) {
+    return BindJoinedWrite(BoundStatementKind::kDelete, table,
+                           s.alias.empty() ? table.schema().name : s.alias, s.using_tables,
+                           s.where.get(), nullptr, s.returning, s.table_position);
+  }
   Scope scope;
   ScopeRelation rel;
   MakeGet(table, s.alias.empty() ? table.schema().name : s.alias, &rel, true);

@@ -80,6 +80,9 @@ struct BoundStatement {
   // column in table order, cast to the column types (plan is null then).
   std::vector<Row> insert_rows;
 
+  // kUpdate / kDelete with FROM / USING (plan set): a query whose rows are
+  // the target rows' primary keys, then (kUpdate) the SET values; `set`'s
+  // expressions then read those rows.
   // kUpdate / kDelete: the WHERE condition over the table's columns by
   // position (null: every row).
   ExprPtr where;

@@ -242,6 +242,14 @@ class Binder {
   // and the value over `scope`, of the column's type.
   std::pair<uint32_t, ExprPtr> BindSetClause(const sql::SetClause& set, const TableSchema& schema,
                                              const Scope& scope);
+  // UPDATE ... FROM / DELETE ... USING: the target joined with `others`,
+  // filtered by `where`, bound as a query whose rows are the matching target
+  // rows' primary keys followed by each SET value (`set` then reads them).
+  BoundStatement BindJoinedWrite(BoundStatementKind kind, const Table& table,
+                                 const std::string& alias,
+                                 const std::vector<sql::TableRefPtr>& others,
+                                 const sql::Expr* where, const std::vector<sql::SetClause>* set,
+                                 const std::vector<sql::SelectItem>& returning, int position);
   // ON CONFLICT and RETURNING of an INSERT into `table`.
   void BindInsertClauses(const Table& table, const sql::InsertStmt& s, BoundStatement* out);
   void BindOnConflict(const sql::OnConflict& c, const Table& table, const Scope& target,

@@ -233,9 +233,39 @@ std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
   return written;
 }
 
+StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStatement bound) {
+  const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
+  const size_t key_size = schema.primary_key.size();
+  std::vector<Row> matches = RunLogicalPlan(std::move(bound.plan), context_);
+  // A target row that several rows of the join match is changed once, with
+  // the first match's values (PostgreSQL uses one of them).
+  std::set<TupleId> done;
+  uint64_t count = 0;
+  for (const Row& match : matches) {
+    Transaction::Key key(match.begin(), match.begin() + key_size);
+    std::optional<TupleId> tid = txn_.Find(bound.table_name, key);
+    if (!tid || done.count(*tid)) continue;
+    if (is_update) {
+      Table::ColumnUpdates updates;
+      for (const auto& [column, value] : bound.set) {
+        updates.emplace_back(ColumnId(static_cast<uint16_t>(column)), match[value->column]);
+      }
+      done.insert(txn_.Update(bound.table_name, *tid, updates));
+    } else {
+      txn_.Delete(bound.table_name, *tid);
+      done.insert(*tid);
+    }
+    count++;
+  }
+  StatementResult result;
+  result.command_tag = (is_update ? "UPDATE " : "DELETE ") + std::to_string(count);
+  return result;
+}
+
 StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
                                               BoundStatement bound) {
   const bool is_update = statement.kind == sql::StatementKind::kUpdate;
+  if (bound.plan) return UpdateOrDeleteJoined(is_update, std::move(bound));
   const Table& table = txn_.GetTable(bound.table_name);
   std::vector<Type> types;
   for (const ColumnDef& c : table.schema().columns) types.push_back(c.type);

@@ -60,6 +60,8 @@ class WriteExecutor {
   std::vector<Row> InsertOnConflict(const BoundStatement& bound, const std::vector<Type>& types,
                                     std::vector<Row> rows);
   StatementResult UpdateOrDelete(const sql::Statement& statement, BoundStatement bound);
+  // UPDATE ... FROM / DELETE ... USING: the bound plan names the rows.
+  StatementResult UpdateOrDeleteJoined(bool is_update, BoundStatement bound);
   StatementResult CreateTable(const sql::Statement& statement, const BindOptions& options);
   StatementResult Drop(const sql::Statement& statement);
   StatementResult CreateIndex(const sql::Statement& statement);

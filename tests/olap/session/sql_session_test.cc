@@ -204,8 +204,10 @@ TEST_F(EngineSessionTest, NegativePaths) {
   ExpectDbError([&] { Run("CREATE TABLE other.t (a int)"); }, "3F000",
                 "schema \"other\" does not exist");
   ExpectDbError([&] { session_->CopyIn("x"); }, "08P01", "no COPY FROM STDIN is in progress");
-  ExpectDbError([&] { Run("UPDATE item SET name = 'x' FROM item i2 WHERE i2.id = item.id"); },
-                "0A000", "UPDATE ... FROM is not supported");
+  ExpectDbError([&] { Run("UPDATE nokey SET a = 1 FROM item WHERE item.id = nokey.a"); }, "0A000",
+                "UPDATE ... FROM on a table without a primary key is not supported");
+  ExpectDbError([&] { Run("DELETE FROM item USING nokey WHERE nokey.a = item.id RETURNING id"); },
+                "0A000", "RETURNING with DELETE ... USING is not supported");
   EXPECT_THAT(Items(), ElementsAre("1|apple|1.50", "2|pear|2.25", "3||"));
 }
 
