@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "storage/error.h"
 
 namespace forktail::sql {
@@ -79,6 +81,10 @@ void Parser::ErrorAt(const Token& t) const {
       sqlstate::kSyntaxError,
       fmt::format("syntax error at or near \"{}\"", text_.substr(t.begin, t.end - t.begin)),
       t.position);
+}
+
+void Parser::NotSupportedAt(const Token& t, const std::string& what) const {
+  throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", t.position);
 }
 
 void Parser::ErrorMessage(const Token& t, const std::string& message) const {
@@ -230,6 +236,16 @@ StatementPtr Parser::ParseStatement() {
   if (kw == "explain") return ParseExplain();
   if (kw == "discard") return ParseDiscard();
   if (kw == "deallocate") return ParseDeallocate();
+  for (const char* missing :
+       {"declare", "fetch", "move",   "close",   "savepoint", "release", "prepare",
+        "execute", "lock",  "listen", "notify",  "unlisten",  "grant",   "revoke",
+        "comment", "call",  "do",     "refresh", "reindex",   "cluster"}) {
+    if (kw == missing) {
+      std::string what = kw;
+      for (char& c : what) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      NotSupportedAt(t, what);
+    }
+  }
   ErrorAt(t);
 }
 

@@ -76,6 +76,13 @@ class Parser {
   const Token& ExpectPunct(char c);
   [[noreturn]] void ErrorAt(const Token& t) const;
   [[noreturn]] void ErrorAtCurrent() const { ErrorAt(Peek()); }
+  // A statement PostgreSQL has and Forktail does not (CREATE VIEW, DECLARE,
+  // SAVEPOINT, ...): 0A000 "<what> is not supported" at `t`, not a syntax
+  // error, so the client learns the statement itself is missing.
+  [[noreturn]] void NotSupportedAt(const Token& t, const std::string& what) const;
+  // After CREATE / DROP: 0A000 for an object kind Forktail does not have,
+  // else a syntax error at the current token.
+  [[noreturn]] void RefuseMissingObject(const char* verb) const;
   [[noreturn]] void ErrorMessage(const Token& t, const std::string& message) const;
 
   // Names (parser.cc). ColId: identifier, unreserved or col_name keyword;

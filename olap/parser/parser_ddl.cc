@@ -1,4 +1,7 @@
 // DDL: CREATE TABLE, CREATE INDEX, DROP TABLE / INDEX, ALTER TABLE, TRUNCATE.
+#include <cctype>
+#include <string>
+
 #include "olap/parser/parser.h"
 
 namespace forktail::sql {
@@ -32,6 +35,28 @@ std::vector<Option> Parser::ParseParenOptions() {
   return options;
 }
 
+void Parser::RefuseMissingObject(const char* verb) const {
+  // Objects PostgreSQL has and Forktail does not: 0A000, not a syntax error.
+  const Token& at = Peek();
+  std::string what = verb;
+  size_t ahead = 0;
+  if (std::string(verb) == "CREATE" && IsKw("or") && IsKw("replace", 1)) {
+    what += " OR REPLACE";
+    ahead = 2;
+  }
+  for (const char* object : {"view", "materialized", "sequence", "function", "procedure", "trigger",
+                             "schema", "type", "extension", "role", "user", "database", "domain",
+                             "rule", "policy", "aggregate", "operator"}) {
+    if (IsKw(object, ahead)) {
+      std::string name = object;
+      if (name == "materialized") name = "materialized view";
+      for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      NotSupportedAt(at, what + " " + name);
+    }
+  }
+  ErrorAtCurrent();
+}
+
 StatementPtr Parser::ParseCreate() {
   ExpectKw("create");
   if (AcceptKw("unique")) {
@@ -48,7 +73,7 @@ StatementPtr Parser::ParseCreate() {
   } else {
     AcceptKw("unlogged");
   }
-  if (!IsKw("table")) ErrorAtCurrent();
+  if (!IsKw("table")) RefuseMissingObject("CREATE");
   return ParseCreateTable(temporary);
 }
 
@@ -236,6 +261,7 @@ StatementPtr Parser::ParseDrop() {
     drop->object = "index";
     AcceptKw("concurrently");
   } else {
+    if (!IsKw("table")) RefuseMissingObject("DROP");
     ExpectKw("table");
   }
   if (IsKw("if") && IsKw("exists", 1)) {

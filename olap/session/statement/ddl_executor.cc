@@ -113,7 +113,15 @@ StatementResult WriteExecutor::CreateIndex(const sql::Statement& statement) {
   std::vector<ColumnId> sorted = columns, key = table.schema().primary_key;
   std::sort(sorted.begin(), sorted.end());
   std::sort(key.begin(), key.end());
-  if (!key.empty() && sorted == key) {
+  const bool on_key = !key.empty() && sorted == key;
+  if (create.unique && !on_key) {
+    // A unique index is a constraint: accepting it as a no-op would drop it.
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "CREATE UNIQUE INDEX is not supported: a table's only unique constraint is its "
+                  "primary key",
+                  statement.position);
+  }
+  if (on_key) {
     result.notices.push_back("CREATE INDEX is a no-op: table \"" + name +
                              "\" already has a unique hash index on these columns (its primary "
                              "key)");

@@ -171,6 +171,41 @@ TEST(ParserErrors, MatchPostgres15) {
   }
 }
 
+// Statements and objects PostgreSQL has and Forktail does not: 0A000 naming
+// them, not a syntax error; an unknown word stays a syntax error.
+TEST(ParserErrors, MissingStatementsAreNotSupportedNotSyntaxErrors) {
+  struct Case {
+    const char* sql;
+    const char* message;
+    int position;
+  };
+  for (const Case& c :
+       {Case{"CREATE VIEW v AS SELECT 1", "CREATE VIEW is not supported", 8},
+        Case{"create or replace view v as select 1", "CREATE OR REPLACE VIEW is not supported", 8},
+        Case{"CREATE MATERIALIZED VIEW m AS SELECT 1", "CREATE MATERIALIZED VIEW is not supported",
+             8},
+        Case{"CREATE SEQUENCE s", "CREATE SEQUENCE is not supported", 8},
+        Case{"DROP VIEW v", "DROP VIEW is not supported", 6},
+        Case{"DECLARE c CURSOR FOR SELECT 1", "DECLARE is not supported", 1},
+        Case{"SELECT 1; SAVEPOINT s", "SAVEPOINT is not supported", 11}}) {
+    SCOPED_TRACE(c.sql);
+    try {
+      Parse(c.sql);
+      ADD_FAILURE() << "parsed without error";
+    } catch (const DbError& e) {
+      EXPECT_STREQ(e.sqlstate(), sqlstate::kFeatureNotSupported);
+      EXPECT_EQ(std::string(e.what()), c.message);
+      EXPECT_EQ(e.position(), c.position);
+    }
+  }
+  try {
+    Parse("CREATE FOO x");
+    ADD_FAILURE() << "parsed without error";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), sqlstate::kSyntaxError);
+  }
+}
+
 TEST(ParserErrors, ErrorInLaterStatementFailsTheWholeString) {
   // PostgreSQL parses a multi-statement string completely before running any
   // of it; the position is relative to the whole string.

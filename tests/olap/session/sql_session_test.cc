@@ -204,6 +204,11 @@ TEST_F(EngineSessionTest, NegativePaths) {
   ExpectDbError([&] { Run("CREATE TABLE other.t (a int)"); }, "3F000",
                 "schema \"other\" does not exist");
   ExpectDbError([&] { session_->CopyIn("x"); }, "08P01", "no COPY FROM STDIN is in progress");
+  // A unique index is a constraint: refused unless it is the primary key's.
+  ExpectDbError([&] { Run("CREATE UNIQUE INDEX item_name ON item (name)"); }, "0A000",
+                "CREATE UNIQUE INDEX is not supported: a table's only unique constraint is its "
+                "primary key");
+  EXPECT_EQ(Run("CREATE UNIQUE INDEX item_id ON item (id)").command_tag, "CREATE INDEX");
   ExpectDbError([&] { Run("UPDATE nokey SET a = 1 FROM item WHERE item.id = nokey.a"); }, "0A000",
                 "UPDATE ... FROM on a table without a primary key is not supported");
   ExpectDbError([&] { Run("DELETE FROM item USING nokey WHERE nokey.a = item.id RETURNING id"); },
