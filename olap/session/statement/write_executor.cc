@@ -60,6 +60,12 @@ std::optional<std::vector<Row>> EvaluateValues(const LogicalOp& plan) {
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
 }
 
+std::vector<Type> ColumnTypes(const TableSchema& schema) {
+  std::vector<Type> types;
+  for (const ColumnDef& c : schema.columns) types.push_back(c.type);
+  return types;
+}
+
 // The RETURNING list evaluated on `rows` (table rows in column order): the
 // statement's result columns and rows.
 void Returning(const BoundStatement& bound, const std::vector<Type>& types,
@@ -160,17 +166,17 @@ StatementResult WriteExecutor::Insert(BoundStatement bound) {
     rows = RunLogicalPlan(std::move(bound.plan), context_);
   }
   StatementResult result;
-  std::vector<Type> types;
-  for (const ColumnDef& c : txn_.GetTable(bound.table_name).schema().columns) {
-    types.push_back(c.type);
-  }
-  if (bound.on_conflict != BoundStatement::OnConflictAction::kNone) {
-    std::vector<Row> written = InsertOnConflict(bound, types, std::move(rows));
-    result.command_tag = "INSERT 0 " + std::to_string(written.size());
-    Returning(bound, types, written, &result);
+  if (bound.on_conflict == BoundStatement::OnConflictAction::kNone && bound.returning.empty()) {
+    for (const Row& row : rows) txn_.Insert(bound.table_name, row);
+    result.command_tag = "INSERT 0 " + std::to_string(rows.size());
     return result;
   }
-  for (const Row& row : rows) txn_.Insert(bound.table_name, row);
+  const std::vector<Type> types = ColumnTypes(txn_.GetTable(bound.table_name).schema());
+  if (bound.on_conflict != BoundStatement::OnConflictAction::kNone) {
+    rows = InsertOnConflict(bound, types, std::move(rows));
+  } else {
+    for (const Row& row : rows) txn_.Insert(bound.table_name, row);
+  }
   result.command_tag = "INSERT 0 " + std::to_string(rows.size());
   Returning(bound, types, rows, &result);
   return result;
@@ -267,8 +273,7 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
   const bool is_update = statement.kind == sql::StatementKind::kUpdate;
   if (bound.plan) return UpdateOrDeleteJoined(is_update, std::move(bound));
   const Table& table = txn_.GetTable(bound.table_name);
-  std::vector<Type> types;
-  for (const ColumnDef& c : table.schema().columns) types.push_back(c.type);
+  const std::vector<Type> types = ColumnTypes(table.schema());
 
   std::unique_ptr<ExpressionExecutor> where;
   if (bound.where) where = std::make_unique<ExpressionExecutor>(*bound.where);
