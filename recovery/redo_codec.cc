@@ -75,6 +75,13 @@ void EncodeRow(const Row& row, std::string* out) {
   for (const Value& v : row) EncodeValue(v, out);
 }
 
+void EncodeIndexDef(const IndexDef& index, std::string* out) {
+  PutBytes(out, index.name);
+  out->push_back(static_cast<char>((index.unique ? 1 : 0) | (index.constraint ? 2 : 0)));
+  PutVarint(out, index.columns.size());
+  for (ColumnId c : index.columns) PutFixed(out, c.value(), 2);
+}
+
 void EncodeSchema(const TableSchema& schema, std::string* out) {
   PutBytes(out, schema.name);
   PutVarint(out, schema.columns.size());
@@ -86,6 +93,11 @@ void EncodeSchema(const TableSchema& schema, std::string* out) {
   }
   PutVarint(out, schema.primary_key.size());
   for (ColumnId k : schema.primary_key) PutFixed(out, k.value(), 2);
+  // Indexes declared with the table (UNIQUE constraints) last: records
+  // written before secondary indexes existed simply end here.
+  if (schema.indexes.empty()) return;
+  PutVarint(out, schema.indexes.size());
+  for (const IndexDef& index : schema.indexes) EncodeIndexDef(index, out);
 }
 
 bool Decoder::ReadU8(uint8_t* v) {
@@ -235,6 +247,30 @@ bool Decoder::ReadSchema(TableSchema* schema) {
     if (!ReadU16(&k)) return false;
     schema->primary_key.push_back(ColumnId(k));
   }
+  schema->indexes.clear();
+  if (p_.empty()) return true;
+  if (!ReadVarint(&n) || n > p_.size()) return false;
+  schema->indexes.resize(n);
+  for (IndexDef& index : schema->indexes) {
+    if (!ReadIndexDef(&index)) return false;
+  }
+  return true;
+}
+
+bool Decoder::ReadIndexDef(IndexDef* index) {
+  uint8_t unique;
+  uint64_t n;
+  if (!ReadBytes(&index->name) || !ReadU8(&unique) || !ReadVarint(&n) || n == 0 || n > p_.size()) {
+    return false;
+  }
+  index->unique = (unique & 1) != 0;
+  index->constraint = (unique & 2) != 0;
+  index->columns.clear();
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t c;
+    if (!ReadU16(&c)) return false;
+    index->columns.push_back(ColumnId(c));
+  }
   return true;
 }
 
@@ -287,6 +323,20 @@ std::string EncodeAddPrimaryKey(TableId table, const std::vector<ColumnId>& key)
   PutFixed(&out, table.value(), 4);
   PutVarint(&out, key.size());
   for (ColumnId c : key) PutFixed(&out, c.value(), 2);
+  return out;
+}
+
+std::string EncodeCreateSecondaryIndex(TableId table, const IndexDef& index) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  EncodeIndexDef(index, &out);
+  return out;
+}
+
+std::string EncodeDropIndex(TableId table, std::string_view name) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutBytes(&out, name);
   return out;
 }
 
@@ -367,6 +417,22 @@ Status DecodeAddPrimaryKey(std::string_view payload, AddPrimaryKeyRecord* out) {
     out->key.push_back(ColumnId(c));
   }
   return d.done() ? Status::Ok() : Bad("create index");
+}
+
+Status DecodeCreateSecondaryIndex(std::string_view payload, CreateSecondaryIndexRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  if (!d.ReadU32(&t) || !d.ReadIndexDef(&out->index) || !d.done()) return Bad("create index");
+  out->table = TableId(t);
+  return Status::Ok();
+}
+
+Status DecodeDropIndex(std::string_view payload, DropIndexRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  if (!d.ReadU32(&t) || !d.ReadBytes(&out->name) || !d.done()) return Bad("drop index");
+  out->table = TableId(t);
+  return Status::Ok();
 }
 
 }  // namespace forktail::redo

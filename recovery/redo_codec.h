@@ -51,6 +51,7 @@ namespace forktail::redo {
 void EncodeValue(const Value& v, std::string* out);
 void EncodeRow(const Row& row, std::string* out);
 void EncodeSchema(const TableSchema& schema, std::string* out);
+void EncodeIndexDef(const IndexDef& index, std::string* out);
 
 // A cursor over a payload; every Read* fails (returns false) past the end.
 class Decoder {
@@ -65,6 +66,7 @@ class Decoder {
   bool ReadValue(Value* v);
   bool ReadRow(Row* row);
   bool ReadSchema(TableSchema* schema);
+  bool ReadIndexDef(IndexDef* index);
   bool done() const { return p_.empty(); }
 
  private:
@@ -100,6 +102,15 @@ struct AddPrimaryKeyRecord {
   std::vector<ColumnId> key;
 };
 
+struct CreateSecondaryIndexRecord {
+  TableId table;
+  IndexDef index;
+};
+struct DropIndexRecord {
+  TableId table;
+  std::string name;
+};
+
 std::string EncodeInsert(TableId table, TupleId tid, const Row& row);
 std::string EncodeUpdate(TableId table, TupleId tid, TupleId new_tid,
                          const Table::ColumnUpdates& updates);
@@ -108,6 +119,8 @@ std::string EncodeCreateTable(TableId table, const TableOptions& options,
                               const TableSchema& schema);
 std::string EncodeDropTable(TableId table);
 std::string EncodeAddPrimaryKey(TableId table, const std::vector<ColumnId>& key);
+std::string EncodeCreateSecondaryIndex(TableId table, const IndexDef& index);
+std::string EncodeDropIndex(TableId table, std::string_view name);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
 Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
@@ -115,5 +128,7 @@ Status DecodeDelete(std::string_view payload, DeleteRecord* out);
 Status DecodeCreateTable(std::string_view payload, CreateTableRecord* out);
 Status DecodeDropTable(std::string_view payload, DropTableRecord* out);
 Status DecodeAddPrimaryKey(std::string_view payload, AddPrimaryKeyRecord* out);
+Status DecodeCreateSecondaryIndex(std::string_view payload, CreateSecondaryIndexRecord* out);
+Status DecodeDropIndex(std::string_view payload, DropIndexRecord* out);
 
 }  // namespace forktail::redo

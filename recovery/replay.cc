@@ -37,6 +37,8 @@ Status Replayer::Add(const wal::LogRecord& record) {
     case wal::RecordType::kCreateTable:
     case wal::RecordType::kDropTable:
     case wal::RecordType::kCreateIndex:
+    case wal::RecordType::kCreateSecondaryIndex:
+    case wal::RecordType::kDropIndex:
       pending_.push_back({record.lsn, record.type, std::string(record.payload)});
       return Status::Ok();
     default:
@@ -119,6 +121,20 @@ Status Replayer::ApplyOne(const Pending& p) {
         AddPrimaryKeyRecord r;
         if (!(s = DecodeAddPrimaryKey(p.payload, &r)).ok()) return fail(s.message());
         catalog_->AddPrimaryKey(r.table, r.key);
+        break;
+      }
+      case wal::RecordType::kCreateSecondaryIndex: {
+        CreateSecondaryIndexRecord r;
+        if (!(s = DecodeCreateSecondaryIndex(p.payload, &r)).ok()) return fail(s.message());
+        catalog_->AddIndex(r.table, std::move(r.index));
+        break;
+      }
+      case wal::RecordType::kDropIndex: {
+        DropIndexRecord r;
+        if (!(s = DecodeDropIndex(p.payload, &r)).ok()) return fail(s.message());
+        std::optional<size_t> position = catalog_->GetTable(r.table).schema().FindIndex(r.name);
+        if (!position) return fail("index \"" + r.name + "\" does not exist");
+        catalog_->DropIndex(r.table, *position);
         break;
       }
       default:

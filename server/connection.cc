@@ -450,6 +450,7 @@ void Connection::SendError(const DbError& error, const char* severity) {
   f.message = error.what();
   f.position = error.position();
   f.hint = error.hint();
+  SplitMessageFields(&f);
   EncodeErrorResponse(stream_.output(), 'E', f);
 }
 

@@ -285,6 +285,20 @@ void EncodeCopyInResponse(std::string* out, int column_count) {
   w.End();
 }
 
+void SplitMessageFields(ErrorFields* fields) {
+  struct Line {
+    std::string_view marker;
+    std::string* field;
+  };
+  const Line lines[] = {{"\nCONTEXT:  ", &fields->where}, {"\nDETAIL:  ", &fields->detail}};
+  for (const Line& line : lines) {  // the later line first: each is cut off the end
+    size_t at = fields->message.find(line.marker);
+    if (at == std::string::npos || !line.field->empty()) continue;
+    *line.field = fields->message.substr(at + line.marker.size());
+    fields->message.resize(at);
+  }
+}
+
 void EncodeErrorResponse(std::string* out, char type, const ErrorFields& fields) {
   WireWriter w(out);
   w.Begin(type);
@@ -303,6 +317,10 @@ void EncodeErrorResponse(std::string* out, char type, const ErrorFields& fields)
   if (!fields.hint.empty()) {
     w.Byte('H');
     w.String(fields.hint);
+  }
+  if (!fields.where.empty()) {
+    w.Byte('W');
+    w.String(fields.where);
   }
   if (fields.position > 0) {
     w.Byte('P');

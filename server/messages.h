@@ -92,10 +92,18 @@ struct ErrorFields {
   const char* severity = "ERROR";  // ERROR, FATAL, NOTICE, WARNING
   std::string sqlstate = "XX000";
   std::string message;
-  int position = 0;  // 1-based character offset; 0: none
-  std::string detail;
-  std::string hint;  // 'H'; empty: not sent
+  int position = 0;    // 1-based character offset; 0: none
+  std::string detail;  // 'D'; empty: not sent
+  std::string hint;    // 'H'; empty: not sent
+  std::string where;   // 'W' (psql's CONTEXT); empty: not sent
 };
+
+// Error messages from the engine carry PostgreSQL's DETAIL and CONTEXT lines
+// after the first line, as psql prints them ("...\nDETAIL:  Key (a)=(1) is
+// duplicated."); this moves them into their own fields, so that clients that
+// read fields (psycopg's diag.message_detail, JDBC) see them where
+// PostgreSQL puts them.
+void SplitMessageFields(ErrorFields* fields);
 
 void EncodeAuthentication(std::string* out, int32_t code, std::string_view data = {});
 void EncodeParameterStatus(std::string* out, std::string_view name, std::string_view value);

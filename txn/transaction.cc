@@ -169,6 +169,31 @@ void Transaction::AddPrimaryKey(std::string_view table, const std::vector<Column
   redo_.push_back({wal::RecordType::kCreateIndex, redo::EncodeAddPrimaryKey(t.id(), key)});
 }
 
+void Transaction::CreateIndex(std::string_view table, IndexDef index) {
+  Table& t = Writable(table);
+  IndexDef logged = index;
+  catalog_->AddIndex(t.id(), std::move(index));  // checks everything before changing anything
+  Undo undo{UndoKind::kCreateIndex, t.id(), kInvalidTupleId, kInvalidTupleId, {}, {}};
+  undo.index_position = t.schema().indexes.size() - 1;
+  undo_.push_back(std::move(undo));
+  redo_.push_back(
+      {wal::RecordType::kCreateSecondaryIndex, redo::EncodeCreateSecondaryIndex(t.id(), logged)});
+}
+
+void Transaction::DropIndex(std::string_view index_name) {
+  std::optional<std::pair<TableId, size_t>> found = catalog_->FindIndex(index_name);
+  if (!found || dropped_.count(found->first)) {
+    throw DbError(sqlstate::kUndefinedObject,
+                  "index \"" + std::string(index_name) + "\" does not exist");
+  }
+  auto [table, position] = *found;
+  Undo undo{UndoKind::kDropIndex, table, kInvalidTupleId, kInvalidTupleId, {}, {}};
+  undo.index_position = position;
+  undo.index = catalog_->DropIndex(table, position);
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kDropIndex, redo::EncodeDropIndex(table, index_name)});
+}
+
 void Transaction::Abort(std::string reason) { throw TransactionAborted(std::move(reason)); }
 
 void Transaction::Rollback() noexcept {
@@ -205,6 +230,12 @@ void Transaction::Rollback() noexcept {
           break;
         case UndoKind::kAddPrimaryKey:
           catalog_->RemovePrimaryKey(u.table, u.not_null_before);
+          break;
+        case UndoKind::kCreateIndex:
+          catalog_->DropIndex(u.table, u.index_position);
+          break;
+        case UndoKind::kDropIndex:
+          catalog_->RestoreIndex(u.table, u.index_position, u.index);
           break;
       }
     }

@@ -90,6 +90,10 @@ class Transaction {
   // builds the index); logged as a kCreateIndex record, undone by removing
   // the key again.
   void AddPrimaryKey(std::string_view table, const std::vector<ColumnId>& key);
+  // CREATE [UNIQUE] INDEX (Catalog::AddIndex: builds it, checks uniqueness)
+  // and DROP INDEX (42704 if there is no such index); logged, undone.
+  void CreateIndex(std::string_view table, IndexDef index);
+  void DropIndex(std::string_view index_name);
 
   // Rolls the transaction back; the submitter gets SQLSTATE 40000 and `reason`.
   [[noreturn]] void Abort(std::string reason);
@@ -126,7 +130,9 @@ class Transaction {
     kDelete,
     kCreateTable,
     kDropTable,
-    kAddPrimaryKey
+    kAddPrimaryKey,
+    kCreateIndex,
+    kDropIndex
   };
   struct Undo {
     UndoKind kind;
@@ -135,6 +141,8 @@ class Transaction {
     TupleId new_tid;
     Table::ColumnUpdates old_values;
     std::vector<bool> not_null_before;  // kAddPrimaryKey
+    size_t index_position = 0;          // kCreateIndex, kDropIndex
+    IndexDef index;                     // kDropIndex
   };
 
   Table& Writable(std::string_view name) const;

@@ -49,6 +49,8 @@ std::string RecordTypeName(RecordType type) {
       return "drop_index";
     case RecordType::kBulkInsert:
       return "bulk_insert";
+    case RecordType::kCreateSecondaryIndex:
+      return "create_secondary_index";
     case RecordType::kTest:
       return "test";
   }

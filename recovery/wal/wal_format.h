@@ -65,9 +65,10 @@ enum class RecordType : uint8_t {
   kCheckpoint = 6,
   kCreateTable = 7,
   kDropTable = 8,
-  kCreateIndex = 9,
-  kDropIndex = 10,
+  kCreateIndex = 9,  // ALTER TABLE ... ADD PRIMARY KEY
+  kDropIndex = 10,   // DROP INDEX of a secondary index
   kBulkInsert = 11,
+  kCreateSecondaryIndex = 12,
   // 12..127 reserved for the engine; 128..255 for tests and tools.
   kTest = 200,
 };

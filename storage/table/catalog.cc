@@ -1,5 +1,6 @@
 #include "storage/table/catalog.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -70,6 +71,24 @@ void Catalog::Validate(const TableSchema& schema) {
                     fmt::format("column \"{}\" specified more than once", c.name));
     }
   }
+  std::set<std::string_view> index_names;
+  for (const IndexDef& index : schema.indexes) {
+    if (!index_names.insert(index.name).second || index.name == schema.name) {
+      throw DbError(sqlstate::kDuplicateTable,
+                    fmt::format("relation \"{}\" already exists", index.name));
+    }
+    if (index.columns.empty()) {
+      throw DbError(sqlstate::kInvalidTableDefinition,
+                    fmt::format("index \"{}\" has no columns", index.name));
+    }
+    for (ColumnId c : index.columns) {
+      if (c.value() >= schema.columns.size()) {
+        throw DbError(sqlstate::kInvalidTableDefinition,
+                      fmt::format("index \"{}\" names column {}, which does not exist", index.name,
+                                  c.value()));
+      }
+    }
+  }
   std::set<ColumnId> key;
   for (ColumnId c : schema.primary_key) {
     if (c.value() >= schema.columns.size()) {
@@ -85,11 +104,15 @@ void Catalog::Validate(const TableSchema& schema) {
   }
 }
 
-Table& Catalog::CreateTable(TableSchema schema, TableOptions options) {
-  if (by_name_.count(schema.name)) {
-    throw DbError(sqlstate::kDuplicateTable,
-                  fmt::format("relation \"{}\" already exists", schema.name));
+void Catalog::CheckRelationNameFree(std::string_view name) const {
+  if (by_name_.count(name) || FindIndex(name)) {
+    throw DbError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
+}
+
+Table& Catalog::CreateTable(TableSchema schema, TableOptions options) {
+  CheckRelationNameFree(schema.name);
+  for (const IndexDef& index : schema.indexes) CheckRelationNameFree(index.name);
   Validate(schema);
   TableId id(next_table_id_);
   auto table = std::make_unique<Table>(id, std::move(schema), options);  // may throw 54000
@@ -131,6 +154,51 @@ void Catalog::AddPrimaryKey(TableId id, const std::vector<ColumnId>& key) {
 void Catalog::RemovePrimaryKey(TableId id, const std::vector<bool>& not_null_before) {
   GetTable(id).RemovePrimaryKey(not_null_before);
   schema_version_++;
+}
+
+void Catalog::AddIndex(TableId id, IndexDef def) {
+  Table& table = GetTable(id);
+  CheckRelationNameFree(def.name);
+  TableSchema indexed = table.schema();
+  indexed.indexes.push_back(def);
+  Validate(indexed);
+  table.AddIndex(std::move(def));
+  schema_version_++;
+}
+
+IndexDef Catalog::DropIndex(TableId id, size_t position) {
+  IndexDef def = GetTable(id).DropIndex(position);
+  schema_version_++;
+  return def;
+}
+
+void Catalog::RestoreIndex(TableId id, size_t position, IndexDef def) {
+  GetTable(id).RestoreIndex(position, std::move(def));
+  schema_version_++;
+}
+
+std::string Catalog::ChooseIndexName(const std::string& table,
+                                     const std::vector<std::string>& columns,
+                                     const std::string& suffix,
+                                     const std::vector<std::string>& taken) const {
+  std::string base = table;
+  for (const std::string& c : columns) base += "_" + c;
+  auto free = [&](const std::string& name) {
+    return !by_name_.count(name) && !FindIndex(name) &&
+           std::find(taken.begin(), taken.end(), name) == taken.end();
+  };
+  std::string name = base + "_" + suffix;
+  for (int n = 1; !free(name); n++) name = base + "_" + suffix + std::to_string(n);
+  return name;
+}
+
+std::optional<std::pair<TableId, size_t>> Catalog::FindIndex(std::string_view name) const {
+  for (const auto& [id, table] : tables_) {
+    if (std::optional<size_t> position = table->schema().FindIndex(name)) {
+      return std::make_pair(id, *position);
+    }
+  }
+  return std::nullopt;
 }
 
 std::unique_ptr<Catalog> Catalog::CopySchemas() const {
@@ -187,6 +255,13 @@ std::string Catalog::Serialize() const {
     }
     w.Put(static_cast<uint16_t>(s.primary_key.size()));
     for (ColumnId k : s.primary_key) w.Put(k.value());
+    w.Put(static_cast<uint16_t>(s.indexes.size()));
+    for (const IndexDef& index : s.indexes) {
+      w.PutString(index.name);
+      w.Put(static_cast<uint8_t>((index.unique ? 1 : 0) | (index.constraint ? 2 : 0)));
+      w.Put(static_cast<uint16_t>(index.columns.size()));
+      for (ColumnId c : index.columns) w.Put(c.value());
+    }
   }
   w.Put(crc32c::Mask(crc32c::Value(w.out().data(), w.out().size())));
   return std::move(w.out());
@@ -206,7 +281,8 @@ Status Catalog::Deserialize(std::string_view bytes) {
   r.Get(&magic);
   r.Get(&version);
   if (magic != kCatalogMagic) return Status::Corruption("catalog image: bad magic");
-  if (version != kCatalogFormatVersion) {
+  // Version 1 images (before secondary indexes) have no index lists.
+  if (version != kCatalogFormatVersion && version != 1) {
     return Status::Corruption(fmt::format("catalog image: unsupported format version {}", version));
   }
   r.Get(&next_id);
@@ -242,6 +318,24 @@ Status Catalog::Deserialize(std::string_view bytes) {
       uint16_t k = 0;
       r.Get(&k);
       s.primary_key.push_back(ColumnId(k));
+    }
+    uint16_t nindexes = 0;
+    if (version >= 2) r.Get(&nindexes);
+    for (uint16_t i = 0; i < nindexes && r.ok(); i++) {
+      IndexDef index;
+      uint8_t unique = 0;
+      uint16_t ncolumns = 0;
+      r.GetString(&index.name);
+      r.Get(&unique);
+      r.Get(&ncolumns);
+      for (uint16_t j = 0; j < ncolumns && r.ok(); j++) {
+        uint16_t c = 0;
+        r.Get(&c);
+        index.columns.push_back(ColumnId(c));
+      }
+      index.unique = (unique & 1) != 0;
+      index.constraint = (unique & 2) != 0;
+      s.indexes.push_back(std::move(index));
     }
     if (id == 0 || id >= next_id) return Status::Corruption("catalog image: bad table id");
     parsed.push_back({TableId(id), {std::move(s), o}});

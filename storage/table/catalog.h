@@ -15,16 +15,20 @@
 //   | u32   | u32     | u32          | u32         |         |     | u32    |
 //   +-------+---------+--------------+-------------+---------+-----+--------+
 //   table:  id u32 | name | max_rows_per_block u32 | column count u16 | columns |
-//           key column count u16 | key column ids u16...
+//           key column count u16 | key column ids u16... |
+//           index count u16 | indexes (version 2 and later)
 //   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8
+//   index:  name | flags u8 (1 unique, 2 constraint) | column count u16 | column ids u16...
 //   name:   length u32 | bytes
 // Integers little-endian; the CRC32C (masked) covers every byte before it.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "storage/status.h"
@@ -33,7 +37,7 @@
 namespace forktail {
 
 inline constexpr uint32_t kCatalogMagic = 0x47435446;  // "FTCG"
-inline constexpr uint32_t kCatalogFormatVersion = 1;
+inline constexpr uint32_t kCatalogFormatVersion = 2;
 inline constexpr size_t kMaxColumns = 1600;  // PostgreSQL's limit
 
 class Catalog {
@@ -55,8 +59,24 @@ class Catalog {
   // Undo of AddPrimaryKey.
   void RemovePrimaryKey(TableId id, const std::vector<bool>& not_null_before);
 
-  // Changes with every schema change (table created or dropped, key added or
-  // removed), so the transaction engine knows when to publish a new copy.
+  // CREATE INDEX (Table::AddIndex, its errors too); 42P07 if a table or
+  // index already has the name.
+  void AddIndex(TableId id, IndexDef def);
+  // DROP INDEX of the table's index at `position`; returns its definition.
+  IndexDef DropIndex(TableId id, size_t position);
+  // Undo of DropIndex.
+  void RestoreIndex(TableId id, size_t position, IndexDef def);
+  // PostgreSQL's name for an index it names itself: "<table>_<col>[_<col>...]_
+  // <suffix>" ("idx" for CREATE INDEX, "key" for UNIQUE), with 1, 2, ...
+  // appended until no relation and no name in `taken` has it.
+  std::string ChooseIndexName(const std::string& table, const std::vector<std::string>& columns,
+                              const std::string& suffix,
+                              const std::vector<std::string>& taken = {}) const;
+  // The table and position of the secondary index with this name.
+  std::optional<std::pair<TableId, size_t>> FindIndex(std::string_view name) const;
+
+  // Changes with every schema change (table created or dropped, key or index
+  // added or removed), so the transaction engine knows when to publish a new copy.
   uint64_t schema_version() const { return schema_version_; }
   // The same table ids, schemas and id counter, and no rows: what binding a
   // statement needs. Immutable once published, so any thread can bind
@@ -77,6 +97,8 @@ class Catalog {
 
  private:
   static void Validate(const TableSchema& schema);
+  // 42P07 when a table or an index is named `name`.
+  void CheckRelationNameFree(std::string_view name) const;
 
   uint32_t next_table_id_ = 1;
   uint64_t schema_version_ = 0;

@@ -24,12 +24,28 @@ struct ColumnDef {
   friend bool operator==(const ColumnDef&, const ColumnDef&) = default;
 };
 
+// A secondary index (CREATE [UNIQUE] INDEX): its name (unique among the
+// database's tables and indexes), its columns in key order, and whether it
+// enforces uniqueness (rows with a NULL key column never conflict).
+struct IndexDef {
+  std::string name;
+  std::vector<ColumnId> columns;
+  bool unique = false;
+  // Made by a UNIQUE constraint (CREATE TABLE) rather than CREATE INDEX: psql
+  // shows it as a constraint, pg_constraint lists it.
+  bool constraint = false;
+
+  friend bool operator==(const IndexDef&, const IndexDef&) = default;
+};
+
 struct TableSchema {
   std::string name;
   std::vector<ColumnDef> columns;
   // Column ids of the primary key, in key order; empty: no primary key.
   // Primary-key columns are implicitly NOT NULL (as in PostgreSQL).
   std::vector<ColumnId> primary_key;
+  // Secondary indexes, in creation order.
+  std::vector<IndexDef> indexes;
 
   size_t column_count() const { return columns.size(); }
   const ColumnDef& column(ColumnId id) const { return columns[id.value()]; }
@@ -46,6 +62,14 @@ struct TableSchema {
       if (k == id) return true;
     }
     return false;
+  }
+
+  // Position of the index named `index_name` in `indexes`.
+  std::optional<size_t> FindIndex(std::string_view index_name) const {
+    for (size_t i = 0; i < indexes.size(); i++) {
+      if (indexes[i].name == index_name) return i;
+    }
+    return std::nullopt;
   }
 
   friend bool operator==(const TableSchema&, const TableSchema&) = default;

@@ -25,7 +25,9 @@ Table::Table(TableId id, TableSchema schema, TableOptions options)
       schema_(std::move(schema)),
       options_(options),
       layout_(BlockLayout::Compute(schema_, options.max_rows_per_block)),
-      stats_(schema_.column_count()) {}
+      stats_(schema_.column_count()) {
+  for (const IndexDef& def : schema_.indexes) secondary_.push_back(MakeIndex(def));
+}
 
 Value Table::CastValue(ColumnId c, const Value& v) const {
   const ColumnDef& def = schema_.column(c);
@@ -198,11 +200,15 @@ void Table::PlaceRow(TupleId tid, const Row& row) {
 }
 
 Table::CheckedRow Table::CheckInsert(const Row& row) const {
-  CheckedRow checked{CastRow(row), 0};
+  CheckedRow checked{CastRow(row), 0, {}};
   if (has_key()) {
     std::vector<Value> key = KeyOf(checked.row);
     checked.key_hash = KeyHash(key);
     if (FindKey(key, checked.key_hash)) ThrowDuplicateKey();
+  }
+  if (!secondary_.empty()) {
+    checked.index_keys = IndexKeysOf(checked.row);
+    CheckUniqueIndexes(checked.index_keys, kInvalidTupleId);
   }
   CheckRowSize(StringBytes(checked.row));
   return checked;
@@ -210,6 +216,7 @@ Table::CheckedRow Table::CheckInsert(const Row& row) const {
 
 void Table::FinishInsert(TupleId tid, const CheckedRow& checked) {
   if (has_key()) index_.Insert(checked.key_hash, tid);
+  IndexRow(checked.index_keys, tid);
   stats_.OnInsert(checked.row);
 }
 
@@ -310,6 +317,7 @@ void Table::FinishLoading() {
 }
 
 void Table::RebuildIndex() {
+  RebuildSecondaryIndexes();
   index_.Clear();
   if (!has_key()) return;
   index_.Reserve(stats_.row_count());

@@ -52,6 +52,7 @@
 
 #include "storage/table/block_directory.h"
 #include "storage/table/hash_index.h"
+#include "storage/table/ordered_index.h"
 #include "storage/table/schema.h"
 #include "storage/table/statistics.h"
 
@@ -119,6 +120,22 @@ class Table {
   // Undo of AddPrimaryKey: no key, the columns' NOT NULL flags as they were.
   void RemovePrimaryKey(const std::vector<bool>& not_null_before);
 
+  // CREATE [UNIQUE] INDEX (the caller checks the name and the columns): the
+  // index is built from the live rows and appended to schema().indexes.
+  // Throws before changing anything: 23505 `could not create unique index
+  // "i"` with a DETAIL line naming the first duplicated key found.
+  void AddIndex(IndexDef def);
+  // DROP INDEX: removes schema().indexes[position]; returns its definition.
+  IndexDef DropIndex(size_t position);
+  // Undo of DropIndex: the index rebuilt at its old position.
+  void RestoreIndex(size_t position, IndexDef def);
+
+  // The live rows an index lookup finds (see IndexRange; the values must be
+  // of the key columns' types), in key order; nullopt when there are more
+  // than `limit`. The caller still checks its full condition on each row.
+  std::optional<std::vector<TupleId>> ProbeIndex(const IndexRange& range, size_t limit) const;
+  const OrderedIndex& secondary_index(size_t position) const { return secondary_[position]; }
+
   // Calls fn for each block in block order, with the block pinned.
   void ForEachBlock(const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const;
   size_t block_count() const { return directory_.size(); }
@@ -146,7 +163,10 @@ class Table {
   struct CheckedRow {
     Row row;
     uint64_t key_hash;  // 0 when the table has no primary key
+    // Per secondary index: the row's encoded key.
+    std::vector<OrderedIndex::Key> index_keys;
   };
+  using IndexKeys = std::vector<OrderedIndex::Key>;
   CheckedRow CheckInsert(const Row& row) const;
   // After the row was written at `tid`: its index entry and statistics.
   void FinishInsert(TupleId tid, const CheckedRow& checked);
@@ -176,6 +196,18 @@ class Table {
   void WriteRow(Block& block, SlotNo slot, const Row& row);
   bool has_key() const { return !schema_.primary_key.empty(); }
 
+  // Secondary indexes (table_secondary_index.cc).
+  OrderedIndex MakeIndex(const IndexDef& def) const;
+  IndexKeys IndexKeysOf(const Row& row) const;
+  IndexKeys StoredIndexKeys(TupleId tid) const;
+  // 23505 if a unique index already holds `keys` for a row other than `self`
+  // (indexes where only_changed is given and false are skipped).
+  void CheckUniqueIndexes(const IndexKeys& keys, TupleId self,
+                          const std::vector<bool>* only_changed = nullptr) const;
+  void IndexRow(const IndexKeys& keys, TupleId tid);
+  void UnindexRow(const IndexKeys& keys, TupleId tid);
+  void RebuildSecondaryIndexes();
+
   TableId id_;
   TableSchema schema_;
   TableOptions options_;
@@ -183,6 +215,7 @@ class Table {
   std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
   BlockDirectory directory_;
   HashIndex index_;
+  std::vector<OrderedIndex> secondary_;  // one per schema_.indexes entry
   TableStatistics stats_;
 };
 

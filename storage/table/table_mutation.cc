@@ -62,6 +62,16 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     key_changed = key_touched && !SameKey(old_key, new_key);
     if (key_changed && FindKey(new_key, new_hash)) ThrowDuplicateKey();
   }
+  IndexKeys old_index_keys, new_index_keys;
+  std::vector<bool> index_changed;
+  if (!secondary_.empty()) {
+    old_index_keys = StoredIndexKeys(tid);
+    new_index_keys = IndexKeysOf(new_row);
+    for (size_t i = 0; i < secondary_.size(); i++) {
+      index_changed.push_back(old_index_keys[i] != new_index_keys[i]);
+    }
+    CheckUniqueIndexes(new_index_keys, tid, &index_changed);
+  }
   BlockRef block = directory_.Pin(tid.block);
   bool fits = new_string_bytes <= block->heap_free();
   bool in_place = redo_result ? *redo_result == tid : fits;
@@ -89,16 +99,23 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
       if (touched[i]) block->SetCell(ColumnId(static_cast<uint16_t>(i)), tid.slot, new_row[i]);
     }
     if (key_changed) index_.Insert(new_hash, tid);
+    for (size_t i = 0; i < secondary_.size(); i++) {
+      if (!index_changed[i]) continue;
+      secondary_[i].Erase(old_index_keys[i], tid);
+      secondary_[i].Insert(new_index_keys[i], tid);
+    }
     return tid;
   }
   // Relocation: the old slot keeps the old values (undo: Undelete), the row
   // moves to the tail.
   if (has_key()) index_.Erase(old_hash, tid);
+  UnindexRow(old_index_keys, tid);
   block->SetDeleted(tid.slot, true);
   block = BlockRef();
   TupleId moved = redo_result ? *redo_result : AppendRow(new_row);
   if (redo_result) PlaceRow(moved, new_row);
   if (has_key()) index_.Insert(new_hash, moved);
+  IndexRow(new_index_keys, moved);
   return moved;
 }
 
@@ -109,6 +126,7 @@ void Table::Delete(TupleId tid) {
     assert(erased);
     (void)erased;
   }
+  if (!secondary_.empty()) UnindexRow(StoredIndexKeys(tid), tid);
   directory_.Pin(tid.block)->SetDeleted(tid.slot, true);
   stats_.OnDelete();
 }
@@ -125,6 +143,7 @@ void Table::Undelete(TupleId tid) {
       assert(!FindKey(key, hash));
       index_.Insert(hash, tid);
     }
+    if (!secondary_.empty()) IndexRow(StoredIndexKeys(tid), tid);
     block->SetDeleted(tid.slot, false);
   }
   stats_.OnUndelete();
@@ -136,6 +155,7 @@ void Table::RemoveInserted(TupleId tid) {
   assert(tid.slot.value() < block->row_count());
   if (!block->IsDeleted(tid.slot)) {
     if (has_key()) index_.Erase(StoredKeyHash(tid), tid);
+    if (!secondary_.empty()) UnindexRow(StoredIndexKeys(tid), tid);
     stats_.OnDelete();
   }
   bool newest =

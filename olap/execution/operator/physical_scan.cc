@@ -1,5 +1,7 @@
 #include "olap/execution/operator/physical_scan.h"
 
+#include <algorithm>
+
 #include "olap/execution/operator/physical_table.h"
 
 namespace forktail {
@@ -25,12 +27,29 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
       table_(table),
       columns_(AllColumns(table, std::move(spec.columns))),
       runtime_filters_(std::move(spec.runtime_filters)),
+      index_range_(std::move(spec.index_range)),
       projector_(std::make_unique<Projector>(std::move(spec.filter), std::move(spec.projections),
                                              this->parallelism())) {
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
 }
 
 bool TableScanOperator::GetNextWorkOrders(WorkOrderSink& sink) {
+  if (index_range_ != nullptr) {
+    size_t limit =
+        std::max<size_t>(kMinIndexProbeRows, physical::LiveRowCount(table_) / kIndexProbeFraction);
+    auto found = physical::ProbeIndexByBlock(table_, *index_range_, limit);
+    if (found) {
+      auto by_block =
+          std::make_shared<std::map<uint32_t, std::vector<uint32_t>>>(std::move(*found));
+      for (const auto& [block, rows] : *by_block) {
+        SpawnWithSlot(sink, [this, by_block, block = block, rows = &rows](WorkOrderContext& context,
+                                                                          int slot) {
+          ScanBlock(context, slot, block, rows);
+        });
+      }
+      return true;
+    }
+  }
   const size_t blocks = physical::BlockCount(table_);
   for (size_t b = 0; b < blocks; ++b) {
     SpawnWithSlot(sink, [this, b](WorkOrderContext& context, int slot) {
@@ -40,9 +59,11 @@ bool TableScanOperator::GetNextWorkOrders(WorkOrderSink& sink) {
   return true;
 }
 
-void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no) {
+void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no,
+                                  const std::vector<uint32_t>* rows) {
   std::vector<DataChunk> chunks;
-  std::shared_ptr<const void> pin = physical::WrapTableBlock(table_, block_no, columns_, &chunks);
+  std::shared_ptr<const void> pin =
+      physical::WrapTableBlock(table_, block_no, columns_, &chunks, rows);
   if (pin == nullptr) return;
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   out->keep_alive.push_back(std::move(pin));

@@ -3,6 +3,14 @@
 // selection vector), apply the pushed-down filter, then the runtime filters,
 // then the projection, and emit one ChunkBlock holding the pin.
 //
+// Index probes. With ScanSpec::index_range the scan first asks the table's
+// index for the rows in the range (Table::ProbeIndex) and reads only those
+// (one work order per block holding one), still applying the whole filter.
+// When the probe finds more than max(kMinIndexProbeRows, live rows /
+// kIndexProbeFraction) rows, reading them one by one would cost more than
+// reading the blocks, so the scan reads every block instead. The choice is
+// made at execution, when the count is exact, not from estimates.
+//
 // Runtime filters (LIP Bloom / exact filters from hash-join builds) plug in
 // through the RuntimeFilter interface, applied in order after the pushed-down
 // filter and before the projection, on the read columns. The hash-join
@@ -21,6 +29,7 @@
 namespace forktail {
 
 class Table;
+struct IndexRange;
 
 // Keeps a subset of a chunk's rows (e.g. a LIP Bloom filter probe).
 class RuntimeFilter {
@@ -37,6 +46,8 @@ struct ScanSpec {
   ExprPtr filter;                    // may be null
   std::vector<ExprPtr> projections;  // empty: the read columns
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters;
+  // Rows to read through an index (the filter still decides); null: all.
+  std::shared_ptr<const IndexRange> index_range;
 };
 
 class TableScanOperator final : public PhysicalOperator {
@@ -44,17 +55,22 @@ class TableScanOperator final : public PhysicalOperator {
   // `table` must outlive the query.
   TableScanOperator(const Table& table, ScanSpec spec, int parallelism);
 
+  static constexpr size_t kMinIndexProbeRows = 4096;
+  static constexpr size_t kIndexProbeFraction = 16;
+
   bool GetNextWorkOrders(WorkOrderSink& sink) override;
 
  protected:
   void ProcessBlock(WorkOrderContext&, int, size_t, const StreamBlockPtr&) override {}
 
  private:
-  void ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no);
+  void ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no,
+                 const std::vector<uint32_t>* rows = nullptr);
 
   const Table& table_;
   std::vector<uint32_t> columns_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
+  std::shared_ptr<const IndexRange> index_range_;
   std::unique_ptr<Projector> projector_;
 };
 

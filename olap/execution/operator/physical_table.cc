@@ -3,6 +3,8 @@
 // include a scheduler header.
 #include "olap/execution/operator/physical_table.h"
 
+#include <algorithm>
+
 #include "storage/table/table.h"
 
 namespace forktail::physical {
@@ -17,7 +19,8 @@ size_t BlockCount(const Table& table) { return table.block_count(); }
 
 std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
                                            const std::vector<uint32_t>& columns,
-                                           std::vector<DataChunk>* out) {
+                                           std::vector<DataChunk>* out,
+                                           const std::vector<uint32_t>* slots) {
   auto pin = std::make_shared<BlockRef>(table.PinBlock(BlockNo(block_no)));
   const Block& block = **pin;
   if (block.live_count() == 0) return nullptr;
@@ -27,8 +30,13 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
   const auto* base = reinterpret_cast<const uint8_t*>(&block.header());
   const uint32_t rows = view.row_count();
   const uint64_t* deleted = view.delete_bitmap();
+  size_t next_slot = 0;  // into *slots
   for (uint32_t first = 0; first < rows; first += kVectorSize) {
     const uint32_t count = std::min(kVectorSize, rows - first);
+    if (slots != nullptr) {
+      while (next_slot < slots->size() && (*slots)[next_slot] < first) next_slot++;
+      if (next_slot == slots->size() || (*slots)[next_slot] >= first + count) continue;
+    }
     DataChunk chunk;
     for (uint32_t c : columns) {
       const ColumnId id(static_cast<uint16_t>(c));
@@ -43,6 +51,18 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       chunk.AddColumn(std::move(v));
     }
     chunk.set_size(count);
+    if (slots != nullptr) {
+      uint32_t* sel = chunk.selection().data();
+      uint32_t n = 0;
+      for (; next_slot < slots->size() && (*slots)[next_slot] < first + count; next_slot++) {
+        uint32_t slot = (*slots)[next_slot];
+        if (!TestBit(deleted, slot)) sel[n++] = slot - first;
+      }
+      if (n == 0) continue;
+      chunk.SetSelectionCount(n);
+      out->push_back(std::move(chunk));
+      continue;
+    }
     // Deleted rows -> selection vector (word at a time; most words are 0).
     bool any_deleted = false;
     for (uint32_t w = first / 64; w < (first + count + 63) / 64; ++w)
@@ -61,6 +81,19 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
   }
   return pin;
 }
+
+std::optional<std::map<uint32_t, std::vector<uint32_t>>> ProbeIndexByBlock(const Table& table,
+                                                                           const IndexRange& range,
+                                                                           size_t limit) {
+  std::optional<std::vector<TupleId>> tids = table.ProbeIndex(range, limit);
+  if (!tids) return std::nullopt;
+  std::map<uint32_t, std::vector<uint32_t>> by_block;
+  for (TupleId tid : *tids) by_block[tid.block.value()].push_back(tid.slot.value());
+  for (auto& [block, slots] : by_block) std::sort(slots.begin(), slots.end());
+  return by_block;
+}
+
+uint64_t LiveRowCount(const Table& table) { return table.live_row_count(); }
 
 std::shared_ptr<Table> CreateTable(TableSchema schema, uint32_t max_rows_per_block) {
   TableOptions options;

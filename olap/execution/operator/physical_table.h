@@ -13,7 +13,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "olap/common/data_chunk.h"
@@ -23,6 +25,7 @@
 namespace forktail {
 
 class Table;
+struct IndexRange;
 
 namespace physical {
 
@@ -34,9 +37,19 @@ size_t BlockCount(const Table& table);
 // that order) and a selection of the rows not deleted (no selection when no
 // row of the slice is deleted; slices without live rows are skipped).
 // Returns the pin (nullptr when the block has no live row).
+// With `slots` (ascending slot numbers), only those rows are selected.
 std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
                                            const std::vector<uint32_t>& columns,
-                                           std::vector<DataChunk>* out);
+                                           std::vector<DataChunk>* out,
+                                           const std::vector<uint32_t>* slots = nullptr);
+
+// Table::ProbeIndex grouped for a scan: block number -> ascending slots of
+// the rows found; nullopt when the probe finds more than `limit` rows.
+std::optional<std::map<uint32_t, std::vector<uint32_t>>> ProbeIndexByBlock(const Table& table,
+                                                                           const IndexRange& range,
+                                                                           size_t limit);
+// Live rows of the table (statistics), to size an index probe against a scan.
+uint64_t LiveRowCount(const Table& table);
 
 // Helpers for tests and benchmarks, which cannot include storage/table/table.h next
 // to the scheduler either.

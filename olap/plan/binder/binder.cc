@@ -236,9 +236,15 @@ void Binder::BindOnConflict(const sql::OnConflict& c, const Table& table, const 
                             BoundStatement* out) {
   const TableSchema& schema = table.schema();
   const uint32_t n = static_cast<uint32_t>(schema.columns.size());
-  // The arbiter: the primary key, named by its columns or its constraint.
+  // The arbiter: the primary key or a unique index, named by its columns or
+  // its constraint (index) name.
   if (!c.constraint.empty()) {
-    if (schema.primary_key.empty() || c.constraint != schema.name + "_pkey") {
+    if (!schema.primary_key.empty() && c.constraint == schema.name + "_pkey") {
+      out->conflict_arbiters = {IndexRange::kPrimaryKey};
+    } else if (std::optional<size_t> i = schema.FindIndex(c.constraint);
+               i && schema.indexes[*i].unique) {
+      out->conflict_arbiters = {static_cast<int>(*i)};
+    } else {
       throw DbError(sqlstate::kUndefinedObject, "constraint \"" + c.constraint + "\" for table \"" +
                                                     schema.name + "\" does not exist");
     }
@@ -253,9 +259,22 @@ void Binder::BindOnConflict(const sql::OnConflict& c, const Table& table, const 
       }
       named.insert(id->value());
     }
-    std::set<uint16_t> key;
-    for (ColumnId k : schema.primary_key) key.insert(k.value());
-    if (key.empty() || named != key) {
+    auto same = [&](const std::vector<ColumnId>& columns) {
+      std::set<uint16_t> set;
+      for (ColumnId k : columns) set.insert(k.value());
+      return !set.empty() && set == named;
+    };
+    if (same(schema.primary_key)) {
+      out->conflict_arbiters = {IndexRange::kPrimaryKey};
+    } else {
+      for (size_t i = 0; i < schema.indexes.size(); i++) {
+        if (schema.indexes[i].unique && same(schema.indexes[i].columns)) {
+          out->conflict_arbiters = {static_cast<int>(i)};
+          break;
+        }
+      }
+    }
+    if (out->conflict_arbiters.empty()) {
       throw DbError(sqlstate::kInvalidColumnReference,
                     "there is no unique or exclusion constraint matching the ON CONFLICT "
                     "specification");
@@ -558,7 +577,6 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
   };
   for (const sql::ColumnDef& c : s.columns) {
     if (c.default_value) NotSupported("DEFAULT", c.default_value->position);
-    if (c.unique) NotSupported("UNIQUE", c.position);
     // Refused, never accepted and ignored: nothing would check them.
     for (const sql::TableConstraint& k : c.constraints) {
       NotSupported(k.kind == sql::ConstraintKind::kCheck ? "CHECK" : "FOREIGN KEY", k.position);
@@ -578,8 +596,28 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     def.not_null = c.not_null || c.primary_key;
     out.schema.columns.push_back(def);
   }
+  std::vector<std::string> index_names;
+  auto add_unique = [&](const std::vector<std::string>& cols, const std::string& name,
+                        int position) {
+    IndexDef index;
+    index.unique = true;
+    index.constraint = true;
+    for (const std::string& c : cols) {
+      std::optional<ColumnId> id = out.schema.FindColumn(c);
+      if (!id) {
+        throw DbError(sqlstate::kUndefinedColumn,
+                      "column \"" + c + "\" named in key does not exist", position);
+      }
+      index.columns.push_back(*id);
+    }
+    index.name =
+        name.empty() ? catalog_.ChooseIndexName(out.schema.name, cols, "key", index_names) : name;
+    index_names.push_back(index.name);
+    out.schema.indexes.push_back(std::move(index));
+  };
   for (const sql::ColumnDef& c : s.columns) {
     if (c.primary_key) set_pk({c.name}, c.position);
+    if (c.unique) add_unique({c.name}, "", c.position);
   }
   for (const sql::TableConstraint& k : s.constraints) {
     switch (k.kind) {
@@ -589,7 +627,8 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
       case sql::ConstraintKind::kForeignKey:
         NotSupported("FOREIGN KEY", k.position);
       case sql::ConstraintKind::kUnique:
-        NotSupported("UNIQUE", k.position);
+        add_unique(k.columns, k.name, k.position);
+        break;
       case sql::ConstraintKind::kCheck:
         NotSupported("CHECK", k.position);
     }

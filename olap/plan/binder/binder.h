@@ -98,6 +98,10 @@ struct BoundStatement {
   // (positions 0..n-1), then the proposed row's, EXCLUDED (n..2n-1).
   enum class OnConflictAction : uint8_t { kNone, kNothing, kUpdate };
   OnConflictAction on_conflict = OnConflictAction::kNone;
+  // The arbiter: the unique index the target names (IndexRange::kPrimaryKey
+  // or a position in TableSchema::indexes); empty: every unique index (ON
+  // CONFLICT DO NOTHING without a target).
+  std::vector<int> conflict_arbiters;
   std::vector<std::pair<uint32_t, ExprPtr>> conflict_set;
   ExprPtr conflict_where;
 

@@ -74,9 +74,16 @@ std::string QuoteIdent(const std::string& s) {
   return q + "\"";
 }
 
-std::string KeyColumns(const TableSchema& schema) {
+// The columns of an index relation ('i'): its primary key or secondary index.
+const std::vector<ColumnId>& IndexColumns(const CatalogRelation& r) {
+  const TableSchema& s = r.table->schema();
+  return r.index_position < 0 ? s.primary_key
+                              : s.indexes[static_cast<size_t>(r.index_position)].columns;
+}
+
+std::string KeyColumns(const TableSchema& schema, const std::vector<ColumnId>& columns) {
   std::string s;
-  for (ColumnId k : schema.primary_key) {
+  for (ColumnId k : columns) {
     if (!s.empty()) s += ", ";
     s += QuoteIdent(schema.column(k).name);
   }
@@ -102,7 +109,7 @@ std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
     }
   } else {
     const TableSchema& s = rel.table->schema();
-    for (ColumnId k : s.primary_key) {
+    for (ColumnId k : IndexColumns(rel)) {
       const ColumnDef& c = s.column(k);
       out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), false});
     }
@@ -141,6 +148,13 @@ CatalogView::CatalogView(const Catalog& catalog, CatalogSession session)
       r.oid = IndexOid(id);
       r.name = t.schema().name + "_pkey";
       r.kind = 'i';
+      relations_.push_back(r);
+    }
+    for (size_t i = 0; i < t.schema().indexes.size(); i++) {
+      r.oid = SecondaryIndexOid(id, i);
+      r.name = t.schema().indexes[i].name;
+      r.kind = 'i';
+      r.index_position = static_cast<int>(i);
       relations_.push_back(r);
     }
   }
@@ -187,15 +201,20 @@ std::string CatalogView::RegclassName(int32_t oid) const {
 std::optional<std::string> CatalogView::IndexDef(int32_t index_oid) const {
   const CatalogRelation* r = FindRelation(index_oid);
   if (r == nullptr || r->kind != 'i') return std::nullopt;
-  return "CREATE UNIQUE INDEX " + QuoteIdent(r->name) + " ON public." +
-         QuoteIdent(r->table->schema().name) + " USING btree (" + KeyColumns(r->table->schema()) +
-         ")";
+  const bool unique = r->index_position < 0 || r->table->schema().indexes[r->index_position].unique;
+  return std::string(unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") + QuoteIdent(r->name) +
+         " ON public." + QuoteIdent(r->table->schema().name) + " USING btree (" +
+         KeyColumns(r->table->schema(), IndexColumns(*r)) + ")";
 }
 
 std::optional<std::string> CatalogView::ConstraintDef(int32_t constraint_oid) const {
   const CatalogRelation* r = FindRelation(constraint_oid - 1);
   if (r == nullptr || r->kind != 'i' || r->system != nullptr) return std::nullopt;
-  return "PRIMARY KEY (" + KeyColumns(r->table->schema()) + ")";
+  if (r->index_position >= 0) {
+    if (!r->table->schema().indexes[r->index_position].constraint) return std::nullopt;
+    return "UNIQUE (" + KeyColumns(r->table->schema(), IndexColumns(*r)) + ")";
+  }
+  return "PRIMARY KEY (" + KeyColumns(r->table->schema(), IndexColumns(*r)) + ")";
 }
 
 std::optional<std::string> CatalogView::UserName(int32_t role_oid) const {
@@ -287,7 +306,8 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       b.Int("relam", r.kind == 'r' ? kHeapAm : r.kind == 'i' ? kBtreeAm : 0);
       b.Int("relfilenode", r.kind == 'v' ? 0 : r.oid).Int("reltuples", -1);
       b.Bool("relhasindex",
-             r.kind == 'r' && r.table != nullptr && !r.table->schema().primary_key.empty());
+             r.kind == 'r' && r.table != nullptr &&
+                 (!r.table->schema().primary_key.empty() || !r.table->schema().indexes.empty()));
       b.Str("relpersistence", "p").Str("relkind", std::string(1, r.kind));
       b.Int("relnatts", static_cast<int64_t>(Attributes(r).size()));
       b.Bool("relispopulated", true).Str("relreplident", r.kind == 'r' ? "d" : "n");
@@ -329,18 +349,24 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
     for (const CatalogRelation& r : relations_) {
       if (r.kind != 'i') continue;
       const TableSchema& s = r.table->schema();
+      const forktail::IndexDef* secondary =
+          r.index_position < 0 ? nullptr : &s.indexes[static_cast<size_t>(r.index_position)];
+      if (n == "pg_constraint" && secondary != nullptr && !secondary->constraint) continue;
+      const std::vector<ColumnId>& columns = IndexColumns(r);
+      const int32_t table_oid = TableOid(r.table->id());
       std::string key_list;
       std::string zeros;
-      for (ColumnId k : s.primary_key) {
+      for (ColumnId k : columns) {
         key_list += (key_list.empty() ? "" : " ") + std::to_string(k.value() + 1);
         zeros += zeros.empty() ? "0" : " 0";
       }
       RowBuilder b(def);
       if (n == "pg_index") {
-        b.Int("indexrelid", r.oid).Int("indrelid", r.oid - 1);
-        b.Int("indnatts", static_cast<int64_t>(s.primary_key.size()));
-        b.Int("indnkeyatts", static_cast<int64_t>(s.primary_key.size()));
-        b.Bool("indisunique", true).Bool("indisprimary", true).Bool("indimmediate", true);
+        b.Int("indexrelid", r.oid).Int("indrelid", table_oid);
+        b.Int("indnatts", static_cast<int64_t>(columns.size()));
+        b.Int("indnkeyatts", static_cast<int64_t>(columns.size()));
+        b.Bool("indisunique", secondary == nullptr || secondary->unique);
+        b.Bool("indisprimary", secondary == nullptr).Bool("indimmediate", true);
         b.Bool("indisvalid", true).Bool("indisready", true).Bool("indislive", true);
         b.Str("indkey", key_list).Str("indcollation", zeros).Str("indclass", zeros);
         b.Str("indoption", zeros);
@@ -348,7 +374,8 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
         std::string conkey = key_list;
         for (char& c : conkey) c = c == ' ' ? ',' : c;
         b.Int("oid", r.oid + 1).Str("conname", r.name).Int("connamespace", kPublicNamespace);
-        b.Str("contype", "p").Bool("convalidated", true).Int("conrelid", r.oid - 1);
+        b.Str("contype", secondary == nullptr ? "p" : "u").Bool("convalidated", true);
+        b.Int("conrelid", table_oid);
         b.Int("conindid", r.oid).Str("confupdtype", " ").Str("confdeltype", " ");
         b.Str("confmatchtype", " ").Bool("conislocal", true).Bool("connoinherit", true);
         b.Str("conkey", "{" + conkey + "}");

@@ -52,6 +52,13 @@ inline constexpr int32_t kFirstUserOid = 16384;
 inline int32_t TableOid(TableId id) { return kFirstUserOid + 4 * static_cast<int32_t>(id.value()); }
 inline int32_t IndexOid(TableId id) { return TableOid(id) + 1; }
 inline int32_t ConstraintOid(TableId id) { return TableOid(id) + 2; }
+// Secondary indexes (and their UNIQUE constraint, at +1) in a range of their
+// own, by table and position; a DROP INDEX renumbers the ones after it.
+inline constexpr int32_t kFirstSecondaryIndexOid = 1 << 24;
+inline int32_t SecondaryIndexOid(TableId id, size_t position) {
+  return kFirstSecondaryIndexOid + 2048 * static_cast<int32_t>(id.value()) +
+         2 * static_cast<int32_t>(position);
+}
 }  // namespace catalog_oid
 
 // Who is asking: the session's user and database (what current_user and
@@ -69,6 +76,7 @@ struct CatalogRelation {
   int32_t namespace_oid = catalog_oid::kPublicNamespace;
   char kind = 'r';               // 'r' table, 'i' index, 'v' view (the system relations)
   const Table* table = nullptr;  // user tables and their indexes
+  int index_position = -1;       // kind 'i': -1 the primary key, else in schema.indexes
   const struct SystemRelationDef* system = nullptr;
 };
 

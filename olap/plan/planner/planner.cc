@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "olap/plan/binder/table_function.h"
+#include "olap/plan/planner/index_selection.h"
 #include "olap/plan/planner/planner_internal.h"
 #include "storage/error.h"
 #include "storage/table/table.h"
@@ -186,7 +187,21 @@ Planned Planner::PlanGet(const LogicalOp& get, const std::vector<const Expressio
               std::to_string(f.join_id) + " on " + ShowIds({f.probe_column}, {&get}) +
               (wired ? ")" : ", not wired)");
   }
+  // An index that narrows the read (index_selection.h); the filter stays whole.
   std::string label = "TableScan " + get.table_name;
+  auto column_of = [&](const Expression& ref) -> std::optional<ColumnId> {
+    for (size_t i = 0; i < get.columns.size() && i < get.table_columns.size(); i++) {
+      if (get.columns[i].id == ref.column)
+        return ColumnId(static_cast<uint16_t>(get.table_columns[i]));
+    }
+    return std::nullopt;
+  };
+  if (std::optional<IndexChoice> index = ChooseIndex(conds, table.schema(), column_of)) {
+    spec.index_range = std::make_shared<IndexRange>(std::move(index->range));
+    label = "IndexScan " + get.table_name;
+    detail = "index=" + index->name + "[" + index->condition + "]" +
+             (detail.empty() ? "" : " " + detail);
+  }
   if (!get.alias.empty() && get.alias != get.table_name) label += " " + get.alias;
   Planned out{b_.Scan(table, std::move(spec)), std::move(layout)};
   for (OperatorId build : after) b_.Precede(build, out.id);

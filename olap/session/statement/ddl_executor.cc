@@ -3,12 +3,17 @@
 //   CREATE TABLE [IF NOT EXISTS]  the binder's schema; an existing table with
 //                                 IF NOT EXISTS: NOTICE, nothing done.
 //   DROP TABLE [IF EXISTS] a, b   dropped at commit (Transaction::DropTable).
-//   DROP INDEX                    there are no named indexes: 42704, or a
-//                                 NOTICE with IF EXISTS.
-//   CREATE [UNIQUE] INDEX         storage has one index per table, the
-//                                 primary-key hash index, fixed at CREATE TABLE.
-//                                 The statement is checked (table, columns) and
-//                                 accepted as a no-op with a NOTICE saying so.
+//   DROP INDEX [IF EXISTS] a, b   Transaction::DropIndex (logged, undone);
+//                                 42704 for an unknown name, a NOTICE with
+//                                 IF EXISTS.
+//   CREATE [UNIQUE] INDEX         Transaction::CreateIndex: an ordered index
+//                                 (storage/table/ordered_index.h) built from
+//                                 the rows, maintained by every write, logged
+//                                 and undone; named as PostgreSQL names it
+//                                 when no name is given. USING btree or hash
+//                                 (an ordered index answers both); other
+//                                 methods, partial and expression indexes:
+//                                 0A000.
 //   ALTER TABLE ADD PRIMARY KEY   Transaction::AddPrimaryKey: every row checked
 //                                 (23502 NULLs, 23505 duplicates), the key index
 //                                 built, logged (kCreateIndex), undone on
@@ -77,6 +82,10 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
     int position = i < drop.name_positions.size() ? drop.name_positions[i] : statement.position;
     std::string name = TableNameOf(drop.names[i], position);
     if (index) {
+      if (context_.catalog->FindIndex(name)) {
+        txn_.DropIndex(name);
+        continue;
+      }
       if (!drop.if_exists) {
         throw DbError(sqlstate::kUndefinedObject, "index \"" + name + "\" does not exist",
                       position);
@@ -100,36 +109,37 @@ StatementResult WriteExecutor::CreateIndex(const sql::Statement& statement) {
   const sql::CreateIndexStmt& create = *statement.create_index;
   std::string name = TableNameOf(create.table, statement.position);
   const Table& table = FindTableOrThrow(*context_.catalog, name, statement.position);
-  std::vector<ColumnId> columns;
+  if (create.where) {
+    throw DbError(sqlstate::kFeatureNotSupported, "partial indexes are not supported",
+                  create.where->position);
+  }
+  if (!create.method.empty() && create.method != "btree" && create.method != "hash") {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "access method \"" + create.method +
+                      "\" is not supported: Forktail's indexes are ordered (btree)",
+                  statement.position);
+  }
+  IndexDef index;
+  index.unique = create.unique;
+  std::vector<std::string> column_names;
   for (const sql::OrderItem& key : create.keys) {
     if (key.expr->kind != sql::ExprKind::kColumnRef) {
       throw DbError(sqlstate::kFeatureNotSupported, "indexes on expressions are not supported",
                     key.position);
     }
-    columns.push_back(ColumnOrThrow(table, key.expr->names.back(), key.expr->position));
+    index.columns.push_back(ColumnOrThrow(table, key.expr->names.back(), key.expr->position));
+    column_names.push_back(key.expr->names.back());
   }
   StatementResult result;
   result.command_tag = "CREATE INDEX";
-  std::vector<ColumnId> sorted = columns, key = table.schema().primary_key;
-  std::sort(sorted.begin(), sorted.end());
-  std::sort(key.begin(), key.end());
-  const bool on_key = !key.empty() && sorted == key;
-  if (create.unique && !on_key) {
-    // A unique index is a constraint: accepting it as a no-op would drop it.
-    throw DbError(sqlstate::kFeatureNotSupported,
-                  "CREATE UNIQUE INDEX is not supported: a table's only unique constraint is its "
-                  "primary key",
-                  statement.position);
+  index.name = create.name.empty() ? context_.catalog->ChooseIndexName(name, column_names, "idx")
+                                   : create.name;
+  if (create.if_not_exists && (context_.catalog->FindTable(index.name) != nullptr ||
+                               context_.catalog->FindIndex(index.name))) {
+    result.notices.push_back("relation \"" + index.name + "\" already exists, skipping");
+    return result;
   }
-  if (on_key) {
-    result.notices.push_back("CREATE INDEX is a no-op: table \"" + name +
-                             "\" already has a unique hash index on these columns (its primary "
-                             "key)");
-  } else {
-    result.notices.push_back(
-        "CREATE INDEX is accepted as a no-op: Forktail tables have only their primary-key hash "
-        "index (declared in CREATE TABLE)");
-  }
+  txn_.CreateIndex(name, std::move(index));
   return result;
 }
 

@@ -275,6 +275,7 @@ BoundStatement CopyBound(const BoundStatement& bound) {
   for (const ExprPtr& e : bound.returning) copy.returning.push_back(CloneExpr(*e));
   copy.returning_columns = bound.returning_columns;
   copy.on_conflict = bound.on_conflict;
+  copy.conflict_arbiters = bound.conflict_arbiters;
   for (const auto& [column, value] : bound.conflict_set) {
     copy.conflict_set.emplace_back(column, CloneExpr(*value));
   }

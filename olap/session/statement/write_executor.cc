@@ -1,5 +1,6 @@
 #include "olap/session/statement/write_executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -9,8 +10,10 @@
 
 #include "olap/common/data_chunk.h"
 #include "olap/execution/operator/physical_chunk_block.h"
+#include "olap/execution/operator/physical_scan.h"
 #include "olap/expression/expression_executor.h"
 #include "olap/parser/ast.h"
+#include "olap/plan/planner/index_selection.h"
 #include "olap/session/statement/point_statement.h"
 
 namespace forktail {
@@ -182,10 +185,39 @@ StatementResult WriteExecutor::Insert(BoundStatement bound) {
   return result;
 }
 
+std::optional<TupleId> WriteExecutor::FindConflict(const BoundStatement& bound,
+                                                   const Row& row) const {
+  const Table& table = txn_.GetTable(bound.table_name);
+  const TableSchema& schema = table.schema();
+  std::vector<int> arbiters = bound.conflict_arbiters;
+  if (arbiters.empty()) {  // every unique index
+    if (!schema.primary_key.empty()) arbiters.push_back(IndexRange::kPrimaryKey);
+    for (size_t i = 0; i < schema.indexes.size(); i++) {
+      if (schema.indexes[i].unique) arbiters.push_back(static_cast<int>(i));
+    }
+  }
+  for (int arbiter : arbiters) {
+    IndexRange range;
+    range.index = arbiter;
+    const std::vector<ColumnId>& columns =
+        arbiter == IndexRange::kPrimaryKey ? schema.primary_key : schema.indexes[arbiter].columns;
+    for (ColumnId c : columns) {
+      // Cast as the insert will (its errors are the insert's errors).
+      Value v = row[c.value()].CastTo(schema.column(c).type);
+      if (v.is_null()) break;  // NULLs never conflict
+      range.equal.push_back(std::move(v));
+    }
+    if (range.equal.size() != columns.size()) continue;
+    // Unique: at most one row, so the limit of one is never exceeded.
+    std::optional<std::vector<TupleId>> found = table.ProbeIndex(range, 1);
+    if (found && !found->empty()) return found->front();
+  }
+  return std::nullopt;
+}
+
 std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
                                                  const std::vector<Type>& types,
                                                  std::vector<Row> rows) {
-  const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
   const bool update = bound.on_conflict == BoundStatement::OnConflictAction::kUpdate;
   // DO UPDATE evaluates over [existing row, proposed row] (EXCLUDED).
   std::vector<Type> pair_types = types;
@@ -200,12 +232,7 @@ std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
   std::set<TupleId> touched;  // rows this statement inserted or updated
   std::vector<Row> written;
   for (Row& row : rows) {
-    std::optional<TupleId> existing;
-    if (!schema.primary_key.empty()) {
-      Transaction::Key key;
-      for (ColumnId k : schema.primary_key) key.push_back(row[k.value()]);
-      existing = txn_.Find(bound.table_name, key);
-    }
+    std::optional<TupleId> existing = FindConflict(bound, row);
     if (!existing) {
       touched.insert(txn_.Insert(bound.table_name, row));
       written.push_back(std::move(row));
@@ -339,6 +366,30 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
         if (row) {
           batch_tids.push_back(*tid);
           batch_rows.push_back(std::move(*row));
+        }
+      }
+    }
+  }
+  if (!looked_up && bound.where) {
+    // A secondary index that narrows the search (index_selection.h), unless
+    // it finds so many rows that the scan is cheaper.
+    std::optional<IndexChoice> index =
+        ChooseIndex({bound.where.get()}, table.schema(), [](const Expression& ref) {
+          return std::optional(ColumnId(static_cast<uint16_t>(ref.column)));
+        });
+    if (index) {
+      size_t limit =
+          std::max<size_t>(TableScanOperator::kMinIndexProbeRows,
+                           table.live_row_count() / TableScanOperator::kIndexProbeFraction);
+      if (std::optional<std::vector<TupleId>> tids = table.ProbeIndex(index->range, limit)) {
+        looked_up = true;
+        std::sort(tids->begin(), tids->end());
+        for (TupleId tid : *tids) {
+          std::optional<Row> row = txn_.Read(bound.table_name, tid);
+          if (!row) continue;
+          batch_tids.push_back(tid);
+          batch_rows.push_back(std::move(*row));
+          if (batch_rows.size() == kVectorSize) flush();
         }
       }
     }

@@ -57,6 +57,8 @@ class WriteExecutor {
   StatementResult Insert(BoundStatement bound);
   // INSERT ... ON CONFLICT: inserts the rows whose key is free, skips or
   // updates the others; returns the rows as written (inserted or updated).
+  // The existing row an ON CONFLICT arbiter finds for the proposed row.
+  std::optional<TupleId> FindConflict(const BoundStatement& bound, const Row& row) const;
   std::vector<Row> InsertOnConflict(const BoundStatement& bound, const std::vector<Type>& types,
                                     std::vector<Row> rows);
   StatementResult UpdateOrDelete(const sql::Statement& statement, BoundStatement bound);

@@ -1,0 +1,49 @@
+// Index selection: which index, if any, narrows a table read to the rows a
+// conjunction can accept.
+//
+// Used wherever a table is read under a WHERE: the planner's table scans (on
+// the transaction thread and in snapshots) and UPDATE/DELETE's row search.
+// The index only narrows: the caller still evaluates every conjunct on each
+// row it reads, so a choice must find a superset of the accepted rows, and
+// that is all it must do. What qualifies a conjunct:
+//
+//   column = c, column < c, <=, >, >=   (either side; BETWEEN arrives as two)
+//
+// where `column` is a table column (an integer column widened by a cast
+// counts) and c a constant that converts to the column's type without loss
+// (so the comparison in the column's type is the comparison the WHERE makes).
+// CHAR columns qualify only for `=` (their comparisons ignore trailing
+// blanks, which byte order does not); DOUBLE columns never.
+//
+// Choice: the primary key when every key column has an `=`; otherwise the
+// secondary index with the longest `=` prefix, a range on the next column
+// breaking ties; none when no index has a first column constrained. The
+// cost check (an index probe that finds too many rows falls back to a scan)
+// is made at execution time, where the row count is known exactly.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "olap/expression/expression.h"
+#include "storage/table/ordered_index.h"
+#include "storage/table/schema.h"
+
+namespace forktail {
+
+struct IndexChoice {
+  IndexRange range;
+  std::string name;       // "t_pkey" or the index's name
+  std::string condition;  // what the probe fixes, for EXPLAIN: "a = 5 AND b >= 3"
+};
+
+// `column_of` maps a column reference to the table column it reads (nullopt:
+// not a column of this table).
+using TableColumnOf = std::function<std::optional<ColumnId>(const Expression& column_ref)>;
+
+std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& conjuncts,
+                                       const TableSchema& schema, const TableColumnOf& column_of);
+
+}  // namespace forktail

@@ -1,0 +1,102 @@
+// OrderedIndex: a secondary index (CREATE [UNIQUE] INDEX), ordered, over one or
+// more columns, for equality on a prefix of its columns and a range on the
+// next one.
+//
+// Entries are byte strings: the key columns' values in an order-preserving
+// encoding (memcmp order = the values' order), then the row's packed TupleId
+// (8 bytes, big-endian). Appending the tid makes every entry distinct, so
+// duplicates of a non-unique key are simply adjacent entries, and the tid
+// comes back with the entry without a separate payload.
+//
+// Encoding (each component self-delimiting, so no value's encoding is a
+// prefix of another's and "all entries whose column k equals v" is a
+// contiguous range with a common prefix). A component is a marker byte, 0x01
+// for a value and 0x02 for NULL (NULLs sort last, as in PostgreSQL's btree),
+// then for a value:
+//   integers, dates, timestamps, narrow decimals  8 bytes big-endian, sign
+//                                                 bit flipped
+//   wide decimals                                 16 bytes, same
+//   booleans                                      1 byte
+//   strings (CHAR stored padded, VARCHAR, TEXT)   bytes with 0x00 written as
+//                                                 0x00 0xFF, then 0x00 0x00
+//   doubles                                       IEEE bits, sign-flipped
+//                                                 (negative: all bits flipped)
+// Every live row has an entry, NULLs included: a probe on a prefix of the
+// columns must find rows whose later columns are NULL. A probe's values and
+// bounds are never NULL (no comparison matches NULL), and a unique index
+// never sees a conflict in a key that has a NULL (as in PostgreSQL).
+//
+// Why a std::set of strings: simple, ordered, and correct under every write,
+// undo and redo; the interface (Insert/Erase/Probe) hides it so that a B+tree
+// with prefix compression can replace it when memory matters (issue 19).
+//
+// Threads: mutated only by the transaction thread; a forked snapshot reads
+// its copy.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "storage/ids.h"
+#include "storage/table/schema.h"
+#include "storage/value/value.h"
+
+namespace forktail {
+
+// One side of a range on the column after the equality prefix.
+struct IndexBound {
+  Value value;  // already of the column's type
+  bool inclusive = true;
+};
+
+// Which rows an index lookup should return: those whose first equal.size()
+// key columns equal `equal` (values of the columns' types, none NULL) and,
+// if set, whose next column lies within [lower, upper].
+struct IndexRange {
+  // Position in TableSchema::indexes; kPrimaryKey for the primary-key hash
+  // index (then `equal` is the whole key and there are no bounds).
+  static constexpr int kPrimaryKey = -1;
+  int index = kPrimaryKey;
+  std::vector<Value> equal;
+  std::optional<IndexBound> lower;
+  std::optional<IndexBound> upper;
+};
+
+class OrderedIndex {
+ public:
+  explicit OrderedIndex(const std::vector<Type>& key_types) : key_types_(key_types) {}
+
+  size_t size() const { return entries_.size(); }
+  const std::vector<Type>& key_types() const { return key_types_; }
+
+  // A row's key: the encoded values (of the key types), without the tid.
+  struct Key {
+    std::string bytes;
+    bool has_null = false;  // never a unique conflict
+
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  Key EncodeKey(const std::vector<Value>& key) const;
+
+  // Adds or removes the entry of a row whose encoded key is `key`.
+  void Insert(const Key& key, TupleId tid);
+  void Erase(const Key& key, TupleId tid);
+  void Clear() { entries_.clear(); }
+
+  // A row other than `self` with the same key (unique checks; a key with a
+  // NULL has none).
+  std::optional<TupleId> FindOther(const Key& key, TupleId self) const;
+
+  // The tids of the entries in `range` (its `index` is not looked at), in key
+  // order; nullopt as soon as there are more than `limit`.
+  std::optional<std::vector<TupleId>> Probe(const IndexRange& range, size_t limit) const;
+
+ private:
+  std::vector<Type> key_types_;
+  std::set<std::string, std::less<>> entries_;
+};
+
+}  // namespace forktail

@@ -1,0 +1,141 @@
+// Table's secondary indexes: building, dropping, maintenance and lookups (see
+// table.h and ordered_index.h). Every write path keeps them exact: Insert and
+// InsertAt (FinishInsert), Update and RedoUpdate (table_mutation.cc), Delete,
+// and the undo primitives; RebuildIndex rebuilds them after a load, so
+// checkpoint images need not carry them.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "storage/error.h"
+#include "storage/table/table.h"
+
+namespace forktail {
+
+OrderedIndex Table::MakeIndex(const IndexDef& def) const {
+  std::vector<Type> types;
+  for (ColumnId c : def.columns) types.push_back(schema_.column(c).type);
+  return OrderedIndex(types);
+}
+
+Table::IndexKeys Table::IndexKeysOf(const Row& row) const {
+  IndexKeys keys;
+  keys.reserve(secondary_.size());
+  std::vector<Value> values;
+  for (size_t i = 0; i < secondary_.size(); i++) {
+    values.clear();
+    for (ColumnId c : schema_.indexes[i].columns) values.push_back(row[c.value()]);
+    keys.push_back(secondary_[i].EncodeKey(values));
+  }
+  return keys;
+}
+
+Table::IndexKeys Table::StoredIndexKeys(TupleId tid) const {
+  BlockRef block = directory_.Pin(tid.block);
+  IndexKeys keys;
+  keys.reserve(secondary_.size());
+  std::vector<Value> values;
+  for (size_t i = 0; i < secondary_.size(); i++) {
+    values.clear();
+    for (ColumnId c : schema_.indexes[i].columns) values.push_back(block->GetCell(c, tid.slot));
+    keys.push_back(secondary_[i].EncodeKey(values));
+  }
+  return keys;
+}
+
+void Table::CheckUniqueIndexes(const IndexKeys& keys, TupleId self,
+                               const std::vector<bool>* only_changed) const {
+  for (size_t i = 0; i < secondary_.size(); i++) {
+    if (!schema_.indexes[i].unique) continue;
+    if (only_changed != nullptr && !(*only_changed)[i]) continue;
+    if (secondary_[i].FindOther(keys[i], self)) {
+      throw DbError(sqlstate::kUniqueViolation,
+                    fmt::format("duplicate key value violates unique constraint \"{}\"",
+                                schema_.indexes[i].name));
+    }
+  }
+}
+
+void Table::IndexRow(const IndexKeys& keys, TupleId tid) {
+  for (size_t i = 0; i < keys.size(); i++) secondary_[i].Insert(keys[i], tid);
+}
+
+void Table::UnindexRow(const IndexKeys& keys, TupleId tid) {
+  for (size_t i = 0; i < keys.size(); i++) secondary_[i].Erase(keys[i], tid);
+}
+
+void Table::RebuildSecondaryIndexes() {
+  if (secondary_.empty()) return;
+  for (OrderedIndex& index : secondary_) index.Clear();
+  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (view.is_deleted(r)) continue;
+      TupleId tid{block->block_no(), SlotNo(r)};
+      IndexRow(StoredIndexKeys(tid), tid);
+    }
+  });
+}
+
+void Table::AddIndex(IndexDef def) {
+  OrderedIndex built = MakeIndex(def);
+  std::optional<std::vector<Value>> duplicate;
+  std::vector<Value> values;
+  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+    for (uint32_t r = 0; r < view.row_count() && !duplicate; r++) {
+      if (view.is_deleted(r)) continue;
+      TupleId tid{block->block_no(), SlotNo(r)};
+      values.clear();
+      for (ColumnId c : def.columns) values.push_back(block->GetCell(c, tid.slot));
+      OrderedIndex::Key key = built.EncodeKey(values);
+      if (def.unique && built.FindOther(key, tid)) {
+        duplicate = values;
+      } else {
+        built.Insert(key, tid);
+      }
+    }
+  });
+  if (duplicate) {
+    std::string names, shown;
+    for (size_t i = 0; i < def.columns.size(); i++) {
+      names += (i ? ", " : "") + schema_.column(def.columns[i]).name;
+      shown += (i ? ", " : "") + (*duplicate)[i].ToString();
+    }
+    // PostgreSQL's DETAIL line travels in the message, as COPY's CONTEXT does.
+    throw DbError(sqlstate::kUniqueViolation,
+                  fmt::format("could not create unique index \"{}\"\nDETAIL:  Key ({})=({}) is "
+                              "duplicated.",
+                              def.name, names, shown));
+  }
+  schema_.indexes.push_back(std::move(def));
+  secondary_.push_back(std::move(built));
+}
+
+IndexDef Table::DropIndex(size_t position) {
+  IndexDef def = std::move(schema_.indexes.at(position));
+  schema_.indexes.erase(schema_.indexes.begin() + static_cast<std::ptrdiff_t>(position));
+  secondary_.erase(secondary_.begin() + static_cast<std::ptrdiff_t>(position));
+  return def;
+}
+
+void Table::RestoreIndex(size_t position, IndexDef def) {
+  OrderedIndex index = MakeIndex(def);
+  schema_.indexes.insert(schema_.indexes.begin() + static_cast<std::ptrdiff_t>(position),
+                         std::move(def));
+  secondary_.insert(secondary_.begin() + static_cast<std::ptrdiff_t>(position), std::move(index));
+  // Rebuilding all is simplest and runs only when a DROP INDEX is rolled back.
+  RebuildSecondaryIndexes();
+}
+
+std::optional<std::vector<TupleId>> Table::ProbeIndex(const IndexRange& range, size_t limit) const {
+  if (range.index == IndexRange::kPrimaryKey) {
+    std::optional<TupleId> tid = LookupKey(range.equal);
+    if (tid) {
+      if (limit == 0) return std::nullopt;
+      return std::vector<TupleId>{*tid};
+    }
+    return std::vector<TupleId>{};
+  }
+  return secondary_.at(static_cast<size_t>(range.index)).Probe(range, limit);
+}
+
+}  // namespace forktail

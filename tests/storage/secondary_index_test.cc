@@ -1,0 +1,247 @@
+// Secondary indexes: the key encoding orders as the values do, probes find
+// exactly the rows a brute-force filter finds under random inserts, updates
+// (with relocations), deletes and their undos, unique indexes refuse
+// duplicates before anything changes, and the catalog image keeps the
+// definitions.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "storage/storage.h"
+#include "storage/table/catalog.h"
+#include "storage/table/ordered_index.h"
+
+namespace forktail {
+namespace {
+
+using namespace std::string_literals;
+
+std::string Encoded(const OrderedIndex& index, const std::vector<Value>& key) {
+  return index.EncodeKey(key).bytes;
+}
+
+TEST(OrderedIndexEncoding, OrdersAsTheValuesDo) {
+  std::mt19937_64 rng(7);
+  OrderedIndex ints({Type::BigInt()});
+  OrderedIndex texts({Type::Text()});
+  OrderedIndex pairs({Type::Integer(), Type::Text()});
+  std::vector<int64_t> int_values = {INT64_MIN, -1000, -1, 0, 1, 255, 256, 65536, INT64_MAX};
+  for (int i = 0; i < 200; i++) int_values.push_back(static_cast<int64_t>(rng()));
+  std::vector<std::string> strings = {"", "a", "a\0"s, "a\0b"s, "ab", "b", "\xff", "\xff\xff"};
+  for (int i = 0; i < 200; i++) {
+    std::string s(rng() % 5, 'a');
+    for (char& c : s) c = static_cast<char>(rng() % 4);  // many zero bytes
+    strings.push_back(s);
+  }
+  for (int64_t a : int_values) {
+    for (int64_t b : {int64_t{0}, int64_t{-5}, int64_t{77}, INT64_MIN}) {
+      EXPECT_EQ(a < b, Encoded(ints, {Value::BigInt(a)}) < Encoded(ints, {Value::BigInt(b)}));
+    }
+  }
+  for (const std::string& a : strings) {
+    for (const std::string& b : strings) {
+      EXPECT_EQ(a < b, Encoded(texts, {Value::Text(a)}) < Encoded(texts, {Value::Text(b)}))
+          << testing::PrintToString(a) << " vs " << testing::PrintToString(b);
+      // Composite keys: the first column decides first.
+      std::string ka = Encoded(pairs, {Value::Integer(1), Value::Text(a)});
+      std::string kb = Encoded(pairs, {Value::Integer(1), Value::Text(b)});
+      EXPECT_EQ(a < b, ka < kb);
+      EXPECT_LT(ka, Encoded(pairs, {Value::Integer(2), Value::Text(b)}));
+    }
+  }
+  // NULL sorts after every value, and marks the key.
+  EXPECT_TRUE(ints.EncodeKey({Value::Null(Type::BigInt())}).has_null);
+  EXPECT_LT(Encoded(ints, {Value::BigInt(INT64_MAX)}),
+            Encoded(ints, {Value::Null(Type::BigInt())}));
+}
+
+TEST(OrderedIndexProbe, BoundsAndEmptyRanges) {
+  OrderedIndex index({Type::Integer(), Type::Integer()});
+  for (int a = 0; a < 10; a++) {
+    for (int b = 0; b < 10; b++) {
+      index.Insert(index.EncodeKey({Value::Integer(a), Value::Integer(b)}),
+                   TupleId{BlockNo(0), SlotNo(static_cast<uint32_t>(a * 10 + b))});
+    }
+  }
+  auto count = [&](IndexRange r) { return index.Probe(r, 1000)->size(); };
+  IndexRange r;
+  r.index = 0;
+  EXPECT_EQ(count(r), 100u);
+  r.equal = {Value::Integer(3)};
+  EXPECT_EQ(count(r), 10u);
+  r.lower = IndexBound{Value::Integer(4), true};
+  EXPECT_EQ(count(r), 6u);
+  r.lower->inclusive = false;
+  EXPECT_EQ(count(r), 5u);
+  r.upper = IndexBound{Value::Integer(7), false};
+  EXPECT_EQ(count(r), 2u);  // 5, 6
+  r.upper = IndexBound{Value::Integer(2), true};
+  EXPECT_EQ(count(r), 0u);  // lower above upper
+  IndexRange first;
+  first.index = 0;
+  first.upper = IndexBound{Value::Integer(2), true};
+  EXPECT_EQ(count(first), 30u);
+  first.lower = IndexBound{Value::Integer(8), false};
+  EXPECT_EQ(count(first), 0u);
+  EXPECT_FALSE(index.Probe(IndexRange{0, {}, {}, {}}, 99).has_value());  // over the limit
+  std::vector<TupleId> found = *index.Probe(IndexRange{0, {Value::Integer(9)}, {}, {}}, 10);
+  ASSERT_EQ(found.size(), 10u);
+  EXPECT_EQ(found.front(), (TupleId{BlockNo(0), SlotNo(90)}));  // key order
+}
+
+TableSchema IndexedSchema() {
+  TableSchema s{
+      "r", {{"k", Type::Integer()}, {"v", Type::Integer()}, {"s", Type::Text()}}, {ColumnId(0)}};
+  s.indexes.push_back({"r_v_s", {ColumnId(1), ColumnId(2)}, false, false});
+  s.indexes.push_back({"r_s_key", {ColumnId(2)}, true, true});
+  return s;
+}
+
+// The live rows with v in [lo, hi], by brute force and through the index.
+std::vector<TupleId> Filtered(const Table& t, int lo, int hi) {
+  std::vector<TupleId> out;
+  t.ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (view.is_deleted(r)) continue;
+      Value v = block->GetCell(ColumnId(1), SlotNo(r));
+      if (!v.is_null() && v.GetInt() >= lo && v.GetInt() <= hi) {
+        out.push_back({block->block_no(), SlotNo(r)});
+      }
+    }
+  });
+  return out;
+}
+
+std::vector<TupleId> Probed(const Table& t, int lo, int hi) {
+  IndexRange r;
+  r.index = 0;
+  r.lower = IndexBound{Value::Integer(lo), true};
+  r.upper = IndexBound{Value::Integer(hi), true};
+  std::vector<TupleId> tids = *t.ProbeIndex(r, SIZE_MAX);
+  std::sort(tids.begin(), tids.end());
+  return tids;
+}
+
+TEST(SecondaryIndex, MatchesBruteForceUnderRandomWritesAndUndo) {
+  std::mt19937_64 rng(20261125);
+  Table t(TableId(1), IndexedSchema(), {.max_rows_per_block = 64});
+  std::vector<TupleId> live;
+  int next_key = 0, duplicates = 0;
+  auto text = [&](int n) {
+    // Long strings now and then force updates to relocate rows.
+    return Value::Text(std::to_string(n) + std::string(rng() % 50 == 0 ? 3000 : 0, 'x'));
+  };
+  for (int op = 0; op < 20000; op++) {
+    uint64_t kind = rng() % 100;
+    if (kind < 40 || live.empty()) {
+      Value s = rng() % 10 == 0 ? Value::Null(Type::Text()) : text(static_cast<int>(rng() % 5000));
+      Value v = rng() % 20 == 0 ? Value::Null(Type::Integer())
+                                : Value::Integer(static_cast<int32_t>(rng() % 200));
+      try {
+        TupleId tid = t.Insert({Value::Integer(next_key++), v, s});
+        if (rng() % 10 == 0) {
+          t.RemoveInserted(tid);  // undo of the insert
+        } else {
+          live.push_back(tid);
+        }
+      } catch (const DbError& e) {
+        EXPECT_STREQ(e.sqlstate(), sqlstate::kUniqueViolation);
+        duplicates++;
+      }
+    } else if (kind < 75) {
+      size_t i = rng() % live.size();
+      TupleId tid = live[i];
+      Row old = *t.Read(tid);
+      Table::ColumnUpdates updates = {
+          {ColumnId(1), Value::Integer(static_cast<int32_t>(rng() % 200))}};
+      if (rng() % 2) updates.push_back({ColumnId(2), text(static_cast<int>(rng() % 5000))});
+      try {
+        TupleId moved = t.Update(tid, updates);
+        if (rng() % 10 == 0) {  // undo, as the transaction engine does
+          if (moved == tid) {
+            Table::ColumnUpdates back;
+            for (const auto& [c, v] : updates) back.push_back({c, old[c.value()]});
+            ASSERT_EQ(t.Update(tid, back), tid);
+          } else {
+            t.RemoveInserted(moved);
+            t.Undelete(tid);
+          }
+        } else {
+          live[i] = moved;
+        }
+      } catch (const DbError& e) {
+        EXPECT_STREQ(e.sqlstate(), sqlstate::kUniqueViolation);
+        EXPECT_EQ(*t.Read(tid), old);  // nothing changed
+        duplicates++;
+      }
+    } else {
+      size_t i = rng() % live.size();
+      t.Delete(live[i]);
+      if (rng() % 10 == 0) {
+        t.Undelete(live[i]);
+      } else {
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+    if (op % 500 == 0) {
+      int lo = static_cast<int>(rng() % 200), hi = lo + static_cast<int>(rng() % 30);
+      ASSERT_EQ(Probed(t, lo, hi), Filtered(t, lo, hi)) << "op " << op;
+      ASSERT_EQ(t.secondary_index(0).size(), t.live_row_count());
+    }
+  }
+  EXPECT_GT(duplicates, 0);
+  // A rebuild (what a load does) gives the same answers.
+  std::vector<TupleId> before = Probed(t, 0, 199);
+  t.RebuildIndex();
+  EXPECT_EQ(Probed(t, 0, 199), before);
+}
+
+TEST(SecondaryIndex, UniqueAllowsNullsAndCreateChecksExistingRows) {
+  Table t(TableId(1), {"u", {{"k", Type::Integer()}, {"e", Type::Text()}}, {ColumnId(0)}});
+  t.Insert({Value::Integer(1), Value::Text("a")});
+  t.Insert({Value::Integer(2), Value::Text("a")});
+  t.Insert({Value::Integer(3), Value::Null(Type::Text())});
+  t.Insert({Value::Integer(4), Value::Null(Type::Text())});
+  try {
+    t.AddIndex({"u_e_key", {ColumnId(1)}, true, false});
+    FAIL() << "duplicates accepted";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), sqlstate::kUniqueViolation);
+    EXPECT_EQ(std::string(e.what()),
+              "could not create unique index \"u_e_key\"\nDETAIL:  Key (e)=(a) is duplicated.");
+  }
+  EXPECT_TRUE(t.schema().indexes.empty());
+  t.Delete(*t.LookupKey({Value::Integer(2)}));
+  t.AddIndex({"u_e_key", {ColumnId(1)}, true, false});
+  EXPECT_EQ(t.secondary_index(0).size(), 3u);  // NULL keys are indexed, never conflict
+  t.Insert({Value::Integer(5), Value::Null(Type::Text())});
+  EXPECT_THROW(t.Insert({Value::Integer(6), Value::Text("a")}), DbError);
+  EXPECT_FALSE(t.LookupKey({Value::Integer(6)}).has_value());  // nothing left behind
+  // DROP INDEX and its undo.
+  IndexDef dropped = t.DropIndex(0);
+  EXPECT_TRUE(t.schema().indexes.empty());
+  t.RestoreIndex(0, dropped);
+  EXPECT_EQ(t.secondary_index(0).size(), 4u);  // a and the three NULLs
+  EXPECT_THROW(t.Insert({Value::Integer(6), Value::Text("a")}), DbError);
+}
+
+TEST(SecondaryIndex, CatalogImageKeepsDefinitions) {
+  Catalog catalog;
+  Table& t = catalog.CreateTable(IndexedSchema());
+  t.Insert({Value::Integer(1), Value::Integer(5), Value::Text("x")});
+  catalog.AddIndex(t.id(), {"r_k", {ColumnId(0)}, false, false});
+  EXPECT_THROW(catalog.AddIndex(t.id(), {"r", {ColumnId(0)}, false, false}), DbError);  // a table
+  EXPECT_THROW(catalog.AddIndex(t.id(), {"r_k", {ColumnId(1)}, false, false}), DbError);
+  EXPECT_EQ(catalog.ChooseIndexName("r", {"v", "s"}, "idx"), "r_v_s_idx");
+  EXPECT_EQ(catalog.ChooseIndexName("r", {"s"}, "key"), "r_s_key1");  // r_s_key is taken
+  Catalog loaded;
+  ASSERT_TRUE(loaded.Deserialize(catalog.Serialize()).ok());
+  EXPECT_EQ(loaded.GetTable(t.id()).schema(), t.schema());
+  ASSERT_TRUE(loaded.FindIndex("r_s_key").has_value());
+  EXPECT_EQ(loaded.FindIndex("r_s_key")->second, 1u);
+  EXPECT_TRUE(loaded.GetTable(t.id()).schema().indexes[1].constraint);
+}
+
+}  // namespace
+}  // namespace forktail
