@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "olap/common/vector.h"
+#include "storage/value/value.h"
 
 namespace forktail {
 
@@ -96,5 +97,9 @@ class DataChunk {
   uint32_t sel_count_ = 0;
   SelectionVector sel_;
 };
+
+// A chunk of `rows` (each value of the type in `types` at its position), for
+// the few rows a key lookup or an index probe found.
+DataChunk ChunkOfRows(const std::vector<Type>& types, const std::vector<Row>& rows);
 
 }  // namespace forktail

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "olap/parser/ast.h"
+#include "olap/plan/planner/index_selection.h"
+#include "olap/plan/planner/planner.h"
 #include "olap/session/block/optimistic_block.h"
 #include "olap/session/block/txn_block.h"
 #include "olap/session/format/row_codec.h"
@@ -59,6 +61,63 @@ bool SmallAndTableFree(const LogicalOp& op, size_t* budget) {
 // Rows of constants a table-free read may bind to and still run on the
 // transaction thread (psql's \d on a few hundred tables stays under it).
 constexpr size_t kTableFreeRowBudget = 100'000;
+
+// Rows an index probe may find for a read to run on the transaction thread
+// (a short range: an order's lines, a customer's orders); more and the read
+// goes to a snapshot.
+constexpr size_t kOnThreadIndexRows = 2000;
+
+void CollectConjuncts(const LogicalOp& op, std::vector<const Expression*>* out) {
+  if (op.kind == LogicalOpKind::kFilter || op.kind == LogicalOpKind::kGet ||
+      op.kind == LogicalOpKind::kJoin) {
+    for (const ExprPtr& c : op.conditions) out->push_back(c.get());
+  }
+  for (const LogicalOpPtr& child : op.children) CollectConjuncts(*child, out);
+}
+
+// Whether every table `op` reads has an index some WHERE conjunct can probe
+// (index_selection.h), and no subquery runs per row: a cheap test on the
+// bound plan before the planner decides for sure (ReadNeedsSnapshot).
+bool EveryTableIndexed(const LogicalOp& op, const std::vector<const Expression*>& conjuncts,
+                       const Catalog& schemas) {
+  if (op.kind == LogicalOpKind::kApply || op.subplan != nullptr) return false;
+  if (op.kind == LogicalOpKind::kGet) {
+    const Table& table = schemas.GetTable(op.table_id);
+    auto column_of = [&](const Expression& ref) -> std::optional<ColumnId> {
+      for (size_t i = 0; i < op.columns.size() && i < op.table_columns.size(); i++) {
+        if (op.columns[i].id == ref.column) {
+          return ColumnId(static_cast<uint16_t>(op.table_columns[i]));
+        }
+      }
+      return std::nullopt;
+    };
+    return ChooseIndex(conjuncts, table.schema(), column_of).has_value();
+  }
+  for (const LogicalOpPtr& child : op.children) {
+    if (!EveryTableIndexed(*child, conjuncts, schemas)) return false;
+  }
+  return true;
+}
+
+// Short reads on the transaction thread run there to the end, one work
+// order after another: handing a few hundred rows to the scheduler's workers
+// and back cost more in thread wake-ups than the work (perf: most of the
+// time in futex waits). One immediate scheduler per thread that runs them.
+Scheduler& ImmediateScheduler() {
+  thread_local Scheduler scheduler([] {
+    SchedulerOptions options;
+    options.immediate = true;
+    return options;
+  }());
+  return scheduler;
+}
+
+bool ReadsThroughIndexes(const PreBoundStatement& pre, const Catalog& schemas) {
+  if (pre.bound.kind != BoundStatementKind::kQuery || !pre.bound.plan) return false;
+  std::vector<const Expression*> conjuncts;
+  CollectConjuncts(*pre.bound.plan, &conjuncts);
+  return EveryTableIndexed(*pre.bound.plan, conjuncts, schemas);
+}
 
 }  // namespace
 
@@ -456,7 +515,29 @@ StatementResult SqlSession::Read(const Request& request) {
   const bool on_thread = block_ != nullptr ||
                          engine_.options().routing == ReadRouting::kInProcess || point ||
                          table_free;
-  if (!on_thread) return ReadFromSnapshot(request);
+  if (!on_thread) {
+    // A short indexed read on the thread too; the planner sends it to a
+    // snapshot after all if a probe finds too many rows.
+    std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+    if (bound && schemas && ReadsThroughIndexes(*bound, *schemas)) {
+      bool needs_snapshot = false;
+      StatementResult result =
+          RunStatement(request, /*writes=*/false, [&](Transaction&, const Request& r) {
+            QueryRunContext context = RunContext();
+            context.index_only_row_limit = kOnThreadIndexRows;
+            context.scheduler = &ImmediateScheduler();
+            context.parallelism = 1;
+            try {
+              return RunQueryStatement(*r.statement, r.Bind(), context);
+            } catch (const ReadNeedsSnapshot&) {
+              needs_snapshot = true;
+              return StatementResult();
+            }
+          });
+      if (!needs_snapshot) return result;
+    }
+    return ReadFromSnapshot(request);
+  }
   return RunStatement(request, /*writes=*/false, [&](Transaction& txn, const Request& r) {
     return ExecuteRead(txn, r, pre.get());
   });

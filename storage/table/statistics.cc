@@ -10,19 +10,26 @@ namespace forktail {
 void HyperLogLog::Add(uint64_t hash) {
   size_t index = hash >> (64 - kPrecision);
   uint64_t rest = hash << kPrecision;
-  int rank = rest == 0 ? 64 - kPrecision + 1 : std::countl_zero(rest) + 1;
-  if (registers_[index] < rank) registers_[index] = static_cast<uint8_t>(rank);
+  int rank = rest == 0 ? kMaxRank : std::countl_zero(rest) + 1;
+  if (registers_[index] < rank) {
+    rank_counts_[registers_[index]]--;
+    rank_counts_[rank]++;
+    registers_[index] = static_cast<uint8_t>(rank);
+  }
+}
+
+void HyperLogLog::Clear() {
+  registers_.fill(0);
+  rank_counts_.fill(0);
+  rank_counts_[0] = kRegisters;
 }
 
 double HyperLogLog::Estimate() const {
   constexpr double m = static_cast<double>(kRegisters);
   const double alpha = 0.7213 / (1 + 1.079 / m);
   double sum = 0;
-  int zeros = 0;
-  for (uint8_t r : registers_) {
-    sum += std::ldexp(1.0, -r);
-    zeros += r == 0;
-  }
+  for (int r = 0; r <= kMaxRank; r++) sum += rank_counts_[r] * std::ldexp(1.0, -r);
+  const int zeros = rank_counts_[0];
   double estimate = alpha * m * m / sum;
   if (estimate <= 2.5 * m && zeros > 0) estimate = m * std::log(m / zeros);  // linear counting
   return estimate;

@@ -34,11 +34,21 @@ class HyperLogLog {
   static constexpr size_t kRegisters = size_t{1} << kPrecision;
 
   void Add(uint64_t hash);
+  // O(ranks), not O(registers): the planner asks for every column of every
+  // table a query reads, and a short indexed read must not pay 4096
+  // ldexp calls per column (perf: 11% of a 100-row range query).
   double Estimate() const;
-  void Clear() { registers_.fill(0); }
+  void Clear();
 
  private:
+  static constexpr int kMaxRank = 64 - kPrecision + 1;
   std::array<uint8_t, kRegisters> registers_{};
+  // How many registers hold each rank (rank_counts_[0]: the empty ones).
+  std::array<uint16_t, kMaxRank + 1> rank_counts_ = [] {
+    std::array<uint16_t, kMaxRank + 1> counts{};
+    counts[0] = kRegisters;
+    return counts;
+  }();
 };
 
 struct ColumnStatistics {

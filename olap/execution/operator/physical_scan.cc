@@ -28,27 +28,38 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
       columns_(AllColumns(table, std::move(spec.columns))),
       runtime_filters_(std::move(spec.runtime_filters)),
       index_range_(std::move(spec.index_range)),
+      probed_rows_(std::move(spec.probed_rows)),
       projector_(std::make_unique<Projector>(std::move(spec.filter), std::move(spec.projections),
                                              this->parallelism())) {
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
 }
 
 bool TableScanOperator::GetNextWorkOrders(WorkOrderSink& sink) {
-  if (index_range_ != nullptr) {
+  RowsByBlock by_block = probed_rows_;
+  if (by_block == nullptr && index_range_ != nullptr) {
     size_t limit =
         std::max<size_t>(kMinIndexProbeRows, physical::LiveRowCount(table_) / kIndexProbeFraction);
     auto found = physical::ProbeIndexByBlock(table_, *index_range_, limit);
-    if (found) {
-      auto by_block =
-          std::make_shared<std::map<uint32_t, std::vector<uint32_t>>>(std::move(*found));
-      for (const auto& [block, rows] : *by_block) {
-        SpawnWithSlot(sink, [this, by_block, block = block, rows = &rows](WorkOrderContext& context,
-                                                                          int slot) {
-          ScanBlock(context, slot, block, rows);
-        });
-      }
+    if (found) by_block = std::make_shared<const RowsByBlock::element_type>(std::move(*found));
+  }
+  if (by_block != nullptr) {
+    size_t total = 0;
+    for (const auto& [block, rows] : *by_block) total += rows.size();
+    if (total <= kVectorSize) {
+      SpawnWithSlot(sink, [this, by_block](WorkOrderContext& context, int slot) {
+        std::vector<DataChunk> chunks;
+        chunks.push_back(physical::GatherTableRows(table_, *by_block, columns_));
+        if (chunks.back().count() > 0) ProcessChunks(context, slot, std::move(chunks), nullptr);
+      });
       return true;
     }
+    for (const auto& [block, rows] : *by_block) {
+      SpawnWithSlot(
+          sink, [this, by_block, block = block, rows = &rows](WorkOrderContext& context, int slot) {
+            ScanBlock(context, slot, block, rows);
+          });
+    }
+    return true;
   }
   const size_t blocks = physical::BlockCount(table_);
   for (size_t b = 0; b < blocks; ++b) {
@@ -65,8 +76,14 @@ void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t 
   std::shared_ptr<const void> pin =
       physical::WrapTableBlock(table_, block_no, columns_, &chunks, rows);
   if (pin == nullptr) return;
+  ProcessChunks(context, slot, std::move(chunks), std::move(pin));
+}
+
+void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
+                                      std::vector<DataChunk> chunks,
+                                      std::shared_ptr<const void> pin) {
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
-  out->keep_alive.push_back(std::move(pin));
+  if (pin != nullptr) out->keep_alive.push_back(std::move(pin));
   for (DataChunk& chunk : chunks) {
     if (!projector_->Filter(slot, &chunk)) continue;
     bool empty = false;

@@ -20,6 +20,7 @@
 // plan first).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -39,6 +40,9 @@ class RuntimeFilter {
   virtual uint32_t Select(const DataChunk& chunk, Rows rows, uint32_t* out_sel) const = 0;
 };
 
+// Rows of a table by block: block number -> ascending slot numbers.
+using RowsByBlock = std::shared_ptr<const std::map<uint32_t, std::vector<uint32_t>>>;
+
 struct ScanSpec {
   // Table columns to read, in this order (empty: all). The filter, runtime
   // filters and projections index this list.
@@ -48,6 +52,9 @@ struct ScanSpec {
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters;
   // Rows to read through an index (the filter still decides); null: all.
   std::shared_ptr<const IndexRange> index_range;
+  // Or rows an index probe already found (block -> ascending slots): exactly
+  // these are read.
+  RowsByBlock probed_rows;
 };
 
 class TableScanOperator final : public PhysicalOperator {
@@ -66,11 +73,16 @@ class TableScanOperator final : public PhysicalOperator {
  private:
   void ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no,
                  const std::vector<uint32_t>* rows = nullptr);
+  // Filter, runtime filters and projection; emits what is left (with `pin`
+  // keeping zero-copy vectors valid).
+  void ProcessChunks(WorkOrderContext& context, int slot, std::vector<DataChunk> chunks,
+                     std::shared_ptr<const void> pin);
 
   const Table& table_;
   std::vector<uint32_t> columns_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
   std::shared_ptr<const IndexRange> index_range_;
+  RowsByBlock probed_rows_;
   std::unique_ptr<Projector> projector_;
 };
 

@@ -95,6 +95,26 @@ std::optional<std::map<uint32_t, std::vector<uint32_t>>> ProbeIndexByBlock(const
 
 uint64_t LiveRowCount(const Table& table) { return table.live_row_count(); }
 
+DataChunk GatherTableRows(const Table& table,
+                          const std::map<uint32_t, std::vector<uint32_t>>& by_block,
+                          const std::vector<uint32_t>& columns) {
+  std::vector<Type> all = ColumnTypes(table), types;
+  for (uint32_t c : columns) types.push_back(all[c]);
+  std::vector<Row> rows;
+  for (const auto& [block_no, slots] : by_block) {
+    BlockRef block = table.PinBlock(BlockNo(block_no));
+    for (uint32_t slot : slots) {
+      if (block->IsDeleted(SlotNo(slot))) continue;
+      Row& row = rows.emplace_back();
+      row.reserve(columns.size());
+      for (uint32_t c : columns) {
+        row.push_back(block->GetCell(ColumnId(static_cast<uint16_t>(c)), SlotNo(slot)));
+      }
+    }
+  }
+  return ChunkOfRows(types, rows);
+}
+
 std::shared_ptr<Table> CreateTable(TableSchema schema, uint32_t max_rows_per_block) {
   TableOptions options;
   options.max_rows_per_block = max_rows_per_block;

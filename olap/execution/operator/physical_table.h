@@ -48,6 +48,12 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
 std::optional<std::map<uint32_t, std::vector<uint32_t>>> ProbeIndexByBlock(const Table& table,
                                                                            const IndexRange& range,
                                                                            size_t limit);
+// The live rows among those `by_block` names, their `columns`, copied into
+// one chunk (at most kVectorSize rows): a probe's few rows are scattered over
+// many blocks, and one chunk is far cheaper downstream than a chunk per block.
+DataChunk GatherTableRows(const Table& table,
+                          const std::map<uint32_t, std::vector<uint32_t>>& by_block,
+                          const std::vector<uint32_t>& columns);
 // Live rows of the table (statistics), to size an index probe against a scan.
 uint64_t LiveRowCount(const Table& table);
 

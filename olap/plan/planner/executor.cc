@@ -27,6 +27,7 @@ PlanOptions PlanOptionsFor(const Scheduler& scheduler, const ExecuteOptions& opt
       options.parallelism > 0 ? options.parallelism : static_cast<int>(scheduler.worker_count());
   if (p.parallelism < 1) p.parallelism = 1;
   p.max_memory = std::max(p.min_memory, options.max_memory);
+  p.index_only_row_limit = options.index_only_row_limit;
   return p;
 }
 

@@ -44,6 +44,8 @@ struct ExecuteOptions {
   // Hard cap of the query's memory (53200 beyond it); 0: the admission
   // estimate is the cap. Admission still counts only the estimate.
   size_t memory_limit = 0;
+  // PlanOptions::index_only_row_limit (Plan may throw ReadNeedsSnapshot).
+  size_t index_only_row_limit = 0;
 };
 
 // What a run leaves for EXPLAIN ANALYZE.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "olap/execution/operator/physical_table.h"
 #include "olap/plan/binder/table_function.h"
 #include "olap/plan/planner/index_selection.h"
 #include "olap/plan/planner/planner_internal.h"
@@ -196,7 +197,14 @@ Planned Planner::PlanGet(const LogicalOp& get, const std::vector<const Expressio
     }
     return std::nullopt;
   };
-  if (std::optional<IndexChoice> index = ChooseIndex(conds, table.schema(), column_of)) {
+  std::optional<IndexChoice> index = ChooseIndex(conds, table.schema(), column_of);
+  if (options_.index_only_row_limit > 0) {  // on the transaction thread
+    if (!index) throw ReadNeedsSnapshot();
+    auto rows = physical::ProbeIndexByBlock(table, index->range, options_.index_only_row_limit);
+    if (!rows) throw ReadNeedsSnapshot();
+    spec.probed_rows = std::make_shared<const RowsByBlock::element_type>(std::move(*rows));
+  }
+  if (index) {
     spec.index_range = std::make_shared<IndexRange>(std::move(index->range));
     label = "IndexScan " + get.table_name;
     detail = "index=" + index->name + "[" + index->condition + "]" +

@@ -69,9 +69,21 @@ struct PhysicalPlan {
 struct PlanOptions {
   // Worker slots per operator: the scheduler's worker count (1 if immediate).
   int parallelism = 2;
+  // Nonzero: a read on the transaction thread, which must stay short. Every
+  // table must be read through an index (primary key or secondary) whose
+  // probe finds at most this many rows; otherwise Plan throws
+  // ReadNeedsSnapshot before anything runs. The probe is made while
+  // planning, and the scan reads exactly the rows it found.
+  size_t index_only_row_limit = 0;
   // Bounds of memory_estimate.
   size_t min_memory = size_t{64} << 20;
   size_t max_memory = size_t{768} << 20;
+};
+
+// Thrown by Plan under PlanOptions::index_only_row_limit: the query is for a
+// snapshot (a table read without a usable index, or a probe over the limit).
+struct ReadNeedsSnapshot : std::exception {
+  const char* what() const noexcept override { return "the read needs a snapshot"; }
 };
 
 // Throws DbError (0A000 for shapes not supported, XX000 for a malformed plan).

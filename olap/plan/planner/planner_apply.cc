@@ -36,6 +36,9 @@ Planned Planner::PlanApply(const LogicalOp& op) {
   if (!op.subplan || op.children.size() != 1) {
     throw DbError(sqlstate::kInternalError, "planner: malformed Apply");
   }
+  // A subquery per row is not bounded by the index probes of the plan's own
+  // scans: not for the transaction thread.
+  if (options_.index_only_row_limit > 0) throw ReadNeedsSnapshot();
   Planned in = PlanOp(*op.children[0]);
   std::vector<uint32_t> ids, positions;
   for (const ExprPtr& e : op.expressions) {

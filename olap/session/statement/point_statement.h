@@ -54,9 +54,6 @@ struct Statement;
 // each key column equals its constant.
 std::optional<std::vector<Value>> PointKey(const Expression* where, const TableSchema& schema);
 
-// A chunk of `rows` (each of `types`, in order).
-DataChunk ChunkOfRows(const std::vector<Type>& types, const std::vector<Row>& rows);
-
 // A SELECT that reads at most one row of one user table through its primary
 // key: [Project] over Filter* over Get, the conjuncts fixing every key
 // column to a constant (SELECT abalance FROM pgbench_accounts WHERE aid = $1).

@@ -47,6 +47,7 @@ ExecuteOptions OptionsOf(const QueryRunContext& context) {
   options.parallelism = context.parallelism;
   options.cancel = context.cancel;
   options.memory_limit = context.memory_limit;
+  options.index_only_row_limit = context.index_only_row_limit;
   return options;
 }
 

@@ -37,6 +37,9 @@ struct QueryRunContext {
   // Hard memory cap of one query (53200 beyond it); the planner's estimate
   // only decides admission.
   size_t memory_limit = DefaultQueryMemoryLimit();
+  // ExecuteOptions::index_only_row_limit: a read on the transaction thread
+  // (RunQueryStatement may throw ReadNeedsSnapshot).
+  size_t index_only_row_limit = 0;
 };
 
 // The statement is a kSelect or kExplain; throws DbError.

@@ -2,8 +2,9 @@
 // They fork a multi-threaded parent many times, so they skip under
 // sanitizers and run in the Release build (`make release-test`):
 //   - freshness: a SELECT sees every commit acknowledged before it arrived,
-//     from any session (a new connection too); point and catalog reads run
-//     without a fork; max_snapshot_age_ms opts into an older snapshot;
+//     from any session (a new connection too); point and catalog reads, and
+//     short reads through an index, run without a fork (a probe that finds
+//     too many rows goes to a snapshot after all); max_snapshot_age_ms opts into an older snapshot;
 //     a stale snapshot nobody uses is retired;
 //   - read-your-writes: a SELECT after a commit always sees it;
 //   - a SELECT during concurrent transfers sees a consistent state (the sum
@@ -185,6 +186,38 @@ TEST_F(EngineSnapshotTest, PointAndCatalogReadsRunWithoutAFork) {
   EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("20"));
   EXPECT_THAT(Query("SELECT sum(v) FROM a"), ElementsAre("2100"));
   EXPECT_EQ(engine_->snapshots()->stats().created, forks + 1);
+}
+
+TEST_F(EngineSnapshotTest, ShortIndexedReadsRunWithoutAForkLargeOnesOnASnapshot) {
+  Open(SnapshotRouting());
+  Run("CREATE TABLE r (id int PRIMARY KEY, a int, b text)");
+  Run("INSERT INTO r SELECT g, g % 1000, 'b' || g FROM generate_series(1, 20000) g");
+  Run("CREATE INDEX r_a ON r (a)");
+  Run("CREATE INDEX r_b ON r (b, a)");
+  EXPECT_THAT(Query("EXPLAIN SELECT b FROM r WHERE a >= 3 AND a < 5 AND id > 1"),
+              ElementsAre(HasSubstr("IndexScan r index=r_a[a >= 3 AND a < 5]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT b FROM r WHERE b = 'x' AND a = 3"),
+              ElementsAre(HasSubstr("IndexScan r index=r_b[b = 'x' AND a = 3]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT b FROM r WHERE id = 3 AND a = 3"),
+              ElementsAre(HasSubstr("IndexScan r index=r_pkey[id = 3]")));
+  SqlSession writer(*engine_);
+  const uint64_t forks = engine_->snapshots()->stats().created;
+  for (int i = 1; i <= 10; i++) {
+    writer.Execute("UPDATE r SET a = 1000 WHERE id = " + std::to_string(20000 - i));
+    ASSERT_THAT(Query("SELECT count(*) FROM r WHERE a = 1000"), ElementsAre(std::to_string(i)));
+    ASSERT_THAT(Query("SELECT count(*), min(id) FROM r WHERE a BETWEEN 7 AND 8"),
+                ElementsAre("40|7"));
+    ASSERT_THAT(Query("SELECT x.id FROM r x JOIN r y ON y.a = x.a WHERE x.b = 'b17' AND "
+                      "y.a = 17 AND y.id < 18"),
+                ElementsAre("17"));
+  }
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks);
+  // 10,000 rows: over the limit for the thread, answered by a snapshot.
+  EXPECT_THAT(Query("SELECT count(*) FROM r WHERE a < 500"), ElementsAre("10000"));
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks + 1);
+  // No usable index (a condition on no indexed column, or none at all).
+  EXPECT_THAT(Query("SELECT count(*) FROM r WHERE id + 0 = 3"), ElementsAre("1"));
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks + 1);  // the same snapshot
 }
 
 TEST_F(EngineSnapshotTest, MaxSnapshotAgeOptsIntoAnOlderSnapshotWithReadYourWrites) {
