@@ -1,7 +1,8 @@
 # Forktail — the two commands:
 #   make run    install what is missing, build Release, start the main job
 #   make test   install what is missing, build Debug with ASan+UBSan, run every test
-# Developer targets: release, debug, tsan, tsan-test, release-test, bench, crash-long, format, clean.
+# Developer targets: release, debug, tsan, tsan-test, release-test, bench, pgbench-contract,
+# app-sql-bench, crash-long, format, clean.
 
 JOBS    ?= $(shell nproc)
 DATA    ?= ./data
@@ -10,7 +11,7 @@ RELEASE  = build/release
 DEBUG    = build/debug
 TSAN     = build/tsan
 
-.PHONY: run test deps client-tools release debug tsan tsan-test release-test bench pgbench-contract crash-long format clean
+.PHONY: run test deps client-tools release debug tsan tsan-test release-test bench pgbench-contract app-sql-bench crash-long format clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -62,6 +63,11 @@ release-test: deps $(RELEASE)/build.ninja
 
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)
+
+# Application SQL vs PostgreSQL 15 in one run: pgbench -S, -M prepared, a
+# range over an indexed column, psycopg executemany (issue 16's figures)
+app-sql-bench: release
+	./bench/app_sql/app_sql_bench.sh $(RELEASE)/tools/forktail $(or $(SCALE),10) $(or $(SECS),10)
 
 # The transaction contract under pgbench load, Forktail vs PostgreSQL 15
 # (docs/client_contract.md); several minutes at the defaults.
