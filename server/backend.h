@@ -72,6 +72,13 @@ class BackendSession {
   virtual void CopyFail(std::string_view message) = 0;
   // Thread-safe: makes the running (or next) statement fail with 57014.
   virtual void Cancel() = 0;
+  // Pipelining: while `more_input` (the client has sent more that is already
+  // buffered), a statement that commits on its own may finish before its
+  // commit is durable. The connection calls WaitDurable() before any output
+  // reaches the client; it throws DbError 58030 if the log failed, and then
+  // nothing buffered may be sent.
+  virtual void SetPipelined(bool more_input) { (void)more_input; }
+  virtual void WaitDurable() {}
   virtual BackendTxnStatus status() const = 0;
   // SHOW values, for ParameterStatus ("" when unknown).
   virtual std::string GetParameter(std::string_view name) const = 0;

@@ -218,9 +218,27 @@ void Connection::ReportChangedParameters() {
   }
 }
 
+// Every acknowledgement in the output must be durable before it leaves:
+// pipelined statements may have finished before their commit's fsync
+// (BackendSession::SetPipelined). If the log failed, what is buffered is not
+// true: it is dropped, and the client gets 58030 and loses the connection.
+bool Connection::FlushDurable() {
+  if (session_) {
+    try {
+      session_->WaitDurable();
+    } catch (const DbError& e) {
+      stream_.output()->clear();
+      SendError(e, "FATAL");
+      (void)stream_.Flush();
+      throw ConnectionEnded{};
+    }
+  }
+  return stream_.Flush();
+}
+
 void Connection::ReadOrEnd(char* type, std::string_view* body) {
   // Whatever was produced goes out before we block for the client.
-  if (!stream_.HasBufferedInput() && !stream_.output()->empty() && !stream_.Flush()) {
+  if (!stream_.HasBufferedInput() && !stream_.output()->empty() && !FlushDurable()) {
     throw ConnectionEnded{};
   }
   switch (stream_.ReadMessage(type, body, host_.options().max_message_bytes)) {
@@ -275,6 +293,9 @@ void Connection::MainLoop() {
     }
     bool extended = std::string_view("PBDECSH").find(type) != std::string_view::npos;
     if (skip_to_sync_ && extended && type != 'S') continue;
+    // More of the client's messages already here: its statements may share
+    // a log flush (FlushDurable waits before anything is sent).
+    if (session_) session_->SetPipelined(stream_.HasBufferedInput());
     try {
       Dispatch(type, body);
     } catch (const ProtocolError&) {
@@ -319,7 +340,7 @@ void Connection::Dispatch(char type, std::string_view body) {
       HandleSync();
       return;
     case 'H':
-      if (!stream_.Flush()) throw ConnectionEnded{};
+      if (!FlushDurable()) throw ConnectionEnded{};
       return;
     case 'd':
     case 'c':
@@ -367,7 +388,7 @@ void Connection::HandleQuery(std::string_view body) {
 
 void Connection::RunCopyIn(const BackendResult& start) {
   EncodeCopyInResponse(stream_.output(), static_cast<int>(start.columns.size()));
-  if (!stream_.Flush()) throw ConnectionEnded{};
+  if (!FlushDurable()) throw ConnectionEnded{};
   std::optional<DbError> failure;
   while (true) {
     char type;
@@ -429,7 +450,7 @@ void Connection::SendResultRows(const BackendResult& result, const std::vector<i
       }
     }
     EncodeDataRow(stream_.output(), fields);
-    if (stream_.output()->size() > 256 * 1024 && !stream_.Flush()) throw ConnectionEnded{};
+    if (stream_.output()->size() > 256 * 1024 && !FlushDurable()) throw ConnectionEnded{};
   }
 }
 
@@ -455,6 +476,13 @@ void Connection::SendError(const DbError& error, const char* severity) {
 }
 
 void Connection::SendFatal(const char* sqlstate, const std::string& message) {
+  if (session_) {  // the acknowledgements before it must be true (FlushDurable)
+    try {
+      session_->WaitDurable();
+    } catch (const DbError&) {
+      stream_.output()->clear();
+    }
+  }
   SendError(DbError(sqlstate, message), "FATAL");
   (void)stream_.Flush();
 }
@@ -462,7 +490,7 @@ void Connection::SendFatal(const char* sqlstate, const std::string& message) {
 void Connection::SendReadyForQuery() {
   char status = session_ ? static_cast<char>(session_->status()) : 'I';
   EncodeReadyForQuery(stream_.output(), status);
-  if (!stream_.HasBufferedInput() && !stream_.Flush()) throw ConnectionEnded{};
+  if (!stream_.HasBufferedInput() && !FlushDurable()) throw ConnectionEnded{};
 }
 
 }  // namespace forktail

@@ -105,6 +105,8 @@ class Connection {
   void SendError(const DbError& error, const char* severity = "ERROR");
   void SendFatal(const char* sqlstate, const std::string& message);
   void SendReadyForQuery();
+  // Flushes the output once every acknowledgement in it is durable.
+  bool FlushDurable();
   void ReportChangedParameters();
 
   // connection_extended.cc

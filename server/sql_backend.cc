@@ -63,6 +63,8 @@ class SqlBackendSession : public BackendSession {
   }
 
   void Cancel() override { session_.Cancel(); }
+  void SetPipelined(bool more_input) override { session_.SetPipelined(more_input); }
+  void WaitDurable() override { session_.WaitDurable(); }
   BackendTxnStatus status() const override {
     return static_cast<BackendTxnStatus>(static_cast<char>(session_.status()));
   }

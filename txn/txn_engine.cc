@@ -190,14 +190,14 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   if (txn.discard_on_return()) {
     txn.Rollback();
     PublishSchemasIfChanged();
-    Acknowledge(std::move(result), last_commit_lsn_, done);
+    Acknowledge(std::move(result), last_commit_lsn_, txn.acknowledge_when_applied(), done);
     return;
   }
   if (txn.redo().empty()) {
     // Read-only: acknowledged once what it may have read is durable.
     txn.FinishCommit();
     PublishSchemasIfChanged();
-    Acknowledge(std::move(result), last_commit_lsn_, done);
+    Acknowledge(std::move(result), last_commit_lsn_, txn.acknowledge_when_applied(), done);
     return;
   }
   std::vector<wal::RecordInput> records;
@@ -228,11 +228,16 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
     std::lock_guard<std::mutex> l(mu_);
     committed_++;
   }
-  Acknowledge(std::move(result), lsns.back(), done);
+  Acknowledge(std::move(result), lsns.back(), txn.acknowledge_when_applied(), done);
 }
 
-void TxnEngine::Acknowledge(TxnResult result, wal::Lsn wait_lsn, TxnCallback& done) {
+void TxnEngine::Acknowledge(TxnResult result, wal::Lsn wait_lsn, bool applied, TxnCallback& done) {
   if (!options_.synchronous || wait_lsn == wal::kInvalidLsn) {
+    done(std::move(result));
+    return;
+  }
+  if (applied) {  // the submitter waits for durability itself
+    result.durable_lsn = wait_lsn;
     done(std::move(result));
     return;
   }

@@ -21,6 +21,13 @@
 // A read-only transaction logs nothing but is acknowledged only when the
 // newest commit record appended before it is durable, for the same reason.
 //
+// A body that calls Transaction::AcknowledgeWhenApplied gets its result at
+// once, with TxnResult::durable_lsn naming the LSN it would have waited for;
+// its submitter waits (Database::WaitDurable) before telling its client. The
+// rules above still hold for what clients are told, and a session whose
+// pipelined statements each wait for their own fsync in turn can instead
+// share one.
+//
 // Asynchronous commit (options.synchronous = false): the result is delivered
 // as soon as the records are appended; the log writer syncs at least every
 // async_flush_interval, which bounds what a power failure can take back.
@@ -115,7 +122,8 @@ class TxnEngine {
  private:
   void Loop();
   void Execute(TxnBody& body, TxnCallback& done);
-  void Acknowledge(TxnResult result, wal::Lsn wait_lsn, TxnCallback& done);
+  // `applied`: the body asked for Transaction::AcknowledgeWhenApplied.
+  void Acknowledge(TxnResult result, wal::Lsn wait_lsn, bool applied, TxnCallback& done);
   // Transaction thread (or the constructor): a new schemas() copy if the
   // catalog's schema version moved since the last one.
   void PublishSchemasIfChanged();

@@ -109,6 +109,15 @@ class Transaction {
   void DiscardOnReturn() { discard_on_return_ = true; }
   bool discard_on_return() const { return discard_on_return_; }
 
+  // The submitter gets the result as soon as the transaction is applied and
+  // its commit record appended, before the log is durable through it; the
+  // result's `durable_lsn` says through where, and the submitter must
+  // Database::WaitDurable(durable_lsn) before it tells anyone the outcome.
+  // What a session's pipelined autocommit statements use, so that they share
+  // one log flush (group commit inside a pipeline).
+  void AcknowledgeWhenApplied() { acknowledge_when_applied_ = true; }
+  bool acknowledge_when_applied() const { return acknowledge_when_applied_; }
+
   // --- used by the transaction engine ---
   struct Redo {
     wal::RecordType type;
@@ -156,6 +165,7 @@ class Transaction {
   std::vector<Row> output_;
   std::set<TableId> dropped_;
   bool discard_on_return_ = false;
+  bool acknowledge_when_applied_ = false;
 };
 
 // The outcome of one transaction.
@@ -165,6 +175,10 @@ struct TxnResult {
   std::string message;                     // empty when ok
   std::vector<Row> rows;                   // what the body Emit()ted (only when committed)
   wal::Lsn commit_lsn = wal::kInvalidLsn;  // kInvalidLsn for read-only or failed ones
+  // Transaction::AcknowledgeWhenApplied: the log must be durable through this
+  // LSN before the outcome is reported (kInvalidLsn: it already is, or no
+  // wait was deferred).
+  wal::Lsn durable_lsn = wal::kInvalidLsn;
 
   static TxnResult Error(std::string sqlstate, std::string message) {
     TxnResult r;

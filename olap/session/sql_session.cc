@@ -389,9 +389,26 @@ void SqlSession::OnTxnThread(const std::function<void(Transaction&)>& work) {
     optimistic_->Inspect(work);
     return;
   }
-  TxnResult r = RunTransaction(engine_.database(), work);
+  // Pipelined: the result now, the fsync shared with the next statements
+  // (WaitDurable before anything reaches the client).
+  const bool defer = pipelined_;
+  TxnResult r = RunTransaction(engine_.database(), [&](Transaction& txn) {
+    if (defer) txn.AcknowledgeWhenApplied();
+    work(txn);
+  });
   if (!r.ok) ThrowResult(r);
   if (r.commit_lsn != wal::kInvalidLsn) last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
+  if (r.durable_lsn != wal::kInvalidLsn) {
+    pending_durable_lsn_ = std::max<uint64_t>(pending_durable_lsn_, r.durable_lsn);
+  }
+}
+
+void SqlSession::WaitDurable() {
+  if (pending_durable_lsn_ == 0) return;
+  const uint64_t lsn = pending_durable_lsn_;
+  pending_durable_lsn_ = 0;
+  Status s = engine_.database().WaitDurable(lsn);
+  if (!s.ok()) ThrowLogFailed(s);
 }
 
 // Binding needs only schemas: done here, on the session's thread, against

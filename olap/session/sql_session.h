@@ -139,6 +139,13 @@ class SqlSession {
   // The commit LSN of this session's last write (0 before any).
   uint64_t last_commit_lsn() const { return last_commit_lsn_; }
 
+  // Group commit inside a pipeline (server/backend.h): while `more_input`,
+  // statements that commit on their own return before their commit is
+  // durable; WaitDurable() must be called before their results reach the
+  // client (throws 58030 if the log failed).
+  void SetPipelined(bool more_input) { pipelined_ = more_input; }
+  void WaitDurable();
+
  private:
   struct CopyState;
   struct Request;       // one statement to run: AST, its text, parameters
@@ -196,6 +203,10 @@ class SqlSession {
   std::chrono::steady_clock::time_point idle_since_;  // the block's last statement ended
   TxnStatus status_ = TxnStatus::kIdle;
   uint64_t last_commit_lsn_ = 0;
+  bool pipelined_ = false;
+  // The log must be durable through this before results reach the client
+  // (0: nothing pending).
+  uint64_t pending_durable_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;
   // Cancel support: the running statement's cancel action.
   mutable std::mutex cancel_mu_;

@@ -68,6 +68,28 @@ class LogFailureTest : public ::testing::Test {
 
 TEST_F(LogFailureTest, AFailedCommitIsNeverVisible) { Run(); }
 
+// Pipelined statements return before their commit is durable and share the
+// flush; WaitDurable, which the server calls before any result leaves,
+// reports the failed flush (the server then sends none of them).
+TEST_F(LogFailureTest, PipelinedCommitsAreReportedOnlyThroughWaitDurable) {
+  SqlSession writer(*engine_);
+  writer.Execute("CREATE TABLE t (id int PRIMARY KEY)");
+  writer.SetPipelined(true);
+  for (int i = 0; i < 20; i++) writer.Execute("INSERT INTO t VALUES (" + std::to_string(i) + ")");
+  writer.WaitDurable();  // all durable: nothing thrown
+  writer.WaitDurable();  // nothing pending
+  fs_.FailSyncAt(1);
+  writer.Execute("INSERT INTO t VALUES (100)");  // applied; its fsync fails
+  try {
+    writer.WaitDurable();
+    ADD_FAILURE() << "a commit whose fsync failed was reported durable";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), sqlstate::kIoError) << e.what();
+  }
+  SqlSession reader(*engine_);
+  ExpectRefused(reader, "SELECT count(*) FROM t");
+}
+
 class LogFailureSnapshotTest : public LogFailureTest {
  protected:
   SqlFrontendOptions Options() override { return SnapshotRouting(); }
