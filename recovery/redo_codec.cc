@@ -75,6 +75,10 @@ void EncodeRow(const Row& row, std::string* out) {
   for (const Value& v : row) EncodeValue(v, out);
 }
 
+// Tags of a schema's optional sections (EncodeSchema).
+constexpr char kSchemaIndexes = 1;
+constexpr char kSchemaDefaults = 2;
+
 void EncodeIndexDef(const IndexDef& index, std::string* out) {
   PutBytes(out, index.name);
   out->push_back(static_cast<char>((index.unique ? 1 : 0) | (index.constraint ? 2 : 0)));
@@ -93,11 +97,24 @@ void EncodeSchema(const TableSchema& schema, std::string* out) {
   }
   PutVarint(out, schema.primary_key.size());
   for (ColumnId k : schema.primary_key) PutFixed(out, k.value(), 2);
-  // Indexes declared with the table (UNIQUE constraints) last: records
-  // written before secondary indexes existed simply end here.
-  if (schema.indexes.empty()) return;
-  PutVarint(out, schema.indexes.size());
-  for (const IndexDef& index : schema.indexes) EncodeIndexDef(index, out);
+  // Optional sections, each a tag byte and its content; records written
+  // before a section existed simply end earlier.
+  if (!schema.indexes.empty()) {  // UNIQUE constraints declared with the table
+    out->push_back(kSchemaIndexes);
+    PutVarint(out, schema.indexes.size());
+    for (const IndexDef& index : schema.indexes) EncodeIndexDef(index, out);
+  }
+  size_t defaults = 0;
+  for (const ColumnDef& c : schema.columns) defaults += !c.default_sql.empty();
+  if (defaults > 0) {
+    out->push_back(kSchemaDefaults);
+    PutVarint(out, defaults);
+    for (size_t i = 0; i < schema.columns.size(); i++) {
+      if (schema.columns[i].default_sql.empty()) continue;
+      PutFixed(out, i, 2);
+      PutBytes(out, schema.columns[i].default_sql);
+    }
+  }
 }
 
 bool Decoder::ReadU8(uint8_t* v) {
@@ -248,11 +265,24 @@ bool Decoder::ReadSchema(TableSchema* schema) {
     schema->primary_key.push_back(ColumnId(k));
   }
   schema->indexes.clear();
-  if (p_.empty()) return true;
-  if (!ReadVarint(&n) || n > p_.size()) return false;
-  schema->indexes.resize(n);
-  for (IndexDef& index : schema->indexes) {
-    if (!ReadIndexDef(&index)) return false;
+  while (!p_.empty()) {
+    uint8_t tag;
+    if (!ReadU8(&tag) || !ReadVarint(&n) || n > p_.size()) return false;
+    if (tag == kSchemaIndexes) {
+      schema->indexes.resize(n);
+      for (IndexDef& index : schema->indexes) {
+        if (!ReadIndexDef(&index)) return false;
+      }
+    } else if (tag == kSchemaDefaults) {
+      for (uint64_t i = 0; i < n; i++) {
+        uint16_t c;
+        std::string text;
+        if (!ReadU16(&c) || c >= schema->columns.size() || !ReadBytes(&text)) return false;
+        schema->columns[c].default_sql = std::move(text);
+      }
+    } else {
+      return false;
+    }
   }
   return true;
 }

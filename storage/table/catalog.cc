@@ -252,6 +252,7 @@ std::string Catalog::Serialize() const {
       w.Put(c.type.scale);
       w.Put(c.type.length);
       w.Put(static_cast<uint8_t>(c.not_null));
+      w.PutString(c.default_sql);
     }
     w.Put(static_cast<uint16_t>(s.primary_key.size()));
     for (ColumnId k : s.primary_key) w.Put(k.value());
@@ -281,8 +282,9 @@ Status Catalog::Deserialize(std::string_view bytes) {
   r.Get(&magic);
   r.Get(&version);
   if (magic != kCatalogMagic) return Status::Corruption("catalog image: bad magic");
-  // Version 1 images (before secondary indexes) have no index lists.
-  if (version != kCatalogFormatVersion && version != 1) {
+  // Version 1 images (before secondary indexes) have no index lists, and
+  // versions 1 and 2 no column defaults.
+  if (version < 1 || version > kCatalogFormatVersion) {
     return Status::Corruption(fmt::format("catalog image: unsupported format version {}", version));
   }
   r.Get(&next_id);
@@ -306,6 +308,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
       r.Get(&c.type.scale);
       r.Get(&c.type.length);
       r.Get(&not_null);
+      if (version >= 3) r.GetString(&c.default_sql);
       if (type_id > static_cast<uint8_t>(TypeId::kTimestamp)) {
         return Status::Corruption(fmt::format("catalog image: unknown type id {}", type_id));
       }

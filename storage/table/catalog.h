@@ -17,7 +17,8 @@
 //   table:  id u32 | name | max_rows_per_block u32 | column count u16 | columns |
 //           key column count u16 | key column ids u16... |
 //           index count u16 | indexes (version 2 and later)
-//   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8
+//   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8 |
+//           default (version 3 and later; empty: none)
 //   index:  name | flags u8 (1 unique, 2 constraint) | column count u16 | column ids u16...
 //   name:   length u32 | bytes
 // Integers little-endian; the CRC32C (masked) covers every byte before it.
@@ -37,7 +38,7 @@
 namespace forktail {
 
 inline constexpr uint32_t kCatalogMagic = 0x47435446;  // "FTCG"
-inline constexpr uint32_t kCatalogFormatVersion = 2;
+inline constexpr uint32_t kCatalogFormatVersion = 3;
 inline constexpr size_t kMaxColumns = 1600;  // PostgreSQL's limit
 
 class Catalog {

@@ -20,6 +20,9 @@ struct ColumnDef {
   std::string name;
   Type type;
   bool not_null = false;
+  // The DEFAULT expression as SQL text (the front end binds it for each
+  // INSERT that leaves the column out); empty: none (NULL).
+  std::string default_sql;
 
   friend bool operator==(const ColumnDef&, const ColumnDef&) = default;
 };

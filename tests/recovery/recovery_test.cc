@@ -53,6 +53,15 @@ TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   for (size_t n = 0; n < bytes.size(); n++) {
     EXPECT_FALSE(DecodeCreateTable(bytes.substr(0, n), &r).ok()) << n;
   }
+  // The optional sections: UNIQUE constraints and column DEFAULTs.
+  TableSchema rich = schema;
+  rich.columns[2].default_sql = "'x' || 'y'";
+  rich.indexes.push_back({"t_c_key", {ColumnId(2)}, true, true});
+  std::string rich_bytes = EncodeCreateTable(TableId(9), o, rich);
+  ASSERT_TRUE(DecodeCreateTable(rich_bytes, &r).ok());
+  EXPECT_EQ(r.schema, rich);
+  EXPECT_FALSE(DecodeCreateTable(rich_bytes.substr(0, rich_bytes.size() - 3), &r).ok());
+  EXPECT_FALSE(DecodeCreateTable(rich_bytes + "\x07", &r).ok());  // an unknown section
   std::string upd = EncodeUpdate(TableId(1), {BlockNo(0), SlotNo(1)}, {BlockNo(2), SlotNo(0)},
                                  {{ColumnId(1), Value::Text("z")}});
   UpdateRecord u;

@@ -228,7 +228,9 @@ TEST(SecondaryIndex, UniqueAllowsNullsAndCreateChecksExistingRows) {
 
 TEST(SecondaryIndex, CatalogImageKeepsDefinitions) {
   Catalog catalog;
-  Table& t = catalog.CreateTable(IndexedSchema());
+  TableSchema schema = IndexedSchema();
+  schema.columns[2].default_sql = "'none'";
+  Table& t = catalog.CreateTable(schema);
   t.Insert({Value::Integer(1), Value::Integer(5), Value::Text("x")});
   catalog.AddIndex(t.id(), {"r_k", {ColumnId(0)}, false, false});
   EXPECT_THROW(catalog.AddIndex(t.id(), {"r", {ColumnId(0)}, false, false}), DbError);  // a table

@@ -4,6 +4,9 @@
 #include <set>
 #include <string>
 
+#include "olap/execution/operator/physical_chunk_block.h"
+#include "olap/expression/expression_executor.h"
+#include "olap/parser/parser.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/constant_folding.h"
 
@@ -180,7 +183,7 @@ std::pair<uint32_t, ExprPtr> Binder::BindSetClause(const sql::SetClause& set,
   const ColumnDef& col = schema.columns[id->value()];
   ExprPtr e;
   if (set.value->kind == sql::ExprKind::kDefault) {
-    e = Constant(Value::Null(col.type));
+    e = DefaultOf(col);
   } else {
     ExprContext ctx;
     ctx.scope = &scope;
@@ -319,6 +322,63 @@ void Binder::BindOnConflict(const sql::OnConflict& c, const Table& table, const 
   }
 }
 
+namespace {
+
+// What a DEFAULT expression may not contain (PostgreSQL's 0A000 errors).
+void CheckDefaultExpr(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kColumnRef) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "cannot use column reference in DEFAULT expression", e.position);
+  }
+  if (e.subquery != nullptr || e.kind == sql::ExprKind::kExists ||
+      e.kind == sql::ExprKind::kSubquery || e.kind == sql::ExprKind::kInSubquery ||
+      e.kind == sql::ExprKind::kArraySubquery) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression",
+                  e.position);
+  }
+  for (const sql::ExprPtr& c : e.children) {
+    if (c) CheckDefaultExpr(*c);
+  }
+}
+
+}  // namespace
+
+ExprPtr Binder::BindDefault(const sql::Expr& e, const ColumnDef& col) {
+  CheckDefaultExpr(e);
+  Scope none;
+  ExprContext ctx;
+  ctx.scope = &none;
+  ctx.clause = "DEFAULT";
+  ctx.hint = &col.type;
+  return FoldExpression(AssignTo(BindExpr(e, ctx), col, e.position));
+}
+
+ExprPtr Binder::DefaultOf(const ColumnDef& col) {
+  if (col.default_sql.empty()) return Constant(Value::Null(col.type));
+  // Stored as text (storage keeps no expression trees): parsed and bound for
+  // each statement that needs it, so now() is the statement's.
+  sql::Parser parser("SELECT " + col.default_sql);
+  std::vector<sql::StatementPtr> statements = parser.ParseAll();
+  if (statements.size() != 1 || !statements[0]->query ||
+      statements[0]->query->select_list.size() != 1) {
+    throw DbError(sqlstate::kInternalError,
+                  "stored DEFAULT of column \"" + col.name + "\" does not parse");
+  }
+  return BindDefault(*statements[0]->query->select_list[0].expr, col);
+}
+
+Value EvaluateColumnDefault(const ColumnDef& column) {
+  if (column.default_sql.empty()) return Value::Null(column.type);
+  Catalog none;
+  Binder binder(none, BindOptions{});
+  ExprPtr e = binder.DefaultOf(column);
+  if (e->kind == ExprKind::kConstant) return e->constant.CastTo(column.type);
+  DataChunk one;  // no columns, one row
+  one.set_size(1);
+  ExpressionExecutor executor(*e);
+  return VectorValue(executor.Execute(one, one.rows()), 0).CastTo(column.type);
+}
+
 BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
   Table& table = LookupTable(s.table, s.table_position);
   const TableSchema& schema = table.schema();
@@ -350,7 +410,11 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
   if (!s.source) {  // DEFAULT VALUES
     out.insert_rows.push_back({});
     for (size_t i = 0; i < ncols; i++) {
-      out.insert_rows[0].push_back(Value::Null(schema.columns[i].type));
+      ExprPtr e = DefaultOf(schema.columns[i]);
+      if (e->kind != ExprKind::kConstant) {
+        NotSupported("DEFAULT VALUES with a default that is not constant", s.table_position);
+      }
+      out.insert_rows[0].push_back(e->constant.CastTo(schema.columns[i].type));
     }
     BindInsertClauses(table, s, &out);
     return out;
@@ -375,7 +439,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
         const ColumnDef& col = schema.columns[targets[i]];
         ExprPtr e;
         if (row[i]->kind == sql::ExprKind::kDefault) {
-          e = Constant(Value::Null(col.type));
+          e = DefaultOf(col);
         } else {
           ExprContext ctx;
           ctx.clause = "VALUES";
@@ -387,7 +451,10 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
         full[targets[i]] = std::move(e);
       }
       for (size_t c = 0; c < ncols; c++) {
-        if (!full[c]) full[c] = Constant(Value::Null(schema.columns[c].type));
+        if (!full[c]) {
+          full[c] = FoldExpression(DefaultOf(schema.columns[c]));
+          constants = constants && full[c]->kind == ExprKind::kConstant;
+        }
       }
       rows.push_back(std::move(full));
     }
@@ -431,7 +498,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
         AssignTo(ColumnRef(bq.columns[i].id, bq.columns[i].type), col, src.position);
   }
   for (size_t c = 0; c < ncols; c++) {
-    if (!exprs[c]) exprs[c] = Constant(Value::Null(schema.columns[c].type));
+    if (!exprs[c]) exprs[c] = DefaultOf(schema.columns[c]);
     proj->columns.push_back({NewId(), schema.columns[c].name, schema.columns[c].type});
   }
   proj->expressions = std::move(exprs);
@@ -576,7 +643,6 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     }
   };
   for (const sql::ColumnDef& c : s.columns) {
-    if (c.default_value) NotSupported("DEFAULT", c.default_value->position);
     // Refused, never accepted and ignored: nothing would check them.
     for (const sql::TableConstraint& k : c.constraints) {
       NotSupported(k.kind == sql::ConstraintKind::kCheck ? "CHECK" : "FOREIGN KEY", k.position);
@@ -594,6 +660,10 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
                     c.type.position);
     }
     def.not_null = c.not_null || c.primary_key;
+    if (c.default_value) {
+      BindDefault(*c.default_value, def);  // its errors now, not at the first INSERT
+      def.default_sql = sql::ToString(*c.default_value);
+    }
     out.schema.columns.push_back(def);
   }
   std::vector<std::string> index_names;

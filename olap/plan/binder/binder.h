@@ -126,6 +126,11 @@ struct BoundStatement {
 BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
                     const BindOptions& options = {});
 
+// The value of a column's DEFAULT (NULL when it has none), evaluated now: for
+// rows that come without the column and without a statement (COPY with a
+// column list).
+Value EvaluateColumnDefault(const ColumnDef& column);
+
 // The storage type for a SQL type name (sql::TypeName, as the parser
 // canonicalizes it) as written in DDL or CAST: int2/smallint, int4/int/integer, int8/bigint,
 // float8/double precision/ real/float4/float (all DOUBLE), numeric(p,s)/decimal(p,s) (p <= 38, else

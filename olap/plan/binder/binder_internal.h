@@ -231,6 +231,12 @@ class Binder {
   // Output name of a select item as PostgreSQL derives it.
   static std::string OutputName(const sql::Expr& e);
 
+  // A column's DEFAULT (bound from its stored text; NULL when it has none),
+  // and a DEFAULT expression as CREATE TABLE gives it (0A000 for column
+  // references and subqueries).
+  ExprPtr DefaultOf(const ColumnDef& col);
+  ExprPtr BindDefault(const sql::Expr& e, const ColumnDef& col);
+
  private:
   BoundStatement BindInsert(const sql::InsertStmt& s);
   BoundStatement BindUpdate(const sql::UpdateStmt& s);

@@ -95,6 +95,7 @@ struct AttributeInfo {
   int32_t type_oid;
   int32_t typmod;
   bool not_null;
+  std::string default_sql;  // empty: none
 };
 
 std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
@@ -105,7 +106,7 @@ std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
     }
   } else if (rel.kind == 'r') {
     for (const ColumnDef& c : rel.table->schema().columns) {
-      out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), c.not_null});
+      out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), c.not_null, c.default_sql});
     }
   } else {
     const TableSchema& s = rel.table->schema();
@@ -328,6 +329,7 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
         b.Str("attalign", len == 8 ? "d" : len == 2 ? "s" : len == 1 ? "c" : "i");
         b.Str("attstorage", len > 0 ? "p" : a.type_oid == 1700 ? "m" : "x");
         b.Bool("attnotnull", a.not_null).Bool("attislocal", true);
+        b.Bool("atthasdef", !a.default_sql.empty());
         b.Int("attcollation", t != nullptr && t->collatable ? kDefaultCollation : 0);
         add(b);
       }
@@ -453,7 +455,21 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       add(b);
     }
   }
-  // pg_attrdef, pg_description, pg_inherits, pg_policy, pg_statistic_ext,
+  if (n == "pg_attrdef") {  // adbin holds the DEFAULT's text (pg_get_expr returns it)
+    for (const CatalogRelation& r : relations_) {
+      if (r.kind != 'r' || r.table == nullptr) continue;
+      const std::vector<ColumnDef>& columns = r.table->schema().columns;
+      for (size_t i = 0; i < columns.size(); i++) {
+        if (columns[i].default_sql.empty()) continue;
+        RowBuilder b(def);
+        b.Int("oid", AttrDefOid(r.table->id(), i));
+        b.Int("adrelid", r.oid).Int("adnum", static_cast<int64_t>(i + 1));
+        b.Str("adbin", columns[i].default_sql);
+        add(b);
+      }
+    }
+  }
+  // pg_description, pg_inherits, pg_policy, pg_statistic_ext,
   // pg_publication*, pg_trigger, pg_proc: Forktail has none of these objects.
   return rows;
 }

@@ -55,6 +55,10 @@ inline int32_t ConstraintOid(TableId id) { return TableOid(id) + 2; }
 // Secondary indexes (and their UNIQUE constraint, at +1) in a range of their
 // own, by table and position; a DROP INDEX renumbers the ones after it.
 inline constexpr int32_t kFirstSecondaryIndexOid = 1 << 24;
+// A column's DEFAULT (pg_attrdef), by table and column.
+inline int32_t AttrDefOid(TableId id, size_t column) {
+  return (1 << 25) + 2048 * static_cast<int32_t>(id.value()) + static_cast<int32_t>(column);
+}
 inline int32_t SecondaryIndexOid(TableId id, size_t position) {
   return kFirstSecondaryIndexOid + 2048 * static_cast<int32_t>(id.value()) +
          2 * static_cast<int32_t>(position);

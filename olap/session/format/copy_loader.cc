@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 
+#include "olap/plan/binder/binder.h"
 #include "olap/session/format/copy_reader.h"
 
 namespace forktail {
@@ -165,6 +166,8 @@ CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std:
   }
   identity_ = targets_.size() == schema_.columns.size();
   for (size_t i = 0; identity_ && i < targets_.size(); i++) identity_ = targets_[i] == i;
+  // Columns left out get their DEFAULT, as in PostgreSQL.
+  for (const ColumnDef& c : schema_.columns) defaults_.push_back(EvaluateColumnDefault(c));
 }
 
 Row CopyRowBuilder::Build(const CopyRow& row) const {
@@ -183,9 +186,7 @@ Row CopyRowBuilder::Build(const CopyRow& row) const {
   }
   Row out;
   out.reserve(schema_.columns.size());
-  if (!identity_) {
-    for (const ColumnDef& c : schema_.columns) out.push_back(Value::Null(c.type));
-  }
+  if (!identity_) out = defaults_;
   for (size_t i = 0; i < row.fields.size(); i++) {
     const ColumnDef& column = schema_.columns[targets_[i]];
     const CopyField& f = row.fields[i];

@@ -174,6 +174,7 @@ class CopyRowBuilder {
   TableSchema schema_;
   std::vector<uint16_t> targets_;  // field i -> table column
   bool identity_ = false;          // targets_ is every column in table order
+  std::vector<Value> defaults_;    // per column: what a row that leaves it out holds
 };
 
 struct CopyLoadOptions {
