@@ -78,6 +78,7 @@ void EncodeRow(const Row& row, std::string* out) {
 // Tags of a schema's optional sections (EncodeSchema).
 constexpr char kSchemaIndexes = 1;
 constexpr char kSchemaDefaults = 2;
+constexpr char kSchemaIdentities = 3;
 
 void EncodeIndexDef(const IndexDef& index, std::string* out) {
   PutBytes(out, index.name);
@@ -113,6 +114,17 @@ void EncodeSchema(const TableSchema& schema, std::string* out) {
       if (schema.columns[i].default_sql.empty()) continue;
       PutFixed(out, i, 2);
       PutBytes(out, schema.columns[i].default_sql);
+    }
+  }
+  size_t identities = 0;
+  for (const ColumnDef& c : schema.columns) identities += c.identity != ColumnIdentity::kNone;
+  if (identities > 0) {
+    out->push_back(kSchemaIdentities);
+    PutVarint(out, identities);
+    for (size_t i = 0; i < schema.columns.size(); i++) {
+      if (schema.columns[i].identity == ColumnIdentity::kNone) continue;
+      PutFixed(out, i, 2);
+      out->push_back(static_cast<char>(schema.columns[i].identity));
     }
   }
 }
@@ -280,6 +292,16 @@ bool Decoder::ReadSchema(TableSchema* schema) {
         if (!ReadU16(&c) || c >= schema->columns.size() || !ReadBytes(&text)) return false;
         schema->columns[c].default_sql = std::move(text);
       }
+    } else if (tag == kSchemaIdentities) {
+      for (uint64_t i = 0; i < n; i++) {
+        uint16_t c;
+        uint8_t kind;
+        if (!ReadU16(&c) || c >= schema->columns.size() || !ReadU8(&kind) || kind == 0 ||
+            kind > static_cast<uint8_t>(ColumnIdentity::kAlways)) {
+          return false;
+        }
+        schema->columns[c].identity = static_cast<ColumnIdentity>(kind);
+      }
     } else {
       return false;
     }
@@ -360,6 +382,14 @@ std::string EncodeCreateSecondaryIndex(TableId table, const IndexDef& index) {
   std::string out;
   PutFixed(&out, table.value(), 4);
   EncodeIndexDef(index, &out);
+  return out;
+}
+
+std::string EncodeSetIdentity(TableId table, ColumnId column, int64_t value) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  PutFixed(&out, column.value(), 2);
+  PutFixed(&out, static_cast<uint64_t>(value), 8);
   return out;
 }
 
@@ -462,6 +492,18 @@ Status DecodeDropIndex(std::string_view payload, DropIndexRecord* out) {
   uint32_t t;
   if (!d.ReadU32(&t) || !d.ReadBytes(&out->name) || !d.done()) return Bad("drop index");
   out->table = TableId(t);
+  return Status::Ok();
+}
+
+Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  uint16_t c;
+  uint64_t v;
+  if (!d.ReadU32(&t) || !d.ReadU16(&c) || !d.ReadU64(&v) || !d.done()) return Bad("set identity");
+  out->table = TableId(t);
+  out->column = ColumnId(c);
+  out->value = static_cast<int64_t>(v);
   return Status::Ok();
 }
 

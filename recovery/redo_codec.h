@@ -106,6 +106,11 @@ struct CreateSecondaryIndexRecord {
   TableId table;
   IndexDef index;
 };
+struct SetIdentityRecord {
+  TableId table;
+  ColumnId column;
+  int64_t value;
+};
 struct DropIndexRecord {
   TableId table;
   std::string name;
@@ -121,6 +126,7 @@ std::string EncodeDropTable(TableId table);
 std::string EncodeAddPrimaryKey(TableId table, const std::vector<ColumnId>& key);
 std::string EncodeCreateSecondaryIndex(TableId table, const IndexDef& index);
 std::string EncodeDropIndex(TableId table, std::string_view name);
+std::string EncodeSetIdentity(TableId table, ColumnId column, int64_t value);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
 Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
@@ -130,5 +136,6 @@ Status DecodeDropTable(std::string_view payload, DropTableRecord* out);
 Status DecodeAddPrimaryKey(std::string_view payload, AddPrimaryKeyRecord* out);
 Status DecodeCreateSecondaryIndex(std::string_view payload, CreateSecondaryIndexRecord* out);
 Status DecodeDropIndex(std::string_view payload, DropIndexRecord* out);
+Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out);
 
 }  // namespace forktail::redo

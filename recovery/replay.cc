@@ -39,6 +39,7 @@ Status Replayer::Add(const wal::LogRecord& record) {
     case wal::RecordType::kCreateIndex:
     case wal::RecordType::kCreateSecondaryIndex:
     case wal::RecordType::kDropIndex:
+    case wal::RecordType::kSetIdentity:
       pending_.push_back({record.lsn, record.type, std::string(record.payload)});
       return Status::Ok();
     default:
@@ -127,6 +128,12 @@ Status Replayer::ApplyOne(const Pending& p) {
         CreateSecondaryIndexRecord r;
         if (!(s = DecodeCreateSecondaryIndex(p.payload, &r)).ok()) return fail(s.message());
         catalog_->AddIndex(r.table, std::move(r.index));
+        break;
+      }
+      case wal::RecordType::kSetIdentity: {
+        SetIdentityRecord r;
+        if (!(s = DecodeSetIdentity(p.payload, &r)).ok()) return fail(s.message());
+        catalog_->GetTable(r.table).SetIdentityValue(r.column, r.value);
         break;
       }
       case wal::RecordType::kDropIndex: {

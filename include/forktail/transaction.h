@@ -94,6 +94,13 @@ class Transaction {
   // and DROP INDEX (42704 if there is no such index); logged, undone.
   void CreateIndex(std::string_view table, IndexDef index);
   void DropIndex(std::string_view index_name);
+  // The next value of an identity column (SERIAL, GENERATED ... AS
+  // IDENTITY): its last value + 1, logged with the transaction. As with
+  // PostgreSQL's sequences a rollback does not give it back, except for a
+  // DiscardOnReturn dry run; unlike them, a value drawn by a transaction that
+  // never committed may be drawn again after a restart. 2200H past the
+  // type's maximum.
+  int64_t NextIdentity(std::string_view table, ColumnId column);
 
   // Rolls the transaction back; the submitter gets SQLSTATE 40000 and `reason`.
   [[noreturn]] void Abort(std::string reason);
@@ -141,7 +148,8 @@ class Transaction {
     kDropTable,
     kAddPrimaryKey,
     kCreateIndex,
-    kDropIndex
+    kDropIndex,
+    kIdentity
   };
   struct Undo {
     UndoKind kind;
@@ -152,6 +160,7 @@ class Transaction {
     std::vector<bool> not_null_before;  // kAddPrimaryKey
     size_t index_position = 0;          // kCreateIndex, kDropIndex
     IndexDef index;                     // kDropIndex
+    int64_t identity_before = 0;        // kIdentity (index_position: the column)
   };
 
   Table& Writable(std::string_view name) const;

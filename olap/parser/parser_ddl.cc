@@ -154,6 +154,20 @@ ColumnDef Parser::ParseColumnDef() {
       col.null_seen = true;
     } else if (AcceptKw("default")) {
       col.default_value = ParseExpr(kPrecCompare);
+    } else if (IsKw("generated")) {
+      const Token& generated = Peek();
+      ++pos_;
+      if (AcceptKw("always")) {
+        col.identity = 2;
+      } else {
+        ExpectKw("by");
+        ExpectKw("default");
+        col.identity = 1;
+      }
+      ExpectKw("as");
+      if (!IsKw("identity")) NotSupportedAt(generated, "GENERATED ... AS (expression)");
+      ++pos_;
+      if (IsPunct('(')) NotSupportedAt(Peek(), "sequence options of an identity column");
     } else if (IsKw("primary") && IsKw("key", 1)) {
       pos_ += 2;
       col.primary_key = true;

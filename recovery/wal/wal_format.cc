@@ -51,6 +51,8 @@ std::string RecordTypeName(RecordType type) {
       return "bulk_insert";
     case RecordType::kCreateSecondaryIndex:
       return "create_secondary_index";
+    case RecordType::kSetIdentity:
+      return "set_identity";
     case RecordType::kTest:
       return "test";
   }

@@ -69,6 +69,7 @@ enum class RecordType : uint8_t {
   kDropIndex = 10,   // DROP INDEX of a secondary index
   kBulkInsert = 11,
   kCreateSecondaryIndex = 12,
+  kSetIdentity = 13,  // an identity column's last value
   // 12..127 reserved for the engine; 128..255 for tests and tools.
   kTest = 200,
 };

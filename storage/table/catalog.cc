@@ -253,6 +253,7 @@ std::string Catalog::Serialize() const {
       w.Put(c.type.length);
       w.Put(static_cast<uint8_t>(c.not_null));
       w.PutString(c.default_sql);
+      w.Put(static_cast<uint8_t>(c.identity));
     }
     w.Put(static_cast<uint16_t>(s.primary_key.size()));
     for (ColumnId k : s.primary_key) w.Put(k.value());
@@ -262,6 +263,12 @@ std::string Catalog::Serialize() const {
       w.Put(static_cast<uint8_t>((index.unique ? 1 : 0) | (index.constraint ? 2 : 0)));
       w.Put(static_cast<uint16_t>(index.columns.size()));
       for (ColumnId c : index.columns) w.Put(c.value());
+    }
+    // Identity columns' last values (version 3 and later).
+    for (size_t i = 0; i < s.columns.size(); i++) {
+      if (s.columns[i].identity != ColumnIdentity::kNone) {
+        w.Put(table->identity_value(ColumnId(static_cast<uint16_t>(i))));
+      }
     }
   }
   w.Put(crc32c::Mask(crc32c::Value(w.out().data(), w.out().size())));
@@ -290,6 +297,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
   r.Get(&next_id);
   r.Get(&count);
   std::vector<std::pair<TableId, std::pair<TableSchema, TableOptions>>> parsed;
+  std::vector<std::vector<std::pair<ColumnId, int64_t>>> identities;  // parallel to parsed
   for (uint32_t t = 0; t < count && r.ok(); t++) {
     uint32_t id = 0;
     TableSchema s;
@@ -308,7 +316,15 @@ Status Catalog::Deserialize(std::string_view bytes) {
       r.Get(&c.type.scale);
       r.Get(&c.type.length);
       r.Get(&not_null);
-      if (version >= 3) r.GetString(&c.default_sql);
+      uint8_t identity = 0;
+      if (version >= 3) {
+        r.GetString(&c.default_sql);
+        r.Get(&identity);
+      }
+      if (identity > static_cast<uint8_t>(ColumnIdentity::kAlways)) {
+        return Status::Corruption("catalog image: unknown identity kind");
+      }
+      c.identity = static_cast<ColumnIdentity>(identity);
       if (type_id > static_cast<uint8_t>(TypeId::kTimestamp)) {
         return Status::Corruption(fmt::format("catalog image: unknown type id {}", type_id));
       }
@@ -340,6 +356,14 @@ Status Catalog::Deserialize(std::string_view bytes) {
       index.constraint = (unique & 2) != 0;
       s.indexes.push_back(std::move(index));
     }
+    std::vector<std::pair<ColumnId, int64_t>> identity_values;
+    for (size_t i = 0; i < s.columns.size() && r.ok(); i++) {
+      if (s.columns[i].identity == ColumnIdentity::kNone) continue;
+      int64_t value = 0;
+      r.Get(&value);
+      identity_values.push_back({ColumnId(static_cast<uint16_t>(i)), value});
+    }
+    identities.push_back(std::move(identity_values));
     if (id == 0 || id >= next_id) return Status::Corruption("catalog image: bad table id");
     parsed.push_back({TableId(id), {std::move(s), o}});
   }
@@ -347,12 +371,15 @@ Status Catalog::Deserialize(std::string_view bytes) {
   std::map<TableId, std::unique_ptr<Table>> tables;
   std::map<std::string, TableId, std::less<>> by_name;
   try {
-    for (auto& [id, so] : parsed) {
+    for (size_t t = 0; t < parsed.size(); t++) {
+      auto& [id, so] = parsed[t];
       Validate(so.first);
       if (!by_name.emplace(so.first.name, id).second || tables.count(id)) {
         return Status::Corruption("catalog image: duplicate table");
       }
-      tables.emplace(id, std::make_unique<Table>(id, std::move(so.first), so.second));
+      auto table = std::make_unique<Table>(id, std::move(so.first), so.second);
+      for (const auto& [column, value] : identities[t]) table->SetIdentityValue(column, value);
+      tables.emplace(id, std::move(table));
     }
   } catch (const DbError& e) {
     return Status::Corruption(fmt::format("catalog image: {}", e.what()));

@@ -136,6 +136,12 @@ class Table {
   std::optional<std::vector<TupleId>> ProbeIndex(const IndexRange& range, size_t limit) const;
   const OrderedIndex& secondary_index(size_t position) const { return secondary_[position]; }
 
+  // The last value an identity column handed out (0: none yet; the first is
+  // 1, as a fresh sequence's). Set by Transaction::NextIdentity (logged,
+  // undone), by replay and by a checkpoint load.
+  int64_t identity_value(ColumnId column) const;
+  void SetIdentityValue(ColumnId column, int64_t value);
+
   // Calls fn for each block in block order, with the block pinned.
   void ForEachBlock(const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const;
   size_t block_count() const { return directory_.size(); }
@@ -215,7 +221,8 @@ class Table {
   std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
   BlockDirectory directory_;
   HashIndex index_;
-  std::vector<OrderedIndex> secondary_;  // one per schema_.indexes entry
+  std::vector<OrderedIndex> secondary_;          // one per schema_.indexes entry
+  std::map<uint16_t, int64_t> identity_values_;  // by column; absent: 0
   TableStatistics stats_;
 };
 

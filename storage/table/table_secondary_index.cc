@@ -126,6 +126,15 @@ void Table::RestoreIndex(size_t position, IndexDef def) {
   RebuildSecondaryIndexes();
 }
 
+int64_t Table::identity_value(ColumnId column) const {
+  auto it = identity_values_.find(column.value());
+  return it == identity_values_.end() ? 0 : it->second;
+}
+
+void Table::SetIdentityValue(ColumnId column, int64_t value) {
+  identity_values_[column.value()] = value;
+}
+
 std::optional<std::vector<TupleId>> Table::ProbeIndex(const IndexRange& range, size_t limit) const {
   if (range.index == IndexRange::kPrimaryKey) {
     std::optional<TupleId> tid = LookupKey(range.equal);

@@ -56,6 +56,7 @@ TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   // The optional sections: UNIQUE constraints and column DEFAULTs.
   TableSchema rich = schema;
   rich.columns[2].default_sql = "'x' || 'y'";
+  rich.columns[0].identity = ColumnIdentity::kAlways;
   rich.indexes.push_back({"t_c_key", {ColumnId(2)}, true, true});
   std::string rich_bytes = EncodeCreateTable(TableId(9), o, rich);
   ASSERT_TRUE(DecodeCreateTable(rich_bytes, &r).ok());

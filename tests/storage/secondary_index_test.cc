@@ -230,7 +230,9 @@ TEST(SecondaryIndex, CatalogImageKeepsDefinitions) {
   Catalog catalog;
   TableSchema schema = IndexedSchema();
   schema.columns[2].default_sql = "'none'";
+  schema.columns[0].identity = ColumnIdentity::kByDefault;
   Table& t = catalog.CreateTable(schema);
+  t.SetIdentityValue(ColumnId(0), 41);
   t.Insert({Value::Integer(1), Value::Integer(5), Value::Text("x")});
   catalog.AddIndex(t.id(), {"r_k", {ColumnId(0)}, false, false});
   EXPECT_THROW(catalog.AddIndex(t.id(), {"r", {ColumnId(0)}, false, false}), DbError);  // a table
@@ -243,6 +245,7 @@ TEST(SecondaryIndex, CatalogImageKeepsDefinitions) {
   ASSERT_TRUE(loaded.FindIndex("r_s_key").has_value());
   EXPECT_EQ(loaded.FindIndex("r_s_key")->second, 1u);
   EXPECT_TRUE(loaded.GetTable(t.id()).schema().indexes[1].constraint);
+  EXPECT_EQ(loaded.GetTable(t.id()).identity_value(ColumnId(0)), 41);
 }
 
 }  // namespace

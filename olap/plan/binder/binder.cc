@@ -183,7 +183,14 @@ std::pair<uint32_t, ExprPtr> Binder::BindSetClause(const sql::SetClause& set,
   const ColumnDef& col = schema.columns[id->value()];
   ExprPtr e;
   if (set.value->kind == sql::ExprKind::kDefault) {
+    if (col.identity != ColumnIdentity::kNone) {
+      NotSupported("UPDATE of an identity column to DEFAULT", set.value->position);
+    }
     e = DefaultOf(col);
+  } else if (col.identity == ColumnIdentity::kAlways) {
+    throw DbError("428C9", "column \"" + col.name +
+                               "\" can only be updated to DEFAULT\nDETAIL:  Column \"" + col.name +
+                               "\" is an identity column defined as GENERATED ALWAYS.");
   } else {
     ExprContext ctx;
     ctx.scope = &scope;
@@ -407,9 +414,35 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
     targets.push_back(id->value());
   }
   size_t ncols = schema.columns.size();
+  // Identity columns: left out or DEFAULT -> filled by the executor;
+  // an explicit value into GENERATED ALWAYS -> 428C9.
+  auto generated = [&](size_t c) { return schema.columns[c].identity != ColumnIdentity::kNone; };
+  auto fill = [&](uint32_t c, std::optional<uint32_t> row) {
+    for (BoundStatement::IdentityFill& f : out.identity_fill) {
+      if (f.column != c) continue;
+      if (row) f.rows.push_back(*row);
+      return;
+    }
+    BoundStatement::IdentityFill f;
+    f.column = c;
+    f.all_rows = !row;
+    if (row) f.rows.push_back(*row);
+    out.identity_fill.push_back(std::move(f));
+  };
+  auto refuse_explicit = [&](uint32_t c, int position) {
+    if (schema.columns[c].identity == ColumnIdentity::kAlways) {
+      (void)position;
+      throw DbError("428C9", "cannot insert a non-DEFAULT value into column \"" +
+                                 schema.columns[c].name + "\"\nDETAIL:  Column \"" +
+                                 schema.columns[c].name +
+                                 "\" is an identity column defined as GENERATED ALWAYS.")
+          .WithHint("Use OVERRIDING SYSTEM VALUE to override.");
+    }
+  };
   if (!s.source) {  // DEFAULT VALUES
     out.insert_rows.push_back({});
     for (size_t i = 0; i < ncols; i++) {
+      if (generated(i)) fill(static_cast<uint32_t>(i), 0);
       ExprPtr e = DefaultOf(schema.columns[i]);
       if (e->kind != ExprKind::kConstant) {
         NotSupported("DEFAULT VALUES with a default that is not constant", s.table_position);
@@ -439,8 +472,10 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
         const ColumnDef& col = schema.columns[targets[i]];
         ExprPtr e;
         if (row[i]->kind == sql::ExprKind::kDefault) {
+          if (generated(targets[i])) fill(targets[i], static_cast<uint32_t>(rows.size()));
           e = DefaultOf(col);
         } else {
+          refuse_explicit(targets[i], row[i]->position);
           ExprContext ctx;
           ctx.clause = "VALUES";
           ctx.hint = &col.type;
@@ -452,6 +487,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
       }
       for (size_t c = 0; c < ncols; c++) {
         if (!full[c]) {
+          if (generated(c)) fill(static_cast<uint32_t>(c), static_cast<uint32_t>(rows.size()));
           full[c] = FoldExpression(DefaultOf(schema.columns[c]));
           constants = constants && full[c]->kind == ExprKind::kConstant;
         }
@@ -494,11 +530,15 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
   std::vector<ExprPtr> exprs(ncols);
   for (size_t i = 0; i < bq.columns.size(); i++) {
     const ColumnDef& col = schema.columns[targets[i]];
+    refuse_explicit(targets[i], src.position);
     exprs[targets[i]] =
         AssignTo(ColumnRef(bq.columns[i].id, bq.columns[i].type), col, src.position);
   }
   for (size_t c = 0; c < ncols; c++) {
-    if (!exprs[c]) exprs[c] = DefaultOf(schema.columns[c]);
+    if (!exprs[c]) {
+      if (generated(c)) fill(static_cast<uint32_t>(c), std::nullopt);
+      exprs[c] = DefaultOf(schema.columns[c]);
+    }
     proj->columns.push_back({NewId(), schema.columns[c].name, schema.columns[c].type});
   }
   proj->expressions = std::move(exprs);
@@ -649,7 +689,40 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     }
     ColumnDef def;
     def.name = c.name;
-    def.type = TypeFromName(c.type);
+    // SERIAL types: an integer column whose values come from the table's
+    // counter for it (PostgreSQL: a sequence it owns and a nextval default).
+    const std::string& tn = c.type.name;
+    if ((tn == "serial" || tn == "serial4" || tn == "bigserial" || tn == "serial8" ||
+         tn == "smallserial" || tn == "serial2") &&
+        c.type.schema.empty() && c.type.array_bounds == 0) {
+      def.type = tn == "bigserial" || tn == "serial8"     ? Type::BigInt()
+                 : tn == "smallserial" || tn == "serial2" ? Type::SmallInt()
+                                                          : Type::Integer();
+      def.identity = ColumnIdentity::kSerial;
+      def.not_null = true;
+      if (c.default_value) {
+        throw DbError(sqlstate::kSyntaxError,
+                      "multiple default values specified for column \"" + c.name +
+                          "\" of table \"" + out.schema.name + "\"",
+                      c.default_value->position);
+      }
+    } else {
+      def.type = TypeFromName(c.type);
+    }
+    if (c.identity != 0) {
+      if (!def.type.IsInteger()) {
+        throw DbError(sqlstate::kInvalidParameterValue,
+                      "identity column type must be smallint, integer, or bigint", c.position);
+      }
+      if (c.default_value) {
+        throw DbError(sqlstate::kSyntaxError,
+                      "both default and identity specified for column \"" + c.name +
+                          "\" of table \"" + out.schema.name + "\"",
+                      c.position);
+      }
+      def.identity = c.identity == 2 ? ColumnIdentity::kAlways : ColumnIdentity::kByDefault;
+      def.not_null = true;
+    }
     if (def.type.IsWideDecimal()) {
       // Tables keep DECIMALs as int64 (block stripes, WAL, checkpoints); the
       // 38-digit form lives only in query execution for now.
@@ -659,7 +732,7 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
                         std::to_string(kMaxNarrowDecimalPrecision) + " digits)",
                     c.type.position);
     }
-    def.not_null = c.not_null || c.primary_key;
+    def.not_null = def.not_null || c.not_null || c.primary_key;
     if (c.default_value) {
       BindDefault(*c.default_value, def);  // its errors now, not at the first INSERT
       def.default_sql = sql::ToString(*c.default_value);

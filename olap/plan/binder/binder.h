@@ -80,6 +80,17 @@ struct BoundStatement {
   // column in table order, cast to the column types (plan is null then).
   std::vector<Row> insert_rows;
 
+  // kInsert: identity columns (SERIAL, GENERATED ... AS IDENTITY) whose
+  // values the executor takes from the table's counter
+  // (Transaction::NextIdentity) before inserting: in the rows listed (row
+  // numbers of the VALUES list), or in every row.
+  struct IdentityFill {
+    uint32_t column = 0;
+    bool all_rows = false;
+    std::vector<uint32_t> rows;
+  };
+  std::vector<IdentityFill> identity_fill;
+
   // kUpdate / kDelete with FROM / USING (plan set): a query whose rows are
   // the target rows' primary keys, then (kUpdate) the SET values; `set`'s
   // expressions then read those rows.

@@ -96,6 +96,7 @@ struct AttributeInfo {
   int32_t typmod;
   bool not_null;
   std::string default_sql;  // empty: none
+  ColumnIdentity identity = ColumnIdentity::kNone;
 };
 
 std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
@@ -106,7 +107,8 @@ std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
     }
   } else if (rel.kind == 'r') {
     for (const ColumnDef& c : rel.table->schema().columns) {
-      out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), c.not_null, c.default_sql});
+      out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), c.not_null, c.default_sql,
+                     c.identity});
     }
   } else {
     const TableSchema& s = rel.table->schema();
@@ -329,7 +331,10 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
         b.Str("attalign", len == 8 ? "d" : len == 2 ? "s" : len == 1 ? "c" : "i");
         b.Str("attstorage", len > 0 ? "p" : a.type_oid == 1700 ? "m" : "x");
         b.Bool("attnotnull", a.not_null).Bool("attislocal", true);
-        b.Bool("atthasdef", !a.default_sql.empty());
+        b.Bool("atthasdef", !a.default_sql.empty() || a.identity == ColumnIdentity::kSerial);
+        b.Str("attidentity", a.identity == ColumnIdentity::kByDefault ? "d"
+                             : a.identity == ColumnIdentity::kAlways  ? "a"
+                                                                      : "");
         b.Int("attcollation", t != nullptr && t->collatable ? kDefaultCollation : 0);
         add(b);
       }
@@ -460,11 +465,15 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       if (r.kind != 'r' || r.table == nullptr) continue;
       const std::vector<ColumnDef>& columns = r.table->schema().columns;
       for (size_t i = 0; i < columns.size(); i++) {
-        if (columns[i].default_sql.empty()) continue;
+        // SERIAL shows as PostgreSQL shows it: a default from its sequence.
+        const bool serial = columns[i].identity == ColumnIdentity::kSerial;
+        if (columns[i].default_sql.empty() && !serial) continue;
         RowBuilder b(def);
         b.Int("oid", AttrDefOid(r.table->id(), i));
         b.Int("adrelid", r.oid).Int("adnum", static_cast<int64_t>(i + 1));
-        b.Str("adbin", columns[i].default_sql);
+        b.Str("adbin", serial ? "nextval('" + r.table->schema().name + "_" + columns[i].name +
+                                    "_seq'::regclass)"
+                              : columns[i].default_sql);
         add(b);
       }
     }

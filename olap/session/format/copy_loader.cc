@@ -168,6 +168,14 @@ CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std:
   for (size_t i = 0; identity_ && i < targets_.size(); i++) identity_ = targets_[i] == i;
   // Columns left out get their DEFAULT, as in PostgreSQL.
   for (const ColumnDef& c : schema_.columns) defaults_.push_back(EvaluateColumnDefault(c));
+  for (size_t c = 0; c < schema_.columns.size(); c++) {
+    if (schema_.columns[c].identity == ColumnIdentity::kNone) continue;
+    if (std::find(targets_.begin(), targets_.end(), c) == targets_.end()) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "COPY that leaves out identity column \"" + schema_.columns[c].name +
+                        "\" is not supported: list it and give its values");
+    }
+  }
 }
 
 Row CopyRowBuilder::Build(const CopyRow& row) const {

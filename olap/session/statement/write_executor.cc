@@ -168,6 +168,18 @@ StatementResult WriteExecutor::Insert(BoundStatement bound) {
   } else {
     rows = RunLogicalPlan(std::move(bound.plan), context_);
   }
+  // Identity columns left out: the table's next values, in row order.
+  if (!bound.identity_fill.empty()) {
+    const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
+    for (size_t r = 0; r < rows.size(); r++) {
+      for (const BoundStatement::IdentityFill& f : bound.identity_fill) {
+        if (!f.all_rows && std::find(f.rows.begin(), f.rows.end(), r) == f.rows.end()) continue;
+        ColumnId column(static_cast<uint16_t>(f.column));
+        rows[r][f.column] = Value::BigInt(txn_.NextIdentity(bound.table_name, column))
+                                .CastTo(schema.column(column).type);
+      }
+    }
+  }
   StatementResult result;
   if (bound.on_conflict == BoundStatement::OnConflictAction::kNone && bound.returning.empty()) {
     for (const Row& row : rows) txn_.Insert(bound.table_name, row);
