@@ -286,7 +286,20 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
           b.Str("udt_catalog", session_.database).Str("udt_schema", "pg_catalog");
           b.Str("udt_name", t != nullptr ? t->name : "???");
           b.Str("dtd_identifier", std::to_string(i + 1)).Str("is_self_referencing", "NO");
-          b.Str("is_identity", "NO").Str("is_generated", "NEVER");
+          const bool identity =
+              a.identity == ColumnIdentity::kByDefault || a.identity == ColumnIdentity::kAlways;
+          if (a.identity == ColumnIdentity::kSerial) {
+            b.Str("column_default", "nextval('" + r.name + "_" + a.name + "_seq'::regclass)");
+          } else if (!a.default_sql.empty()) {
+            b.Str("column_default", a.default_sql);
+          }
+          b.Str("is_identity", identity ? "YES" : "NO").Str("is_generated", "NEVER");
+          if (identity) {
+            b.Str("identity_generation",
+                  a.identity == ColumnIdentity::kAlways ? "ALWAYS" : "BY DEFAULT");
+            b.Str("identity_start", "1").Str("identity_increment", "1");
+            b.Str("identity_minimum", "1").Str("identity_cycle", "NO");
+          }
           b.Str("is_updatable", r.system == nullptr ? "YES" : "NO");
           add(b);
         }

@@ -5,32 +5,8 @@
 #include "storage/error.h"
 
 namespace forktail {
-namespace {
 
-// One qualifying conjunct: column <op> value, value of the column's type.
-struct ColumnBound {
-  CompareOp op;
-  Value value;
-};
-
-CompareOp Mirror(CompareOp op) {
-  switch (op) {
-    case CompareOp::kLt:
-      return CompareOp::kGt;
-    case CompareOp::kLe:
-      return CompareOp::kGe;
-    case CompareOp::kGt:
-      return CompareOp::kLt;
-    case CompareOp::kGe:
-      return CompareOp::kLe;
-    default:
-      return op;
-  }
-}
-
-// The column reference a comparison side is: itself, or an integer column
-// widened to another integer type.
-const Expression* ColumnSide(const Expression& e) {
+const Expression* IndexedColumnSide(const Expression& e) {
   if (e.kind == ExprKind::kColumnRef) return &e;
   if (e.kind == ExprKind::kCast && e.type.IsInteger() && e.children.size() == 1 &&
       e.children[0]->kind == ExprKind::kColumnRef && e.children[0]->type.IsInteger()) {
@@ -38,6 +14,14 @@ const Expression* ColumnSide(const Expression& e) {
   }
   return nullptr;
 }
+
+namespace {
+
+// One qualifying conjunct: column <op> value, value of the column's type.
+struct ColumnBound {
+  CompareOp op;
+  Value value;
+};
 
 // `v` as a value of `type` when the conversion loses nothing.
 std::optional<Value> Exactly(const Value& v, const Type& type) {
@@ -59,12 +43,12 @@ void Collect(const Expression& e, const TableSchema& schema, const TableColumnOf
   }
   if (e.kind != ExprKind::kCompare || e.compare == CompareOp::kNe || e.children.size() != 2) return;
   CompareOp op = e.compare;
-  const Expression* column = ColumnSide(*e.children[0]);
+  const Expression* column = IndexedColumnSide(*e.children[0]);
   const Expression* constant = e.children[1].get();
   if (column == nullptr) {
-    column = ColumnSide(*e.children[1]);
+    column = IndexedColumnSide(*e.children[1]);
     constant = e.children[0].get();
-    op = Mirror(op);
+    op = FlipComparison(op);
   }
   if (column == nullptr || constant->kind != ExprKind::kConstant) return;
   std::optional<ColumnId> id = column_of(*column);

@@ -43,6 +43,10 @@ struct IndexChoice {
 // not a column of this table).
 using TableColumnOf = std::function<std::optional<ColumnId>(const Expression& column_ref)>;
 
+// The column reference a comparison side is, for an index: itself, or an
+// integer column widened to another integer type by a cast; else null.
+const Expression* IndexedColumnSide(const Expression& e);
+
 std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& conjuncts,
                                        const TableSchema& schema, const TableColumnOf& column_of);
 

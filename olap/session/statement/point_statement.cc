@@ -8,22 +8,12 @@
 #include "olap/expression/expression_executor.h"
 #include "olap/parser/ast.h"
 #include "olap/plan/logical_util.h"
+#include "olap/plan/planner/index_selection.h"
 
 namespace forktail {
 namespace {
 
 std::atomic<uint64_t> g_prebound_executions{0};
-
-// The column a point-key comparison side names: a column reference, possibly
-// widened by a cast between integer types (int4 column compared as int8).
-const Expression* KeyColumnSide(const Expression& e) {
-  if (e.kind == ExprKind::kColumnRef) return &e;
-  if (e.kind == ExprKind::kCast && e.type.IsInteger() && e.children.size() == 1 &&
-      e.children[0]->kind == ExprKind::kColumnRef && e.children[0]->type.IsInteger()) {
-    return e.children[0].get();
-  }
-  return nullptr;
-}
 
 // Whether a constant of type `value` equal (in the comparison) to a column of
 // type `column` names exactly one key value, found by an index lookup after a
@@ -72,7 +62,7 @@ std::optional<std::vector<Value>> PointKey(const Expression* where, const TableS
     if (c->kind != ExprKind::kCompare || c->compare != CompareOp::kEq || c->children.size() != 2)
       continue;
     for (int side = 0; side < 2; side++) {
-      const Expression* column = KeyColumnSide(*c->children[side]);
+      const Expression* column = IndexedColumnSide(*c->children[side]);
       const Expression& other = *c->children[1 - side];
       if (column == nullptr || other.kind != ExprKind::kConstant) continue;
       for (size_t k = 0; k < schema.primary_key.size(); k++) {
