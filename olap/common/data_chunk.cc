@@ -11,8 +11,6 @@ void DataChunk::SetSelection(const uint32_t* sel, uint32_t count) {
   SetSelectionCount(count);
 }
 
-namespace {
-
 // Row i of an owned vector := v (v already of the vector's type).
 void SetVectorValue(Vector& vec, uint32_t i, const Value& v) {
   if (v.is_null()) {
@@ -43,8 +41,6 @@ void SetVectorValue(Vector& vec, uint32_t i, const Value& v) {
       return;
   }
 }
-
-}  // namespace
 
 DataChunk ChunkOfRows(const std::vector<Type>& types, const std::vector<Row>& rows) {
   DataChunk chunk(types);

@@ -98,6 +98,9 @@ class DataChunk {
   SelectionVector sel_;
 };
 
+// Row i of an owned vector := v (a value of the vector's type, or NULL).
+void SetVectorValue(Vector& vec, uint32_t i, const Value& v);
+
 // A chunk of `rows` (each value of the type in `types` at its position), for
 // the few rows a key lookup or an index probe found.
 DataChunk ChunkOfRows(const std::vector<Type>& types, const std::vector<Row>& rows);

@@ -100,19 +100,21 @@ DataChunk GatherTableRows(const Table& table,
                           const std::vector<uint32_t>& columns) {
   std::vector<Type> all = ColumnTypes(table), types;
   for (uint32_t c : columns) types.push_back(all[c]);
-  std::vector<Row> rows;
+  DataChunk chunk(types);
+  uint32_t n = 0;  // the caller keeps the rows within kVectorSize
   for (const auto& [block_no, slots] : by_block) {
     BlockRef block = table.PinBlock(BlockNo(block_no));
     for (uint32_t slot : slots) {
       if (block->IsDeleted(SlotNo(slot))) continue;
-      Row& row = rows.emplace_back();
-      row.reserve(columns.size());
-      for (uint32_t c : columns) {
-        row.push_back(block->GetCell(ColumnId(static_cast<uint16_t>(c)), SlotNo(slot)));
+      for (size_t i = 0; i < columns.size(); i++) {
+        SetVectorValue(chunk.column(i), n,
+                       block->GetCell(ColumnId(static_cast<uint16_t>(columns[i])), SlotNo(slot)));
       }
+      n++;
     }
   }
-  return ChunkOfRows(types, rows);
+  chunk.set_size(n);
+  return chunk;
 }
 
 std::shared_ptr<Table> CreateTable(TableSchema schema, uint32_t max_rows_per_block) {
