@@ -385,6 +385,27 @@ std::string EncodeCreateSecondaryIndex(TableId table, const IndexDef& index) {
   return out;
 }
 
+std::string EncodeCreateView(const ViewDef& view) {
+  std::string out;
+  PutBytes(&out, view.name);
+  PutBytes(&out, view.sql);
+  PutVarint(&out, view.column_names.size());
+  for (size_t i = 0; i < view.column_names.size(); i++) {
+    PutBytes(&out, view.column_names[i]);
+    out.push_back(static_cast<char>(view.column_types[i].id));
+    PutTypeParams(&out, view.column_types[i]);
+  }
+  PutVarint(&out, view.depends_on.size());
+  for (const std::string& d : view.depends_on) PutBytes(&out, d);
+  return out;
+}
+
+std::string EncodeDropView(std::string_view name) {
+  std::string out;
+  PutBytes(&out, name);
+  return out;
+}
+
 std::string EncodeSetIdentity(TableId table, ColumnId column, int64_t value) {
   std::string out;
   PutFixed(&out, table.value(), 4);
@@ -504,6 +525,36 @@ Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out) {
   out->table = TableId(t);
   out->column = ColumnId(c);
   out->value = static_cast<int64_t>(v);
+  return Status::Ok();
+}
+
+Status DecodeCreateView(std::string_view payload, ViewDef* out) {
+  Decoder d(payload);
+  uint64_t n;
+  if (!d.ReadBytes(&out->name) || !d.ReadBytes(&out->sql) || !d.ReadVarint(&n) ||
+      n > payload.size()) {
+    return Bad("create view");
+  }
+  out->column_names.assign(n, "");
+  out->column_types.assign(n, Type());
+  for (uint64_t i = 0; i < n; i++) {
+    uint8_t type_id;
+    if (!d.ReadBytes(&out->column_names[i]) || !d.ReadU8(&type_id) ||
+        !d.ReadType(type_id, &out->column_types[i])) {
+      return Bad("create view");
+    }
+  }
+  if (!d.ReadVarint(&n) || n > payload.size()) return Bad("create view");
+  out->depends_on.assign(n, "");
+  for (uint64_t i = 0; i < n; i++) {
+    if (!d.ReadBytes(&out->depends_on[i])) return Bad("create view");
+  }
+  return d.done() ? Status::Ok() : Bad("create view");
+}
+
+Status DecodeDropView(std::string_view payload, std::string* name) {
+  Decoder d(payload);
+  if (!d.ReadBytes(name) || !d.done()) return Bad("drop view");
   return Status::Ok();
 }
 

@@ -67,10 +67,10 @@ class Decoder {
   bool ReadRow(Row* row);
   bool ReadSchema(TableSchema* schema);
   bool ReadIndexDef(IndexDef* index);
+  bool ReadType(uint8_t type_id, Type* type);
   bool done() const { return p_.empty(); }
 
  private:
-  bool ReadType(uint8_t type_id, Type* type);
   std::string_view p_;
 };
 
@@ -127,6 +127,8 @@ std::string EncodeAddPrimaryKey(TableId table, const std::vector<ColumnId>& key)
 std::string EncodeCreateSecondaryIndex(TableId table, const IndexDef& index);
 std::string EncodeDropIndex(TableId table, std::string_view name);
 std::string EncodeSetIdentity(TableId table, ColumnId column, int64_t value);
+std::string EncodeCreateView(const ViewDef& view);
+std::string EncodeDropView(std::string_view name);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
 Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
@@ -137,5 +139,7 @@ Status DecodeAddPrimaryKey(std::string_view payload, AddPrimaryKeyRecord* out);
 Status DecodeCreateSecondaryIndex(std::string_view payload, CreateSecondaryIndexRecord* out);
 Status DecodeDropIndex(std::string_view payload, DropIndexRecord* out);
 Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out);
+Status DecodeCreateView(std::string_view payload, ViewDef* out);
+Status DecodeDropView(std::string_view payload, std::string* name);
 
 }  // namespace forktail::redo

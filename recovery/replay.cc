@@ -40,6 +40,8 @@ Status Replayer::Add(const wal::LogRecord& record) {
     case wal::RecordType::kCreateSecondaryIndex:
     case wal::RecordType::kDropIndex:
     case wal::RecordType::kSetIdentity:
+    case wal::RecordType::kCreateView:
+    case wal::RecordType::kDropView:
       pending_.push_back({record.lsn, record.type, std::string(record.payload)});
       return Status::Ok();
     default:
@@ -134,6 +136,18 @@ Status Replayer::ApplyOne(const Pending& p) {
         SetIdentityRecord r;
         if (!(s = DecodeSetIdentity(p.payload, &r)).ok()) return fail(s.message());
         catalog_->GetTable(r.table).SetIdentityValue(r.column, r.value);
+        break;
+      }
+      case wal::RecordType::kCreateView: {
+        ViewDef view;
+        if (!(s = DecodeCreateView(p.payload, &view)).ok()) return fail(s.message());
+        catalog_->CreateView(std::move(view));
+        break;
+      }
+      case wal::RecordType::kDropView: {
+        std::string name;
+        if (!(s = DecodeDropView(p.payload, &name)).ok()) return fail(s.message());
+        catalog_->DropView(name);
         break;
       }
       case wal::RecordType::kDropIndex: {

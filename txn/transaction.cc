@@ -216,6 +216,22 @@ int64_t Transaction::NextIdentity(std::string_view table, ColumnId column) {
   return last + 1;
 }
 
+void Transaction::CreateView(ViewDef view) {
+  std::string payload = redo::EncodeCreateView(view);
+  Undo undo{UndoKind::kCreateView, TableId(0), kInvalidTupleId, kInvalidTupleId, {}, {}};
+  undo.view.name = view.name;
+  catalog_->CreateView(std::move(view));
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kCreateView, std::move(payload)});
+}
+
+void Transaction::DropView(std::string_view name) {
+  Undo undo{UndoKind::kDropView, TableId(0), kInvalidTupleId, kInvalidTupleId, {}, {}};
+  undo.view = catalog_->DropView(name);
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kDropView, redo::EncodeDropView(name)});
+}
+
 void Transaction::Abort(std::string reason) { throw TransactionAborted(std::move(reason)); }
 
 void Transaction::Rollback() noexcept {
@@ -258,6 +274,12 @@ void Transaction::Rollback() noexcept {
           break;
         case UndoKind::kDropIndex:
           catalog_->RestoreIndex(u.table, u.index_position, u.index);
+          break;
+        case UndoKind::kCreateView:
+          catalog_->DropView(u.view.name);
+          break;
+        case UndoKind::kDropView:
+          catalog_->CreateView(u.view);
           break;
         case UndoKind::kIdentity:
           // As a sequence: a value handed out stays used when the transaction

@@ -101,6 +101,10 @@ class Transaction {
   // never committed may be drawn again after a restart. 2200H past the
   // type's maximum.
   int64_t NextIdentity(std::string_view table, ColumnId column);
+  // CREATE VIEW / DROP VIEW (Catalog::CreateView, DropView); logged, undone.
+  // The caller checks what depends on a view before dropping it.
+  void CreateView(ViewDef view);
+  void DropView(std::string_view name);
 
   // Rolls the transaction back; the submitter gets SQLSTATE 40000 and `reason`.
   [[noreturn]] void Abort(std::string reason);
@@ -149,7 +153,9 @@ class Transaction {
     kAddPrimaryKey,
     kCreateIndex,
     kDropIndex,
-    kIdentity
+    kIdentity,
+    kCreateView,
+    kDropView
   };
   struct Undo {
     UndoKind kind;
@@ -161,6 +167,7 @@ class Transaction {
     size_t index_position = 0;          // kCreateIndex, kDropIndex
     IndexDef index;                     // kDropIndex
     int64_t identity_before = 0;        // kIdentity (index_position: the column)
+    ViewDef view;                       // kCreateView (its name), kDropView
   };
 
   Table& Writable(std::string_view name) const;

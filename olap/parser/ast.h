@@ -383,6 +383,7 @@ enum class StatementKind : uint8_t {
   kCreateTable,  // create_table
   kDropTable,    // drop (also DROP INDEX: drop->object "index")
   kCreateIndex,  // create_index
+  kCreateView,   // create_view (DROP VIEW: kDropTable with drop->object "view")
   kAlterTable,   // alter_table
   kTruncate,     // truncate
   kTransaction,  // transaction: BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK / ABORT
@@ -457,11 +458,18 @@ struct CreateTableStmt {
 };
 
 struct DropStmt {
-  std::string object = "table";      // "table" or "index"
+  std::string object = "table";      // "table", "index" or "view"
   std::vector<QualifiedName> names;  // DROP TABLE a, b
   std::vector<int> name_positions;   // parallel to names
   bool if_exists = false;
   bool cascade = false;
+};
+
+struct CreateViewStmt {
+  QualifiedName name;
+  bool or_replace = false;
+  std::vector<std::string> column_names;  // CREATE VIEW v (a, b); empty if none
+  QueryPtr query;
 };
 
 struct CreateIndexStmt {
@@ -582,6 +590,7 @@ struct Statement {
   std::unique_ptr<CreateTableStmt> create_table;
   std::unique_ptr<DropStmt> drop;
   std::unique_ptr<CreateIndexStmt> create_index;
+  std::unique_ptr<CreateViewStmt> create_view;
   std::unique_ptr<AlterTableStmt> alter_table;
   std::unique_ptr<TruncateStmt> truncate;
   std::unique_ptr<TransactionStmt> transaction;

@@ -145,6 +145,7 @@ class Parser {
   StatementPtr ParseCreate();
   StatementPtr ParseCreateTable(bool temporary);
   StatementPtr ParseCreateIndex(bool unique);
+  StatementPtr ParseCreateView(bool or_replace);
   ColumnDef ParseColumnDef();
   TableConstraint ParseTableConstraint();
   std::vector<Option> ParseParenOptions();  // '(' name [=] [value], ... ')'

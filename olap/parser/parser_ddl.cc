@@ -64,6 +64,11 @@ StatementPtr Parser::ParseCreate() {
     return ParseCreateIndex(true);
   }
   if (IsKw("index")) return ParseCreateIndex(false);
+  if (IsKw("view")) return ParseCreateView(false);
+  if (IsKw("or") && IsKw("replace", 1) && IsKw("view", 2)) {
+    pos_ += 2;
+    return ParseCreateView(true);
+  }
   bool temporary = false;
   if (AcceptKw("temp") || AcceptKw("temporary")) {
     temporary = true;
@@ -73,8 +78,26 @@ StatementPtr Parser::ParseCreate() {
   } else {
     AcceptKw("unlogged");
   }
+  if (temporary && (IsKw("view") || (IsKw("recursive") && IsKw("view", 1)))) {
+    NotSupportedAt(Peek(), "CREATE TEMPORARY VIEW");
+  }
   if (!IsKw("table")) RefuseMissingObject("CREATE");
   return ParseCreateTable(temporary);
+}
+
+StatementPtr Parser::ParseCreateView(bool or_replace) {
+  ExpectKw("view");
+  auto create = std::make_unique<CreateViewStmt>();
+  create->or_replace = or_replace;
+  create->name = ParseQualifiedName();
+  if (IsPunct('(')) create->column_names = ParseColumnList();
+  if (IsKw("with")) NotSupportedAt(Peek(), "CREATE VIEW ... WITH (options)");
+  ExpectKw("as");
+  create->query = ParseQuery();
+  if (IsKw("with")) NotSupportedAt(Peek(), "WITH CHECK OPTION");
+  StatementPtr stmt = MakeStatement(StatementKind::kCreateView);
+  stmt->create_view = std::move(create);
+  return stmt;
 }
 
 StatementPtr Parser::ParseCreateTable(bool temporary) {
@@ -274,6 +297,8 @@ StatementPtr Parser::ParseDrop() {
   if (AcceptKw("index")) {
     drop->object = "index";
     AcceptKw("concurrently");
+  } else if (AcceptKw("view")) {
+    drop->object = "view";
   } else {
     if (!IsKw("table")) RefuseMissingObject("DROP");
     ExpectKw("table");

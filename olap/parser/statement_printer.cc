@@ -136,8 +136,17 @@ std::string ToString(const Statement& st) {
       const DropStmt& d = *st.drop;
       std::vector<std::string> names;
       for (const QualifiedName& n : d.names) names.push_back(Name(n));
-      return std::string("DROP ") + (d.object == "index" ? "INDEX " : "TABLE ") +
+      return std::string("DROP ") +
+             (d.object == "index"  ? "INDEX "
+              : d.object == "view" ? "VIEW "
+                                   : "TABLE ") +
              (d.if_exists ? "IF EXISTS " : "") + Join(names, ", ") + (d.cascade ? " CASCADE" : "");
+    }
+    case StatementKind::kCreateView: {
+      const CreateViewStmt& v = *st.create_view;
+      return std::string("CREATE ") + (v.or_replace ? "OR REPLACE " : "") + "VIEW " + Name(v.name) +
+             (v.column_names.empty() ? "" : " (" + Join(v.column_names, ", ") + ")") + " AS " +
+             ToString(*v.query);
     }
     case StatementKind::kCreateIndex: {
       const CreateIndexStmt& i = *st.create_index;

@@ -53,6 +53,10 @@ std::string RecordTypeName(RecordType type) {
       return "create_secondary_index";
     case RecordType::kSetIdentity:
       return "set_identity";
+    case RecordType::kCreateView:
+      return "create_view";
+    case RecordType::kDropView:
+      return "drop_view";
     case RecordType::kTest:
       return "test";
   }

@@ -70,6 +70,8 @@ enum class RecordType : uint8_t {
   kBulkInsert = 11,
   kCreateSecondaryIndex = 12,
   kSetIdentity = 13,  // an identity column's last value
+  kCreateView = 14,
+  kDropView = 15,
   // 12..127 reserved for the engine; 128..255 for tests and tools.
   kTest = 200,
 };

@@ -105,7 +105,7 @@ void Catalog::Validate(const TableSchema& schema) {
 }
 
 void Catalog::CheckRelationNameFree(std::string_view name) const {
-  if (by_name_.count(name) || FindIndex(name)) {
+  if (by_name_.count(name) || FindIndex(name) || views_.count(name)) {
     throw DbError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
 }
@@ -177,6 +177,40 @@ void Catalog::RestoreIndex(TableId id, size_t position, IndexDef def) {
   schema_version_++;
 }
 
+void Catalog::CreateView(ViewDef view) {
+  CheckRelationNameFree(view.name);
+  std::string name = view.name;
+  views_.emplace(std::move(name), std::move(view));
+  schema_version_++;
+}
+
+ViewDef Catalog::DropView(std::string_view name) {
+  auto it = views_.find(name);
+  if (it == views_.end()) {
+    throw DbError(sqlstate::kUndefinedTable, fmt::format("view \"{}\" does not exist", name));
+  }
+  ViewDef view = std::move(it->second);
+  views_.erase(it);
+  schema_version_++;
+  return view;
+}
+
+const ViewDef* Catalog::FindView(std::string_view name) const {
+  auto it = views_.find(name);
+  return it == views_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Catalog::DependentViews(std::string_view relation) const {
+  std::vector<std::string> out;
+  for (const auto& [name, view] : views_) {
+    if (std::find(view.depends_on.begin(), view.depends_on.end(), relation) !=
+        view.depends_on.end()) {
+      out.push_back(name);
+    }
+  }
+  return out;
+}
+
 std::string Catalog::ChooseIndexName(const std::string& table,
                                      const std::vector<std::string>& columns,
                                      const std::string& suffix,
@@ -184,7 +218,7 @@ std::string Catalog::ChooseIndexName(const std::string& table,
   std::string base = table;
   for (const std::string& c : columns) base += "_" + c;
   auto free = [&](const std::string& name) {
-    return !by_name_.count(name) && !FindIndex(name) &&
+    return !by_name_.count(name) && !FindIndex(name) && !views_.count(name) &&
            std::find(taken.begin(), taken.end(), name) == taken.end();
   };
   std::string name = base + "_" + suffix;
@@ -208,6 +242,7 @@ std::unique_ptr<Catalog> Catalog::CopySchemas() const {
     copy->by_name_.emplace(empty->schema().name, id);
     copy->tables_.emplace(id, std::move(empty));
   }
+  copy->views_ = views_;
   copy->next_table_id_ = next_table_id_;
   copy->schema_version_ = schema_version_;
   return copy;
@@ -270,6 +305,21 @@ std::string Catalog::Serialize() const {
         w.Put(table->identity_value(ColumnId(static_cast<uint16_t>(i))));
       }
     }
+  }
+  w.Put(static_cast<uint32_t>(views_.size()));
+  for (const auto& [name, v] : views_) {
+    w.PutString(v.name);
+    w.PutString(v.sql);
+    w.Put(static_cast<uint16_t>(v.column_names.size()));
+    for (size_t i = 0; i < v.column_names.size(); i++) {
+      w.PutString(v.column_names[i]);
+      w.Put(static_cast<uint8_t>(v.column_types[i].id));
+      w.Put(v.column_types[i].precision);
+      w.Put(v.column_types[i].scale);
+      w.Put(v.column_types[i].length);
+    }
+    w.Put(static_cast<uint16_t>(v.depends_on.size()));
+    for (const std::string& d : v.depends_on) w.PutString(d);
   }
   w.Put(crc32c::Mask(crc32c::Value(w.out().data(), w.out().size())));
   return std::move(w.out());
@@ -367,6 +417,40 @@ Status Catalog::Deserialize(std::string_view bytes) {
     if (id == 0 || id >= next_id) return Status::Corruption("catalog image: bad table id");
     parsed.push_back({TableId(id), {std::move(s), o}});
   }
+  std::map<std::string, ViewDef, std::less<>> views;
+  uint32_t view_count = 0;
+  if (version >= 3) r.Get(&view_count);
+  for (uint32_t i = 0; i < view_count && r.ok(); i++) {
+    ViewDef v;
+    uint16_t ncols = 0, ndeps = 0;
+    r.GetString(&v.name);
+    r.GetString(&v.sql);
+    r.Get(&ncols);
+    for (uint16_t c = 0; c < ncols && r.ok(); c++) {
+      std::string column;
+      Type t;
+      uint8_t type_id = 0;
+      r.GetString(&column);
+      r.Get(&type_id);
+      r.Get(&t.precision);
+      r.Get(&t.scale);
+      r.Get(&t.length);
+      if (type_id > static_cast<uint8_t>(TypeId::kTimestamp)) {
+        return Status::Corruption("catalog image: unknown view column type");
+      }
+      t.id = static_cast<TypeId>(type_id);
+      v.column_names.push_back(std::move(column));
+      v.column_types.push_back(t);
+    }
+    r.Get(&ndeps);
+    for (uint16_t d = 0; d < ndeps && r.ok(); d++) {
+      std::string dep;
+      r.GetString(&dep);
+      v.depends_on.push_back(std::move(dep));
+    }
+    std::string name = v.name;
+    views.emplace(std::move(name), std::move(v));
+  }
   if (!r.done()) return Status::Corruption("catalog image: truncated or trailing bytes");
   std::map<TableId, std::unique_ptr<Table>> tables;
   std::map<std::string, TableId, std::less<>> by_name;
@@ -386,6 +470,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
   }
   tables_ = std::move(tables);
   by_name_ = std::move(by_name);
+  views_ = std::move(views);
   next_table_id_ = next_id;
   schema_version_++;
   return Status::Ok();

@@ -20,6 +20,9 @@
 //           last value i64 per identity column (version 3 and later)
 //   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8 |
 //           default (version 3 and later; empty: none) | identity u8 (version 3)
+//   then (version 3 and later) view count u32 | views
+//   view:   name | sql | column count u16 | (name | type id u8 | precision u8 | scale u8 |
+//           length u32)... | dependency count u16 | names...
 //   index:  name | flags u8 (1 unique, 2 constraint) | column count u16 | column ids u16...
 //   name:   length u32 | bytes
 // Integers little-endian; the CRC32C (masked) covers every byte before it.
@@ -41,6 +44,19 @@ namespace forktail {
 inline constexpr uint32_t kCatalogMagic = 0x47435446;  // "FTCG"
 inline constexpr uint32_t kCatalogFormatVersion = 3;
 inline constexpr size_t kMaxColumns = 1600;  // PostgreSQL's limit
+
+// A view (CREATE VIEW): its query as SQL text, bound again wherever the view
+// is read; its columns as CREATE VIEW bound them; and the relations (tables
+// and views) the query reads, which cannot be dropped while it exists.
+struct ViewDef {
+  std::string name;
+  std::string sql;
+  std::vector<std::string> column_names;
+  std::vector<Type> column_types;
+  std::vector<std::string> depends_on;
+
+  friend bool operator==(const ViewDef&, const ViewDef&) = default;
+};
 
 class Catalog {
  public:
@@ -74,6 +90,16 @@ class Catalog {
   std::string ChooseIndexName(const std::string& table, const std::vector<std::string>& columns,
                               const std::string& suffix,
                               const std::vector<std::string>& taken = {}) const;
+  // CREATE VIEW (42P07 if a table, index or view has the name) and DROP VIEW
+  // (42P01 if there is none; returns it). The caller checks dependencies.
+  void CreateView(ViewDef view);
+  ViewDef DropView(std::string_view name);
+  const ViewDef* FindView(std::string_view name) const;
+  // The views, by name.
+  const std::map<std::string, ViewDef, std::less<>>& views() const { return views_; }
+  // The views whose query reads `relation` (a table or view name).
+  std::vector<std::string> DependentViews(std::string_view relation) const;
+
   // The table and position of the secondary index with this name.
   std::optional<std::pair<TableId, size_t>> FindIndex(std::string_view name) const;
 
@@ -106,6 +132,7 @@ class Catalog {
   uint64_t schema_version_ = 0;
   std::map<TableId, std::unique_ptr<Table>> tables_;
   std::map<std::string, TableId, std::less<>> by_name_;
+  std::map<std::string, ViewDef, std::less<>> views_;
 };
 
 }  // namespace forktail

@@ -63,6 +63,13 @@ TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   EXPECT_EQ(r.schema, rich);
   EXPECT_FALSE(DecodeCreateTable(rich_bytes.substr(0, rich_bytes.size() - 3), &r).ok());
   EXPECT_FALSE(DecodeCreateTable(rich_bytes + "\x07", &r).ok());  // an unknown section
+  ViewDef view{"v", "SELECT a FROM t", {"a"}, {Type::Decimal(12, 3)}, {"t"}};
+  ViewDef back;
+  ASSERT_TRUE(DecodeCreateView(EncodeCreateView(view), &back).ok());
+  EXPECT_EQ(back, view);
+  std::string dropped;
+  ASSERT_TRUE(DecodeDropView(EncodeDropView("v"), &dropped).ok());
+  EXPECT_EQ(dropped, "v");
   std::string upd = EncodeUpdate(TableId(1), {BlockNo(0), SlotNo(1)}, {BlockNo(2), SlotNo(0)},
                                  {{ColumnId(1), Value::Text("z")}});
   UpdateRecord u;

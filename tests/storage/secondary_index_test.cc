@@ -239,8 +239,16 @@ TEST(SecondaryIndex, CatalogImageKeepsDefinitions) {
   EXPECT_THROW(catalog.AddIndex(t.id(), {"r_k", {ColumnId(1)}, false, false}), DbError);
   EXPECT_EQ(catalog.ChooseIndexName("r", {"v", "s"}, "idx"), "r_v_s_idx");
   EXPECT_EQ(catalog.ChooseIndexName("r", {"s"}, "key"), "r_s_key1");  // r_s_key is taken
+  ViewDef view{"rv", "SELECT k FROM r", {"k"}, {Type::Integer()}, {"r"}};
+  catalog.CreateView(view);
+  EXPECT_THROW(catalog.CreateView(view), DbError);                                       // taken
+  EXPECT_THROW(catalog.AddIndex(t.id(), {"rv", {ColumnId(0)}, false, false}), DbError);  // a view
+  EXPECT_EQ(catalog.DependentViews("r"), std::vector<std::string>{"rv"});
+  EXPECT_EQ(*catalog.CopySchemas()->FindView("rv"), view);
   Catalog loaded;
   ASSERT_TRUE(loaded.Deserialize(catalog.Serialize()).ok());
+  ASSERT_NE(loaded.FindView("rv"), nullptr);
+  EXPECT_EQ(*loaded.FindView("rv"), view);
   EXPECT_EQ(loaded.GetTable(t.id()).schema(), t.schema());
   ASSERT_TRUE(loaded.FindIndex("r_s_key").has_value());
   EXPECT_EQ(loaded.FindIndex("r_s_key")->second, 1u);

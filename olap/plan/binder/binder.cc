@@ -1,6 +1,7 @@
 // Bind(): statement dispatch, write statements and CREATE TABLE.
 #include "olap/plan/binder/binder.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -372,6 +373,44 @@ ExprPtr Binder::DefaultOf(const ColumnDef& col) {
                   "stored DEFAULT of column \"" + col.name + "\" does not parse");
   }
   return BindDefault(*statements[0]->query->select_list[0].expr, col);
+}
+
+ViewDef BindViewDefinition(const sql::CreateViewStmt& create, const Catalog& catalog) {
+  BindOptions options;
+  Binder binder(catalog, options);
+  ViewDef view;
+  view.name = create.name.back();
+  std::vector<std::string> read;
+  binder.relations_read_ = &read;
+  BoundQuery bq = binder.BindQuery(*create.query, nullptr);
+  if (create.column_names.size() > bq.columns.size()) {
+    throw DbError(sqlstate::kSyntaxError, "CREATE VIEW specifies more column names than columns");
+  }
+  for (size_t i = 0; i < bq.columns.size(); i++) {
+    std::string name = i < create.column_names.size() ? create.column_names[i] : bq.columns[i].name;
+    if (std::find(view.column_names.begin(), view.column_names.end(), name) !=
+        view.column_names.end()) {
+      throw DbError(sqlstate::kDuplicateColumn, "column \"" + name + "\" specified more than once");
+    }
+    view.column_names.push_back(std::move(name));
+    view.column_types.push_back(bq.columns[i].type);
+  }
+  for (const std::string& r : read) {
+    if (std::find(view.depends_on.begin(), view.depends_on.end(), r) == view.depends_on.end()) {
+      view.depends_on.push_back(r);
+    }
+  }
+  // Kept as text and bound again wherever the view is read: the text must
+  // give back the same columns.
+  view.sql = sql::ToString(*create.query);
+  std::vector<sql::StatementPtr> again = sql::Parser(view.sql).ParseAll();
+  Binder check(catalog, options);
+  if (again.size() != 1 || !again[0]->query ||
+      check.BindQuery(*again[0]->query, nullptr).columns.size() != bq.columns.size()) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "this view's query cannot be stored: its text does not bind back the same way");
+  }
+  return view;
 }
 
 Value EvaluateColumnDefault(const ColumnDef& column) {

@@ -40,6 +40,7 @@ namespace forktail {
 namespace sql {
 struct Statement;
 struct TypeName;
+struct CreateViewStmt;
 }  // namespace sql
 
 struct BindOptions {
@@ -136,6 +137,12 @@ struct BoundStatement {
 // COPY, DROP, EXPLAIN's wrapper, ...) are the engine's business: 0A000.
 BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
                     const BindOptions& options = {});
+
+// CREATE VIEW: the query bound against `catalog` (its errors are the
+// statement's), giving the view's columns, its stored text and the relations
+// it reads. 42701 for a repeated column name, 42601 for more names than
+// columns.
+ViewDef BindViewDefinition(const sql::CreateViewStmt& create, const Catalog& catalog);
 
 // The value of a column's DEFAULT (NULL when it has none), evaluated now: for
 // rows that come without the column and without a statement (COPY with a

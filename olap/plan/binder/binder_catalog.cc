@@ -320,10 +320,15 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     *out = Constant(Value::Null(Type::Text()));
   } else if (name == "col_description" && n == 2) {
     *out = Constant(Value::Null(Type::Text()));
+  } else if (name == "pg_get_viewdef" && (n == 1 || n == 2)) {
+    Entries e;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.view != nullptr) e.emplace_back(r.oid, TextOrNull(view.ViewDefinition(r.oid)));
+    }
+    *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
   } else if ((name == "pg_get_triggerdef" && (n == 1 || n == 2)) ||
-             (name == "pg_get_statisticsobjdef_columns" && n == 1) ||
-             (name == "pg_get_viewdef" && (n == 1 || n == 2))) {
-    oid_arg(0);  // no triggers, statistics objects or views of users
+             (name == "pg_get_statisticsobjdef_columns" && n == 1)) {
+    oid_arg(0);  // no triggers or statistics objects
     *out = Constant(Value::Null(Type::Text()));
   } else if (name == "pg_partition_ancestors" && n == 1) {
     // No partitioning: a relation is its own only ancestor.

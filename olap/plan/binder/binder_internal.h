@@ -269,8 +269,19 @@ class Binder {
   std::vector<std::optional<Type>> param_types_;
   // CTEs visible while binding (innermost last).
   std::vector<const sql::CommonTableExpr*> ctes_;
+  // Views being expanded (innermost last; a cycle is an error) and the
+  // parsed view queries, kept for the binder's lifetime.
+  std::vector<std::string> views_expanding_;
+  std::vector<sql::StatementPtr> view_statements_;
+  // When set: the names of the tables and views the statement reads
+  // directly (CREATE VIEW's dependencies).
+  std::vector<std::string>* relations_read_ = nullptr;
+
+  // A view in FROM: its stored query, bound as a subquery under `alias`.
+  LogicalOpPtr BindViewRef(const ViewDef& view, const std::string& alias, ScopeRelation* rel);
 
   friend class CteGuard;
+  friend ViewDef BindViewDefinition(const sql::CreateViewStmt&, const Catalog&);
   friend BoundStatement Bind(const sql::Statement&, const Catalog&, const BindOptions&);
 };
 

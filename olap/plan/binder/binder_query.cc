@@ -3,6 +3,7 @@
 // the whole query.
 #include <string>
 
+#include "olap/parser/parser.h"
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/binder/binder_join.h"
@@ -93,6 +94,50 @@ static void ApplyColumnAliases(const sql::TableRef& ref, ScopeRelation* rel) {
   }
 }
 
+LogicalOpPtr Binder::BindViewRef(const ViewDef& view, const std::string& alias,
+                                 ScopeRelation* rel) {
+  if (std::find(views_expanding_.begin(), views_expanding_.end(), view.name) !=
+          views_expanding_.end() ||
+      views_expanding_.size() > 64) {
+    throw DbError("42P17",
+                  "infinite recursion detected in rules for relation \"" + view.name + "\"");
+  }
+  std::vector<sql::StatementPtr> parsed = sql::Parser(view.sql).ParseAll();
+  if (parsed.size() != 1 || parsed[0]->kind != sql::StatementKind::kSelect || !parsed[0]->query) {
+    throw DbError(sqlstate::kInternalError,
+                  "stored query of view \"" + view.name + "\" does not parse");
+  }
+  const sql::Query& query = *parsed[0]->query;
+  view_statements_.push_back(std::move(parsed[0]));
+  // The view's query sees neither the statement's CTEs nor what it reads.
+  std::vector<const sql::CommonTableExpr*> saved_ctes;
+  saved_ctes.swap(ctes_);
+  std::vector<std::string>* saved_read = relations_read_;
+  relations_read_ = nullptr;
+  views_expanding_.push_back(view.name);
+  BoundQuery bq;
+  try {
+    bq = BindQuery(query, nullptr);
+  } catch (...) {
+    views_expanding_.pop_back();
+    relations_read_ = saved_read;
+    ctes_.swap(saved_ctes);
+    throw;
+  }
+  views_expanding_.pop_back();
+  relations_read_ = saved_read;
+  ctes_.swap(saved_ctes);
+  if (bq.columns.size() < view.column_names.size()) {
+    throw DbError(sqlstate::kInternalError,
+                  "view \"" + view.name + "\" has fewer columns than it was created with");
+  }
+  rel->alias = alias;
+  rel->columns = bq.columns;
+  rel->hidden.assign(bq.columns.size(), false);
+  for (size_t c = 0; c < view.column_names.size(); c++) rel->columns[c].name = view.column_names[c];
+  return std::move(bq.plan);
+}
+
 LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
   switch (ref.kind) {
     case sql::TableRefKind::kTable: {
@@ -129,7 +174,16 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
           plan = BindSystemRelation(*this, *sys, alias, &rel);
         }
       }
-      if (!plan) plan = MakeGet(LookupTable(ref.names, ref.position), alias, &rel);
+      if (!plan && (ref.names.size() == 1 || ref.names[ref.names.size() - 2] == "public")) {
+        if (const ViewDef* view = catalog_.FindView(name)) {
+          if (relations_read_ != nullptr) relations_read_->push_back(name);
+          plan = BindViewRef(*view, alias, &rel);
+        }
+      }
+      if (!plan) {
+        plan = MakeGet(LookupTable(ref.names, ref.position), alias, &rel);
+        if (relations_read_ != nullptr) relations_read_->push_back(name);
+      }
       ApplyColumnAliases(ref, &rel);
       for (const ScopeRelation& other : scope->relations) {
         if (other.alias == rel.alias) {

@@ -78,6 +78,11 @@ Table& Binder::LookupTable(const sql::QualifiedName& names, int position) const 
                   position);
   }
   Table* t = catalog_.FindTable(name);
+  if (t == nullptr && catalog_.FindView(name) != nullptr) {
+    // Only writes get here (FROM expands views first).
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "cannot change view \"" + name + "\": views are read-only in Forktail", position);
+  }
   if (t == nullptr) {
     throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist", position);
   }

@@ -105,6 +105,12 @@ std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
     for (const SystemColumn& c : rel.system->columns) {
       out.push_back({c.name, c.pg_type, -1, false});
     }
+  } else if (rel.view != nullptr) {
+    for (size_t i = 0; i < rel.view->column_names.size(); i++) {
+      const Type& t = rel.view->column_types[i];
+      out.push_back({rel.view->column_names[i], PgTypeOid(t), PgTypeModifier(t), false, "",
+                     ColumnIdentity::kNone});
+    }
   } else if (rel.kind == 'r') {
     for (const ColumnDef& c : rel.table->schema().columns) {
       out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), c.not_null, c.default_sql,
@@ -161,6 +167,14 @@ CatalogView::CatalogView(const Catalog& catalog, CatalogSession session)
       relations_.push_back(r);
     }
   }
+  for (const auto& [name, view] : catalog_.views()) {
+    CatalogRelation r;
+    r.oid = UserViewOid(name);
+    r.name = name;
+    r.kind = 'v';
+    r.view = &view;
+    relations_.push_back(r);
+  }
 }
 
 const CatalogRelation* CatalogView::FindRelation(int32_t oid) const {
@@ -210,6 +224,12 @@ std::optional<std::string> CatalogView::IndexDef(int32_t index_oid) const {
          KeyColumns(r->table->schema(), IndexColumns(*r)) + ")";
 }
 
+std::optional<std::string> CatalogView::ViewDefinition(int32_t view_oid) const {
+  const CatalogRelation* r = FindRelation(view_oid);
+  if (r == nullptr || r->view == nullptr) return std::nullopt;
+  return " " + r->view->sql + ";";  // PostgreSQL's pg_get_viewdef shape
+}
+
 std::optional<std::string> CatalogView::ConstraintDef(int32_t constraint_oid) const {
   const CatalogRelation* r = FindRelation(constraint_oid - 1);
   if (r == nullptr || r->kind != 'i' || r->system != nullptr) return std::nullopt;
@@ -254,7 +274,8 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
         RowBuilder b(def);
         b.Str("table_catalog", session_.database).Str("table_schema", schema);
         b.Str("table_name", r.name).Str("table_type", r.kind == 'v' ? "VIEW" : "BASE TABLE");
-        b.Str("is_insertable_into", r.system == nullptr ? "YES" : "NO").Str("is_typed", "NO");
+        b.Str("is_insertable_into", r.system == nullptr && r.view == nullptr ? "YES" : "NO");
+        b.Str("is_typed", "NO");
         add(b);
       } else if (n == "columns") {
         std::vector<AttributeInfo> attrs = Attributes(r);

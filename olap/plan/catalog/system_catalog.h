@@ -55,6 +55,12 @@ inline int32_t ConstraintOid(TableId id) { return TableOid(id) + 2; }
 // Secondary indexes (and their UNIQUE constraint, at +1) in a range of their
 // own, by table and position; a DROP INDEX renumbers the ones after it.
 inline constexpr int32_t kFirstSecondaryIndexOid = 1 << 24;
+// A user view, by a hash of its name (views have no id; a name names one view).
+inline int32_t UserViewOid(const std::string& name) {
+  uint32_t h = 2166136261u;
+  for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
+  return (1 << 26) + static_cast<int32_t>(h & 0xFFFFF);
+}
 // A column's DEFAULT (pg_attrdef), by table and column.
 inline int32_t AttrDefOid(TableId id, size_t column) {
   return (1 << 25) + 2048 * static_cast<int32_t>(id.value()) + static_cast<int32_t>(column);
@@ -78,9 +84,10 @@ struct CatalogRelation {
   int32_t oid = 0;
   std::string name;
   int32_t namespace_oid = catalog_oid::kPublicNamespace;
-  char kind = 'r';               // 'r' table, 'i' index, 'v' view (the system relations)
-  const Table* table = nullptr;  // user tables and their indexes
-  int index_position = -1;       // kind 'i': -1 the primary key, else in schema.indexes
+  char kind = 'r';                // 'r' table, 'i' index, 'v' view (the system relations)
+  const Table* table = nullptr;   // user tables and their indexes
+  int index_position = -1;        // kind 'i': -1 the primary key, else in schema.indexes
+  const ViewDef* view = nullptr;  // a user view (kind 'v')
   const struct SystemRelationDef* system = nullptr;
 };
 
@@ -155,6 +162,8 @@ class CatalogView {
   std::string RegclassName(int32_t oid) const;  // the name, or the number if unknown
   std::optional<std::string> IndexDef(int32_t index_oid) const;
   std::optional<std::string> ConstraintDef(int32_t constraint_oid) const;
+  // pg_get_viewdef of a user view; nullopt for anything else.
+  std::optional<std::string> ViewDefinition(int32_t view_oid) const;
   std::optional<std::string> UserName(int32_t role_oid) const;
   std::optional<std::string> NamespaceName(int32_t namespace_oid) const;
 

@@ -25,8 +25,10 @@
 //                                 compaction, not by VACUUM).
 //   ANALYZE / VACUUM ANALYZE      recomputes the tables' statistics exactly.
 #include <algorithm>
+#include <functional>
 
 #include "olap/parser/ast.h"
+#include "olap/plan/binder/binder.h"
 #include "olap/session/statement/write_executor.h"
 
 namespace forktail {
@@ -73,14 +75,106 @@ StatementResult WriteExecutor::CreateTable(const sql::Statement& statement,
   return result;
 }
 
+void WriteExecutor::DropDependentViews(const std::string& relation, const std::string& what,
+                                       bool cascade, StatementResult* result) {
+  std::vector<std::string> dependents = context_.catalog->DependentViews(relation);
+  if (dependents.empty()) return;
+  if (!cascade) {
+    // Every object that would go, as PostgreSQL lists them: transitively.
+    std::string detail;
+    std::function<void(const std::string&, const std::string&)> list =
+        [&](const std::string& name, const std::string& kind) {
+          for (const std::string& v : context_.catalog->DependentViews(name)) {
+            detail +=
+                (detail.empty() ? "" : "\n") + ("view " + v + " depends on " + kind + " " + name);
+            list(v, "view");
+          }
+        };
+    list(relation, what);
+    throw DbError("2BP01", "cannot drop " + what + " " + relation +
+                               " because other objects depend on it\nDETAIL:  " + detail)
+        .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+  }
+  for (const std::string& v : dependents) {
+    if (context_.catalog->FindView(v) == nullptr) continue;  // dropped on the way
+    DropDependentViews(v, "view", true, result);
+    result->notices.push_back("drop cascades to view " + v);
+    txn_.DropView(v);
+  }
+}
+
+StatementResult WriteExecutor::CreateView(const sql::Statement& statement) {
+  const sql::CreateViewStmt& create = *statement.create_view;
+  std::string name = TableNameOf(create.name, statement.position);
+  ViewDef view = BindViewDefinition(create, *context_.catalog);
+  view.name = name;
+  if (std::find(view.depends_on.begin(), view.depends_on.end(), name) != view.depends_on.end()) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "CREATE OR REPLACE VIEW whose query reads the view itself is not supported");
+  }
+  StatementResult result;
+  result.command_tag = "CREATE VIEW";
+  const ViewDef* old = context_.catalog->FindView(name);
+  if (old == nullptr) {
+    txn_.CreateView(std::move(view));  // 42P07 if a table or index has the name
+    return result;
+  }
+  if (!create.or_replace) {
+    throw DbError(sqlstate::kDuplicateTable, "relation \"" + name + "\" already exists");
+  }
+  // As PostgreSQL: the new query keeps the old columns, in order, and may add some.
+  if (view.column_names.size() < old->column_names.size()) {
+    throw DbError(sqlstate::kInvalidTableDefinition, "cannot drop columns from view");
+  }
+  for (size_t i = 0; i < old->column_names.size(); i++) {
+    if (view.column_names[i] != old->column_names[i]) {
+      throw DbError(sqlstate::kInvalidTableDefinition, "cannot change name of view column \"" +
+                                                           old->column_names[i] + "\" to \"" +
+                                                           view.column_names[i] + "\"")
+          .WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.");
+    }
+    if (!(view.column_types[i] == old->column_types[i])) {
+      throw DbError(sqlstate::kInvalidTableDefinition,
+                    "cannot change data type of view column \"" + old->column_names[i] +
+                        "\" from " + old->column_types[i].ToString() + " to " +
+                        view.column_types[i].ToString());
+    }
+  }
+  txn_.DropView(name);
+  txn_.CreateView(std::move(view));
+  return result;
+}
+
 StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
   const sql::DropStmt& drop = *statement.drop;
   StatementResult result;
   const bool index = drop.object == "index";
-  result.command_tag = index ? "DROP INDEX" : "DROP TABLE";
+  const bool view = drop.object == "view";
+  result.command_tag = index ? "DROP INDEX" : view ? "DROP VIEW" : "DROP TABLE";
   for (size_t i = 0; i < drop.names.size(); i++) {
     int position = i < drop.name_positions.size() ? drop.name_positions[i] : statement.position;
     std::string name = TableNameOf(drop.names[i], position);
+    if (view) {
+      if (context_.catalog->FindView(name) == nullptr) {
+        if (context_.catalog->FindTable(name) != nullptr) {
+          throw DbError(sqlstate::kWrongObjectType, "\"" + name + "\" is not a view", position)
+              .WithHint("Use DROP TABLE to remove a table.");
+        }
+        if (!drop.if_exists) {
+          throw DbError(sqlstate::kUndefinedTable, "view \"" + name + "\" does not exist",
+                        position);
+        }
+        result.notices.push_back("view \"" + name + "\" does not exist, skipping");
+        continue;
+      }
+      DropDependentViews(name, "view", drop.cascade, &result);
+      txn_.DropView(name);
+      continue;
+    }
+    if (!index && context_.catalog->FindView(name) != nullptr) {
+      throw DbError(sqlstate::kWrongObjectType, "\"" + name + "\" is not a table", position)
+          .WithHint("Use DROP VIEW to remove a view.");
+    }
     if (index) {
       if (context_.catalog->FindIndex(name)) {
         txn_.DropIndex(name);
@@ -100,6 +194,7 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
       result.notices.push_back("table \"" + name + "\" does not exist, skipping");
       continue;
     }
+    DropDependentViews(name, "table", drop.cascade, &result);
     txn_.DropTable(name);
   }
   return result;

@@ -117,6 +117,7 @@ bool WriteExecutor::Handles(const sql::Statement& statement) {
     case sql::StatementKind::kCreateTable:
     case sql::StatementKind::kDropTable:
     case sql::StatementKind::kCreateIndex:
+    case sql::StatementKind::kCreateView:
     case sql::StatementKind::kAlterTable:
     case sql::StatementKind::kTruncate:
     case sql::StatementKind::kVacuum:
@@ -139,6 +140,8 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
       return Drop(statement);
     case sql::StatementKind::kCreateIndex:
       return CreateIndex(statement);
+    case sql::StatementKind::kCreateView:
+      return CreateView(statement);
     case sql::StatementKind::kAlterTable:
       return AlterTable(statement);
     case sql::StatementKind::kTruncate:

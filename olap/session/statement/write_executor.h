@@ -66,6 +66,11 @@ class WriteExecutor {
   StatementResult UpdateOrDeleteJoined(bool is_update, BoundStatement bound);
   StatementResult CreateTable(const sql::Statement& statement, const BindOptions& options);
   StatementResult Drop(const sql::Statement& statement);
+  StatementResult CreateView(const sql::Statement& statement);
+  // Before `relation` is dropped: 2BP01 if views read it, or with `cascade`
+  // those views dropped first (a NOTICE each).
+  void DropDependentViews(const std::string& relation, const std::string& what, bool cascade,
+                          StatementResult* result);
   StatementResult CreateIndex(const sql::Statement& statement);
   StatementResult AlterTable(const sql::Statement& statement);
   StatementResult Truncate(const sql::Statement& statement);

@@ -180,12 +180,13 @@ TEST(ParserErrors, MissingStatementsAreNotSupportedNotSyntaxErrors) {
     int position;
   };
   for (const Case& c :
-       {Case{"CREATE VIEW v AS SELECT 1", "CREATE VIEW is not supported", 8},
-        Case{"create or replace view v as select 1", "CREATE OR REPLACE VIEW is not supported", 8},
+       {Case{"CREATE TEMP VIEW v AS SELECT 1", "CREATE TEMPORARY VIEW is not supported", 13},
+        Case{"create view v with (security_barrier) as select 1",
+             "CREATE VIEW ... WITH (options) is not supported", 15},
         Case{"CREATE MATERIALIZED VIEW m AS SELECT 1", "CREATE MATERIALIZED VIEW is not supported",
              8},
         Case{"CREATE SEQUENCE s", "CREATE SEQUENCE is not supported", 8},
-        Case{"DROP VIEW v", "DROP VIEW is not supported", 6},
+        Case{"DROP SEQUENCE s", "DROP SEQUENCE is not supported", 6},
         Case{"DECLARE c CURSOR FOR SELECT 1", "DECLARE is not supported", 1},
         Case{"SELECT 1; SAVEPOINT s", "SAVEPOINT is not supported", 11}}) {
     SCOPED_TRACE(c.sql);
