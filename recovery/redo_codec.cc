@@ -79,6 +79,7 @@ void EncodeRow(const Row& row, std::string* out) {
 constexpr char kSchemaIndexes = 1;
 constexpr char kSchemaDefaults = 2;
 constexpr char kSchemaIdentities = 3;
+constexpr char kSchemaChecks = 4;
 
 void EncodeIndexDef(const IndexDef& index, std::string* out) {
   PutBytes(out, index.name);
@@ -125,6 +126,14 @@ void EncodeSchema(const TableSchema& schema, std::string* out) {
       if (schema.columns[i].identity == ColumnIdentity::kNone) continue;
       PutFixed(out, i, 2);
       out->push_back(static_cast<char>(schema.columns[i].identity));
+    }
+  }
+  if (!schema.checks.empty()) {
+    out->push_back(kSchemaChecks);
+    PutVarint(out, schema.checks.size());
+    for (const CheckDef& c : schema.checks) {
+      PutBytes(out, c.name);
+      PutBytes(out, c.sql);
     }
   }
 }
@@ -301,6 +310,11 @@ bool Decoder::ReadSchema(TableSchema* schema) {
           return false;
         }
         schema->columns[c].identity = static_cast<ColumnIdentity>(kind);
+      }
+    } else if (tag == kSchemaChecks) {
+      schema->checks.resize(n);
+      for (CheckDef& c : schema->checks) {
+        if (!ReadBytes(&c.name) || !ReadBytes(&c.sql)) return false;
       }
     } else {
       return false;

@@ -299,11 +299,16 @@ std::string Catalog::Serialize() const {
       w.Put(static_cast<uint16_t>(index.columns.size()));
       for (ColumnId c : index.columns) w.Put(c.value());
     }
-    // Identity columns' last values (version 3 and later).
+    // Identity columns' last values and CHECK constraints (version 3 and later).
     for (size_t i = 0; i < s.columns.size(); i++) {
       if (s.columns[i].identity != ColumnIdentity::kNone) {
         w.Put(table->identity_value(ColumnId(static_cast<uint16_t>(i))));
       }
+    }
+    w.Put(static_cast<uint16_t>(s.checks.size()));
+    for (const CheckDef& c : s.checks) {
+      w.PutString(c.name);
+      w.PutString(c.sql);
     }
   }
   w.Put(static_cast<uint32_t>(views_.size()));
@@ -414,6 +419,14 @@ Status Catalog::Deserialize(std::string_view bytes) {
       identity_values.push_back({ColumnId(static_cast<uint16_t>(i)), value});
     }
     identities.push_back(std::move(identity_values));
+    uint16_t nchecks = 0;
+    if (version >= 3) r.Get(&nchecks);
+    for (uint16_t i = 0; i < nchecks && r.ok(); i++) {
+      CheckDef c;
+      r.GetString(&c.name);
+      r.GetString(&c.sql);
+      s.checks.push_back(std::move(c));
+    }
     if (id == 0 || id >= next_id) return Status::Corruption("catalog image: bad table id");
     parsed.push_back({TableId(id), {std::move(s), o}});
   }

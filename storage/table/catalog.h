@@ -17,7 +17,8 @@
 //   table:  id u32 | name | max_rows_per_block u32 | column count u16 | columns |
 //           key column count u16 | key column ids u16... |
 //           index count u16 | indexes (version 2 and later) |
-//           last value i64 per identity column (version 3 and later)
+//           last value i64 per identity column | check count u16 | (name | sql)...
+//           (version 3 and later)
 //   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8 |
 //           default (version 3 and later; empty: none) | identity u8 (version 3)
 //   then (version 3 and later) view count u32 | views

@@ -52,6 +52,16 @@ struct IndexDef {
   friend bool operator==(const IndexDef&, const IndexDef&) = default;
 };
 
+// A CHECK constraint: its name and its condition as SQL text over the
+// table's columns (the front end binds and evaluates it for every row an
+// INSERT or UPDATE writes; FALSE fails the statement with 23514).
+struct CheckDef {
+  std::string name;
+  std::string sql;
+
+  friend bool operator==(const CheckDef&, const CheckDef&) = default;
+};
+
 struct TableSchema {
   std::string name;
   std::vector<ColumnDef> columns;
@@ -60,6 +70,7 @@ struct TableSchema {
   std::vector<ColumnId> primary_key;
   // Secondary indexes, in creation order.
   std::vector<IndexDef> indexes;
+  std::vector<CheckDef> checks;
 
   size_t column_count() const { return columns.size(); }
   const ColumnDef& column(ColumnId id) const { return columns[id.value()]; }

@@ -100,8 +100,8 @@ TEST(Catalog, SerializeRoundTrip) {
   EXPECT_EQ(copy.GetTable(TableId(3)).options().max_rows_per_block, 640u);
   EXPECT_EQ(copy.GetTable(TableId(1)).live_row_count(), 0u);  // schemas, not data
   EXPECT_EQ(copy.CreateTable({"next", {}, {}}).id(), TableId(4));
-  // The new table: id, name, max_rows_per_block, column, key and index counts.
-  EXPECT_EQ(copy.Serialize().size(), bytes.size() + 4 + (4 + 4) + 4 + 2 + 2 + 2);
+  // The new table: id, name, max_rows_per_block, column, key, index and check counts.
+  EXPECT_EQ(copy.Serialize().size(), bytes.size() + 4 + (4 + 4) + 4 + 2 + 2 + 2 + 2);
 
   Catalog again;
   EXPECT_EQ(copy.Deserialize(bytes).code(), Status::Code::kInvalidArgument);  // not empty

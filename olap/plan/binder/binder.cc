@@ -351,6 +351,68 @@ void CheckDefaultExpr(const sql::Expr& e) {
 
 }  // namespace
 
+namespace {
+
+// What a CHECK condition may not contain.
+void CheckCheckExpr(const sql::Expr& e) {
+  if (e.subquery != nullptr || e.kind == sql::ExprKind::kExists ||
+      e.kind == sql::ExprKind::kSubquery || e.kind == sql::ExprKind::kInSubquery ||
+      e.kind == sql::ExprKind::kArraySubquery) {
+    throw DbError(sqlstate::kFeatureNotSupported, "cannot use subquery in check constraint",
+                  e.position);
+  }
+  for (const sql::ExprPtr& c : e.children) {
+    if (c) CheckCheckExpr(*c);
+  }
+}
+
+void ColumnNamesIn(const sql::Expr& e, std::vector<std::string>* out) {
+  if (e.kind == sql::ExprKind::kColumnRef && !e.names.empty() &&
+      std::find(out->begin(), out->end(), e.names.back()) == out->end()) {
+    out->push_back(e.names.back());
+  }
+  for (const sql::ExprPtr& c : e.children) {
+    if (c) ColumnNamesIn(*c, out);
+  }
+}
+
+}  // namespace
+
+ExprPtr Binder::BindCheck(const sql::Expr& e, const TableSchema& schema) {
+  CheckCheckExpr(e);
+  Scope scope;
+  ScopeRelation rel;
+  rel.alias = schema.name;
+  for (size_t i = 0; i < schema.columns.size(); i++) {
+    rel.columns.push_back(
+        {static_cast<uint32_t>(i), schema.columns[i].name, schema.columns[i].type});
+  }
+  rel.hidden.assign(schema.columns.size(), false);
+  scope.relations.push_back(std::move(rel));
+  next_id_ = std::max<uint32_t>(next_id_, static_cast<uint32_t>(schema.columns.size()));
+  ExprContext ctx;
+  ctx.scope = &scope;
+  ctx.clause = "check constraints";
+  return FoldExpression(BindCondition(e, ctx, "CHECK"));
+}
+
+std::vector<ExprPtr> BindChecks(const TableSchema& schema) {
+  std::vector<ExprPtr> out;
+  if (schema.checks.empty()) return out;
+  Catalog none;
+  BindOptions options;
+  Binder binder(none, options);
+  for (const CheckDef& check : schema.checks) {
+    std::vector<sql::StatementPtr> parsed = sql::Parser("SELECT " + check.sql).ParseAll();
+    if (parsed.size() != 1 || !parsed[0]->query || parsed[0]->query->select_list.size() != 1) {
+      throw DbError(sqlstate::kInternalError,
+                    "stored check constraint \"" + check.name + "\" does not parse");
+    }
+    out.push_back(binder.BindCheck(*parsed[0]->query->select_list[0].expr, schema));
+  }
+  return out;
+}
+
 ExprPtr Binder::BindDefault(const sql::Expr& e, const ColumnDef& col) {
   CheckDefaultExpr(e);
   Scope none;
@@ -722,9 +784,9 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     }
   };
   for (const sql::ColumnDef& c : s.columns) {
-    // Refused, never accepted and ignored: nothing would check them.
+    // FOREIGN KEY is refused, never accepted and ignored: nothing checks it.
     for (const sql::TableConstraint& k : c.constraints) {
-      NotSupported(k.kind == sql::ConstraintKind::kCheck ? "CHECK" : "FOREIGN KEY", k.position);
+      if (k.kind != sql::ConstraintKind::kCheck) NotSupported("FOREIGN KEY", k.position);
     }
     ColumnDef def;
     def.name = c.name;
@@ -797,6 +859,24 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     index_names.push_back(index.name);
     out.schema.indexes.push_back(std::move(index));
   };
+  auto add_check = [&](const sql::TableConstraint& k, const std::string& column) {
+    BindCheck(*k.check, out.schema);  // its errors now
+    std::vector<std::string> columns;
+    if (!column.empty()) {
+      columns.push_back(column);
+    } else {
+      ColumnNamesIn(*k.check, &columns);
+      if (columns.size() != 1) columns.clear();  // PostgreSQL: t_check
+    }
+    std::vector<std::string> taken = index_names;
+    for (const CheckDef& c : out.schema.checks) taken.push_back(c.name);
+    CheckDef check;
+    check.name = !k.name.empty()
+                     ? k.name
+                     : catalog_.ChooseIndexName(out.schema.name, columns, "check", taken);
+    check.sql = sql::ToString(*k.check);
+    out.schema.checks.push_back(std::move(check));
+  };
   for (const sql::ColumnDef& c : s.columns) {
     if (c.primary_key) set_pk({c.name}, c.position);
     if (c.unique) add_unique({c.name}, "", c.position);
@@ -812,8 +892,17 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
         add_unique(k.columns, k.name, k.position);
         break;
       case sql::ConstraintKind::kCheck:
-        NotSupported("CHECK", k.position);
+        break;  // below, once every column is known
     }
+  }
+  // CHECK constraints, PostgreSQL's order: columns' first, then the table's.
+  for (const sql::ColumnDef& c : s.columns) {
+    for (const sql::TableConstraint& k : c.constraints) {
+      if (k.kind == sql::ConstraintKind::kCheck) add_check(k, c.name);
+    }
+  }
+  for (const sql::TableConstraint& k : s.constraints) {
+    if (k.kind == sql::ConstraintKind::kCheck) add_check(k, "");
   }
   return out;
 }

@@ -144,6 +144,10 @@ BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
 // columns.
 ViewDef BindViewDefinition(const sql::CreateViewStmt& create, const Catalog& catalog);
 
+// A table's CHECK constraints bound over its column positions (one boolean
+// expression each, in schema.checks order), to evaluate on rows to write.
+std::vector<ExprPtr> BindChecks(const TableSchema& schema);
+
 // The value of a column's DEFAULT (NULL when it has none), evaluated now: for
 // rows that come without the column and without a statement (COPY with a
 // column list).

@@ -290,6 +290,12 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     Entries e;
     for (const CatalogRelation& r : view.relations()) {
       if (r.kind == 'i') e.emplace_back(r.oid + 1, TextOrNull(view.ConstraintDef(r.oid + 1)));
+      if (r.kind == 'r' && r.table != nullptr) {
+        for (size_t k = 0; k < r.table->schema().checks.size(); k++) {
+          int32_t oid = catalog_oid::CheckOid(r.table->id(), k);
+          e.emplace_back(oid, TextOrNull(view.ConstraintDef(oid)));
+        }
+      }
     }
     *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
   } else if (name == "format_type" && n == 2) {

@@ -236,6 +236,8 @@ class Binder {
   // references and subqueries).
   ExprPtr DefaultOf(const ColumnDef& col);
   ExprPtr BindDefault(const sql::Expr& e, const ColumnDef& col);
+  // A CHECK condition over `schema`'s columns (column refs are positions).
+  ExprPtr BindCheck(const sql::Expr& e, const TableSchema& schema);
 
  private:
   BoundStatement BindInsert(const sql::InsertStmt& s);

@@ -230,7 +230,37 @@ std::optional<std::string> CatalogView::ViewDefinition(int32_t view_oid) const {
   return " " + r->view->sql + ";";  // PostgreSQL's pg_get_viewdef shape
 }
 
+namespace {
+
+// "(a > 0)" -> "a > 0" when the parentheses enclose the whole text.
+std::string WithoutOuterParentheses(const std::string& text) {
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')') return text;
+  int depth = 0;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); i++) {
+    if (text[i] == '\'') quoted = !quoted;
+    if (quoted) continue;
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth == 0 && i + 1 < text.size()) return text;  // closes before the end
+  }
+  return text.substr(1, text.size() - 2);
+}
+
+}  // namespace
+
 std::optional<std::string> CatalogView::ConstraintDef(int32_t constraint_oid) const {
+  if (constraint_oid >= kFirstCheckOid) {  // a CHECK constraint
+    for (const CatalogRelation& t : relations_) {
+      if (t.kind != 'r' || t.table == nullptr) continue;
+      const std::vector<CheckDef>& checks = t.table->schema().checks;
+      for (size_t k = 0; k < checks.size(); k++) {
+        if (CheckOid(t.table->id(), k) == constraint_oid) {
+          return "CHECK (" + WithoutOuterParentheses(checks[k].sql) + ")";
+        }
+      }
+    }
+    return std::nullopt;
+  }
   const CatalogRelation* r = FindRelation(constraint_oid - 1);
   if (r == nullptr || r->kind != 'i' || r->system != nullptr) return std::nullopt;
   if (r->index_position >= 0) {
@@ -346,6 +376,9 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
              r.kind == 'r' && r.table != nullptr &&
                  (!r.table->schema().primary_key.empty() || !r.table->schema().indexes.empty()));
       b.Str("relpersistence", "p").Str("relkind", std::string(1, r.kind));
+      if (r.kind == 'r' && r.table != nullptr) {
+        b.Int("relchecks", static_cast<int64_t>(r.table->schema().checks.size()));
+      }
       b.Int("relnatts", static_cast<int64_t>(Attributes(r).size()));
       b.Bool("relispopulated", true).Str("relreplident", r.kind == 'r' ? "d" : "n");
       add(b);
@@ -387,6 +420,21 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       add(b);
     }
   } else if (n == "pg_index" || n == "pg_constraint") {
+    if (n == "pg_constraint") {  // CHECK constraints
+      for (const CatalogRelation& r : relations_) {
+        if (r.kind != 'r' || r.table == nullptr) continue;
+        const std::vector<CheckDef>& checks = r.table->schema().checks;
+        for (size_t k = 0; k < checks.size(); k++) {
+          RowBuilder b(def);
+          b.Int("oid", CheckOid(r.table->id(), k)).Str("conname", checks[k].name);
+          b.Int("connamespace", kPublicNamespace).Str("contype", "c");
+          b.Bool("convalidated", true).Int("conrelid", r.oid).Int("conindid", 0);
+          b.Str("confupdtype", " ").Str("confdeltype", " ").Str("confmatchtype", " ");
+          b.Bool("conislocal", true).Bool("connoinherit", false);
+          add(b);
+        }
+      }
+    }
     for (const CatalogRelation& r : relations_) {
       if (r.kind != 'i') continue;
       const TableSchema& s = r.table->schema();

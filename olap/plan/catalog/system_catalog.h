@@ -61,6 +61,11 @@ inline int32_t UserViewOid(const std::string& name) {
   for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
   return (1 << 26) + static_cast<int32_t>(h & 0xFFFFF);
 }
+// A CHECK constraint (pg_constraint), by table and position in schema.checks.
+inline constexpr int32_t kFirstCheckOid = 1 << 27;
+inline int32_t CheckOid(TableId id, size_t position) {
+  return kFirstCheckOid + 2048 * static_cast<int32_t>(id.value()) + static_cast<int32_t>(position);
+}
 // A column's DEFAULT (pg_attrdef), by table and column.
 inline int32_t AttrDefOid(TableId id, size_t column) {
   return (1 << 25) + 2048 * static_cast<int32_t>(id.value()) + static_cast<int32_t>(column);

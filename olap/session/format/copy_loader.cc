@@ -166,6 +166,11 @@ CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std:
   }
   identity_ = targets_.size() == schema_.columns.size();
   for (size_t i = 0; identity_ && i < targets_.size(); i++) identity_ = targets_[i] == i;
+  if (!schema_.checks.empty()) {
+    throw DbError(sqlstate::kFeatureNotSupported, "COPY into a table with CHECK constraints (\"" +
+                                                      schema_.name +
+                                                      "\") is not supported: use INSERT");
+  }
   // Columns left out get their DEFAULT, as in PostgreSQL.
   for (const ColumnDef& c : schema_.columns) defaults_.push_back(EvaluateColumnDefault(c));
   for (size_t c = 0; c < schema_.columns.size(); c++) {

@@ -162,6 +162,38 @@ StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, Bou
   NotSupported("this statement in a write context", statement.position);
 }
 
+void WriteExecutor::EnforceChecks(const std::string& table, const std::vector<Row>& rows) const {
+  const TableSchema& schema = txn_.GetTable(table).schema();
+  if (schema.checks.empty() || rows.empty()) return;
+  const std::vector<ExprPtr> checks = BindChecks(schema);
+  const std::vector<Type> types = ColumnTypes(schema);
+  for (size_t first = 0; first < rows.size(); first += kVectorSize) {
+    std::vector<Row> batch(
+        rows.begin() + static_cast<std::ptrdiff_t>(first),
+        rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), first + kVectorSize)));
+    // Cast as the table will store them (the check sees the stored values).
+    for (Row& row : batch) {
+      for (size_t c = 0; c < row.size(); c++) row[c] = row[c].CastTo(types[c]);
+    }
+    DataChunk chunk = ChunkOfRows(types, batch);
+    for (size_t k = 0; k < checks.size(); k++) {
+      ExpressionExecutor executor(*checks[k]);
+      const Vector& ok = executor.Execute(chunk, chunk.rows());
+      for (uint32_t i = 0; i < batch.size(); i++) {
+        Value v = VectorValue(ok, i);
+        if (v.is_null() || v.GetBool()) continue;  // NULL passes, as in PostgreSQL
+        std::string shown;
+        for (const Value& x : batch[i]) {
+          shown += (shown.empty() ? "" : ", ") + (x.is_null() ? std::string("null") : x.ToString());
+        }
+        throw DbError("23514", "new row for relation \"" + table +
+                                   "\" violates check constraint \"" + schema.checks[k].name +
+                                   "\"\nDETAIL:  Failing row contains (" + shown + ").");
+      }
+    }
+  }
+}
+
 StatementResult WriteExecutor::Insert(BoundStatement bound) {
   std::vector<Row> rows;
   if (!bound.plan) {
@@ -183,6 +215,7 @@ StatementResult WriteExecutor::Insert(BoundStatement bound) {
       }
     }
   }
+  EnforceChecks(bound.table_name, rows);
   StatementResult result;
   if (bound.on_conflict == BoundStatement::OnConflictAction::kNone && bound.returning.empty()) {
     for (const Row& row : rows) txn_.Insert(bound.table_name, row);
@@ -275,6 +308,7 @@ std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
       updates.emplace_back(ColumnId(static_cast<uint16_t>(column)), v);
       now[column] = std::move(v);
     }
+    EnforceChecks(bound.table_name, {now});
     touched.insert(txn_.Update(bound.table_name, *existing, updates));
     written.push_back(std::move(now));
   }
@@ -297,6 +331,11 @@ StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStateme
       Table::ColumnUpdates updates;
       for (const auto& [column, value] : bound.set) {
         updates.emplace_back(ColumnId(static_cast<uint16_t>(column)), match[value->column]);
+      }
+      if (!txn_.GetTable(bound.table_name).schema().checks.empty()) {
+        Row after = *txn_.Read(bound.table_name, *tid);
+        for (const auto& [column, value] : updates) after[column.value()] = value;
+        EnforceChecks(bound.table_name, {after});
       }
       done.insert(txn_.Update(bound.table_name, *tid, updates));
     } else {
@@ -418,6 +457,17 @@ StatementResult WriteExecutor::UpdateOrDelete(const sql::Statement& statement,
     });
   }
   flush();
+
+  // CHECK constraints on the rows as they will be.
+  if (is_update && !table.schema().checks.empty()) {
+    std::vector<Row> after;
+    for (size_t i = 0; i < targets.size(); i++) {
+      Row row = *txn_.Read(bound.table_name, targets[i]);
+      for (const auto& [column, value] : updates[i]) row[column.value()] = value;
+      after.push_back(std::move(row));
+    }
+    EnforceChecks(bound.table_name, after);
+  }
 
   // Phase 2: apply.
   for (size_t i = 0; i < targets.size(); i++) {

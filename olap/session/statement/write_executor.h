@@ -57,6 +57,9 @@ class WriteExecutor {
   StatementResult Insert(BoundStatement bound);
   // INSERT ... ON CONFLICT: inserts the rows whose key is free, skips or
   // updates the others; returns the rows as written (inserted or updated).
+  // 23514 (with PostgreSQL's DETAIL) if one of the rows, as the table will
+  // store it, makes one of the table's CHECK conditions FALSE.
+  void EnforceChecks(const std::string& table, const std::vector<Row>& rows) const;
   // The existing row an ON CONFLICT arbiter finds for the proposed row.
   std::optional<TupleId> FindConflict(const BoundStatement& bound, const Row& row) const;
   std::vector<Row> InsertOnConflict(const BoundStatement& bound, const std::vector<Type>& types,

@@ -113,13 +113,15 @@ TEST_F(BinderErrorTest, WriteStatements) {
          "multiple primary keys for table \"t3\" are not allowed", 44);
   // Constraints the engine does not enforce are refused, never accepted and
   // ignored.
-  Expect("create table c (id int primary key, q int check (q >= 0))", "0A000",
-         "CHECK is not supported", 43);
   Expect("create table c (id int primary key, n int references nation)", "0A000",
          "FOREIGN KEY is not supported", 43);
   Expect("create table c (id int, n int, foreign key (n) references nation (n_nationkey))", "0A000",
          "FOREIGN KEY is not supported", 32);
-  Expect("create table c (id int, q int, check (q > id))", "0A000", "CHECK is not supported", 32);
+  // CHECK conditions are checked when the table is created.
+  Expect("create table c (id int, q int, check (q > (select 1)))", "0A000",
+         "cannot use subquery in check constraint", 43);
+  Expect("create table c (id int, q int, check (nope > 1))", "42703",
+         "column \"nope\" does not exist", 39);
 }
 
 TEST_F(BinderErrorTest, Unsupported) {
