@@ -72,23 +72,6 @@ bool IsEq(CompareOp op) { return op == CompareOp::kEq; }
 bool IsLower(CompareOp op) { return op == CompareOp::kGt || op == CompareOp::kGe; }
 bool IsUpper(CompareOp op) { return op == CompareOp::kLt || op == CompareOp::kLe; }
 
-const char* OpText(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEq:
-      return "=";
-    case CompareOp::kLt:
-      return "<";
-    case CompareOp::kLe:
-      return "<=";
-    case CompareOp::kGt:
-      return ">";
-    case CompareOp::kGe:
-      return ">=";
-    default:
-      return "<>";
-  }
-}
-
 std::string Show(const std::string& column, const ColumnBound& b) {
   std::string text = b.value.ToString();
   const TypeId t = b.value.type().id;
@@ -97,7 +80,7 @@ std::string Show(const std::string& column, const ColumnBound& b) {
     for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
     text = quoted + "'";
   }
-  return column + " " + OpText(b.op) + " " + text;
+  return column + " " + CompareSymbol(b.op) + " " + text;
 }
 
 }  // namespace
