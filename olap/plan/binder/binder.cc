@@ -332,37 +332,22 @@ void Binder::BindOnConflict(const sql::OnConflict& c, const Table& table, const 
 
 namespace {
 
-// What a DEFAULT expression may not contain (PostgreSQL's 0A000 errors).
-void CheckDefaultExpr(const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::kColumnRef) {
+// What a stored expression may not contain (PostgreSQL's 0A000 errors):
+// subqueries, and column references unless `columns_allowed`. `where` names
+// the place as the messages do ("DEFAULT expression", "check constraint").
+void RefuseInStoredExpr(const sql::Expr& e, const char* where, bool columns_allowed) {
+  if (!columns_allowed && e.kind == sql::ExprKind::kColumnRef) {
     throw DbError(sqlstate::kFeatureNotSupported,
-                  "cannot use column reference in DEFAULT expression", e.position);
+                  std::string("cannot use column reference in ") + where, e.position);
   }
   if (e.subquery != nullptr || e.kind == sql::ExprKind::kExists ||
       e.kind == sql::ExprKind::kSubquery || e.kind == sql::ExprKind::kInSubquery ||
       e.kind == sql::ExprKind::kArraySubquery) {
-    throw DbError(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression",
+    throw DbError(sqlstate::kFeatureNotSupported, std::string("cannot use subquery in ") + where,
                   e.position);
   }
   for (const sql::ExprPtr& c : e.children) {
-    if (c) CheckDefaultExpr(*c);
-  }
-}
-
-}  // namespace
-
-namespace {
-
-// What a CHECK condition may not contain.
-void CheckCheckExpr(const sql::Expr& e) {
-  if (e.subquery != nullptr || e.kind == sql::ExprKind::kExists ||
-      e.kind == sql::ExprKind::kSubquery || e.kind == sql::ExprKind::kInSubquery ||
-      e.kind == sql::ExprKind::kArraySubquery) {
-    throw DbError(sqlstate::kFeatureNotSupported, "cannot use subquery in check constraint",
-                  e.position);
-  }
-  for (const sql::ExprPtr& c : e.children) {
-    if (c) CheckCheckExpr(*c);
+    if (c) RefuseInStoredExpr(*c, where, columns_allowed);
   }
 }
 
@@ -379,7 +364,7 @@ void ColumnNamesIn(const sql::Expr& e, std::vector<std::string>* out) {
 }  // namespace
 
 ExprPtr Binder::BindCheck(const sql::Expr& e, const TableSchema& schema) {
-  CheckCheckExpr(e);
+  RefuseInStoredExpr(e, "check constraint", /*columns_allowed=*/true);
   Scope scope;
   ScopeRelation rel;
   rel.alias = schema.name;
@@ -414,7 +399,7 @@ std::vector<ExprPtr> BindChecks(const TableSchema& schema) {
 }
 
 ExprPtr Binder::BindDefault(const sql::Expr& e, const ColumnDef& col) {
-  CheckDefaultExpr(e);
+  RefuseInStoredExpr(e, "DEFAULT expression", /*columns_allowed=*/false);
   Scope none;
   ExprContext ctx;
   ctx.scope = &none;
