@@ -109,7 +109,13 @@ std::future<TxnResult> Database::ExecuteAsync(std::string_view name, std::vector
 }
 
 TxnResult Database::Execute(std::string_view name, std::vector<Value> args) {
-  return ExecuteAsync(name, std::move(args)).get();
+  Procedure p = Lookup(name);
+  if (!p) {
+    return TxnResult::Error(kUndefinedFunction,
+                            fmt::format("procedure \"{}\" does not exist", name));
+  }
+  // The caller waits anyway: run on its thread (TxnEngine::Run).
+  return impl_->engine->Run([&p, &args](Transaction& txn) { p(txn, args); });
 }
 
 void Database::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {
@@ -135,7 +141,7 @@ TxnThreadTime Database::txn_thread_time() const { return impl_->engine->thread_t
 
 std::shared_ptr<const Catalog> Database::schemas() const { return impl_->engine->schemas(); }
 
-TxnResult Database::Run(TxnBody body) { return RunAsync(std::move(body)).get(); }
+TxnResult Database::Run(TxnBody body) { return impl_->engine->Run(std::move(body)); }
 
 std::future<TxnResult> Database::RunAsync(TxnBody body) {
   return impl_->engine->Submit(std::move(body));

@@ -5,7 +5,14 @@
 namespace forktail {
 namespace {
 constexpr const char* kShutdownMessage = "terminating transaction because the database is closing";
+
+TxnResult NotDurable(const Status& s) {
+  return TxnResult::Error(
+      sqlstate::kIoError,
+      fmt::format("could not make the commit durable; the database refuses writes: {}",
+                  s.message()));
 }
+}  // namespace
 
 void TxnResult::ThrowIfError() const {
   if (ok) return;
@@ -42,7 +49,9 @@ void TxnEngine::Submit(TxnBody body, TxnCallback done) {
     std::lock_guard<std::mutex> l(mu_);
     if (!stopping_) {
       queue_.push_back([this, body = std::move(body), done = std::move(done)]() mutable {
-        Execute(body, done);
+        Outcome outcome;
+        Exclusively([&] { outcome = Execute(body); });
+        Acknowledge(std::move(outcome), done);
       });
       cv_.notify_one();
       return;
@@ -58,15 +67,27 @@ std::future<TxnResult> TxnEngine::Submit(TxnBody body) {
   return f;
 }
 
+TxnResult TxnEngine::Run(TxnBody body) {
+  if (stopped_.load(std::memory_order_acquire)) {
+    return TxnResult::Error(sqlstate::kAdminShutdown, kShutdownMessage);
+  }
+  Outcome outcome;
+  Exclusively([&] { outcome = Execute(body); });
+  if (outcome.wait_lsn == wal::kInvalidLsn) return std::move(outcome.result);
+  Status s = log_->WaitDurable(outcome.wait_lsn);
+  if (!s.ok()) return NotDurable(s);
+  return std::move(outcome.result);
+}
+
 void TxnEngine::RunExclusive(const std::function<void()>& fn) {
   std::promise<void> done;
   std::future<void> f = done.get_future();
   {
     std::lock_guard<std::mutex> l(mu_);
     if (stopping_) throw DbError(sqlstate::kAdminShutdown, kShutdownMessage);
-    queue_.push_back([&fn, &done] {
+    queue_.push_back([this, &fn, &done] {
       try {
-        fn();
+        Exclusively(fn);
         done.set_value();
       } catch (...) {
         done.set_exception(std::current_exception());
@@ -83,7 +104,7 @@ void TxnEngine::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {
     if (!loop_exited_) {
       // Queued like a transaction: Loop() runs tasks one after another, so
       // this one starts only after the previous transaction has finished.
-      queue_.push_back([this, fn = std::move(fn)] { fn(last_commit_lsn_); });
+      queue_.push_back([this, fn = std::move(fn)] { Exclusively([&] { fn(last_commit_lsn_); }); });
       cv_.notify_one();
       return;
     }
@@ -97,20 +118,15 @@ void TxnEngine::Stop() {
     std::lock_guard<std::mutex> l(mu_);
     if (stopping_ && !thread_.joinable()) return;
     stopping_ = true;
+    stopped_.store(true, std::memory_order_release);
     cv_.notify_one();
   }
   if (thread_.joinable()) thread_.join();
 }
 
-uint64_t TxnEngine::committed() const {
-  std::lock_guard<std::mutex> l(mu_);
-  return committed_;
-}
+uint64_t TxnEngine::committed() const { return committed_.load(std::memory_order_relaxed); }
 
-uint64_t TxnEngine::aborted() const {
-  std::lock_guard<std::mutex> l(mu_);
-  return aborted_;
-}
+uint64_t TxnEngine::aborted() const { return aborted_.load(std::memory_order_relaxed); }
 
 std::shared_ptr<const Catalog> TxnEngine::schemas() const {
   std::lock_guard<std::mutex> l(schemas_mu_);
@@ -138,13 +154,26 @@ void TxnEngine::Loop() {
       task = std::move(queue_.front());
       queue_.pop_front();
     }
-    const auto start = std::chrono::steady_clock::now();
     task();
-    busy_ns_.fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                 std::chrono::steady_clock::now() - start)
-                                                 .count()),
-                       std::memory_order_relaxed);
   }
+}
+
+template <typename Fn>
+void TxnEngine::Exclusively(Fn&& fn) {
+  std::lock_guard<std::mutex> l(exec_mu_);
+  const auto start = std::chrono::steady_clock::now();
+  struct Account {  // also when fn throws (RunExclusive rethrows to its caller)
+    TxnEngine* engine;
+    std::chrono::steady_clock::time_point start;
+    ~Account() {
+      engine->busy_ns_.fetch_add(
+          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count()),
+          std::memory_order_relaxed);
+    }
+  } account{this, start};
+  fn();
 }
 
 TxnEngine::ThreadTime TxnEngine::thread_time() const {
@@ -156,15 +185,14 @@ TxnEngine::ThreadTime TxnEngine::thread_time() const {
   return t;
 }
 
-void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
-  Status health = log_->health();
-  if (!health.ok()) {
-    done(TxnResult::Error(
+TxnEngine::Outcome TxnEngine::Execute(TxnBody& body) {
+  if (log_->failed()) {
+    Status health = log_->health();
+    return {TxnResult::Error(
         sqlstate::kIoError,
         fmt::format("cannot execute transaction: the database refuses writes after a "
                     "write-ahead log failure: {}",
-                    health.message())));
-    return;
+                    health.message()))};
   }
   Transaction txn(catalog_, next_txn_++);
   TxnResult failure;
@@ -178,27 +206,32 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   if (!failure.ok) {
     txn.Rollback();
     PublishSchemasIfChanged();
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      aborted_++;
-    }
-    done(std::move(failure));
-    return;
+    aborted_.fetch_add(1, std::memory_order_relaxed);
+    return {std::move(failure)};
   }
   TxnResult result;
   result.rows = std::move(txn.output());
-  if (txn.discard_on_return()) {
-    txn.Rollback();
+  // The LSN this outcome waits for (synchronous mode), or, when the body
+  // asked for AcknowledgeWhenApplied, hands to its submitter instead.
+  auto outcome = [&](wal::Lsn wait_lsn) {
+    if (!options_.synchronous) wait_lsn = wal::kInvalidLsn;
+    if (wait_lsn != wal::kInvalidLsn && txn.acknowledge_when_applied()) {
+      result.durable_lsn = wait_lsn;
+      wait_lsn = wal::kInvalidLsn;
+    }
+    return Outcome{std::move(result), wait_lsn};
+  };
+  if (txn.discard_on_return() || txn.redo().empty()) {
+    // A dry run or a read-only transaction: acknowledged once what it may
+    // have read is durable (a commit that never becomes durable must not be
+    // seen by anyone).
+    if (txn.discard_on_return()) {
+      txn.Rollback();
+    } else {
+      txn.FinishCommit();
+    }
     PublishSchemasIfChanged();
-    Acknowledge(std::move(result), last_commit_lsn_, txn.acknowledge_when_applied(), done);
-    return;
-  }
-  if (txn.redo().empty()) {
-    // Read-only: acknowledged once what it may have read is durable.
-    txn.FinishCommit();
-    PublishSchemasIfChanged();
-    Acknowledge(std::move(result), last_commit_lsn_, txn.acknowledge_when_applied(), done);
-    return;
+    return outcome(last_commit_lsn_);
   }
   std::vector<wal::RecordInput> records;
   records.reserve(txn.redo().size() + 1);
@@ -209,49 +242,34 @@ void TxnEngine::Execute(TxnBody& body, TxnCallback& done) {
   if (!s.ok()) {
     txn.Rollback();
     PublishSchemasIfChanged();
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      aborted_++;
-    }
-    done(TxnResult::Error(sqlstate::kIoError,
-                          fmt::format("could not write the commit record, transaction rolled "
-                                      "back; the database refuses writes: {}",
-                                      s.message())));
-    return;
+    aborted_.fetch_add(1, std::memory_order_relaxed);
+    return {TxnResult::Error(sqlstate::kIoError,
+                             fmt::format("could not write the commit record, transaction rolled "
+                                         "back; the database refuses writes: {}",
+                                         s.message()))};
   }
   txn.FinishCommit();
   PublishSchemasIfChanged();
   last_commit_lsn_ = lsns.back();
   published_commit_lsn_.store(last_commit_lsn_, std::memory_order_release);
   result.commit_lsn = lsns.back();
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    committed_++;
-  }
-  Acknowledge(std::move(result), lsns.back(), txn.acknowledge_when_applied(), done);
+  committed_.fetch_add(1, std::memory_order_relaxed);
+  return outcome(lsns.back());
 }
 
-void TxnEngine::Acknowledge(TxnResult result, wal::Lsn wait_lsn, bool applied, TxnCallback& done) {
-  if (!options_.synchronous || wait_lsn == wal::kInvalidLsn) {
-    done(std::move(result));
+void TxnEngine::Acknowledge(Outcome outcome, TxnCallback& done) {
+  if (outcome.wait_lsn == wal::kInvalidLsn) {
+    done(std::move(outcome.result));
     return;
   }
-  if (applied) {  // the submitter waits for durability itself
-    result.durable_lsn = wait_lsn;
-    done(std::move(result));
-    return;
-  }
-  log_->OnDurable(
-      wait_lsn, [result = std::move(result), done = std::move(done)](const Status& s) mutable {
-        if (s.ok()) {
-          done(std::move(result));
-        } else {
-          done(TxnResult::Error(sqlstate::kIoError,
-                                fmt::format("could not make the commit durable; the database "
-                                            "refuses writes: {}",
-                                            s.message())));
-        }
-      });
+  log_->OnDurable(outcome.wait_lsn, [result = std::move(outcome.result),
+                                     done = std::move(done)](const Status& s) mutable {
+    if (s.ok()) {
+      done(std::move(result));
+    } else {
+      done(NotDurable(s));
+    }
+  });
 }
 
 }  // namespace forktail

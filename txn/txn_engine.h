@@ -3,8 +3,21 @@
 // Submitters on any thread hand in a transaction body (a callable taking a
 // Transaction&) and get its result through a callback or a future. The
 // engine's one thread takes bodies from a FIFO queue and runs them one after
-// another; it is the only thread that mutates table data (DESIGN.md, process
-// model), so transactions are serializable in queue order without any latch.
+// another, so transactions are serializable without any latch on data
+// (DESIGN.md, process model).
+//
+// Serial execution is the engine's execution lock, not a thread identity:
+// every body runs while holding exec_mu_, one at a time. A submitter that
+// waits for the outcome anyway (Run: a SQL session's statement, a step of a
+// transaction block) runs its body on its own thread under that lock instead
+// of queueing it. The outcome is the same (one transaction after another,
+// nothing concurrent with a body), but the statement costs no hand-off: on
+// two cores, waking the engine's thread and being woken by it again cost
+// more than the statement itself (perf: futex wake-ups and their
+// inter-processor interrupts were the largest items of a pgbench profile).
+// Queued work (Submit, RunExclusive, RunBetweenTransactions: procedures run
+// asynchronously, checkpoints, snapshot forks) still runs on the engine's
+// thread, under the same lock.
 //
 // Commit: when a body returns, its buffered redo records and a kCommit record
 // are appended to the log in one LogWriter::Append (contiguous, LSNs in
@@ -20,6 +33,9 @@
 //    so it can never be acknowledged while this one is lost.
 // A read-only transaction logs nothing but is acknowledged only when the
 // newest commit record appended before it is durable, for the same reason.
+// So is a dry run (Transaction::DiscardOnReturn: a step of an optimistic
+// block), which changed nothing: a commit whose log record never becomes
+// durable (fdatasync failed) is never seen by anyone.
 //
 // A body that calls Transaction::AcknowledgeWhenApplied gets its result at
 // once, with TxnResult::durable_lsn naming the LSN it would have waited for;
@@ -74,6 +90,14 @@ class TxnEngine {
   void Submit(TxnBody body, TxnCallback done);
   std::future<TxnResult> Submit(TxnBody body);
 
+  // Runs `body` as the next transaction on the calling thread, under the
+  // execution lock, and returns its outcome once it may be reported: after
+  // the commit is durable (synchronous mode), or at once for a body that
+  // asked for AcknowledgeWhenApplied or DiscardOnReturn (see below). Must not
+  // be called from inside a body, nor while a body waits for the caller
+  // (a TxnBlock): the lock is not reentrant. After Stop(): 57P01.
+  TxnResult Run(TxnBody body);
+
   // Runs `fn` on the transaction thread between two transactions (e.g. a
   // checkpoint) and waits for it; rethrows what it throws.
   void RunExclusive(const std::function<void()>& fn);
@@ -120,10 +144,20 @@ class TxnEngine {
   std::shared_ptr<const Catalog> schemas() const;
 
  private:
+  // A body's outcome before it is reported: the result, and the LSN that
+  // must be durable first (kInvalidLsn: none).
+  struct Outcome {
+    TxnResult result;
+    wal::Lsn wait_lsn = wal::kInvalidLsn;
+  };
   void Loop();
-  void Execute(TxnBody& body, TxnCallback& done);
-  // `applied`: the body asked for Transaction::AcknowledgeWhenApplied.
-  void Acknowledge(TxnResult result, wal::Lsn wait_lsn, bool applied, TxnCallback& done);
+  // Holds exec_mu_ while `fn` runs and adds its time to busy_ns_.
+  template <typename Fn>
+  void Exclusively(Fn&& fn);
+  // Under exec_mu_: runs the body, commits or rolls back.
+  Outcome Execute(TxnBody& body);
+  // The queued path: reports through `done` (at once or from the log writer).
+  void Acknowledge(Outcome outcome, TxnCallback& done);
   // Transaction thread (or the constructor): a new schemas() copy if the
   // catalog's schema version moved since the last one.
   void PublishSchemasIfChanged();
@@ -140,13 +174,21 @@ class TxnEngine {
   std::shared_ptr<const Catalog> schemas_;  // guarded by schemas_mu_
   uint64_t schemas_version_ = 0;            // transaction thread
 
+  // Held by whichever thread runs a transaction body (or a fork point, or
+  // an exclusive task): the engine's thread for queued work, a submitter's
+  // own thread for Run.
+  std::mutex exec_mu_;
+
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> queue_;
-  bool stopping_ = false;
+  bool stopping_ = false;     // guarded by mu_
   bool loop_exited_ = false;  // the thread has drained the queue and returned
-  uint64_t committed_ = 0;
-  uint64_t aborted_ = 0;
+  // Run's check without mu_ (a statement must not take a lock for it);
+  // stored with stopping_.
+  std::atomic<bool> stopped_{false};
+  std::atomic<uint64_t> committed_{0};
+  std::atomic<uint64_t> aborted_{0};
   std::atomic<wal::Lsn> published_commit_lsn_{wal::kInvalidLsn};
   std::atomic<uint64_t> busy_ns_{0};
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();

@@ -9,6 +9,9 @@
 #      clients each run an analytical SELECT in a loop; the SELECT's latency
 #      and Forktail's forks per second at the default freshness vs with
 #      forktail.max_snapshot_age_ms = 1000 (the cost of freshness).
+# Runs 1 and 2 also go to null_server (bench/pgbench/null_server.cc), which
+# answers every statement at once with a canned result: the most any server
+# can give these clients on this machine, against which both are read.
 #
 #   bench/pgbench/txn_contract_bench.sh build/release/tools/forktail [scale=10] [seconds=60]
 set -euo pipefail
@@ -17,6 +20,8 @@ SCALE=${2:-10}
 SECS=${3:-60}
 FT_PORT=${FT_PORT:-55533}
 PG_PORT=${PG_PORT:-55532}
+NULL_PORT=${NULL_PORT:-55534}
+NULL_SERVER=$(dirname "$BIN")/../bench/null_server
 . "$(dirname "$0")/../../scripts/lib/postgres_peer.sh"
 peer_workdir
 
@@ -92,12 +97,26 @@ pgbench -i -q -s "$SCALE" "${PG[@]}" postgres > "$WORK/pg_init.log" 2>&1
 tpcb postgres "${PG[@]}" postgres
 select_only postgres "${PG[@]}" postgres
 
+echo "== null server (the ceiling: canned answers, no work)"
+"$NULL_SERVER" "$NULL_PORT" > "$WORK/null.log" 2>&1 &
+NULL_PID=$!
+NS=(-h 127.0.0.1 -p "$NULL_PORT" -U bench)
+for _ in $(seq 50); do pg_isready -q "${NS[@]}" && break; sleep 0.1; done
+tpcb null "${NS[@]}" bench
+select_only null "${NS[@]}" bench
+kill "$NULL_PID"; wait "$NULL_PID" 2>/dev/null || true
+
 echo "== Summary (scale $SCALE, ${SECS}s per run)"
 ratio() { echo "scale=2; ${1:-0} / ${2:-1}" | bc; }
-printf "%-28s %12s %12s %8s\n" "" forktail postgres ratio
-printf "%-28s %12s %12s %8s\n" "tpcb-like -c8 -j2 (tps)" "${R[forktail,tpcb]}" "${R[postgres,tpcb]}" "$(ratio "${R[forktail,tpcb]}" "${R[postgres,tpcb]}")"
+printf "%-28s %12s %12s %8s %12s %10s %10s\n" "" forktail postgres ratio "null server" "ft/null" "pg/null"
+row() {  # $1 = label, $2 = metric
+  printf "%-28s %12s %12s %8s %12s %10s %10s\n" "$1" "${R[forktail,$2]}" "${R[postgres,$2]}" \
+    "$(ratio "${R[forktail,$2]}" "${R[postgres,$2]}")" "${R[null,$2]}" \
+    "$(ratio "${R[forktail,$2]}" "${R[null,$2]}")" "$(ratio "${R[postgres,$2]}" "${R[null,$2]}")"
+}
+row "tpcb-like -c8 -j2 (tps)" tpcb
 printf "%-28s %12s %12s\n" "  failed / retried" "${R[forktail,tpcb_failed]:-?}/${R[forktail,tpcb_retried]:-0}" "${R[postgres,tpcb_failed]:-?}/${R[postgres,tpcb_retried]:-0}"
-printf "%-28s %12s %12s %8s\n" "select-only -c4 (tps)" "${R[forktail,select]}" "${R[postgres,select]}" "$(ratio "${R[forktail,select]}" "${R[postgres,select]}")"
+row "select-only -c4 (tps)" select
 printf "%-28s %11s%%\n" "txn thread busy (tpcb)" "${R[forktail,busy]}"
 printf "%-28s %12s %12s\n" "reads under writes" fresh "age<=1000ms"
 printf "%-28s %12s %12s\n" "  read latency (ms)" "${R[fresh,latency]}" "${R[age1000,latency]}"

@@ -13,8 +13,8 @@
 //   });
 //   TxnResult r = db->Execute("deposit", {Value::BigInt(7), Value::BigInt(100)});
 //
-// Every transaction runs on the one transaction thread (txn/txn_engine.h):
-// serializable, no locks. Execute blocks until the transaction committed
+// Transactions run one at a time (txn/txn_engine.h): serializable, no locks
+// on data. Execute blocks until the transaction committed
 // durably (synchronous commit) or failed; ExecuteAsync returns a future or
 // calls back. Errors come back in TxnResult (SQLSTATE + message); the
 // database's own failures (cannot open, log failure) throw DbError.
@@ -125,6 +125,10 @@ class Database {
   void RegisterErased(const std::string& name, Procedure procedure);
 
   // Runs a registered procedure; 42883 if there is none of that name.
+  // Execute and Run run the body on the calling thread, under the engine's
+  // execution lock (serial with every other transaction), and return once the
+  // outcome may be reported; the Async forms queue it for the engine's
+  // thread. Neither may be called from inside a transaction body.
   TxnResult Execute(std::string_view procedure, std::vector<Value> args);
   std::future<TxnResult> ExecuteAsync(std::string_view procedure, std::vector<Value> args);
   void ExecuteAsync(std::string_view procedure, std::vector<Value> args, TxnCallback done);

@@ -82,6 +82,7 @@ Status LogWriter::Start(Lsn end_lsn, bool need_new_segment) {
   }
   if (!s.ok()) return s;
   next_lsn_ = written_lsn_ = durable_lsn_ = end_lsn;
+  durable_lsn_published_.store(end_lsn, std::memory_order_release);
   last_sync_ = std::chrono::steady_clock::now();
   thread_ = std::thread([this] { WriterLoop(); });
   return Status::Ok();
@@ -151,6 +152,8 @@ Status LogWriter::Append(RecordType type, TxnId txn, std::string_view payload, L
 }
 
 Status LogWriter::WaitDurable(Lsn lsn) {
+  // Durable records stay durable: a sticky failure later does not undo them.
+  if (durable_lsn_published_.load(std::memory_order_acquire) > lsn) return Status::Ok();
   std::unique_lock<std::mutex> l(mu_);
   if (lsn >= next_lsn_) {
     return Status::InvalidArgument(fmt::format("LSN {:X} has not been appended", lsn));
@@ -350,6 +353,7 @@ void LogWriter::WriterLoop() {
         continue;
       }
       durable_lsn_ = target;
+      durable_lsn_published_.store(target, std::memory_order_release);
       last_sync_ = std::chrono::steady_clock::now();
       durable_cv_.notify_all();
       RunCallbacks(l);

@@ -171,6 +171,9 @@ class LogWriter {
   bool closed_ = false;
   Status failed_;
   std::atomic<bool> failed_flag_{false};
+  // durable_lsn_, stored after it (under mu_): WaitDurable's answer without
+  // the lock when the record is already durable (most reads' case).
+  std::atomic<Lsn> durable_lsn_published_{0};
   std::chrono::steady_clock::time_point last_sync_;
   std::multimap<Lsn, std::function<void(const Status&)>> callbacks_;
   LogWriterStats stats_;
