@@ -414,6 +414,89 @@ std::string EncodeCreateView(const ViewDef& view) {
   return out;
 }
 
+namespace {
+constexpr uint8_t kAlterRewrite = 1;
+constexpr uint8_t kAlterSchema = 2;
+}  // namespace
+
+std::string EncodeRewriteTable(TableId table, TableId new_table, uint32_t max_rows_per_block,
+                               const TableSchema& schema,
+                               const std::vector<ColumnSource>& sources) {
+  std::string out;
+  out.push_back(static_cast<char>(kAlterRewrite));
+  PutFixed(&out, table.value(), 4);
+  PutFixed(&out, new_table.value(), 4);
+  PutFixed(&out, max_rows_per_block, 4);
+  // The sources first: a schema's optional sections run to the payload's end.
+  PutVarint(&out, sources.size());
+  for (const ColumnSource& s : sources) {
+    out.push_back(static_cast<char>(s.kind));
+    if (s.kind == ColumnSource::Kind::kColumn) PutFixed(&out, s.column.value(), 2);
+    if (s.kind == ColumnSource::Kind::kConstant) EncodeValue(s.constant, &out);
+  }
+  EncodeSchema(schema, &out);
+  return out;
+}
+
+std::string EncodeReplaceSchema(TableId table, const TableSchema& schema) {
+  std::string out;
+  out.push_back(static_cast<char>(kAlterSchema));
+  PutFixed(&out, table.value(), 4);
+  EncodeSchema(schema, &out);
+  return out;
+}
+
+Status DecodeAlterTable(std::string_view payload, AlterTableRecord* out) {
+  Decoder d(payload);
+  uint8_t kind = 0;
+  uint32_t t = 0;
+  if (!d.ReadU8(&kind) || !d.ReadU32(&t)) return Bad("alter table");
+  out->table = TableId(t);
+  out->sources.clear();
+  if (kind == kAlterSchema) {
+    out->rewrite = false;
+    if (!d.ReadSchema(&out->schema) || !d.done()) return Bad("alter table");
+    return Status::Ok();
+  }
+  uint32_t new_table = 0;
+  uint64_t n = 0;
+  if (kind != kAlterRewrite || !d.ReadU32(&new_table) ||
+      !d.ReadU32(&out->options.max_rows_per_block) || !d.ReadVarint(&n) || n > payload.size()) {
+    return Bad("alter table");
+  }
+  out->rewrite = true;
+  out->new_table = TableId(new_table);
+  for (uint64_t i = 0; i < n; i++) {
+    uint8_t source_kind = 0;
+    if (!d.ReadU8(&source_kind)) return Bad("alter table");
+    ColumnSource s;
+    switch (source_kind) {
+      case static_cast<uint8_t>(ColumnSource::Kind::kColumn): {
+        uint16_t c = 0;
+        if (!d.ReadU16(&c)) return Bad("alter table");
+        s = ColumnSource::Column(ColumnId(c));
+        break;
+      }
+      case static_cast<uint8_t>(ColumnSource::Kind::kConstant): {
+        Value v;
+        if (!d.ReadValue(&v)) return Bad("alter table");
+        s = ColumnSource::Constant(std::move(v));
+        break;
+      }
+      case static_cast<uint8_t>(ColumnSource::Kind::kIdentity):
+        s = ColumnSource::Identity();
+        break;
+      default:
+        return Bad("alter table");
+    }
+    out->sources.push_back(std::move(s));
+  }
+  if (!d.ReadSchema(&out->schema) || !d.done() || out->schema.columns.size() != n) {
+    return Bad("alter table");
+  }
+  return Status::Ok();
+}
+
 std::string EncodeDropView(std::string_view name) {
   std::string out;
   PutBytes(&out, name);

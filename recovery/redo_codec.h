@@ -19,6 +19,14 @@
 //   kDropTable    table u32
 //   kCreateIndex  table u32 | key count varint | key column u16*
 //                 (ALTER TABLE ADD PRIMARY KEY: the table's primary-key index)
+//   kAlterTable   kind u8 (1 rewrite, 2 schema) | table u32 |
+//                 rewrite: new table u32 | max_rows_per_block u32 |
+//                          source count varint | source* | schema
+//                 schema:  schema
+//                 (a schema's optional sections end at the payload's end: it
+//                 always comes last)
+//                 source = kind u8 (0 column: column u16; 1 constant: value;
+//                          2 identity: nothing)
 //   kCommit       (empty)
 //
 //   row    = count varint | value*
@@ -115,6 +123,17 @@ struct DropIndexRecord {
   TableId table;
   std::string name;
 };
+// kAlterTable: either a rewrite (Catalog::RewriteTable: `table` becomes
+// `new_table` with `schema`, filled as `sources` says) or a schema change in
+// place (Catalog::ReplaceSchema: `rewrite` false, no sources).
+struct AlterTableRecord {
+  bool rewrite = false;
+  TableId table;
+  TableId new_table;
+  TableOptions options;
+  TableSchema schema;
+  std::vector<ColumnSource> sources;
+};
 
 std::string EncodeInsert(TableId table, TupleId tid, const Row& row);
 std::string EncodeUpdate(TableId table, TupleId tid, TupleId new_tid,
@@ -128,6 +147,9 @@ std::string EncodeCreateSecondaryIndex(TableId table, const IndexDef& index);
 std::string EncodeDropIndex(TableId table, std::string_view name);
 std::string EncodeSetIdentity(TableId table, ColumnId column, int64_t value);
 std::string EncodeCreateView(const ViewDef& view);
+std::string EncodeRewriteTable(TableId table, TableId new_table, uint32_t max_rows_per_block,
+                               const TableSchema& schema, const std::vector<ColumnSource>& sources);
+std::string EncodeReplaceSchema(TableId table, const TableSchema& schema);
 std::string EncodeDropView(std::string_view name);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
@@ -140,6 +162,7 @@ Status DecodeCreateSecondaryIndex(std::string_view payload, CreateSecondaryIndex
 Status DecodeDropIndex(std::string_view payload, DropIndexRecord* out);
 Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out);
 Status DecodeCreateView(std::string_view payload, ViewDef* out);
+Status DecodeAlterTable(std::string_view payload, AlterTableRecord* out);
 Status DecodeDropView(std::string_view payload, std::string* name);
 
 }  // namespace forktail::redo

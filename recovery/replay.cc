@@ -42,6 +42,7 @@ Status Replayer::Add(const wal::LogRecord& record) {
     case wal::RecordType::kSetIdentity:
     case wal::RecordType::kCreateView:
     case wal::RecordType::kDropView:
+    case wal::RecordType::kAlterTable:
       pending_.push_back({record.lsn, record.type, std::string(record.payload)});
       return Status::Ok();
     default:
@@ -136,6 +137,17 @@ Status Replayer::ApplyOne(const Pending& p) {
         SetIdentityRecord r;
         if (!(s = DecodeSetIdentity(p.payload, &r)).ok()) return fail(s.message());
         catalog_->GetTable(r.table).SetIdentityValue(r.column, r.value);
+        break;
+      }
+      case wal::RecordType::kAlterTable: {
+        AlterTableRecord r;
+        if (!(s = DecodeAlterTable(p.payload, &r)).ok()) return fail(s.message());
+        if (r.rewrite) {
+          catalog_->RewriteTable(r.table, std::move(r.schema), r.sources, r.new_table);
+          catalog_->FinishRewrite(r.table);
+        } else {
+          catalog_->ReplaceSchema(r.table, std::move(r.schema));
+        }
         break;
       }
       case wal::RecordType::kCreateView: {

@@ -155,6 +155,31 @@ void Transaction::DropTable(std::string_view name) {
   redo_.push_back({wal::RecordType::kDropTable, redo::EncodeDropTable(t.id())});
 }
 
+void Transaction::RewriteTable(std::string_view table, TableSchema schema,
+                               const std::vector<ColumnSource>& sources) {
+  Table& t = Writable(table);
+  const TableId old_id = t.id();
+  const uint32_t max_rows = t.options().max_rows_per_block;
+  TableId new_id = catalog_->RewriteTable(old_id, std::move(schema), sources);  // or throws
+  Undo undo{UndoKind::kRewriteTable, old_id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.new_table = new_id;
+  undo_.push_back(std::move(undo));
+  const Table& fresh = catalog_->GetTable(new_id);
+  redo_.push_back({wal::RecordType::kAlterTable,
+                   redo::EncodeRewriteTable(old_id, new_id, max_rows, fresh.schema(), sources)});
+}
+
+void Transaction::ReplaceSchema(std::string_view table, TableSchema schema) {
+  Table& t = Writable(table);
+  auto before =
+      std::make_shared<const TableSchema>(catalog_->ReplaceSchema(t.id(), std::move(schema)));
+  Undo undo{UndoKind::kReplaceSchema, t.id(), kInvalidTupleId, kInvalidTupleId, {}};
+  undo.schema_before = std::move(before);
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kAlterTable,
+                   redo::EncodeReplaceSchema(t.id(), catalog_->GetTable(t.id()).schema())});
+}
+
 void Transaction::AddPrimaryKey(std::string_view table, const std::vector<ColumnId>& key) {
   Table& t = Writable(table);
   std::vector<bool> not_null_before;
@@ -281,6 +306,12 @@ void Transaction::Rollback() noexcept {
         case UndoKind::kDropView:
           catalog_->CreateView(u.view);
           break;
+        case UndoKind::kRewriteTable:
+          catalog_->UndoRewrite(u.new_table, u.table);
+          break;
+        case UndoKind::kReplaceSchema:
+          catalog_->ReplaceSchema(u.table, *u.schema_before);
+          break;
         case UndoKind::kIdentity:
           // As a sequence: a value handed out stays used when the transaction
           // rolls back. Only a dry run (an optimistic block's step, run again
@@ -303,6 +334,9 @@ void Transaction::Rollback() noexcept {
 }
 
 void Transaction::FinishCommit() {
+  for (const Undo& u : undo_) {
+    if (u.kind == UndoKind::kRewriteTable) catalog_->FinishRewrite(u.table);
+  }
   for (TableId id : dropped_) catalog_->DropTable(catalog_->GetTable(id).schema().name);
   dropped_.clear();
   undo_.clear();

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -101,6 +102,13 @@ class Transaction {
   // never committed may be drawn again after a restart. 2200H past the
   // type's maximum.
   int64_t NextIdentity(std::string_view table, ColumnId column);
+  // ALTER TABLE that changes columns (Catalog::RewriteTable: a new table of
+  // `schema` filled from the old one's rows as `sources` says; its errors
+  // too) or only names and attributes (Catalog::ReplaceSchema); logged
+  // (kAlterTable), undone.
+  void RewriteTable(std::string_view table, TableSchema schema,
+                    const std::vector<ColumnSource>& sources);
+  void ReplaceSchema(std::string_view table, TableSchema schema);
   // CREATE VIEW / DROP VIEW (Catalog::CreateView, DropView); logged, undone.
   // The caller checks what depends on a view before dropping it.
   void CreateView(ViewDef view);
@@ -155,7 +163,9 @@ class Transaction {
     kDropIndex,
     kIdentity,
     kCreateView,
-    kDropView
+    kDropView,
+    kRewriteTable,   // table: the old table; new_table: its replacement
+    kReplaceSchema,  // schema_before: what it was
   };
   struct Undo {
     UndoKind kind;
@@ -163,11 +173,13 @@ class Transaction {
     TupleId tid;
     TupleId new_tid;
     Table::ColumnUpdates old_values;
-    std::vector<bool> not_null_before;  // kAddPrimaryKey
-    size_t index_position = 0;          // kCreateIndex, kDropIndex
-    IndexDef index;                     // kDropIndex
-    int64_t identity_before = 0;        // kIdentity (index_position: the column)
-    ViewDef view;                       // kCreateView (its name), kDropView
+    std::vector<bool> not_null_before;                 // kAddPrimaryKey
+    size_t index_position = 0;                         // kCreateIndex, kDropIndex
+    IndexDef index;                                    // kDropIndex
+    int64_t identity_before = 0;                       // kIdentity (index_position: the column)
+    ViewDef view;                                      // kCreateView (its name), kDropView
+    TableId new_table;                                 // kRewriteTable
+    std::shared_ptr<const TableSchema> schema_before;  // kReplaceSchema
   };
 
   Table& Writable(std::string_view name) const;

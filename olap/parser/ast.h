@@ -232,6 +232,27 @@ struct Expr {
   std::unique_ptr<WindowSpec> over;  // f(...) OVER (...); null if not a window call
 };
 
+// Calls fn(Expr&) on each direct sub-expression of `e` that is an
+// expression of the same query: operands (`children`), the parts of a CASE,
+// an aggregate's FILTER and ORDER BY. Not on subqueries nor window
+// definitions. Expr may be const.
+template <typename E, typename Fn>
+void ForEachSubExpr(E& e, Fn&& fn) {
+  for (auto& c : e.children) {
+    if (c) fn(*c);
+  }
+  if (e.case_operand) fn(*e.case_operand);
+  for (auto& [when, then] : e.whens) {
+    if (when) fn(*when);
+    if (then) fn(*then);
+  }
+  if (e.else_result) fn(*e.else_result);
+  if (e.filter) fn(*e.filter);
+  for (auto& o : e.agg_order) {
+    if (o.expr) fn(*o.expr);
+  }
+}
+
 enum class JoinKind : uint8_t { kInner, kLeft, kRight, kFull, kCross };
 
 enum class TableRefKind : uint8_t {
@@ -482,15 +503,38 @@ struct CreateIndexStmt {
   ExprPtr where;                // partial index predicate; null if none
 };
 
-enum class AlterKind : uint8_t { kAddConstraint, kAddColumn, kDropColumn };
+enum class AlterKind : uint8_t {
+  kAddConstraint,    // ADD [CONSTRAINT name] PRIMARY KEY | UNIQUE | CHECK | FOREIGN KEY ...
+  kAddColumn,        // ADD [COLUMN] [IF NOT EXISTS] column definition
+  kDropColumn,       // DROP [COLUMN] [IF EXISTS] name [RESTRICT | CASCADE]
+  kAlterColumnType,  // ALTER [COLUMN] name [SET DATA] TYPE type [USING expr]
+  kSetDefault,       // ALTER [COLUMN] name SET DEFAULT expr
+  kDropDefault,      // ALTER [COLUMN] name DROP DEFAULT
+  kSetNotNull,       // ALTER [COLUMN] name SET NOT NULL
+  kDropNotNull,      // ALTER [COLUMN] name DROP NOT NULL
+  kRenameColumn,     // RENAME [COLUMN] name TO new_name (the statement's only action)
+  kRenameTable,      // RENAME TO new_name (the statement's only action)
+};
+
+// One action of ALTER TABLE (a statement may list several, comma-separated).
+struct AlterAction {
+  AlterKind kind = AlterKind::kAddConstraint;
+  TableConstraint constraint;  // kAddConstraint
+  ColumnDef column;            // kAddColumn
+  std::string column_name;     // the column of every other column action
+  std::string new_name;        // kRenameColumn, kRenameTable
+  TypeName type;               // kAlterColumnType
+  ExprPtr expr;                // kSetDefault: the DEFAULT; kAlterColumnType: USING (or null)
+  bool if_exists = false;      // ADD COLUMN IF NOT EXISTS, DROP COLUMN IF EXISTS
+  bool cascade = false;        // DROP COLUMN ... CASCADE
+  int position = 0;            // of the action's first word
+};
 
 struct AlterTableStmt {
   QualifiedName table;
+  int table_position = 0;
   bool if_exists = false;
-  AlterKind action = AlterKind::kAddConstraint;
-  TableConstraint constraint;  // kAddConstraint (ADD PRIMARY KEY (cols), ADD CONSTRAINT ...)
-  ColumnDef column;            // kAddColumn
-  std::string column_name;     // kDropColumn
+  std::vector<AlterAction> actions;
 };
 
 struct TruncateStmt {

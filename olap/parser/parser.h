@@ -151,6 +151,7 @@ class Parser {
   std::vector<Option> ParseParenOptions();  // '(' name [=] [value], ... ')'
   StatementPtr ParseDrop();
   StatementPtr ParseAlter();
+  AlterAction ParseAlterAction();
   StatementPtr ParseTruncate();
   StatementPtr ParseTransaction();
   void ParseTransactionModes(std::string& isolation, int& read_only);

@@ -321,8 +321,24 @@ StatementPtr Parser::ParseDrop() {
   return stmt;
 }
 
+namespace {
+// A keyword as an error message spells it.
+std::string UpperWord(const Token& t) {
+  std::string word = t.text;
+  for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return word;
+}
+}  // namespace
+
+// ALTER TABLE [IF EXISTS] [ONLY] name action [, action ...] | RENAME ...
 StatementPtr Parser::ParseAlter() {
   ExpectKw("alter");
+  if (!IsKw("table")) {
+    // ALTER INDEX, VIEW, SEQUENCE, ...: objects or forms Forktail lacks.
+    const Token& at = Peek();
+    if (at.kind != TokenKind::kEnd) NotSupportedAt(at, "ALTER " + UpperWord(at));
+    ErrorAtCurrent();
+  }
   ExpectKw("table");
   auto alter = std::make_unique<AlterTableStmt>();
   if (IsKw("if") && IsKw("exists", 1)) {
@@ -330,30 +346,114 @@ StatementPtr Parser::ParseAlter() {
     alter->if_exists = true;
   }
   AcceptKw("only");
+  alter->table_position = Peek().position;
   alter->table = ParseQualifiedName();
-  if (AcceptKw("add")) {
-    if (IsKw("constraint") || IsKw("primary") || IsKw("unique") || IsKw("check") ||
-        IsKw("foreign")) {
-      alter->action = AlterKind::kAddConstraint;
-      alter->constraint = ParseTableConstraint();
+  AcceptOp("*");
+  if (IsKw("rename")) {
+    AlterAction a;
+    a.position = Peek().position;
+    pos_++;
+    if (AcceptKw("to")) {
+      a.kind = AlterKind::kRenameTable;
     } else {
-      alter->action = AlterKind::kAddColumn;
+      if (IsKw("constraint")) NotSupportedAt(Peek(), "ALTER TABLE ... RENAME CONSTRAINT");
       AcceptKw("column");
-      if (IsKw("if") && IsKw("not", 1) && IsKw("exists", 2)) pos_ += 3;
-      alter->column = ParseColumnDef();
+      a.kind = AlterKind::kRenameColumn;
+      a.column_name = ParseColId();
+      ExpectKw("to");
     }
-  } else if (AcceptKw("drop")) {
-    alter->action = AlterKind::kDropColumn;
-    AcceptKw("column");
-    if (IsKw("if") && IsKw("exists", 1)) pos_ += 2;
-    alter->column_name = ParseColId();
-    if (!AcceptKw("cascade")) AcceptKw("restrict");
+    a.new_name = ParseColId();
+    alter->actions.push_back(std::move(a));
   } else {
-    ErrorAtCurrent();
+    do {
+      alter->actions.push_back(ParseAlterAction());
+    } while (AcceptPunct(','));
   }
   StatementPtr stmt = MakeStatement(StatementKind::kAlterTable);
   stmt->alter_table = std::move(alter);
   return stmt;
+}
+
+AlterAction Parser::ParseAlterAction() {
+  AlterAction a;
+  const Token& first = Peek();
+  a.position = first.position;
+  if (AcceptKw("add")) {
+    if (IsKw("constraint") || IsKw("primary") || IsKw("unique") || IsKw("check") ||
+        IsKw("foreign") || IsKw("exclude")) {
+      if (IsKw("exclude")) NotSupportedAt(Peek(), "EXCLUDE constraints");
+      a.kind = AlterKind::kAddConstraint;
+      a.constraint = ParseTableConstraint();
+      return a;
+    }
+    a.kind = AlterKind::kAddColumn;
+    AcceptKw("column");
+    if (IsKw("if") && IsKw("not", 1) && IsKw("exists", 2)) {
+      pos_ += 3;
+      a.if_exists = true;
+    }
+    a.column = ParseColumnDef();
+    return a;
+  }
+  if (AcceptKw("drop")) {
+    if (IsKw("constraint")) NotSupportedAt(Peek(), "ALTER TABLE ... DROP CONSTRAINT");
+    a.kind = AlterKind::kDropColumn;
+    AcceptKw("column");
+    if (IsKw("if") && IsKw("exists", 1)) {
+      pos_ += 2;
+      a.if_exists = true;
+    }
+    a.column_name = ParseColId();
+    if (AcceptKw("cascade")) {
+      a.cascade = true;
+    } else {
+      AcceptKw("restrict");
+    }
+    return a;
+  }
+  if (AcceptKw("alter")) {
+    AcceptKw("column");
+    a.column_name = ParseColId();
+    const Token& what = Peek();
+    if (AcceptKw("type") || (IsKw("set") && IsKw("data", 1) && IsKw("type", 2))) {
+      if (IsKw("set")) pos_ += 3;
+      a.kind = AlterKind::kAlterColumnType;
+      a.type = ParseTypeName();
+      if (IsKw("collate")) NotSupportedAt(Peek(), "COLLATE");
+      if (AcceptKw("using")) a.expr = ParseExpr();
+      return a;
+    }
+    if (AcceptKw("set")) {
+      if (AcceptKw("default")) {
+        a.kind = AlterKind::kSetDefault;
+        a.expr = ParseExpr();
+        return a;
+      }
+      if (AcceptKw("not")) {
+        ExpectKw("null");
+        a.kind = AlterKind::kSetNotNull;
+        return a;
+      }
+      NotSupportedAt(what, "ALTER TABLE ... ALTER COLUMN ... SET " + UpperWord(Peek()));
+    }
+    if (AcceptKw("drop")) {
+      if (AcceptKw("default")) {
+        a.kind = AlterKind::kDropDefault;
+        return a;
+      }
+      if (AcceptKw("not")) {
+        ExpectKw("null");
+        a.kind = AlterKind::kDropNotNull;
+        return a;
+      }
+      NotSupportedAt(what, "ALTER TABLE ... ALTER COLUMN ... DROP " + UpperWord(Peek()));
+    }
+    if (what.kind == TokenKind::kEnd) ErrorAtCurrent();
+    NotSupportedAt(what, "ALTER TABLE ... ALTER COLUMN ... " + UpperWord(what));
+  }
+  if (first.kind == TokenKind::kEnd) ErrorAtCurrent();
+  // OWNER TO, SET SCHEMA, SET (storage options), ENABLE TRIGGER, ...
+  NotSupportedAt(first, "ALTER TABLE ... " + UpperWord(first));
 }
 
 StatementPtr Parser::ParseTruncate() {

@@ -59,6 +59,34 @@ std::string Column(const ColumnDef& c) {
   return s;
 }
 
+std::string AlterActionText(const AlterAction& a) {
+  switch (a.kind) {
+    case AlterKind::kAddConstraint:
+      return "ADD " + Constraint(a.constraint);
+    case AlterKind::kAddColumn:
+      return std::string("ADD COLUMN ") + (a.if_exists ? "IF NOT EXISTS " : "") + Column(a.column);
+    case AlterKind::kDropColumn:
+      return std::string("DROP COLUMN ") + (a.if_exists ? "IF EXISTS " : "") + a.column_name +
+             (a.cascade ? " CASCADE" : "");
+    case AlterKind::kAlterColumnType:
+      return "ALTER COLUMN " + a.column_name + " TYPE " + ToString(a.type) +
+             (a.expr ? " USING " + ToString(*a.expr) : "");
+    case AlterKind::kSetDefault:
+      return "ALTER COLUMN " + a.column_name + " SET DEFAULT " + ToString(*a.expr);
+    case AlterKind::kDropDefault:
+      return "ALTER COLUMN " + a.column_name + " DROP DEFAULT";
+    case AlterKind::kSetNotNull:
+      return "ALTER COLUMN " + a.column_name + " SET NOT NULL";
+    case AlterKind::kDropNotNull:
+      return "ALTER COLUMN " + a.column_name + " DROP NOT NULL";
+    case AlterKind::kRenameColumn:
+      return "RENAME COLUMN " + a.column_name + " TO " + a.new_name;
+    case AlterKind::kRenameTable:
+      return "RENAME TO " + a.new_name;
+  }
+  return "";
+}
+
 std::string TransactionModes(const std::string& isolation, int read_only) {
   std::string s;
   if (!isolation.empty()) s += " ISOLATION LEVEL " + isolation;
@@ -164,16 +192,10 @@ std::string ToString(const Statement& st) {
     }
     case StatementKind::kAlterTable: {
       const AlterTableStmt& a = *st.alter_table;
-      std::string s = "ALTER TABLE " + Name(a.table);
-      switch (a.action) {
-        case AlterKind::kAddConstraint:
-          return s + " ADD " + Constraint(a.constraint);
-        case AlterKind::kAddColumn:
-          return s + " ADD COLUMN " + Column(a.column);
-        case AlterKind::kDropColumn:
-          return s + " DROP COLUMN " + a.column_name;
-      }
-      return s;
+      std::vector<std::string> actions;
+      for (const AlterAction& action : a.actions) actions.push_back(AlterActionText(action));
+      return "ALTER TABLE " + std::string(a.if_exists ? "IF EXISTS " : "") + Name(a.table) + " " +
+             Join(actions, ", ");
     }
     case StatementKind::kTruncate: {
       std::vector<std::string> names;

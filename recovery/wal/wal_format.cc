@@ -55,6 +55,8 @@ std::string RecordTypeName(RecordType type) {
       return "set_identity";
     case RecordType::kCreateView:
       return "create_view";
+    case RecordType::kAlterTable:
+      return "alter_table";
     case RecordType::kDropView:
       return "drop_view";
     case RecordType::kTest:

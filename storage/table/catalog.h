@@ -46,6 +46,23 @@ inline constexpr uint32_t kCatalogMagic = 0x47435446;  // "FTCG"
 inline constexpr uint32_t kCatalogFormatVersion = 3;
 inline constexpr size_t kMaxColumns = 1600;  // PostgreSQL's limit
 
+// Where a rewritten table (ALTER TABLE ADD / DROP COLUMN, ALTER COLUMN TYPE)
+// gets one of its columns' values for each row of the old table.
+struct ColumnSource {
+  enum class Kind : uint8_t {
+    kColumn = 0,    // the old row's `column`, cast to the new column's type
+    kConstant = 1,  // `constant` in every row (ADD COLUMN: its DEFAULT, or NULL)
+    kIdentity = 2,  // 1, 2, 3, ... in tuple-id order (ADD COLUMN ... SERIAL / IDENTITY)
+  };
+  Kind kind = Kind::kConstant;
+  ColumnId column;
+  Value constant;
+
+  static ColumnSource Column(ColumnId c) { return {Kind::kColumn, c, Value()}; }
+  static ColumnSource Constant(Value v) { return {Kind::kConstant, ColumnId(), std::move(v)}; }
+  static ColumnSource Identity() { return {Kind::kIdentity, ColumnId(), Value()}; }
+};
+
 // A view (CREATE VIEW): its query as SQL text, bound again wherever the view
 // is read; its columns as CREATE VIEW bound them; and the relations (tables
 // and views) the query reads, which cannot be dropped while it exists.
@@ -77,6 +94,29 @@ class Catalog {
   void AddPrimaryKey(TableId id, const std::vector<ColumnId>& key);
   // Undo of AddPrimaryKey.
   void RemovePrimaryKey(TableId id, const std::vector<bool>& not_null_before);
+
+  // ALTER TABLE that changes columns (ADD / DROP COLUMN, ALTER COLUMN TYPE):
+  // a new table with `schema` (the old one's name and options; the next
+  // table id, or `id` when replay gives it) holding every live row of the old
+  // table in tuple-id order, each column filled as `sources` says (one per
+  // new column). Table ids are never reused, so nothing written for the old
+  // table (log records, checkpoint images) can be taken for the new one.
+  // Every row is built and checked before the catalog changes: 23502
+  // `column "c" of relation "t" contains null values`, cast errors (22xxx,
+  // e.g. 22001 for a VARCHAR too short), 23505 from a key or unique index.
+  // The old table is detached, not destroyed: UndoRewrite puts it back,
+  // FinishRewrite (at commit) frees it. Returns the new table's id. O(rows).
+  TableId RewriteTable(TableId old, TableSchema schema, const std::vector<ColumnSource>& sources,
+                       TableId id = TableId(0));
+  void UndoRewrite(TableId new_id, TableId old_id);
+  void FinishRewrite(TableId old_id);
+  // ALTER TABLE that changes no column's type or position (RENAME [COLUMN],
+  // SET / DROP DEFAULT, SET / DROP NOT NULL, CHECK texts after a rename): the
+  // table's schema becomes `schema`, which must have the same columns' types,
+  // key and indexes; returns the old schema (its undo). A new table name must
+  // be free (42P07). A column that becomes NOT NULL is checked first: 23502
+  // `column "c" of relation "t" contains null values`.
+  TableSchema ReplaceSchema(TableId id, TableSchema schema);
 
   // CREATE INDEX (Table::AddIndex, its errors too); 42P07 if a table or
   // index already has the name.
@@ -132,6 +172,8 @@ class Catalog {
   uint32_t next_table_id_ = 1;
   uint64_t schema_version_ = 0;
   std::map<TableId, std::unique_ptr<Table>> tables_;
+  // Tables a rewrite replaced in a transaction not yet finished (RewriteTable).
+  std::map<TableId, std::unique_ptr<Table>> rewritten_;
   std::map<std::string, TableId, std::less<>> by_name_;
   std::map<std::string, ViewDef, std::less<>> views_;
 };

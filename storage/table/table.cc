@@ -29,6 +29,39 @@ Table::Table(TableId id, TableSchema schema, TableOptions options)
   for (const IndexDef& def : schema_.indexes) secondary_.push_back(MakeIndex(def));
 }
 
+void Table::ForEachLiveRow(const std::function<void(TupleId, const Row&)>& fn) const {
+  const size_t blocks = block_count();
+  for (size_t b = 0; b < blocks; b++) {
+    const BlockNo no(static_cast<uint32_t>(b));
+    const uint32_t rows = PinBlock(no)->row_count();
+    for (uint32_t s = 0; s < rows; s++) {
+      const TupleId tid{no, SlotNo(s)};
+      if (std::optional<Row> row = Read(tid)) fn(tid, *row);
+    }
+  }
+}
+
+bool Table::HasNull(ColumnId column) const {
+  bool found = false;
+  ForEachLiveRow([&](TupleId, const Row& row) { found = found || row[column.value()].is_null(); });
+  return found;
+}
+
+void Table::ReplaceSchema(TableSchema schema) {
+  bool same = schema.columns.size() == schema_.columns.size() &&
+              schema.primary_key == schema_.primary_key && schema.indexes == schema_.indexes;
+  for (size_t i = 0; same && i < schema.columns.size(); i++) {
+    same = schema.columns[i].type == schema_.columns[i].type;
+  }
+  if (!same) {
+    throw DbError(sqlstate::kInvalidTableDefinition,
+                  fmt::format("table \"{}\": a schema change that keeps the rows must keep the "
+                              "column types, the key and the indexes",
+                              schema_.name));
+  }
+  schema_ = std::move(schema);
+}
+
 Value Table::CastValue(ColumnId c, const Value& v) const {
   const ColumnDef& def = schema_.column(c);
   Value cast =

@@ -86,6 +86,15 @@ class Table {
 
   // nullopt for a deleted slot or a tid out of range.
   std::optional<Row> Read(TupleId tid) const;
+  // Calls fn for each live row in tuple-id order (the rows present when it
+  // starts; fn must not change the table).
+  void ForEachLiveRow(const std::function<void(TupleId, const Row&)>& fn) const;
+  // Whether a live row holds NULL in `column`.
+  bool HasNull(ColumnId column) const;
+  // ALTER TABLE that keeps every column's type and position (rename, default,
+  // NOT NULL; Catalog::ReplaceSchema checks and logs it): the schema becomes
+  // `schema`. Throws 42P16 if the column types, key or indexes differ.
+  void ReplaceSchema(TableSchema schema);
   std::optional<Value> ReadColumn(TupleId tid, ColumnId column) const;
   bool IsLive(TupleId tid) const;
 

@@ -176,6 +176,79 @@ TEST(ReplayerTest, AddPrimaryKeyAppliesAtCommitAndAKeyThatCannotHoldIsCorruption
   EXPECT_NE(s.message().find("LSN 6"), std::string::npos) << s.message();
 }
 
+TEST(ReplayCodecTest, AlterTableRoundTripAndTruncations) {
+  TableSchema schema{"t", {{"id", Type::Integer(), true}, {"c", Type::Text()}}, {ColumnId(0)}};
+  schema.columns[1].default_sql = "'x'";
+  schema.checks.push_back({"t_c_check", "length(c) < 5"});
+  const std::vector<ColumnSource> sources = {ColumnSource::Column(ColumnId(1)),
+                                             ColumnSource::Constant(Value::Text("x"))};
+  std::string bytes = EncodeRewriteTable(TableId(3), TableId(8), 16, schema, sources);
+  AlterTableRecord r;
+  ASSERT_TRUE(DecodeAlterTable(bytes, &r).ok());
+  EXPECT_TRUE(r.rewrite);
+  EXPECT_EQ(r.table, TableId(3));
+  EXPECT_EQ(r.new_table, TableId(8));
+  EXPECT_EQ(r.options.max_rows_per_block, 16u);
+  EXPECT_EQ(r.schema, schema);
+  ASSERT_EQ(r.sources.size(), 2u);
+  EXPECT_EQ(r.sources[0].kind, ColumnSource::Kind::kColumn);
+  EXPECT_EQ(r.sources[0].column, ColumnId(1));
+  EXPECT_EQ(r.sources[1].constant, Value::Text("x"));
+  // Every cut is corruption, as long as the schema has no optional sections
+  // (a record cut at a section boundary reads as one written before it).
+  TableSchema plain{"t", {{"id", Type::Integer(), true}}, {ColumnId(0)}};
+  std::string plain_bytes = EncodeRewriteTable(TableId(3), TableId(8), 0, plain, {sources[1]});
+  ASSERT_TRUE(DecodeAlterTable(plain_bytes, &r).ok());
+  for (size_t n = 0; n < plain_bytes.size(); n++) {
+    EXPECT_FALSE(DecodeAlterTable(plain_bytes.substr(0, n), &r).ok()) << n;
+  }
+  EXPECT_FALSE(DecodeAlterTable(plain_bytes + "\x09", &r).ok());
+  std::string in_place = EncodeReplaceSchema(TableId(3), schema);
+  ASSERT_TRUE(DecodeAlterTable(in_place, &r).ok());
+  EXPECT_FALSE(r.rewrite);
+  EXPECT_EQ(r.schema, schema);
+  EXPECT_TRUE(r.sources.empty());
+  // A source list that does not match the schema's columns is corruption.
+  EXPECT_FALSE(
+      DecodeAlterTable(EncodeRewriteTable(TableId(3), TableId(8), 0, schema, {sources[0]}), &r)
+          .ok());
+}
+
+TEST(ReplayerTest, AlterTableRewritesAtCommitWithTheLoggedTableId) {
+  Catalog catalog;
+  Replayer r(&catalog);
+  TableSchema schema{"t", {{"k", Type::Integer()}}, {}};
+  ASSERT_TRUE(
+      r.Add(Rec(0, 1, wal::RecordType::kCreateTable, EncodeCreateTable(TableId(1), {}, schema)))
+          .ok());
+  for (int i = 0; i < 3; i++) {
+    ASSERT_TRUE(r.Add(Rec(1 + i, 1, wal::RecordType::kInsert,
+                          EncodeInsert(TableId(1), {BlockNo(0), SlotNo(static_cast<uint32_t>(i))},
+                                       {Value::Integer(i)})))
+                    .ok());
+  }
+  ASSERT_TRUE(r.Add(Rec(4, 1, wal::RecordType::kCommit, "")).ok());
+  TableSchema wider = schema;
+  wider.columns.push_back({"v", Type::Text()});
+  // Ids 2 and 3 went to transactions that rolled back: the log says 4.
+  ASSERT_TRUE(r.Add(Rec(5, 2, wal::RecordType::kAlterTable,
+                        EncodeRewriteTable(TableId(1), TableId(4), 0, wider,
+                                           {ColumnSource::Column(ColumnId(0)),
+                                            ColumnSource::Constant(Value::Text("d"))})))
+                  .ok());
+  ASSERT_TRUE(r.Add(Rec(6, 2, wal::RecordType::kCommit, "")).ok());
+  const Table& t = *catalog.FindTable("t");
+  EXPECT_EQ(t.id(), TableId(4));
+  EXPECT_EQ(*t.Read({BlockNo(0), SlotNo(2)}), (Row{Value::Integer(2), Value::Text("d")}));
+  wider.name = "t2";
+  ASSERT_TRUE(
+      r.Add(Rec(7, 3, wal::RecordType::kAlterTable, EncodeReplaceSchema(TableId(4), wider))).ok());
+  ASSERT_TRUE(r.Add(Rec(8, 3, wal::RecordType::kCommit, "")).ok());
+  EXPECT_EQ(catalog.FindTable("t2"), &t);
+  // The next table gets the next id after the rewrite's.
+  EXPECT_EQ(catalog.CreateTable({"u", {{"a", Type::Integer()}}, {}}).id(), TableId(5));
+}
+
 TEST(RecoverDatabaseTest, CorruptionBeforeTheTailStopsRecovery) {
   wal::FaultInjectionLogFileSystem fs;
   TableSchema schema{"t", {{"k", Type::Integer()}}, {}};

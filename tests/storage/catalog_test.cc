@@ -99,9 +99,12 @@ TEST(Catalog, SerializeRoundTrip) {
   EXPECT_EQ(copy.GetTable(TableId(3)).schema(), catalog.GetTable(TableId(3)).schema());
   EXPECT_EQ(copy.GetTable(TableId(3)).options().max_rows_per_block, 640u);
   EXPECT_EQ(copy.GetTable(TableId(1)).live_row_count(), 0u);  // schemas, not data
-  EXPECT_EQ(copy.CreateTable({"next", {}, {}}).id(), TableId(4));
-  // The new table: id, name, max_rows_per_block, column, key, index and check counts.
-  EXPECT_EQ(copy.Serialize().size(), bytes.size() + 4 + (4 + 4) + 4 + 2 + 2 + 2 + 2);
+  EXPECT_EQ(copy.CreateTable({"next", {{"x", Type::Integer()}}, {}}).id(), TableId(4));
+  // The new table: id, name, max_rows_per_block, column count, its column
+  // (name, type id, precision, scale, length, not null, default, identity),
+  // key, index and check counts.
+  EXPECT_EQ(copy.Serialize().size(), bytes.size() + 4 + (4 + 4) + 4 + 2 +
+                                         ((4 + 1) + 1 + 1 + 1 + 4 + 1 + 4 + 1) + 2 + 2 + 2);
 
   Catalog again;
   EXPECT_EQ(copy.Deserialize(bytes).code(), Status::Code::kInvalidArgument);  // not empty
@@ -116,6 +119,118 @@ TEST(Catalog, SerializeRoundTrip) {
   }
   EXPECT_EQ(again.size(), 0u);
   ASSERT_TRUE(again.Deserialize(bytes).ok());
+}
+
+}  // namespace
+}  // namespace forktail
+
+namespace forktail {
+namespace {
+
+// ALTER TABLE's storage primitives: a rewrite into a new table (rows in
+// tuple-id order, deleted slots left behind, columns from their sources),
+// its undo and finish, and a schema replaced in place.
+TEST(Catalog, RewriteTableFillsTheNewColumnsAndCanBeUndone) {
+  Catalog catalog;
+  Table& t = catalog.CreateTable(
+      {"t", {{"id", Type::Integer(), true}, {"a", Type::Varchar(10)}}, {ColumnId(0)}});
+  for (int i = 1; i <= 5; i++) {
+    t.Insert({Value::Integer(i), Value::String(Type::Varchar(10), std::to_string(i * 10))});
+  }
+  t.Delete(*t.LookupKey({Value::Integer(2)}));
+  TableSchema wider = t.schema();
+  wider.columns[1].type = Type::Integer();  // ALTER COLUMN a TYPE int
+  wider.columns.push_back({"c", Type::BigInt(), true});
+  wider.columns.push_back({"s", Type::Integer(), true, "", ColumnIdentity::kSerial});
+  const TableId old_id = t.id();
+  const TableId new_id =
+      catalog.RewriteTable(old_id, wider,
+                           {ColumnSource::Column(ColumnId(0)), ColumnSource::Column(ColumnId(1)),
+                            ColumnSource::Constant(Value::BigInt(7)), ColumnSource::Identity()});
+  EXPECT_EQ(new_id, TableId(2));
+  Table& fresh = *catalog.FindTable("t");
+  EXPECT_EQ(fresh.id(), new_id);
+  EXPECT_EQ(fresh.live_row_count(), 4u);
+  EXPECT_EQ(*fresh.Read({BlockNo(0), SlotNo(1)}),
+            (Row{Value::Integer(3), Value::Integer(30), Value::BigInt(7), Value::Integer(2)}));
+  EXPECT_EQ(fresh.identity_value(ColumnId(3)), 4);
+  EXPECT_TRUE(fresh.LookupKey({Value::Integer(5)}).has_value());
+  catalog.UndoRewrite(new_id, old_id);
+  EXPECT_EQ(catalog.FindTable("t")->id(), old_id);
+  EXPECT_EQ(catalog.FindTable("t")->live_row_count(), 4u);
+  ExpectError([&] { catalog.GetTable(new_id); }, sqlstate::kUndefinedTable,
+              "relation with OID 2 does not exist");
+  // Ids are never reused, also those of undone rewrites.
+  const TableId again =
+      catalog.RewriteTable(old_id, wider,
+                           {ColumnSource::Column(ColumnId(0)), ColumnSource::Column(ColumnId(1)),
+                            ColumnSource::Constant(Value::BigInt(7)), ColumnSource::Identity()});
+  EXPECT_EQ(again, TableId(3));
+  catalog.FinishRewrite(old_id);
+  EXPECT_EQ(catalog.ListTables(), std::vector<TableId>{TableId(3)});
+}
+
+TEST(Catalog, RewriteTableChecksEveryRowBeforeChangingAnything) {
+  Catalog catalog;
+  Table& t = catalog.CreateTable(
+      {"t", {{"id", Type::Integer(), true}, {"a", Type::Text()}}, {ColumnId(0)}});
+  t.Insert({Value::Integer(1), Value::Null(Type::Text())});
+  t.Insert({Value::Integer(2), Value::Text("long text")});
+  TableSchema schema = t.schema();
+  schema.columns[1].not_null = true;
+  ExpectError(
+      [&] {
+        catalog.RewriteTable(
+            t.id(), schema, {ColumnSource::Column(ColumnId(0)), ColumnSource::Column(ColumnId(1))});
+      },
+      sqlstate::kNotNullViolation, "column \"a\" of relation \"t\" contains null values");
+  schema.columns[1] = {"a", Type::Varchar(3)};
+  ExpectError(
+      [&] {
+        catalog.RewriteTable(
+            t.id(), schema, {ColumnSource::Column(ColumnId(0)), ColumnSource::Column(ColumnId(1))});
+      },
+      sqlstate::kStringDataRightTruncation, "value too long for type character varying(3)");
+  schema.columns[1] = {"a", Type::Text()};
+  schema.columns.push_back({"b", Type::Integer(), true});
+  ExpectError(
+      [&] {
+        catalog.RewriteTable(t.id(), schema,
+                             {ColumnSource::Column(ColumnId(0)), ColumnSource::Column(ColumnId(1)),
+                              ColumnSource::Constant(Value::Null(Type::Integer()))});
+      },
+      sqlstate::kNotNullViolation, "column \"b\" of relation \"t\" contains null values");
+  EXPECT_EQ(catalog.FindTable("t"), &t);
+  EXPECT_EQ(t.live_row_count(), 2u);
+}
+
+TEST(Catalog, ReplaceSchemaRenamesAndChecksNotNull) {
+  Catalog catalog;
+  Table& t =
+      catalog.CreateTable({"t", {{"id", Type::Integer(), true}, {"a", Type::Integer()}}, {}});
+  catalog.CreateTable({"u", {{"x", Type::Integer()}}, {}});
+  t.Insert({Value::Integer(1), Value::Null(Type::Integer())});
+  TableSchema schema = t.schema();
+  schema.name = "u";
+  ExpectError([&] { catalog.ReplaceSchema(t.id(), schema); }, sqlstate::kDuplicateTable,
+              "relation \"u\" already exists");
+  schema.name = "t2";
+  schema.columns[1].name = "b";
+  TableSchema before = catalog.ReplaceSchema(t.id(), schema);
+  EXPECT_EQ(before.name, "t");
+  EXPECT_EQ(catalog.FindTable("t"), nullptr);
+  EXPECT_EQ(catalog.FindTable("t2"), &t);
+  EXPECT_TRUE(t.schema().FindColumn("b").has_value());
+  schema.columns[1].not_null = true;
+  ExpectError([&] { catalog.ReplaceSchema(t.id(), schema); }, sqlstate::kNotNullViolation,
+              "column \"b\" of relation \"t2\" contains null values");
+  schema.columns[1].type = Type::BigInt();
+  schema.columns[1].not_null = false;
+  ExpectError([&] { catalog.ReplaceSchema(t.id(), schema); }, sqlstate::kInvalidTableDefinition,
+              "table \"t2\": a schema change that keeps the rows must keep the column types, the "
+              "key and the indexes");
+  catalog.ReplaceSchema(t.id(), before);
+  EXPECT_EQ(catalog.FindTable("t"), &t);
 }
 
 }  // namespace

@@ -15,19 +15,8 @@ namespace forktail {
 
 namespace {
 
-// PostgreSQL's assignment rule, coarsely: numbers to numbers, anything to
-// strings, dates and timestamps to each other, booleans to booleans.
-bool Assignable(const Type& from, const Type& to) {
-  if (to.IsString()) return true;
-  if (from.IsNumeric() && to.IsNumeric()) return true;
-  bool from_dt = from.id == TypeId::kDate || from.id == TypeId::kTimestamp;
-  bool to_dt = to.id == TypeId::kDate || to.id == TypeId::kTimestamp;
-  if (from_dt && to_dt) return true;
-  return from.id == to.id;
-}
-
 ExprPtr AssignTo(ExprPtr e, const ColumnDef& col, int position) {
-  if (!Assignable(e->type, col.type)) {
+  if (!AssignmentCastExists(e->type, col.type)) {
     throw DbError(sqlstate::kDatatypeMismatch,
                   "column \"" + col.name + "\" is of type " + BaseTypeName(col.type) +
                       " but expression is of type " + BaseTypeName(e->type),
@@ -38,6 +27,15 @@ ExprPtr AssignTo(ExprPtr e, const ColumnDef& col, int position) {
 }
 
 }  // namespace
+
+bool AssignmentCastExists(const Type& from, const Type& to) {
+  if (to.IsString()) return true;
+  if (from.IsNumeric() && to.IsNumeric()) return true;
+  bool from_dt = from.id == TypeId::kDate || from.id == TypeId::kTimestamp;
+  bool to_dt = to.id == TypeId::kDate || to.id == TypeId::kTimestamp;
+  if (from_dt && to_dt) return true;
+  return from.id == to.id;
+}
 
 Binder::Binder(const Catalog& catalog, const BindOptions& options)
     : catalog_(catalog), options_(options), param_types_(options.parameter_types) {}
@@ -346,22 +344,19 @@ void RefuseInStoredExpr(const sql::Expr& e, const char* where, bool columns_allo
     throw DbError(sqlstate::kFeatureNotSupported, std::string("cannot use subquery in ") + where,
                   e.position);
   }
-  for (const sql::ExprPtr& c : e.children) {
-    if (c) RefuseInStoredExpr(*c, where, columns_allowed);
-  }
+  sql::ForEachSubExpr(e,
+                      [&](const sql::Expr& c) { RefuseInStoredExpr(c, where, columns_allowed); });
 }
+
+}  // namespace
 
 void ColumnNamesIn(const sql::Expr& e, std::vector<std::string>* out) {
   if (e.kind == sql::ExprKind::kColumnRef && !e.names.empty() &&
       std::find(out->begin(), out->end(), e.names.back()) == out->end()) {
     out->push_back(e.names.back());
   }
-  for (const sql::ExprPtr& c : e.children) {
-    if (c) ColumnNamesIn(*c, out);
-  }
+  sql::ForEachSubExpr(e, [&](const sql::Expr& c) { ColumnNamesIn(c, out); });
 }
-
-}  // namespace
 
 ExprPtr Binder::BindCheck(const sql::Expr& e, const TableSchema& schema) {
   RefuseInStoredExpr(e, "check constraint", /*columns_allowed=*/true);
@@ -744,6 +739,60 @@ BoundStatement Binder::BindDelete(const sql::DeleteStmt& s) {
   return out;
 }
 
+ColumnDef Binder::BindColumnDef(const sql::ColumnDef& c, const std::string& table) {
+  ColumnDef def;
+  def.name = c.name;
+  // SERIAL types: an integer column whose values come from the table's
+  // counter for it (PostgreSQL: a sequence it owns and a nextval default).
+  const std::string& tn = c.type.name;
+  if ((tn == "serial" || tn == "serial4" || tn == "bigserial" || tn == "serial8" ||
+       tn == "smallserial" || tn == "serial2") &&
+      c.type.schema.empty() && c.type.array_bounds == 0) {
+    def.type = tn == "bigserial" || tn == "serial8"     ? Type::BigInt()
+               : tn == "smallserial" || tn == "serial2" ? Type::SmallInt()
+                                                        : Type::Integer();
+    def.identity = ColumnIdentity::kSerial;
+    def.not_null = true;
+    if (c.default_value) {
+      throw DbError(sqlstate::kSyntaxError,
+                    "multiple default values specified for column \"" + c.name + "\" of table \"" +
+                        table + "\"",
+                    c.default_value->position);
+    }
+  } else {
+    def.type = TypeFromName(c.type);
+  }
+  if (c.identity != 0) {
+    if (!def.type.IsInteger()) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "identity column type must be smallint, integer, or bigint", c.position);
+    }
+    if (c.default_value) {
+      throw DbError(sqlstate::kSyntaxError,
+                    "both default and identity specified for column \"" + c.name +
+                        "\" of table \"" + table + "\"",
+                    c.position);
+    }
+    def.identity = c.identity == 2 ? ColumnIdentity::kAlways : ColumnIdentity::kByDefault;
+    def.not_null = true;
+  }
+  if (def.type.IsWideDecimal()) {
+    // Tables keep DECIMALs as int64 (block stripes, WAL, checkpoints); the
+    // 38-digit form lives only in query execution for now.
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "numeric precision " + std::to_string(def.type.precision) +
+                      " is not supported for a table column (at most " +
+                      std::to_string(kMaxNarrowDecimalPrecision) + " digits)",
+                  c.type.position);
+  }
+  def.not_null = def.not_null || c.not_null || c.primary_key;
+  if (c.default_value) {
+    BindDefault(*c.default_value, def);  // its errors now, not at the first INSERT
+    def.default_sql = sql::ToString(*c.default_value);
+  }
+  return def;
+}
+
 BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
   if (s.as_query) NotSupported("CREATE TABLE AS", 0);
   BoundStatement out;
@@ -773,57 +822,7 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     for (const sql::TableConstraint& k : c.constraints) {
       if (k.kind != sql::ConstraintKind::kCheck) NotSupported("FOREIGN KEY", k.position);
     }
-    ColumnDef def;
-    def.name = c.name;
-    // SERIAL types: an integer column whose values come from the table's
-    // counter for it (PostgreSQL: a sequence it owns and a nextval default).
-    const std::string& tn = c.type.name;
-    if ((tn == "serial" || tn == "serial4" || tn == "bigserial" || tn == "serial8" ||
-         tn == "smallserial" || tn == "serial2") &&
-        c.type.schema.empty() && c.type.array_bounds == 0) {
-      def.type = tn == "bigserial" || tn == "serial8"     ? Type::BigInt()
-                 : tn == "smallserial" || tn == "serial2" ? Type::SmallInt()
-                                                          : Type::Integer();
-      def.identity = ColumnIdentity::kSerial;
-      def.not_null = true;
-      if (c.default_value) {
-        throw DbError(sqlstate::kSyntaxError,
-                      "multiple default values specified for column \"" + c.name +
-                          "\" of table \"" + out.schema.name + "\"",
-                      c.default_value->position);
-      }
-    } else {
-      def.type = TypeFromName(c.type);
-    }
-    if (c.identity != 0) {
-      if (!def.type.IsInteger()) {
-        throw DbError(sqlstate::kInvalidParameterValue,
-                      "identity column type must be smallint, integer, or bigint", c.position);
-      }
-      if (c.default_value) {
-        throw DbError(sqlstate::kSyntaxError,
-                      "both default and identity specified for column \"" + c.name +
-                          "\" of table \"" + out.schema.name + "\"",
-                      c.position);
-      }
-      def.identity = c.identity == 2 ? ColumnIdentity::kAlways : ColumnIdentity::kByDefault;
-      def.not_null = true;
-    }
-    if (def.type.IsWideDecimal()) {
-      // Tables keep DECIMALs as int64 (block stripes, WAL, checkpoints); the
-      // 38-digit form lives only in query execution for now.
-      throw DbError(sqlstate::kFeatureNotSupported,
-                    "numeric precision " + std::to_string(def.type.precision) +
-                        " is not supported for a table column (at most " +
-                        std::to_string(kMaxNarrowDecimalPrecision) + " digits)",
-                    c.type.position);
-    }
-    def.not_null = def.not_null || c.not_null || c.primary_key;
-    if (c.default_value) {
-      BindDefault(*c.default_value, def);  // its errors now, not at the first INSERT
-      def.default_sql = sql::ToString(*c.default_value);
-    }
-    out.schema.columns.push_back(def);
+    out.schema.columns.push_back(BindColumnDef(c, out.schema.name));
   }
   std::vector<std::string> index_names;
   auto add_unique = [&](const std::vector<std::string>& cols, const std::string& name,

@@ -41,6 +41,8 @@ namespace sql {
 struct Statement;
 struct TypeName;
 struct CreateViewStmt;
+struct ColumnDef;
+struct Expr;
 }  // namespace sql
 
 struct BindOptions {
@@ -152,6 +154,30 @@ std::vector<ExprPtr> BindChecks(const TableSchema& schema);
 // rows that come without the column and without a statement (COPY with a
 // column list).
 Value EvaluateColumnDefault(const ColumnDef& column);
+
+// ALTER TABLE (binder_alter.cc).
+// A column of ALTER TABLE ... ADD COLUMN, bound as CREATE TABLE binds one
+// (type, SERIAL, IDENTITY, DEFAULT, NOT NULL; not its inline constraints).
+ColumnDef BindAddedColumn(const sql::ColumnDef& column, const std::string& table,
+                          const Catalog& catalog);
+// ALTER COLUMN ... SET DEFAULT: `e` checked as a DEFAULT of `column`; the text to store.
+std::string BindDefaultText(const sql::Expr& e, const ColumnDef& column);
+// A CHECK over `schema`'s columns, checked (42703, 42804, 0A000 for a
+// subquery ...); the text to store.
+std::string BindCheckText(const sql::Expr& e, const TableSchema& schema);
+// The names of the columns a stored CHECK reads.
+std::vector<std::string> CheckColumnNames(const CheckDef& check);
+// A stored CHECK's text with column `from` renamed `to`.
+std::string RenameColumnInCheck(const CheckDef& check, const std::string& from,
+                                const std::string& to);
+// The columns (name, type) of `view`'s stored query bound against `catalog`;
+// throws what binding throws (a column it reads is gone, ...).
+std::vector<std::pair<std::string, Type>> BindViewColumns(const ViewDef& view,
+                                                          const Catalog& catalog);
+// PostgreSQL's assignment-cast rule, coarsely (INSERT's, and ALTER COLUMN
+// TYPE's without USING): numbers to numbers, anything to strings, dates and
+// timestamps to each other, a type to itself.
+bool AssignmentCastExists(const Type& from, const Type& to);
 
 // The storage type for a SQL type name (sql::TypeName, as the parser
 // canonicalizes it) as written in DDL or CAST: int2/smallint, int4/int/integer, int8/bigint,

@@ -238,6 +238,10 @@ class Binder {
   ExprPtr BindDefault(const sql::Expr& e, const ColumnDef& col);
   // A CHECK condition over `schema`'s columns (column refs are positions).
   ExprPtr BindCheck(const sql::Expr& e, const TableSchema& schema);
+  // One column of CREATE TABLE or ALTER TABLE ... ADD COLUMN: type, SERIAL,
+  // IDENTITY, DEFAULT (checked now, kept as text), NOT NULL; its inline
+  // constraints are the caller's.
+  ColumnDef BindColumnDef(const sql::ColumnDef& c, const std::string& table);
 
  private:
   BoundStatement BindInsert(const sql::InsertStmt& s);
@@ -294,6 +298,9 @@ class Binder {
 // A type's name without modifiers, as PostgreSQL's messages spell it
 // ("character", "numeric", "character varying").
 std::string BaseTypeName(const Type& t);
+
+// The names of the columns `e` references (each once, in order of appearance).
+void ColumnNamesIn(const sql::Expr& e, std::vector<std::string>* out);
 
 // Ids referenced by the plan's expressions that no operator below produces.
 ColumnSet FreeColumns(const LogicalOp& op);

@@ -131,6 +131,19 @@ LogicalOpPtr Binder::BindViewRef(const ViewDef& view, const std::string& alias,
     throw DbError(sqlstate::kInternalError,
                   "view \"" + view.name + "\" has fewer columns than it was created with");
   }
+  if (bq.columns.size() > view.column_names.size()) {
+    // `*` over a table that gained columns since (ALTER TABLE ADD COLUMN):
+    // as in PostgreSQL, the view keeps the columns it was created with.
+    auto project = std::make_unique<LogicalOp>();
+    project->kind = LogicalOpKind::kProject;
+    bq.columns.resize(view.column_names.size());
+    for (const LogicalColumn& c : bq.columns) {
+      project->columns.push_back(c);
+      project->expressions.push_back(ColumnRef(c.id, c.type));
+    }
+    project->children.push_back(std::move(bq.plan));
+    bq.plan = std::move(project);
+  }
   rel->alias = alias;
   rel->columns = bq.columns;
   rel->hidden.assign(bq.columns.size(), false);

@@ -14,12 +14,7 @@
 //                                 (an ordered index answers both); other
 //                                 methods, partial and expression indexes:
 //                                 0A000.
-//   ALTER TABLE ADD PRIMARY KEY   Transaction::AddPrimaryKey: every row checked
-//                                 (23502 NULLs, 23505 duplicates), the key index
-//                                 built, logged (kCreateIndex), undone on
-//                                 rollback; 42P16 "multiple primary keys ... not
-//                                 allowed" if the table has one. Other ALTER
-//                                 TABLE forms: 0A000.
+//   ALTER TABLE                   alter_table.cc
 //   TRUNCATE a, b                 deletes every row (undoable, logged).
 //   VACUUM                        a no-op (deleted slots are reclaimed by block
 //                                 compaction, not by VACUUM).
@@ -235,48 +230,6 @@ StatementResult WriteExecutor::CreateIndex(const sql::Statement& statement) {
     return result;
   }
   txn_.CreateIndex(name, std::move(index));
-  return result;
-}
-
-StatementResult WriteExecutor::AlterTable(const sql::Statement& statement) {
-  const sql::AlterTableStmt& alter = *statement.alter_table;
-  std::string name = TableNameOf(alter.table, statement.position);
-  const Table* table = context_.catalog->FindTable(name);
-  StatementResult result;
-  result.command_tag = "ALTER TABLE";
-  if (table == nullptr) {
-    if (alter.if_exists) {
-      result.notices.push_back("relation \"" + name + "\" does not exist, skipping");
-      return result;
-    }
-    throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist",
-                  statement.position);
-  }
-  if (alter.action != sql::AlterKind::kAddConstraint ||
-      alter.constraint.kind != sql::ConstraintKind::kPrimaryKey) {
-    throw DbError(sqlstate::kFeatureNotSupported, "ALTER TABLE supports only ADD PRIMARY KEY",
-                  statement.position);
-  }
-  std::vector<ColumnId> key;
-  for (const std::string& column : alter.constraint.columns) {
-    std::optional<ColumnId> id = table->schema().FindColumn(column);
-    if (!id) {
-      throw DbError(sqlstate::kUndefinedColumn,
-                    "column \"" + column + "\" of relation \"" + name + "\" does not exist");
-    }
-    if (std::find(key.begin(), key.end(), *id) != key.end()) {
-      throw DbError(sqlstate::kDuplicateColumn,
-                    "column \"" + column + "\" appears twice in primary key constraint",
-                    alter.constraint.position);
-    }
-    key.push_back(*id);
-  }
-  if (!table->schema().primary_key.empty()) {
-    throw DbError(sqlstate::kInvalidTableDefinition,
-                  "multiple primary keys for table \"" + name + "\" are not allowed",
-                  alter.constraint.position);
-  }
-  txn_.AddPrimaryKey(name, key);
   return result;
 }
 

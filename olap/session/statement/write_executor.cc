@@ -162,10 +162,9 @@ StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, Bou
   NotSupported("this statement in a write context", statement.position);
 }
 
-void WriteExecutor::EnforceChecks(const std::string& table, const std::vector<Row>& rows) const {
-  const TableSchema& schema = txn_.GetTable(table).schema();
-  if (schema.checks.empty() || rows.empty()) return;
-  const std::vector<ExprPtr> checks = BindChecks(schema);
+std::optional<WriteExecutor::CheckViolation> WriteExecutor::FindCheckViolation(
+    const TableSchema& schema, const std::vector<ExprPtr>& checks, const std::vector<Row>& rows) {
+  if (checks.empty() || rows.empty()) return std::nullopt;
   const std::vector<Type> types = ColumnTypes(schema);
   for (size_t first = 0; first < rows.size(); first += kVectorSize) {
     std::vector<Row> batch(
@@ -182,16 +181,25 @@ void WriteExecutor::EnforceChecks(const std::string& table, const std::vector<Ro
       for (uint32_t i = 0; i < batch.size(); i++) {
         Value v = VectorValue(ok, i);
         if (v.is_null() || v.GetBool()) continue;  // NULL passes, as in PostgreSQL
-        std::string shown;
-        for (const Value& x : batch[i]) {
-          shown += (shown.empty() ? "" : ", ") + (x.is_null() ? std::string("null") : x.ToString());
-        }
-        throw DbError("23514", "new row for relation \"" + table +
-                                   "\" violates check constraint \"" + schema.checks[k].name +
-                                   "\"\nDETAIL:  Failing row contains (" + shown + ").");
+        return CheckViolation{k, std::move(batch[i])};
       }
     }
   }
+  return std::nullopt;
+}
+
+void WriteExecutor::EnforceChecks(const std::string& table, const std::vector<Row>& rows) const {
+  const TableSchema& schema = txn_.GetTable(table).schema();
+  if (schema.checks.empty() || rows.empty()) return;
+  std::optional<CheckViolation> violation = FindCheckViolation(schema, BindChecks(schema), rows);
+  if (!violation) return;
+  std::string shown;
+  for (const Value& x : violation->row) {
+    shown += (shown.empty() ? "" : ", ") + (x.is_null() ? std::string("null") : x.ToString());
+  }
+  throw DbError("23514", "new row for relation \"" + table + "\" violates check constraint \"" +
+                             schema.checks[violation->check].name +
+                             "\"\nDETAIL:  Failing row contains (" + shown + ").");
 }
 
 StatementResult WriteExecutor::Insert(BoundStatement bound) {

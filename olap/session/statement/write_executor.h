@@ -17,8 +17,9 @@
 //                            constants (pk = c [AND ...], parameters included)
 //                            reads only the row the key index names and
 //                            evaluates the full WHERE on it;
-//   CREATE / DROP TABLE, CREATE INDEX, ALTER TABLE, TRUNCATE, VACUUM/ANALYZE:
-//                            see ddl_executor.cc for what each does.
+//   CREATE / DROP TABLE, CREATE INDEX, TRUNCATE, VACUUM/ANALYZE:
+//                            see ddl_executor.cc for what each does;
+//   ALTER TABLE              alter_table.cc.
 // Any error throws DbError; the caller's transaction then rolls back every
 // change the statement (and, in a block, the block) made — a constraint
 // violation in row 1000 leaves rows 1..999 nowhere.
@@ -60,6 +61,15 @@ class WriteExecutor {
   // 23514 (with PostgreSQL's DETAIL) if one of the rows, as the table will
   // store it, makes one of the table's CHECK conditions FALSE.
   void EnforceChecks(const std::string& table, const std::vector<Row>& rows) const;
+  // The first row (as the table stores it) that makes one of `checks` (bound
+  // over `schema`, BindChecks) FALSE, and which check.
+  struct CheckViolation {
+    size_t check;
+    Row row;
+  };
+  static std::optional<CheckViolation> FindCheckViolation(const TableSchema& schema,
+                                                          const std::vector<ExprPtr>& checks,
+                                                          const std::vector<Row>& rows);
   // The existing row an ON CONFLICT arbiter finds for the proposed row.
   std::optional<TupleId> FindConflict(const BoundStatement& bound, const Row& row) const;
   std::vector<Row> InsertOnConflict(const BoundStatement& bound, const std::vector<Type>& types,
@@ -81,6 +91,8 @@ class WriteExecutor {
 
   Transaction& txn_;
   QueryRunContext context_;
+
+  friend class TableAlteration;  // ALTER TABLE (alter_table.cc)
 };
 
 // The storage name of a table reference: "t" and "public.t" name table t;

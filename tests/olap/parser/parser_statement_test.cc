@@ -188,6 +188,16 @@ TEST(ParserDdl, DropIndexAlterTruncate) {
             "ALTER TABLE h ADD CONSTRAINT h_fk FOREIGN KEY (bid) REFERENCES b");
   EXPECT_EQ(S("ALTER TABLE t ADD COLUMN c int NOT NULL"),
             "ALTER TABLE t ADD COLUMN c int4 NOT NULL");
+  EXPECT_EQ(S("alter table if exists only t add if not exists c int default 1, drop column if "
+              "exists d cascade, alter e set data type bigint using e::bigint, alter column f "
+              "set default 2, alter f drop default, alter g set not null, alter g drop not null"),
+            "ALTER TABLE IF EXISTS t ADD COLUMN IF NOT EXISTS c int4 DEFAULT 1, DROP COLUMN IF "
+            "EXISTS d CASCADE, ALTER COLUMN e TYPE int8 USING CAST(e AS int8), ALTER COLUMN f SET "
+            "DEFAULT 2, ALTER COLUMN f DROP DEFAULT, ALTER COLUMN g SET NOT NULL, ALTER COLUMN g "
+            "DROP NOT NULL");
+  EXPECT_EQ(S("alter table t rename column a to b"), "ALTER TABLE t RENAME COLUMN a TO b");
+  EXPECT_EQ(S("alter table t rename a to b"), "ALTER TABLE t RENAME COLUMN a TO b");
+  EXPECT_EQ(S("alter table t rename to u"), "ALTER TABLE t RENAME TO u");
   EXPECT_EQ(S("TRUNCATE t"), "TRUNCATE t");
   EXPECT_EQ(S("truncate table a, b, c"), "TRUNCATE a, b, c");
 }
