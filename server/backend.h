@@ -23,12 +23,25 @@ struct BackendColumn {
   Type type;
 };
 
+// COPY ... TO STDOUT: CopyOutResponse's formats and the CopyData messages.
+struct BackendCopyOut {
+  bool binary = false;  // the overall format and every column's
+  int columns = 0;
+  std::string data;                  // every message's bytes, back to back
+  std::vector<size_t> message_ends;  // where each CopyData message ends in `data`
+};
+
 struct BackendResult {
   // "SELECT 3", "INSERT 0 5", "BEGIN", ...; "COPY_IN" starts COPY FROM STDIN.
   std::string command_tag;
   std::vector<BackendColumn> columns;  // empty: the statement returns no rows
   std::vector<Row> rows;
   std::vector<std::string> notices;
+  // With "COPY_IN": the COPY is FORMAT binary.
+  bool binary_rows = false;
+  // COPY ... TO STDOUT: sent as CopyOutResponse, CopyData..., CopyDone, then
+  // CommandComplete with command_tag.
+  std::optional<BackendCopyOut> copy_out;
 };
 
 // 'I' idle, 'T' in a transaction block, 'E' in a failed transaction block.

@@ -214,6 +214,11 @@ void Connection::HandleExecute(std::string_view body) {
       RunCopyIn(portal.result);
       return;
     }
+    if (portal.result.copy_out) {
+      SendCopyOut(*portal.result.copy_out);
+      EncodeCommandComplete(stream_.output(), portal.result.command_tag);
+      return;
+    }
   }
   const BackendResult& r = portal.result;
   if (r.columns.empty()) {

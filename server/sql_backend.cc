@@ -18,6 +18,12 @@ BackendResult Convert(StatementResult&& r) {
   out.columns = Columns(r.columns);
   out.rows = std::move(r.rows);
   out.notices = std::move(r.notices);
+  out.binary_rows = r.binary_rows;
+  if (r.copy_out) {
+    CopyOutData& c = *r.copy_out;
+    out.copy_out =
+        BackendCopyOut{c.binary, c.columns, std::move(c.data), std::move(c.message_ends)};
+  }
   return out;
 }
 

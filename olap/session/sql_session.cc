@@ -179,7 +179,7 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
     StatementResult result;
     try {
       if (statements[i]->kind == sql::StatementKind::kCopy && statements[i]->copy->std_stream &&
-          statements.size() > 1 && implicit_block) {
+          statements[i]->copy->from && statements.size() > 1 && implicit_block) {
         throw DbError(sqlstate::kFeatureNotSupported,
                       "COPY FROM STDIN must be the only statement of its query string (or run "
                       "inside BEGIN ... COMMIT)",
@@ -316,7 +316,7 @@ StatementResult SqlSession::Route(const Request& arrived) {
     case sql::StatementKind::kExplain:
       return Read(request);
     case sql::StatementKind::kCopy:
-      return StartCopy(request);
+      return s.copy->from ? StartCopy(request) : CopyTo(request);
     default:
       if (WriteExecutor::Handles(s)) return Write(request);
       throw DbError(sqlstate::kFeatureNotSupported, "statement not supported", s.position);
@@ -430,6 +430,23 @@ bool SqlSession::BlockChangedSchema() const {
 void SqlSession::NoteSchemaChange() {
   if (block_) block_->NoteSchemaChange();
   if (optimistic_) optimistic_->NoteSchemaChange();
+}
+
+void SqlSession::WithSchemas(const std::function<void(const Catalog&)>& fn) {
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  if (BlockChangedSchema() || !schemas) {
+    OnTxnThread([&](Transaction&) { fn(engine_.database().frozen_catalog()); });
+    return;
+  }
+  fn(*schemas);
+}
+
+LogicalOpPtr SqlSession::BindQueryPlan(const Request& request) {
+  LogicalOpPtr plan;
+  WithSchemas([&](const Catalog& catalog) {
+    plan = std::move(Bind(*request.statement, catalog, request.Bind()).plan);
+  });
+  return plan;
 }
 
 StatementResult SqlSession::RunStatement(const Request& request, bool writes,

@@ -79,6 +79,8 @@ struct PreparedStatement {
 };
 
 class TxnBlock;
+struct LogicalOp;
+using LogicalOpPtr = std::unique_ptr<LogicalOp>;
 struct QueryRunContext;
 class OptimisticBlock;
 class SessionParameters;
@@ -181,6 +183,14 @@ class SqlSession {
   void NoteSchemaChange();
   std::optional<PreBoundStatement> PreBindRequest(const Request& request);
   StatementResult StartCopy(const Request& request);
+  // COPY ... TO STDOUT | 'file' (session_copy_to.cc).
+  StatementResult CopyTo(const Request& request);
+  // Runs `fn` on the schemas statements of this session bind against: the
+  // published copy, or the open block's own after it ran DDL.
+  void WithSchemas(const std::function<void(const Catalog&)>& fn);
+  // Binds a query (a kSelect statement) where WithSchemas says; throws its
+  // binding errors (with positions).
+  LogicalOpPtr BindQueryPlan(const Request& request);
   // Runs `work` on the transaction thread: in the implicit block, on the
   // optimistic block's state (not recorded), or as its own transaction
   // (remembering its commit LSN). Rethrows what `work` throws (positions
