@@ -37,6 +37,7 @@ struct BackendResult {
   std::vector<BackendColumn> columns;  // empty: the statement returns no rows
   std::vector<Row> rows;
   std::vector<std::string> notices;
+  // Simple query: the rows go out in binary (FETCH from a BINARY cursor).
   // With "COPY_IN": the COPY is FORMAT binary.
   bool binary_rows = false;
   // COPY ... TO STDOUT: sent as CopyOutResponse, CopyData..., CopyDone, then
@@ -85,6 +86,14 @@ class BackendSession {
   virtual void CopyFail(std::string_view message) = 0;
   // Thread-safe: makes the running (or next) statement fail with 57014.
   virtual void Cancel() = 0;
+  // A cursor (DECLARE) is a portal too: Describe of a portal the protocol
+  // did not bind answers the cursor's columns (nullopt: no such cursor), and
+  // Close of one closes it.
+  virtual std::optional<std::vector<BackendColumn>> DescribeCursor(const std::string& name) {
+    (void)name;
+    return std::nullopt;
+  }
+  virtual void CloseCursor(const std::string& name) { (void)name; }
   // Pipelining: while `more_input` (the client has sent more that is already
   // buffered), a statement that commits on its own may finish before its
   // commit is durable. The connection calls WaitDurable() before any output

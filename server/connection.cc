@@ -372,8 +372,10 @@ void Connection::HandleQuery(std::string_view body) {
       if (r.copy_out) {
         SendCopyOut(*r.copy_out);
       } else if (!r.columns.empty()) {
-        EncodeRowDescription(stream_.output(), Describe(r.columns, {}));
-        SendResultRows(r, {}, 0, r.rows.size());
+        // A BINARY cursor's FETCH answers in binary in the simple protocol.
+        const std::vector<int16_t> formats(r.binary_rows ? r.columns.size() : 0, 1);
+        EncodeRowDescription(stream_.output(), Describe(r.columns, formats));
+        SendResultRows(r, formats, 0, r.rows.size());
       }
       EncodeCommandComplete(stream_.output(), r.command_tag);
       if (r.command_tag == "SET" || r.command_tag == "RESET") ReportChangedParameters();

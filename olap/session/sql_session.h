@@ -79,6 +79,7 @@ struct PreparedStatement {
 };
 
 class TxnBlock;
+class CursorSet;
 struct LogicalOp;
 using LogicalOpPtr = std::unique_ptr<LogicalOp>;
 struct QueryRunContext;
@@ -126,6 +127,12 @@ class SqlSession {
   StatementResult CopyDone();  // "COPY n"
   void CopyFail(std::string_view message);
   bool in_copy() const { return copy_ != nullptr; }
+
+  // Cursors as portals of the extended protocol (cursor.h): Describe of a
+  // portal named like a cursor answers its columns (nullopt: no such
+  // cursor), Close of one closes it (nothing when there is none).
+  std::optional<std::vector<ResultColumn>> CursorColumns(const std::string& name) const;
+  void CloseCursorPortal(const std::string& name);
 
   // Any thread: cancels the running statement (it fails with 57014
   // "canceling statement due to user request"). No-op when nothing runs.
@@ -185,6 +192,13 @@ class SqlSession {
   StatementResult StartCopy(const Request& request);
   // COPY ... TO STDOUT | 'file' (session_copy_to.cc).
   StatementResult CopyTo(const Request& request);
+  // DECLARE / FETCH / MOVE / CLOSE (session_cursor.cc).
+  StatementResult DeclareCursor(const Request& request);
+  StatementResult FetchCursor(const sql::Statement& statement);
+  StatementResult CloseCursor(const sql::Statement& statement);
+  // The open transaction (a block, implicit or not) ended: its cursors end
+  // with it, WITH HOLD ones stay if it committed (CursorSet::EndTransaction).
+  void EndTransaction(bool committed);
   // Runs `fn` on the schemas statements of this session bind against: the
   // published copy, or the open block's own after it ran DDL.
   void WithSchemas(const std::function<void(const Catalog&)>& fn);
@@ -218,6 +232,7 @@ class SqlSession {
   // (0: nothing pending).
   uint64_t pending_durable_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;
+  std::unique_ptr<CursorSet> cursors_;
   // Cancel support: the running statement's cancel action.
   mutable std::mutex cancel_mu_;
   std::function<void()> cancel_hook_;

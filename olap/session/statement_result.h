@@ -28,13 +28,15 @@ struct CopyOutData {
 
 struct StatementResult {
   // "SELECT 3", "INSERT 0 5", "UPDATE 2", "DELETE 1", "CREATE TABLE", "BEGIN",
-  // "COPY 100", "SET", "SHOW"... and "COPY_IN" for COPY ... FROM
+  // "COPY 100", "SET", "SHOW", "FETCH 2"... and "COPY_IN" for COPY ... FROM
   // STDIN (the caller then feeds CopyIn/CopyDone/CopyFail).
   std::string command_tag;
   std::vector<ResultColumn> columns;  // empty: the statement returns no rows
   std::vector<Row> rows;
   std::vector<std::string> notices;  // NoticeResponse messages
-  // With "COPY_IN": the COPY's data is FORMAT binary.
+  // FETCH from a BINARY cursor: in the simple query protocol the rows go out
+  // in binary format (the extended protocol's Bind chooses instead). With
+  // "COPY_IN": the COPY's data is FORMAT binary.
   bool binary_rows = false;
   // COPY ... TO STDOUT: the data, sent between CopyOutResponse and CopyDone
   // before command_tag ("COPY n"); rows and columns are empty.
