@@ -28,6 +28,12 @@ std::string Context(const std::string& table, uint64_t line) {
 
 CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std::string>& columns)
     : schema_(schema) {
+  // COPY does not evaluate CHECK constraints: refused whatever it lists.
+  if (!schema_.checks.empty()) {
+    throw DbError(sqlstate::kFeatureNotSupported, "COPY into a table with CHECK constraints (\"" +
+                                                      schema_.name +
+                                                      "\") is not supported: use INSERT");
+  }
   if (columns.empty()) {
     for (size_t i = 0; i < schema_.columns.size(); i++)
       targets_.push_back(static_cast<uint16_t>(i));
@@ -50,11 +56,6 @@ CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std:
   }
   identity_ = targets_.size() == schema_.columns.size();
   for (size_t i = 0; identity_ && i < targets_.size(); i++) identity_ = targets_[i] == i;
-  if (!schema_.checks.empty()) {
-    throw DbError(sqlstate::kFeatureNotSupported, "COPY into a table with CHECK constraints (\"" +
-                                                      schema_.name +
-                                                      "\") is not supported: use INSERT");
-  }
   // Columns left out get their DEFAULT, as in PostgreSQL.
   for (const ColumnDef& c : schema_.columns) defaults_.push_back(EvaluateColumnDefault(c));
   for (size_t c = 0; c < schema_.columns.size(); c++) {

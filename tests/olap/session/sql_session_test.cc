@@ -211,6 +211,11 @@ TEST_F(EngineSessionTest, NegativePaths) {
   Run("CREATE TABLE ckc (a int CHECK (a > 0), id serial)");
   ExpectDbError([&] { Run("COPY ckc (a, id) FROM STDIN"); }, "0A000",
                 "COPY into a table with CHECK constraints (\"ckc\") is not supported: use INSERT");
+  for (const char* all_columns : {"COPY ckc FROM STDIN", "COPY ckc FROM STDIN (FORMAT binary)"}) {
+    ExpectDbError([&] { Run(all_columns); }, "0A000",
+                  "COPY into a table with CHECK constraints (\"ckc\") is not supported: use "
+                  "INSERT");
+  }
   Run("CREATE TABLE idc (id serial, a int)");
   ExpectDbError([&] { Run("COPY idc (a) FROM STDIN"); }, "0A000",
                 "COPY that leaves out identity column \"id\" is not supported: list it and give "
