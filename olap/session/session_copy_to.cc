@@ -28,6 +28,7 @@
 #include "olap/session/format/copy_writer.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
+#include "olap/session/statement/query_runner.h"
 #include "olap/session/statement/write_executor.h"
 
 namespace forktail {
@@ -184,8 +185,12 @@ StatementResult SqlSession::CopyTo(const Request& request) {
     query = request.Inner(*copy.query);
     if (!options.force_quote.empty()) {
       // The query's columns before it runs (FORCE_QUOTE is checked first).
-      LogicalOpPtr plan = BindQueryPlan(query);
-      for (const LogicalColumn& c : plan->columns) names.push_back(c.name);
+      if (std::optional<StatementResult> builtin = AnswerBuiltinQuery(*query.statement)) {
+        for (const ResultColumn& c : builtin->columns) names.push_back(c.name);
+      } else {
+        LogicalOpPtr plan = BindQueryPlan(query);
+        for (const LogicalColumn& c : plan->columns) names.push_back(c.name);
+      }
     }
   } else {
     names = table.names;

@@ -16,6 +16,7 @@
 #include "olap/session/cursor.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
+#include "olap/session/statement/query_runner.h"
 
 namespace forktail {
 namespace {
@@ -56,8 +57,9 @@ StatementResult SqlSession::DeclareCursor(const Request& request) {
   const sql::DeclareStmt& declare = *request.statement->declare;
   const Request query = request.Inner(*declare.query);
   // PostgreSQL analyzes the query before it looks at the transaction: a
-  // binding error comes before 25P01.
-  LogicalOpPtr plan = BindQueryPlan(query);
+  // binding error comes before 25P01. (The few queries answered without the
+  // binder have no plan: not scrollable by default.)
+  LogicalOpPtr plan = AnswerBuiltinQuery(*query.statement) ? nullptr : BindQueryPlan(query);
   CheckLockingCursor(declare);
   if (!InBlock() && !declare.hold) {
     throw DbError(sqlstate::kNoActiveSqlTransaction,

@@ -30,6 +30,11 @@
 // transaction is aborted, commands ignored until end of transaction block"
 // until ROLLBACK (or COMMIT, which answers ROLLBACK as PostgreSQL does).
 //
+// DECLARE reads its query like a SELECT (a recorded step inside a block) and
+// the cursor keeps the rows for FETCH / MOVE (cursor.h); COPY ... TO reads
+// like a SELECT too and hands back the encoded data
+// (StatementResult::copy_out).
+//
 // Threads: a session is used by one thread at a time, except Cancel().
 #pragma once
 
