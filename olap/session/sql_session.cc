@@ -471,8 +471,12 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
       throw DbError(sqlstate::kInternalError, "a block's statement must be owned to run again");
     }
     auto owned = std::make_shared<const OwnedRequest>(request);
+    // Only a top-level ORDER BY gives rows an order COMMIT must find again.
+    const sql::Statement& s = *request.statement;
+    const bool ordered =
+        s.kind == sql::StatementKind::kSelect && s.query && !s.query->order_by.empty();
     return optimistic_->Run([body, owned](Transaction& txn) { return body(txn, owned->request); },
-                            writes);
+                            writes, ordered);
   }
   StatementResult result;
   OnTxnThread([&](Transaction& txn) { result = body(txn, request); });
