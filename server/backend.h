@@ -23,12 +23,26 @@ struct BackendColumn {
   Type type;
 };
 
+// COPY ... TO STDOUT: CopyOutResponse's formats and the CopyData messages.
+struct BackendCopyOut {
+  bool binary = false;  // the overall format and every column's
+  int columns = 0;
+  std::string data;                  // every message's bytes, back to back
+  std::vector<size_t> message_ends;  // where each CopyData message ends in `data`
+};
+
 struct BackendResult {
   // "SELECT 3", "INSERT 0 5", "BEGIN", ...; "COPY_IN" starts COPY FROM STDIN.
   std::string command_tag;
   std::vector<BackendColumn> columns;  // empty: the statement returns no rows
   std::vector<Row> rows;
   std::vector<std::string> notices;
+  // Simple query: the rows go out in binary (FETCH from a BINARY cursor).
+  // With "COPY_IN": the COPY is FORMAT binary.
+  bool binary_rows = false;
+  // COPY ... TO STDOUT: sent as CopyOutResponse, CopyData..., CopyDone, then
+  // CommandComplete with command_tag.
+  std::optional<BackendCopyOut> copy_out;
 };
 
 // 'I' idle, 'T' in a transaction block, 'E' in a failed transaction block.
@@ -72,6 +86,14 @@ class BackendSession {
   virtual void CopyFail(std::string_view message) = 0;
   // Thread-safe: makes the running (or next) statement fail with 57014.
   virtual void Cancel() = 0;
+  // A cursor (DECLARE) is a portal too: Describe of a portal the protocol
+  // did not bind answers the cursor's columns (nullopt: no such cursor), and
+  // Close of one closes it.
+  virtual std::optional<std::vector<BackendColumn>> DescribeCursor(const std::string& name) {
+    (void)name;
+    return std::nullopt;
+  }
+  virtual void CloseCursor(const std::string& name) { (void)name; }
   // Pipelining: while `more_input` (the client has sent more that is already
   // buffered), a statement that commits on its own may finish before its
   // commit is durable. The connection calls WaitDurable() before any output

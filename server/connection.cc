@@ -369,9 +369,13 @@ void Connection::HandleQuery(std::string_view body) {
         copy = std::move(r);  // the sub-protocol runs once Execute has returned
         return;
       }
-      if (!r.columns.empty()) {
-        EncodeRowDescription(stream_.output(), Describe(r.columns, {}));
-        SendResultRows(r, {}, 0, r.rows.size());
+      if (r.copy_out) {
+        SendCopyOut(*r.copy_out);
+      } else if (!r.columns.empty()) {
+        // A BINARY cursor's FETCH answers in binary in the simple protocol.
+        const std::vector<int16_t> formats(r.binary_rows ? r.columns.size() : 0, 1);
+        EncodeRowDescription(stream_.output(), Describe(r.columns, formats));
+        SendResultRows(r, formats, 0, r.rows.size());
       }
       EncodeCommandComplete(stream_.output(), r.command_tag);
       if (r.command_tag == "SET" || r.command_tag == "RESET") ReportChangedParameters();
@@ -386,8 +390,19 @@ void Connection::HandleQuery(std::string_view body) {
   SendReadyForQuery();
 }
 
+void Connection::SendCopyOut(const BackendCopyOut& copy) {
+  EncodeCopyOutResponse(stream_.output(), copy.columns, copy.binary);
+  size_t begin = 0;
+  for (size_t end : copy.message_ends) {
+    EncodeRaw(stream_.output(), 'd', std::string_view(copy.data).substr(begin, end - begin));
+    begin = end;
+    if (stream_.output()->size() > 256 * 1024 && !FlushDurable()) throw ConnectionEnded{};
+  }
+  EncodeEmpty(stream_.output(), 'c');
+}
+
 void Connection::RunCopyIn(const BackendResult& start) {
-  EncodeCopyInResponse(stream_.output(), static_cast<int>(start.columns.size()));
+  EncodeCopyInResponse(stream_.output(), static_cast<int>(start.columns.size()), start.binary_rows);
   if (!FlushDurable()) throw ConnectionEnded{};
   std::optional<DbError> failure;
   while (true) {

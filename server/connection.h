@@ -98,6 +98,8 @@ class Connection {
   void Dispatch(char type, std::string_view body);
   void HandleQuery(std::string_view body);
   void RunCopyIn(const BackendResult& start);
+  // COPY ... TO STDOUT: CopyOutResponse, the CopyData messages, CopyDone.
+  void SendCopyOut(const BackendCopyOut& copy);
   void ReadOrEnd(char* type, std::string_view* body);
   void SendResultRows(const BackendResult& result, const std::vector<int16_t>& formats,
                       size_t begin, size_t end);

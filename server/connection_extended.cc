@@ -181,6 +181,12 @@ void Connection::HandleDescribe(std::string_view body) {
   }
   auto it = portals_.find(m.name);
   if (it == portals_.end()) {
+    // A cursor the client declared is a portal too (psycopg describes its
+    // named cursors so).
+    if (std::optional<std::vector<BackendColumn>> columns = session_->DescribeCursor(m.name)) {
+      EncodeRowDescription(stream_.output(), Describe(*columns, {}));
+      return;
+    }
     throw DbError(sqlstate::kInvalidCursorName, "portal " + Quoted(m.name) + " does not exist");
   }
   const Portal& portal = it->second;
@@ -214,6 +220,11 @@ void Connection::HandleExecute(std::string_view body) {
       RunCopyIn(portal.result);
       return;
     }
+    if (portal.result.copy_out) {
+      SendCopyOut(*portal.result.copy_out);
+      EncodeCommandComplete(stream_.output(), portal.result.command_tag);
+      return;
+    }
   }
   const BackendResult& r = portal.result;
   if (r.columns.empty()) {
@@ -239,8 +250,8 @@ void Connection::HandleClose(std::string_view body) {
   DescribeMessage m = DecodeDescribe(body);
   if (m.kind == 'S') {
     statements_.erase(m.name);
-  } else {
-    portals_.erase(m.name);
+  } else if (portals_.erase(m.name) == 0) {
+    session_->CloseCursor(m.name);  // a DECLAREd cursor is a portal too
   }
   EncodeEmpty(stream_.output(), '3');
 }

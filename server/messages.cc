@@ -276,13 +276,27 @@ void EncodeParameterDescription(std::string* out, const std::vector<int32_t>& oi
   w.End();
 }
 
-void EncodeCopyInResponse(std::string* out, int column_count) {
+namespace {
+
+// CopyInResponse 'G' / CopyOutResponse 'H': the overall format, then every
+// column's (all text, or all binary).
+void EncodeCopyResponse(std::string* out, char type, int column_count, bool binary) {
   WireWriter w(out);
-  w.Begin('G');
-  w.Byte(0);  // overall format: text
+  w.Begin(type);
+  w.Byte(binary ? 1 : 0);
   w.Int16(static_cast<int16_t>(column_count));
-  for (int i = 0; i < column_count; ++i) w.Int16(0);
+  for (int i = 0; i < column_count; ++i) w.Int16(binary ? 1 : 0);
   w.End();
+}
+
+}  // namespace
+
+void EncodeCopyInResponse(std::string* out, int column_count, bool binary) {
+  EncodeCopyResponse(out, 'G', column_count, binary);
+}
+
+void EncodeCopyOutResponse(std::string* out, int column_count, bool binary) {
+  EncodeCopyResponse(out, 'H', column_count, binary);
 }
 
 void SplitMessageFields(ErrorFields* fields) {

@@ -113,7 +113,8 @@ void EncodeRowDescription(std::string* out, const std::vector<FieldDescription>&
 void EncodeDataRow(std::string* out, const std::vector<std::optional<std::string>>& values);
 void EncodeCommandComplete(std::string* out, std::string_view tag);
 void EncodeParameterDescription(std::string* out, const std::vector<int32_t>& oids);
-void EncodeCopyInResponse(std::string* out, int column_count);
+void EncodeCopyInResponse(std::string* out, int column_count, bool binary = false);
+void EncodeCopyOutResponse(std::string* out, int column_count, bool binary = false);
 // 'E' ErrorResponse, or 'N' NoticeResponse when fields.severity is NOTICE/WARNING.
 void EncodeErrorResponse(std::string* out, char type, const ErrorFields& fields);
 // ParseComplete '1', BindComplete '2', CloseComplete '3', NoData 'n',

@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 
+#include "storage/value/pg_binary.h"
 #include "storage/value/value.h"
 
 namespace forktail {
@@ -70,7 +71,8 @@ std::optional<Type> TypeFromPgOid(int32_t oid);
 
 // Text format (format code 0): PostgreSQL's output functions. Not for NULL.
 std::string EncodeTextValue(const Value& value);
-// Binary format (format code 1). Not for NULL.
+// Binary format (format code 1), PgBinarySend (storage/value/pg_binary.h).
+// Not for NULL.
 std::string EncodeBinaryValue(const Value& value);
 
 // One Bind parameter. `client_oid` is what Parse declared (0 if nothing);
@@ -82,9 +84,8 @@ std::string EncodeBinaryValue(const Value& value);
 Value DecodeParameter(std::string_view bytes, int16_t format, int32_t client_oid,
                       const std::optional<Type>& target, int parameter_number);
 
-// numeric's binary form <-> decimal text ("-12.50").
+// numeric's binary form -> decimal text ("-12.50"); a malformed one is 22P03
+// naming the parameter. The other way: DecimalToNumericBinary (pg_binary.h).
 std::string NumericBinaryToText(std::string_view bytes, int parameter_number);
-// Any DECIMAL (an int64 unscaled value widens): PostgreSQL's base-10000 numeric.
-std::string DecimalToNumericBinary(__int128 unscaled, int scale);
 
 }  // namespace forktail

@@ -18,6 +18,12 @@ BackendResult Convert(StatementResult&& r) {
   out.columns = Columns(r.columns);
   out.rows = std::move(r.rows);
   out.notices = std::move(r.notices);
+  out.binary_rows = r.binary_rows;
+  if (r.copy_out) {
+    CopyOutData& c = *r.copy_out;
+    out.copy_out =
+        BackendCopyOut{c.binary, c.columns, std::move(c.data), std::move(c.message_ends)};
+  }
   return out;
 }
 
@@ -63,6 +69,12 @@ class SqlBackendSession : public BackendSession {
   }
 
   void Cancel() override { session_.Cancel(); }
+  std::optional<std::vector<BackendColumn>> DescribeCursor(const std::string& name) override {
+    std::optional<std::vector<ResultColumn>> columns = session_.CursorColumns(name);
+    if (!columns) return std::nullopt;
+    return Columns(*columns);
+  }
+  void CloseCursor(const std::string& name) override { session_.CloseCursorPortal(name); }
   void SetPipelined(bool more_input) override { session_.SetPipelined(more_input); }
   void WaitDurable() override { session_.WaitDurable(); }
   BackendTxnStatus status() const override {

@@ -4,7 +4,8 @@
 // Settings come from an optional config file of `key = value` lines (`#`
 // comments; keys: data, port, listen, user, password, password_file,
 // max_connections, routing = snapshot|inprocess, idle_in_transaction_hold_ms,
-// ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir),
+// ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
+// copy_to_dir),
 // then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
@@ -46,6 +47,7 @@ struct ServeArgs {
 #endif
   int hold_ms = -1;           // -1: the engine's default
   std::string copy_from_dir;  // empty: COPY FROM 'file' refused
+  std::string copy_to_dir;    // empty: COPY TO 'file' refused
   std::string password_file;
 };
 
@@ -113,6 +115,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("ssl_key_file", "--ssl-key-file", [&](const std::string& v) { args.ssl_key_file = v; });
       set("copy_from_dir", "--copy-from-dir",
           [&](const std::string& v) { args.copy_from_dir = v; });
+      set("copy_to_dir", "--copy-to-dir", [&](const std::string& v) { args.copy_to_dir = v; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -123,7 +126,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "password",      "max_connections",
                                      "routing",       "idle_in_transaction_hold_ms",
                                      "ssl_cert_file", "ssl_key_file",
-                                     "copy_from_dir", "password_file"};
+                                     "copy_from_dir", "copy_to_dir",
+                                     "password_file"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       if (!known)
@@ -174,6 +178,11 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                          ? SqlFrontendOptions::ServerFiles::kNever
                                          : SqlFrontendOptions::ServerFiles::kUnderDir;
     engine_options.copy_from_dir = args.copy_from_dir;
+    // ... and write them only under --copy-to-dir.
+    engine_options.copy_to_files = args.copy_to_dir.empty()
+                                       ? SqlFrontendOptions::ServerFiles::kNever
+                                       : SqlFrontendOptions::ServerFiles::kUnderDir;
+    engine_options.copy_to_dir = args.copy_to_dir;
     std::unique_ptr<SqlFrontend> engine = SqlFrontend::Open(args.data, engine_options);
     SqlBackend backend(*engine);
     ServerOptions options;
@@ -242,6 +251,9 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--copy-from-dir", args->copy_from_dir,
                   "COPY ... FROM 'file' may read the files under this directory (default: no "
                   "server file at all; COPY FROM STDIN always works)");
+  cmd->add_option("--copy-to-dir", args->copy_to_dir,
+                  "COPY ... TO 'file' may create and overwrite files under this directory only "
+                  "(default: no server file at all; COPY TO STDOUT always works)");
   cmd->add_option("--ssl-key-file", args->ssl_key_file, "PEM private key of --ssl-cert-file");
   cmd->add_option("--hold-ms", args->hold_ms,
                   "How long the implicit block of a multi-statement query string may hold the "

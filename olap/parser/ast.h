@@ -416,6 +416,9 @@ enum class StatementKind : uint8_t {
   kExplain,      // explain
   kDiscard,      // discard: DISCARD ALL / PLANS / ...
   kDeallocate,   // deallocate: DEALLOCATE [PREPARE] name | ALL
+  kDeclare,      // declare: DECLARE name ... CURSOR ... FOR query
+  kFetch,        // fetch: FETCH / MOVE
+  kClose,        // close: CLOSE name | ALL
 };
 
 struct SetClause {
@@ -591,11 +594,44 @@ struct VacuumStmt {
 struct CopyStmt {
   QualifiedName table;               // empty when `query` is set
   std::vector<std::string> columns;  // empty: all columns
-  QueryPtr query;                    // COPY (query) TO ...; null otherwise
-  bool from = true;                  // COPY ... FROM (false: TO)
-  bool std_stream = false;           // STDIN / STDOUT
-  std::string file;                  // 'file' when !std_stream
-  std::vector<Option> options;       // normalized, see Option
+  // COPY (query) TO ...: the query as a kSelect statement spanning its text
+  // (see DeclareStmt); null otherwise.
+  StatementPtr query;
+  bool from = true;             // COPY ... FROM (false: TO)
+  bool std_stream = false;      // STDIN / STDOUT
+  std::string file;             // 'file' when !std_stream
+  std::vector<Option> options;  // normalized, see Option
+};
+
+// DECLARE name [BINARY] [ASENSITIVE | INSENSITIVE] [[NO] SCROLL] CURSOR
+// [{WITH | WITHOUT} HOLD] FOR query
+struct DeclareStmt {
+  std::string name;
+  bool binary = false;
+  bool insensitive = false;  // INSENSITIVE (ASENSITIVE is the default)
+  int scroll = -1;           // SCROLL: 1, NO SCROLL: 0, neither: -1
+  bool hold = false;         // WITH HOLD
+  // The query as a statement of its own (kSelect), whose position, begin,
+  // end and max_parameter span the query's text inside the DECLARE.
+  StatementPtr query;
+};
+
+// FETCH / MOVE, normalized as PostgreSQL's grammar does: NEXT and a bare
+// FETCH are FORWARD 1, PRIOR is BACKWARD 1, FIRST is ABSOLUTE 1, LAST is
+// ABSOLUTE -1, n is FORWARD n, ALL is FORWARD ALL.
+enum class FetchDirection : uint8_t { kForward, kBackward, kAbsolute, kRelative };
+inline constexpr int64_t kFetchAll = INT64_MAX;  // count of ALL
+
+struct FetchStmt {
+  bool move = false;  // MOVE: positions only, returns no rows
+  FetchDirection direction = FetchDirection::kForward;
+  int64_t count = 1;  // a 32-bit signed count as in PostgreSQL, or kFetchAll
+  std::string name;   // the cursor
+};
+
+struct CloseStmt {
+  std::string name;  // "" with all
+  bool all = false;
 };
 
 struct ExplainStmt {
@@ -646,6 +682,9 @@ struct Statement {
   std::unique_ptr<ExplainStmt> explain;
   std::unique_ptr<DiscardStmt> discard;
   std::unique_ptr<DeallocateStmt> deallocate;
+  std::unique_ptr<DeclareStmt> declare;
+  std::unique_ptr<FetchStmt> fetch;
+  std::unique_ptr<CloseStmt> close;
 };
 
 // Parses every statement of a ';'-separated string. An empty string, only

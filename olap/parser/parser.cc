@@ -236,10 +236,12 @@ StatementPtr Parser::ParseStatement() {
   if (kw == "explain") return ParseExplain();
   if (kw == "discard") return ParseDiscard();
   if (kw == "deallocate") return ParseDeallocate();
+  if (kw == "declare") return ParseDeclare();
+  if (kw == "fetch" || kw == "move") return ParseFetch();
+  if (kw == "close") return ParseClose();
   for (const char* missing :
-       {"declare", "fetch", "move",   "close",   "savepoint", "release", "prepare",
-        "execute", "lock",  "listen", "notify",  "unlisten",  "grant",   "revoke",
-        "comment", "call",  "do",     "refresh", "reindex",   "cluster"}) {
+       {"savepoint", "release", "prepare", "execute", "lock", "listen", "notify", "unlisten",
+        "grant", "revoke", "comment", "call", "do", "refresh", "reindex", "cluster"}) {
     if (kw == missing) {
       std::string what = kw;
       for (char& c : what) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -11,6 +11,7 @@
 //   parser_ddl.cc          CREATE/DROP TABLE, CREATE INDEX, ALTER TABLE, TRUNCATE
 //   parser_utility.cc      transactions, SET/SHOW/RESET, VACUUM/ANALYZE, COPY,
 //                          EXPLAIN, DISCARD, DEALLOCATE
+//   parser_cursor.cc       DECLARE, FETCH / MOVE, CLOSE
 //
 // Error reporting follows PostgreSQL's bison parser: the error points at the
 // first token that cannot continue a valid statement ("syntax error at or near
@@ -140,6 +141,7 @@ class Parser {
   StatementPtr ParseUpdate();
   StatementPtr ParseDelete();
   std::vector<SelectItem> ParseReturning();
+  ExprPtr ParseWhereNotCurrentOf();          // after WHERE of UPDATE / DELETE
   std::vector<SetClause> ParseSetClauses();  // after SET: a = x, (b, c) = (y, z), ...
   std::unique_ptr<OnConflict> ParseOnConflict();
   StatementPtr ParseCreate();
@@ -163,6 +165,12 @@ class Parser {
   StatementPtr ParseExplain();
   StatementPtr ParseDiscard();
   StatementPtr ParseDeallocate();
+  StatementPtr ParseDeclare();
+  StatementPtr ParseFetch();  // FETCH and MOVE
+  StatementPtr ParseClose();
+  // A query inside another statement (DECLARE ... FOR, COPY (query) TO) as a
+  // kSelect statement spanning its own text (begin, end, position).
+  StatementPtr ParseInnerQuery();
 
   // Node construction helpers.
   static ExprPtr MakeExpr(ExprKind kind, int position);

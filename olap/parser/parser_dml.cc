@@ -98,6 +98,14 @@ std::unique_ptr<OnConflict> Parser::ParseOnConflict() {
   return c;
 }
 
+// UPDATE / DELETE ... WHERE: a condition, or WHERE CURRENT OF cursor, which
+// Forktail does not have (its cursors hold materialized rows, not positions
+// in a table).
+ExprPtr Parser::ParseWhereNotCurrentOf() {
+  if (IsKw("current") && IsKw("of", 1)) NotSupportedAt(Peek(), "WHERE CURRENT OF");
+  return ParseExpr();
+}
+
 StatementPtr Parser::ParseUpdate() {
   ExpectKw("update");
   auto update = std::make_unique<UpdateStmt>();
@@ -112,7 +120,7 @@ StatementPtr Parser::ParseUpdate() {
   ExpectKw("set");
   update->set = ParseSetClauses();
   if (AcceptKw("from")) update->from = ParseFromList();
-  if (AcceptKw("where")) update->where = ParseExpr();
+  if (AcceptKw("where")) update->where = ParseWhereNotCurrentOf();
   update->returning = ParseReturning();
   auto stmt = std::make_unique<Statement>();
   stmt->kind = StatementKind::kUpdate;
@@ -133,7 +141,7 @@ StatementPtr Parser::ParseDelete() {
     del->alias = ParseColId();
   }
   if (AcceptKw("using")) del->using_tables = ParseFromList();
-  if (AcceptKw("where")) del->where = ParseExpr();
+  if (AcceptKw("where")) del->where = ParseWhereNotCurrentOf();
   del->returning = ParseReturning();
   auto stmt = std::make_unique<Statement>();
   stmt->kind = StatementKind::kDelete;

@@ -209,13 +209,18 @@ StatementPtr Parser::ParseCopy() {
   ExpectKw("copy");
   auto copy = std::make_unique<CopyStmt>();
   if (AcceptPunct('(')) {
-    copy->query = ParseQuery();
+    // PostgreSQL also copies the rows of INSERT / UPDATE / DELETE ... RETURNING.
+    if (IsKw("insert") || IsKw("update") || IsKw("delete")) {
+      NotSupportedAt(Peek(), "COPY (INSERT / UPDATE / DELETE ... RETURNING) TO");
+    }
+    copy->query = ParseInnerQuery();
     ExpectPunct(')');
   } else {
     copy->table = ParseQualifiedName();
     if (IsPunct('(')) copy->columns = ParseColumnList();
   }
-  if (AcceptKw("from")) {
+  // COPY (query) copies only TO.
+  if (!copy->query && AcceptKw("from")) {
     copy->from = true;
   } else {
     ExpectKw("to");
@@ -223,8 +228,8 @@ StatementPtr Parser::ParseCopy() {
   }
   if (AcceptKw("stdin") || AcceptKw("stdout")) {
     copy->std_stream = true;
-  } else if (AcceptKw("program")) {
-    ErrorAt(tokens_[pos_ - 1]);  // COPY ... PROGRAM is not supported
+  } else if (IsKw("program")) {
+    NotSupportedAt(Peek(), "COPY ... PROGRAM");
   } else {
     if (Peek().kind != TokenKind::kString) ErrorAtCurrent();
     copy->file = Advance().text;

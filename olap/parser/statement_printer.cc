@@ -238,7 +238,7 @@ std::string ToString(const Statement& st) {
     }
     case StatementKind::kCopy: {
       const CopyStmt& c = *st.copy;
-      std::string s = "COPY " + (c.query ? "(" + ToString(*c.query) + ")" : Name(c.table)) +
+      std::string s = "COPY " + (c.query ? "(" + ToString(*c.query->query) + ")" : Name(c.table)) +
                       Columns(c.columns) + (c.from ? " FROM " : " TO ");
       s += c.std_stream ? (c.from ? "STDIN" : "STDOUT") : "'" + c.file + "'";
       if (!c.options.empty()) s += " " + Options(c.options);
@@ -259,6 +259,26 @@ std::string ToString(const Statement& st) {
       return "DISCARD " + st.discard->what;
     case StatementKind::kDeallocate:
       return st.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE " + st.deallocate->name;
+    case StatementKind::kDeclare: {
+      const DeclareStmt& d = *st.declare;
+      std::string s = "DECLARE " + d.name;
+      if (d.binary) s += " BINARY";
+      if (d.insensitive) s += " INSENSITIVE";
+      if (d.scroll >= 0) s += d.scroll ? " SCROLL" : " NO SCROLL";
+      s += " CURSOR";
+      if (d.hold) s += " WITH HOLD";
+      return s + " FOR " + ToString(*d.query->query);
+    }
+    case StatementKind::kFetch: {
+      const FetchStmt& f = *st.fetch;
+      static constexpr const char* kDirections[] = {"FORWARD", "BACKWARD", "ABSOLUTE", "RELATIVE"};
+      std::string s = std::string(f.move ? "MOVE " : "FETCH ") +
+                      kDirections[static_cast<int>(f.direction)] + " ";
+      s += f.count == kFetchAll ? "ALL" : std::to_string(f.count);
+      return s + " FROM " + f.name;
+    }
+    case StatementKind::kClose:
+      return st.close->all ? "CLOSE ALL" : "CLOSE " + st.close->name;
   }
   return "?";
 }

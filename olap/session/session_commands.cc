@@ -182,6 +182,14 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
   } else if (s.kind == sql::StatementKind::kSelect || s.kind == sql::StatementKind::kInsert ||
              s.kind == sql::StatementKind::kUpdate || s.kind == sql::StatementKind::kDelete) {
     bindable = &s;
+  } else if (s.kind == sql::StatementKind::kDeclare) {
+    bindable = s.declare->query.get();  // its parameters; DECLARE returns no rows
+  } else if (s.kind == sql::StatementKind::kFetch && !s.fetch->move) {
+    // PostgreSQL describes a FETCH by its cursor as it is now (no rows, and
+    // no error, when there is none yet).
+    if (std::optional<std::vector<ResultColumn>> columns = CursorColumns(s.fetch->name)) {
+      prepared->columns = std::move(*columns);
+    }
   }
   if (bindable != nullptr) {
     // Binding needs only schemas. Outside a block: against the immutable
@@ -205,7 +213,7 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
       final_types[i] = bound.parameter_types[i];
     }
     if (bound.kind == BoundStatementKind::kQuery && s.kind != sql::StatementKind::kExplain &&
-        bound.plan) {
+        s.kind != sql::StatementKind::kDeclare && bound.plan) {
       for (const LogicalColumn& c : bound.plan->columns)
         prepared->columns.push_back({c.name, c.type});
     }

@@ -25,45 +25,63 @@
 
 namespace forktail {
 
-namespace {
-
-CopyOptions OptionsOf(const sql::CopyStmt& copy) {
-  std::vector<std::pair<std::string, std::optional<std::string>>> generic;
+CopyOptions CopyOptionsOf(const sql::CopyStmt& copy, CopyDirection direction) {
+  std::vector<CopyOptionItem> items;
   for (const sql::Option& o : copy.options) {
-    generic.emplace_back(o.name, o.has_value ? std::optional<std::string>(o.value) : std::nullopt);
+    items.push_back(
+        {o.name, o.has_value ? std::optional<std::string>(o.value) : std::nullopt, o.position});
   }
-  return ParseCopyOptions(generic);
+  return ParseCopyOptions(items, direction);
 }
 
-Lsn OrZero(wal::Lsn lsn) { return lsn == wal::kInvalidLsn ? 0 : lsn; }
-
-// The file COPY FROM 'name' may read under the engine's policy, resolved
+// The file COPY 'name' may read or write under the engine's policy, resolved
 // (symbolic links and '..' followed) so that nothing outside the allowed
 // directory is reachable. 42501 otherwise, with PostgreSQL's hint.
 std::string AllowedServerFile(const SqlFrontendOptions& options, const std::string& name,
-                              int position) {
+                              CopyDirection direction) {
   using Files = SqlFrontendOptions::ServerFiles;
-  if (options.copy_from_files == Files::kAnywhere) return name;
+  const bool from = direction == CopyDirection::kFrom;
+  const Files policy = from ? options.copy_from_files : options.copy_to_files;
+  const std::string flag = from ? "--copy-from-dir" : "--copy-to-dir";
+  if (policy == Files::kAnywhere) {
+    if (!from && (name.empty() || name[0] != '/')) {
+      throw DbError("42602", "relative path not allowed for COPY to file");  // invalid_name
+    }
+    return name;
+  }
+  // PostgreSQL gives this hint for both directions.
   auto refuse = [&](const std::string& message) {
-    throw DbError(sqlstate::kInsufficientPrivilege, message, position)
-        .WithHint("Anyone can COPY from stdin. psql's \\copy command also works for anyone.");
+    throw DbError(sqlstate::kInsufficientPrivilege, message)
+        .WithHint(
+            "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for "
+            "anyone.");
   };
-  if (options.copy_from_files == Files::kNever) {
-    refuse(
-        "COPY from a file is disabled on this server (forktail serve --copy-from-dir DIR "
-        "allows the files under DIR)");
+  if (policy == Files::kNever) {
+    refuse(from ? "COPY from a file is disabled on this server (forktail serve --copy-from-dir "
+                  "DIR allows the files under DIR)"
+                : "COPY to a file is disabled on this server (forktail serve --copy-to-dir DIR "
+                  "allows writing the files under DIR)");
   }
   std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::canonical(options.copy_from_dir, ec);
-  if (ec) refuse("COPY from a file: the server's --copy-from-dir does not exist");
+  const std::filesystem::path dir =
+      std::filesystem::canonical(from ? options.copy_from_dir : options.copy_to_dir, ec);
+  if (ec)
+    refuse("COPY " + std::string(from ? "from" : "to") + " a file: the server's " + flag +
+           " does not exist");
   const std::filesystem::path path = std::filesystem::weakly_canonical(dir / name, ec);
   const std::string prefix = dir.string() + "/";
   if (ec || path.string().compare(0, prefix.size(), prefix) != 0) {
-    refuse("could not COPY from \"" + name + "\": only files under the server's --copy-from-dir (" +
-           dir.string() + ") may be read");
+    refuse(from ? "could not COPY from \"" + name + "\": only files under the server's " + flag +
+                      " (" + dir.string() + ") may be read"
+                : "could not COPY to \"" + name + "\": only files under the server's " + flag +
+                      " (" + dir.string() + ") may be written");
   }
   return path.string();
 }
+
+namespace {
+
+Lsn OrZero(wal::Lsn lsn) { return lsn == wal::kInvalidLsn ? 0 : lsn; }
 
 // A COPY as a statement of an optimistic block: loads `input` (all of it)
 // into the table in the step's transaction; it runs again at COMMIT.
@@ -94,15 +112,14 @@ struct BlockCopy {
 StatementResult SqlSession::StartCopy(const Request& request) {
   const sql::Statement& s = *request.statement;
   const sql::CopyStmt& copy = *s.copy;
-  if (!copy.from || copy.query) {
-    throw DbError(sqlstate::kFeatureNotSupported, "COPY ... TO is not supported", s.position);
-  }
   std::string file;
-  if (!copy.std_stream) file = AllowedServerFile(engine_.options(), copy.file, s.position);
+  if (!copy.std_stream) {
+    file = AllowedServerFile(engine_.options(), copy.file, CopyDirection::kFrom);
+  }
   auto state = std::make_unique<CopyState>();
   state->table = TableNameOf(copy.table, s.position);
   state->columns = copy.columns;
-  state->options = OptionsOf(copy);
+  state->options = CopyOptionsOf(copy, CopyDirection::kFrom);
 
   // The target's columns (and a 42P01 / 42703 before any data is sent), read
   // on the transaction thread.
@@ -129,6 +146,7 @@ StatementResult SqlSession::StartCopy(const Request& request) {
       state->loader = std::make_unique<CopyLoader>(engine_.database(), state->table, state->columns,
                                                    state->options, load);
     }
+    result.binary_rows = state->options.format == CopyFormat::kBinary;  // CopyInResponse's format
     copy_ = std::move(state);
     result.command_tag = "COPY_IN";
     result.columns = std::move(columns);

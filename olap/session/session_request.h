@@ -13,6 +13,15 @@
 
 namespace forktail {
 
+// COPY's option list, checked for `direction` (format/copy_options.h).
+CopyOptions CopyOptionsOf(const sql::CopyStmt& copy, CopyDirection direction);
+
+// The server file COPY may read (kFrom) or write (kTo), as the engine's
+// policy allows (SqlFrontendOptions::copy_from_files / copy_to_files),
+// resolved; throws 42501 with PostgreSQL's hint otherwise.
+std::string AllowedServerFile(const SqlFrontendOptions& options, const std::string& name,
+                              CopyDirection direction);
+
 // 58030: the write-ahead log failed (Database::log_failed), so memory may
 // hold commits that are not durable; nothing may read or write them.
 [[noreturn]] void ThrowLogFailed(const Status& health);
@@ -27,6 +36,15 @@ struct SqlSession::Request {
   std::vector<Value> parameters;
   // now()'s value: the block's start (0 outside a block: the statement's).
   int64_t transaction_timestamp = 0;
+
+  // The query a statement holds (DECLARE ... FOR query, COPY (query) TO) as
+  // a request of its own: the same text, parameters and ownership.
+  Request Inner(const sql::Statement& inner) const {
+    Request r = *this;
+    r.statement = &inner;
+    r.statement_owner = std::shared_ptr<const sql::Statement>(statement_owner, &inner);
+    return r;
+  }
 
   BindOptions Bind() const {
     BindOptions options;

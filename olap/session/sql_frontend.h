@@ -69,6 +69,14 @@ struct SqlFrontendOptions {
   enum class ServerFiles : uint8_t { kAnywhere, kUnderDir, kNever };
   ServerFiles copy_from_files = ServerFiles::kAnywhere;
   std::string copy_from_dir;  // kUnderDir
+  // Which server files COPY ... TO 'file' may write, the same way (`forktail
+  // serve --copy-to-dir DIR`, as PostgreSQL's pg_write_server_files): under
+  // kUnderDir nothing outside DIR is ever created or overwritten, whatever
+  // the name says ('..', symbolic links); kAnywhere takes absolute paths
+  // only, as PostgreSQL does. Clients write their own files through COPY TO
+  // STDOUT (psql's \copy ... to).
+  ServerFiles copy_to_files = ServerFiles::kAnywhere;
+  std::string copy_to_dir;  // kUnderDir
   // Rows per result batch sent from a snapshot process (row_codec.h).
   size_t result_batch_rows = 1024;
   // Snapshot policy (refresh, caps, lifetime). `handler` is ignored: the engine

@@ -7,6 +7,7 @@
 #include "olap/plan/planner/planner.h"
 #include "olap/session/block/optimistic_block.h"
 #include "olap/session/block/txn_block.h"
+#include "olap/session/cursor.h"
 #include "olap/session/format/row_codec.h"
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
@@ -124,7 +125,8 @@ bool ReadsThroughIndexes(const PreBoundStatement& pre, const Catalog& schemas) {
 SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
     : engine_(engine),
       options_(std::move(options)),
-      parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)) {
+      parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)),
+      cursors_(std::make_unique<CursorSet>()) {
   if (options_.max_snapshot_age_ms != 0) {
     parameters_->Set("forktail.max_snapshot_age_ms", std::to_string(options_.max_snapshot_age_ms));
   }
@@ -179,7 +181,7 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
     StatementResult result;
     try {
       if (statements[i]->kind == sql::StatementKind::kCopy && statements[i]->copy->std_stream &&
-          statements.size() > 1 && implicit_block) {
+          statements[i]->copy->from && statements.size() > 1 && implicit_block) {
         throw DbError(sqlstate::kFeatureNotSupported,
                       "COPY FROM STDIN must be the only statement of its query string (or run "
                       "inside BEGIN ... COMMIT)",
@@ -203,6 +205,7 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
     TxnResult r = block_->Finish(true);
     block_.reset();
     status_ = TxnStatus::kIdle;
+    EndTransaction(r.ok);
     if (!r.ok) ThrowResult(r);
     if (r.commit_lsn != wal::kInvalidLsn)
       last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
@@ -211,6 +214,7 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
 
 void SqlSession::OnError() {
   if (status_ != TxnStatus::kInBlock) return;
+  EndTransaction(false);
   if (block_) {  // implicit: the whole string failed; the session is idle again
     block_->Finish(false);
     block_.reset();
@@ -227,6 +231,7 @@ void SqlSession::CheckBlockTimeout() {
     block_->Finish(false);
     block_.reset();
     status_ = TxnStatus::kIdle;
+    EndTransaction(false);
     throw DbError(kIdleInTransactionTimeout,
                   "terminating transaction: idle in transaction timeout exceeded");
   }
@@ -236,6 +241,7 @@ void SqlSession::CheckBlockTimeout() {
       std::chrono::steady_clock::now() - idle_since_ > std::chrono::milliseconds(timeout_ms)) {
     optimistic_.reset();
     status_ = TxnStatus::kIdle;
+    EndTransaction(false);
     throw DbError(kIdleInTransactionTimeout,
                   "terminating transaction: idle-in-transaction timeout (" +
                       std::to_string(timeout_ms) +
@@ -316,7 +322,13 @@ StatementResult SqlSession::Route(const Request& arrived) {
     case sql::StatementKind::kExplain:
       return Read(request);
     case sql::StatementKind::kCopy:
-      return StartCopy(request);
+      return s.copy->from ? StartCopy(request) : CopyTo(request);
+    case sql::StatementKind::kDeclare:
+      return DeclareCursor(request);
+    case sql::StatementKind::kFetch:
+      return FetchCursor(s);
+    case sql::StatementKind::kClose:
+      return CloseCursor(s);
     default:
       if (WriteExecutor::Handles(s)) return Write(request);
       throw DbError(sqlstate::kFeatureNotSupported, "statement not supported", s.position);
@@ -353,6 +365,7 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
       }
       if (status_ == TxnStatus::kFailed) {
         status_ = TxnStatus::kIdle;
+        EndTransaction(false);
         result.command_tag = "ROLLBACK";
         return result;
       }
@@ -360,6 +373,7 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         TxnResult r = optimistic_->Commit();
         optimistic_.reset();
         status_ = TxnStatus::kIdle;
+        EndTransaction(r.ok);
         if (!r.ok) ThrowResult(r);
         if (r.commit_lsn != wal::kInvalidLsn) {
           last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
@@ -375,6 +389,7 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
       }
       optimistic_.reset();
       status_ = TxnStatus::kIdle;
+      EndTransaction(false);
       return result;
   }
   return result;
@@ -432,6 +447,23 @@ void SqlSession::NoteSchemaChange() {
   if (optimistic_) optimistic_->NoteSchemaChange();
 }
 
+void SqlSession::WithSchemas(const std::function<void(const Catalog&)>& fn) {
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  if (BlockChangedSchema() || !schemas) {
+    OnTxnThread([&](Transaction&) { fn(engine_.database().frozen_catalog()); });
+    return;
+  }
+  fn(*schemas);
+}
+
+LogicalOpPtr SqlSession::BindQueryPlan(const Request& request) {
+  LogicalOpPtr plan;
+  WithSchemas([&](const Catalog& catalog) {
+    plan = std::move(Bind(*request.statement, catalog, request.Bind()).plan);
+  });
+  return plan;
+}
+
 StatementResult SqlSession::RunStatement(const Request& request, bool writes,
                                          const StatementBody& body) {
   if (optimistic_) {
@@ -439,8 +471,12 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
       throw DbError(sqlstate::kInternalError, "a block's statement must be owned to run again");
     }
     auto owned = std::make_shared<const OwnedRequest>(request);
+    // Only a top-level ORDER BY gives rows an order COMMIT must find again.
+    const sql::Statement& s = *request.statement;
+    const bool ordered =
+        s.kind == sql::StatementKind::kSelect && s.query && !s.query->order_by.empty();
     return optimistic_->Run([body, owned](Transaction& txn) { return body(txn, owned->request); },
-                            writes);
+                            writes, ordered);
   }
   StatementResult result;
   OnTxnThread([&](Transaction& txn) { result = body(txn, request); });

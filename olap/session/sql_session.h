@@ -30,6 +30,11 @@
 // transaction is aborted, commands ignored until end of transaction block"
 // until ROLLBACK (or COMMIT, which answers ROLLBACK as PostgreSQL does).
 //
+// DECLARE reads its query like a SELECT (a recorded step inside a block) and
+// the cursor keeps the rows for FETCH / MOVE (cursor.h); COPY ... TO reads
+// like a SELECT too and hands back the encoded data
+// (StatementResult::copy_out).
+//
 // Threads: a session is used by one thread at a time, except Cancel().
 #pragma once
 
@@ -79,6 +84,9 @@ struct PreparedStatement {
 };
 
 class TxnBlock;
+class CursorSet;
+struct LogicalOp;
+using LogicalOpPtr = std::unique_ptr<LogicalOp>;
 struct QueryRunContext;
 class OptimisticBlock;
 class SessionParameters;
@@ -124,6 +132,12 @@ class SqlSession {
   StatementResult CopyDone();  // "COPY n"
   void CopyFail(std::string_view message);
   bool in_copy() const { return copy_ != nullptr; }
+
+  // Cursors as portals of the extended protocol (cursor.h): Describe of a
+  // portal named like a cursor answers its columns (nullopt: no such
+  // cursor), Close of one closes it (nothing when there is none).
+  std::optional<std::vector<ResultColumn>> CursorColumns(const std::string& name) const;
+  void CloseCursorPortal(const std::string& name);
 
   // Any thread: cancels the running statement (it fails with 57014
   // "canceling statement due to user request"). No-op when nothing runs.
@@ -181,6 +195,21 @@ class SqlSession {
   void NoteSchemaChange();
   std::optional<PreBoundStatement> PreBindRequest(const Request& request);
   StatementResult StartCopy(const Request& request);
+  // COPY ... TO STDOUT | 'file' (session_copy_to.cc).
+  StatementResult CopyTo(const Request& request);
+  // DECLARE / FETCH / MOVE / CLOSE (session_cursor.cc).
+  StatementResult DeclareCursor(const Request& request);
+  StatementResult FetchCursor(const sql::Statement& statement);
+  StatementResult CloseCursor(const sql::Statement& statement);
+  // The open transaction (a block, implicit or not) ended: its cursors end
+  // with it, WITH HOLD ones stay if it committed (CursorSet::EndTransaction).
+  void EndTransaction(bool committed);
+  // Runs `fn` on the schemas statements of this session bind against: the
+  // published copy, or the open block's own after it ran DDL.
+  void WithSchemas(const std::function<void(const Catalog&)>& fn);
+  // Binds a query (a kSelect statement) where WithSchemas says; throws its
+  // binding errors (with positions).
+  LogicalOpPtr BindQueryPlan(const Request& request);
   // Runs `work` on the transaction thread: in the implicit block, on the
   // optimistic block's state (not recorded), or as its own transaction
   // (remembering its commit LSN). Rethrows what `work` throws (positions
@@ -208,6 +237,7 @@ class SqlSession {
   // (0: nothing pending).
   uint64_t pending_durable_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;
+  std::unique_ptr<CursorSet> cursors_;
   // Cancel support: the running statement's cancel action.
   mutable std::mutex cancel_mu_;
   std::function<void()> cancel_hook_;

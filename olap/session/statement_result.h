@@ -2,6 +2,7 @@
 // columns and rows, and notices (see sql_session.h).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,14 +17,30 @@ struct ResultColumn {
   friend bool operator==(const ResultColumn&, const ResultColumn&) = default;
 };
 
+// COPY ... TO STDOUT: what the server sends in CopyOutResponse and the
+// CopyData messages (format/copy_writer.h makes it).
+struct CopyOutData {
+  bool binary = false;  // FORMAT binary: the overall format and every column's
+  int columns = 0;
+  std::string data;                  // every CopyData message's bytes, back to back
+  std::vector<size_t> message_ends;  // where each message ends in `data`
+};
+
 struct StatementResult {
   // "SELECT 3", "INSERT 0 5", "UPDATE 2", "DELETE 1", "CREATE TABLE", "BEGIN",
-  // "COPY 100", "SET", "SHOW"... and "COPY_IN" for COPY ... FROM STDIN (the
-  // caller then feeds CopyIn/CopyDone/CopyFail).
+  // "COPY 100", "SET", "SHOW", "FETCH 2"... and "COPY_IN" for COPY ... FROM
+  // STDIN (the caller then feeds CopyIn/CopyDone/CopyFail).
   std::string command_tag;
   std::vector<ResultColumn> columns;  // empty: the statement returns no rows
   std::vector<Row> rows;
   std::vector<std::string> notices;  // NoticeResponse messages
+  // FETCH from a BINARY cursor: in the simple query protocol the rows go out
+  // in binary format (the extended protocol's Bind chooses instead). With
+  // "COPY_IN": the COPY's data is FORMAT binary.
+  bool binary_rows = false;
+  // COPY ... TO STDOUT: the data, sent between CopyOutResponse and CopyDone
+  // before command_tag ("COPY n"); rows and columns are empty.
+  std::optional<CopyOutData> copy_out;
 };
 
 }  // namespace forktail

@@ -7,6 +7,11 @@
 //   select echo $1 $2 ...             one row: the parameters (typed as declared, else text)
 //   select error                      42601 syntax error at position 8
 //   copy t from stdin                 COPY_IN; lines containing "bad" fail with 22P02
+//   copy binary from stdin            COPY_IN of FORMAT binary (2 columns)
+//   copy t to stdout                  COPY 2: CopyData "1\n", "2\n"
+//   fetch binary                      FETCH 1 of a BINARY cursor: one int4 row, binary
+//   declare cur                       DECLARE CURSOR; then cursor "cur" (int4 column n) is a
+//                                     portal for Describe, until Close
 //   sleep                             waits for Cancel() (57014), at most 10 s
 //   notice                            tag DO with a notice "hello from fake"
 //   set NAME = VALUE / show NAME      session parameters (GetParameter)
@@ -92,6 +97,13 @@ class FakeSession : public BackendSession {
   void CopyFail(std::string_view) override { copy_buffer_.clear(); }
 
   void Cancel() override { cancel_.store(true); }
+  std::optional<std::vector<BackendColumn>> DescribeCursor(const std::string& name) override {
+    if (!cursor_ || name != "cur") return std::nullopt;
+    return std::vector<BackendColumn>{{"n", Type::Integer()}};
+  }
+  void CloseCursor(const std::string& name) override {
+    if (name == "cur") cursor_ = false;
+  }
   BackendTxnStatus status() const override { return status_; }
   std::string GetParameter(std::string_view name) const override {
     auto it = parameters_.find(std::string(name));
@@ -106,6 +118,7 @@ class FakeSession : public BackendSession {
   BackendTxnStatus status_ = BackendTxnStatus::kIdle;
   std::atomic<bool> cancel_{false};
   std::string copy_buffer_;
+  bool cursor_ = false;  // "declare cur" ran
   std::map<std::string, std::string> parameters_{{"TimeZone", "UTC"}};
 };
 
@@ -203,9 +216,32 @@ inline BackendResult FakeSession::Run(const std::string& stmt, const std::vector
   if (s == "select error") {
     return fail(DbError(sqlstate::kSyntaxError, "syntax error at or near \"error\"", 8));
   }
+  if (s == "copy binary from stdin") {
+    r.command_tag = "COPY_IN";
+    r.columns = {{"a", Type::Integer()}, {"b", Type::Text()}};
+    r.binary_rows = true;
+    return r;
+  }
   if (s.rfind("copy ", 0) == 0 && s.find("from stdin") != std::string::npos) {
     r.command_tag = "COPY_IN";
     r.columns = {{"a", Type::Integer()}};
+    return r;
+  }
+  if (s == "copy t to stdout") {
+    r.command_tag = "COPY 2";
+    r.copy_out = BackendCopyOut{false, 1, "1\n2\n", {2, 4}};
+    return r;
+  }
+  if (s == "fetch binary") {
+    r.columns = {{"n", Type::Integer()}};
+    if (!describe_only) r.rows.push_back({Value::Integer(7)});
+    r.binary_rows = true;
+    r.command_tag = "FETCH 1";
+    return r;
+  }
+  if (s == "declare cur") {
+    cursor_ = true;
+    r.command_tag = "DECLARE CURSOR";
     return r;
   }
   if (s == "sleep") {

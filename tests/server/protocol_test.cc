@@ -293,6 +293,65 @@ TEST_F(ProtocolTest, CopyFromStdin) {
   EXPECT_EQ(Types(c->Query("select rows 1")), "TDCZ");
 }
 
+// COPY TO STDOUT: CopyOutResponse (text, one column), a CopyData per
+// message, CopyDone, CommandComplete; binary COPY FROM says so in its
+// CopyInResponse.
+TEST_F(ProtocolTest, CopyOutAndBinaryCopyIn) {
+  auto c = Connect();
+  auto ms = c->Query("copy t to stdout");
+  ASSERT_EQ(Types(ms), "HddcCZ");
+  EXPECT_EQ(ms[0].body, std::string("\0\0\1\0\0", 5));
+  EXPECT_EQ(ms[1].body, "1\n");
+  EXPECT_EQ(ms[2].body, "2\n");
+  EXPECT_EQ(ms[4].body, std::string("COPY 2\0", 7));
+  // The same through the extended protocol.
+  BindMessage bind;
+  Send(*c, {Parse("", "copy t to stdout"), Bind(bind), Execute(""), Msg('S')});
+  ms = c->ReadUntilReady();
+  ASSERT_EQ(Types(ms), "12HddcCZ");
+  std::string q;
+  EncodeQuery(&q, "copy binary from stdin");
+  c->Send(q);
+  auto g = c->Read();
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->type, 'G');
+  EXPECT_EQ(g->body, std::string("\1\0\2\0\1\0\1", 7));
+  Send(*c, {Msg('c')});
+  EXPECT_EQ(Types(c->ReadUntilReady()), "CZ");
+}
+
+// A BINARY cursor's FETCH answers in binary in the simple protocol; a
+// DECLAREd cursor is a portal for Describe and Close.
+TEST_F(ProtocolTest, CursorsAsPortals) {
+  auto c = Connect();
+  auto ms = c->Query("fetch binary");
+  ASSERT_EQ(Types(ms), "TDCZ");
+  WireReader t(ms[0].body);
+  ASSERT_EQ(t.ReadInt16(), 1);
+  t.ReadString();
+  t.ReadInt32();
+  t.ReadInt16();
+  EXPECT_EQ(t.ReadInt32(), 23);  // int4
+  t.ReadInt16();
+  t.ReadInt32();
+  EXPECT_EQ(t.ReadInt16(), 1);  // binary
+  EXPECT_EQ(ms[1].body, std::string("\0\1\0\0\0\4\0\0\0\7", 10));
+
+  Send(*c, {Describe('P', "cur"), Msg('S')});
+  ms = c->ReadUntilReady();
+  ASSERT_EQ(Types(ms), "EZ");
+  EXPECT_EQ(ErrorField(ms[0], 'C'), "34000");
+  EXPECT_EQ(Types(c->Query("declare cur")), "CZ");
+  Send(*c, {Describe('P', "cur"), Msg('S')});
+  ms = c->ReadUntilReady();
+  ASSERT_EQ(Types(ms), "TZ");
+  std::string close;
+  EncodeDescribe(&close, 'C', {'P', "cur"});
+  Send(*c, {close, Describe('P', "cur"), Msg('S')});
+  ms = c->ReadUntilReady();
+  ASSERT_EQ(Types(ms), "3EZ");
+}
+
 TEST_F(ProtocolTest, CancelRequestCancelsTheRunningStatement) {
   TestClient a;
   ASSERT_TRUE(a.Connect(server_->port()));

@@ -40,25 +40,33 @@ DbError SerializationFailure(size_t statement, const std::string& what) {
 
 }  // namespace
 
-uint64_t ResultDigest(const StatementResult& result) {
+uint64_t ResultDigest(const StatementResult& result, bool ordered) {
   uint64_t h = HashText(result.command_tag);
   for (const ResultColumn& c : result.columns) {
     h = Mix(h, HashText(c.name));
     h = Mix(h, HashText(c.type.ToString()));
   }
   h = Mix(h, result.rows.size());
+  // Unordered: the rows' own digests summed, which no permutation changes.
+  uint64_t multiset = 0;
   for (const Row& row : result.rows) {
+    uint64_t r = ordered ? h : 0x726f77ULL;
     for (const Value& v : row) {
       // Value::Hash hashes a fractional DECIMAL through a double, which cannot
       // tell 18-digit values apart: digest the text the client sees instead.
       if (!v.is_null() && v.type().id == TypeId::kDecimal) {
-        h = Mix(h, HashText(v.ToString()));
+        r = Mix(r, HashText(v.ToString()));
       } else {
-        h = Mix(h, v.is_null() ? 0x6e756c6cULL : v.Hash());
+        r = Mix(r, v.is_null() ? 0x6e756c6cULL : v.Hash());
       }
     }
+    if (ordered) {
+      h = r;
+    } else {
+      multiset += r;
+    }
   }
-  return h;
+  return ordered ? h : Mix(h, multiset);
 }
 
 OptimisticBlockStats OptimisticBlock::GlobalStats() {
@@ -88,17 +96,17 @@ void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
       }
       throw SerializationFailure(i, "now fails: " + std::string(error.what()));
     }
-    if (ResultDigest(again) != e.digest) {
+    if (ResultDigest(again, e.ordered) != e.digest) {
       throw SerializationFailure(i, "now returns a different result than it did");
     }
   }
 }
 
-StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes) {
+StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool ordered) {
   Totals().steps.fetch_add(1, std::memory_order_relaxed);
   StatementResult result;
   Inspect([&](Transaction& txn) { result = statement(txn); });
-  entries_.push_back({std::move(statement), writes, ResultDigest(result)});
+  entries_.push_back({std::move(statement), writes, ordered, ResultDigest(result, ordered)});
   has_writes_ = has_writes_ || writes;
   return result;
 }

@@ -23,6 +23,13 @@
 // re-execution: Silo and Hekaton validate read sets instead; re-execution
 // needs no read-set bookkeeping in the storage layer and is exact.
 //
+// Order: a query without ORDER BY has no order, and a parallel scan returns
+// its rows in an order that may differ from run to run; its result is
+// compared as a multiset (the serial run at COMMIT could have returned the
+// rows in the order the client saw). Rows with an ORDER BY are compared in
+// order (rows that tie on the sort keys may still come out in another order:
+// a spurious 40001, never a wrong commit).
+//
 // What conflicts: only a changed result. A blind write that commutes,
 // `UPDATE t SET x = x + 1 WHERE k = 7`, returns "UPDATE 1" again however x
 // changed meanwhile, so it never conflicts. A statement that reads a
@@ -73,7 +80,9 @@ class OptimisticBlock {
   // re-apply it). Rethrows what the statement throws (positions intact);
   // throws 40001 when an earlier writing statement's result has changed (the
   // block can no longer commit). After a throw the caller abandons the block.
-  StatementResult Run(BlockStatement statement, bool writes);
+  // `ordered`: the order of the result's rows is part of the answer (a
+  // top-level ORDER BY); otherwise COMMIT compares them as a multiset.
+  StatementResult Run(BlockStatement statement, bool writes, bool ordered = true);
   // Runs `fn` on the block's state without recording it (binding a statement
   // against the block's uncommitted DDL).
   void Inspect(const std::function<void(Transaction&)>& fn);
@@ -91,6 +100,7 @@ class OptimisticBlock {
   struct Entry {
     BlockStatement statement;
     bool writes = false;
+    bool ordered = true;
     uint64_t digest = 0;  // of the result the client saw
   };
   // On the transaction thread: runs the recorded statements (all, or only
@@ -109,7 +119,8 @@ class OptimisticBlock {
 TxnResult RunTransaction(Database& db, const std::function<void(Transaction&)>& work);
 
 // A digest of what a client is sent for a statement: command tag, columns,
-// rows (notices excluded).
-uint64_t ResultDigest(const StatementResult& result);
+// rows (notices excluded); with `ordered` false the rows count as a
+// multiset: any order gives the same digest.
+uint64_t ResultDigest(const StatementResult& result, bool ordered = true);
 
 }  // namespace forktail

@@ -1,5 +1,5 @@
-// COPY's options, CopyRowBuilder, CopyLoader, FileByteSource and
-// CopyIntoTable (copy_reader.h).
+// CopyRowBuilder, CopyLoader, FileByteSource and CopyIntoTable
+// (copy_reader.h).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -9,7 +9,9 @@
 #include <exception>
 
 #include "olap/plan/binder/binder.h"
+#include "olap/session/format/copy_binary.h"
 #include "olap/session/format/copy_reader.h"
+#include "storage/value/pg_binary.h"
 
 namespace forktail {
 
@@ -22,128 +24,16 @@ std::string Context(const std::string& table, uint64_t line) {
   return "\nCONTEXT:  COPY " + table + ", line " + std::to_string(line);
 }
 
-bool ParseBoolOption(const std::string& name, const std::optional<std::string>& value) {
-  if (!value) return true;
-  std::string v;
-  for (char c : *value) v.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  if (v == "true" || v == "on" || v == "1") return true;
-  if (v == "false" || v == "off" || v == "0") return false;
-  throw DbError(sqlstate::kSyntaxError, name + " requires a Boolean value");  // defGetBoolean
-}
-
-char SingleByte(const std::string& value, const char* what) {
-  if (value.size() != 1) {
-    throw DbError(sqlstate::kFeatureNotSupported,
-                  std::string("COPY ") + what + " must be a single one-byte character");
-  }
-  return value[0];
-}
-
 }  // namespace
-
-char CopyOptions::EffectiveDelimiter() const {
-  if (delimiter) return *delimiter;
-  return format == CopyFormat::kCsv ? ',' : '\t';
-}
-
-const std::string& CopyOptions::EffectiveNull() const {
-  static const std::string kTextNull = "\\N";
-  static const std::string kCsvNull;
-  if (null_string) return *null_string;
-  return format == CopyFormat::kCsv ? kCsvNull : kTextNull;
-}
-
-void CopyOptions::Validate() const {
-  const char delim = EffectiveDelimiter();
-  const std::string& null = EffectiveNull();
-  const bool csv = format == CopyFormat::kCsv;
-  if (delim == '\r' || delim == '\n') {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "COPY delimiter cannot be newline or carriage return");
-  }
-  if (null.find_first_of("\r\n") != std::string::npos) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "COPY null representation cannot use newline or carriage return");
-  }
-  if (!csv && std::strchr("\\.abcdefghijklmnopqrstuvwxyz0123456789", delim) != nullptr) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  std::string("COPY delimiter cannot be \"") + delim + "\"");
-  }
-  if (!csv && quote != '"') {
-    throw DbError(sqlstate::kFeatureNotSupported, "COPY quote available only in CSV mode");
-  }
-  if (!csv && escape) {
-    throw DbError(sqlstate::kFeatureNotSupported, "COPY escape available only in CSV mode");
-  }
-  if (csv && delim == quote) {
-    throw DbError(sqlstate::kInvalidParameterValue, "COPY delimiter and quote must be different");
-  }
-  if (null.find(delim) != std::string::npos) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "COPY delimiter must not appear in the NULL specification");
-  }
-  if (csv && null.find(quote) != std::string::npos) {
-    throw DbError(sqlstate::kInvalidParameterValue,
-                  "CSV quote character must not appear in the NULL specification");
-  }
-}
-
-CopyOptions ParseCopyOptions(
-    const std::vector<std::pair<std::string, std::optional<std::string>>>& generic) {
-  CopyOptions options;
-  std::vector<std::string> seen;
-  for (const auto& [name, value] : generic) {
-    for (const std::string& s : seen) {
-      if (s == name) throw DbError(sqlstate::kSyntaxError, "conflicting or redundant options");
-    }
-    seen.push_back(name);
-    auto need = [&]() -> const std::string& {
-      if (!value) throw DbError(sqlstate::kSyntaxError, name + " requires a parameter");
-      return *value;
-    };
-    if (name == "format") {
-      std::string f;
-      for (char c : need())
-        f.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      if (f == "text") {
-        options.format = CopyFormat::kText;
-      } else if (f == "csv") {
-        options.format = CopyFormat::kCsv;
-      } else if (f == "binary") {
-        throw DbError(sqlstate::kFeatureNotSupported, "COPY format \"binary\" is not supported");
-      } else {
-        throw DbError(sqlstate::kInvalidParameterValue,
-                      "COPY format \"" + *value + "\" not recognized");
-      }
-    } else if (name == "delimiter") {
-      options.delimiter = SingleByte(need(), "delimiter");
-    } else if (name == "null") {
-      options.null_string = need();
-    } else if (name == "header") {
-      options.header = ParseBoolOption(name, value);
-    } else if (name == "quote") {
-      options.quote = SingleByte(need(), "quote");
-    } else if (name == "escape") {
-      options.escape = SingleByte(need(), "escape");
-    } else if (name == "freeze") {
-      // Accepted and a no-op: PostgreSQL's FREEZE writes the rows already
-      // frozen (no later VACUUM freeze pass over them); Forktail rows carry
-      // no transaction ids, so every committed row is in that state anyway.
-      // PostgreSQL's precondition (table created or truncated in the same
-      // transaction, else 55000) is not enforced.
-      ParseBoolOption(name, value);
-    } else {
-      throw DbError(sqlstate::kSyntaxError, "option \"" + name + "\" not recognized");
-    }
-  }
-  // QUOTE/ESCAPE given with text format: Validate reports them; a default
-  // quote is indistinguishable from an explicit '"', as in PostgreSQL's order.
-  options.Validate();
-  return options;
-}
 
 CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std::string>& columns)
     : schema_(schema) {
+  // COPY does not evaluate CHECK constraints: refused whatever it lists.
+  if (!schema_.checks.empty()) {
+    throw DbError(sqlstate::kFeatureNotSupported, "COPY into a table with CHECK constraints (\"" +
+                                                      schema_.name +
+                                                      "\") is not supported: use INSERT");
+  }
   if (columns.empty()) {
     for (size_t i = 0; i < schema_.columns.size(); i++)
       targets_.push_back(static_cast<uint16_t>(i));
@@ -166,11 +56,6 @@ CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std:
   }
   identity_ = targets_.size() == schema_.columns.size();
   for (size_t i = 0; identity_ && i < targets_.size(); i++) identity_ = targets_[i] == i;
-  if (!schema_.checks.empty()) {
-    throw DbError(sqlstate::kFeatureNotSupported, "COPY into a table with CHECK constraints (\"" +
-                                                      schema_.name +
-                                                      "\") is not supported: use INSERT");
-  }
   // Columns left out get their DEFAULT, as in PostgreSQL.
   for (const ColumnDef& c : schema_.columns) defaults_.push_back(EvaluateColumnDefault(c));
   for (size_t c = 0; c < schema_.columns.size(); c++) {
@@ -208,11 +93,13 @@ Row CopyRowBuilder::Build(const CopyRow& row) const {
       v = Value::Null(column.type);
     } else {
       try {
-        v = Value::Parse(column.type, f.text);
+        v = row.binary ? PgBinaryReceive(f.text, column.type) : Value::Parse(column.type, f.text);
       } catch (const DbError& e) {
-        throw DbError(e.sqlstate(), std::string(e.what()) + "\nCONTEXT:  COPY " + schema_.name +
-                                        ", line " + std::to_string(row.line) + ", column " +
-                                        column.name + ": \"" + CopyContextText(f.text) + "\"");
+        // A binary field is not shown (PostgreSQL shows no value there).
+        throw DbError(e.sqlstate(),
+                      std::string(e.what()) + "\nCONTEXT:  COPY " + schema_.name + ", line " +
+                          std::to_string(row.line) + ", column " + column.name +
+                          (row.binary ? "" : ": \"" + CopyContextText(f.text) + "\""));
       }
     }
     if (identity_) {
@@ -222,6 +109,12 @@ Row CopyRowBuilder::Build(const CopyRow& row) const {
     }
   }
   return out;
+}
+
+std::vector<std::string> CopyRowBuilder::FieldColumns() const {
+  std::vector<std::string> names;
+  for (uint16_t t : targets_) names.push_back(schema_.columns[t].name);
+  return names;
 }
 
 struct CopyLoader::Batch {
@@ -252,16 +145,23 @@ CopyLoader::CopyLoader(Database& db, std::string table, const std::vector<std::s
                        CopyOptions options, CopyLoadOptions load)
     : db_(&db), table_(std::move(table)), load_(load), batch_(std::make_shared<Batch>()) {
   builder_ = std::make_unique<CopyRowBuilder>(SchemaOf(db, table_), columns);
-  parser_ = std::make_unique<CopyParser>(std::move(options), table_,
-                                         [this](const CopyRow& row) { OnRow(row); });
+  MakeParser(std::move(options));
 }
 
 CopyLoader::CopyLoader(Transaction& txn, std::string table, const std::vector<std::string>& columns,
                        CopyOptions options)
     : txn_(&txn), table_(std::move(table)) {
   builder_ = std::make_unique<CopyRowBuilder>(txn.GetTable(table_).schema(), columns);
-  parser_ = std::make_unique<CopyParser>(std::move(options), table_,
-                                         [this](const CopyRow& row) { OnRow(row); });
+  MakeParser(std::move(options));
+}
+
+void CopyLoader::MakeParser(CopyOptions options) {
+  auto on_row = [this](const CopyRow& row) { OnRow(row); };
+  if (options.format == CopyFormat::kBinary) {
+    binary_ = std::make_unique<BinaryCopyParser>(table_, builder_->FieldColumns(), on_row);
+  } else {
+    parser_ = std::make_unique<CopyParser>(std::move(options), table_, on_row);
+  }
 }
 
 CopyLoader::~CopyLoader() {
@@ -280,7 +180,13 @@ void CopyLoader::OnRow(const CopyRow& row) {
   if (load_.batch_rows != 0 && batch_->rows.size() >= load_.batch_rows) Submit();
 }
 
-void CopyLoader::Feed(std::string_view bytes) { parser_->Feed(bytes); }
+void CopyLoader::Feed(std::string_view bytes) {
+  if (binary_) {
+    binary_->Feed(bytes);
+  } else {
+    parser_->Feed(bytes);
+  }
+}
 
 void CopyLoader::Submit() {
   Wait();
@@ -313,7 +219,11 @@ void CopyLoader::Wait() {
 }
 
 uint64_t CopyLoader::Finish() {
-  parser_->Finish();
+  if (binary_) {
+    binary_->Finish();
+  } else {
+    parser_->Finish();
+  }
   if (txn_ == nullptr) {
     Submit();
     Wait();

@@ -1,9 +1,11 @@
 // COPY ... FROM: PostgreSQL's two textual input formats, parsed incrementally,
-// and loading the rows into a table.
+// and loading the rows into a table (the binary format's parser is
+// copy_binary.h; the same builder and loader take its rows).
 //
 // Three layers, each usable alone:
 //
 //   bytes --CopyParser--> rows of text fields --CopyRowBuilder--> Row --CopyLoader--> table
+//         (BinaryCopyParser: rows of binary fields)
 //
 // CopyParser is fed byte chunks split anywhere (COPY FROM STDIN arrives in
 // CopyData messages that need not end at line boundaries) and calls back once
@@ -66,39 +68,10 @@
 
 #include "forktail/database.h"
 #include "forktail/transaction.h"
+#include "olap/session/format/copy_options.h"
 #include "storage/storage.h"
 
 namespace forktail {
-
-enum class CopyFormat : uint8_t { kText, kCsv };
-
-struct CopyOptions {
-  CopyFormat format = CopyFormat::kText;
-  // One byte. nullopt: the format's default ('\t' text, ',' csv).
-  std::optional<char> delimiter;
-  // nullopt: the format's default ("\N" text, "" csv).
-  std::optional<std::string> null_string;
-  // Skip the first line (PostgreSQL allows it in both formats since 15).
-  bool header = false;
-  // CSV only. escape nullopt: the same as quote.
-  char quote = '"';
-  std::optional<char> escape;
-
-  char EffectiveDelimiter() const;
-  const std::string& EffectiveNull() const;
-  char EffectiveEscape() const { return escape.value_or(quote); }
-  // PostgreSQL's checks (22023/42601/0A000 with its wording): quote/escape
-  // only in CSV, one-byte delimiter not \r \n or backslash, delimiter not in
-  // the NULL string, delimiter != quote, ...
-  void Validate() const;
-};
-
-// COPY's generic option list `WITH (FORMAT csv, DELIMITER '|', HEADER, ...)`:
-// names lower case, value nullopt when omitted (HEADER alone = true). Known:
-// format, delimiter, null, header, quote, escape. Unknown names give 42601
-// `option "x" not recognized`; bad values PostgreSQL's errors. Validated.
-CopyOptions ParseCopyOptions(
-    const std::vector<std::pair<std::string, std::optional<std::string>>>& generic);
 
 struct CopyField {
   std::string_view text;  // decoded; valid only during the row callback
@@ -110,6 +83,7 @@ struct CopyRow {
   std::span<const CopyField> fields;
   uint64_t line = 0;     // line number of the row's first line
   std::string_view raw;  // the row's raw text, for error context
+  bool binary = false;   // FORMAT binary: fields hold binary forms (copy_binary.h)
 };
 
 class CopyParser {
@@ -161,7 +135,9 @@ class CopyParser {
 
 // Converts a parsed row to a Row of the table's columns, in table order:
 // `columns` (empty: all, in table order) name the fields' columns; others get
-// NULL. Field count and conversion errors carry COPY's context.
+// NULL. Field count and conversion errors carry COPY's context. A text field
+// is read by the column type's text input, a binary one (CopyRow::binary) by
+// its receive function (storage/value/pg_binary.h), as PostgreSQL does.
 class CopyRowBuilder {
  public:
   // Throws 42703 `column "x" of relation "t" does not exist`, 42701 `column
@@ -169,6 +145,8 @@ class CopyRowBuilder {
   CopyRowBuilder(const TableSchema& schema, const std::vector<std::string>& columns);
   Row Build(const CopyRow& row) const;
   const TableSchema& schema() const { return schema_; }
+  // The names of the fields' columns, in field order.
+  std::vector<std::string> FieldColumns() const;
 
  private:
   TableSchema schema_;
@@ -176,6 +154,8 @@ class CopyRowBuilder {
   bool identity_ = false;          // targets_ is every column in table order
   std::vector<Value> defaults_;    // per column: what a row that leaves it out holds
 };
+
+class BinaryCopyParser;
 
 struct CopyLoadOptions {
   // Rows per transaction when loading through a Database (each batch commits
@@ -215,12 +195,16 @@ class CopyLoader {
   void Submit();
   void Wait();
 
+  // The input's parser: parser_ for text and CSV, binary_ for FORMAT binary.
+  void MakeParser(CopyOptions options);
+
   Database* db_ = nullptr;
   Transaction* txn_ = nullptr;
   std::string table_;
   CopyLoadOptions load_;
   std::unique_ptr<CopyRowBuilder> builder_;
   std::unique_ptr<CopyParser> parser_;
+  std::unique_ptr<BinaryCopyParser> binary_;
   std::shared_ptr<Batch> batch_;
   std::optional<std::future<TxnResult>> in_flight_;
   std::shared_ptr<Batch> in_flight_batch_;

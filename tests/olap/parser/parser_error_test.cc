@@ -191,7 +191,11 @@ TEST(ParserErrors, MissingStatementsAreNotSupportedNotSyntaxErrors) {
              8},
         Case{"CREATE SEQUENCE s", "CREATE SEQUENCE is not supported", 8},
         Case{"DROP SEQUENCE s", "DROP SEQUENCE is not supported", 6},
-        Case{"DECLARE c CURSOR FOR SELECT 1", "DECLARE is not supported", 1},
+        Case{"COPY t TO PROGRAM 'cat'", "COPY ... PROGRAM is not supported", 11},
+        Case{"COPY (DELETE FROM t RETURNING a) TO STDOUT",
+             "COPY (INSERT / UPDATE / DELETE ... RETURNING) TO is not supported", 7},
+        Case{"UPDATE t SET a = 1 WHERE CURRENT OF c", "WHERE CURRENT OF is not supported", 26},
+        Case{"DELETE FROM t WHERE CURRENT OF c", "WHERE CURRENT OF is not supported", 21},
         Case{"SELECT 1; SAVEPOINT s", "SAVEPOINT is not supported", 11}}) {
     SCOPED_TRACE(c.sql);
     try {

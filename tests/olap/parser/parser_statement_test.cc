@@ -6,6 +6,7 @@
 #include <string>
 
 #include "olap/parser/parser.h"
+#include "storage/error.h"
 
 namespace forktail::sql {
 namespace {
@@ -269,6 +270,109 @@ TEST(ParserUtility, Copy) {
   ASSERT_EQ(st->copy->options.size(), 1u);
   EXPECT_EQ(st->copy->options[0].name, "delimiter");
   EXPECT_EQ(st->copy->options[0].value, "|");
+}
+
+TEST(ParserUtility, CopyQuerySpansItsText) {
+  const std::string sql = "COPY (SELECT a FROM t WHERE a > $1) TO STDOUT (FORMAT csv)";
+  StatementPtr st = One(sql);
+  ASSERT_NE(st->copy->query, nullptr);
+  const Statement& inner = *st->copy->query;
+  EXPECT_EQ(inner.kind, StatementKind::kSelect);
+  EXPECT_EQ(sql.substr(inner.begin, inner.end - inner.begin), "SELECT a FROM t WHERE a > $1");
+  EXPECT_EQ(inner.position, 7);
+  EXPECT_EQ(inner.max_parameter, 1);
+  EXPECT_FALSE(st->copy->from);
+}
+
+TEST(ParserCursor, Declare) {
+  EXPECT_EQ(S("declare c cursor for select 1"), "DECLARE c CURSOR FOR SELECT 1");
+  EXPECT_EQ(S("DECLARE \"Mixed\" BINARY INSENSITIVE NO SCROLL CURSOR WITH HOLD FOR VALUES (1)"),
+            "DECLARE Mixed BINARY INSENSITIVE NO SCROLL CURSOR WITH HOLD FOR VALUES (1)");
+  EXPECT_EQ(S("DECLARE c ASENSITIVE SCROLL CURSOR WITHOUT HOLD FOR (SELECT a FROM t)"),
+            "DECLARE c SCROLL CURSOR FOR SELECT a FROM t");
+  const std::string sql = "DECLARE c CURSOR FOR SELECT a FROM t WHERE a = $2 ORDER BY a";
+  StatementPtr st = One(sql);
+  const DeclareStmt& d = *st->declare;
+  EXPECT_EQ(d.name, "c");
+  EXPECT_EQ(d.scroll, -1);
+  EXPECT_FALSE(d.hold);
+  EXPECT_EQ(sql.substr(d.query->begin, d.query->end - d.query->begin),
+            "SELECT a FROM t WHERE a = $2 ORDER BY a");
+  EXPECT_EQ(d.query->position, 22);
+  EXPECT_EQ(d.query->max_parameter, 2);
+  EXPECT_EQ(st->max_parameter, 2);
+}
+
+TEST(ParserCursor, FetchAndMoveNormalizeTheirDirection) {
+  struct Case {
+    const char* sql;
+    const char* printed;
+  };
+  for (const Case& c : {
+           Case{"FETCH c", "FETCH FORWARD 1 FROM c"},
+           Case{"fetch from c", "FETCH FORWARD 1 FROM c"},
+           Case{"FETCH NEXT c", "FETCH FORWARD 1 FROM c"},
+           Case{"FETCH PRIOR FROM c", "FETCH BACKWARD 1 FROM c"},
+           Case{"FETCH FIRST IN c", "FETCH ABSOLUTE 1 FROM c"},
+           Case{"FETCH LAST c", "FETCH ABSOLUTE -1 FROM c"},
+           Case{"FETCH ABSOLUTE -3 c", "FETCH ABSOLUTE -3 FROM c"},
+           Case{"FETCH RELATIVE +2 FROM c", "FETCH RELATIVE 2 FROM c"},
+           Case{"FETCH 5 c", "FETCH FORWARD 5 FROM c"},
+           Case{"FETCH -5 IN c", "FETCH FORWARD -5 FROM c"},
+           Case{"FETCH ALL c", "FETCH FORWARD ALL FROM c"},
+           Case{"FETCH FORWARD c", "FETCH FORWARD 1 FROM c"},
+           Case{"FETCH FORWARD 2147483647 FROM c", "FETCH FORWARD 2147483647 FROM c"},
+           Case{"FETCH FORWARD ALL c", "FETCH FORWARD ALL FROM c"},
+           Case{"FETCH BACKWARD FROM c", "FETCH BACKWARD 1 FROM c"},
+           Case{"FETCH BACKWARD 3 c", "FETCH BACKWARD 3 FROM c"},
+           Case{"FETCH BACKWARD ALL FROM c", "FETCH BACKWARD ALL FROM c"},
+           Case{"MOVE LAST IN c", "MOVE ABSOLUTE -1 FROM c"},
+           Case{"move 0 \"C\"", "MOVE FORWARD 0 FROM C"},
+           // A direction word alone names the cursor, as in PostgreSQL.
+           Case{"FETCH next", "FETCH FORWARD 1 FROM next"},
+           Case{"FETCH forward", "FETCH FORWARD 1 FROM forward"},
+       }) {
+    EXPECT_EQ(S(c.sql), c.printed) << c.sql;
+  }
+  EXPECT_TRUE(One("MOVE c")->fetch->move);
+  EXPECT_FALSE(One("FETCH c")->fetch->move);
+  EXPECT_EQ(S("CLOSE c"), "CLOSE c");
+  EXPECT_EQ(S("CLOSE ALL"), "CLOSE ALL");
+}
+
+TEST(ParserCursor, Errors) {
+  struct Case {
+    const char* sql;
+    const char* sqlstate;
+    const char* message;
+    int position;
+  };
+  for (const Case& c : {
+           // PostgreSQL 15's answers.
+           Case{"fetch 1", "42601", "syntax error at end of input", 8},
+           Case{"fetch from", "42601", "syntax error at end of input", 11},
+           Case{"fetch 3000000000 c", "42601", "syntax error at or near \"3000000000\"", 7},
+           Case{"fetch absolute c", "42601", "syntax error at or near \"c\"", 16},
+           Case{"fetch 1 from", "42601", "syntax error at end of input", 13},
+           Case{"fetch all", "42601", "syntax error at end of input", 10},
+           Case{"declare c cursor for insert into t values (1)", "42601",
+                "syntax error at or near \"insert\"", 22},
+           Case{"declare c scroll no scroll cursor for select 1", "42P11",
+                "cannot specify both SCROLL and NO SCROLL", 0},
+           Case{"declare c asensitive insensitive cursor for select 1", "42P11",
+                "cannot specify both ASENSITIVE and INSENSITIVE", 0},
+           Case{"copy (select 1) from stdin", "42601", "syntax error at or near \"from\"", 17},
+       }) {
+    SCOPED_TRACE(c.sql);
+    try {
+      Parse(c.sql);
+      ADD_FAILURE() << "parsed without error";
+    } catch (const DbError& e) {
+      EXPECT_STREQ(e.sqlstate(), c.sqlstate);
+      EXPECT_EQ(std::string(e.what()), c.message);
+      EXPECT_EQ(e.position(), c.position);
+    }
+  }
 }
 
 TEST(ParserUtility, Explain) {

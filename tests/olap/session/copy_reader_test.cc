@@ -163,7 +163,7 @@ TEST(CopyReader, OptionsFollowPostgres) {
   EXPECT_EQ(o.EffectiveDelimiter(), '|');
   EXPECT_TRUE(o.header);
   EXPECT_EQ(o.EffectiveNull(), "");
-  auto error = [](std::vector<std::pair<std::string, std::optional<std::string>>> g) {
+  auto error = [](std::vector<CopyOptionItem> g) {
     try {
       ParseCopyOptions(g);
     } catch (const DbError& e) {

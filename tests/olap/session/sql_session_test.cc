@@ -203,13 +203,19 @@ TEST_F(EngineSessionTest, NegativePaths) {
   Run("CREATE TABLE nokey (a int)");
   ExpectDbError([&] { Run("ALTER TABLE nokey ALTER COLUMN a SET STATISTICS 10"); }, "0A000",
                 "ALTER TABLE ... ALTER COLUMN ... SET STATISTICS is not supported");
-  ExpectDbError([&] { Run("COPY item TO STDOUT"); }, "0A000", "COPY ... TO is not supported");
+  ExpectDbError([&] { Run("COPY item TO PROGRAM 'cat'"); }, "0A000",
+                "COPY ... PROGRAM is not supported");
   ExpectDbError([&] { Run("CREATE TABLE other.t (a int)"); }, "3F000",
                 "schema \"other\" does not exist");
   ExpectDbError([&] { session_->CopyIn("x"); }, "08P01", "no COPY FROM STDIN is in progress");
   Run("CREATE TABLE ckc (a int CHECK (a > 0), id serial)");
   ExpectDbError([&] { Run("COPY ckc (a, id) FROM STDIN"); }, "0A000",
                 "COPY into a table with CHECK constraints (\"ckc\") is not supported: use INSERT");
+  for (const char* all_columns : {"COPY ckc FROM STDIN", "COPY ckc FROM STDIN (FORMAT binary)"}) {
+    ExpectDbError([&] { Run(all_columns); }, "0A000",
+                  "COPY into a table with CHECK constraints (\"ckc\") is not supported: use "
+                  "INSERT");
+  }
   Run("CREATE TABLE idc (id serial, a int)");
   ExpectDbError([&] { Run("COPY idc (a) FROM STDIN"); }, "0A000",
                 "COPY that leaves out identity column \"id\" is not supported: list it and give "

@@ -7,6 +7,8 @@
 // "N passed, N failed" last; exits 1 when a check failed.
 package forktail;
 
+import java.io.StringReader;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -19,6 +21,8 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.Objects;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyManager;
 
 public final class JdbcRoundTrip {
   private static int passed = 0;
@@ -269,6 +273,40 @@ public final class JdbcRoundTrip {
         check("bad parameter", "22P02", e.getSQLState());
       }
       check("still usable", (long) kRows + 21, count(c, "jt"));
+    }
+    // Fetch size: inside a transaction the driver reads a query through a
+    // portal, fetchSize rows per Execute; COPY through its CopyManager.
+    try (Connection c = DriverManager.getConnection(url, "tester", "")) {
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("DROP TABLE IF EXISTS fs");
+        st.executeUpdate("CREATE TABLE fs (id integer PRIMARY KEY)");
+        st.executeUpdate("INSERT INTO fs SELECT i FROM generate_series(1, 1000) AS g(i)");
+      }
+      c.setAutoCommit(false);
+      try (Statement st = c.createStatement()) {
+        st.setFetchSize(100);
+        try (ResultSet rs = st.executeQuery("SELECT id FROM fs ORDER BY id")) {
+          long n = 0;
+          long sum = 0;
+          while (rs.next()) {
+            n++;
+            sum += rs.getInt(1);
+          }
+          check("fetch size rows", 1000L, n);
+          check("fetch size sum", 500500L, sum);
+        }
+      }
+      c.commit();
+      CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+      StringWriter out = new StringWriter();
+      check("copy out rows", 3L, copy.copyOut(
+          "COPY (SELECT id FROM fs WHERE id <= 3 ORDER BY id) TO STDOUT (FORMAT csv, HEADER)", out));
+      check("copy out data", "id\n1\n2\n3\n", out.toString());
+      check("copy in rows", 2L,
+          copy.copyIn("COPY fs FROM STDIN", new StringReader("1001\n1002\n")));
+      c.commit();
+      check("rows after copy in", 1002L, count(c, "fs"));
+      c.commit();
     }
     // reWriteBatchedInserts: the driver folds a batch into multi-row INSERTs
     // (VALUES ($1,$2),($3,$4),...) with 1, 2, 4, 8... rows per statement.
