@@ -19,6 +19,9 @@
 //   kDropTable    table u32
 //   kCreateIndex  table u32 | key count varint | key column u16*
 //                 (ALTER TABLE ADD PRIMARY KEY: the table's primary-key index)
+//   kAddForeignKey    table u32 | foreign key (ALTER TABLE ADD FOREIGN KEY)
+//   kDropConstraint   table u32 | name (ALTER TABLE DROP CONSTRAINT of a
+//                     foreign key or CHECK; DROP TABLE ... CASCADE)
 //   kCommit       (empty)
 //
 //   row    = count varint | value*
@@ -32,6 +35,12 @@
 //   schema = name | column count varint | (name | type | not_null u8)* |
 //            key count varint | key column u16*
 //            name = length varint | bytes;  type = tag without NULL bit + parameters
+//            then optional sections, each tag u8 | count varint | items:
+//            1 indexes, 2 defaults, 3 identities, 4 checks, 5 foreign keys
+//   foreign key = name | referenced table name | count varint |
+//            (column u16 | referenced column u16)* | on delete u8 | on update u8
+//            (ForeignKeyAction letters) | flags u8 (1 MATCH FULL) |
+//            delete-set count varint | column u16*
 //
 // Decoding never trusts the bytes: every read is bounds-checked and a short or
 // malformed payload is Status::Corruption (which replay reports with the LSN).
@@ -52,6 +61,7 @@ void EncodeValue(const Value& v, std::string* out);
 void EncodeRow(const Row& row, std::string* out);
 void EncodeSchema(const TableSchema& schema, std::string* out);
 void EncodeIndexDef(const IndexDef& index, std::string* out);
+void EncodeForeignKeyDef(const ForeignKeyDef& fk, std::string* out);
 
 // A cursor over a payload; every Read* fails (returns false) past the end.
 class Decoder {
@@ -67,6 +77,7 @@ class Decoder {
   bool ReadRow(Row* row);
   bool ReadSchema(TableSchema* schema);
   bool ReadIndexDef(IndexDef* index);
+  bool ReadForeignKeyDef(ForeignKeyDef* fk);
   bool ReadType(uint8_t type_id, Type* type);
   bool done() const { return p_.empty(); }
 
@@ -115,6 +126,14 @@ struct DropIndexRecord {
   TableId table;
   std::string name;
 };
+struct AddForeignKeyRecord {
+  TableId table;
+  ForeignKeyDef foreign_key;
+};
+struct DropConstraintRecord {
+  TableId table;
+  std::string name;
+};
 
 std::string EncodeInsert(TableId table, TupleId tid, const Row& row);
 std::string EncodeUpdate(TableId table, TupleId tid, TupleId new_tid,
@@ -129,6 +148,8 @@ std::string EncodeDropIndex(TableId table, std::string_view name);
 std::string EncodeSetIdentity(TableId table, ColumnId column, int64_t value);
 std::string EncodeCreateView(const ViewDef& view);
 std::string EncodeDropView(std::string_view name);
+std::string EncodeAddForeignKey(TableId table, const ForeignKeyDef& fk);
+std::string EncodeDropConstraint(TableId table, std::string_view name);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
 Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
@@ -141,5 +162,7 @@ Status DecodeDropIndex(std::string_view payload, DropIndexRecord* out);
 Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out);
 Status DecodeCreateView(std::string_view payload, ViewDef* out);
 Status DecodeDropView(std::string_view payload, std::string* name);
+Status DecodeAddForeignKey(std::string_view payload, AddForeignKeyRecord* out);
+Status DecodeDropConstraint(std::string_view payload, DropConstraintRecord* out);
 
 }  // namespace forktail::redo

@@ -72,6 +72,8 @@ enum class RecordType : uint8_t {
   kSetIdentity = 13,  // an identity column's last value
   kCreateView = 14,
   kDropView = 15,
+  kAddForeignKey = 16,   // ALTER TABLE ADD FOREIGN KEY
+  kDropConstraint = 17,  // of a foreign key or a CHECK constraint
   // 12..127 reserved for the engine; 128..255 for tests and tools.
   kTest = 200,
 };
