@@ -202,7 +202,7 @@ TEST_F(EngineSessionTest, NegativePaths) {
                 "multiple primary keys for table \"item\" are not allowed");
   Run("CREATE TABLE nokey (a int)");
   ExpectDbError([&] { Run("ALTER TABLE nokey ADD COLUMN b int"); }, "0A000",
-                "ALTER TABLE supports only ADD PRIMARY KEY");
+                "ALTER TABLE supports only ADD PRIMARY KEY, ADD FOREIGN KEY and DROP CONSTRAINT");
   ExpectDbError([&] { Run("COPY item TO STDOUT"); }, "0A000", "COPY ... TO is not supported");
   ExpectDbError([&] { Run("CREATE TABLE other.t (a int)"); }, "3F000",
                 "schema \"other\" does not exist");
