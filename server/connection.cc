@@ -475,6 +475,7 @@ void Connection::SendNotices(const BackendResult& result) {
     f.severity = "NOTICE";
     f.sqlstate = sqlstate::kSuccessfulCompletion;
     f.message = notice;
+    SplitMessageFields(&f);  // "drop cascades to 2 other objects\nDETAIL:  ..."
     EncodeErrorResponse(stream_.output(), 'N', f);
   }
 }

@@ -150,6 +150,7 @@ class Parser {
   StatementPtr ParseCreateView(bool or_replace);
   ColumnDef ParseColumnDef();
   TableConstraint ParseTableConstraint();
+  void ParseReferences(TableConstraint& c);
   std::vector<Option> ParseParenOptions();  // '(' name [=] [value], ... ')'
   StatementPtr ParseDrop();
   StatementPtr ParseAlter();

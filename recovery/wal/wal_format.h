@@ -72,7 +72,9 @@ enum class RecordType : uint8_t {
   kSetIdentity = 13,  // an identity column's last value
   kCreateView = 14,
   kDropView = 15,
-  kAlterTable = 16,  // ALTER TABLE: a rewrite into a new table, or a new schema
+  kAddForeignKey = 16,   // ALTER TABLE ADD FOREIGN KEY
+  kDropConstraint = 17,  // of a foreign key or a CHECK constraint
+  kAlterTable = 18,  // ALTER TABLE: a rewrite into a new table, or a new schema
   // 12..127 reserved for the engine; 128..255 for tests and tools.
   kTest = 200,
 };

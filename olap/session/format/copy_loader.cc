@@ -152,6 +152,7 @@ CopyLoader::CopyLoader(Transaction& txn, std::string table, const std::vector<st
                        CopyOptions options)
     : txn_(&txn), table_(std::move(table)) {
   builder_ = std::make_unique<CopyRowBuilder>(txn.GetTable(table_).schema(), columns);
+  statement_ = std::make_unique<Transaction::StatementScope>(txn, nullptr);
   MakeParser(std::move(options));
 }
 
@@ -196,9 +197,11 @@ void CopyLoader::Submit() {
   rows_ += batch->rows.size();
   in_flight_ = db_->RunAsync([batch, table = table_](Transaction& txn) {
     try {
+      Transaction::StatementScope statement(txn, nullptr);
       for (size_t i = 0; i < batch->rows.size(); i++) {
         InsertRow(txn, table, batch->rows[i], batch->lines[i]);
       }
+      statement.End();
     } catch (const DbError&) {
       batch->error = std::current_exception();
       throw;
@@ -227,6 +230,8 @@ uint64_t CopyLoader::Finish() {
   if (txn_ == nullptr) {
     Submit();
     Wait();
+  } else {
+    statement_->End();
   }
   return rows_;
 }

@@ -153,13 +153,33 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
   }
 }
 
-StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
-  if (statement.kind == sql::StatementKind::kInsert) return Insert(std::move(bound));
-  if (statement.kind == sql::StatementKind::kUpdate ||
-      statement.kind == sql::StatementKind::kDelete) {
-    return UpdateOrDelete(statement, std::move(bound));
+// What foreign-key actions need of SQL: DEFAULT expressions and CHECKs.
+class WriteExecutor::ActionHooks : public StatementHooks {
+ public:
+  explicit ActionHooks(const WriteExecutor& executor) : executor_(executor) {}
+  Value ColumnDefault(const Table& table, ColumnId column) override {
+    return EvaluateColumnDefault(table.schema().column(column));
   }
-  NotSupported("this statement in a write context", statement.position);
+  void CheckUpdatedRow(const Table& table, const Row& row) override {
+    executor_.EnforceChecks(table.schema().name, {row});
+  }
+
+ private:
+  const WriteExecutor& executor_;
+};
+
+StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
+  const bool insert = statement.kind == sql::StatementKind::kInsert;
+  if (!insert && statement.kind != sql::StatementKind::kUpdate &&
+      statement.kind != sql::StatementKind::kDelete) {
+    NotSupported("this statement in a write context", statement.position);
+  }
+  ActionHooks hooks(*this);
+  Transaction::StatementScope scope(txn_, &hooks);
+  StatementResult result =
+      insert ? Insert(std::move(bound)) : UpdateOrDelete(statement, std::move(bound));
+  scope.End();  // foreign keys
+  return result;
 }
 
 std::optional<WriteExecutor::CheckViolation> WriteExecutor::FindCheckViolation(
