@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "olap/plan/catalog/backend_directory.h"
 #include "storage/value/value.h"
 
 namespace forktail {
@@ -62,6 +63,10 @@ struct BackendSessionOptions {
   std::string database;
   std::string application_name;
   std::string options;  // the startup packet's "options" (e.g. "-c key=value")
+  int32_t pid = 0;      // as BackendKeyData tells the client (pg_backend_pid())
+  // The server's backends (pg_stat_activity, pg_cancel_backend); outlives
+  // the session.
+  BackendDirectory* backends = nullptr;
 };
 
 class BackendSession {

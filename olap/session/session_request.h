@@ -36,6 +36,8 @@ struct SqlSession::Request {
   std::vector<Value> parameters;
   // now()'s value: the block's start (0 outside a block: the statement's).
   int64_t transaction_timestamp = 0;
+  // The session as the binder sees it (BindOptions::session).
+  std::shared_ptr<const CatalogSession> catalog_session;
 
   // The query a statement holds (DECLARE ... FOR query, COPY (query) TO) as
   // a request of its own: the same text, parameters and ownership.
@@ -51,6 +53,7 @@ struct SqlSession::Request {
     options.parameter_types = parameter_types;
     options.parameters = parameters;
     options.transaction_timestamp = transaction_timestamp;
+    options.session = catalog_session;
     return options;
   }
 };
