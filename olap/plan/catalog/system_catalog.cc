@@ -59,21 +59,6 @@ class RowBuilder {
 
 bool IsViewOid(int32_t oid) { return oid >= 12000; }
 
-// quote_ident(): bare if a plain lower-case identifier, else double-quoted.
-std::string QuoteIdent(const std::string& s) {
-  bool plain = !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_');
-  for (char c : s) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '$')) plain = false;
-  }
-  if (plain) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
-
 // The columns of an index relation ('i'): its primary key or secondary index.
 const std::vector<ColumnId>& IndexColumns(const CatalogRelation& r) {
   const TableSchema& s = r.table->schema();
