@@ -27,6 +27,14 @@
 //                 always comes last)
 //                 source = kind u8 (0 column: column u16; 1 constant: value;
 //                          2 identity: nothing)
+//   kCreateSequence  sequence u32 | sequence def | state
+//   kAlterSequence   sequence u32 | sequence def | state (all of it, as ALTER left it)
+//   kDropSequence    sequence u32
+//   kSetSequence     sequence u32 | state (nextval, setval)
+//                 sequence def = name | type u8 | start, increment, min, max,
+//                   cache svarint | cycle u8 | owner table u32 (0: none) |
+//                   owner column name | identity u8
+//                 state = last_value svarint | is_called u8
 //   kCommit       (empty)
 //
 //   row    = count varint | value*
@@ -70,6 +78,7 @@ class Decoder {
   bool ReadU32(uint32_t* v);
   bool ReadU64(uint64_t* v);
   bool ReadVarint(uint64_t* v);
+  bool ReadSvarint(int64_t* v);
   bool ReadBytes(std::string* s);
   bool ReadValue(Value* v);
   bool ReadRow(Row* row);
@@ -151,6 +160,10 @@ std::string EncodeRewriteTable(TableId table, TableId new_table, uint32_t max_ro
                                const TableSchema& schema, const std::vector<ColumnSource>& sources);
 std::string EncodeReplaceSchema(TableId table, const TableSchema& schema);
 std::string EncodeDropView(std::string_view name);
+// kCreateSequence and kAlterSequence share a payload; kDropSequence's is
+// EncodeDropTable's (the id).
+std::string EncodeSequence(const Sequence& sequence);
+std::string EncodeSetSequence(TableId sequence, const SequenceState& state);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
 Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
@@ -164,5 +177,7 @@ Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out);
 Status DecodeCreateView(std::string_view payload, ViewDef* out);
 Status DecodeAlterTable(std::string_view payload, AlterTableRecord* out);
 Status DecodeDropView(std::string_view payload, std::string* name);
+Status DecodeSequence(std::string_view payload, Sequence* out);
+Status DecodeSetSequence(std::string_view payload, TableId* sequence, SequenceState* state);
 
 }  // namespace forktail::redo

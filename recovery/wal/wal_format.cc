@@ -59,6 +59,14 @@ std::string RecordTypeName(RecordType type) {
       return "alter_table";
     case RecordType::kDropView:
       return "drop_view";
+    case RecordType::kCreateSequence:
+      return "create_sequence";
+    case RecordType::kDropSequence:
+      return "drop_sequence";
+    case RecordType::kAlterSequence:
+      return "alter_sequence";
+    case RecordType::kSetSequence:
+      return "set_sequence";
     case RecordType::kTest:
       return "test";
   }
