@@ -148,6 +148,11 @@ class Parser {
   StatementPtr ParseCreateTable(bool temporary);
   StatementPtr ParseCreateIndex(bool unique);
   StatementPtr ParseCreateView(bool or_replace);
+  StatementPtr ParseCreateSequence(bool temporary, bool unlogged);  // parser_sequence.cc
+  StatementPtr ParseAlterSequence();
+  bool IsSequenceOption() const;
+  SequenceOption ParseSequenceOption();
+  std::vector<SequenceOption> ParseSequenceOptions();  // zero or more
   ColumnDef ParseColumnDef();
   TableConstraint ParseTableConstraint();
   std::vector<Option> ParseParenOptions();  // '(' name [=] [value], ... ')'

@@ -44,9 +44,9 @@ void Parser::RefuseMissingObject(const char* verb) const {
     what += " OR REPLACE";
     ahead = 2;
   }
-  for (const char* object : {"view", "materialized", "sequence", "function", "procedure", "trigger",
-                             "schema", "type", "extension", "role", "user", "database", "domain",
-                             "rule", "policy", "aggregate", "operator"}) {
+  for (const char* object :
+       {"view", "materialized", "function", "procedure", "trigger", "schema", "type", "extension",
+        "role", "user", "database", "domain", "rule", "policy", "aggregate", "operator"}) {
     if (IsKw(object, ahead)) {
       std::string name = object;
       if (name == "materialized") name = "materialized view";
@@ -70,14 +70,16 @@ StatementPtr Parser::ParseCreate() {
     return ParseCreateView(true);
   }
   bool temporary = false;
+  bool unlogged = false;
   if (AcceptKw("temp") || AcceptKw("temporary")) {
     temporary = true;
   } else if (AcceptKw("local") || AcceptKw("global")) {
     if (!AcceptKw("temp")) ExpectKw("temporary");
     temporary = true;
   } else {
-    AcceptKw("unlogged");
+    unlogged = AcceptKw("unlogged");
   }
+  if (IsKw("sequence")) return ParseCreateSequence(temporary, unlogged);
   if (temporary && (IsKw("view") || (IsKw("recursive") && IsKw("view", 1)))) {
     NotSupportedAt(Peek(), "CREATE TEMPORARY VIEW");
   }
@@ -190,7 +192,12 @@ ColumnDef Parser::ParseColumnDef() {
       ExpectKw("as");
       if (!IsKw("identity")) NotSupportedAt(generated, "GENERATED ... AS (expression)");
       ++pos_;
-      if (IsPunct('(')) NotSupportedAt(Peek(), "sequence options of an identity column");
+      if (AcceptPunct('(')) {
+        // At least one option, as PostgreSQL's grammar asks.
+        if (!IsSequenceOption()) ErrorAtCurrent();
+        col.identity_options = ParseSequenceOptions();
+        ExpectPunct(')');
+      }
     } else if (IsKw("primary") && IsKw("key", 1)) {
       pos_ += 2;
       col.primary_key = true;
@@ -299,6 +306,8 @@ StatementPtr Parser::ParseDrop() {
     AcceptKw("concurrently");
   } else if (AcceptKw("view")) {
     drop->object = "view";
+  } else if (AcceptKw("sequence")) {
+    drop->object = "sequence";
   } else {
     if (!IsKw("table")) RefuseMissingObject("DROP");
     ExpectKw("table");
@@ -333,6 +342,7 @@ std::string UpperWord(const Token& t) {
 // ALTER TABLE [IF EXISTS] [ONLY] name action [, action ...] | RENAME ...
 StatementPtr Parser::ParseAlter() {
   ExpectKw("alter");
+  if (IsKw("sequence")) return ParseAlterSequence();
   if (!IsKw("table")) {
     // ALTER INDEX, VIEW, SEQUENCE, ...: objects or forms Forktail lacks.
     const Token& at = Peek();
