@@ -241,6 +241,62 @@ int64_t Transaction::NextIdentity(std::string_view table, ColumnId column) {
   return last + 1;
 }
 
+const Sequence& Transaction::GetSequence(TableId id) const {
+  const Sequence* sequence = catalog_->GetSequence(id);
+  if (sequence == nullptr) {
+    throw DbError(sqlstate::kUndefinedTable,
+                  fmt::format("sequence with OID {} does not exist", id.value()));
+  }
+  return *sequence;
+}
+
+TableId Transaction::CreateSequence(SequenceDef def, SequenceState state) {
+  const TableId id = catalog_->CreateSequence(std::move(def), state);
+  Undo undo{UndoKind::kCreateSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kCreateSequence, redo::EncodeSequence(GetSequence(id))});
+  return id;
+}
+
+void Transaction::DropSequence(TableId id) {
+  Undo undo{UndoKind::kDropSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.sequence = std::make_shared<const Sequence>(catalog_->DropSequence(id));
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kDropSequence, redo::EncodeDropTable(id)});
+}
+
+void Transaction::AlterSequence(TableId id, SequenceDef def, SequenceState state) {
+  Undo undo{UndoKind::kAlterSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.sequence =
+      std::make_shared<const Sequence>(catalog_->ReplaceSequence(id, std::move(def), state));
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kAlterSequence, redo::EncodeSequence(GetSequence(id))});
+}
+
+int64_t Transaction::NextVal(TableId id) {
+  const Sequence& sequence = GetSequence(id);
+  SequenceState state = sequence.state;
+  const int64_t value = NextSequenceValue(sequence.def, &state);  // or throws 2200H
+  Undo undo{UndoKind::kSequenceState, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.state_before = sequence.state;
+  undo_.push_back(std::move(undo));
+  catalog_->SetSequenceState(id, state);
+  moved_sequences_.push_back(id);
+  redo_.push_back({wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, state)});
+  return value;
+}
+
+void Transaction::SetVal(TableId id, int64_t value, bool is_called) {
+  const Sequence& sequence = GetSequence(id);
+  const SequenceState state = CheckedSequenceValue(sequence.def, value, is_called);
+  Undo undo{UndoKind::kSequenceState, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.state_before = sequence.state;
+  undo_.push_back(std::move(undo));
+  catalog_->SetSequenceState(id, state);
+  moved_sequences_.push_back(id);
+  redo_.push_back({wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, state)});
+}
+
 void Transaction::CreateView(ViewDef view) {
   std::string payload = redo::EncodeCreateView(view);
   Undo undo{UndoKind::kCreateView, TableId(0), kInvalidTupleId, kInvalidTupleId, {}, {}};
@@ -320,6 +376,22 @@ void Transaction::Rollback() noexcept {
           catalog_->GetTable(u.table).SetIdentityValue(
               ColumnId(static_cast<uint16_t>(u.index_position)), u.identity_before);
           break;
+        case UndoKind::kCreateSequence:
+          catalog_->DropSequence(u.table);
+          break;
+        case UndoKind::kDropSequence:
+          catalog_->RestoreSequence(*u.sequence);
+          break;
+        case UndoKind::kAlterSequence:
+          catalog_->ReplaceSequence(u.table, u.sequence->def, u.sequence->state);
+          break;
+        case UndoKind::kSequenceState:
+          // A value handed out stays used when the transaction rolls back,
+          // as in PostgreSQL. Only a dry run (an optimistic block's step,
+          // run again at COMMIT) gives it back, so that the run at COMMIT
+          // draws the same value.
+          if (discard_on_return_) catalog_->SetSequenceState(u.table, u.state_before);
+          break;
       }
     }
   } catch (const std::exception& e) {
@@ -331,6 +403,18 @@ void Transaction::Rollback() noexcept {
   redo_.clear();
   output_.clear();
   dropped_.clear();
+  // The states the rollback left the moved sequences in (an ALTER SEQUENCE
+  // undone with them may have moved them back), for the engine to log.
+  if (!discard_on_return_) {
+    std::set<TableId> logged;
+    for (TableId id : moved_sequences_) {
+      const Sequence* sequence = catalog_->GetSequence(id);
+      if (sequence == nullptr || !logged.insert(id).second) continue;
+      kept_redo_.push_back(
+          {wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, sequence->state)});
+    }
+  }
+  moved_sequences_.clear();
 }
 
 void Transaction::FinishCommit() {
