@@ -475,6 +475,7 @@ void Connection::SendNotices(const BackendResult& result) {
     f.severity = "NOTICE";
     f.sqlstate = sqlstate::kSuccessfulCompletion;
     f.message = notice;
+    SplitMessageFields(&f);  // a DETAIL line of its own (drop cascades to N other objects)
     EncodeErrorResponse(stream_.output(), 'N', f);
   }
 }

@@ -219,28 +219,6 @@ void Transaction::DropIndex(std::string_view index_name) {
   redo_.push_back({wal::RecordType::kDropIndex, redo::EncodeDropIndex(table, index_name)});
 }
 
-int64_t Transaction::NextIdentity(std::string_view table, ColumnId column) {
-  Table& t = Writable(table);
-  const ColumnDef& def = t.schema().column(column);
-  const int64_t last = t.identity_value(column);
-  const int64_t max = def.type.id == TypeId::kSmallInt  ? INT16_MAX
-                      : def.type.id == TypeId::kInteger ? INT32_MAX
-                                                        : INT64_MAX;
-  if (last >= max) {
-    throw DbError("2200H", fmt::format("nextval: reached maximum value of sequence \"{}_{}_seq\" "
-                                       "({})",
-                                       t.schema().name, def.name, max));
-  }
-  Undo undo{UndoKind::kIdentity, t.id(), kInvalidTupleId, kInvalidTupleId, {}, {}};
-  undo.index_position = column.value();
-  undo.identity_before = last;
-  undo_.push_back(std::move(undo));
-  t.SetIdentityValue(column, last + 1);
-  redo_.push_back(
-      {wal::RecordType::kSetIdentity, redo::EncodeSetIdentity(t.id(), column, last + 1)});
-  return last + 1;
-}
-
 const Sequence& Transaction::GetSequence(TableId id) const {
   const Sequence* sequence = catalog_->GetSequence(id);
   if (sequence == nullptr) {
@@ -367,14 +345,6 @@ void Transaction::Rollback() noexcept {
           break;
         case UndoKind::kReplaceSchema:
           catalog_->ReplaceSchema(u.table, *u.schema_before);
-          break;
-        case UndoKind::kIdentity:
-          // As a sequence: a value handed out stays used when the transaction
-          // rolls back. Only a dry run (an optimistic block's step, run again
-          // at COMMIT) gives it back, so that the rerun draws the same value.
-          if (!discard_on_return_) break;
-          catalog_->GetTable(u.table).SetIdentityValue(
-              ColumnId(static_cast<uint16_t>(u.index_position)), u.identity_before);
           break;
         case UndoKind::kCreateSequence:
           catalog_->DropSequence(u.table);

@@ -95,13 +95,6 @@ class Transaction {
   // and DROP INDEX (42704 if there is no such index); logged, undone.
   void CreateIndex(std::string_view table, IndexDef index);
   void DropIndex(std::string_view index_name);
-  // The next value of an identity column (SERIAL, GENERATED ... AS
-  // IDENTITY): its last value + 1, logged with the transaction. As with
-  // PostgreSQL's sequences a rollback does not give it back, except for a
-  // DiscardOnReturn dry run; unlike them, a value drawn by a transaction that
-  // never committed may be drawn again after a restart. 2200H past the
-  // type's maximum.
-  int64_t NextIdentity(std::string_view table, ColumnId column);
   // Sequences (storage/table/sequence.h). Creating, altering and dropping
   // one is DDL: logged, undone (CreateSequence: 42P07 if the name is taken).
   // NextVal and SetVal move its state as PostgreSQL's nextval and setval
@@ -179,7 +172,6 @@ class Transaction {
     kAddPrimaryKey,
     kCreateIndex,
     kDropIndex,
-    kIdentity,
     kCreateView,
     kDropView,
     kRewriteTable,    // table: the old table; new_table: its replacement
@@ -198,7 +190,6 @@ class Transaction {
     std::vector<bool> not_null_before;                 // kAddPrimaryKey
     size_t index_position = 0;                         // kCreateIndex, kDropIndex
     IndexDef index;                                    // kDropIndex
-    int64_t identity_before = 0;                       // kIdentity (index_position: the column)
     ViewDef view;                                      // kCreateView (its name), kDropView
     TableId new_table;                                 // kRewriteTable
     std::shared_ptr<const TableSchema> schema_before;  // kReplaceSchema

@@ -552,6 +552,9 @@ enum class AlterKind : uint8_t {
   kDropNotNull,      // ALTER [COLUMN] name DROP NOT NULL
   kRenameColumn,     // RENAME [COLUMN] name TO new_name (the statement's only action)
   kRenameTable,      // RENAME TO new_name (the statement's only action)
+  // ALTER [COLUMN] name {RESTART [[WITH] n] | SET sequence option | SET
+  // GENERATED {ALWAYS | BY DEFAULT}}...: an identity column's sequence and kind
+  kAlterIdentity,
 };
 
 // One action of ALTER TABLE (a statement may list several, comma-separated).
@@ -566,6 +569,10 @@ struct AlterAction {
   bool if_exists = false;      // ADD COLUMN IF NOT EXISTS, DROP COLUMN IF EXISTS
   bool cascade = false;        // DROP COLUMN ... CASCADE
   int position = 0;            // of the action's first word
+  // kAlterIdentity: the sequence options, and SET GENERATED (1 BY DEFAULT,
+  // 2 ALWAYS; 0 not given)
+  std::vector<SequenceOption> identity_options;
+  int set_generated = 0;
 };
 
 struct AlterTableStmt {

@@ -150,7 +150,7 @@ class Parser {
   StatementPtr ParseCreateView(bool or_replace);
   StatementPtr ParseCreateSequence(bool temporary, bool unlogged);  // parser_sequence.cc
   StatementPtr ParseAlterSequence();
-  bool IsSequenceOption() const;
+  bool IsSequenceOption(size_t k = 0) const;  // the k-th token starts one
   SequenceOption ParseSequenceOption();
   std::vector<SequenceOption> ParseSequenceOptions();  // zero or more
   ColumnDef ParseColumnDef();

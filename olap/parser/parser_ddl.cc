@@ -425,6 +425,30 @@ AlterAction Parser::ParseAlterAction() {
     AcceptKw("column");
     a.column_name = ParseColId();
     const Token& what = Peek();
+    if (IsKw("restart") || (IsKw("set") && (IsKw("generated", 1) || IsSequenceOption(1)))) {
+      // An identity column's options, one after another (PostgreSQL's
+      // alter_identity_column_option_list).
+      a.kind = AlterKind::kAlterIdentity;
+      for (;;) {
+        if (IsKw("restart")) {
+          a.identity_options.push_back(ParseSequenceOption());
+        } else if (IsKw("set") && IsKw("generated", 1)) {
+          pos_ += 2;
+          if (AcceptKw("always")) {
+            a.set_generated = 2;
+          } else {
+            ExpectKw("by");
+            ExpectKw("default");
+            a.set_generated = 1;
+          }
+        } else if (IsKw("set") && IsSequenceOption(1)) {
+          ++pos_;
+          a.identity_options.push_back(ParseSequenceOption());
+        } else {
+          return a;
+        }
+      }
+    }
     if (AcceptKw("type") || (IsKw("set") && IsKw("data", 1) && IsKw("type", 2))) {
       if (IsKw("set")) pos_ += 3;
       a.kind = AlterKind::kAlterColumnType;

@@ -16,10 +16,10 @@ static std::string ParseNumericOnly(Parser& p) {
   return sign + p.Advance().text;
 }
 
-bool Parser::IsSequenceOption() const {
+bool Parser::IsSequenceOption(size_t k) const {
   for (const char* word : {"as", "cache", "cycle", "no", "increment", "maxvalue", "minvalue",
                            "owned", "sequence", "start", "restart"}) {
-    if (IsKw(word)) return true;
+    if (IsKw(word, k)) return true;
   }
   return false;
 }

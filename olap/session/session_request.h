@@ -36,6 +36,9 @@ struct SqlSession::Request {
   std::vector<Value> parameters;
   // now()'s value: the block's start (0 outside a block: the statement's).
   int64_t transaction_timestamp = 0;
+  // Set while the statement runs on the transaction thread (RunStatement):
+  // what its nextval / currval / setval / lastval calls reach.
+  SequenceAccess* sequences = nullptr;
 
   // The query a statement holds (DECLARE ... FOR query, COPY (query) TO) as
   // a request of its own: the same text, parameters and ownership.
@@ -51,6 +54,7 @@ struct SqlSession::Request {
     options.parameter_types = parameter_types;
     options.parameters = parameters;
     options.transaction_timestamp = transaction_timestamp;
+    options.sequences = sequences;
     return options;
   }
 };

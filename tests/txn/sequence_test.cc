@@ -2,9 +2,11 @@
 // AlterSequence / DropSequence with their undo (a value handed out is never
 // taken back, except by a dry run), what reaches the log (a failed
 // transaction's sequence states too), recovery through the log and through
-// a checkpoint.
+// a checkpoint, and the migration of identity columns made before sequences.
 #include <gtest/gtest.h>
 
+#include "recovery/redo_codec.h"
+#include "recovery/wal/log_writer.h"
 #include "tests/common/txn_test_util.h"
 
 namespace forktail {
@@ -116,6 +118,74 @@ TEST(Sequences, DdlIsUndoneAndReplayed) {
   db.reset();
   db = Database::Open(dir.path());
   EXPECT_EQ(Next(*db, s), 10);
+}
+
+// A database written before sequences: a SERIAL and an identity column,
+// whose last values are per-table counters (kSetIdentity records).
+void WriteLegacyLog(const std::string& dir) {
+  TableSchema schema{
+      "t",
+      {{"id", Type::Integer(), true}, {"n", Type::BigInt(), true}, {"v", Type::Text()}},
+      {ColumnId(0)}};
+  schema.columns[0].identity = ColumnIdentity::kSerial;
+  schema.columns[1].identity = ColumnIdentity::kAlways;
+  std::unique_ptr<wal::LogWriter> w;
+  ASSERT_TRUE(wal::LogWriter::Open(dir, wal::LogWriterOptions{}, &w).ok());
+  // The payloads outlive the records that point at them.
+  const std::vector<std::pair<wal::RecordType, std::string>> payloads = {
+      {wal::RecordType::kCreateTable, redo::EncodeCreateTable(TableId(1), {}, schema)},
+      {wal::RecordType::kSetIdentity, redo::EncodeSetIdentity(TableId(1), ColumnId(0), 1)},
+      {wal::RecordType::kSetIdentity, redo::EncodeSetIdentity(TableId(1), ColumnId(1), 1)},
+      {wal::RecordType::kInsert,
+       redo::EncodeInsert(TableId(1), {BlockNo(0), SlotNo(0)},
+                          {Value::Integer(1), Value::BigInt(1), Value::Text("a")})},
+      {wal::RecordType::kSetIdentity, redo::EncodeSetIdentity(TableId(1), ColumnId(0), 5)},
+      {wal::RecordType::kCommit, ""}};
+  std::vector<wal::RecordInput> records;
+  for (const auto& [type, payload] : payloads) records.push_back({type, 1, payload});
+  std::vector<wal::Lsn> lsns;
+  ASSERT_TRUE(w->Append(records, &lsns).ok());
+  ASSERT_TRUE(w->WaitDurable(lsns.back()).ok());
+  ASSERT_TRUE(w->Close().ok());
+}
+
+TEST(Sequences, IdentityColumnsMadeBeforeSequencesGetTheirsAtOpen) {
+  TempDir dir;
+  WriteLegacyLog(dir.path());
+  auto check = [](Database& db) {
+    ExpectOk(db.Run([&](Transaction& txn) {
+      const Catalog& catalog = db.frozen_catalog();
+      const Table& t = txn.GetTable("t");
+      EXPECT_EQ(catalog.sequences().size(), 2u);
+      const Sequence* serial = catalog.FindSequence("t_id_seq");
+      ASSERT_NE(serial, nullptr);
+      EXPECT_EQ(serial->def.type, TypeId::kInteger);
+      EXPECT_EQ(serial->def.max, INT32_MAX);
+      EXPECT_EQ(serial->def.owner_table, t.id());
+      EXPECT_EQ(serial->def.owner_column, "id");
+      EXPECT_FALSE(serial->def.identity);
+      EXPECT_EQ(t.schema().columns[0].identity, ColumnIdentity::kNone);
+      EXPECT_EQ(t.schema().columns[0].default_sql, "nextval('t_id_seq'::regclass)");
+      const Sequence* identity = catalog.IdentitySequence(t.id(), "n");
+      ASSERT_NE(identity, nullptr);
+      EXPECT_EQ(identity->def.name, "t_n_seq");
+      EXPECT_EQ(t.schema().columns[1].identity, ColumnIdentity::kAlways);
+    }));
+  };
+  TableId serial;
+  {
+    auto db = Database::Open(dir.path());
+    check(*db);
+    serial = db->frozen_catalog().FindSequence("t_id_seq")->id;
+    EXPECT_EQ(StateOf(*db, serial), (SequenceState{5, true}));
+    EXPECT_EQ(Next(*db, serial), 6);
+  }
+  // The migration was logged: replayed once, not made again.
+  auto db = Database::Open(dir.path());
+  check(*db);
+  EXPECT_EQ(Next(*db, serial), 7);
+  const TableId n = db->frozen_catalog().FindSequence("t_n_seq")->id;
+  EXPECT_EQ(Next(*db, n), 2);
 }
 
 }  // namespace

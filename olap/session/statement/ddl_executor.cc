@@ -2,7 +2,8 @@
 //
 //   CREATE TABLE [IF NOT EXISTS]  the binder's schema; an existing table with
 //                                 IF NOT EXISTS: NOTICE, nothing done.
-//   DROP TABLE [IF EXISTS] a, b   dropped at commit (Transaction::DropTable).
+//   DROP TABLE [IF EXISTS] a, b   dropped at commit (Transaction::DropTable),
+//                                 with the sequences its columns own.
 //   DROP INDEX [IF EXISTS] a, b   Transaction::DropIndex (logged, undone);
 //                                 42704 for an unknown name, a NOTICE with
 //                                 IF EXISTS.
@@ -15,7 +16,9 @@
 //                                 methods, partial and expression indexes:
 //                                 0A000.
 //   ALTER TABLE                   alter_table.cc
-//   TRUNCATE a, b                 deletes every row (undoable, logged).
+//   TRUNCATE a, b [RESTART IDENTITY]  deletes every row (undoable, logged);
+//                                 RESTART IDENTITY restarts the sequences
+//                                 the tables' columns own.
 //   VACUUM                        a no-op (deleted slots are reclaimed by block
 //                                 compaction, not by VACUUM).
 //   ANALYZE / VACUUM ANALYZE      recomputes the tables' statistics exactly.
@@ -66,7 +69,12 @@ StatementResult WriteExecutor::CreateTable(const sql::Statement& statement,
     result.notices.push_back("relation \"" + bound.schema.name + "\" already exists, skipping");
     return result;
   }
-  txn_.CreateTable(std::move(bound.schema));
+  const TableId table = txn_.CreateTable(std::move(bound.schema));
+  // SERIAL and identity columns' sequences, owned by their columns.
+  for (Sequence& sequence : bound.sequences) {
+    sequence.def.owner_table = table;
+    txn_.CreateSequence(std::move(sequence.def), sequence.state);  // 42P07: SEQUENCE NAME taken
+  }
   return result;
 }
 
@@ -145,10 +153,23 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
   StatementResult result;
   const bool index = drop.object == "index";
   const bool view = drop.object == "view";
-  result.command_tag = index ? "DROP INDEX" : view ? "DROP VIEW" : "DROP TABLE";
+  const bool sequence = drop.object == "sequence";
+  result.command_tag = index      ? "DROP INDEX"
+                       : view     ? "DROP VIEW"
+                       : sequence ? "DROP SEQUENCE"
+                                  : "DROP TABLE";
   for (size_t i = 0; i < drop.names.size(); i++) {
     int position = i < drop.name_positions.size() ? drop.name_positions[i] : statement.position;
     std::string name = TableNameOf(drop.names[i], position);
+    if (sequence) {
+      DropSequence(name, drop.if_exists, drop.cascade, position, &result);
+      continue;
+    }
+    if (!index && context_.catalog->FindSequence(name) != nullptr) {
+      throw DbError(sqlstate::kWrongObjectType,
+                    "\"" + name + "\" is not a " + (view ? "view" : "table"), position)
+          .WithHint("Use DROP SEQUENCE to remove a sequence.");
+    }
     if (view) {
       if (context_.catalog->FindView(name) == nullptr) {
         if (context_.catalog->FindTable(name) != nullptr) {
@@ -190,6 +211,7 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
       continue;
     }
     DropDependentViews(name, "table", drop.cascade, &result);
+    DropOwnedSequences(name, "", drop.cascade, &result);
     txn_.DropTable(name);
   }
   return result;
@@ -240,6 +262,14 @@ StatementResult WriteExecutor::Truncate(const sql::Statement& statement) {
     FindTableOrThrow(*context_.catalog, names.back(), statement.position);
   }
   for (const std::string& name : names) {
+    if (statement.truncate->restart_identity) {
+      // The sequences its columns own start again (PostgreSQL's RESTART
+      // IDENTITY), transactionally.
+      for (TableId id : context_.catalog->OwnedSequences(context_.catalog->FindTable(name)->id())) {
+        const Sequence& sequence = txn_.GetSequence(id);
+        txn_.AlterSequence(id, sequence.def, {sequence.def.start, false});
+      }
+    }
     std::vector<TupleId> tids;
     txn_.Scan(name, [&](TupleId tid, const Row&) {
       tids.push_back(tid);

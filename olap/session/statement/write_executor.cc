@@ -121,6 +121,8 @@ bool WriteExecutor::Handles(const sql::Statement& statement) {
     case sql::StatementKind::kAlterTable:
     case sql::StatementKind::kTruncate:
     case sql::StatementKind::kVacuum:
+    case sql::StatementKind::kCreateSequence:
+    case sql::StatementKind::kAlterSequence:
       return true;
     default:
       return false;
@@ -148,6 +150,10 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
       return Truncate(statement);
     case sql::StatementKind::kVacuum:
       return Vacuum(statement);
+    case sql::StatementKind::kCreateSequence:
+      return CreateSequence(statement);
+    case sql::StatementKind::kAlterSequence:
+      return AlterSequence(statement);
     default:
       NotSupported("this statement in a write context", statement.position);
   }
@@ -209,19 +215,7 @@ StatementResult WriteExecutor::Insert(BoundStatement bound) {
   } else if (std::optional<std::vector<Row>> values = EvaluateValues(*bound.plan)) {
     rows = std::move(*values);
   } else {
-    rows = RunLogicalPlan(std::move(bound.plan), context_);
-  }
-  // Identity columns left out: the table's next values, in row order.
-  if (!bound.identity_fill.empty()) {
-    const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
-    for (size_t r = 0; r < rows.size(); r++) {
-      for (const BoundStatement::IdentityFill& f : bound.identity_fill) {
-        if (!f.all_rows && std::find(f.rows.begin(), f.rows.end(), r) == f.rows.end()) continue;
-        ColumnId column(static_cast<uint16_t>(f.column));
-        rows[r][f.column] = Value::BigInt(txn_.NextIdentity(bound.table_name, column))
-                                .CastTo(schema.column(column).type);
-      }
-    }
+    rows = RunLogicalPlan(std::move(bound.plan), context_, bound.sequence_use);
   }
   EnforceChecks(bound.table_name, rows);
   StatementResult result;
@@ -326,7 +320,7 @@ std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
 StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStatement bound) {
   const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
   const size_t key_size = schema.primary_key.size();
-  std::vector<Row> matches = RunLogicalPlan(std::move(bound.plan), context_);
+  std::vector<Row> matches = RunLogicalPlan(std::move(bound.plan), context_, bound.sequence_use);
   // A target row that several rows of the join match is changed once, with
   // the first match's values (PostgreSQL uses one of them).
   std::set<TupleId> done;
