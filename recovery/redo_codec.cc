@@ -80,12 +80,28 @@ constexpr char kSchemaIndexes = 1;
 constexpr char kSchemaDefaults = 2;
 constexpr char kSchemaIdentities = 3;
 constexpr char kSchemaChecks = 4;
+constexpr char kSchemaForeignKeys = 5;
 
 void EncodeIndexDef(const IndexDef& index, std::string* out) {
   PutBytes(out, index.name);
   out->push_back(static_cast<char>((index.unique ? 1 : 0) | (index.constraint ? 2 : 0)));
   PutVarint(out, index.columns.size());
   for (ColumnId c : index.columns) PutFixed(out, c.value(), 2);
+}
+
+void EncodeForeignKeyDef(const ForeignKeyDef& fk, std::string* out) {
+  PutBytes(out, fk.name);
+  PutBytes(out, fk.referenced_table);
+  PutVarint(out, fk.columns.size());
+  for (size_t i = 0; i < fk.columns.size(); i++) {
+    PutFixed(out, fk.columns[i].value(), 2);
+    PutFixed(out, fk.referenced_columns[i].value(), 2);
+  }
+  out->push_back(static_cast<char>(fk.on_delete));
+  out->push_back(static_cast<char>(fk.on_update));
+  out->push_back(fk.match_full ? 1 : 0);
+  PutVarint(out, fk.delete_set_columns.size());
+  for (ColumnId c : fk.delete_set_columns) PutFixed(out, c.value(), 2);
 }
 
 void EncodeSchema(const TableSchema& schema, std::string* out) {
@@ -135,6 +151,11 @@ void EncodeSchema(const TableSchema& schema, std::string* out) {
       PutBytes(out, c.name);
       PutBytes(out, c.sql);
     }
+  }
+  if (!schema.foreign_keys.empty()) {
+    out->push_back(kSchemaForeignKeys);
+    PutVarint(out, schema.foreign_keys.size());
+    for (const ForeignKeyDef& fk : schema.foreign_keys) EncodeForeignKeyDef(fk, out);
   }
 }
 
@@ -322,9 +343,48 @@ bool Decoder::ReadSchema(TableSchema* schema) {
       for (CheckDef& c : schema->checks) {
         if (!ReadBytes(&c.name) || !ReadBytes(&c.sql)) return false;
       }
+    } else if (tag == kSchemaForeignKeys) {
+      schema->foreign_keys.resize(n);
+      for (ForeignKeyDef& fk : schema->foreign_keys) {
+        if (!ReadForeignKeyDef(&fk)) return false;
+      }
     } else {
       return false;
     }
+  }
+  return true;
+}
+
+bool Decoder::ReadForeignKeyDef(ForeignKeyDef* fk) {
+  uint64_t n;
+  if (!ReadBytes(&fk->name) || !ReadBytes(&fk->referenced_table) || !ReadVarint(&n) || n == 0 ||
+      n > p_.size()) {
+    return false;
+  }
+  fk->columns.clear();
+  fk->referenced_columns.clear();
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t c, referenced;
+    if (!ReadU16(&c) || !ReadU16(&referenced)) return false;
+    fk->columns.push_back(ColumnId(c));
+    fk->referenced_columns.push_back(ColumnId(referenced));
+  }
+  uint8_t actions[2], flags;
+  if (!ReadU8(&actions[0]) || !ReadU8(&actions[1]) || !ReadU8(&flags)) return false;
+  for (uint8_t a : actions) {
+    if (std::string_view("arcnd").find(static_cast<char>(a)) == std::string_view::npos) {
+      return false;
+    }
+  }
+  fk->on_delete = static_cast<ForeignKeyAction>(actions[0]);
+  fk->on_update = static_cast<ForeignKeyAction>(actions[1]);
+  fk->match_full = (flags & 1) != 0;
+  if (!ReadVarint(&n) || n > p_.size()) return false;
+  fk->delete_set_columns.clear();
+  for (uint64_t i = 0; i < n; i++) {
+    uint16_t c;
+    if (!ReadU16(&c)) return false;
+    fk->delete_set_columns.push_back(ColumnId(c));
   }
   return true;
 }
@@ -596,6 +656,17 @@ std::string EncodeDropIndex(TableId table, std::string_view name) {
   return out;
 }
 
+std::string EncodeAddForeignKey(TableId table, const ForeignKeyDef& fk) {
+  std::string out;
+  PutFixed(&out, table.value(), 4);
+  EncodeForeignKeyDef(fk, &out);
+  return out;
+}
+
+std::string EncodeDropConstraint(TableId table, std::string_view name) {
+  return EncodeDropIndex(table, name);  // the same shape: table and name
+}
+
 namespace {
 bool ReadTableAndTid(Decoder& d, TableId* table, TupleId* tid) {
   uint32_t t;
@@ -730,6 +801,24 @@ Status DecodeCreateView(std::string_view payload, ViewDef* out) {
 Status DecodeDropView(std::string_view payload, std::string* name) {
   Decoder d(payload);
   if (!d.ReadBytes(name) || !d.done()) return Bad("drop view");
+  return Status::Ok();
+}
+
+Status DecodeAddForeignKey(std::string_view payload, AddForeignKeyRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  if (!d.ReadU32(&t) || !d.ReadForeignKeyDef(&out->foreign_key) || !d.done()) {
+    return Bad("add foreign key");
+  }
+  out->table = TableId(t);
+  return Status::Ok();
+}
+
+Status DecodeDropConstraint(std::string_view payload, DropConstraintRecord* out) {
+  Decoder d(payload);
+  uint32_t t;
+  if (!d.ReadU32(&t) || !d.ReadBytes(&out->name) || !d.done()) return Bad("drop constraint");
+  out->table = TableId(t);
   return Status::Ok();
 }
 

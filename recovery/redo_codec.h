@@ -27,6 +27,9 @@
 //                 always comes last)
 //                 source = kind u8 (0 column: column u16; 1 constant: value;
 //                          2 identity: nothing)
+//   kAddForeignKey    table u32 | foreign key (ALTER TABLE ADD FOREIGN KEY)
+//   kDropConstraint   table u32 | name (ALTER TABLE DROP CONSTRAINT of a
+//                     foreign key or CHECK; DROP TABLE ... CASCADE)
 //   kCreateSequence  sequence u32 | sequence def | state
 //   kAlterSequence   sequence u32 | sequence def | state (all of it, as ALTER left it)
 //   kDropSequence    sequence u32
@@ -48,6 +51,12 @@
 //   schema = name | column count varint | (name | type | not_null u8)* |
 //            key count varint | key column u16*
 //            name = length varint | bytes;  type = tag without NULL bit + parameters
+//            then optional sections, each tag u8 | count varint | items:
+//            1 indexes, 2 defaults, 3 identities, 4 checks, 5 foreign keys
+//   foreign key = name | referenced table name | count varint |
+//            (column u16 | referenced column u16)* | on delete u8 | on update u8
+//            (ForeignKeyAction letters) | flags u8 (1 MATCH FULL) |
+//            delete-set count varint | column u16*
 //
 // Decoding never trusts the bytes: every read is bounds-checked and a short or
 // malformed payload is Status::Corruption (which replay reports with the LSN).
@@ -68,6 +77,7 @@ void EncodeValue(const Value& v, std::string* out);
 void EncodeRow(const Row& row, std::string* out);
 void EncodeSchema(const TableSchema& schema, std::string* out);
 void EncodeIndexDef(const IndexDef& index, std::string* out);
+void EncodeForeignKeyDef(const ForeignKeyDef& fk, std::string* out);
 
 // A cursor over a payload; every Read* fails (returns false) past the end.
 class Decoder {
@@ -84,6 +94,7 @@ class Decoder {
   bool ReadRow(Row* row);
   bool ReadSchema(TableSchema* schema);
   bool ReadIndexDef(IndexDef* index);
+  bool ReadForeignKeyDef(ForeignKeyDef* fk);
   bool ReadType(uint8_t type_id, Type* type);
   bool done() const { return p_.empty(); }
 
@@ -143,6 +154,14 @@ struct AlterTableRecord {
   TableSchema schema;
   std::vector<ColumnSource> sources;
 };
+struct AddForeignKeyRecord {
+  TableId table;
+  ForeignKeyDef foreign_key;
+};
+struct DropConstraintRecord {
+  TableId table;
+  std::string name;
+};
 
 std::string EncodeInsert(TableId table, TupleId tid, const Row& row);
 std::string EncodeUpdate(TableId table, TupleId tid, TupleId new_tid,
@@ -160,6 +179,8 @@ std::string EncodeRewriteTable(TableId table, TableId new_table, uint32_t max_ro
                                const TableSchema& schema, const std::vector<ColumnSource>& sources);
 std::string EncodeReplaceSchema(TableId table, const TableSchema& schema);
 std::string EncodeDropView(std::string_view name);
+std::string EncodeAddForeignKey(TableId table, const ForeignKeyDef& fk);
+std::string EncodeDropConstraint(TableId table, std::string_view name);
 // kCreateSequence and kAlterSequence share a payload; kDropSequence's is
 // EncodeDropTable's (the id).
 std::string EncodeSequence(const Sequence& sequence);
@@ -177,6 +198,8 @@ Status DecodeSetIdentity(std::string_view payload, SetIdentityRecord* out);
 Status DecodeCreateView(std::string_view payload, ViewDef* out);
 Status DecodeAlterTable(std::string_view payload, AlterTableRecord* out);
 Status DecodeDropView(std::string_view payload, std::string* name);
+Status DecodeAddForeignKey(std::string_view payload, AddForeignKeyRecord* out);
+Status DecodeDropConstraint(std::string_view payload, DropConstraintRecord* out);
 Status DecodeSequence(std::string_view payload, Sequence* out);
 Status DecodeSetSequence(std::string_view payload, TableId* sequence, SequenceState* state);
 

@@ -47,6 +47,8 @@ Status Replayer::Add(const wal::LogRecord& record) {
     case wal::RecordType::kDropSequence:
     case wal::RecordType::kAlterSequence:
     case wal::RecordType::kSetSequence:
+    case wal::RecordType::kAddForeignKey:
+    case wal::RecordType::kDropConstraint:
       pending_.push_back({record.lsn, record.type, std::string(record.payload)});
       return Status::Ok();
     default:
@@ -197,6 +199,28 @@ Status Replayer::ApplyOne(const Pending& p) {
         if (!(s = DecodeSetSequence(p.payload, &id, &state)).ok()) return fail(s.message());
         catalog_->SetSequenceState(id, state);
         break;
+      }
+      case wal::RecordType::kAddForeignKey: {
+        AddForeignKeyRecord r;
+        if (!(s = DecodeAddForeignKey(p.payload, &r)).ok()) return fail(s.message());
+        catalog_->AddForeignKey(r.table, std::move(r.foreign_key));
+        break;
+      }
+      case wal::RecordType::kDropConstraint: {
+        DropConstraintRecord r;
+        if (!(s = DecodeDropConstraint(p.payload, &r)).ok()) return fail(s.message());
+        const TableSchema& schema = catalog_->GetTable(r.table).schema();
+        if (std::optional<size_t> fk = schema.FindForeignKey(r.name)) {
+          catalog_->DropForeignKey(r.table, *fk);
+          break;
+        }
+        for (size_t i = 0; i < schema.checks.size(); i++) {
+          if (schema.checks[i].name == r.name) {
+            catalog_->DropCheck(r.table, i);
+            return Status::Ok();
+          }
+        }
+        return fail("constraint \"" + r.name + "\" does not exist");
       }
       default:
         break;

@@ -475,7 +475,7 @@ void Connection::SendNotices(const BackendResult& result) {
     f.severity = "NOTICE";
     f.sqlstate = sqlstate::kSuccessfulCompletion;
     f.message = notice;
-    SplitMessageFields(&f);  // a DETAIL line of its own (drop cascades to N other objects)
+    SplitMessageFields(&f);  // "drop cascades to 2 other objects\nDETAIL:  ..."
     EncodeErrorResponse(stream_.output(), 'N', f);
   }
 }

@@ -32,20 +32,24 @@ void Transaction::CheckLive(const Table& t, TupleId tid) const {
 
 TupleId Transaction::Insert(std::string_view table, const Row& row) {
   Table& t = Writable(table);
+  const bool checked = !t.schema().foreign_keys.empty();
+  const size_t undo_mark = undo_.size(), redo_mark = redo_.size();
+  if (checked && statement_depth_ == 0) undo_floor_ = undo_mark;
   TupleId tid = t.Insert(row);  // checks everything before changing anything
+  redo_.push_back({wal::RecordType::kInsert, redo::EncodeInsert(t.id(), tid, row)});
   // Consecutive inserts into one block share one undo entry: slots tid ..
   // new_tid (a bulk load keeps a few entries per block, not one per row).
-  if (!undo_.empty()) {
-    Undo& last = undo_.back();
-    if (last.kind == UndoKind::kInsert && last.table == t.id() && last.new_tid.block == tid.block &&
-        last.new_tid.slot.value() + 1 == tid.slot.value()) {
-      last.new_tid = tid;
-      redo_.push_back({wal::RecordType::kInsert, redo::EncodeInsert(t.id(), tid, row)});
-      return tid;
-    }
+  Undo* last = undo_.size() > undo_floor_ ? &undo_.back() : nullptr;
+  if (last != nullptr && last->kind == UndoKind::kInsert && last->table == t.id() &&
+      last->new_tid.block == tid.block && last->new_tid.slot.value() + 1 == tid.slot.value()) {
+    last->new_tid = tid;
+  } else {
+    undo_.push_back({UndoKind::kInsert, t.id(), tid, tid, {}});
   }
-  undo_.push_back({UndoKind::kInsert, t.id(), tid, tid, {}});
-  redo_.push_back({wal::RecordType::kInsert, redo::EncodeInsert(t.id(), tid, row)});
+  if (checked) {
+    NoteInsert(t, tid);
+    FinishWrite(undo_mark, redo_mark);
+  }
   return tid;
 }
 
@@ -91,10 +95,18 @@ TupleId Transaction::Update(std::string_view table, TupleId tid,
     }
     old_values.emplace_back(c, *t.ReadColumn(tid, c));
   }
+  const bool checked = InForeignKey(t);
+  std::optional<Row> before;
+  if (checked) before = t.Read(tid);
+  const size_t undo_mark = undo_.size(), redo_mark = redo_.size();
   TupleId new_tid = t.Update(tid, updates);
   undo_.push_back({new_tid == tid ? UndoKind::kUpdateInPlace : UndoKind::kUpdateMoved, t.id(), tid,
                    new_tid, std::move(old_values)});
   redo_.push_back({wal::RecordType::kUpdate, redo::EncodeUpdate(t.id(), tid, new_tid, updates)});
+  if (checked) {
+    NoteUpdate(t, *before, new_tid);
+    FinishWrite(undo_mark, redo_mark);
+  }
   return new_tid;
 }
 
@@ -112,9 +124,31 @@ bool Transaction::UpdateByKey(std::string_view table, const Key& key, const Name
 void Transaction::Delete(std::string_view table, TupleId tid) {
   Table& t = Writable(table);
   CheckLive(t, tid);
+  const bool referenced = !t.referenced_by().empty();
+  std::optional<Row> before;
+  if (referenced) before = t.Read(tid);
+  const size_t undo_mark = undo_.size(), redo_mark = redo_.size();
+  DeleteRow(t, tid);
+  if (referenced) {
+    NoteDelete(t, *before);
+    FinishWrite(undo_mark, redo_mark);
+  }
+}
+
+void Transaction::DeleteRow(Table& t, TupleId tid) {
   t.Delete(tid);
   undo_.push_back({UndoKind::kDelete, t.id(), tid, tid, {}});
   redo_.push_back({wal::RecordType::kDelete, redo::EncodeDelete(t.id(), tid)});
+}
+
+void Transaction::Truncate(std::string_view table) {
+  Table& t = Writable(table);
+  std::vector<TupleId> tids;
+  Scan(table, [&](TupleId tid, const Row&) {
+    tids.push_back(tid);
+    return true;
+  });
+  for (TupleId tid : tids) DeleteRow(t, tid);
 }
 
 bool Transaction::DeleteByKey(std::string_view table, const Key& key) {
@@ -141,6 +175,12 @@ void Transaction::Scan(std::string_view table, const ScanFn& fn) const {
 }
 
 TableId Transaction::CreateTable(TableSchema schema, TableOptions options) {
+  for (const ForeignKeyDef& fk : schema.foreign_keys) {
+    if (fk.referenced_table != schema.name && LiveTable(fk.referenced_table) == nullptr) {
+      throw DbError(sqlstate::kUndefinedTable,
+                    fmt::format("relation \"{}\" does not exist", fk.referenced_table));
+    }
+  }
   Table& t = catalog_->CreateTable(schema, options);
   undo_.push_back({UndoKind::kCreateTable, t.id(), kInvalidTupleId, kInvalidTupleId, {}});
   redo_.push_back(
@@ -150,6 +190,17 @@ TableId Transaction::CreateTable(TableSchema schema, TableOptions options) {
 
 void Transaction::DropTable(std::string_view name) {
   Table& t = Writable(name);
+  // A foreign key of a table that stays would name a table that is gone.
+  for (const ForeignKeyRef& ref : t.referenced_by()) {
+    const Table* referencing = LiveTable(ref.table);
+    if (referencing == nullptr || referencing == &t) continue;
+    throw DbError(sqlstate::kDependentObjectsStillExist,
+                  fmt::format("cannot drop table {} because other objects depend on it\nDETAIL:  "
+                              "constraint {} on table {} depends on table {}",
+                              name, referencing->schema().foreign_keys[ref.position].name,
+                              referencing->schema().name, name))
+        .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+  }
   dropped_.insert(t.id());
   undo_.push_back({UndoKind::kDropTable, t.id(), kInvalidTupleId, kInvalidTupleId, {}});
   redo_.push_back({wal::RecordType::kDropTable, redo::EncodeDropTable(t.id())});
@@ -212,6 +263,16 @@ void Transaction::DropIndex(std::string_view index_name) {
                   "index \"" + std::string(index_name) + "\" does not exist");
   }
   auto [table, position] = *found;
+  for (const ForeignKeyRef& ref : catalog_->ForeignKeysUsingIndex(table, position)) {
+    const Table* referencing = LiveTable(ref.table);
+    if (referencing == nullptr) continue;
+    throw DbError(sqlstate::kDependentObjectsStillExist,
+                  fmt::format("cannot drop index {} because other objects depend on it\nDETAIL:  "
+                              "constraint {} on table {} depends on index {}",
+                              index_name, referencing->schema().foreign_keys[ref.position].name,
+                              referencing->schema().name, index_name))
+        .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+  }
   Undo undo{UndoKind::kDropIndex, table, kInvalidTupleId, kInvalidTupleId, {}, {}};
   undo.index_position = position;
   undo.index = catalog_->DropIndex(table, position);
@@ -294,9 +355,36 @@ void Transaction::DropView(std::string_view name) {
 void Transaction::Abort(std::string reason) { throw TransactionAborted(std::move(reason)); }
 
 void Transaction::Rollback() noexcept {
+  UndoTo(0, 0);
+  // Nothing of the transaction is logged but the states it left the
+  // sequences it moved in (UndoTo's records are replaced by these): the
+  // engine logs kept_redo on its own, so a value nextval handed out stays
+  // used after a restart.
+  redo_.clear();
+  if (!discard_on_return_) {
+    std::set<TableId> logged;
+    for (TableId id : moved_sequences_) {
+      const Sequence* sequence = catalog_->GetSequence(id);
+      if (sequence == nullptr || !logged.insert(id).second) continue;
+      kept_redo_.push_back(
+          {wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, sequence->state)});
+    }
+  }
+  moved_sequences_.clear();
+  output_.clear();
+  dropped_.clear();
+  fk_events_.clear();
+  statement_depth_ = 0;
+  hooks_ = nullptr;
+  statement_undo_ = statement_redo_ = undo_floor_ = 0;
+}
+
+void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {
+  std::vector<TableId> kept_sequences;  // moved by the undone part, and kept so
   try {
-    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-      const Undo& u = *it;
+    while (undo_.size() > undo_size) {
+      const Undo u = std::move(undo_.back());
+      undo_.pop_back();
       switch (u.kind) {
         case UndoKind::kInsert: {
           Table& t = catalog_->GetTable(u.table);
@@ -346,6 +434,18 @@ void Transaction::Rollback() noexcept {
         case UndoKind::kReplaceSchema:
           catalog_->ReplaceSchema(u.table, *u.schema_before);
           break;
+        case UndoKind::kAddForeignKey:
+          catalog_->DropForeignKey(u.table, u.index_position);
+          break;
+        case UndoKind::kDropForeignKey:
+          catalog_->RestoreForeignKey(u.table, u.index_position,
+                                      std::move(dropped_foreign_keys_.back()));
+          dropped_foreign_keys_.pop_back();
+          break;
+        case UndoKind::kDropCheck:
+          catalog_->RestoreCheck(u.table, u.index_position, std::move(dropped_checks_.back()));
+          dropped_checks_.pop_back();
+          break;
         case UndoKind::kCreateSequence:
           catalog_->DropSequence(u.table);
           break;
@@ -360,7 +460,11 @@ void Transaction::Rollback() noexcept {
           // as in PostgreSQL. Only a dry run (an optimistic block's step,
           // run again at COMMIT) gives it back, so that the run at COMMIT
           // draws the same value.
-          if (discard_on_return_) catalog_->SetSequenceState(u.table, u.state_before);
+          if (discard_on_return_) {
+            catalog_->SetSequenceState(u.table, u.state_before);
+          } else {
+            kept_sequences.push_back(u.table);
+          }
           break;
       }
     }
@@ -369,22 +473,18 @@ void Transaction::Rollback() noexcept {
                  static_cast<unsigned long long>(id_), e.what());
     std::abort();
   }
-  undo_.clear();
-  redo_.clear();
-  output_.clear();
-  dropped_.clear();
-  // The states the rollback left the moved sequences in (an ALTER SEQUENCE
-  // undone with them may have moved them back), for the engine to log.
-  if (!discard_on_return_) {
-    std::set<TableId> logged;
-    for (TableId id : moved_sequences_) {
-      const Sequence* sequence = catalog_->GetSequence(id);
-      if (sequence == nullptr || !logged.insert(id).second) continue;
-      kept_redo_.push_back(
-          {wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, sequence->state)});
-    }
+  redo_.resize(std::min(redo_.size(), redo_size));
+  undo_floor_ = std::min(undo_floor_, undo_.size());
+  // A value handed out stays used (PostgreSQL's nextval), also when a failed
+  // statement is undone and its transaction goes on: the states the undo
+  // left those sequences in (an ALTER SEQUENCE undone with them may have
+  // moved them back) are logged again after the redo that is kept.
+  std::set<TableId> logged;
+  for (TableId id : kept_sequences) {
+    const Sequence* sequence = catalog_->GetSequence(id);
+    if (sequence == nullptr || !logged.insert(id).second) continue;
+    redo_.push_back({wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, sequence->state)});
   }
-  moved_sequences_.clear();
 }
 
 void Transaction::FinishCommit() {
@@ -394,6 +494,10 @@ void Transaction::FinishCommit() {
   for (TableId id : dropped_) catalog_->DropTable(catalog_->GetTable(id).schema().name);
   dropped_.clear();
   undo_.clear();
+  dropped_foreign_keys_.clear();
+  dropped_checks_.clear();
+  moved_sequences_.clear();
+  undo_floor_ = 0;
 }
 
 }  // namespace forktail

@@ -15,6 +15,30 @@
 //    write-ahead log together with the commit record when the procedure
 //    returns. A rolled-back transaction logs nothing.
 //
+// Foreign keys (TableSchema::foreign_keys) are enforced here, on every write
+// of any caller, as PostgreSQL enforces non-deferrable ones: a write notes
+// what it puts at stake (a referencing row inserted or its key changed; a
+// referenced row deleted or its key changed) and, when the statement ends,
+// the notes are handled in order. A referencing key must be present in the
+// referenced table (23503 `insert or update on table "c" violates foreign
+// key constraint "c_p_fkey"`, DETAIL `Key (p)=(5) is not present in table
+// "p".`); a referenced key that went away gets its constraint's action:
+// NO ACTION and RESTRICT refuse while a row still references it (23503
+// `update or delete on table "p" violates foreign key constraint "c_p_fkey"
+// on table "c"`, DETAIL `Key (id)=(1) is still referenced from table "c".`;
+// NO ACTION not when the statement put the key back), CASCADE deletes the
+// referencing rows or gives them the new key, SET NULL / SET DEFAULT set
+// their columns. Actions write through this transaction (logged, undone),
+// and their writes note their own checks, handled after the ones before
+// them, so cascades go as deep as they need and a cascade that reaches a
+// RESTRICT fails. Lookups go through the referenced table's primary key or
+// unique index, and through an index of the referencing table whose leading
+// columns are the foreign key's, else a scan of it.
+// A statement is what lies between BeginStatement and EndStatement (the SQL
+// front end brackets each statement); outside them each Insert, Update and
+// Delete is a statement of its own. A failing statement takes back its own
+// changes before it throws.
+//
 // DDL runs here too. CreateTable is visible at once (undo drops it); DropTable
 // hides the table for the rest of the transaction and really drops it at
 // commit, because a dropped Table cannot be brought back. Limitation: a table
@@ -45,6 +69,19 @@ class TransactionAborted : public DbError {
       : DbError(sqlstate::kTransactionRollback, std::move(reason)) {}
 };
 
+// What an SQL front end adds to the writes that foreign-key actions make:
+// what the transaction alone cannot evaluate (Transaction::BeginStatement).
+class StatementHooks {
+ public:
+  virtual ~StatementHooks() = default;
+  // The value `column`'s DEFAULT expression gives (ON ... SET DEFAULT of a
+  // column whose default is not a constant NULL or an identity).
+  virtual Value ColumnDefault(const Table& table, ColumnId column) = 0;
+  // Called with each row an action is about to update (CASCADE, SET NULL,
+  // SET DEFAULT), in full and as it will be; throws to refuse it (CHECK).
+  virtual void CheckUpdatedRow(const Table& table, const Row& row) = 0;
+};
+
 class Transaction {
  public:
   using NamedUpdates = std::vector<std::pair<std::string, Value>>;
@@ -60,6 +97,9 @@ class Transaction {
 
   // The table, for reads (schema, statistics, LookupKey, Read). Throws 42P01.
   const Table& GetTable(std::string_view name) const;
+  // The same, nullptr for a table that does not exist or that this
+  // transaction dropped.
+  const Table* FindTable(std::string_view name) const { return LiveTable(name); }
 
   // Inserts a row (values are cast to the column types). Throws 23505 on a
   // duplicate key, 23502 on a NULL in a NOT NULL column, 42601 on a wrong
@@ -85,7 +125,37 @@ class Transaction {
   // The callback may change the table; rows it inserts are not visited.
   void Scan(std::string_view table, const ScanFn& fn) const;
 
+  // Brackets a statement (see the header comment): foreign keys are checked,
+  // and their actions run, at EndStatement, which throws their errors after
+  // undoing what the statement did. `hooks` (may be null: then SET DEFAULT
+  // of a column with a DEFAULT expression is 0A000, and rows written by
+  // actions are not checked) must live until EndStatement. Statements nest:
+  // only the outermost EndStatement checks. StatementScope is the RAII form.
+  void BeginStatement(StatementHooks* hooks = nullptr);
+  void EndStatement();
+  class StatementScope {
+   public:
+    StatementScope(Transaction& txn, StatementHooks* hooks) : txn_(txn) {
+      txn.BeginStatement(hooks);
+    }
+    ~StatementScope() {
+      if (!ended_) txn_.AbandonStatement();
+    }
+    StatementScope(const StatementScope&) = delete;
+    StatementScope& operator=(const StatementScope&) = delete;
+    void End() {
+      ended_ = true;
+      txn_.EndStatement();
+    }
+
+   private:
+    Transaction& txn_;
+    bool ended_ = false;
+  };
+
   TableId CreateTable(TableSchema schema, TableOptions options = {});
+  // 2BP01 while a foreign key of another table that stays references it
+  // (drop that table first, or its constraint).
   void DropTable(std::string_view name);
   // ALTER TABLE ... ADD PRIMARY KEY (Catalog::AddPrimaryKey: checks every row,
   // builds the index); logged as a kCreateIndex record, undone by removing
@@ -117,6 +187,19 @@ class Transaction {
   void RewriteTable(std::string_view table, TableSchema schema,
                     const std::vector<ColumnSource>& sources);
   void ReplaceSchema(std::string_view table, TableSchema schema);
+  // ALTER TABLE ... ADD FOREIGN KEY: every row is checked first (23503 with
+  // PostgreSQL's message for the first one that violates it), then the
+  // constraint is added (Catalog::AddForeignKey and its errors); logged,
+  // undone. The referenced table must not be one this transaction dropped.
+  void AddForeignKey(std::string_view table, ForeignKeyDef fk);
+  // ALTER TABLE ... DROP CONSTRAINT of a foreign key or a CHECK constraint;
+  // 42704 `constraint "n" of relation "t" does not exist` for another name.
+  // Logged, undone. The caller checks what depends on it.
+  void DropConstraint(std::string_view table, std::string_view name);
+  // TRUNCATE: deletes every row, logged and undone as deletes, with no
+  // foreign-key checks or actions: the caller truncates every table that
+  // references this one too (or refuses).
+  void Truncate(std::string_view table);
   // CREATE VIEW / DROP VIEW (Catalog::CreateView, DropView); logged, undone.
   // The caller checks what depends on a view before dropping it.
   void CreateView(ViewDef view);
@@ -174,8 +257,11 @@ class Transaction {
     kDropIndex,
     kCreateView,
     kDropView,
-    kRewriteTable,    // table: the old table; new_table: its replacement
-    kReplaceSchema,   // schema_before: what it was
+    kRewriteTable,   // table: the old table; new_table: its replacement
+    kReplaceSchema,  // schema_before: what it was
+    kAddForeignKey,
+    kDropForeignKey,  // the definition: dropped_foreign_keys_.back()
+    kDropCheck,       // the definition: dropped_checks_.back()
     kCreateSequence,  // table: the sequence
     kDropSequence,    // sequence: what it was
     kAlterSequence,   // sequence: what it was
@@ -197,9 +283,45 @@ class Transaction {
     SequenceState state_before;                        // kSequenceState
   };
 
+  // A foreign-key check a write put at stake (txn/foreign_keys.cc).
+  struct ForeignKeyEvent {
+    enum class Kind : uint8_t {
+      kCheckReference,     // `table`'s row `tid` must find its key in the referenced table
+      kReferencedDeleted,  // `table` lost `old_key`; `referencing` may still use it
+      kReferencedUpdated,  // `table`'s `old_key` became `new_key`
+    };
+    Kind kind;
+    TableId table;
+    TableId referencing;  // the table holding the foreign key (= table for kCheckReference)
+    size_t position = 0;  // the foreign key's position in referencing's foreign_keys
+    TupleId tid;
+    std::vector<Value> old_key, new_key;  // the referenced columns' values
+  };
+
   Table& Writable(std::string_view name) const;
   Table::ColumnUpdates Resolve(const Table& t, const NamedUpdates& updates) const;
   void CheckLive(const Table& t, TupleId tid) const;
+  void AbandonStatement();
+  // Undoes every change after the first `undo_size` undo entries, newest
+  // first, and drops the redo records after the first `redo_size`.
+  void UndoTo(size_t undo_size, size_t redo_size) noexcept;
+  void DeleteRow(Table& t, TupleId tid);
+  // Foreign keys (txn/foreign_keys.cc): whether writes to `t` note checks;
+  // the notes of an insert, an update (`before`: the row as it was) and a
+  // delete; after a write outside a statement, its checks (undone with the
+  // write on error, from the marks taken before it).
+  static bool InForeignKey(const Table& t);
+  void NoteInsert(const Table& t, TupleId tid);
+  void NoteUpdate(const Table& t, const Row& before, TupleId new_tid);
+  void NoteDelete(const Table& t, const Row& before);
+  void FinishWrite(size_t undo_size, size_t redo_size);
+  void RunForeignKeyChecks();
+  void CheckReference(const ForeignKeyEvent& e);
+  void ReferencedKeyGone(const ForeignKeyEvent& e);
+  // A table an action or a check may use: nullptr if it is gone or dropped by
+  // this transaction.
+  Table* LiveTable(TableId id) const;
+  Table* LiveTable(std::string_view name) const;
 
   Catalog* catalog_;
   wal::TxnId id_;
@@ -209,6 +331,17 @@ class Transaction {
   std::vector<TableId> moved_sequences_;  // by NextVal / SetVal, in order
   std::vector<Row> output_;
   std::set<TableId> dropped_;
+  std::vector<ForeignKeyDef> dropped_foreign_keys_;  // for kDropForeignKey undo entries
+  std::vector<CheckDef> dropped_checks_;             // for kDropCheck undo entries
+  std::vector<ForeignKeyEvent> fk_events_;
+  int statement_depth_ = 0;
+  StatementHooks* hooks_ = nullptr;
+  // Where the current statement's undo and redo begin: undone to on error.
+  size_t statement_undo_ = 0;
+  size_t statement_redo_ = 0;
+  // Undo entries below this index are never extended (Insert merges a row
+  // into the previous insert entry), so that undoing to a mark is exact.
+  size_t undo_floor_ = 0;
   bool discard_on_return_ = false;
   bool acknowledge_when_applied_ = false;
 };

@@ -155,6 +155,7 @@ class Parser {
   std::vector<SequenceOption> ParseSequenceOptions();  // zero or more
   ColumnDef ParseColumnDef();
   TableConstraint ParseTableConstraint();
+  void ParseReferences(TableConstraint& c);
   std::vector<Option> ParseParenOptions();  // '(' name [=] [value], ... ')'
   StatementPtr ParseDrop();
   StatementPtr ParseAlter();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "olap/parser/parser.h"
+#include "storage/error.h"
 
 namespace forktail::sql {
 std::vector<Option> Parser::ParseParenOptions() {
@@ -138,27 +139,66 @@ StatementPtr Parser::ParseCreateTable(bool temporary) {
   return stmt;
 }
 
-// REFERENCES t [(cols)] [MATCH ..] [ON DELETE|UPDATE action]...
-static void ParseReferences(Parser& p, TableConstraint& c) {
-  p.ExpectKw("references");
-  c.ref_table = p.ParseQualifiedName();
-  if (p.IsPunct('(')) c.ref_columns = p.ParseColumnList();
+// REFERENCES t [(cols)] [MATCH FULL|SIMPLE] [ON DELETE|UPDATE action]...
+// [[NOT] DEFERRABLE] [INITIALLY DEFERRED|IMMEDIATE], in any order.
+void Parser::ParseReferences(TableConstraint& c) {
+  ExpectKw("references");
+  c.ref_table = ParseQualifiedName();
+  if (IsPunct('(')) c.ref_columns = ParseColumnList();
   while (true) {
-    if (p.AcceptKw("match")) {
-      if (!p.AcceptKw("full") && !p.AcceptKw("partial")) p.ExpectKw("simple");
-    } else if (p.AcceptKw("on")) {
-      if (!p.AcceptKw("delete")) p.ExpectKw("update");
-      if (p.AcceptKw("cascade") || p.AcceptKw("restrict")) continue;
-      if (p.AcceptKw("no")) {
-        p.ExpectKw("action");
+    if (IsKw("match")) {
+      const Token& match = Peek();
+      ++pos_;
+      if (AcceptKw("full")) {
+        c.match_full = true;
+      } else if (IsKw("partial")) {
+        throw DbError(sqlstate::kFeatureNotSupported, "MATCH PARTIAL not yet implemented",
+                      match.position);
       } else {
-        p.ExpectKw("set");
-        if (!p.AcceptKw("null")) p.ExpectKw("default");
+        ExpectKw("simple");
       }
-    } else if (p.AcceptKw("deferrable") || (p.IsKw("not") && p.IsKw("deferrable", 1))) {
-      p.AcceptKw("deferrable");
-    } else if (p.AcceptKw("initially")) {
-      if (!p.AcceptKw("deferred")) p.ExpectKw("immediate");
+    } else if (IsKw("on")) {
+      const Token& on = Peek();
+      ++pos_;
+      const bool on_delete = AcceptKw("delete");
+      if (!on_delete) ExpectKw("update");
+      ReferentialAction& action = on_delete ? c.on_delete : c.on_update;
+      if (AcceptKw("cascade")) {
+        action = ReferentialAction::kCascade;
+      } else if (AcceptKw("restrict")) {
+        action = ReferentialAction::kRestrict;
+      } else if (AcceptKw("no")) {
+        ExpectKw("action");
+        action = ReferentialAction::kNoAction;
+      } else {
+        ExpectKw("set");
+        const bool set_null = AcceptKw("null");
+        if (!set_null) ExpectKw("default");
+        action = set_null ? ReferentialAction::kSetNull : ReferentialAction::kSetDefault;
+        if (IsPunct('(')) {
+          if (!on_delete) {
+            throw DbError(sqlstate::kFeatureNotSupported,
+                          std::string("a column list with ") +
+                              (set_null ? "SET NULL" : "SET DEFAULT") +
+                              " is only supported for ON DELETE actions",
+                          on.position);
+          }
+          c.delete_set_columns = ParseColumnList();
+        }
+      }
+    } else if (IsKw("deferrable")) {
+      c.deferrable_position = Peek().position;
+      ++pos_;
+    } else if (IsKw("not") && IsKw("deferrable", 1)) {
+      pos_ += 2;
+    } else if (IsKw("initially")) {
+      const Token& initially = Peek();
+      ++pos_;
+      if (AcceptKw("deferred")) {
+        c.deferrable_position = initially.position;
+      } else {
+        ExpectKw("immediate");
+      }
     } else {
       return;
     }
@@ -170,8 +210,11 @@ ColumnDef Parser::ParseColumnDef() {
   col.position = Peek().position;
   col.name = ParseColId();
   col.type = ParseTypeName();
+  // CONSTRAINT name names the CHECK or REFERENCES that follows (and is
+  // dropped before the others, whose names Forktail chooses).
+  std::string name;
   while (true) {
-    if (AcceptKw("constraint")) ParseColId();  // constraint names are not kept
+    if (AcceptKw("constraint")) name = ParseColId();
     if (IsKw("not") && IsKw("null", 1)) {
       pos_ += 2;
       col.not_null = true;
@@ -207,6 +250,7 @@ ColumnDef Parser::ParseColumnDef() {
     } else if (IsKw("check")) {
       TableConstraint check;
       check.kind = ConstraintKind::kCheck;
+      check.name = std::move(name);
       check.position = Peek().position;
       ++pos_;
       ExpectPunct('(');
@@ -216,9 +260,10 @@ ColumnDef Parser::ParseColumnDef() {
     } else if (IsKw("references")) {
       TableConstraint references;
       references.kind = ConstraintKind::kForeignKey;
+      references.name = std::move(name);
       references.position = Peek().position;
       references.columns = {col.name};
-      ParseReferences(*this, references);
+      ParseReferences(references);
       col.constraints.push_back(std::move(references));
     } else if (AcceptKw("collate")) {
       ParseQualifiedName();
@@ -249,7 +294,7 @@ TableConstraint Parser::ParseTableConstraint() {
     ExpectKw("key");
     c.kind = ConstraintKind::kForeignKey;
     c.columns = ParseColumnList();
-    ParseReferences(*this, c);
+    ParseReferences(c);
   } else {
     ErrorAtCurrent();
   }
@@ -406,9 +451,8 @@ AlterAction Parser::ParseAlterAction() {
     return a;
   }
   if (AcceptKw("drop")) {
-    if (IsKw("constraint")) NotSupportedAt(Peek(), "ALTER TABLE ... DROP CONSTRAINT");
-    a.kind = AlterKind::kDropColumn;
-    AcceptKw("column");
+    a.kind = AcceptKw("constraint") ? AlterKind::kDropConstraint : AlterKind::kDropColumn;
+    if (a.kind == AlterKind::kDropColumn) AcceptKw("column");
     if (IsKw("if") && IsKw("exists", 1)) {
       pos_ += 2;
       a.if_exists = true;

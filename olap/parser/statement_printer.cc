@@ -40,9 +40,32 @@ std::string Constraint(const TableConstraint& c) {
       return s + "UNIQUE" + Columns(c.columns);
     case ConstraintKind::kCheck:
       return s + "CHECK (" + ToString(*c.check) + ")";
-    case ConstraintKind::kForeignKey:
-      return s + "FOREIGN KEY" + Columns(c.columns) + " REFERENCES " + Name(c.ref_table) +
-             Columns(c.ref_columns);
+    case ConstraintKind::kForeignKey: {
+      auto action = [](ReferentialAction a) {
+        switch (a) {
+          case ReferentialAction::kNoAction:
+            return "NO ACTION";
+          case ReferentialAction::kRestrict:
+            return "RESTRICT";
+          case ReferentialAction::kCascade:
+            return "CASCADE";
+          case ReferentialAction::kSetNull:
+            return "SET NULL";
+          case ReferentialAction::kSetDefault:
+            return "SET DEFAULT";
+        }
+        return "";
+      };
+      s += "FOREIGN KEY" + Columns(c.columns) + " REFERENCES " + Name(c.ref_table) +
+           Columns(c.ref_columns) + (c.match_full ? " MATCH FULL" : "");
+      if (c.on_update != ReferentialAction::kNoAction) {
+        s += std::string(" ON UPDATE ") + action(c.on_update);
+      }
+      if (c.on_delete != ReferentialAction::kNoAction) {
+        s += std::string(" ON DELETE ") + action(c.on_delete) + Columns(c.delete_set_columns);
+      }
+      return s + (c.deferrable_position != 0 ? " DEFERRABLE" : "");
+    }
   }
   return s;
 }
@@ -114,6 +137,9 @@ std::string AlterActionText(const AlterAction& a) {
       }
       return s;
     }
+    case AlterKind::kDropConstraint:
+      return std::string("DROP CONSTRAINT ") + (a.if_exists ? "IF EXISTS " : "") + a.column_name +
+             (a.cascade ? " CASCADE" : "");
   }
   return "";
 }

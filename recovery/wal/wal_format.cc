@@ -59,6 +59,10 @@ std::string RecordTypeName(RecordType type) {
       return "alter_table";
     case RecordType::kDropView:
       return "drop_view";
+    case RecordType::kAddForeignKey:
+      return "add_foreign_key";
+    case RecordType::kDropConstraint:
+      return "drop_constraint";
     case RecordType::kCreateSequence:
       return "create_sequence";
     case RecordType::kDropSequence:

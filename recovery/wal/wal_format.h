@@ -72,7 +72,9 @@ enum class RecordType : uint8_t {
   kSetIdentity = 13,  // an identity column's last value (written before sequences existed)
   kCreateView = 14,
   kDropView = 15,
-  kAlterTable = 16,  // ALTER TABLE: a rewrite into a new table, or a new schema
+  kAddForeignKey = 16,   // ALTER TABLE ADD FOREIGN KEY
+  kDropConstraint = 17,  // of a foreign key or a CHECK constraint
+  kAlterTable = 18,      // ALTER TABLE: a rewrite into a new table, or a new schema
   kCreateSequence = 20,
   kDropSequence = 21,
   kAlterSequence = 22,  // ALTER SEQUENCE: the whole new definition and state

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
@@ -57,7 +58,74 @@ class Reader {
   bool ok_ = true;
 };
 
+// PostgreSQL's makeObjectName: "name1[_name2]_label" in at most 63 bytes,
+// the longer of name1 and name2 shortened first, each cut at a character
+// boundary. name2 joins the column names with '_' (ChooseIndexNameAddition),
+// empty when there are none.
+std::string MakeObjectName(const std::string& name1, const std::vector<std::string>& columns,
+                           const std::string& label) {
+  constexpr size_t kMaxName = 63;  // NAMEDATALEN - 1
+  std::string name2;
+  for (const std::string& c : columns) {
+    if (!name2.empty()) name2 += '_';
+    name2 += c;
+    if (name2.size() > kMaxName) break;
+  }
+  size_t overhead = label.size() + 1 + (columns.empty() ? 0 : 1);
+  size_t avail = kMaxName - std::min(kMaxName, overhead);
+  size_t n1 = name1.size(), n2 = name2.size();
+  while (n1 + n2 > avail) {
+    if (n1 > n2) {
+      n1--;
+    } else {
+      n2--;
+    }
+  }
+  auto clip = [](const std::string& s, size_t n) {
+    while (n > 0 && n < s.size() && (static_cast<uint8_t>(s[n]) & 0xC0) == 0x80) n--;
+    return s.substr(0, n);
+  };
+  std::string name = clip(name1, n1);
+  if (!columns.empty()) name += "_" + clip(name2, n2);
+  return name + "_" + label;
+}
+
+// The first of name, name with label+1, label+2, ... that `taken` refuses
+// not (PostgreSQL's ChooseRelationName and ChooseConstraintName).
+std::string ChooseName(const std::string& table, const std::vector<std::string>& columns,
+                       const std::string& suffix,
+                       const std::function<bool(const std::string&)>& taken) {
+  std::string name = MakeObjectName(table, columns, suffix);
+  for (int n = 1; taken(name); n++) {
+    name = MakeObjectName(table, columns, suffix + std::to_string(n));
+  }
+  return name;
+}
+
+bool ValidAction(uint8_t action) {
+  switch (static_cast<ForeignKeyAction>(action)) {
+    case ForeignKeyAction::kNoAction:
+    case ForeignKeyAction::kRestrict:
+    case ForeignKeyAction::kCascade:
+    case ForeignKeyAction::kSetNull:
+    case ForeignKeyAction::kSetDefault:
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::vector<std::string> Catalog::ConstraintNames(const TableSchema& schema) {
+  std::vector<std::string> names;
+  if (!schema.primary_key.empty()) names.push_back(schema.name + "_pkey");
+  for (const IndexDef& index : schema.indexes) {
+    if (index.constraint) names.push_back(index.name);
+  }
+  for (const CheckDef& check : schema.checks) names.push_back(check.name);
+  for (const ForeignKeyDef& fk : schema.foreign_keys) names.push_back(fk.name);
+  return names;
+}
 
 void Catalog::Validate(const TableSchema& schema) {
   if (schema.columns.empty()) {
@@ -106,6 +174,70 @@ void Catalog::Validate(const TableSchema& schema) {
                                 schema.column(c).name));
     }
   }
+  std::vector<std::string> constraint_names = ConstraintNames(schema);
+  for (const ForeignKeyDef& fk : schema.foreign_keys) {
+    if (std::count(constraint_names.begin(), constraint_names.end(), fk.name) > 1) {
+      throw DbError(sqlstate::kDuplicateObject,
+                    fmt::format("constraint \"{}\" for relation \"{}\" already exists", fk.name,
+                                schema.name));
+    }
+    if (fk.columns.empty() || fk.columns.size() != fk.referenced_columns.size()) {
+      throw DbError(sqlstate::kInvalidForeignKey,
+                    "number of referencing and referenced columns for foreign key disagree");
+    }
+    for (ColumnId c : fk.columns) {
+      if (c.value() >= schema.columns.size()) {
+        throw DbError(sqlstate::kInvalidTableDefinition,
+                      fmt::format("foreign key \"{}\" names column {}, which does not exist",
+                                  fk.name, c.value()));
+      }
+    }
+    for (ColumnId c : fk.delete_set_columns) {
+      if (std::find(fk.columns.begin(), fk.columns.end(), c) == fk.columns.end()) {
+        throw DbError(sqlstate::kInvalidTableDefinition,
+                      fmt::format("foreign key \"{}\" sets column {}, which is not one of its "
+                                  "columns",
+                                  fk.name, c.value()));
+      }
+    }
+  }
+}
+
+void Catalog::ValidateReferences(const TableSchema& schema, const ForeignKeyDef& fk) const {
+  const Table* table = FindTable(fk.referenced_table);
+  const TableSchema* referenced = fk.referenced_table == schema.name ? &schema
+                                  : table                            ? &table->schema()
+                                                                     : nullptr;
+  if (referenced == nullptr) {
+    throw DbError(sqlstate::kUndefinedTable,
+                  fmt::format("relation \"{}\" does not exist", fk.referenced_table));
+  }
+  for (ColumnId c : fk.referenced_columns) {
+    if (c.value() >= referenced->columns.size()) {
+      throw DbError(sqlstate::kInvalidTableDefinition,
+                    fmt::format("foreign key \"{}\" references column {} of \"{}\", which does "
+                                "not exist",
+                                fk.name, c.value(), fk.referenced_table));
+    }
+  }
+  if (!referenced->FindUniqueKey(fk.referenced_columns)) {
+    throw DbError(sqlstate::kInvalidForeignKey,
+                  fmt::format("there is no unique constraint matching given keys for referenced "
+                              "table \"{}\"",
+                              fk.referenced_table));
+  }
+}
+
+void Catalog::RefreshReferences() {
+  std::map<TableId, std::vector<ForeignKeyRef>> refs;
+  for (const auto& [id, table] : tables_) {
+    const std::vector<ForeignKeyDef>& fks = table->schema().foreign_keys;
+    for (size_t i = 0; i < fks.size(); i++) {
+      auto parent = by_name_.find(fks[i].referenced_table);
+      if (parent != by_name_.end()) refs[parent->second].push_back({id, i});
+    }
+  }
+  for (const auto& [id, table] : tables_) table->SetReferencedBy(std::move(refs[id]));
 }
 
 void Catalog::CheckRelationNameFree(std::string_view name) const {
@@ -118,12 +250,14 @@ Table& Catalog::CreateTable(TableSchema schema, TableOptions options) {
   CheckRelationNameFree(schema.name);
   for (const IndexDef& index : schema.indexes) CheckRelationNameFree(index.name);
   Validate(schema);
+  for (const ForeignKeyDef& fk : schema.foreign_keys) ValidateReferences(schema, fk);
   TableId id(next_table_id_);
   auto table = std::make_unique<Table>(id, std::move(schema), options);  // may throw 54000
   next_table_id_++;
   Table& ref = *table;
   by_name_.emplace(ref.schema().name, id);
   tables_.emplace(id, std::move(table));
+  if (!ref.schema().foreign_keys.empty()) RefreshReferences();
   schema_version_++;
   return ref;
 }
@@ -135,6 +269,7 @@ void Catalog::DropTable(std::string_view name) {
   }
   tables_.erase(it->second);
   by_name_.erase(it);
+  RefreshReferences();
   schema_version_++;
 }
 
@@ -161,6 +296,7 @@ TableId Catalog::RewriteTable(TableId old_id, TableSchema schema,
     if (!old.schema().FindIndex(index.name)) CheckRelationNameFree(index.name);
   }
   Validate(schema);
+  for (const ForeignKeyDef& fk : schema.foreign_keys) ValidateReferences(schema, fk);
   if (id.value() != 0 && id.value() < next_table_id_) {
     throw DbError(sqlstate::kInternalError,
                   fmt::format("rewrite of table \"{}\" to id {}, but ids up to {} are taken",
@@ -230,6 +366,7 @@ TableId Catalog::RewriteTable(TableId old_id, TableSchema schema,
   tables_.erase(it);
   by_name_[schema.name] = new_id;
   tables_.emplace(new_id, std::move(fresh));
+  RefreshReferences();
   schema_version_++;
   return new_id;
 }
@@ -246,6 +383,7 @@ void Catalog::UndoRewrite(TableId new_id, TableId old_id) {
   by_name_[it->second->schema().name] = old_id;
   tables_.emplace(old_id, std::move(it->second));
   rewritten_.erase(it);
+  RefreshReferences();
   schema_version_++;
 }
 
@@ -256,6 +394,7 @@ TableSchema Catalog::ReplaceSchema(TableId id, TableSchema schema) {
   TableSchema old = table.schema();
   if (schema.name != old.name) CheckRelationNameFree(schema.name);
   Validate(schema);
+  for (const ForeignKeyDef& fk : schema.foreign_keys) ValidateReferences(schema, fk);
   for (size_t i = 0; i < schema.columns.size() && i < old.columns.size(); i++) {
     const ColumnId c(static_cast<uint16_t>(i));
     if (schema.columns[i].not_null && !old.columns[i].not_null && table.HasNull(c)) {
@@ -272,6 +411,7 @@ TableSchema Catalog::ReplaceSchema(TableId id, TableSchema schema) {
     by_name_.erase(old.name);
     by_name_.emplace(table.schema().name, id);
   }
+  RefreshReferences();
   schema_version_++;
   return old;
 }
@@ -316,6 +456,55 @@ IndexDef Catalog::DropIndex(TableId id, size_t position) {
 
 void Catalog::RestoreIndex(TableId id, size_t position, IndexDef def) {
   GetTable(id).RestoreIndex(position, std::move(def));
+  schema_version_++;
+}
+
+void Catalog::AddForeignKey(TableId id, ForeignKeyDef def) {
+  Table& table = GetTable(id);
+  TableSchema changed = table.schema();
+  changed.foreign_keys.push_back(def);
+  Validate(changed);
+  ValidateReferences(changed, def);
+  table.SetForeignKeys(std::move(changed.foreign_keys));
+  RefreshReferences();
+  schema_version_++;
+}
+
+ForeignKeyDef Catalog::DropForeignKey(TableId id, size_t position) {
+  Table& table = GetTable(id);
+  std::vector<ForeignKeyDef> fks = table.schema().foreign_keys;
+  ForeignKeyDef def = std::move(fks.at(position));
+  fks.erase(fks.begin() + static_cast<std::ptrdiff_t>(position));
+  table.SetForeignKeys(std::move(fks));
+  RefreshReferences();
+  schema_version_++;
+  return def;
+}
+
+void Catalog::RestoreForeignKey(TableId id, size_t position, ForeignKeyDef def) {
+  Table& table = GetTable(id);
+  std::vector<ForeignKeyDef> fks = table.schema().foreign_keys;
+  fks.insert(fks.begin() + static_cast<std::ptrdiff_t>(position), std::move(def));
+  table.SetForeignKeys(std::move(fks));
+  RefreshReferences();
+  schema_version_++;
+}
+
+CheckDef Catalog::DropCheck(TableId id, size_t position) {
+  Table& table = GetTable(id);
+  std::vector<CheckDef> checks = table.schema().checks;
+  CheckDef def = std::move(checks.at(position));
+  checks.erase(checks.begin() + static_cast<std::ptrdiff_t>(position));
+  table.SetChecks(std::move(checks));
+  schema_version_++;
+  return def;
+}
+
+void Catalog::RestoreCheck(TableId id, size_t position, CheckDef def) {
+  Table& table = GetTable(id);
+  std::vector<CheckDef> checks = table.schema().checks;
+  checks.insert(checks.begin() + static_cast<std::ptrdiff_t>(position), std::move(def));
+  table.SetChecks(std::move(checks));
   schema_version_++;
 }
 
@@ -451,15 +640,40 @@ std::string Catalog::ChooseIndexName(const std::string& table,
                                      const std::vector<std::string>& columns,
                                      const std::string& suffix,
                                      const std::vector<std::string>& taken) const {
-  std::string base = table;
-  for (const std::string& c : columns) base += "_" + c;
-  auto free = [&](const std::string& name) {
-    return !by_name_.count(name) && !FindIndex(name) && !views_.count(name) &&
-           !FindSequence(name) && std::find(taken.begin(), taken.end(), name) == taken.end();
-  };
-  std::string name = base + "_" + suffix;
-  for (int n = 1; !free(name); n++) name = base + "_" + suffix + std::to_string(n);
-  return name;
+  return ChooseName(table, columns, suffix, [&](const std::string& name) {
+    return by_name_.count(name) || FindIndex(name) || views_.count(name) || FindSequence(name) ||
+           std::find(taken.begin(), taken.end(), name) != taken.end();
+  });
+}
+
+std::string Catalog::ChooseConstraintName(const std::string& table,
+                                          const std::vector<std::string>& columns,
+                                          const std::string& suffix,
+                                          const std::vector<std::string>& taken) const {
+  return ChooseName(table, columns, suffix, [&](const std::string& name) {
+    return ConstraintNameExists(name) || std::find(taken.begin(), taken.end(), name) != taken.end();
+  });
+}
+
+bool Catalog::ConstraintNameExists(std::string_view name) const {
+  for (const auto& [id, table] : tables_) {
+    for (const std::string& n : ConstraintNames(table->schema())) {
+      if (n == name) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<ForeignKeyRef> Catalog::ForeignKeysUsingIndex(TableId table, size_t position) const {
+  const Table& t = GetTable(table);
+  TableSchema without = t.schema();
+  without.indexes.erase(without.indexes.begin() + static_cast<std::ptrdiff_t>(position));
+  std::vector<ForeignKeyRef> out;
+  for (const ForeignKeyRef& ref : t.referenced_by()) {
+    const ForeignKeyDef& fk = GetTable(ref.table).schema().foreign_keys[ref.position];
+    if (!without.FindUniqueKey(fk.referenced_columns)) out.push_back(ref);
+  }
+  return out;
 }
 
 std::optional<std::pair<TableId, size_t>> Catalog::FindIndex(std::string_view name) const {
@@ -480,6 +694,7 @@ std::unique_ptr<Catalog> Catalog::CopySchemas() const {
   }
   copy->views_ = views_;
   copy->sequences_ = sequences_;
+  copy->RefreshReferences();
   copy->next_table_id_ = next_table_id_;
   copy->schema_version_ = schema_version_;
   return copy;
@@ -547,6 +762,21 @@ std::string Catalog::Serialize() const {
       w.PutString(c.name);
       w.PutString(c.sql);
     }
+    w.Put(static_cast<uint16_t>(s.foreign_keys.size()));  // version 4 and later
+    for (const ForeignKeyDef& fk : s.foreign_keys) {
+      w.PutString(fk.name);
+      w.PutString(fk.referenced_table);
+      w.Put(static_cast<uint16_t>(fk.columns.size()));
+      for (size_t i = 0; i < fk.columns.size(); i++) {
+        w.Put(fk.columns[i].value());
+        w.Put(fk.referenced_columns[i].value());
+      }
+      w.Put(static_cast<uint8_t>(fk.on_delete));
+      w.Put(static_cast<uint8_t>(fk.on_update));
+      w.Put(static_cast<uint8_t>(fk.match_full ? 1 : 0));
+      w.Put(static_cast<uint16_t>(fk.delete_set_columns.size()));
+      for (ColumnId c : fk.delete_set_columns) w.Put(c.value());
+    }
   }
   w.Put(static_cast<uint32_t>(views_.size()));
   for (const auto& [name, v] : views_) {
@@ -596,8 +826,8 @@ Status Catalog::Deserialize(std::string_view bytes) {
   r.Get(&version);
   if (magic != kCatalogMagic) return Status::Corruption("catalog image: bad magic");
   // Version 1 images (before secondary indexes) have no index lists,
-  // versions 1 and 2 no column defaults, versions before 5 no sequences.
-  // Version 4 is another branch's (foreign keys): read as version 3 here.
+  // versions 1 and 2 no column defaults, versions before 4 no foreign keys,
+  // versions before 5 no sequences.
   if (version < 1 || version > kCatalogFormatVersion) {
     return Status::Corruption(fmt::format("catalog image: unsupported format version {}", version));
   }
@@ -678,6 +908,39 @@ Status Catalog::Deserialize(std::string_view bytes) {
       r.GetString(&c.name);
       r.GetString(&c.sql);
       s.checks.push_back(std::move(c));
+    }
+    uint16_t nfks = 0;
+    if (version >= 4) r.Get(&nfks);
+    for (uint16_t i = 0; i < nfks && r.ok(); i++) {
+      ForeignKeyDef fk;
+      uint16_t ncolumns = 0, nset = 0;
+      uint8_t on_delete = 0, on_update = 0, flags = 0;
+      r.GetString(&fk.name);
+      r.GetString(&fk.referenced_table);
+      r.Get(&ncolumns);
+      for (uint16_t j = 0; j < ncolumns && r.ok(); j++) {
+        uint16_t c = 0, referenced = 0;
+        r.Get(&c);
+        r.Get(&referenced);
+        fk.columns.push_back(ColumnId(c));
+        fk.referenced_columns.push_back(ColumnId(referenced));
+      }
+      r.Get(&on_delete);
+      r.Get(&on_update);
+      r.Get(&flags);
+      r.Get(&nset);
+      for (uint16_t j = 0; j < nset && r.ok(); j++) {
+        uint16_t c = 0;
+        r.Get(&c);
+        fk.delete_set_columns.push_back(ColumnId(c));
+      }
+      if (r.ok() && (!ValidAction(on_delete) || !ValidAction(on_update))) {
+        return Status::Corruption("catalog image: unknown foreign key action");
+      }
+      fk.on_delete = static_cast<ForeignKeyAction>(on_delete);
+      fk.on_update = static_cast<ForeignKeyAction>(on_update);
+      fk.match_full = (flags & 1) != 0;
+      s.foreign_keys.push_back(std::move(fk));
     }
     if (id == 0 || id >= next_id) return Status::Corruption("catalog image: bad table id");
     parsed.push_back({TableId(id), {std::move(s), o}});
@@ -774,6 +1037,19 @@ Status Catalog::Deserialize(std::string_view bytes) {
   }
   tables_ = std::move(tables);
   by_name_ = std::move(by_name);
+  // Foreign keys name their referenced tables: checked once all are known.
+  try {
+    for (const auto& [id, table] : tables_) {
+      for (const ForeignKeyDef& fk : table->schema().foreign_keys) {
+        ValidateReferences(table->schema(), fk);
+      }
+    }
+  } catch (const DbError& e) {
+    tables_.clear();
+    by_name_.clear();
+    return Status::Corruption(fmt::format("catalog image: {}", e.what()));
+  }
+  RefreshReferences();
   views_ = std::move(views);
   sequences_ = std::move(sequences);
   next_table_id_ = next_id;

@@ -19,7 +19,8 @@
 //           index count u16 | indexes (version 2 and later) |
 //           last value i64 per identity column (Table::identity_value: the counter
 //           of a column made before sequences; 0 once it has its sequence) |
-//           check count u16 | (name | sql)... (version 3 and later)
+//           check count u16 | (name | sql)... (version 3 and later) |
+//           foreign key count u16 | foreign keys (version 4 and later)
 //   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8 |
 //           default (version 3 and later; empty: none) | identity u8 (version 3)
 //   then (version 3 and later) view count u32 | views
@@ -30,9 +31,11 @@
 //           cache i64 | cycle u8 | owner table id u32 (0: none) | owner column | identity u8 |
 //           last_value i64 | is_called u8
 //   index:  name | flags u8 (1 unique, 2 constraint) | column count u16 | column ids u16...
+//   foreign key: name | referenced table name | column count u16 |
+//           (column id u16 | referenced column id u16)... | on delete u8 | on update u8 |
+//           flags u8 (1 MATCH FULL) | delete-set column count u16 | column ids u16...
 //   name:   length u32 | bytes
 // Integers little-endian; the CRC32C (masked) covers every byte before it.
-// Version 4 (foreign keys, another branch) reads as version 3 here.
 #pragma once
 
 #include <map>
@@ -90,7 +93,10 @@ class Catalog {
   Catalog& operator=(const Catalog&) = delete;
 
   // Throws DbError: 42P07 the name is taken, 42701 duplicate column name,
-  // 42P16 bad primary key (unknown or repeated column), 54000 too many columns.
+  // 42P16 bad primary key (unknown or repeated column), 54000 too many columns,
+  // 42P16 / 42P01 / 42830 a foreign key whose columns or referenced table or
+  // key do not exist (the SQL binder has checked them with PostgreSQL's
+  // messages; these guard the other callers).
   Table& CreateTable(TableSchema schema, TableOptions options = {});
   // Throws 42P01 `table "t" does not exist`.
   void DropTable(std::string_view name);
@@ -136,13 +142,37 @@ class Catalog {
   IndexDef DropIndex(TableId id, size_t position);
   // Undo of DropIndex.
   void RestoreIndex(TableId id, size_t position, IndexDef def);
+  // ALTER TABLE ... ADD FOREIGN KEY (the caller has checked the existing
+  // rows) and DROP CONSTRAINT of a foreign key or a CHECK constraint, by
+  // position; Restore* are their undo. 42710 if the table already has a
+  // constraint of that name; the errors of CreateTable for a bad definition.
+  void AddForeignKey(TableId id, ForeignKeyDef def);
+  ForeignKeyDef DropForeignKey(TableId id, size_t position);
+  void RestoreForeignKey(TableId id, size_t position, ForeignKeyDef def);
+  CheckDef DropCheck(TableId id, size_t position);
+  void RestoreCheck(TableId id, size_t position, CheckDef def);
+
   // PostgreSQL's name for an index or sequence it names itself (its
   // ChooseRelationName): "<table>_<col>[_<col>...]_<suffix>" ("idx" for
   // CREATE INDEX, "key" for UNIQUE, "seq" for SERIAL and identity columns),
-  // with 1, 2, ... appended until no relation and no name in `taken` has it.
+  // with 1, 2, ... appended to the suffix until no relation and no name in
+  // `taken` has it; the table and column parts are shortened to fit 63 bytes
+  // as PostgreSQL's makeObjectName shortens them.
   std::string ChooseIndexName(const std::string& table, const std::vector<std::string>& columns,
                               const std::string& suffix,
                               const std::vector<std::string>& taken = {}) const;
+  // The same for a constraint ("fkey" for FOREIGN KEY): unique among the
+  // constraint names of every table (ConstraintNameExists) and `taken`, as
+  // PostgreSQL's ChooseConstraintName.
+  std::string ChooseConstraintName(const std::string& table,
+                                   const std::vector<std::string>& columns,
+                                   const std::string& suffix,
+                                   const std::vector<std::string>& taken = {}) const;
+  // Whether a table has a constraint of this name: primary key ("<t>_pkey"),
+  // UNIQUE, CHECK or FOREIGN KEY.
+  bool ConstraintNameExists(std::string_view name) const;
+  // The table's constraint names, in PostgreSQL's order of listing them.
+  static std::vector<std::string> ConstraintNames(const TableSchema& schema);
   // CREATE VIEW (42P07 if a table, index or view has the name) and DROP VIEW
   // (42P01 if there is none; returns it). The caller checks dependencies.
   void CreateView(ViewDef view);
@@ -174,6 +204,9 @@ class Catalog {
   // The sequence of an identity column; nullptr for a column made before
   // sequences existed (Database::Open gives those theirs).
   const Sequence* IdentitySequence(TableId table, std::string_view column) const;
+  // The foreign keys (of any table) that find `table`'s rows through its
+  // secondary index at `position`: without it they would have no unique key.
+  std::vector<ForeignKeyRef> ForeignKeysUsingIndex(TableId table, size_t position) const;
 
   // The table and position of the secondary index with this name.
   std::optional<std::pair<TableId, size_t>> FindIndex(std::string_view name) const;
@@ -201,6 +234,12 @@ class Catalog {
 
  private:
   static void Validate(const TableSchema& schema);
+  // A foreign key of `schema` (a table being created, or one that exists):
+  // its referenced table exists (or is `schema` itself), with the columns
+  // and a unique key on them.
+  void ValidateReferences(const TableSchema& schema, const ForeignKeyDef& fk) const;
+  // Recomputes every table's referenced_by() after foreign keys changed.
+  void RefreshReferences();
   // 42P07 when a table or an index is named `name`.
   void CheckRelationNameFree(std::string_view name) const;
 

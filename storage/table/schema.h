@@ -62,6 +62,39 @@ struct CheckDef {
   friend bool operator==(const CheckDef&, const CheckDef&) = default;
 };
 
+// What a foreign key does to the referencing rows when a referenced row is
+// deleted or its key changes (ON DELETE / ON UPDATE). The values are
+// PostgreSQL's pg_constraint letters (confdeltype, confupdtype).
+enum class ForeignKeyAction : uint8_t {
+  kNoAction = 'a',  // refuse if still referenced when the statement ends (the default)
+  kRestrict = 'r',  // refuse if referenced, even by a key the statement puts back
+  kCascade = 'c',   // delete the referencing rows / give them the new key
+  kSetNull = 'n',
+  kSetDefault = 'd',
+};
+
+// A FOREIGN KEY constraint of the table that holds it (the referencing
+// table): every row whose `columns` are all non-NULL (MATCH SIMPLE; with
+// MATCH FULL also: none or all NULL) must equal, column for column, the
+// `referenced_columns` of a row of `referenced_table`, which are its primary
+// key or the columns of one of its unique indexes (in any order). The
+// referenced table is named, as views name what they read; it may be this
+// table. Enforced by the transaction (include/forktail/transaction.h).
+struct ForeignKeyDef {
+  std::string name;
+  std::vector<ColumnId> columns;
+  std::string referenced_table;
+  std::vector<ColumnId> referenced_columns;  // parallel to `columns`
+  ForeignKeyAction on_delete = ForeignKeyAction::kNoAction;
+  ForeignKeyAction on_update = ForeignKeyAction::kNoAction;
+  bool match_full = false;
+  // ON DELETE SET NULL / SET DEFAULT (columns): the columns the action sets,
+  // a subset of `columns`; empty: all of them.
+  std::vector<ColumnId> delete_set_columns;
+
+  friend bool operator==(const ForeignKeyDef&, const ForeignKeyDef&) = default;
+};
+
 struct TableSchema {
   std::string name;
   std::vector<ColumnDef> columns;
@@ -71,6 +104,8 @@ struct TableSchema {
   // Secondary indexes, in creation order.
   std::vector<IndexDef> indexes;
   std::vector<CheckDef> checks;
+  // FOREIGN KEY constraints of this table, in creation order.
+  std::vector<ForeignKeyDef> foreign_keys;
 
   size_t column_count() const { return columns.size(); }
   const ColumnDef& column(ColumnId id) const { return columns[id.value()]; }
@@ -93,6 +128,39 @@ struct TableSchema {
   std::optional<size_t> FindIndex(std::string_view index_name) const {
     for (size_t i = 0; i < indexes.size(); i++) {
       if (indexes[i].name == index_name) return i;
+    }
+    return std::nullopt;
+  }
+
+  // Position of the FOREIGN KEY constraint named `constraint_name`.
+  std::optional<size_t> FindForeignKey(std::string_view constraint_name) const {
+    for (size_t i = 0; i < foreign_keys.size(); i++) {
+      if (foreign_keys[i].name == constraint_name) return i;
+    }
+    return std::nullopt;
+  }
+
+  // The unique key whose columns are `columns` in any order: the primary key
+  // (IndexRange::kPrimaryKey, -1) or the first unique index (its position);
+  // nullopt if there is none. What a foreign key referencing these columns
+  // looks its rows up with.
+  std::optional<int> FindUniqueKey(const std::vector<ColumnId>& columns) const {
+    auto contains = [](const std::vector<ColumnId>& set, ColumnId c) {
+      for (ColumnId x : set) {
+        if (x == c) return true;
+      }
+      return false;
+    };
+    auto same_set = [&](const std::vector<ColumnId>& key) {
+      if (key.size() != columns.size()) return false;
+      for (size_t i = 0; i < key.size(); i++) {
+        if (!contains(key, columns[i]) || !contains(columns, key[i])) return false;
+      }
+      return true;
+    };
+    if (!primary_key.empty() && same_set(primary_key)) return -1;
+    for (size_t i = 0; i < indexes.size(); i++) {
+      if (indexes[i].unique && same_set(indexes[i].columns)) return static_cast<int>(i);
     }
     return std::nullopt;
   }

@@ -63,6 +63,15 @@ struct TableOptions {
   uint32_t max_rows_per_block = 0;
 };
 
+// A foreign key that references a table: the referencing table and the
+// constraint's position in its schema's foreign_keys.
+struct ForeignKeyRef {
+  TableId table;
+  size_t position = 0;
+
+  friend bool operator==(const ForeignKeyRef&, const ForeignKeyRef&) = default;
+};
+
 class Table {
  public:
   using ColumnUpdates = std::vector<std::pair<ColumnId, Value>>;
@@ -138,6 +147,17 @@ class Table {
   IndexDef DropIndex(size_t position);
   // Undo of DropIndex: the index rebuilt at its old position.
   void RestoreIndex(size_t position, IndexDef def);
+
+  // ALTER TABLE ADD / DROP CONSTRAINT of the constraints that hold no data
+  // (the Catalog checks the lists).
+  void SetChecks(std::vector<CheckDef> checks) { schema_.checks = std::move(checks); }
+  void SetForeignKeys(std::vector<ForeignKeyDef> foreign_keys) {
+    schema_.foreign_keys = std::move(foreign_keys);
+  }
+  // The foreign keys, of any table, that reference this one, in table id and
+  // constraint order. Derived from the schemas; the Catalog keeps it current.
+  const std::vector<ForeignKeyRef>& referenced_by() const { return referenced_by_; }
+  void SetReferencedBy(std::vector<ForeignKeyRef> refs) { referenced_by_ = std::move(refs); }
 
   // The live rows an index lookup finds (see IndexRange; the values must be
   // of the key columns' types), in key order; nullopt when there are more
@@ -232,6 +252,7 @@ class Table {
   HashIndex index_;
   std::vector<OrderedIndex> secondary_;          // one per schema_.indexes entry
   std::map<uint16_t, int64_t> identity_values_;  // by column; absent: 0
+  std::vector<ForeignKeyRef> referenced_by_;
   TableStatistics stats_;
 };
 

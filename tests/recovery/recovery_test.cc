@@ -58,6 +58,16 @@ TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   rich.columns[2].default_sql = "'x' || 'y'";
   rich.columns[0].identity = ColumnIdentity::kAlways;
   rich.indexes.push_back({"t_c_key", {ColumnId(2)}, true, true});
+  ForeignKeyDef fk;
+  fk.name = "t_c_fkey";
+  fk.columns = {ColumnId(2), ColumnId(0)};
+  fk.referenced_table = "u";
+  fk.referenced_columns = {ColumnId(1), ColumnId(0)};
+  fk.on_delete = ForeignKeyAction::kSetDefault;
+  fk.on_update = ForeignKeyAction::kRestrict;
+  fk.match_full = true;
+  fk.delete_set_columns = {ColumnId(2)};
+  rich.foreign_keys.push_back(fk);
   std::string rich_bytes = EncodeCreateTable(TableId(9), o, rich);
   ASSERT_TRUE(DecodeCreateTable(rich_bytes, &r).ok());
   EXPECT_EQ(r.schema, rich);
@@ -77,6 +87,31 @@ TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   EXPECT_EQ(u.new_tid, (TupleId{BlockNo(2), SlotNo(0)}));
   for (size_t n = 0; n < upd.size(); n++) EXPECT_FALSE(DecodeUpdate(upd.substr(0, n), &u).ok());
   EXPECT_FALSE(DecodeUpdate(upd + "x", &u).ok());
+}
+
+TEST(ReplayCodecTest, ForeignKeyRecordsRoundTripAndTruncations) {
+  ForeignKeyDef fk;
+  fk.name = "c_pid_fkey";
+  fk.columns = {ColumnId(1)};
+  fk.referenced_table = "p";
+  fk.referenced_columns = {ColumnId(0)};
+  fk.on_delete = ForeignKeyAction::kCascade;
+  std::string bytes = EncodeAddForeignKey(TableId(3), fk);
+  AddForeignKeyRecord r;
+  ASSERT_TRUE(DecodeAddForeignKey(bytes, &r).ok());
+  EXPECT_EQ(r.table, TableId(3));
+  EXPECT_EQ(r.foreign_key, fk);
+  for (size_t n = 0; n < bytes.size(); n++) {
+    EXPECT_FALSE(DecodeAddForeignKey(bytes.substr(0, n), &r).ok()) << n;
+  }
+  EXPECT_FALSE(DecodeAddForeignKey(bytes + "x", &r).ok());
+  std::string unknown_action = bytes;
+  unknown_action[unknown_action.size() - 4] = 'z';  // on delete
+  EXPECT_FALSE(DecodeAddForeignKey(unknown_action, &r).ok());
+  DropConstraintRecord d;
+  ASSERT_TRUE(DecodeDropConstraint(EncodeDropConstraint(TableId(3), "c_pid_fkey"), &d).ok());
+  EXPECT_EQ(d.table, TableId(3));
+  EXPECT_EQ(d.name, "c_pid_fkey");
 }
 
 TEST(ReplayCodecTest, AddPrimaryKeyRoundTripAndTruncations) {

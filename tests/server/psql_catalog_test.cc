@@ -4,7 +4,7 @@
 // 15 prints for the same tables (e2e/psql_catalog.sql) when the user and the
 // database are both "forktail" (Forktail's one role and one database; see
 // olap/plan/catalog/system_catalog.h), except for \l (Forktail has one database, no
-// templates, collation C).
+// templates, collation C). Tables with foreign keys: e2e/psql_foreign_keys.sql.
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -51,6 +51,17 @@ TEST_F(PsqlCatalog, DescribeTable) {
   ASSERT_EQ(setup.exit_code, 0) << setup.output;
   EXPECT_EQ(RunCommands({"\\d pgbench_accounts", "\\d items", "\\d nokey"}),
             "SET\n" + ReadText(kE2eDir / "psql_describe.expected"));
+}
+
+// \d of tables with foreign keys: "Foreign-key constraints:" and "Referenced
+// by:" (pg_constraint rows of contype 'f', pg_get_constraintdef,
+// relhastriggers), as PostgreSQL 15 prints them for e2e/psql_foreign_keys.sql.
+TEST_F(PsqlCatalog, DescribeForeignKeys) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
+  CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_foreign_keys.sql").string());
+  ASSERT_EQ(setup.exit_code, 0) << setup.output;
+  EXPECT_EQ(RunCommands({"\\d fk_child", "\\d fk_parent", "\\d fk_tree"}),
+            "SET\n" + ReadText(kE2eDir / "psql_describe_foreign_keys.expected"));
 }
 
 // Ten of the twelve queries of \d items (see the file) run and answer as

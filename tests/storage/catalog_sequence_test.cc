@@ -102,7 +102,7 @@ TEST(CatalogSequence, OwnershipFollowsRenamesAndRewrites) {
 }
 
 // Every byte of a version 5 image with sequences is checked, and a version
-// 3 image (no sequence section) still loads.
+// 4 image (no sequence section) still loads.
 TEST(CatalogSequence, CatalogImage) {
   Catalog catalog;
   Table& t = catalog.CreateTable({"t", {{"id", Type::Integer()}}, {}});
@@ -136,17 +136,17 @@ TEST(CatalogSequence, CatalogImage) {
     ASSERT_EQ(again.Deserialize(bad).code(), Status::Code::kCorruption) << i;
   }
 
-  // Version 3: the same layout without the sequence count at the end.
+  // Version 4: the same layout without the sequence count at the end.
   Catalog plain;
   plain.CreateTable({"t", {{"id", Type::Integer()}}, {}});
-  std::string v3 = plain.Serialize();
-  v3.resize(v3.size() - 8);  // the CRC and the sequence count
-  const uint32_t version = 3;
-  std::memcpy(v3.data() + 4, &version, 4);
-  const uint32_t crc = crc32c::Mask(crc32c::Value(v3.data(), v3.size()));
-  v3.append(reinterpret_cast<const char*>(&crc), 4);
+  std::string v4 = plain.Serialize();
+  v4.resize(v4.size() - 8);  // the CRC and the sequence count
+  const uint32_t version = 4;
+  std::memcpy(v4.data() + 4, &version, 4);
+  const uint32_t crc = crc32c::Mask(crc32c::Value(v4.data(), v4.size()));
+  v4.append(reinterpret_cast<const char*>(&crc), 4);
   Catalog old;
-  ASSERT_TRUE(old.Deserialize(v3).ok());
+  ASSERT_TRUE(old.Deserialize(v4).ok());
   EXPECT_NE(old.FindTable("t"), nullptr);
   EXPECT_TRUE(old.sequences().empty());
 }

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+
+#include "storage/crc32c.h"
 #include "storage/storage.h"
 
 namespace forktail {
@@ -102,9 +105,9 @@ TEST(Catalog, SerializeRoundTrip) {
   EXPECT_EQ(copy.CreateTable({"next", {{"x", Type::Integer()}}, {}}).id(), TableId(4));
   // The new table: id, name, max_rows_per_block, column count, its column
   // (name, type id, precision, scale, length, not null, default, identity),
-  // key, index and check counts.
+  // key, index, check and foreign key counts.
   EXPECT_EQ(copy.Serialize().size(), bytes.size() + 4 + (4 + 4) + 4 + 2 +
-                                         ((4 + 1) + 1 + 1 + 1 + 4 + 1 + 4 + 1) + 2 + 2 + 2);
+                                         ((4 + 1) + 1 + 1 + 1 + 4 + 1 + 4 + 1) + 2 + 2 + 2 + 2);
 
   Catalog again;
   EXPECT_EQ(copy.Deserialize(bytes).code(), Status::Code::kInvalidArgument);  // not empty
@@ -119,6 +122,119 @@ TEST(Catalog, SerializeRoundTrip) {
   }
   EXPECT_EQ(again.size(), 0u);
   ASSERT_TRUE(again.Deserialize(bytes).ok());
+}
+
+// p (id PRIMARY KEY, u with a unique index), and c referencing both keys.
+TableSchema Parent() {
+  TableSchema p{"p", {{"id", Type::Integer(), true}, {"u", Type::BigInt()}}, {ColumnId(0)}};
+  p.indexes.push_back({"p_u_key", {ColumnId(1)}, true, true});
+  return p;
+}
+
+ForeignKeyDef Fk(std::string name, std::vector<ColumnId> columns, std::string referenced,
+                 std::vector<ColumnId> referenced_columns) {
+  ForeignKeyDef fk;
+  fk.name = std::move(name);
+  fk.columns = std::move(columns);
+  fk.referenced_table = std::move(referenced);
+  fk.referenced_columns = std::move(referenced_columns);
+  return fk;
+}
+
+TableSchema Child() {
+  TableSchema c{"c",
+                {{"id", Type::Integer(), true}, {"pid", Type::Integer()}, {"pu", Type::Integer()}},
+                {ColumnId(0)}};
+  c.foreign_keys.push_back(Fk("c_pid_fkey", {ColumnId(1)}, "p", {ColumnId(0)}));
+  ForeignKeyDef by_u = Fk("c_pu_fkey", {ColumnId(2)}, "p", {ColumnId(1)});
+  by_u.on_delete = ForeignKeyAction::kSetNull;
+  by_u.on_update = ForeignKeyAction::kCascade;
+  by_u.match_full = true;
+  by_u.delete_set_columns = {ColumnId(2)};
+  c.foreign_keys.push_back(by_u);
+  return c;
+}
+
+TEST(Catalog, ForeignKeysAreCheckedAndKnownToTheTablesTheyReference) {
+  Catalog catalog;
+  TableSchema orphan = Child();
+  ExpectError([&] { catalog.CreateTable(orphan); }, sqlstate::kUndefinedTable,
+              "relation \"p\" does not exist");
+  Table& p = catalog.CreateTable(Parent());
+  TableSchema unmatched = Child();
+  unmatched.foreign_keys[0].referenced_columns = {ColumnId(0), ColumnId(1)};
+  ExpectError([&] { catalog.CreateTable(unmatched); }, "42830",
+              "number of referencing and referenced columns for foreign key disagree");
+  unmatched.foreign_keys[0].columns = {ColumnId(1), ColumnId(2)};
+  ExpectError([&] { catalog.CreateTable(unmatched); }, "42830",
+              "there is no unique constraint matching given keys for referenced table \"p\"");
+  TableSchema clash = Child();
+  clash.foreign_keys[1].name = "c_pkey";
+  ExpectError([&] { catalog.CreateTable(clash); }, sqlstate::kDuplicateObject,
+              "constraint \"c_pkey\" for relation \"c\" already exists");
+  TableSchema self{"s", {{"id", Type::Integer(), true}, {"up", Type::Integer()}}, {ColumnId(0)}};
+  self.foreign_keys.push_back(Fk("s_up_fkey", {ColumnId(1)}, "s", {ColumnId(0)}));
+  Table& s = catalog.CreateTable(self);
+  Table& c = catalog.CreateTable(Child());
+  EXPECT_EQ(p.referenced_by(), (std::vector<ForeignKeyRef>{{c.id(), 0}, {c.id(), 1}}));
+  EXPECT_EQ(s.referenced_by(), (std::vector<ForeignKeyRef>{{s.id(), 0}}));
+  EXPECT_TRUE(c.referenced_by().empty());
+  // The unique index c_pu_fkey finds p's rows through.
+  EXPECT_EQ(catalog.ForeignKeysUsingIndex(p.id(), 0), (std::vector<ForeignKeyRef>{{c.id(), 1}}));
+
+  // Names: every table's constraints are taken.
+  EXPECT_TRUE(catalog.ConstraintNameExists("c_pid_fkey"));
+  EXPECT_TRUE(catalog.ConstraintNameExists("p_u_key"));
+  EXPECT_TRUE(catalog.ConstraintNameExists("s_pkey"));
+  EXPECT_EQ(catalog.ChooseConstraintName("c", {"pid"}, "fkey"), "c_pid_fkey1");
+  EXPECT_EQ(catalog.ChooseConstraintName("d", {"a", "b"}, "fkey", {"d_a_b_fkey"}), "d_a_b_fkey1");
+  EXPECT_EQ(catalog.ChooseConstraintName(std::string(59, 't'), {std::string(44, 'c')}, "fkey"),
+            std::string(29, 't') + "_" + std::string(28, 'c') + "_fkey");
+
+  // Dropped, restored, added: the references follow.
+  ForeignKeyDef dropped = catalog.DropForeignKey(c.id(), 0);
+  EXPECT_EQ(dropped.name, "c_pid_fkey");
+  EXPECT_EQ(p.referenced_by(), (std::vector<ForeignKeyRef>{{c.id(), 0}}));
+  catalog.RestoreForeignKey(c.id(), 0, dropped);
+  EXPECT_EQ(c.schema(), Child());
+  ExpectError([&] { catalog.AddForeignKey(c.id(), dropped); }, sqlstate::kDuplicateObject,
+              "constraint \"c_pid_fkey\" for relation \"c\" already exists");
+  catalog.AddForeignKey(c.id(), Fk("again", {ColumnId(1)}, "p", {ColumnId(0)}));
+  EXPECT_EQ(p.referenced_by().size(), 3u);
+  catalog.DropTable("c");
+  EXPECT_TRUE(p.referenced_by().empty());
+}
+
+TEST(Catalog, ForeignKeysSurviveTheImageAndVersion3ImagesStillLoad) {
+  Catalog catalog;
+  catalog.CreateTable(Parent());
+  catalog.CreateTable(Child());
+  std::string bytes = catalog.Serialize();
+  Catalog copy;
+  ASSERT_TRUE(copy.Deserialize(bytes).ok());
+  EXPECT_EQ(copy.FindTable("c")->schema(), Child());
+  EXPECT_EQ(copy.FindTable("p")->referenced_by().size(), 2u);
+  for (size_t i = 0; i < bytes.size(); i++) {
+    std::string bad = bytes;
+    bad[i] ^= 0x10;
+    Catalog again;
+    ASSERT_EQ(again.Deserialize(bad).code(), Status::Code::kCorruption) << i;
+  }
+
+  // A version 3 image (before foreign keys): no foreign key counts.
+  Catalog old;
+  old.CreateTable(Parent());
+  std::string v5 = old.Serialize();
+  // ... | foreign key count u16 (0) | view count u32 | sequence count u32 | crc u32
+  std::string v3 = v5.substr(0, v5.size() - 14) + v5.substr(v5.size() - 12, 4);
+  const uint32_t version = 3;
+  std::memcpy(v3.data() + 4, &version, 4);
+  const uint32_t crc = crc32c::Mask(crc32c::Value(v3.data(), v3.size()));
+  v3.append(reinterpret_cast<const char*>(&crc), 4);
+  Catalog loaded;
+  ASSERT_TRUE(loaded.Deserialize(v3).ok());
+  EXPECT_EQ(loaded.FindTable("p")->schema(), Parent());
+  EXPECT_EQ(loaded.Serialize(), v5);
 }
 
 }  // namespace

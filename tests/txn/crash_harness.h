@@ -15,7 +15,11 @@
 //       balances and the history were committed together), and all
 //       acknowledged ids are checked again, not only this cycle's; the
 //       transfers table's two secondary indexes (one unique) hold exactly
-//       its live rows, and probing them finds what a scan finds.
+//       its live rows, and probing them finds what a scan finds; its two
+//       foreign keys (src and dst reference account) are still in the
+//       schema, and no transfer references an account that does not exist.
+//       The child also keeps trying to insert transfers to an account that
+//       does not exist, which must fail with 23503.
 // exec keeps the child free of the parent's threads (RocksDB keeps a
 // process-wide thread pool, which fork alone would not carry over).
 #pragma once
@@ -58,6 +62,20 @@ inline void RegisterBank(Database& db) {
                          txn.Insert("transfer", {Value::BigInt(id), Value::BigInt(from),
                                                  Value::BigInt(to), Value::BigInt(amount)});
                        });
+  // A transfer to an account that does not exist: its foreign key refuses it.
+  db.RegisterProcedure("orphan", [](Transaction& txn, int64_t id) {
+    txn.Insert("transfer", {Value::BigInt(id), Value::BigInt(0), Value::BigInt(kAccounts + 7),
+                            Value::BigInt(1)});
+  });
+}
+
+inline ForeignKeyDef TransferToAccount(std::string name, uint16_t column) {
+  ForeignKeyDef fk;
+  fk.name = std::move(name);
+  fk.columns = {ColumnId(column)};
+  fk.referenced_table = "account";
+  fk.referenced_columns = {ColumnId(0)};
+  return fk;
 }
 
 inline void CreateBank(const std::string& dir) {
@@ -65,12 +83,16 @@ inline void CreateBank(const std::string& dir) {
   TxnResult r = db->Run([](Transaction& txn) {
     txn.CreateTable(
         {"account", {{"id", Type::BigInt(), true}, {"balance", Type::BigInt()}}, {ColumnId(0)}});
-    txn.CreateTable({"transfer",
-                     {{"id", Type::BigInt(), true},
-                      {"src", Type::BigInt()},
-                      {"dst", Type::BigInt()},
-                      {"amount", Type::BigInt()}},
-                     {ColumnId(0)}});
+    TableSchema transfer{"transfer",
+                         {{"id", Type::BigInt(), true},
+                          {"src", Type::BigInt()},
+                          {"dst", Type::BigInt()},
+                          {"amount", Type::BigInt()}},
+                         {ColumnId(0)}};
+    transfer.foreign_keys.push_back(TransferToAccount("transfer_src_fkey", 1));
+    txn.CreateTable(transfer);
+    // The second one through the log's ALTER TABLE record.
+    txn.AddForeignKey("transfer", TransferToAccount("transfer_dst_fkey", 2));
     txn.CreateIndex("transfer", {"transfer_src", {ColumnId(1)}, false, false});
     txn.CreateIndex("transfer", {"transfer_dst_id", {ColumnId(2), ColumnId(0)}, true, false});
     for (int i = 0; i < kAccounts; i++) {
@@ -102,6 +124,9 @@ inline void CreateBank(const std::string& dir) {
                                                  Value::BigInt(to), Value::BigInt(amount)});
           if (r.ok && write(fd, &id, sizeof id) != sizeof id) _exit(3);
           if (!r.ok && r.sqlstate != "40000") _exit(4);
+          if (rng() % 16 == 0 && db->Execute("orphan", {Value::BigInt(-id)}).sqlstate != "23503") {
+            _exit(5);
+          }
         }
       });
     }
@@ -173,6 +198,17 @@ inline uint64_t Verify(Database& db, const std::vector<int64_t>& acked, bool ful
         if (transfers.ProbeIndex(by_src, SIZE_MAX)->size() != sent[a]) violations++;
         if (transfers.ProbeIndex(by_dst, SIZE_MAX)->size() != received[a]) violations++;
       }
+    }
+    if (full) {
+      // The foreign keys survived, and hold.
+      if (txn.GetTable("transfer").schema().foreign_keys.size() != 2) violations++;
+      if (txn.GetTable("account").referenced_by().size() != 2) violations++;
+      txn.Scan("transfer", [&](TupleId, const Row& row) {
+        for (int c : {1, 2}) {
+          if (!txn.Find("account", {row[c]})) violations++;
+        }
+        return true;
+      });
     }
     int64_t sum = 0;
     int accounts = 0;

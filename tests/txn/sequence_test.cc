@@ -73,6 +73,40 @@ TEST(Sequences, ValuesHandedOutSurviveRollbackAndRestart) {
   EXPECT_EQ(Next(*db, s), 10);
 }
 
+// A failed statement is undone (its redo dropped) while its transaction
+// goes on: the values it drew stay used, through a commit and a restart,
+// and a later full rollback still logs them.
+TEST(Sequences, AFailedStatementKeepsItsValuesInACommittedTransaction) {
+  TempDir dir;
+  TableId s;
+  {
+    auto db = Database::Open(dir.path());
+    s = MakeSequence(*db, "s");
+    ExpectOk(db->Run([&](Transaction& txn) {
+      try {
+        Transaction::StatementScope statement(txn, nullptr);
+        EXPECT_EQ(txn.NextVal(s), 1);
+        EXPECT_EQ(txn.NextVal(s), 2);
+        throw DbError("23505", "the statement fails");
+      } catch (const DbError&) {
+      }
+      EXPECT_EQ(txn.GetSequence(s).state, (SequenceState{2, true}));
+    }));
+    EXPECT_FALSE(db->Run([&](Transaction& txn) {
+                     try {
+                       Transaction::StatementScope statement(txn, nullptr);
+                       EXPECT_EQ(txn.NextVal(s), 3);
+                       throw DbError("23505", "the statement fails");
+                     } catch (const DbError&) {
+                     }
+                     txn.Abort("no");
+                   }).ok);
+  }
+  auto db = Database::Open(dir.path());
+  EXPECT_EQ(StateOf(*db, s), (SequenceState{3, true}));
+  EXPECT_EQ(Next(*db, s), 4);
+}
+
 TEST(Sequences, DdlIsUndoneAndReplayed) {
   TempDir dir;
   TableId s;

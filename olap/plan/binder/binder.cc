@@ -829,10 +829,6 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     }
   };
   for (const sql::ColumnDef& c : s.columns) {
-    // FOREIGN KEY is refused, never accepted and ignored: nothing checks it.
-    for (const sql::TableConstraint& k : c.constraints) {
-      if (k.kind != sql::ConstraintKind::kCheck) NotSupported("FOREIGN KEY", k.position);
-    }
     out.schema.columns.push_back(BindColumnDef(c, out.schema.name, &out.sequences));
   }
   std::vector<std::string> index_names;
@@ -881,11 +877,10 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
       case sql::ConstraintKind::kPrimaryKey:
         set_pk(k.columns, k.position);
         break;
-      case sql::ConstraintKind::kForeignKey:
-        NotSupported("FOREIGN KEY", k.position);
       case sql::ConstraintKind::kUnique:
         add_unique(k.columns, k.name, k.position);
         break;
+      case sql::ConstraintKind::kForeignKey:
       case sql::ConstraintKind::kCheck:
         break;  // below, once every column is known
     }
@@ -899,6 +894,16 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
   for (const sql::TableConstraint& k : s.constraints) {
     if (k.kind == sql::ConstraintKind::kCheck) add_check(k, "");
   }
+  // Foreign keys last, as PostgreSQL adds them once the table and its keys
+  // exist (a table may reference itself): the columns', then the table's.
+  auto add_foreign_key = [&](const sql::TableConstraint& k) {
+    if (k.kind != sql::ConstraintKind::kForeignKey) return;
+    out.schema.foreign_keys.push_back(BindForeignKey(k, out.schema, catalog_));
+  };
+  for (const sql::ColumnDef& c : s.columns) {
+    for (const sql::TableConstraint& k : c.constraints) add_foreign_key(k);
+  }
+  for (const sql::TableConstraint& k : s.constraints) add_foreign_key(k);
   return out;
 }
 

@@ -45,6 +45,7 @@ struct TypeName;
 struct CreateViewStmt;
 struct ColumnDef;
 struct Expr;
+struct TableConstraint;
 }  // namespace sql
 
 struct BindOptions {
@@ -155,6 +156,20 @@ BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
 // it reads. 42701 for a repeated column name, 42601 for more names than
 // columns.
 ViewDef BindViewDefinition(const sql::CreateViewStmt& create, const Catalog& catalog);
+
+// A FOREIGN KEY (or column REFERENCES) constraint of `table`: a table being
+// created (its schema so far: columns, primary key, UNIQUE and CHECK
+// constraints, the foreign keys bound before this one) or one that exists
+// (ALTER TABLE ADD). Checked as PostgreSQL checks it, in its order: 0A000
+// DEFERRABLE; 42710 a name the table's constraints have; the referenced
+// table (42P01, 42809 a view); 42703 unknown columns; 42P10 ON DELETE SET
+// columns that are not the key's; 42704 no primary key to reference; 42830
+// duplicated referenced columns, no unique key on them, or column counts that
+// differ; 42804 types without an equality (PostgreSQL's DETAIL). Unnamed:
+// "<table>_<columns>_fkey", numbered past the names every table's
+// constraints have.
+ForeignKeyDef BindForeignKey(const sql::TableConstraint& constraint, const TableSchema& table,
+                             const Catalog& catalog);
 
 // A table's CHECK constraints bound over its column positions (one boolean
 // expression each, in schema.checks order), to evaluate on rows to write.

@@ -296,6 +296,10 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
           int32_t oid = catalog_oid::CheckOid(r.table->id(), k);
           e.emplace_back(oid, TextOrNull(view.ConstraintDef(oid)));
         }
+        for (size_t k = 0; k < r.table->schema().foreign_keys.size(); k++) {
+          int32_t oid = catalog_oid::ForeignKeyOid(r.table->id(), k);
+          e.emplace_back(oid, TextOrNull(view.ConstraintDef(oid)));
+        }
       }
     }
     *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());

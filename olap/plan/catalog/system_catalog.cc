@@ -287,9 +287,52 @@ std::string WithoutOuterParentheses(const std::string& text) {
   return text.substr(1, text.size() - 2);
 }
 
+// pg_get_constraintdef of a foreign key: "FOREIGN KEY (a) REFERENCES p(id)
+// MATCH FULL ON UPDATE ... ON DELETE ... (cols)", as ruleutils.c prints it.
+std::string ForeignKeyText(const TableSchema& schema, const ForeignKeyDef& fk,
+                           const TableSchema& referenced) {
+  auto action = [](ForeignKeyAction a) -> std::string {
+    switch (a) {
+      case ForeignKeyAction::kNoAction:
+        return "";
+      case ForeignKeyAction::kRestrict:
+        return "RESTRICT";
+      case ForeignKeyAction::kCascade:
+        return "CASCADE";
+      case ForeignKeyAction::kSetNull:
+        return "SET NULL";
+      case ForeignKeyAction::kSetDefault:
+        return "SET DEFAULT";
+    }
+    return "";
+  };
+  std::string text = "FOREIGN KEY (" + KeyColumns(schema, fk.columns) + ") REFERENCES " +
+                     QuoteIdent(referenced.name) + "(" +
+                     KeyColumns(referenced, fk.referenced_columns) + ")";
+  if (fk.match_full) text += " MATCH FULL";
+  if (!action(fk.on_update).empty()) text += " ON UPDATE " + action(fk.on_update);
+  if (!action(fk.on_delete).empty()) text += " ON DELETE " + action(fk.on_delete);
+  if (!fk.delete_set_columns.empty())
+    text += " (" + KeyColumns(schema, fk.delete_set_columns) + ")";
+  return text;
+}
+
 }  // namespace
 
 std::optional<std::string> CatalogView::ConstraintDef(int32_t constraint_oid) const {
+  if (constraint_oid >= kFirstForeignKeyOid) {
+    for (const CatalogRelation& t : relations_) {
+      if (t.kind != 'r' || t.table == nullptr) continue;
+      const std::vector<ForeignKeyDef>& fks = t.table->schema().foreign_keys;
+      for (size_t k = 0; k < fks.size(); k++) {
+        const Table* referenced = catalog_.FindTable(fks[k].referenced_table);
+        if (ForeignKeyOid(t.table->id(), k) == constraint_oid && referenced != nullptr) {
+          return ForeignKeyText(t.table->schema(), fks[k], referenced->schema());
+        }
+      }
+    }
+    return std::nullopt;
+  }
   if (constraint_oid >= kFirstCheckOid) {  // a CHECK constraint
     for (const CatalogRelation& t : relations_) {
       if (t.kind != 'r' || t.table == nullptr) continue;
@@ -432,6 +475,11 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
   } else if (n == "pg_class") {
     for (const CatalogRelation& r : relations_) {
       RowBuilder b(def);
+      // PostgreSQL enforces foreign keys with triggers on both tables; psql
+      // looks for the constraints only where relhastriggers is set.
+      b.Bool("relhastriggers",
+             r.kind == 'r' && r.table != nullptr &&
+                 (!r.table->schema().foreign_keys.empty() || !r.table->referenced_by().empty()));
       b.Int("oid", r.oid).Str("relname", r.name).Int("relnamespace", r.namespace_oid);
       b.Int("relowner", kSuperuserRole);
       b.Int("relam", r.kind == 'r' ? kHeapAm : r.kind == 'i' ? kBtreeAm : 0);
@@ -485,7 +533,7 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       add(b);
     }
   } else if (n == "pg_index" || n == "pg_constraint") {
-    if (n == "pg_constraint") {  // CHECK constraints
+    if (n == "pg_constraint") {  // CHECK and FOREIGN KEY constraints
       for (const CatalogRelation& r : relations_) {
         if (r.kind != 'r' || r.table == nullptr) continue;
         const std::vector<CheckDef>& checks = r.table->schema().checks;
@@ -496,6 +544,35 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
           b.Bool("convalidated", true).Int("conrelid", r.oid).Int("conindid", 0);
           b.Str("confupdtype", " ").Str("confdeltype", " ").Str("confmatchtype", " ");
           b.Bool("conislocal", true).Bool("connoinherit", false);
+          add(b);
+        }
+        const std::vector<ForeignKeyDef>& fks = r.table->schema().foreign_keys;
+        for (size_t k = 0; k < fks.size(); k++) {
+          const ForeignKeyDef& fk = fks[k];
+          const Table* referenced = catalog_.FindTable(fk.referenced_table);
+          if (referenced == nullptr) continue;
+          auto positions = [](const std::vector<ColumnId>& columns) {
+            std::string s;
+            for (ColumnId c : columns) s += (s.empty() ? "" : ",") + std::to_string(c.value() + 1);
+            return "{" + s + "}";
+          };
+          const int unique = *referenced->schema().FindUniqueKey(fk.referenced_columns);
+          RowBuilder b(def);
+          b.Int("oid", ForeignKeyOid(r.table->id(), k)).Str("conname", fk.name);
+          b.Int("connamespace", kPublicNamespace).Str("contype", "f");
+          b.Bool("convalidated", true).Int("conrelid", r.oid);
+          b.Int("conindid", unique < 0
+                                ? IndexOid(referenced->id())
+                                : SecondaryIndexOid(referenced->id(), static_cast<size_t>(unique)));
+          b.Int("confrelid", TableOid(referenced->id()));
+          b.Str("confupdtype", std::string(1, static_cast<char>(fk.on_update)));
+          b.Str("confdeltype", std::string(1, static_cast<char>(fk.on_delete)));
+          b.Str("confmatchtype", fk.match_full ? "f" : "s");
+          b.Bool("conislocal", true).Bool("connoinherit", true);
+          b.Str("conkey", positions(fk.columns)).Str("confkey", positions(fk.referenced_columns));
+          if (!fk.delete_set_columns.empty()) {
+            b.Str("confdelsetcols", positions(fk.delete_set_columns));
+          }
           add(b);
         }
       }
@@ -592,6 +669,7 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
         {"client_encoding", "UTF8"},
         {"DateStyle", "ISO, MDY"},
         {"integer_datetimes", "on"},
+        {"max_index_keys", "32"},  // pgJDBC's getImportedKeys reads it
         {"search_path", "\"$user\", public"},
         {"server_encoding", "UTF8"},
         {"server_version", "15.0"},

@@ -74,6 +74,13 @@ inline constexpr int32_t kFirstCheckOid = 1 << 27;
 inline int32_t CheckOid(TableId id, size_t position) {
   return kFirstCheckOid + 2048 * static_cast<int32_t>(id.value()) + static_cast<int32_t>(position);
 }
+// A FOREIGN KEY constraint (pg_constraint), by table and position in
+// schema.foreign_keys.
+inline constexpr int32_t kFirstForeignKeyOid = 3 << 27;
+inline int32_t ForeignKeyOid(TableId id, size_t position) {
+  return kFirstForeignKeyOid + 2048 * static_cast<int32_t>(id.value()) +
+         static_cast<int32_t>(position);
+}
 // A column's DEFAULT (pg_attrdef), by table and column.
 inline int32_t AttrDefOid(TableId id, size_t column) {
   return (1 << 25) + 2048 * static_cast<int32_t>(id.value()) + static_cast<int32_t>(column);

@@ -174,6 +174,7 @@ CopyLoader::CopyLoader(Transaction& txn, std::string table, const std::vector<st
   if (!builder_->per_row_defaults().empty()) {
     fill_ = row_defaults(txn, builder_->schema(), builder_->per_row_defaults());
   }
+  statement_ = std::make_unique<Transaction::StatementScope>(txn, nullptr);
   MakeParser(std::move(options));
 }
 
@@ -224,10 +225,12 @@ void CopyLoader::Submit() {
       // The per-row DEFAULTs are computed here, in the rows' transaction.
       std::function<void(Row&)> fill;
       if (!columns.empty()) fill = defaults(txn, schema, columns);
+      Transaction::StatementScope statement(txn, nullptr);
       for (size_t i = 0; i < batch->rows.size(); i++) {
         if (fill) fill(batch->rows[i]);
         InsertRow(txn, table, batch->rows[i], batch->lines[i]);
       }
+      statement.End();
     } catch (const DbError&) {
       batch->error = std::current_exception();
       throw;
@@ -256,6 +259,8 @@ uint64_t CopyLoader::Finish() {
   if (txn_ == nullptr) {
     Submit();
     Wait();
+  } else {
+    statement_->End();
   }
   return rows_;
 }

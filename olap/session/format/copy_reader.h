@@ -184,7 +184,9 @@ struct CopyLoadOptions {
 // converted on the caller's thread while the previous batch is inserted on the
 // transaction thread (at most one batch in flight). Into a Transaction: rows
 // are inserted as they are parsed, on the calling (transaction) thread.
-// Insert errors are DbErrors with "COPY t, line n" context.
+// Insert errors are DbErrors with "COPY t, line n" context. Foreign keys are
+// checked as PostgreSQL checks them, when the COPY ends (per batch when
+// batches commit on their own), with no line context.
 class CopyLoader {
  public:
   CopyLoader(Database& db, std::string table, const std::vector<std::string>& columns,
@@ -213,6 +215,9 @@ class CopyLoader {
 
   Database* db_ = nullptr;
   Transaction* txn_ = nullptr;
+  // Into a Transaction: the COPY is one statement of it, so its foreign
+  // keys are checked at Finish (a row may reference one later in the input).
+  std::unique_ptr<Transaction::StatementScope> statement_;
   std::string table_;
   CopyLoadOptions load_;
   std::unique_ptr<CopyRowBuilder> builder_;

@@ -21,11 +21,20 @@
 // constraints added, or over a retyped column, are checked on every row
 // (23514 `check constraint "c" of relation "t" is violated by some row`).
 //
+// Foreign keys added (ADD FOREIGN KEY, ADD COLUMN ... REFERENCES) are bound
+// and checked against every row once the other changes are applied, as
+// PostgreSQL validates them last; DROP CONSTRAINT applies what is pending
+// first.
+//
 // Dependencies, stored as SQL text here where PostgreSQL keeps parse trees:
-//   - DROP COLUMN drops the indexes, the primary key and the CHECKs that use
-//     the column (as PostgreSQL does); a view that reads it: 2BP01, or with
-//     CASCADE the view is dropped;
-//   - ALTER COLUMN TYPE of a column a view reads: 0A000 as in PostgreSQL;
+//   - DROP COLUMN drops the indexes, the primary key, the CHECKs and the
+//     table's own foreign keys that use the column (as PostgreSQL does); a
+//     view that reads it, or another table's foreign key that references it:
+//     2BP01, or with CASCADE the view or foreign key is dropped; other
+//     tables' foreign keys that reference later columns follow the move;
+//   - ALTER COLUMN TYPE of a column a view reads: 0A000 as in PostgreSQL; of
+//     a column in a foreign key (either side): 0A000;
+//   - RENAME TO renames the table in the foreign keys that reference it;
 //   - RENAME COLUMN rewrites the CHECK texts that name the column; renaming
 //     a column or table that a view reads is refused with 0A000 (PostgreSQL
 //     allows it; a view here is its text and would no longer bind);
@@ -34,10 +43,9 @@
 // ALTER COLUMN ... RESTART / SET GENERATED / SET <sequence option> of an
 // identity column alter its sequence (ADD GENERATED and DROP IDENTITY:
 // 0A000, from the parser).
-// Not supported (0A000): USING other than the column or a cast of it, ADD
-// COLUMN ... REFERENCES and ADD FOREIGN KEY, DROP CONSTRAINT, RENAME
-// CONSTRAINT, dropping a table's only column, and the forms that change
-// storage, ownership or schemas (the parser refuses those).
+// Not supported (0A000): USING other than the column or a cast of it,
+// RENAME CONSTRAINT, dropping a table's only column, and the forms that
+// change storage, ownership or schemas (the parser refuses those).
 #include <algorithm>
 #include <memory>
 
@@ -73,7 +81,34 @@ TableSchema WithoutColumn(const TableSchema& schema, size_t c) {
     std::vector<std::string> names = CheckColumnNames(check);
     return std::find(names.begin(), names.end(), name) != names.end();
   });
+  // The table's own foreign keys: gone if they use the column (on either
+  // side of a self-reference), else their column ids move.
+  std::erase_if(out.foreign_keys, [&](const ForeignKeyDef& fk) {
+    return uses(fk.columns) || (fk.referenced_table == schema.name && uses(fk.referenced_columns));
+  });
+  for (ForeignKeyDef& fk : out.foreign_keys) {
+    shift(&fk.columns);
+    shift(&fk.delete_set_columns);
+    if (fk.referenced_table == schema.name) shift(&fk.referenced_columns);
+  }
   return out;
+}
+
+// Whether a foreign key of `table` uses its column `c`, or one of another
+// table references it.
+bool InForeignKey(const Catalog& catalog, const TableSchema& table, size_t c) {
+  auto has = [&](const std::vector<ColumnId>& ids) {
+    return std::any_of(ids.begin(), ids.end(), [&](ColumnId id) { return id.value() == c; });
+  };
+  for (const ForeignKeyDef& fk : table.foreign_keys) {
+    if (has(fk.columns)) return true;
+  }
+  for (TableId id : catalog.ListTables()) {
+    for (const ForeignKeyDef& fk : catalog.GetTable(id).schema().foreign_keys) {
+      if (fk.referenced_table == table.name && has(fk.referenced_columns)) return true;
+    }
+  }
+  return false;
 }
 
 // PostgreSQL's name of an action, as its errors give it.
@@ -101,6 +136,8 @@ std::string ActionName(const sql::AlterAction& a) {
       return "RENAME";
     case sql::AlterKind::kAlterIdentity:
       return "ALTER COLUMN SET";
+    case sql::AlterKind::kDropConstraint:
+      return "DROP CONSTRAINT";
   }
   return "";
 }
@@ -137,6 +174,10 @@ class TableAlteration {
         return AddConstraint(a);
       case sql::AlterKind::kAlterIdentity:
         return AlterIdentity(a);
+      case sql::AlterKind::kDropConstraint:
+        Flush();
+        executor_.AlterTableDropConstraint(a, txn_.GetTable(name_), result_);
+        return Reset();
     }
   }
 
@@ -154,12 +195,57 @@ class TableAlteration {
     }
     numbered_.clear();
     name_ = working_.name;
+    FollowInReferencingTables();
     if (validate_checks_) ValidateChecks();
+    for (const sql::TableConstraint* k : foreign_keys_) {
+      txn_.AddForeignKey(name_, BindForeignKey(*k, txn_.GetTable(name_).schema(), catalog()));
+    }
+    foreign_keys_.clear();
     Reset();
   }
 
  private:
   const Catalog& catalog() const { return *executor_.context_.catalog; }
+
+  // The column of the table as it is that working column `c` comes from
+  // (nullopt for a column this statement adds).
+  std::optional<size_t> Original(size_t c) const {
+    if (sources_[c].kind != ColumnSource::Kind::kColumn) return std::nullopt;
+    return sources_[c].column.value();
+  }
+
+  // Other tables' foreign keys name this table and its columns (by name and
+  // position): after a rename or a rewrite that moved columns, they follow.
+  void FollowInReferencingTables() {
+    std::vector<std::optional<uint16_t>> moved(current_.columns.size());
+    for (size_t i = 0; i < working_.columns.size(); i++) {
+      if (std::optional<size_t> from = Original(i)) moved[*from] = static_cast<uint16_t>(i);
+    }
+    for (TableId id : catalog().ListTables()) {
+      TableSchema other = catalog().GetTable(id).schema();
+      if (other.name == name_) continue;  // its own follow in working_
+      bool changed = false;
+      for (ForeignKeyDef& fk : other.foreign_keys) {
+        if (fk.referenced_table != current_.name) continue;
+        if (fk.referenced_table != name_) {
+          fk.referenced_table = name_;
+          changed = true;
+        }
+        for (ColumnId& r : fk.referenced_columns) {
+          // A referenced column that went is not possible here: DropColumn
+          // dropped its foreign keys first (or refused).
+          if (moved[r.value()] && *moved[r.value()] != r.value()) {
+            r = ColumnId(*moved[r.value()]);
+            changed = true;
+          }
+        }
+      }
+      if (changed) {
+        const std::string other_name = other.name;
+        txn_.ReplaceSchema(other_name, std::move(other));
+      }
+    }
+  }
 
   void Reset() {
     current_ = txn_.GetTable(name_).schema();
@@ -242,11 +328,6 @@ class TableAlteration {
       result_->notices.push_back(message + ", skipping");
       return;
     }
-    for (const sql::TableConstraint& k : c.constraints) {
-      if (k.kind == sql::ConstraintKind::kForeignKey) {
-        throw DbError(sqlstate::kFeatureNotSupported, "FOREIGN KEY is not supported", k.position);
-      }
-    }
     std::vector<Sequence> sequences;
     ColumnDef def = BindAddedColumn(c, name_, catalog(), &sequences);
     const ColumnId id(static_cast<uint16_t>(working_.columns.size()));
@@ -298,6 +379,7 @@ class TableAlteration {
     }
     for (const sql::TableConstraint& k : c.constraints) {
       if (k.kind == sql::ConstraintKind::kCheck) AddCheck(k, c.name);
+      if (k.kind == sql::ConstraintKind::kForeignKey) foreign_keys_.push_back(&k);
     }
     rewrite_ = true;
   }
@@ -318,23 +400,32 @@ class TableAlteration {
                     a.position);
     }
     TableSchema changed = WithoutColumn(working_, *c);
-    std::vector<std::string> views = ViewsAffectedBy(changed);
-    if (!views.empty() && !a.cascade) {
-      std::string detail;
-      for (const std::string& v : views) {
-        detail += (detail.empty() ? "" : "\n") +
-                  ("view " + v + " depends on column " + a.column_name + " of table " + name_);
+    // What reads the column: views (and the views that read them), and other
+    // tables' foreign keys that reference it. 2BP01, or dropped with CASCADE.
+    const std::string column = "column " + a.column_name + " of table " + name_;
+    std::vector<WriteExecutor::Dependent> dependents;
+    for (const std::string& v : ViewsAffectedBy(changed)) {
+      dependents.push_back({"view " + v, column, v, "", ""});
+      for (WriteExecutor::Dependent& d : executor_.RelationDependents(v, "view", {})) {
+        dependents.push_back(std::move(d));
       }
-      throw DbError("2BP01", "cannot drop column " + a.column_name + " of table " + name_ +
-                                 " because other objects depend on it\nDETAIL:  " + detail)
-          .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
     }
-    for (const std::string& v : views) {
-      if (catalog().FindView(v) == nullptr) continue;  // dropped on the way
-      executor_.DropDependentViews(v, "view", true, result_);
-      result_->notices.push_back("drop cascades to view " + v);
-      txn_.DropView(v);
+    if (std::optional<size_t> original = Original(*c)) {
+      for (TableId id : catalog().ListTables()) {
+        const TableSchema& other = catalog().GetTable(id).schema();
+        if (other.name == current_.name) continue;  // its own: WithoutColumn
+        for (const ForeignKeyDef& fk : other.foreign_keys) {
+          if (fk.referenced_table != current_.name) continue;
+          for (ColumnId r : fk.referenced_columns) {
+            if (r.value() != *original) continue;
+            dependents.push_back({"constraint " + fk.name + " on table " + other.name, column, "",
+                                  other.name, fk.name});
+            break;
+          }
+        }
+      }
     }
+    executor_.DropDependents(column, dependents, a.cascade, result_);
     // The sequences the column owns (SERIAL, identity, OWNED BY) go with it.
     executor_.DropOwnedSequences(name_, a.column_name, a.cascade, result_);
     working_ = std::move(changed);
@@ -356,6 +447,11 @@ class TableAlteration {
     if (col.identity != ColumnIdentity::kNone && !type.IsInteger()) {
       throw DbError(sqlstate::kInvalidParameterValue,
                     "identity column type must be smallint, integer, or bigint");
+    }
+    std::optional<size_t> original = Original(c);
+    if (original && InForeignKey(catalog(), current_, *original)) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "ALTER COLUMN ... TYPE of a column in a foreign key is not supported");
     }
     if (!a.expr && !AssignmentCastExists(col.type, type)) {
       throw DbError(
@@ -521,6 +617,9 @@ class TableAlteration {
                         " reads it (renaming a table that a view reads is not supported)");
     }
     working_.name = a.new_name;  // 42P07 when applied if the name is taken
+    for (ForeignKeyDef& fk : working_.foreign_keys) {
+      if (fk.referenced_table == current_.name) fk.referenced_table = a.new_name;
+    }
   }
 
   // A CHECK constraint of ADD COLUMN (`column`: its column) or ADD CHECK
@@ -554,7 +653,8 @@ class TableAlteration {
       case sql::ConstraintKind::kCheck:
         return AddCheck(k, "");
       case sql::ConstraintKind::kForeignKey:
-        throw DbError(sqlstate::kFeatureNotSupported, "FOREIGN KEY is not supported", k.position);
+        foreign_keys_.push_back(&k);  // bound and checked once the rest is applied
+        return;
       case sql::ConstraintKind::kPrimaryKey:
       case sql::ConstraintKind::kUnique:
         break;
@@ -630,6 +730,8 @@ class TableAlteration {
   // Sequences of added SERIAL / IDENTITY columns and how many rows they
   // number: their state once the rewrite is done.
   std::vector<std::pair<TableId, int64_t>> numbered_;
+  // ADD FOREIGN KEY and ADD COLUMN ... REFERENCES, added by Flush.
+  std::vector<const sql::TableConstraint*> foreign_keys_;
 };
 
 StatementResult WriteExecutor::AlterTable(const sql::Statement& statement) {

@@ -15,10 +15,21 @@
 //                                 (an ordered index answers both); other
 //                                 methods, partial and expression indexes:
 //                                 0A000.
-//   ALTER TABLE                   alter_table.cc
-//   TRUNCATE a, b [RESTART IDENTITY]  deletes every row (undoable, logged);
-//                                 RESTART IDENTITY restarts the sequences
-//                                 the tables' columns own.
+//   ALTER TABLE                   alter_table.cc (ADD FOREIGN KEY binds as CREATE
+//                                 TABLE does, every row checked (23503),
+//                                 Transaction::AddForeignKey; DROP CONSTRAINT
+//                                 of a foreign key, CHECK or UNIQUE below).
+//   DROP TABLE / VIEW / INDEX     2BP01 while views read it or foreign keys
+//                                 reference it (or look up through the index),
+//                                 or with CASCADE those go first (PostgreSQL's
+//                                 NOTICE, DETAIL and HINT); a table's owned
+//                                 sequences go with it.
+//   TRUNCATE a, b [RESTART IDENTITY] [CASCADE]
+//                                 deletes every row (undoable, logged); a table
+//                                 referenced by a foreign key of one not
+//                                 truncated: 0A000, or with CASCADE that one
+//                                 is truncated too; RESTART IDENTITY restarts
+//                                 the sequences the tables' columns own.
 //   VACUUM                        a no-op (deleted slots are reclaimed by block
 //                                 compaction, not by VACUUM).
 //   ANALYZE / VACUUM ANALYZE      recomputes the tables' statistics exactly.
@@ -78,31 +89,79 @@ StatementResult WriteExecutor::CreateTable(const sql::Statement& statement,
   return result;
 }
 
-void WriteExecutor::DropDependentViews(const std::string& relation, const std::string& what,
-                                       bool cascade, StatementResult* result) {
-  std::vector<std::string> dependents = context_.catalog->DependentViews(relation);
+std::vector<WriteExecutor::Dependent> WriteExecutor::RelationDependents(
+    const std::string& relation, const std::string& kind,
+    const std::vector<std::string>& dropping) const {
+  std::vector<Dependent> out;
+  if (const Table* table = kind == "table" ? txn_.FindTable(relation) : nullptr) {
+    for (const ForeignKeyRef& ref : table->referenced_by()) {
+      const Table& referencing = context_.catalog->GetTable(ref.table);
+      const std::string& name = referencing.schema().name;
+      if (name == relation || txn_.FindTable(name) == nullptr ||
+          std::find(dropping.begin(), dropping.end(), name) != dropping.end()) {
+        continue;  // goes too
+      }
+      const std::string& constraint = referencing.schema().foreign_keys[ref.position].name;
+      out.push_back({"constraint " + constraint + " on table " + name, "table " + relation, "",
+                     name, constraint});
+    }
+  }
+  std::function<void(const std::string&, const std::string&)> views = [&](const std::string& name,
+                                                                          const std::string& what) {
+    for (const std::string& v : context_.catalog->DependentViews(name)) {
+      if (std::any_of(out.begin(), out.end(), [&](const Dependent& d) { return d.view == v; })) {
+        continue;
+      }
+      out.push_back({"view " + v, what + " " + name, v, "", ""});
+      views(v, "view");
+    }
+  };
+  views(relation, kind);
+  return out;
+}
+
+std::vector<WriteExecutor::Dependent> WriteExecutor::IndexDependents(const Table& table,
+                                                                     size_t position) const {
+  std::vector<Dependent> out;
+  const std::string& index = table.schema().indexes[position].name;
+  for (const ForeignKeyRef& ref : context_.catalog->ForeignKeysUsingIndex(table.id(), position)) {
+    const Table& referencing = context_.catalog->GetTable(ref.table);
+    const std::string& name = referencing.schema().name;
+    if (txn_.FindTable(name) == nullptr) continue;
+    const std::string& constraint = referencing.schema().foreign_keys[ref.position].name;
+    out.push_back(
+        {"constraint " + constraint + " on table " + name, "index " + index, "", name, constraint});
+  }
+  return out;
+}
+
+void WriteExecutor::DropDependents(const std::string& object,
+                                   const std::vector<Dependent>& dependents, bool cascade,
+                                   StatementResult* result) {
   if (dependents.empty()) return;
+  std::string detail;
+  for (const Dependent& d : dependents) {
+    detail +=
+        (detail.empty() ? "" : "\n") + (cascade ? "drop cascades to " + d.description
+                                                : d.description + " depends on " + d.depends_on);
+  }
   if (!cascade) {
-    // Every object that would go, as PostgreSQL lists them: transitively.
-    std::string detail;
-    std::function<void(const std::string&, const std::string&)> list =
-        [&](const std::string& name, const std::string& kind) {
-          for (const std::string& v : context_.catalog->DependentViews(name)) {
-            detail +=
-                (detail.empty() ? "" : "\n") + ("view " + v + " depends on " + kind + " " + name);
-            list(v, "view");
-          }
-        };
-    list(relation, what);
-    throw DbError("2BP01", "cannot drop " + what + " " + relation +
-                               " because other objects depend on it\nDETAIL:  " + detail)
+    throw DbError(
+        sqlstate::kDependentObjectsStillExist,
+        "cannot drop " + object + " because other objects depend on it\nDETAIL:  " + detail)
         .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
   }
-  for (const std::string& v : dependents) {
-    if (context_.catalog->FindView(v) == nullptr) continue;  // dropped on the way
-    DropDependentViews(v, "view", true, result);
-    result->notices.push_back("drop cascades to view " + v);
-    txn_.DropView(v);
+  // One NOTICE, as PostgreSQL: the object itself, or a count and the list.
+  result->notices.push_back(dependents.size() == 1
+                                ? detail
+                                : "drop cascades to " + std::to_string(dependents.size()) +
+                                      " other objects\nDETAIL:  " + detail);
+  for (const Dependent& d : dependents) {
+    if (!d.view.empty()) {
+      if (context_.catalog->FindView(d.view) != nullptr) txn_.DropView(d.view);
+    } else {
+      txn_.DropConstraint(d.table, d.constraint);
+    }
   }
 }
 
@@ -158,6 +217,23 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
                        : view     ? "DROP VIEW"
                        : sequence ? "DROP SEQUENCE"
                                   : "DROP TABLE";
+  std::vector<std::string> dropping;  // DROP TABLE a, b: each may reference the other
+  for (const sql::QualifiedName& n : drop.names) dropping.push_back(n.back());
+  if (!index && !view && !sequence) {
+    // Foreign keys between the tables this statement drops go first, so
+    // that no table is dropped while one that stays a moment longer still
+    // references it.
+    for (const std::string& name : dropping) {
+      const Table* table = txn_.FindTable(name);
+      if (table == nullptr) continue;
+      for (const ForeignKeyDef& fk : std::vector<ForeignKeyDef>(table->schema().foreign_keys)) {
+        if (fk.referenced_table != name &&
+            std::find(dropping.begin(), dropping.end(), fk.referenced_table) != dropping.end()) {
+          txn_.DropConstraint(name, fk.name);
+        }
+      }
+    }
+  }
   for (size_t i = 0; i < drop.names.size(); i++) {
     int position = i < drop.name_positions.size() ? drop.name_positions[i] : statement.position;
     std::string name = TableNameOf(drop.names[i], position);
@@ -183,7 +259,7 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
         result.notices.push_back("view \"" + name + "\" does not exist, skipping");
         continue;
       }
-      DropDependentViews(name, "view", drop.cascade, &result);
+      DropDependents("view " + name, RelationDependents(name, "view", {}), drop.cascade, &result);
       txn_.DropView(name);
       continue;
     }
@@ -192,7 +268,10 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
           .WithHint("Use DROP VIEW to remove a view.");
     }
     if (index) {
-      if (context_.catalog->FindIndex(name)) {
+      if (std::optional<std::pair<TableId, size_t>> found = context_.catalog->FindIndex(name)) {
+        const Table& table = context_.catalog->GetTable(found->first);
+        DropDependents("index " + name, IndexDependents(table, found->second), drop.cascade,
+                       &result);
         txn_.DropIndex(name);
         continue;
       }
@@ -210,7 +289,8 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
       result.notices.push_back("table \"" + name + "\" does not exist, skipping");
       continue;
     }
-    DropDependentViews(name, "table", drop.cascade, &result);
+    DropDependents("table " + name, RelationDependents(name, "table", dropping), drop.cascade,
+                   &result);
     DropOwnedSequences(name, "", drop.cascade, &result);
     txn_.DropTable(name);
   }
@@ -255,30 +335,78 @@ StatementResult WriteExecutor::CreateIndex(const sql::Statement& statement) {
   return result;
 }
 
+void WriteExecutor::AlterTableDropConstraint(const sql::AlterAction& alter, const Table& table,
+                                             StatementResult* result) {
+  const TableSchema& schema = table.schema();
+  const std::string& name = alter.column_name;
+  const bool check = std::any_of(schema.checks.begin(), schema.checks.end(),
+                                 [&](const CheckDef& c) { return c.name == name; });
+  if (check || schema.FindForeignKey(name)) {
+    txn_.DropConstraint(schema.name, name);  // nothing depends on these
+    return;
+  }
+  if (std::optional<size_t> index = schema.FindIndex(name);
+      index && schema.indexes[*index].constraint) {
+    DropDependents("constraint " + name + " on table " + schema.name,
+                   IndexDependents(table, *index), alter.cascade, result);
+    txn_.DropIndex(name);  // a UNIQUE constraint is its index
+    return;
+  }
+  if (!schema.primary_key.empty() && name == schema.name + "_pkey") {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "ALTER TABLE ... DROP CONSTRAINT of a primary key is not supported");
+  }
+  if (alter.if_exists) {
+    result->notices.push_back("constraint \"" + name + "\" of relation \"" + schema.name +
+                              "\" does not exist, skipping");
+    return;
+  }
+  throw DbError(sqlstate::kUndefinedObject,
+                "constraint \"" + name + "\" of relation \"" + schema.name + "\" does not exist");
+}
+
 StatementResult WriteExecutor::Truncate(const sql::Statement& statement) {
+  StatementResult result;
+  result.command_tag = "TRUNCATE TABLE";
   std::vector<std::string> names;
   for (const auto& qualified : statement.truncate->tables) {
     names.push_back(TableNameOf(qualified, statement.position));
     FindTableOrThrow(*context_.catalog, names.back(), statement.position);
   }
+  // A table whose foreign key references one of them must go empty too
+  // (TRUNCATE checks no keys): with CASCADE it does, else 0A000.
+  for (size_t i = 0; i < names.size(); i++) {
+    const Table* table = txn_.FindTable(names[i]);
+    if (table == nullptr) continue;
+    for (const ForeignKeyRef& ref : table->referenced_by()) {
+      const std::string& referencing = context_.catalog->GetTable(ref.table).schema().name;
+      if (txn_.FindTable(referencing) == nullptr ||
+          std::find(names.begin(), names.end(), referencing) != names.end()) {
+        continue;
+      }
+      if (!statement.truncate->cascade) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "cannot truncate a table referenced in a foreign key constraint\nDETAIL:  "
+                      "Table \"" +
+                          referencing + "\" references \"" + names[i] + "\".")
+            .WithHint("Truncate table \"" + referencing +
+                      "\" at the same time, or use TRUNCATE ... CASCADE.");
+      }
+      result.notices.push_back("truncate cascades to table \"" + referencing + "\"");
+      names.push_back(referencing);
+    }
+  }
   for (const std::string& name : names) {
     if (statement.truncate->restart_identity) {
       // The sequences its columns own start again (PostgreSQL's RESTART
-      // IDENTITY), transactionally.
+      // IDENTITY, also for the tables CASCADE adds), transactionally.
       for (TableId id : context_.catalog->OwnedSequences(context_.catalog->FindTable(name)->id())) {
         const Sequence& sequence = txn_.GetSequence(id);
         txn_.AlterSequence(id, sequence.def, {sequence.def.start, false});
       }
     }
-    std::vector<TupleId> tids;
-    txn_.Scan(name, [&](TupleId tid, const Row&) {
-      tids.push_back(tid);
-      return true;
-    });
-    for (TupleId tid : tids) txn_.Delete(name, tid);
+    txn_.Truncate(name);
   }
-  StatementResult result;
-  result.command_tag = "TRUNCATE TABLE";
   return result;
 }
 

@@ -174,15 +174,11 @@ void WriteExecutor::DropSequenceWithDependents(TableId id, bool cascade, Stateme
     objects.push_back("default value for column " + use.column_name + " of table " + use.table);
     depends.push_back(objects.back() + " depends on sequence " + name);
   }
-  std::function<void(const std::string&, const std::string&)> list_views =
-      [&](const std::string& relation, const std::string& kind) {
-        for (const std::string& v : catalog.DependentViews(relation)) {
-          objects.push_back("view " + v);
-          depends.push_back("view " + v + " depends on " + kind + " " + relation);
-          list_views(v, "view");
-        }
-      };
-  list_views(name, "sequence");
+  const std::vector<Dependent> views = RelationDependents(name, "sequence", {});
+  for (const Dependent& d : views) {
+    objects.push_back(d.description);
+    depends.push_back(d.description + " depends on " + d.depends_on);
+  }
   if (!objects.empty()) {
     if (!cascade) {
       std::string detail;
@@ -210,11 +206,8 @@ void WriteExecutor::DropSequenceWithDependents(TableId id, bool cascade, Stateme
       schema.columns[use.column].default_sql.clear();
       txn_.ReplaceSchema(use.table, std::move(schema));
     }
-    for (const std::string& v : catalog.DependentViews(name)) {
-      if (catalog.FindView(v) == nullptr) continue;  // dropped on the way
-      StatementResult listed;                        // the notice above covers them
-      DropDependentViews(v, "view", true, &listed);
-      txn_.DropView(v);
+    for (const Dependent& d : views) {
+      if (catalog.FindView(d.view) != nullptr) txn_.DropView(d.view);
     }
   }
   txn_.DropSequence(id);

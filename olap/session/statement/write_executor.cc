@@ -13,8 +13,10 @@
 #include "olap/execution/operator/physical_scan.h"
 #include "olap/expression/expression_executor.h"
 #include "olap/parser/ast.h"
+#include "olap/plan/binder/sequence_functions.h"
 #include "olap/plan/planner/index_selection.h"
 #include "olap/session/statement/point_statement.h"
+#include "olap/session/statement/txn_sequences.h"
 
 namespace forktail {
 namespace {
@@ -159,13 +161,47 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
   }
 }
 
-StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
-  if (statement.kind == sql::StatementKind::kInsert) return Insert(std::move(bound));
-  if (statement.kind == sql::StatementKind::kUpdate ||
-      statement.kind == sql::StatementKind::kDelete) {
-    return UpdateOrDelete(statement, std::move(bound));
+// What foreign-key actions need of SQL: DEFAULT expressions and CHECKs.
+class WriteExecutor::ActionHooks : public StatementHooks {
+ public:
+  explicit ActionHooks(const WriteExecutor& executor) : executor_(executor) {}
+  Value ColumnDefault(const Table& table, ColumnId column) override {
+    const ColumnDef& def = table.schema().column(column);
+    if (!CallsSequenceFunctions(def.default_sql)) return EvaluateColumnDefault(def);
+    // ON DELETE SET DEFAULT of a SERIAL column: nextval in the action's
+    // transaction. The session's currval is not reached from here, so the
+    // action draws with a state of its own (currval does not see it).
+    SequenceSessionState session;
+    TxnSequences sequences(executor_.txn_, *executor_.context_.catalog, &session);
+    BindOptions options;
+    options.sequences = &sequences;
+    ExprPtr e =
+        BindColumnDefault(table.schema(), column.value(), *executor_.context_.catalog, options);
+    DataChunk one;  // no columns, one row
+    one.set_size(1);
+    ExpressionExecutor executor(*e);
+    return VectorValue(executor.Execute(one, one.rows()), 0).CastTo(def.type);
   }
-  NotSupported("this statement in a write context", statement.position);
+  void CheckUpdatedRow(const Table& table, const Row& row) override {
+    executor_.EnforceChecks(table.schema().name, {row});
+  }
+
+ private:
+  const WriteExecutor& executor_;
+};
+
+StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
+  const bool insert = statement.kind == sql::StatementKind::kInsert;
+  if (!insert && statement.kind != sql::StatementKind::kUpdate &&
+      statement.kind != sql::StatementKind::kDelete) {
+    NotSupported("this statement in a write context", statement.position);
+  }
+  ActionHooks hooks(*this);
+  Transaction::StatementScope scope(txn_, &hooks);
+  StatementResult result =
+      insert ? Insert(std::move(bound)) : UpdateOrDelete(statement, std::move(bound));
+  scope.End();  // foreign keys
+  return result;
 }
 
 std::optional<WriteExecutor::CheckViolation> WriteExecutor::FindCheckViolation(

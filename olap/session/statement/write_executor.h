@@ -21,6 +21,11 @@
 //                            see ddl_executor.cc for what each does;
 //   CREATE / ALTER / DROP SEQUENCE: sequence_ddl.cc;
 //   ALTER TABLE              alter_table.cc.
+// Each INSERT, UPDATE and DELETE is one statement of its Transaction
+// (Transaction::StatementScope): foreign keys are checked, and their
+// ON DELETE / ON UPDATE actions run, when it ends; the rows those actions
+// update get the table's CHECK constraints, and SET DEFAULT the columns'
+// DEFAULT expressions (ActionHooks).
 // Any error throws DbError; the caller's transaction then rolls back every
 // change the statement (and, in a block, the block) made — a constraint
 // violation in row 1000 leaves rows 1..999 nowhere.
@@ -35,6 +40,7 @@ namespace forktail {
 
 namespace sql {
 struct Statement;
+struct AlterAction;
 }  // namespace sql
 
 class WriteExecutor {
@@ -78,13 +84,39 @@ class WriteExecutor {
   StatementResult UpdateOrDelete(const sql::Statement& statement, BoundStatement bound);
   // UPDATE ... FROM / DELETE ... USING: the bound plan names the rows.
   StatementResult UpdateOrDeleteJoined(bool is_update, BoundStatement bound);
+  class ActionHooks;
   StatementResult CreateTable(const sql::Statement& statement, const BindOptions& options);
   StatementResult Drop(const sql::Statement& statement);
   StatementResult CreateView(const sql::Statement& statement);
-  // Before `relation` is dropped: 2BP01 if views read it, or with `cascade`
-  // those views dropped first (a NOTICE each).
-  void DropDependentViews(const std::string& relation, const std::string& what, bool cascade,
-                          StatementResult* result);
+  // An object that depends on one being dropped: a view that reads it, or a
+  // foreign key that references it (a table) or finds its rows through it
+  // (an index). `description` as PostgreSQL names it ("view v",
+  // "constraint c_p_fkey on table c"), `depends_on` what it depends on
+  // ("table p", "view v", "index p_u_key").
+  struct Dependent {
+    std::string description;
+    std::string depends_on;
+    std::string view;        // a view: its name
+    std::string table;       // a foreign key: its table
+    std::string constraint;  // and its name
+  };
+  // What dropping table or view `relation` takes along: the foreign keys of
+  // other tables that reference it (not those of `dropping`, the tables the
+  // statement drops too), then the views that read it and those that read
+  // them, depth-first.
+  std::vector<Dependent> RelationDependents(const std::string& relation, const std::string& kind,
+                                            const std::vector<std::string>& dropping) const;
+  // The foreign keys that find `table`'s rows through its secondary index at
+  // `position` (named `index`).
+  std::vector<Dependent> IndexDependents(const Table& table, size_t position) const;
+  // Before `object` ("table p", "index i", "constraint c on table t") is
+  // dropped: 2BP01 listing `dependents` as PostgreSQL lists them, or with
+  // `cascade` PostgreSQL's NOTICE and the dependents dropped.
+  void DropDependents(const std::string& object, const std::vector<Dependent>& dependents,
+                      bool cascade, StatementResult* result);
+  // ALTER TABLE ... DROP CONSTRAINT (ddl_executor.cc); notices into *result.
+  void AlterTableDropConstraint(const sql::AlterAction& action, const Table& table,
+                                StatementResult* result);
   StatementResult CreateIndex(const sql::Statement& statement);
   // CREATE / ALTER / DROP SEQUENCE (sequence_ddl.cc).
   StatementResult CreateSequence(const sql::Statement& statement);

@@ -111,12 +111,41 @@ TEST_F(BinderErrorTest, WriteStatements) {
   Expect("create table t2 (a foo)", "42704", "type \"foo\" does not exist", 20);
   Expect("create table t3 (a int primary key, b int, primary key (b))", "42P16",
          "multiple primary keys for table \"t3\" are not allowed", 44);
-  // Constraints the engine does not enforce are refused, never accepted and
-  // ignored.
-  Expect("create table c (id int primary key, n int references nation)", "0A000",
-         "FOREIGN KEY is not supported", 43);
-  Expect("create table c (id int, n int, foreign key (n) references nation (n_nationkey))", "0A000",
-         "FOREIGN KEY is not supported", 32);
+  // Foreign keys are checked as PostgreSQL's ATAddForeignKeyConstraint
+  // checks them; what the engine does not enforce is refused, never
+  // accepted and ignored.
+  Expect("create table c (id int primary key, n int references nation (n_name))", "42830",
+         "there is no unique constraint matching given keys for referenced table \"nation\"", 0);
+  Expect("create table c (id int, n int, foreign key (n, id) references nation)", "42830",
+         "number of referencing and referenced columns for foreign key disagree", 0);
+  Expect("create table c (id int, n text references nation)", "42804",
+         "foreign key constraint \"c_n_fkey\" cannot be implemented\nDETAIL:  Key columns \"n\" "
+         "and \"n_nationkey\" are of incompatible types: text and integer.",
+         0);
+  Expect(
+      "create table c (id int, n int, foreign key (n) references nation on delete set null (id))",
+      "42P10", "column \"id\" referenced in ON DELETE SET action must be part of foreign key", 0);
+  Expect("create table c (id int references c (x))", "42703",
+         "column \"x\" referenced in foreign key constraint does not exist", 0);
+  Expect("create table c (id int, x int references c)", "42704",
+         "there is no primary key for referenced table \"c\"", 0);
+  Expect("create table c (id int primary key, n int constraint c_pkey references nation)", "42710",
+         "constraint \"c_pkey\" for relation \"c\" already exists", 0);
+  Expect("create table c (id int, n int references nosuch)", "42P01",
+         "relation \"nosuch\" does not exist", 0);
+  Expect(
+      "create table c (id int, n int references public.nation, m int references nation "
+      "(n_nationkey, n_name))",
+      "42830", "there is no unique constraint matching given keys for referenced table \"nation\"",
+      0);
+  Expect("create table c (id int, n int references nation match partial)", "0A000",
+         "MATCH PARTIAL not yet implemented", 49);
+  Expect("create table c (id int, n int references nation on update set default (n))", "0A000",
+         "a column list with SET DEFAULT is only supported for ON DELETE actions", 49);
+  Expect("create table c (id int, n int references nation deferrable)", "0A000",
+         "DEFERRABLE foreign keys are not supported: Forktail checks every foreign key when its "
+         "statement ends",
+         49);
   // CHECK conditions are checked when the table is created.
   Expect("create table c (id int, q int, check (q > (select 1)))", "0A000",
          "cannot use subquery in check constraint", 43);

@@ -99,12 +99,15 @@ public final class JdbcRoundTrip {
   // DatabaseMetaData over a small table; the expected lines are what the
   // same calls print against PostgreSQL 15 (getPrimaryKeys runs pgJDBC's
   // query with information_schema._pg_expandarray in its select list;
-  // getColumns uses row_number() OVER).
+  // getColumns uses row_number() OVER; getImportedKeys / getExportedKeys
+  // read pg_constraint's conkey[n] and confkey[n]).
   private static void metaData(Connection c) throws SQLException {
     try (Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS mtc");
       st.execute("DROP TABLE IF EXISTS mt");
       st.execute("CREATE TABLE mt (id int PRIMARY KEY, name varchar(20) NOT NULL, "
           + "amount numeric(10,2), d date)");
+      st.execute("CREATE TABLE mtc (id int PRIMARY KEY, mt_id int REFERENCES mt ON DELETE CASCADE)");
     }
     DatabaseMetaData md = c.getMetaData();
     StringBuilder got = new StringBuilder();
@@ -143,6 +146,24 @@ public final class JdbcRoundTrip {
     }
     check("getSchemas", "schema information_schema\nschema pg_catalog\nschema public\n",
         got.toString());
+    for (boolean imported : new boolean[] {true, false}) {
+      got.setLength(0);
+      try (ResultSet rs = imported ? md.getImportedKeys(null, "public", "mtc")
+                                   : md.getExportedKeys(null, "public", "mt")) {
+        while (rs.next()) {
+          got.append("fk ").append(rs.getString("PKTABLE_NAME")).append('.')
+              .append(rs.getString("PKCOLUMN_NAME")).append(" <- ")
+              .append(rs.getString("FKTABLE_NAME")).append('.')
+              .append(rs.getString("FKCOLUMN_NAME")).append(' ').append(rs.getInt("KEY_SEQ"))
+              .append(" update ").append(rs.getInt("UPDATE_RULE")).append(" delete ")
+              .append(rs.getInt("DELETE_RULE")).append(' ').append(rs.getString("FK_NAME"))
+              .append(' ').append(rs.getString("PK_NAME")).append(' ')
+              .append(rs.getInt("DEFERRABILITY")).append('\n');
+        }
+      }
+      check(imported ? "getImportedKeys" : "getExportedKeys",
+          "fk mt.id <- mtc.mt_id 1 update 3 delete 0 mtc_mt_id_fkey mt_pkey 7\n", got.toString());
+    }
   }
 
   public static void main(String[] args) throws Exception {
