@@ -194,6 +194,13 @@ bool Decoder::ReadVarint(uint64_t* v) {
   return false;
 }
 
+bool Decoder::ReadSvarint(int64_t* v) {
+  uint64_t z;
+  if (!ReadVarint(&z)) return false;
+  *v = static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+  return true;
+}
+
 bool Decoder::ReadBytes(std::string* s) {
   uint64_t n;
   if (!ReadVarint(&n) || n > p_.size()) return false;
@@ -252,9 +259,8 @@ bool Decoder::ReadValue(Value* v) {
     default:
       break;
   }
-  uint64_t z;
-  if (!ReadVarint(&z)) return false;
-  int64_t i = static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+  int64_t i;
+  if (!ReadSvarint(&i)) return false;
   switch (t.id) {
     case TypeId::kSmallInt:
       *v = Value::SmallInt(static_cast<int16_t>(i));
@@ -472,6 +478,78 @@ std::string EncodeCreateView(const ViewDef& view) {
   PutVarint(&out, view.depends_on.size());
   for (const std::string& d : view.depends_on) PutBytes(&out, d);
   return out;
+}
+
+namespace {
+
+void PutState(std::string* out, const SequenceState& state) {
+  PutSvarint(out, state.last_value);
+  out->push_back(state.is_called ? 1 : 0);
+}
+
+bool ReadState(Decoder& d, SequenceState* state) {
+  uint8_t called;
+  if (!d.ReadSvarint(&state->last_value) || !d.ReadU8(&called) || called > 1) return false;
+  state->is_called = called != 0;
+  return true;
+}
+
+}  // namespace
+
+std::string EncodeSequence(const Sequence& sequence) {
+  const SequenceDef& def = sequence.def;
+  std::string out;
+  PutFixed(&out, sequence.id.value(), 4);
+  PutBytes(&out, def.name);
+  out.push_back(static_cast<char>(def.type));
+  for (int64_t v : {def.start, def.increment, def.min, def.max, def.cache}) PutSvarint(&out, v);
+  out.push_back(def.cycle ? 1 : 0);
+  PutFixed(&out, def.owner_table.value(), 4);
+  PutBytes(&out, def.owner_column);
+  out.push_back(def.identity ? 1 : 0);
+  PutState(&out, sequence.state);
+  return out;
+}
+
+std::string EncodeSetSequence(TableId sequence, const SequenceState& state) {
+  std::string out;
+  PutFixed(&out, sequence.value(), 4);
+  PutState(&out, state);
+  return out;
+}
+
+Status DecodeSequence(std::string_view payload, Sequence* out) {
+  Decoder d(payload);
+  SequenceDef& def = out->def;
+  uint32_t id, owner;
+  uint8_t type, cycle, identity;
+  if (!d.ReadU32(&id) || !d.ReadBytes(&def.name) || !d.ReadU8(&type)) return Bad("sequence");
+  for (int64_t* v : {&def.start, &def.increment, &def.min, &def.max, &def.cache}) {
+    if (!d.ReadSvarint(v)) return Bad("sequence");
+  }
+  if (!d.ReadU8(&cycle) || !d.ReadU32(&owner) || !d.ReadBytes(&def.owner_column) ||
+      !d.ReadU8(&identity) || !ReadState(d, &out->state) || !d.done() || cycle > 1 ||
+      identity > 1) {
+    return Bad("sequence");
+  }
+  const auto t = static_cast<TypeId>(type);
+  if (t != TypeId::kSmallInt && t != TypeId::kInteger && t != TypeId::kBigInt) {
+    return Bad("sequence type");
+  }
+  out->id = TableId(id);
+  def.type = t;
+  def.cycle = cycle != 0;
+  def.owner_table = TableId(owner);
+  def.identity = identity != 0;
+  return Status::Ok();
+}
+
+Status DecodeSetSequence(std::string_view payload, TableId* sequence, SequenceState* state) {
+  Decoder d(payload);
+  uint32_t id;
+  if (!d.ReadU32(&id) || !ReadState(d, state) || !d.done()) return Bad("set sequence");
+  *sequence = TableId(id);
+  return Status::Ok();
 }
 
 namespace {

@@ -30,6 +30,14 @@
 //   kAddForeignKey    table u32 | foreign key (ALTER TABLE ADD FOREIGN KEY)
 //   kDropConstraint   table u32 | name (ALTER TABLE DROP CONSTRAINT of a
 //                     foreign key or CHECK; DROP TABLE ... CASCADE)
+//   kCreateSequence  sequence u32 | sequence def | state
+//   kAlterSequence   sequence u32 | sequence def | state (all of it, as ALTER left it)
+//   kDropSequence    sequence u32
+//   kSetSequence     sequence u32 | state (nextval, setval)
+//                 sequence def = name | type u8 | start, increment, min, max,
+//                   cache svarint | cycle u8 | owner table u32 (0: none) |
+//                   owner column name | identity u8
+//                 state = last_value svarint | is_called u8
 //   kCommit       (empty)
 //
 //   row    = count varint | value*
@@ -80,6 +88,7 @@ class Decoder {
   bool ReadU32(uint32_t* v);
   bool ReadU64(uint64_t* v);
   bool ReadVarint(uint64_t* v);
+  bool ReadSvarint(int64_t* v);
   bool ReadBytes(std::string* s);
   bool ReadValue(Value* v);
   bool ReadRow(Row* row);
@@ -172,6 +181,10 @@ std::string EncodeReplaceSchema(TableId table, const TableSchema& schema);
 std::string EncodeDropView(std::string_view name);
 std::string EncodeAddForeignKey(TableId table, const ForeignKeyDef& fk);
 std::string EncodeDropConstraint(TableId table, std::string_view name);
+// kCreateSequence and kAlterSequence share a payload; kDropSequence's is
+// EncodeDropTable's (the id).
+std::string EncodeSequence(const Sequence& sequence);
+std::string EncodeSetSequence(TableId sequence, const SequenceState& state);
 
 Status DecodeInsert(std::string_view payload, InsertRecord* out);
 Status DecodeUpdate(std::string_view payload, UpdateRecord* out);
@@ -187,5 +200,7 @@ Status DecodeAlterTable(std::string_view payload, AlterTableRecord* out);
 Status DecodeDropView(std::string_view payload, std::string* name);
 Status DecodeAddForeignKey(std::string_view payload, AddForeignKeyRecord* out);
 Status DecodeDropConstraint(std::string_view payload, DropConstraintRecord* out);
+Status DecodeSequence(std::string_view payload, Sequence* out);
+Status DecodeSetSequence(std::string_view payload, TableId* sequence, SequenceState* state);
 
 }  // namespace forktail::redo

@@ -43,6 +43,10 @@ Status Replayer::Add(const wal::LogRecord& record) {
     case wal::RecordType::kCreateView:
     case wal::RecordType::kDropView:
     case wal::RecordType::kAlterTable:
+    case wal::RecordType::kCreateSequence:
+    case wal::RecordType::kDropSequence:
+    case wal::RecordType::kAlterSequence:
+    case wal::RecordType::kSetSequence:
     case wal::RecordType::kAddForeignKey:
     case wal::RecordType::kDropConstraint:
       pending_.push_back({record.lsn, record.type, std::string(record.payload)});
@@ -170,6 +174,30 @@ Status Replayer::ApplyOne(const Pending& p) {
         std::optional<size_t> position = catalog_->GetTable(r.table).schema().FindIndex(r.name);
         if (!position) return fail("index \"" + r.name + "\" does not exist");
         catalog_->DropIndex(r.table, *position);
+        break;
+      }
+      case wal::RecordType::kCreateSequence:
+      case wal::RecordType::kAlterSequence: {
+        Sequence q;
+        if (!(s = DecodeSequence(p.payload, &q)).ok()) return fail(s.message());
+        if (p.type == wal::RecordType::kCreateSequence) {
+          catalog_->CreateSequence(std::move(q.def), q.state, q.id);
+        } else {
+          catalog_->ReplaceSequence(q.id, std::move(q.def), q.state);
+        }
+        break;
+      }
+      case wal::RecordType::kDropSequence: {
+        DropTableRecord r;
+        if (!(s = DecodeDropTable(p.payload, &r)).ok()) return fail(s.message());
+        catalog_->DropSequence(r.table);
+        break;
+      }
+      case wal::RecordType::kSetSequence: {
+        TableId id;
+        SequenceState state;
+        if (!(s = DecodeSetSequence(p.payload, &id, &state)).ok()) return fail(s.message());
+        catalog_->SetSequenceState(id, state);
         break;
       }
       case wal::RecordType::kAddForeignKey: {

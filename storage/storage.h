@@ -14,6 +14,7 @@
 #include "storage/table/cell.h"
 #include "storage/table/hash_index.h"
 #include "storage/table/schema.h"
+#include "storage/table/sequence.h"
 #include "storage/table/statistics.h"
 #include "storage/table/table.h"
 #include "storage/value/datetime.h"

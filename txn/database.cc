@@ -66,6 +66,7 @@ void Database::OpenAndRecover() {
   impl_->engine = std::make_unique<TxnEngine>(&impl_->catalog, impl_->log.get(),
                                               TxnEngineOptions{impl_->options.synchronous_commit},
                                               impl_->report.next_txn);
+  MigrateIdentityColumns();
 }
 
 Database::~Database() { Close(); }

@@ -388,8 +388,12 @@ void Transaction::ReferencedKeyGone(const ForeignKeyEvent& e) {
           const ColumnDef& column = referencing->schema().column(c);
           Value v = Value::Null(column.type);
           if (action == ForeignKeyAction::kSetDefault) {
-            if (column.identity != ColumnIdentity::kNone) {
-              v = Value::BigInt(NextIdentity(name, c));
+            const Sequence* identity =
+                column.identity != ColumnIdentity::kNone
+                    ? catalog_->IdentitySequence(referencing->id(), column.name)
+                    : nullptr;
+            if (identity != nullptr) {
+              v = Value::BigInt(NextVal(identity->id));  // the column's own sequence
             } else if (!column.default_sql.empty()) {
               if (hooks_ == nullptr) {
                 throw DbError(sqlstate::kFeatureNotSupported,

@@ -280,26 +280,60 @@ void Transaction::DropIndex(std::string_view index_name) {
   redo_.push_back({wal::RecordType::kDropIndex, redo::EncodeDropIndex(table, index_name)});
 }
 
-int64_t Transaction::NextIdentity(std::string_view table, ColumnId column) {
-  Table& t = Writable(table);
-  const ColumnDef& def = t.schema().column(column);
-  const int64_t last = t.identity_value(column);
-  const int64_t max = def.type.id == TypeId::kSmallInt  ? INT16_MAX
-                      : def.type.id == TypeId::kInteger ? INT32_MAX
-                                                        : INT64_MAX;
-  if (last >= max) {
-    throw DbError("2200H", fmt::format("nextval: reached maximum value of sequence \"{}_{}_seq\" "
-                                       "({})",
-                                       t.schema().name, def.name, max));
+const Sequence& Transaction::GetSequence(TableId id) const {
+  const Sequence* sequence = catalog_->GetSequence(id);
+  if (sequence == nullptr) {
+    throw DbError(sqlstate::kUndefinedTable,
+                  fmt::format("sequence with OID {} does not exist", id.value()));
   }
-  Undo undo{UndoKind::kIdentity, t.id(), kInvalidTupleId, kInvalidTupleId, {}, {}};
-  undo.index_position = column.value();
-  undo.identity_before = last;
+  return *sequence;
+}
+
+TableId Transaction::CreateSequence(SequenceDef def, SequenceState state) {
+  const TableId id = catalog_->CreateSequence(std::move(def), state);
+  Undo undo{UndoKind::kCreateSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
   undo_.push_back(std::move(undo));
-  t.SetIdentityValue(column, last + 1);
-  redo_.push_back(
-      {wal::RecordType::kSetIdentity, redo::EncodeSetIdentity(t.id(), column, last + 1)});
-  return last + 1;
+  redo_.push_back({wal::RecordType::kCreateSequence, redo::EncodeSequence(GetSequence(id))});
+  return id;
+}
+
+void Transaction::DropSequence(TableId id) {
+  Undo undo{UndoKind::kDropSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.sequence = std::make_shared<const Sequence>(catalog_->DropSequence(id));
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kDropSequence, redo::EncodeDropTable(id)});
+}
+
+void Transaction::AlterSequence(TableId id, SequenceDef def, SequenceState state) {
+  Undo undo{UndoKind::kAlterSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.sequence =
+      std::make_shared<const Sequence>(catalog_->ReplaceSequence(id, std::move(def), state));
+  undo_.push_back(std::move(undo));
+  redo_.push_back({wal::RecordType::kAlterSequence, redo::EncodeSequence(GetSequence(id))});
+}
+
+int64_t Transaction::NextVal(TableId id) {
+  const Sequence& sequence = GetSequence(id);
+  SequenceState state = sequence.state;
+  const int64_t value = NextSequenceValue(sequence.def, &state);  // or throws 2200H
+  Undo undo{UndoKind::kSequenceState, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.state_before = sequence.state;
+  undo_.push_back(std::move(undo));
+  catalog_->SetSequenceState(id, state);
+  moved_sequences_.push_back(id);
+  redo_.push_back({wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, state)});
+  return value;
+}
+
+void Transaction::SetVal(TableId id, int64_t value, bool is_called) {
+  const Sequence& sequence = GetSequence(id);
+  const SequenceState state = CheckedSequenceValue(sequence.def, value, is_called);
+  Undo undo{UndoKind::kSequenceState, id, kInvalidTupleId, kInvalidTupleId, {}};
+  undo.state_before = sequence.state;
+  undo_.push_back(std::move(undo));
+  catalog_->SetSequenceState(id, state);
+  moved_sequences_.push_back(id);
+  redo_.push_back({wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, state)});
 }
 
 void Transaction::CreateView(ViewDef view) {
@@ -322,6 +356,21 @@ void Transaction::Abort(std::string reason) { throw TransactionAborted(std::move
 
 void Transaction::Rollback() noexcept {
   UndoTo(0, 0);
+  // Nothing of the transaction is logged but the states it left the
+  // sequences it moved in (UndoTo's records are replaced by these): the
+  // engine logs kept_redo on its own, so a value nextval handed out stays
+  // used after a restart.
+  redo_.clear();
+  if (!discard_on_return_) {
+    std::set<TableId> logged;
+    for (TableId id : moved_sequences_) {
+      const Sequence* sequence = catalog_->GetSequence(id);
+      if (sequence == nullptr || !logged.insert(id).second) continue;
+      kept_redo_.push_back(
+          {wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, sequence->state)});
+    }
+  }
+  moved_sequences_.clear();
   output_.clear();
   dropped_.clear();
   fk_events_.clear();
@@ -331,6 +380,7 @@ void Transaction::Rollback() noexcept {
 }
 
 void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {
+  std::vector<TableId> kept_sequences;  // moved by the undone part, and kept so
   try {
     while (undo_.size() > undo_size) {
       const Undo u = std::move(undo_.back());
@@ -396,13 +446,25 @@ void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {
           catalog_->RestoreCheck(u.table, u.index_position, std::move(dropped_checks_.back()));
           dropped_checks_.pop_back();
           break;
-        case UndoKind::kIdentity:
-          // As a sequence: a value handed out stays used when the transaction
-          // rolls back. Only a dry run (an optimistic block's step, run again
-          // at COMMIT) gives it back, so that the rerun draws the same value.
-          if (!discard_on_return_) break;
-          catalog_->GetTable(u.table).SetIdentityValue(
-              ColumnId(static_cast<uint16_t>(u.index_position)), u.identity_before);
+        case UndoKind::kCreateSequence:
+          catalog_->DropSequence(u.table);
+          break;
+        case UndoKind::kDropSequence:
+          catalog_->RestoreSequence(*u.sequence);
+          break;
+        case UndoKind::kAlterSequence:
+          catalog_->ReplaceSequence(u.table, u.sequence->def, u.sequence->state);
+          break;
+        case UndoKind::kSequenceState:
+          // A value handed out stays used when the transaction rolls back,
+          // as in PostgreSQL. Only a dry run (an optimistic block's step,
+          // run again at COMMIT) gives it back, so that the run at COMMIT
+          // draws the same value.
+          if (discard_on_return_) {
+            catalog_->SetSequenceState(u.table, u.state_before);
+          } else {
+            kept_sequences.push_back(u.table);
+          }
           break;
       }
     }
@@ -413,6 +475,16 @@ void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {
   }
   redo_.resize(std::min(redo_.size(), redo_size));
   undo_floor_ = std::min(undo_floor_, undo_.size());
+  // A value handed out stays used (PostgreSQL's nextval), also when a failed
+  // statement is undone and its transaction goes on: the states the undo
+  // left those sequences in (an ALTER SEQUENCE undone with them may have
+  // moved them back) are logged again after the redo that is kept.
+  std::set<TableId> logged;
+  for (TableId id : kept_sequences) {
+    const Sequence* sequence = catalog_->GetSequence(id);
+    if (sequence == nullptr || !logged.insert(id).second) continue;
+    redo_.push_back({wal::RecordType::kSetSequence, redo::EncodeSetSequence(id, sequence->state)});
+  }
 }
 
 void Transaction::FinishCommit() {
@@ -424,6 +496,7 @@ void Transaction::FinishCommit() {
   undo_.clear();
   dropped_foreign_keys_.clear();
   dropped_checks_.clear();
+  moved_sequences_.clear();
   undo_floor_ = 0;
 }
 

@@ -205,6 +205,20 @@ TxnEngine::Outcome TxnEngine::Execute(TxnBody& body) {
   }
   if (!failure.ok) {
     txn.Rollback();
+    if (!txn.kept_redo().empty()) {
+      // Sequence values the failed transaction handed out stay used (as in
+      // PostgreSQL): their states are logged as a transaction of their own.
+      // Nobody waits for it; a later commit's durability covers it. A
+      // failed append makes the log refuse everything after, which the next
+      // transaction reports.
+      std::vector<wal::RecordInput> records;
+      for (const Transaction::Redo& r : txn.kept_redo()) {
+        records.push_back({r.type, txn.id(), r.payload});
+      }
+      records.push_back({wal::RecordType::kCommit, txn.id(), {}});
+      std::vector<wal::Lsn> lsns;
+      log_->Append(records, &lsns).PermitUnchecked();
+    }
     PublishSchemasIfChanged();
     aborted_.fetch_add(1, std::memory_order_relaxed);
     return {std::move(failure)};

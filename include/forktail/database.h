@@ -199,6 +199,10 @@ class Database {
   struct PendingCheckpoint;
   Database(std::string dir, const DatabaseOptions& options);
   void OpenAndRecover();
+  // Identity and SERIAL columns of tables made before sequences existed
+  // (a per-table counter, Table::identity_value) get their sequences, in
+  // one logged transaction (txn/database_migrate.cc).
+  void MigrateIdentityColumns();
   Procedure Lookup(std::string_view name) const;
   void CollectAndFork(PendingCheckpoint* pending);
   void FinishCheckpoint(PendingCheckpoint* pending, CheckpointResult* result);

@@ -165,13 +165,21 @@ class Transaction {
   // and DROP INDEX (42704 if there is no such index); logged, undone.
   void CreateIndex(std::string_view table, IndexDef index);
   void DropIndex(std::string_view index_name);
-  // The next value of an identity column (SERIAL, GENERATED ... AS
-  // IDENTITY): its last value + 1, logged with the transaction. As with
-  // PostgreSQL's sequences a rollback does not give it back, except for a
-  // DiscardOnReturn dry run; unlike them, a value drawn by a transaction that
-  // never committed may be drawn again after a restart. 2200H past the
-  // type's maximum.
-  int64_t NextIdentity(std::string_view table, ColumnId column);
+  // Sequences (storage/table/sequence.h). Creating, altering and dropping
+  // one is DDL: logged, undone (CreateSequence: 42P07 if the name is taken).
+  // NextVal and SetVal move its state as PostgreSQL's nextval and setval
+  // do: logged with the transaction, and not taken back by a rollback (a
+  // failed transaction's sequence states are logged on their own,
+  // kept_redo(), so a value handed out is never handed out again, even
+  // after a restart). A DiscardOnReturn dry run is the exception: it gives
+  // its values back, so that the run again at COMMIT draws the same ones.
+  // 42P01 for an id that names no sequence (a dropped one).
+  TableId CreateSequence(SequenceDef def, SequenceState state);
+  void DropSequence(TableId id);
+  void AlterSequence(TableId id, SequenceDef def, SequenceState state);
+  int64_t NextVal(TableId id);                             // 2200H at the limit without CYCLE
+  void SetVal(TableId id, int64_t value, bool is_called);  // 22003 out of bounds
+  const Sequence& GetSequence(TableId id) const;
   // ALTER TABLE that changes columns (Catalog::RewriteTable: a new table of
   // `schema` filled from the old one's rows as `sources` says; its errors
   // too) or only names and attributes (Catalog::ReplaceSchema); logged
@@ -226,6 +234,9 @@ class Transaction {
     std::string payload;
   };
   const std::vector<Redo>& redo() const { return redo_; }
+  // After a Rollback (not a dry run's): the states of the sequences the
+  // transaction moved, to be logged although it failed.
+  const std::vector<Redo>& kept_redo() const { return kept_redo_; }
   std::vector<Row>& output() { return output_; }
   // Undoes every change, newest first. Never throws (a failing undo aborts the
   // process: memory would no longer match the log).
@@ -244,7 +255,6 @@ class Transaction {
     kAddPrimaryKey,
     kCreateIndex,
     kDropIndex,
-    kIdentity,
     kCreateView,
     kDropView,
     kRewriteTable,   // table: the old table; new_table: its replacement
@@ -252,6 +262,10 @@ class Transaction {
     kAddForeignKey,
     kDropForeignKey,  // the definition: dropped_foreign_keys_.back()
     kDropCheck,       // the definition: dropped_checks_.back()
+    kCreateSequence,  // table: the sequence
+    kDropSequence,    // sequence: what it was
+    kAlterSequence,   // sequence: what it was
+    kSequenceState,   // table: the sequence; state_before
   };
   struct Undo {
     UndoKind kind;
@@ -262,10 +276,11 @@ class Transaction {
     std::vector<bool> not_null_before;                 // kAddPrimaryKey
     size_t index_position = 0;                         // kCreateIndex, kDropIndex
     IndexDef index;                                    // kDropIndex
-    int64_t identity_before = 0;                       // kIdentity (index_position: the column)
     ViewDef view;                                      // kCreateView (its name), kDropView
     TableId new_table;                                 // kRewriteTable
     std::shared_ptr<const TableSchema> schema_before;  // kReplaceSchema
+    std::shared_ptr<const Sequence> sequence;          // kDropSequence, kAlterSequence
+    SequenceState state_before;                        // kSequenceState
   };
 
   // A foreign-key check a write put at stake (txn/foreign_keys.cc).
@@ -312,6 +327,8 @@ class Transaction {
   wal::TxnId id_;
   std::vector<Undo> undo_;
   std::vector<Redo> redo_;
+  std::vector<Redo> kept_redo_;
+  std::vector<TableId> moved_sequences_;  // by NextVal / SetVal, in order
   std::vector<Row> output_;
   std::set<TableId> dropped_;
   std::vector<ForeignKeyDef> dropped_foreign_keys_;  // for kDropForeignKey undo entries

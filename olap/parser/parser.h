@@ -148,6 +148,11 @@ class Parser {
   StatementPtr ParseCreateTable(bool temporary);
   StatementPtr ParseCreateIndex(bool unique);
   StatementPtr ParseCreateView(bool or_replace);
+  StatementPtr ParseCreateSequence(bool temporary, bool unlogged);  // parser_sequence.cc
+  StatementPtr ParseAlterSequence();
+  bool IsSequenceOption(size_t k = 0) const;  // the k-th token starts one
+  SequenceOption ParseSequenceOption();
+  std::vector<SequenceOption> ParseSequenceOptions();  // zero or more
   ColumnDef ParseColumnDef();
   TableConstraint ParseTableConstraint();
   void ParseReferences(TableConstraint& c);

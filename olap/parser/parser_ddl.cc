@@ -45,9 +45,9 @@ void Parser::RefuseMissingObject(const char* verb) const {
     what += " OR REPLACE";
     ahead = 2;
   }
-  for (const char* object : {"view", "materialized", "sequence", "function", "procedure", "trigger",
-                             "schema", "type", "extension", "role", "user", "database", "domain",
-                             "rule", "policy", "aggregate", "operator"}) {
+  for (const char* object :
+       {"view", "materialized", "function", "procedure", "trigger", "schema", "type", "extension",
+        "role", "user", "database", "domain", "rule", "policy", "aggregate", "operator"}) {
     if (IsKw(object, ahead)) {
       std::string name = object;
       if (name == "materialized") name = "materialized view";
@@ -71,14 +71,16 @@ StatementPtr Parser::ParseCreate() {
     return ParseCreateView(true);
   }
   bool temporary = false;
+  bool unlogged = false;
   if (AcceptKw("temp") || AcceptKw("temporary")) {
     temporary = true;
   } else if (AcceptKw("local") || AcceptKw("global")) {
     if (!AcceptKw("temp")) ExpectKw("temporary");
     temporary = true;
   } else {
-    AcceptKw("unlogged");
+    unlogged = AcceptKw("unlogged");
   }
+  if (IsKw("sequence")) return ParseCreateSequence(temporary, unlogged);
   if (temporary && (IsKw("view") || (IsKw("recursive") && IsKw("view", 1)))) {
     NotSupportedAt(Peek(), "CREATE TEMPORARY VIEW");
   }
@@ -233,7 +235,12 @@ ColumnDef Parser::ParseColumnDef() {
       ExpectKw("as");
       if (!IsKw("identity")) NotSupportedAt(generated, "GENERATED ... AS (expression)");
       ++pos_;
-      if (IsPunct('(')) NotSupportedAt(Peek(), "sequence options of an identity column");
+      if (AcceptPunct('(')) {
+        // At least one option, as PostgreSQL's grammar asks.
+        if (!IsSequenceOption()) ErrorAtCurrent();
+        col.identity_options = ParseSequenceOptions();
+        ExpectPunct(')');
+      }
     } else if (IsKw("primary") && IsKw("key", 1)) {
       pos_ += 2;
       col.primary_key = true;
@@ -344,6 +351,8 @@ StatementPtr Parser::ParseDrop() {
     AcceptKw("concurrently");
   } else if (AcceptKw("view")) {
     drop->object = "view";
+  } else if (AcceptKw("sequence")) {
+    drop->object = "sequence";
   } else {
     if (!IsKw("table")) RefuseMissingObject("DROP");
     ExpectKw("table");
@@ -378,6 +387,7 @@ std::string UpperWord(const Token& t) {
 // ALTER TABLE [IF EXISTS] [ONLY] name action [, action ...] | RENAME ...
 StatementPtr Parser::ParseAlter() {
   ExpectKw("alter");
+  if (IsKw("sequence")) return ParseAlterSequence();
   if (!IsKw("table")) {
     // ALTER INDEX, VIEW, SEQUENCE, ...: objects or forms Forktail lacks.
     const Token& at = Peek();
@@ -459,6 +469,30 @@ AlterAction Parser::ParseAlterAction() {
     AcceptKw("column");
     a.column_name = ParseColId();
     const Token& what = Peek();
+    if (IsKw("restart") || (IsKw("set") && (IsKw("generated", 1) || IsSequenceOption(1)))) {
+      // An identity column's options, one after another (PostgreSQL's
+      // alter_identity_column_option_list).
+      a.kind = AlterKind::kAlterIdentity;
+      for (;;) {
+        if (IsKw("restart")) {
+          a.identity_options.push_back(ParseSequenceOption());
+        } else if (IsKw("set") && IsKw("generated", 1)) {
+          pos_ += 2;
+          if (AcceptKw("always")) {
+            a.set_generated = 2;
+          } else {
+            ExpectKw("by");
+            ExpectKw("default");
+            a.set_generated = 1;
+          }
+        } else if (IsKw("set") && IsSequenceOption(1)) {
+          ++pos_;
+          a.identity_options.push_back(ParseSequenceOption());
+        } else {
+          return a;
+        }
+      }
+    }
     if (AcceptKw("type") || (IsKw("set") && IsKw("data", 1) && IsKw("type", 2))) {
       if (IsKw("set")) pos_ += 3;
       a.kind = AlterKind::kAlterColumnType;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "olap/parser/ast.h"
+#include "olap/plan/binder/sequence_functions.h"
 #include "olap/session/block/optimistic_block.h"
 #include "olap/session/block/txn_block.h"
 #include "olap/session/session_parameters.h"
@@ -111,6 +112,8 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
                       "DISCARD ALL cannot run inside a transaction block", s.position);
       }
       if (what == "all") parameters_->ResetAll();
+      // currval / lastval forget what this session drew.
+      if (what == "all" || what == "sequences") *sequences_ = SequenceSessionState{};
       std::transform(what.begin(), what.end(), what.begin(), ::toupper);
       result.command_tag = "DISCARD " + what;
       return result;

@@ -15,12 +15,17 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "olap/common/data_chunk.h"
+#include "olap/execution/operator/physical_chunk_block.h"
+#include "olap/expression/expression_executor.h"
 #include "olap/parser/ast.h"
+#include "olap/plan/binder/sequence_functions.h"
 #include "olap/session/block/optimistic_block.h"
 #include "olap/session/block/txn_block.h"
 #include "olap/session/format/copy_reader.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
+#include "olap/session/statement/txn_sequences.h"
 #include "olap/session/statement/write_executor.h"
 
 namespace forktail {
@@ -91,9 +96,10 @@ struct BlockCopy {
   CopyOptions options;
   std::string file;                          // FROM 'file' (read at every run)
   std::shared_ptr<const std::string> input;  // FROM STDIN
+  CopyRowDefaults defaults;
 
   StatementResult operator()(Transaction& txn) const {
-    CopyLoader loader(txn, table, columns, options);
+    CopyLoader loader(txn, table, columns, options, defaults);
     if (input) {
       loader.Feed(*input);
     } else {
@@ -108,6 +114,31 @@ struct BlockCopy {
 };
 
 }  // namespace
+
+CopyRowDefaults SqlSession::CopyDefaults() {
+  // Each row's DEFAULTs bound with this session's sequence access in the
+  // transaction that inserts it, and evaluated on a row of no columns.
+  return [this](Transaction& txn, const TableSchema& schema, const std::vector<uint16_t>& columns) {
+    auto sequences =
+        std::make_shared<TxnSequences>(txn, engine_.database().frozen_catalog(), sequences_.get());
+    BindOptions options;
+    options.sequences = sequences.get();
+    auto exprs = std::make_shared<std::vector<ExprPtr>>();
+    std::vector<Type> types;
+    for (uint16_t c : columns) {
+      exprs->push_back(BindColumnDefault(schema, c, engine_.database().frozen_catalog(), options));
+      types.push_back(schema.columns[c].type);
+    }
+    return std::function<void(Row&)>([sequences, exprs, columns, types](Row& row) {
+      DataChunk one;  // no columns, one row
+      one.set_size(1);
+      for (size_t i = 0; i < columns.size(); i++) {
+        ExpressionExecutor executor(*(*exprs)[i]);
+        row[columns[i]] = VectorValue(executor.Execute(one, one.rows()), 0).CastTo(types[i]);
+      }
+    });
+  };
+}
 
 StatementResult SqlSession::StartCopy(const Request& request) {
   const sql::Statement& s = *request.statement;
@@ -143,6 +174,7 @@ StatementResult SqlSession::StartCopy(const Request& request) {
     } else {
       CopyLoadOptions load;
       load.batch_rows = engine_.options().copy_batch_rows;
+      load.row_defaults = CopyDefaults();
       state->loader = std::make_unique<CopyLoader>(engine_.database(), state->table, state->columns,
                                                    state->options, load);
     }
@@ -154,13 +186,14 @@ StatementResult SqlSession::StartCopy(const Request& request) {
   }
 
   if (optimistic_) {
-    return optimistic_->Run(BlockCopy{state->table, state->columns, state->options, file, {}},
-                            /*writes=*/true);
+    return optimistic_->Run(
+        BlockCopy{state->table, state->columns, state->options, file, {}, CopyDefaults()},
+        /*writes=*/true);
   }
   uint64_t rows = 0;
   if (block_) {
     OnTxnThread([&](Transaction& txn) {
-      CopyLoader loader(txn, state->table, state->columns, state->options);
+      CopyLoader loader(txn, state->table, state->columns, state->options, CopyDefaults());
       ByteSource source = FileByteSource(file);
       std::string buffer(1 << 16, '\0');
       while (size_t n = source(buffer.data(), buffer.size())) loader.Feed({buffer.data(), n});
@@ -169,6 +202,7 @@ StatementResult SqlSession::StartCopy(const Request& request) {
   } else {
     CopyLoadOptions load;
     load.batch_rows = engine_.options().copy_batch_rows;
+    load.row_defaults = CopyDefaults();
     rows = CopyIntoTable(engine_.database(), state->table, state->columns, state->options,
                          FileByteSource(file), load);
     last_commit_lsn_ = std::max(last_commit_lsn_, OrZero(engine_.database().last_commit_lsn()));
@@ -186,8 +220,8 @@ void SqlSession::CopyIn(std::string_view bytes) {
       CopyState* state = copy_.get();
       block_->Run([&](Transaction& txn) {
         if (!state->loader) {
-          state->loader =
-              std::make_unique<CopyLoader>(txn, state->table, state->columns, state->options);
+          state->loader = std::make_unique<CopyLoader>(txn, state->table, state->columns,
+                                                       state->options, CopyDefaults());
         }
         state->loader->Feed(bytes);
       });
@@ -210,7 +244,8 @@ StatementResult SqlSession::CopyDone() {
       CopyState& state = *copy_;
       auto input = std::make_shared<const std::string>(std::move(state.input));
       StatementResult result = optimistic_->Run(
-          BlockCopy{state.table, state.columns, state.options, {}, std::move(input)},
+          BlockCopy{
+              state.table, state.columns, state.options, {}, std::move(input), CopyDefaults()},
           /*writes=*/true);
       copy_.reset();
       return result;
@@ -218,8 +253,8 @@ StatementResult SqlSession::CopyDone() {
       CopyState* state = copy_.get();
       block_->Run([&](Transaction& txn) {
         if (!state->loader) {
-          state->loader =
-              std::make_unique<CopyLoader>(txn, state->table, state->columns, state->options);
+          state->loader = std::make_unique<CopyLoader>(txn, state->table, state->columns,
+                                                       state->options, CopyDefaults());
         }
         rows = state->loader->Finish();
       });

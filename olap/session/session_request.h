@@ -38,6 +38,9 @@ struct SqlSession::Request {
   int64_t transaction_timestamp = 0;
   // The session as the binder sees it (BindOptions::session).
   std::shared_ptr<const CatalogSession> catalog_session;
+  // Set while the statement runs on the transaction thread (RunStatement):
+  // what its nextval / currval / setval / lastval calls reach.
+  SequenceAccess* sequences = nullptr;
 
   // The query a statement holds (DECLARE ... FOR query, COPY (query) TO) as
   // a request of its own: the same text, parameters and ownership.
@@ -54,6 +57,7 @@ struct SqlSession::Request {
     options.parameters = parameters;
     options.transaction_timestamp = transaction_timestamp;
     options.session = catalog_session;
+    options.sequences = sequences;
     return options;
   }
 };

@@ -16,6 +16,7 @@
 #include "olap/session/session_request.h"
 #include "olap/session/statement/point_statement.h"
 #include "olap/session/statement/query_runner.h"
+#include "olap/session/statement/txn_sequences.h"
 #include "olap/session/statement/write_executor.h"
 
 namespace forktail {
@@ -103,17 +104,17 @@ bool EveryTableIndexed(const LogicalOp& op, const std::vector<const Expression*>
   return true;
 }
 
-// Short reads on the transaction thread run there to the end, one work
-// order after another: handing a few hundred rows to the scheduler's workers
-// and back cost more in thread wake-ups than the work (perf: most of the
-// time in futex waits). One immediate scheduler per thread that runs them.
-Scheduler& ImmediateScheduler() {
-  thread_local Scheduler scheduler([] {
-    SchedulerOptions options;
-    options.immediate = true;
-    return options;
-  }());
-  return scheduler;
+// Whether a statement's text names nextval, currval, setval or lastval
+// (a column or string of that name counts too: it only keeps the statement
+// on the transaction thread).
+bool MentionsSequenceFunction(const sql::Statement& s, std::string_view text) {
+  if (s.end <= s.begin || s.end > text.size()) return false;
+  std::string lower(text.substr(s.begin, s.end - s.begin));
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* name : {"nextval", "currval", "setval", "lastval"}) {
+    if (lower.find(name) != std::string::npos) return true;
+  }
+  return false;
 }
 
 bool ReadsThroughIndexes(const PreBoundStatement& pre, const Catalog& schemas) {
@@ -133,7 +134,9 @@ SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
           options_.backend_pid != 0 ? options_.backend_pid : static_cast<int32_t>(getpid()),
           options_.backends})),
       parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)),
-      cursors_(std::make_unique<CursorSet>()) {
+      cursors_(std::make_unique<CursorSet>()),
+      sequences_(std::make_unique<SequenceSessionState>()),
+      block_sequences_(std::make_unique<SequenceSessionState>()) {
   if (options_.max_snapshot_age_ms != 0) {
     parameters_->Set("forktail.max_snapshot_age_ms", std::to_string(options_.max_snapshot_age_ms));
   }
@@ -361,7 +364,9 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         result.notices.push_back("there is already a transaction in progress");
         return result;
       }
-      optimistic_ = std::make_unique<OptimisticBlock>(engine_.database());
+      *block_sequences_ = *sequences_;
+      optimistic_ = std::make_unique<OptimisticBlock>(engine_.database(),
+                                                      [this] { *sequences_ = *block_sequences_; });
       block_timestamp_ = NowMicros();
       status_ = TxnStatus::kInBlock;
       return result;
@@ -473,7 +478,15 @@ LogicalOpPtr SqlSession::BindQueryPlan(const Request& request) {
 }
 
 StatementResult SqlSession::RunStatement(const Request& request, bool writes,
-                                         const StatementBody& body) {
+                                         const StatementBody& plain) {
+  // The statement's sequence functions reach its transaction and this
+  // session (sequence_functions.h), at every run.
+  StatementBody body = [this, plain](Transaction& txn, const Request& r) {
+    TxnSequences sequences(txn, engine_.database().frozen_catalog(), sequences_.get());
+    Request with = r;
+    with.sequences = &sequences;
+    return plain(txn, with);
+  };
   if (optimistic_) {
     if (!request.statement_owner) {
       throw DbError(sqlstate::kInternalError, "a block's statement must be owned to run again");
@@ -557,6 +570,15 @@ StatementResult SqlSession::Read(const Request& request) {
   if (bound && bound->bound.uses_server_state) return ReadServerState(request, *bound);
   const bool point = bound && bound->point_select;
   const bool table_free = bound && !point && ReadsNoTable(*bound);
+  // nextval and setval change a sequence, currval and lastval read this
+  // session's state: such a statement runs on the transaction thread (in a
+  // block, one that changes a sequence runs again at each later step). The
+  // text is checked too when binding here failed.
+  SequenceUse sequences = bound ? bound->bound.sequence_use : SequenceUse::kNone;
+  if (sequences == SequenceUse::kNone &&
+      MentionsSequenceFunction(*request.statement, request.text)) {
+    sequences = SequenceUse::kWrites;
+  }
   std::shared_ptr<const PreBoundStatement> pre;  // kept only for a point SELECT
   if (point) pre = std::make_shared<const PreBoundStatement>(std::move(*bound));
   if (optimistic_ && request.statement->kind == sql::StatementKind::kExplain) {
@@ -567,16 +589,16 @@ StatementResult SqlSession::Read(const Request& request) {
     return result;
   }
   if (optimistic_) {  // a step of the block; it runs again at COMMIT
-    return RunStatement(request, /*writes=*/false, [this, pre](Transaction& txn, const Request& r) {
-      return ExecuteRead(txn, r, pre.get());
-    });
+    return RunStatement(
+        request, /*writes=*/sequences == SequenceUse::kWrites,
+        [this, pre](Transaction& txn, const Request& r) { return ExecuteRead(txn, r, pre.get()); });
   }
   // Outside a block: a point SELECT, or one that reads no table, on the
   // transaction thread (fresh by construction, no fork); others on a
   // snapshot holding every acknowledged commit.
   const bool on_thread = block_ != nullptr ||
                          engine_.options().routing == ReadRouting::kInProcess || point ||
-                         table_free;
+                         table_free || sequences != SequenceUse::kNone;
   if (!on_thread) {
     // A short indexed read on the thread too; the planner sends it to a
     // snapshot after all if a probe finds too many rows.

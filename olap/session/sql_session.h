@@ -95,6 +95,7 @@ struct PreparedStatement {
 
 class TxnBlock;
 class CursorSet;
+struct SequenceSessionState;
 struct LogicalOp;
 using LogicalOpPtr = std::unique_ptr<LogicalOp>;
 struct QueryRunContext;
@@ -206,6 +207,11 @@ class SqlSession {
   void NoteSchemaChange();
   std::optional<PreBoundStatement> PreBindRequest(const Request& request);
   StatementResult StartCopy(const Request& request);
+  // What fills a COPY's per-row DEFAULTs (nextval) in the rows' transaction,
+  // with this session's currval state (session_copy.cc).
+  std::function<std::function<void(Row&)>(Transaction&, const TableSchema&,
+                                          const std::vector<uint16_t>&)>
+  CopyDefaults();
   // COPY ... TO STDOUT | 'file' (session_copy_to.cc).
   StatementResult CopyTo(const Request& request);
   // DECLARE / FETCH / MOVE / CLOSE (session_cursor.cc).
@@ -252,6 +258,11 @@ class SqlSession {
   uint64_t pending_durable_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;
   std::unique_ptr<CursorSet> cursors_;
+  // currval / lastval (sequence_functions.h), and their state when the open
+  // optimistic block began: each of its runs (step, COMMIT) starts from it,
+  // since each runs the block's statements again.
+  std::unique_ptr<SequenceSessionState> sequences_;
+  std::unique_ptr<SequenceSessionState> block_sequences_;
   // Cancel support: the running statement's cancel action.
   mutable std::mutex cancel_mu_;
   std::function<void()> cancel_hook_;

@@ -63,6 +63,14 @@ std::string RecordTypeName(RecordType type) {
       return "add_foreign_key";
     case RecordType::kDropConstraint:
       return "drop_constraint";
+    case RecordType::kCreateSequence:
+      return "create_sequence";
+    case RecordType::kDropSequence:
+      return "drop_sequence";
+    case RecordType::kAlterSequence:
+      return "alter_sequence";
+    case RecordType::kSetSequence:
+      return "set_sequence";
     case RecordType::kTest:
       return "test";
   }

@@ -69,12 +69,16 @@ enum class RecordType : uint8_t {
   kDropIndex = 10,   // DROP INDEX of a secondary index
   kBulkInsert = 11,
   kCreateSecondaryIndex = 12,
-  kSetIdentity = 13,  // an identity column's last value
+  kSetIdentity = 13,  // an identity column's last value (written before sequences existed)
   kCreateView = 14,
   kDropView = 15,
   kAddForeignKey = 16,   // ALTER TABLE ADD FOREIGN KEY
   kDropConstraint = 17,  // of a foreign key or a CHECK constraint
-  kAlterTable = 18,  // ALTER TABLE: a rewrite into a new table, or a new schema
+  kAlterTable = 18,      // ALTER TABLE: a rewrite into a new table, or a new schema
+  kCreateSequence = 20,
+  kDropSequence = 21,
+  kAlterSequence = 22,  // ALTER SEQUENCE: the whole new definition and state
+  kSetSequence = 23,    // nextval / setval: a sequence's new state
   // 12..127 reserved for the engine; 128..255 for tests and tools.
   kTest = 200,
 };

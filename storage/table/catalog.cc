@@ -241,7 +241,7 @@ void Catalog::RefreshReferences() {
 }
 
 void Catalog::CheckRelationNameFree(std::string_view name) const {
-  if (by_name_.count(name) || FindIndex(name) || views_.count(name)) {
+  if (by_name_.count(name) || FindIndex(name) || views_.count(name) || FindSequence(name)) {
     throw DbError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
 }
@@ -352,6 +352,15 @@ TableId Catalog::RewriteTable(TableId old_id, TableSchema schema,
     }
   }
   next_table_id_ = new_id.value() + 1;
+  for (auto& [sid, sequence] : sequences_) {
+    if (sequence.def.owner_table != old_id) continue;
+    if (schema.FindColumn(sequence.def.owner_column)) {
+      sequence.def.owner_table = new_id;
+    } else {  // its column is gone (the caller should have dropped it)
+      sequence.def.owner_table = TableId(0);
+      sequence.def.owner_column.clear();
+    }
+  }
   auto it = tables_.find(old_id);
   rewritten_[old_id] = std::move(it->second);
   tables_.erase(it);
@@ -368,6 +377,9 @@ void Catalog::UndoRewrite(TableId new_id, TableId old_id) {
     throw DbError(sqlstate::kInternalError, "undo of a table rewrite that did not happen");
   }
   tables_.erase(new_id);
+  for (auto& [sid, sequence] : sequences_) {
+    if (sequence.def.owner_table == new_id) sequence.def.owner_table = old_id;
+  }
   by_name_[it->second->schema().name] = old_id;
   tables_.emplace(old_id, std::move(it->second));
   rewritten_.erase(it);
@@ -390,6 +402,11 @@ TableSchema Catalog::ReplaceSchema(TableId id, TableSchema schema) {
     }
   }
   table.ReplaceSchema(std::move(schema));  // checks the types, key and indexes
+  for (auto& [sid, sequence] : sequences_) {
+    if (sequence.def.owner_table != id) continue;
+    std::optional<ColumnId> c = old.FindColumn(sequence.def.owner_column);
+    if (c) sequence.def.owner_column = table.schema().column(*c).name;
+  }
   if (table.schema().name != old.name) {
     by_name_.erase(old.name);
     by_name_.emplace(table.schema().name, id);
@@ -525,12 +542,106 @@ std::vector<std::string> Catalog::DependentViews(std::string_view relation) cons
   return out;
 }
 
+TableId Catalog::CreateSequence(SequenceDef def, SequenceState state, TableId id) {
+  CheckRelationNameFree(def.name);
+  if (def.owned() && !tables_.count(def.owner_table)) {
+    throw DbError(sqlstate::kInternalError,
+                  fmt::format("sequence \"{}\" owned by table {}, which does not exist", def.name,
+                              def.owner_table.value()));
+  }
+  if (id.value() != 0 && id.value() < next_table_id_) {
+    throw DbError(sqlstate::kInternalError,
+                  fmt::format("sequence \"{}\" with id {}, but ids up to {} are taken", def.name,
+                              id.value(), next_table_id_ - 1));
+  }
+  const TableId new_id(id.value() != 0 ? id.value() : next_table_id_);
+  next_table_id_ = new_id.value() + 1;
+  sequences_.emplace(new_id, Sequence{new_id, std::move(def), state});
+  schema_version_++;
+  return new_id;
+}
+
+Sequence Catalog::DropSequence(TableId id) {
+  auto it = sequences_.find(id);
+  if (it == sequences_.end()) {
+    throw DbError(sqlstate::kUndefinedTable,
+                  fmt::format("sequence with OID {} does not exist", id.value()));
+  }
+  Sequence sequence = std::move(it->second);
+  sequences_.erase(it);
+  schema_version_++;
+  return sequence;
+}
+
+void Catalog::RestoreSequence(Sequence sequence) {
+  CheckRelationNameFree(sequence.def.name);
+  const TableId id = sequence.id;
+  sequences_.emplace(id, std::move(sequence));
+  schema_version_++;
+}
+
+Sequence Catalog::ReplaceSequence(TableId id, SequenceDef def, SequenceState state) {
+  auto it = sequences_.find(id);
+  if (it == sequences_.end()) {
+    throw DbError(sqlstate::kUndefinedTable,
+                  fmt::format("sequence with OID {} does not exist", id.value()));
+  }
+  if (def.name != it->second.def.name) CheckRelationNameFree(def.name);
+  Sequence old = it->second;
+  it->second.def = std::move(def);
+  it->second.state = state;
+  schema_version_++;
+  return old;
+}
+
+void Catalog::SetSequenceState(TableId id, SequenceState state) {
+  auto it = sequences_.find(id);
+  if (it == sequences_.end()) {
+    throw DbError(sqlstate::kUndefinedTable,
+                  fmt::format("sequence with OID {} does not exist", id.value()));
+  }
+  it->second.state = state;
+}
+
+const Sequence* Catalog::FindSequence(std::string_view name) const {
+  for (const auto& [id, sequence] : sequences_) {
+    if (sequence.def.name == name) return &sequence;
+  }
+  return nullptr;
+}
+
+const Sequence* Catalog::GetSequence(TableId id) const {
+  auto it = sequences_.find(id);
+  return it == sequences_.end() ? nullptr : &it->second;
+}
+
+std::vector<TableId> Catalog::OwnedSequences(TableId table, std::string_view column) const {
+  std::vector<TableId> out;
+  for (const auto& [id, sequence] : sequences_) {
+    if (sequence.def.owner_table == table &&
+        (column.empty() || sequence.def.owner_column == column)) {
+      out.push_back(id);
+    }
+  }
+  return out;
+}
+
+const Sequence* Catalog::IdentitySequence(TableId table, std::string_view column) const {
+  for (const auto& [id, sequence] : sequences_) {
+    if (sequence.def.identity && sequence.def.owner_table == table &&
+        sequence.def.owner_column == column) {
+      return &sequence;
+    }
+  }
+  return nullptr;
+}
+
 std::string Catalog::ChooseIndexName(const std::string& table,
                                      const std::vector<std::string>& columns,
                                      const std::string& suffix,
                                      const std::vector<std::string>& taken) const {
   return ChooseName(table, columns, suffix, [&](const std::string& name) {
-    return by_name_.count(name) || FindIndex(name) || views_.count(name) ||
+    return by_name_.count(name) || FindIndex(name) || views_.count(name) || FindSequence(name) ||
            std::find(taken.begin(), taken.end(), name) != taken.end();
   });
 }
@@ -582,6 +693,7 @@ std::unique_ptr<Catalog> Catalog::CopySchemas() const {
     copy->tables_.emplace(id, std::move(empty));
   }
   copy->views_ = views_;
+  copy->sequences_ = sequences_;
   copy->RefreshReferences();
   copy->next_table_id_ = next_table_id_;
   copy->schema_version_ = schema_version_;
@@ -681,6 +793,20 @@ std::string Catalog::Serialize() const {
     w.Put(static_cast<uint16_t>(v.depends_on.size()));
     for (const std::string& d : v.depends_on) w.PutString(d);
   }
+  w.Put(static_cast<uint32_t>(sequences_.size()));
+  for (const auto& [id, sequence] : sequences_) {
+    const SequenceDef& d = sequence.def;
+    w.Put(id.value());
+    w.PutString(d.name);
+    w.Put(static_cast<uint8_t>(d.type));
+    for (int64_t v : {d.start, d.increment, d.min, d.max, d.cache}) w.Put(v);
+    w.Put(static_cast<uint8_t>(d.cycle));
+    w.Put(d.owner_table.value());
+    w.PutString(d.owner_column);
+    w.Put(static_cast<uint8_t>(d.identity));
+    w.Put(sequence.state.last_value);
+    w.Put(static_cast<uint8_t>(sequence.state.is_called));
+  }
   w.Put(crc32c::Mask(crc32c::Value(w.out().data(), w.out().size())));
   return std::move(w.out());
 }
@@ -699,8 +825,9 @@ Status Catalog::Deserialize(std::string_view bytes) {
   r.Get(&magic);
   r.Get(&version);
   if (magic != kCatalogMagic) return Status::Corruption("catalog image: bad magic");
-  // Version 1 images (before secondary indexes) have no index lists, and
-  // versions 1 and 2 no column defaults.
+  // Version 1 images (before secondary indexes) have no index lists,
+  // versions 1 and 2 no column defaults, versions before 4 no foreign keys,
+  // versions before 5 no sequences.
   if (version < 1 || version > kCatalogFormatVersion) {
     return Status::Corruption(fmt::format("catalog image: unsupported format version {}", version));
   }
@@ -852,6 +979,40 @@ Status Catalog::Deserialize(std::string_view bytes) {
     std::string name = v.name;
     views.emplace(std::move(name), std::move(v));
   }
+  std::map<TableId, Sequence> sequences;
+  uint32_t sequence_count = 0;
+  if (version >= 5) r.Get(&sequence_count);
+  for (uint32_t i = 0; i < sequence_count && r.ok(); i++) {
+    Sequence q;
+    uint32_t id = 0, owner = 0;
+    uint8_t type = 0, cycle = 0, identity = 0, is_called = 0;
+    r.Get(&id);
+    r.GetString(&q.def.name);
+    r.Get(&type);
+    for (int64_t* v : {&q.def.start, &q.def.increment, &q.def.min, &q.def.max, &q.def.cache}) {
+      r.Get(v);
+    }
+    r.Get(&cycle);
+    r.Get(&owner);
+    r.GetString(&q.def.owner_column);
+    r.Get(&identity);
+    r.Get(&q.state.last_value);
+    r.Get(&is_called);
+    const auto t = static_cast<TypeId>(type);
+    if (t != TypeId::kSmallInt && t != TypeId::kInteger && t != TypeId::kBigInt) {
+      return Status::Corruption("catalog image: bad sequence type");
+    }
+    if (id == 0 || id >= next_id || sequences.count(TableId(id))) {
+      return Status::Corruption("catalog image: bad sequence id");
+    }
+    q.id = TableId(id);
+    q.def.type = t;
+    q.def.cycle = cycle != 0;
+    q.def.owner_table = TableId(owner);
+    q.def.identity = identity != 0;
+    q.state.is_called = is_called != 0;
+    sequences.emplace(q.id, std::move(q));
+  }
   if (!r.done()) return Status::Corruption("catalog image: truncated or trailing bytes");
   std::map<TableId, std::unique_ptr<Table>> tables;
   std::map<std::string, TableId, std::less<>> by_name;
@@ -869,6 +1030,11 @@ Status Catalog::Deserialize(std::string_view bytes) {
   } catch (const DbError& e) {
     return Status::Corruption(fmt::format("catalog image: {}", e.what()));
   }
+  for (const auto& [id, sequence] : sequences) {
+    if (tables.count(id) || by_name.count(sequence.def.name) || views.count(sequence.def.name)) {
+      return Status::Corruption("catalog image: a sequence shares a table's id or name");
+    }
+  }
   tables_ = std::move(tables);
   by_name_ = std::move(by_name);
   // Foreign keys name their referenced tables: checked once all are known.
@@ -885,6 +1051,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
   }
   RefreshReferences();
   views_ = std::move(views);
+  sequences_ = std::move(sequences);
   next_table_id_ = next_id;
   schema_version_++;
   return Status::Ok();

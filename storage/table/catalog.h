@@ -17,13 +17,19 @@
 //   table:  id u32 | name | max_rows_per_block u32 | column count u16 | columns |
 //           key column count u16 | key column ids u16... |
 //           index count u16 | indexes (version 2 and later) |
-//           last value i64 per identity column | check count u16 | (name | sql)...
-//           (version 3 and later) | foreign key count u16 | foreign keys (version 4)
+//           last value i64 per identity column (Table::identity_value: the counter
+//           of a column made before sequences; 0 once it has its sequence) |
+//           check count u16 | (name | sql)... (version 3 and later) |
+//           foreign key count u16 | foreign keys (version 4 and later)
 //   column: name | type id u8 | precision u8 | scale u8 | length u32 | not_null u8 |
 //           default (version 3 and later; empty: none) | identity u8 (version 3)
 //   then (version 3 and later) view count u32 | views
+//   then (version 5 and later) sequence count u32 | sequences
 //   view:   name | sql | column count u16 | (name | type id u8 | precision u8 | scale u8 |
 //           length u32)... | dependency count u16 | names...
+//   sequence: id u32 | name | type id u8 | start i64 | increment i64 | min i64 | max i64 |
+//           cache i64 | cycle u8 | owner table id u32 (0: none) | owner column | identity u8 |
+//           last_value i64 | is_called u8
 //   index:  name | flags u8 (1 unique, 2 constraint) | column count u16 | column ids u16...
 //   foreign key: name | referenced table name | column count u16 |
 //           (column id u16 | referenced column id u16)... | on delete u8 | on update u8 |
@@ -41,12 +47,13 @@
 #include <vector>
 
 #include "storage/status.h"
+#include "storage/table/sequence.h"
 #include "storage/table/table.h"
 
 namespace forktail {
 
 inline constexpr uint32_t kCatalogMagic = 0x47435446;  // "FTCG"
-inline constexpr uint32_t kCatalogFormatVersion = 4;
+inline constexpr uint32_t kCatalogFormatVersion = 5;
 inline constexpr size_t kMaxColumns = 1600;  // PostgreSQL's limit
 
 // Where a rewritten table (ALTER TABLE ADD / DROP COLUMN, ALTER COLUMN TYPE)
@@ -112,6 +119,9 @@ class Catalog {
   // e.g. 22001 for a VARCHAR too short), 23505 from a key or unique index.
   // The old table is detached, not destroyed: UndoRewrite puts it back,
   // FinishRewrite (at commit) frees it. Returns the new table's id. O(rows).
+  // Sequences owned by a column of the old table follow the column to the
+  // new one (and back on undo); the caller drops those of dropped columns
+  // first.
   TableId RewriteTable(TableId old, TableSchema schema, const std::vector<ColumnSource>& sources,
                        TableId id = TableId(0));
   void UndoRewrite(TableId new_id, TableId old_id);
@@ -121,7 +131,8 @@ class Catalog {
   // table's schema becomes `schema`, which must have the same columns' types,
   // key and indexes; returns the old schema (its undo). A new table name must
   // be free (42P07). A column that becomes NOT NULL is checked first: 23502
-  // `column "c" of relation "t" contains null values`.
+  // `column "c" of relation "t" contains null values`. Sequences owned by a
+  // renamed column stay owned by it.
   TableSchema ReplaceSchema(TableId id, TableSchema schema);
 
   // CREATE INDEX (Table::AddIndex, its errors too); 42P07 if a table or
@@ -141,11 +152,12 @@ class Catalog {
   CheckDef DropCheck(TableId id, size_t position);
   void RestoreCheck(TableId id, size_t position, CheckDef def);
 
-  // PostgreSQL's name for an index it names itself: "<table>_<col>[_<col>...]_
-  // <suffix>" ("idx" for CREATE INDEX, "key" for UNIQUE), with 1, 2, ...
-  // appended to the suffix until no relation and no name in `taken` has it;
-  // the table and column parts are shortened to fit 63 bytes as PostgreSQL's
-  // makeObjectName shortens them.
+  // PostgreSQL's name for an index or sequence it names itself (its
+  // ChooseRelationName): "<table>_<col>[_<col>...]_<suffix>" ("idx" for
+  // CREATE INDEX, "key" for UNIQUE, "seq" for SERIAL and identity columns),
+  // with 1, 2, ... appended to the suffix until no relation and no name in
+  // `taken` has it; the table and column parts are shortened to fit 63 bytes
+  // as PostgreSQL's makeObjectName shortens them.
   std::string ChooseIndexName(const std::string& table, const std::vector<std::string>& columns,
                               const std::string& suffix,
                               const std::vector<std::string>& taken = {}) const;
@@ -171,6 +183,27 @@ class Catalog {
   // The views whose query reads `relation` (a table or view name).
   std::vector<std::string> DependentViews(std::string_view relation) const;
 
+  // Sequences (sequence.h): relations named among the tables, indexes and
+  // views (42P07), with ids from the table id counter (or `id` when replay
+  // gives it), so an id names one table or sequence forever. CreateSequence
+  // checks that an owner names a live table (else XX000). ReplaceSequence
+  // (ALTER SEQUENCE) returns the old one, its undo; a new name must be free.
+  // SetSequenceState (nextval, setval) is not a schema change: it leaves
+  // schema_version() alone.
+  TableId CreateSequence(SequenceDef def, SequenceState state, TableId id = TableId(0));
+  Sequence DropSequence(TableId id);
+  void RestoreSequence(Sequence sequence);  // undo of DropSequence
+  Sequence ReplaceSequence(TableId id, SequenceDef def, SequenceState state);
+  void SetSequenceState(TableId id, SequenceState state);
+  const Sequence* FindSequence(std::string_view name) const;
+  const Sequence* GetSequence(TableId id) const;  // nullptr if none has the id
+  const std::map<TableId, Sequence>& sequences() const { return sequences_; }
+  // The sequences OWNED BY a column of `table` (every column when `column`
+  // is empty), by id.
+  std::vector<TableId> OwnedSequences(TableId table, std::string_view column = {}) const;
+  // The sequence of an identity column; nullptr for a column made before
+  // sequences existed (Database::Open gives those theirs).
+  const Sequence* IdentitySequence(TableId table, std::string_view column) const;
   // The foreign keys (of any table) that find `table`'s rows through its
   // secondary index at `position`: without it they would have no unique key.
   std::vector<ForeignKeyRef> ForeignKeysUsingIndex(TableId table, size_t position) const;
@@ -178,8 +211,9 @@ class Catalog {
   // The table and position of the secondary index with this name.
   std::optional<std::pair<TableId, size_t>> FindIndex(std::string_view name) const;
 
-  // Changes with every schema change (table created or dropped, key or index
-  // added or removed), so the transaction engine knows when to publish a new copy.
+  // Changes with every schema change (table, view or sequence created,
+  // altered or dropped, key or index added or removed), so the transaction engine knows when to
+  // publish a new copy.
   uint64_t schema_version() const { return schema_version_; }
   // The same table ids, schemas and id counter, and no rows: what binding a
   // statement needs. Immutable once published, so any thread can bind
@@ -216,6 +250,7 @@ class Catalog {
   std::map<TableId, std::unique_ptr<Table>> rewritten_;
   std::map<std::string, TableId, std::less<>> by_name_;
   std::map<std::string, ViewDef, std::less<>> views_;
+  std::map<TableId, Sequence> sequences_;
 };
 
 }  // namespace forktail

@@ -81,6 +81,19 @@ TEST_F(PsqlCatalog, DescribeTableQueries) {
       << r.output;
 }
 
+// Sequences: \ds, \d of tables with SERIAL, identity and nextval columns
+// (their Default column), and \d of a sequence (psql's query of
+// pg_sequence, and of pg_depend for "Owned by" / "Sequence for identity
+// column"), as PostgreSQL 15 prints them for e2e/psql_sequences.sql.
+TEST_F(PsqlCatalog, DescribeSequences) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
+  CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_sequences.sql").string());
+  ASSERT_EQ(setup.exit_code, 0) << setup.output;
+  EXPECT_EQ(RunCommands({"\\ds", "\\d orders", "\\d big", "\\d invoice_no", "\\d orders_id_seq",
+                         "\\d orders_qty_seq"}),
+            "SET\n" + ReadText(kE2eDir / "psql_sequences.expected"));
+}
+
 TEST_F(PsqlCatalog, CatalogQueries) {
   if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
   CommandResult setup = Psql("-q -f " + (kE2eDir / "psql_catalog.sql").string());

@@ -224,9 +224,9 @@ TEST(Catalog, ForeignKeysSurviveTheImageAndVersion3ImagesStillLoad) {
   // A version 3 image (before foreign keys): no foreign key counts.
   Catalog old;
   old.CreateTable(Parent());
-  std::string v4 = old.Serialize();
-  // ... | foreign key count u16 (0) | view count u32 | crc u32
-  std::string v3 = v4.substr(0, v4.size() - 10) + v4.substr(v4.size() - 8, 4);
+  std::string v5 = old.Serialize();
+  // ... | foreign key count u16 (0) | view count u32 | sequence count u32 | crc u32
+  std::string v3 = v5.substr(0, v5.size() - 14) + v5.substr(v5.size() - 12, 4);
   const uint32_t version = 3;
   std::memcpy(v3.data() + 4, &version, 4);
   const uint32_t crc = crc32c::Mask(crc32c::Value(v3.data(), v3.size()));
@@ -234,7 +234,7 @@ TEST(Catalog, ForeignKeysSurviveTheImageAndVersion3ImagesStillLoad) {
   Catalog loaded;
   ASSERT_TRUE(loaded.Deserialize(v3).ok());
   EXPECT_EQ(loaded.FindTable("p")->schema(), Parent());
-  EXPECT_EQ(loaded.Serialize(), v4);
+  EXPECT_EQ(loaded.Serialize(), v5);
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 #include "olap/execution/operator/physical_chunk_block.h"
 #include "olap/expression/expression_executor.h"
 #include "olap/parser/parser.h"
+#include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/binder/sequence_functions.h"
 #include "olap/plan/constant_folding.h"
 
 namespace forktail {
@@ -155,6 +157,7 @@ BoundStatement Binder::BindStatement(const sql::Statement& stmt) {
     default:
       NotSupported("binding this statement", stmt.position);
   }
+  out.sequence_use = sequence_use_;
   for (size_t i = 0; i < param_types_.size(); i++) {
     out.parameter_types.push_back(param_types_[i] ? *param_types_[i] : Type::Text());
   }
@@ -184,10 +187,7 @@ std::pair<uint32_t, ExprPtr> Binder::BindSetClause(const sql::SetClause& set,
   const ColumnDef& col = schema.columns[id->value()];
   ExprPtr e;
   if (set.value->kind == sql::ExprKind::kDefault) {
-    if (col.identity != ColumnIdentity::kNone) {
-      NotSupported("UPDATE of an identity column to DEFAULT", set.value->position);
-    }
-    e = DefaultOf(col);
+    e = DefaultOf(col, schema.name);
   } else if (col.identity == ColumnIdentity::kAlways) {
     throw DbError("428C9", "column \"" + col.name +
                                "\" can only be updated to DEFAULT\nDETAIL:  Column \"" + col.name +
@@ -405,7 +405,18 @@ ExprPtr Binder::BindDefault(const sql::Expr& e, const ColumnDef& col) {
   return FoldExpression(AssignTo(BindExpr(e, ctx), col, e.position));
 }
 
-ExprPtr Binder::DefaultOf(const ColumnDef& col) {
+ExprPtr Binder::DefaultOf(const ColumnDef& col, const std::string& table) {
+  if (col.identity == ColumnIdentity::kByDefault || col.identity == ColumnIdentity::kAlways) {
+    // As PostgreSQL: the next value of the column's own sequence.
+    const Table* t = catalog_.FindTable(table);
+    const Sequence* sequence =
+        t != nullptr ? catalog_.IdentitySequence(t->id(), col.name) : nullptr;
+    if (sequence == nullptr) {
+      throw DbError(sqlstate::kInternalError, "identity column \"" + col.name + "\" of table \"" +
+                                                  table + "\" has no sequence");
+    }
+    return AssignTo(NextvalOf(*this, sequence->id), col, 0);
+  }
   if (col.default_sql.empty()) return Constant(Value::Null(col.type));
   // Stored as text (storage keeps no expression trees): parsed and bound for
   // each statement that needs it, so now() is the statement's.
@@ -461,12 +472,18 @@ Value EvaluateColumnDefault(const ColumnDef& column) {
   if (column.default_sql.empty()) return Value::Null(column.type);
   Catalog none;
   Binder binder(none, BindOptions{});
-  ExprPtr e = binder.DefaultOf(column);
+  ExprPtr e = binder.DefaultOf(column, "");
   if (e->kind == ExprKind::kConstant) return e->constant.CastTo(column.type);
   DataChunk one;  // no columns, one row
   one.set_size(1);
   ExpressionExecutor executor(*e);
   return VectorValue(executor.Execute(one, one.rows()), 0).CastTo(column.type);
+}
+
+ExprPtr BindColumnDefault(const TableSchema& schema, size_t column, const Catalog& catalog,
+                          const BindOptions& options) {
+  Binder binder(catalog, options);
+  return binder.DefaultOf(schema.columns[column], schema.name);
 }
 
 BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
@@ -497,21 +514,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
     targets.push_back(id->value());
   }
   size_t ncols = schema.columns.size();
-  // Identity columns: left out or DEFAULT -> filled by the executor;
-  // an explicit value into GENERATED ALWAYS -> 428C9.
-  auto generated = [&](size_t c) { return schema.columns[c].identity != ColumnIdentity::kNone; };
-  auto fill = [&](uint32_t c, std::optional<uint32_t> row) {
-    for (BoundStatement::IdentityFill& f : out.identity_fill) {
-      if (f.column != c) continue;
-      if (row) f.rows.push_back(*row);
-      return;
-    }
-    BoundStatement::IdentityFill f;
-    f.column = c;
-    f.all_rows = !row;
-    if (row) f.rows.push_back(*row);
-    out.identity_fill.push_back(std::move(f));
-  };
+  // An explicit value into GENERATED ALWAYS: 428C9.
   auto refuse_explicit = [&](uint32_t c, int position) {
     if (schema.columns[c].identity == ColumnIdentity::kAlways) {
       (void)position;
@@ -522,26 +525,23 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
           .WithHint("Use OVERRIDING SYSTEM VALUE to override.");
     }
   };
-  if (!s.source) {  // DEFAULT VALUES
-    out.insert_rows.push_back({});
-    for (size_t i = 0; i < ncols; i++) {
-      if (generated(i)) fill(static_cast<uint32_t>(i), 0);
-      ExprPtr e = DefaultOf(schema.columns[i]);
-      if (e->kind != ExprKind::kConstant) {
-        NotSupported("DEFAULT VALUES with a default that is not constant", s.table_position);
-      }
-      out.insert_rows[0].push_back(e->constant.CastTo(schema.columns[i].type));
-    }
-    BindInsertClauses(table, s, &out);
-    return out;
-  }
-  const sql::Query& src = *s.source;
-  if (src.kind == sql::QueryKind::kValues && src.order_by.empty() && !src.limit && !src.offset &&
-      src.with.empty()) {
-    // VALUES: each expression bound with its target column's type as the hint.
+  const sql::Query* src = s.source.get();
+  if (!src || (src->kind == sql::QueryKind::kValues && src->order_by.empty() && !src->limit &&
+               !src->offset && src->with.empty())) {
+    // VALUES (DEFAULT VALUES: one row of defaults): each expression bound
+    // with its target column's type as the hint.
     bool constants = true;
     std::vector<std::vector<ExprPtr>> rows;
-    for (const auto& row : src.values) {
+    if (!src) {
+      std::vector<ExprPtr> full(ncols);
+      for (size_t c = 0; c < ncols; c++) {
+        full[c] = FoldExpression(DefaultOf(schema.columns[c], schema.name));
+        constants = constants && full[c]->kind == ExprKind::kConstant;
+      }
+      rows.push_back(std::move(full));
+    }
+    static const std::vector<std::vector<sql::ExprPtr>> kNoRows;
+    for (const auto& row : src ? src->values : kNoRows) {
       if (row.size() > targets.size()) {
         throw DbError(sqlstate::kSyntaxError, "INSERT has more expressions than target columns",
                       row[targets.size()]->position);
@@ -555,8 +555,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
         const ColumnDef& col = schema.columns[targets[i]];
         ExprPtr e;
         if (row[i]->kind == sql::ExprKind::kDefault) {
-          if (generated(targets[i])) fill(targets[i], static_cast<uint32_t>(rows.size()));
-          e = DefaultOf(col);
+          e = DefaultOf(col, schema.name);
         } else {
           refuse_explicit(targets[i], row[i]->position);
           ExprContext ctx;
@@ -570,8 +569,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
       }
       for (size_t c = 0; c < ncols; c++) {
         if (!full[c]) {
-          if (generated(c)) fill(static_cast<uint32_t>(c), static_cast<uint32_t>(rows.size()));
-          full[c] = FoldExpression(DefaultOf(schema.columns[c]));
+          full[c] = FoldExpression(DefaultOf(schema.columns[c], schema.name));
           constants = constants && full[c]->kind == ExprKind::kConstant;
         }
       }
@@ -603,25 +601,22 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
     return out;
   }
   // INSERT ... SELECT.
-  BoundQuery bq = BindQuery(src, nullptr);
+  BoundQuery bq = BindQuery(*src, nullptr);
   if (bq.columns.size() > targets.size()) {
     throw DbError(sqlstate::kSyntaxError, "INSERT has more expressions than target columns",
-                  src.position);
+                  src->position);
   }
   auto proj = std::make_unique<LogicalOp>();
   proj->kind = LogicalOpKind::kProject;
   std::vector<ExprPtr> exprs(ncols);
   for (size_t i = 0; i < bq.columns.size(); i++) {
     const ColumnDef& col = schema.columns[targets[i]];
-    refuse_explicit(targets[i], src.position);
+    refuse_explicit(targets[i], src->position);
     exprs[targets[i]] =
-        AssignTo(ColumnRef(bq.columns[i].id, bq.columns[i].type), col, src.position);
+        AssignTo(ColumnRef(bq.columns[i].id, bq.columns[i].type), col, src->position);
   }
   for (size_t c = 0; c < ncols; c++) {
-    if (!exprs[c]) {
-      if (generated(c)) fill(static_cast<uint32_t>(c), std::nullopt);
-      exprs[c] = DefaultOf(schema.columns[c]);
-    }
+    if (!exprs[c]) exprs[c] = DefaultOf(schema.columns[c], schema.name);
     proj->columns.push_back({NewId(), schema.columns[c].name, schema.columns[c].type});
   }
   proj->expressions = std::move(exprs);
@@ -741,19 +736,20 @@ BoundStatement Binder::BindDelete(const sql::DeleteStmt& s) {
   return out;
 }
 
-ColumnDef Binder::BindColumnDef(const sql::ColumnDef& c, const std::string& table) {
+ColumnDef Binder::BindColumnDef(const sql::ColumnDef& c, const std::string& table,
+                                std::vector<Sequence>* sequences) {
   ColumnDef def;
   def.name = c.name;
-  // SERIAL types: an integer column whose values come from the table's
-  // counter for it (PostgreSQL: a sequence it owns and a nextval default).
+  // SERIAL types: an integer column with NOT NULL and a DEFAULT of nextval
+  // of a sequence it owns, named "<table>_<column>_seq", as in PostgreSQL.
   const std::string& tn = c.type.name;
-  if ((tn == "serial" || tn == "serial4" || tn == "bigserial" || tn == "serial8" ||
-       tn == "smallserial" || tn == "serial2") &&
-      c.type.schema.empty() && c.type.array_bounds == 0) {
+  const bool serial = (tn == "serial" || tn == "serial4" || tn == "bigserial" || tn == "serial8" ||
+                       tn == "smallserial" || tn == "serial2") &&
+                      c.type.schema.empty() && c.type.array_bounds == 0;
+  if (serial) {
     def.type = tn == "bigserial" || tn == "serial8"     ? Type::BigInt()
                : tn == "smallserial" || tn == "serial2" ? Type::SmallInt()
                                                         : Type::Integer();
-    def.identity = ColumnIdentity::kSerial;
     def.not_null = true;
     if (c.default_value) {
       throw DbError(sqlstate::kSyntaxError,
@@ -765,11 +761,7 @@ ColumnDef Binder::BindColumnDef(const sql::ColumnDef& c, const std::string& tabl
     def.type = TypeFromName(c.type);
   }
   if (c.identity != 0) {
-    if (!def.type.IsInteger()) {
-      throw DbError(sqlstate::kInvalidParameterValue,
-                    "identity column type must be smallint, integer, or bigint", c.position);
-    }
-    if (c.default_value) {
+    if (c.default_value || serial) {
       throw DbError(sqlstate::kSyntaxError,
                     "both default and identity specified for column \"" + c.name +
                         "\" of table \"" + table + "\"",
@@ -777,6 +769,25 @@ ColumnDef Binder::BindColumnDef(const sql::ColumnDef& c, const std::string& tabl
     }
     def.identity = c.identity == 2 ? ColumnIdentity::kAlways : ColumnIdentity::kByDefault;
     def.not_null = true;
+  }
+  if (serial || c.identity != 0) {
+    // The column's sequence, AS the column's type (22023 for another type).
+    BoundSequenceOptions bound =
+        BindSequenceOptions(c.identity_options, SequenceOptionsOf::kIdentity);
+    bound.options.type = def.type.id;
+    Sequence sequence;
+    ApplySequenceOptions(bound.options, /*init=*/true, /*for_identity=*/true, &sequence.def,
+                         &sequence.state);
+    // PostgreSQL's ChooseRelationName, also avoiding the statement's others.
+    std::vector<std::string> taken;
+    for (const Sequence& other : *sequences) taken.push_back(other.def.name);
+    const std::string name =
+        bound.sequence_name.value_or(catalog_.ChooseIndexName(table, {c.name}, "seq", taken));
+    sequence.def.name = name;
+    sequence.def.owner_column = c.name;
+    sequence.def.identity = c.identity != 0;
+    if (serial) def.default_sql = NextvalDefault(name);
+    sequences->push_back(std::move(sequence));
   }
   if (def.type.IsWideDecimal()) {
     // Tables keep DECIMALs as int64 (block stripes, WAL, checkpoints); the
@@ -790,7 +801,7 @@ ColumnDef Binder::BindColumnDef(const sql::ColumnDef& c, const std::string& tabl
   def.not_null = def.not_null || c.not_null || c.primary_key;
   if (c.default_value) {
     BindDefault(*c.default_value, def);  // its errors now, not at the first INSERT
-    def.default_sql = sql::ToString(*c.default_value);
+    def.default_sql = StoredDefaultText(*c.default_value, catalog_);
   }
   return def;
 }
@@ -820,7 +831,7 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
     }
   };
   for (const sql::ColumnDef& c : s.columns) {
-    out.schema.columns.push_back(BindColumnDef(c, out.schema.name));
+    out.schema.columns.push_back(BindColumnDef(c, out.schema.name, &out.sequences));
   }
   std::vector<std::string> index_names;
   auto add_unique = [&](const std::vector<std::string>& cols, const std::string& name,

@@ -39,6 +39,7 @@
 namespace forktail {
 
 struct CatalogSession;
+class SequenceAccess;  // sequence_functions.h
 
 namespace sql {
 struct Statement;
@@ -63,7 +64,20 @@ struct BindOptions {
   // Who binds (current_user, pg_backend_pid()) and the server's backends
   // (pg_stat_activity, pg_cancel_backend); null: the defaults, no backends.
   std::shared_ptr<const CatalogSession> session;
+  // nextval / currval / setval / lastval reach the transaction and the
+  // session through this while the statement runs (sequence_functions.h);
+  // null when the statement is only bound (Describe, off the transaction
+  // thread) or runs where nothing may change (a snapshot process).
+  SequenceAccess* sequences = nullptr;
 };
+
+// Whether a bound statement calls sequence functions (in its text, a view
+// it reads or a column DEFAULT it uses): kWrites for nextval / setval,
+// which change a sequence, kReads for currval / lastval only. Such a
+// statement runs on the transaction thread, one row after another, and is
+// never bound ahead of its transaction (the kernels hold its
+// SequenceAccess).
+enum class SequenceUse : uint8_t { kNone = 0, kReads = 1, kWrites = 2 };
 
 enum class BoundStatementKind : uint8_t {
   kQuery,        // plan
@@ -89,17 +103,6 @@ struct BoundStatement {
   // kInsert with VALUES of constants only: the rows, one Value per table
   // column in table order, cast to the column types (plan is null then).
   std::vector<Row> insert_rows;
-
-  // kInsert: identity columns (SERIAL, GENERATED ... AS IDENTITY) whose
-  // values the executor takes from the table's counter
-  // (Transaction::NextIdentity) before inserting: in the rows listed (row
-  // numbers of the VALUES list), or in every row.
-  struct IdentityFill {
-    uint32_t column = 0;
-    bool all_rows = false;
-    std::vector<uint32_t> rows;
-  };
-  std::vector<IdentityFill> identity_fill;
 
   // kUpdate / kDelete with FROM / USING (plan set): a query whose rows are
   // the target rows' primary keys, then (kUpdate) the SET values; `set`'s
@@ -136,6 +139,12 @@ struct BoundStatement {
   // as written.
   TableSchema schema;
   bool if_not_exists = false;
+
+  // kCreateTable: the sequences of its SERIAL and identity columns, to be
+  // created with it (owner_column set; the owner table is the new one).
+  std::vector<Sequence> sequences;
+
+  SequenceUse sequence_use = SequenceUse::kNone;
 
   // Final types of $1..$n (declared or inferred).
   std::vector<Type> parameter_types;
@@ -178,16 +187,24 @@ std::vector<ExprPtr> BindChecks(const TableSchema& schema);
 
 // The value of a column's DEFAULT (NULL when it has none), evaluated now: for
 // rows that come without the column and without a statement (COPY with a
-// column list).
+// column list), when it calls no sequence function.
 Value EvaluateColumnDefault(const ColumnDef& column);
+// The DEFAULT of `schema`'s column `column` bound over `catalog` (an
+// identity column's is nextval of its sequence), to be evaluated once per
+// row on a row of no columns: what COPY runs for a default that calls
+// sequence functions.
+ExprPtr BindColumnDefault(const TableSchema& schema, size_t column, const Catalog& catalog,
+                          const BindOptions& options);
 
 // ALTER TABLE (binder_alter.cc).
 // A column of ALTER TABLE ... ADD COLUMN, bound as CREATE TABLE binds one
-// (type, SERIAL, IDENTITY, DEFAULT, NOT NULL; not its inline constraints).
+// (type, SERIAL, IDENTITY, DEFAULT, NOT NULL; not its inline constraints);
+// a SERIAL or identity column adds its sequence to *sequences.
 ColumnDef BindAddedColumn(const sql::ColumnDef& column, const std::string& table,
-                          const Catalog& catalog);
-// ALTER COLUMN ... SET DEFAULT: `e` checked as a DEFAULT of `column`; the text to store.
-std::string BindDefaultText(const sql::Expr& e, const ColumnDef& column);
+                          const Catalog& catalog, std::vector<Sequence>* sequences);
+// ALTER COLUMN ... SET DEFAULT: `e` checked as a DEFAULT of `column`; the
+// text to store (sequence_functions.h's StoredDefaultText).
+std::string BindDefaultText(const sql::Expr& e, const ColumnDef& column, const Catalog& catalog);
 // A CHECK over `schema`'s columns, checked (42703, 42804, 0A000 for a
 // subquery ...); the text to store.
 std::string BindCheckText(const sql::Expr& e, const TableSchema& schema);

@@ -8,6 +8,7 @@
 #include "olap/parser/parser.h"
 #include "olap/plan/binder/binder.h"
 #include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/binder/sequence_functions.h"
 
 namespace forktail {
 namespace {
@@ -31,16 +32,15 @@ void RenameColumnRefs(sql::Expr& e, const std::string& from, const std::string& 
 }  // namespace
 
 ColumnDef BindAddedColumn(const sql::ColumnDef& column, const std::string& table,
-                          const Catalog& catalog) {
+                          const Catalog& catalog, std::vector<Sequence>* sequences) {
   Binder binder(catalog, BindOptions{});
-  return binder.BindColumnDef(column, table);
+  return binder.BindColumnDef(column, table, sequences);
 }
 
-std::string BindDefaultText(const sql::Expr& e, const ColumnDef& column) {
-  Catalog none;
-  Binder binder(none, BindOptions{});
+std::string BindDefaultText(const sql::Expr& e, const ColumnDef& column, const Catalog& catalog) {
+  Binder binder(catalog, BindOptions{});
   binder.BindDefault(e, column);  // its errors now, not at the first INSERT
-  return sql::ToString(e);
+  return StoredDefaultText(e, catalog);
 }
 
 std::string BindCheckText(const sql::Expr& e, const TableSchema& schema) {

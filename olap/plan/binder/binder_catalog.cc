@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "olap/expression/scalar_function.h"
+#include "olap/parser/keywords.h"
+#include "olap/plan/binder/sequence_functions.h"
 
 namespace forktail {
 
@@ -210,12 +212,11 @@ bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, Ex
       if (IsIntegerText(s)) {
         oid = std::stoll(s);
       } else if (t == "regclass") {
-        const CatalogRelation* r = view.FindRelationByName(s);
-        if (r == nullptr) {
-          throw DbError(sqlstate::kUndefinedTable, "relation \"" + s + "\" does not exist",
-                        arg.position);
+        try {
+          oid = view.ResolveRegclass(ParseRegclassText(s)).oid;
+        } catch (const DbError& e) {
+          RethrowAt(e, arg.position);
         }
-        oid = r->oid;
       } else if (t == "regtype") {
         const PgCatalogType* pt = FindPgCatalogTypeByName(s);
         if (pt == nullptr) {
@@ -407,6 +408,27 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     };
     *out = Function(MakeScalarFunction("format_type", Type::Text(), kernel, /*strict=*/false),
                     std::move(args));
+  } else if (name == "quote_ident" && n == 1) {
+    // PostgreSQL's quote_identifier: bare only when a plain lower-case
+    // identifier that is no keyword other than an unreserved one.
+    std::vector<ExprPtr> args;
+    args.push_back(arg(0, Type::Text()));
+    if (!args[0]->type.IsString()) args[0] = Cast(std::move(args[0]), Type::Text());
+    auto kernel = [](const ScalarArgs& a, Rows rows, Vector* out) {
+      const auto* in = a[0]->data<std::string_view>();
+      auto* o = out->mutable_data<std::string_view>();
+      ForEachRow(rows, [&](uint32_t i) {
+        std::string s(in[i]);
+        std::string quoted = QuoteIdent(s);
+        sql::KeywordCategory k = sql::LookupKeyword(s).category;
+        if (quoted == s && k != sql::KeywordCategory::kNone &&
+            k != sql::KeywordCategory::kUnreserved) {
+          quoted = "\"" + s + "\"";
+        }
+        o[i] = out->arena()->Add(quoted);
+      });
+    };
+    *out = Function(MakeScalarFunction("quote_ident", Type::Text(), kernel), std::move(args));
   } else if (name == "pg_get_expr" && (n == 2 || n == 3)) {
     // Forktail stores no expression trees: every pg_node_tree is NULL.
     ExprPtr tree = arg(0, Type::Text());

@@ -48,6 +48,21 @@ bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, Ex
 // is not one.
 bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
 
+// nextval / currval / setval / lastval (binder_sequence.cc,
+// sequence_functions.h): true and *out set, the binder's sequence use
+// raised; false if `call` is none of them.
+bool BindSequenceFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
+// nextval of a known sequence (an identity column's default).
+ExprPtr NextvalOf(Binder& binder, TableId sequence);
+// pg_get_serial_sequence(table, column), answered at bind time like the
+// other catalog functions: true and *out set; false if `call` is not it.
+bool BindSerialSequenceFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx,
+                                ExprPtr* out);
+// FROM a sequence: its one row (last_value, log_cnt, is_called) as the
+// catalog holds it at bind time.
+LogicalOpPtr BindSequenceRelation(Binder& binder, const Sequence& sequence,
+                                  const std::string& alias, ScopeRelation* rel);
+
 // Arrays (binder_catalog_array.cc): PostgreSQL's text form, elements
 // NULL or text ("{a,\"b c\",NULL}"; int2vector's "1 2" is read too).
 std::vector<std::optional<std::string>> ParseArrayText(std::string_view s);

@@ -159,6 +159,8 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
   if (e.over || IsWindowOnlyName(name)) return BindWindowCall(e, ctx);  // binder_window.cc
   if (IsAggregateName(name)) return BindAggregate(e, ctx);
   if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h
+  if (ExprPtr r; BindSequenceFunction(*this, e, ctx, &r)) return r;
+  if (ExprPtr r; BindSerialSequenceFunction(*this, e, ctx, &r)) return r;
   if (e.star || e.distinct) NoSuchFunction(*this, e, ctx);
   std::vector<const sql::Expr*> args;
   for (const sql::ExprPtr& a : e.children) args.push_back(a.get());

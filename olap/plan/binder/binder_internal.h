@@ -222,6 +222,12 @@ class Binder {
   uint32_t Materialize(LogicalOpPtr* plan, ExprPtr e, const Type& want);
 
   uint32_t NewId() { return next_id_++; }
+  // Sequence functions (binder_sequence.cc): the statement's SequenceAccess
+  // (null when it is only bound), and what the statement does with them.
+  SequenceAccess* sequence_access() const { return options_.sequences; }
+  void NoteSequenceUse(SequenceUse use) {
+    if (use > sequence_use_) sequence_use_ = use;
+  }
   // "alias.column" of each resolved id and the position of its latest
   // reference (for 42803's message and position).
   std::map<uint32_t, std::string> display_;
@@ -238,14 +244,19 @@ class Binder {
   // A column's DEFAULT (bound from its stored text; NULL when it has none),
   // and a DEFAULT expression as CREATE TABLE gives it (0A000 for column
   // references and subqueries).
-  ExprPtr DefaultOf(const ColumnDef& col);
+  // An identity column's default is nextval of its sequence, found through
+  // `table` (the table's name).
+  ExprPtr DefaultOf(const ColumnDef& col, const std::string& table);
   ExprPtr BindDefault(const sql::Expr& e, const ColumnDef& col);
   // A CHECK condition over `schema`'s columns (column refs are positions).
   ExprPtr BindCheck(const sql::Expr& e, const TableSchema& schema);
   // One column of CREATE TABLE or ALTER TABLE ... ADD COLUMN: type, SERIAL,
   // IDENTITY, DEFAULT (checked now, kept as text), NOT NULL; its inline
-  // constraints are the caller's.
-  ColumnDef BindColumnDef(const sql::ColumnDef& c, const std::string& table);
+  // constraints are the caller's. A SERIAL or identity column adds its
+  // sequence to *sequences (named as PostgreSQL names it, avoiding the
+  // names already there).
+  ColumnDef BindColumnDef(const sql::ColumnDef& c, const std::string& table,
+                          std::vector<Sequence>* sequences);
 
  private:
   BoundStatement BindInsert(const sql::InsertStmt& s);
@@ -278,6 +289,7 @@ class Binder {
   bool uses_server_state_ = false;
   uint32_t next_id_ = 1;
   int64_t statement_timestamp_ = 0;  // FunctionContext()
+  SequenceUse sequence_use_ = SequenceUse::kNone;
   std::vector<std::optional<Type>> param_types_;
   // CTEs visible while binding (innermost last).
   std::vector<const sql::CommonTableExpr*> ctes_;

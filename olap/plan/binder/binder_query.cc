@@ -193,6 +193,12 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
           plan = BindViewRef(*view, alias, &rel);
         }
       }
+      if (!plan && (ref.names.size() == 1 || ref.names[ref.names.size() - 2] == "public")) {
+        if (const Sequence* sequence = catalog_.FindSequence(name)) {
+          if (relations_read_ != nullptr) relations_read_->push_back(name);
+          plan = BindSequenceRelation(*this, *sequence, alias, &rel);  // binder_catalog.h
+        }
+      }
       if (!plan) {
         plan = MakeGet(LookupTable(ref.names, ref.position), alias, &rel);
         if (relations_read_ != nullptr) relations_read_->push_back(name);

@@ -83,6 +83,9 @@ Table& Binder::LookupTable(const sql::QualifiedName& names, int position) const 
     throw DbError(sqlstate::kFeatureNotSupported,
                   "cannot change view \"" + name + "\": views are read-only in Forktail", position);
   }
+  if (t == nullptr && catalog_.FindSequence(name) != nullptr) {
+    throw DbError(sqlstate::kWrongObjectType, "cannot change sequence \"" + name + "\"", position);
+  }
   if (t == nullptr) {
     throw DbError(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist", position);
   }

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "olap/plan/catalog/system_catalog.h"
+#include "storage/error.h"
 
 namespace forktail {
 
@@ -69,19 +70,11 @@ class RowBuilder {
 
 bool IsViewOid(int32_t oid) { return oid >= 12000; }
 
-// quote_ident(): bare if a plain lower-case identifier, else double-quoted.
-std::string QuoteIdent(const std::string& s) {
-  bool plain = !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_');
-  for (char c : s) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '$')) plain = false;
+const Table* FindTableById(const Catalog& catalog, TableId id) {
+  for (TableId t : catalog.ListTables()) {
+    if (t == id) return &catalog.GetTable(id);
   }
-  if (plain) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
+  return nullptr;
 }
 
 // The columns of an index relation ('i'): its primary key or secondary index.
@@ -121,6 +114,11 @@ std::vector<AttributeInfo> Attributes(const CatalogRelation& rel) {
       out.push_back({rel.view->column_names[i], PgTypeOid(t), PgTypeModifier(t), false, "",
                      ColumnIdentity::kNone});
     }
+  } else if (rel.sequence != nullptr) {
+    // A sequence reads as one row of these (FROM s).
+    out.push_back({"last_value", 20, -1, true, ""});
+    out.push_back({"log_cnt", 20, -1, true, ""});
+    out.push_back({"is_called", 16, -1, true, ""});
   } else if (rel.kind == 'r') {
     for (const ColumnDef& c : rel.table->schema().columns) {
       out.push_back({c.name, PgTypeOid(c.type), PgTypeModifier(c.type), c.not_null, c.default_sql,
@@ -185,6 +183,14 @@ CatalogView::CatalogView(const Catalog& catalog, CatalogSession session)
     r.view = &view;
     relations_.push_back(r);
   }
+  for (const auto& [id, sequence] : catalog_.sequences()) {
+    CatalogRelation r;
+    r.oid = TableOid(id);
+    r.name = sequence.def.name;
+    r.kind = 'S';
+    r.sequence = &sequence;
+    relations_.push_back(r);
+  }
 }
 
 const CatalogRelation* CatalogView::FindRelation(int32_t oid) const {
@@ -212,6 +218,41 @@ const CatalogRelation* CatalogView::FindRelationByName(const std::string& name) 
     }
   }
   return found;
+}
+
+const CatalogRelation& CatalogView::ResolveRegclass(const std::vector<std::string>& names) const {
+  if (names.size() > 2) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "cross-database references are not implemented: " + names[0] + "." + names[1] +
+                      "." + names[2]);
+  }
+  const CatalogRelation* found = nullptr;
+  for (const CatalogRelation& r : relations_) {
+    if (r.name != names.back()) continue;
+    if (names.size() == 2) {
+      if (NamespaceName(r.namespace_oid) != names[0]) continue;
+    } else if (r.namespace_oid == kInformationSchemaNamespace) {
+      continue;
+    }
+    // pg_catalog comes first on the search path.
+    if (found == nullptr || r.namespace_oid == kPgCatalogNamespace) found = &r;
+  }
+  if (found != nullptr) return *found;
+  if (names.size() == 2 && names[0] != "public" && names[0] != "pg_catalog" &&
+      names[0] != "information_schema") {
+    throw DbError("3F000", "schema \"" + names[0] + "\" does not exist");
+  }
+  throw DbError(sqlstate::kUndefinedTable, "relation \"" +
+                                               (names.size() == 2 ? names[0] + "." : "") +
+                                               names.back() + "\" does not exist");
+}
+
+std::optional<std::string> CatalogView::SerialSequence(const Table& table,
+                                                       const std::string& column) const {
+  for (TableId id : catalog_.OwnedSequences(table.id(), column)) {
+    return "public." + QuoteIdent(catalog_.GetSequence(id)->def.name);
+  }
+  return std::nullopt;
 }
 
 std::string CatalogView::RegclassName(int32_t oid) const {
@@ -350,8 +391,27 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
         add(b);
       }
     }
+    if (n == "sequences") {
+      // As PostgreSQL's view: identity columns' sequences are left out.
+      for (const auto& [id, q] : catalog_.sequences()) {
+        if (q.def.identity) continue;
+        RowBuilder b(def);
+        b.Str("sequence_catalog", session_.database).Str("sequence_schema", "public");
+        b.Str("sequence_name", q.def.name).Str("data_type", SequenceTypeName(q.def.type));
+        b.Int("numeric_precision", q.def.type == TypeId::kSmallInt  ? 16
+                                   : q.def.type == TypeId::kInteger ? 32
+                                                                    : 64);
+        b.Int("numeric_precision_radix", 2).Int("numeric_scale", 0);
+        b.Str("start_value", std::to_string(q.def.start));
+        b.Str("minimum_value", std::to_string(q.def.min));
+        b.Str("maximum_value", std::to_string(q.def.max));
+        b.Str("increment", std::to_string(q.def.increment));
+        b.Str("cycle_option", q.def.cycle ? "YES" : "NO");
+        add(b);
+      }
+    }
     for (const CatalogRelation& r : relations_) {
-      if (r.kind == 'i') continue;
+      if (r.kind == 'i' || r.kind == 'S') continue;
       std::string schema = *NamespaceName(r.namespace_oid);
       if (n == "tables") {
         RowBuilder b(def);
@@ -392,17 +452,21 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
           b.Str("dtd_identifier", std::to_string(i + 1)).Str("is_self_referencing", "NO");
           const bool identity =
               a.identity == ColumnIdentity::kByDefault || a.identity == ColumnIdentity::kAlways;
-          if (a.identity == ColumnIdentity::kSerial) {
-            b.Str("column_default", "nextval('" + r.name + "_" + a.name + "_seq'::regclass)");
-          } else if (!a.default_sql.empty()) {
-            b.Str("column_default", a.default_sql);
-          }
+          if (!a.default_sql.empty()) b.Str("column_default", a.default_sql);
           b.Str("is_identity", identity ? "YES" : "NO").Str("is_generated", "NEVER");
           if (identity) {
             b.Str("identity_generation",
                   a.identity == ColumnIdentity::kAlways ? "ALWAYS" : "BY DEFAULT");
-            b.Str("identity_start", "1").Str("identity_increment", "1");
-            b.Str("identity_minimum", "1").Str("identity_cycle", "NO");
+          }
+          const Sequence* q = identity && r.table != nullptr
+                                  ? catalog_.IdentitySequence(r.table->id(), a.name)
+                                  : nullptr;
+          if (q != nullptr) {
+            b.Str("identity_start", std::to_string(q->def.start));
+            b.Str("identity_increment", std::to_string(q->def.increment));
+            b.Str("identity_maximum", std::to_string(q->def.max));
+            b.Str("identity_minimum", std::to_string(q->def.min));
+            b.Str("identity_cycle", q->def.cycle ? "YES" : "NO");
           }
           b.Str("is_updatable", r.system == nullptr ? "YES" : "NO");
           add(b);
@@ -429,7 +493,8 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       b.Int("oid", r.oid).Str("relname", r.name).Int("relnamespace", r.namespace_oid);
       b.Int("relowner", kSuperuserRole);
       b.Int("relam", r.kind == 'r' ? kHeapAm : r.kind == 'i' ? kBtreeAm : 0);
-      b.Int("relfilenode", r.kind == 'v' ? 0 : r.oid).Int("reltuples", -1);
+      b.Int("relfilenode", r.kind == 'v' ? 0 : r.oid).Int("reltuples", r.kind == 'S' ? 1 : -1);
+      if (r.kind == 'S') b.Int("relpages", 1);
       b.Bool("relhasindex",
              r.kind == 'r' && r.table != nullptr &&
                  (!r.table->schema().primary_key.empty() || !r.table->schema().indexes.empty()));
@@ -456,7 +521,7 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
         b.Str("attalign", len == 8 ? "d" : len == 2 ? "s" : len == 1 ? "c" : "i");
         b.Str("attstorage", len > 0 ? "p" : a.type_oid == 1700 ? "m" : "x");
         b.Bool("attnotnull", a.not_null).Bool("attislocal", true);
-        b.Bool("atthasdef", !a.default_sql.empty() || a.identity == ColumnIdentity::kSerial);
+        b.Bool("atthasdef", !a.default_sql.empty());
         b.Str("attidentity", a.identity == ColumnIdentity::kByDefault ? "d"
                              : a.identity == ColumnIdentity::kAlways  ? "a"
                                                                       : "");
@@ -656,17 +721,44 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       if (r.kind != 'r' || r.table == nullptr) continue;
       const std::vector<ColumnDef>& columns = r.table->schema().columns;
       for (size_t i = 0; i < columns.size(); i++) {
-        // SERIAL shows as PostgreSQL shows it: a default from its sequence.
-        const bool serial = columns[i].identity == ColumnIdentity::kSerial;
-        if (columns[i].default_sql.empty() && !serial) continue;
+        if (columns[i].default_sql.empty()) continue;
         RowBuilder b(def);
         b.Int("oid", AttrDefOid(r.table->id(), i));
         b.Int("adrelid", r.oid).Int("adnum", static_cast<int64_t>(i + 1));
-        b.Str("adbin", serial ? "nextval('" + r.table->schema().name + "_" + columns[i].name +
-                                    "_seq'::regclass)"
-                              : columns[i].default_sql);
+        b.Str("adbin", columns[i].default_sql);
         add(b);
       }
+    }
+  }
+  if (n == "pg_sequence" || n == "pg_sequences" || n == "pg_depend") {
+    for (const auto& [id, q] : catalog_.sequences()) {
+      const SequenceDef& d = q.def;
+      RowBuilder b(def);
+      if (n == "pg_sequence") {
+        b.Int("seqrelid", TableOid(id)).Int("seqtypid", PgTypeOid(Type{d.type}));
+        b.Int("seqstart", d.start).Int("seqincrement", d.increment).Int("seqmax", d.max);
+        b.Int("seqmin", d.min).Int("seqcache", d.cache).Bool("seqcycle", d.cycle);
+      } else if (n == "pg_sequences") {
+        b.Str("schemaname", "public").Str("sequencename", d.name);
+        b.Str("sequenceowner", session_.user).Str("data_type", SequenceTypeName(d.type));
+        b.Int("start_value", d.start).Int("min_value", d.min).Int("max_value", d.max);
+        b.Int("increment_by", d.increment).Bool("cycle", d.cycle).Int("cache_size", d.cache);
+        // pg_sequence_last_value: NULL until the first nextval (or after RESTART).
+        if (q.state.is_called) b.Int("last_value", q.state.last_value);
+      } else {
+        // Only what OWNED BY and identity columns record (psql's "Owned
+        // by" / "Sequence for identity column"); the other dependencies
+        // PostgreSQL records (a DEFAULT on its sequence) are not listed.
+        if (!d.owned()) continue;
+        const Table* owner = FindTableById(catalog_, d.owner_table);
+        std::optional<ColumnId> column =
+            owner != nullptr ? owner->schema().FindColumn(d.owner_column) : std::nullopt;
+        if (!column) continue;
+        b.Int("classid", 1259).Int("objid", TableOid(id)).Int("objsubid", 0);
+        b.Int("refclassid", 1259).Int("refobjid", TableOid(d.owner_table));
+        b.Int("refobjsubid", column->value() + 1).Str("deptype", d.identity ? "i" : "a");
+      }
+      add(b);
     }
   }
   // pg_description, pg_inherits, pg_policy, pg_statistic_ext,

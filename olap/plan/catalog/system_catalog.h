@@ -15,7 +15,8 @@
 //   types       PostgreSQL's own OIDs (bool 16, int4 23, numeric 1700, ...)
 //   user table  16384 + 4 * TableId;  its primary key index +1, the primary
 //               key constraint +2 (so a table's objects sort together and an
-//               OID says which kind of object it is)
+//               OID says which kind of object it is); a sequence's id comes
+//               from the same counter, so it is 16384 + 4 * its id
 //   system rels PostgreSQL's OIDs where it has fixed ones (pg_class 1259, ...)
 // OID columns are INTEGER (int4 on the wire, not PostgreSQL's oid type 26):
 // every OID used here is below 2^31.
@@ -53,6 +54,13 @@ inline constexpr int32_t kFirstUserOid = 16384;
 inline int32_t TableOid(TableId id) { return kFirstUserOid + 4 * static_cast<int32_t>(id.value()); }
 inline int32_t IndexOid(TableId id) { return TableOid(id) + 1; }
 inline int32_t ConstraintOid(TableId id) { return TableOid(id) + 2; }
+// The table or sequence id an OID of TableOid's names (0 for any other OID).
+inline TableId RelationIdOfOid(int64_t oid) {
+  if (oid < kFirstUserOid || oid >= (int64_t{1} << 24) || (oid - kFirstUserOid) % 4 != 0) {
+    return TableId(0);
+  }
+  return TableId(static_cast<uint32_t>((oid - kFirstUserOid) / 4));
+}
 // Secondary indexes (and their UNIQUE constraint, at +1) in a range of their
 // own, by table and position; a DROP INDEX renumbers the ones after it.
 inline constexpr int32_t kFirstSecondaryIndexOid = 1 << 24;
@@ -101,10 +109,11 @@ struct CatalogRelation {
   int32_t oid = 0;
   std::string name;
   int32_t namespace_oid = catalog_oid::kPublicNamespace;
-  char kind = 'r';                // 'r' table, 'i' index, 'v' view (the system relations)
-  const Table* table = nullptr;   // user tables and their indexes
-  int index_position = -1;        // kind 'i': -1 the primary key, else in schema.indexes
-  const ViewDef* view = nullptr;  // a user view (kind 'v')
+  char kind = 'r';  // 'r' table, 'i' index, 'v' view (the system relations), 'S' sequence
+  const Table* table = nullptr;        // user tables and their indexes
+  int index_position = -1;             // kind 'i': -1 the primary key, else in schema.indexes
+  const ViewDef* view = nullptr;       // a user view (kind 'v')
+  const Sequence* sequence = nullptr;  // kind 'S'
   const struct SystemRelationDef* system = nullptr;
 };
 
@@ -170,6 +179,10 @@ class CatalogView {
   const CatalogRelation* FindRelation(int32_t oid) const;
   // By name as regclass input resolves it ("t", "public.t", "pg_class").
   const CatalogRelation* FindRelationByName(const std::string& name) const;
+  // By the names of ParseRegclassText ({"t"}, {"public", "t"}); 3F000
+  // `schema "x" does not exist` for another schema, 0A000 for a database
+  // name, 42P01 `relation "t" does not exist` when none has the name.
+  const CatalogRelation& ResolveRegclass(const std::vector<std::string>& names) const;
   const CatalogSession& session() const { return session_; }
 
   // The rows of `def`, one Value per column, of the column types.
@@ -183,6 +196,9 @@ class CatalogView {
   std::optional<std::string> ViewDefinition(int32_t view_oid) const;
   std::optional<std::string> UserName(int32_t role_oid) const;
   std::optional<std::string> NamespaceName(int32_t namespace_oid) const;
+  // pg_get_serial_sequence: "public.t_id_seq" for the sequence a column owns
+  // (SERIAL, identity, OWNED BY), nullopt when none.
+  std::optional<std::string> SerialSequence(const Table& table, const std::string& column) const;
 
  private:
   const Catalog& catalog_;

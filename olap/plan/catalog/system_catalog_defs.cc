@@ -199,6 +199,15 @@ std::vector<SystemRelationDef> MakeRelations() {
                   "name:t setting:t unit:t category:t short_desc:t extra_desc:t context:t "
                   "vartype:t source:t min_val:t max_val:t enumvals:a boot_val:t reset_val:t "
                   "sourcefile:t sourceline:i pending_restart:b"));
+  r.push_back(Def(pg, "pg_sequence", 2224,
+                  "seqrelid:o seqtypid:o seqstart:l seqincrement:l seqmax:l seqmin:l seqcache:l "
+                  "seqcycle:b"));
+  r.push_back(Def(pg, "pg_sequences", 12004,
+                  "schemaname:n sequencename:n sequenceowner:n data_type:t start_value:l "
+                  "min_value:l max_value:l increment_by:l cycle:b cache_size:l last_value:l"));
+  r.push_back(Def(pg, "pg_depend", 2608,
+                  "classid:o objid:o objsubid:i refclassid:o refobjid:o refobjsubid:i "
+                  "deptype:c"));
   r.push_back(Def(is, "schemata", 13001,
                   "catalog_name:y schema_name:y schema_owner:y default_character_set_catalog:y "
                   "default_character_set_schema:y default_character_set_name:y sql_path:y"));
@@ -221,6 +230,10 @@ std::vector<SystemRelationDef> MakeRelations() {
                   "identity_start:y identity_increment:y identity_maximum:y "
                   "identity_minimum:y identity_cycle:y is_generated:y generation_expression:y "
                   "is_updatable:y"));
+  r.push_back(Def(is, "sequences", 13004,
+                  "sequence_catalog:y sequence_schema:y sequence_name:y data_type:y "
+                  "numeric_precision:i numeric_precision_radix:i numeric_scale:i "
+                  "start_value:y minimum_value:y maximum_value:y increment:y cycle_option:y"));
   return r;
 }
 

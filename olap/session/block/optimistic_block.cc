@@ -78,7 +78,8 @@ OptimisticBlockStats OptimisticBlock::GlobalStats() {
   return s;
 }
 
-OptimisticBlock::OptimisticBlock(Database& db) : db_(db) {}
+OptimisticBlock::OptimisticBlock(Database& db, std::function<void()> on_run)
+    : db_(db), on_run_(std::move(on_run)) {}
 
 void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
   for (size_t i = 0; i < entries_.size(); i++) {
@@ -128,6 +129,7 @@ TxnResult RunTransaction(Database& db, const std::function<void(Transaction&)>& 
 void OptimisticBlock::Inspect(const std::function<void(Transaction&)>& fn) {
   TxnResult r = RunTransaction(db_, [&](Transaction& txn) {
     txn.DiscardOnReturn();
+    if (on_run_) on_run_();
     if (has_writes_) Rerun(txn, false);
     fn(txn);
   });
@@ -136,7 +138,10 @@ void OptimisticBlock::Inspect(const std::function<void(Transaction&)>& fn) {
 
 TxnResult OptimisticBlock::Commit() {
   if (entries_.empty()) return TxnResult{};
-  TxnResult r = db_.Run([&](Transaction& txn) { Rerun(txn, true); });
+  TxnResult r = db_.Run([&](Transaction& txn) {
+    if (on_run_) on_run_();
+    Rerun(txn, true);
+  });
   if (r.ok) Totals().commits.fetch_add(1, std::memory_order_relaxed);
   return r;
 }

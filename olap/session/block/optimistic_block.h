@@ -35,6 +35,11 @@
 // changed meanwhile, so it never conflicts. A statement that reads a
 // volatile value (random(), clock_timestamp()) and returns it may fail
 // validation spuriously; now() is fixed for the block (transaction time).
+// nextval: a step gives the values it drew back (a dry run), so the run at
+// COMMIT draws the same ones unless another transaction drew from the
+// sequence meanwhile; a statement whose result shows such a value then
+// fails validation (40001), one that only stores it commits with the new
+// values (docs/client_contract.md).
 //
 // Cost: a step re-runs the block's earlier writing statements; COMMIT re-runs
 // them all. Blocks in OLTP are a few statements, each microseconds on the
@@ -71,7 +76,11 @@ class OptimisticBlock {
  public:
   static OptimisticBlockStats GlobalStats();
 
-  explicit OptimisticBlock(Database& db);
+  // `on_run`, when given, is called on the transaction thread at the start
+  // of every run of the block (each step, Inspect, COMMIT), before any
+  // statement runs again: session state that statements change (currval)
+  // restarts there from where the block began, since the run rebuilds it.
+  explicit OptimisticBlock(Database& db, std::function<void()> on_run = {});
   OptimisticBlock(const OptimisticBlock&) = delete;
   OptimisticBlock& operator=(const OptimisticBlock&) = delete;
 
@@ -108,6 +117,7 @@ class OptimisticBlock {
   void Rerun(Transaction& txn, bool all) const;
 
   Database& db_;
+  std::function<void()> on_run_;
   std::vector<Entry> entries_;
   bool has_writes_ = false;
   bool changed_schema_ = false;

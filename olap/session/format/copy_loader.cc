@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "olap/plan/binder/binder.h"
+#include "olap/plan/binder/sequence_functions.h"
 #include "olap/session/format/copy_binary.h"
 #include "olap/session/format/copy_reader.h"
 #include "storage/value/pg_binary.h"
@@ -56,14 +57,17 @@ CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std:
   }
   identity_ = targets_.size() == schema_.columns.size();
   for (size_t i = 0; identity_ && i < targets_.size(); i++) identity_ = targets_[i] == i;
-  // Columns left out get their DEFAULT, as in PostgreSQL.
-  for (const ColumnDef& c : schema_.columns) defaults_.push_back(EvaluateColumnDefault(c));
+  // Columns left out get their DEFAULT, as in PostgreSQL: one value for
+  // all rows, or one per row (identity columns, nextval).
   for (size_t c = 0; c < schema_.columns.size(); c++) {
-    if (schema_.columns[c].identity == ColumnIdentity::kNone) continue;
-    if (std::find(targets_.begin(), targets_.end(), c) == targets_.end()) {
-      throw DbError(sqlstate::kFeatureNotSupported,
-                    "COPY that leaves out identity column \"" + schema_.columns[c].name +
-                        "\" is not supported: list it and give its values");
+    const ColumnDef& column = schema_.columns[c];
+    const bool left_out = std::find(targets_.begin(), targets_.end(), c) == targets_.end();
+    if (left_out &&
+        (column.identity != ColumnIdentity::kNone || CallsSequenceFunctions(column.default_sql))) {
+      per_row_.push_back(static_cast<uint16_t>(c));
+      defaults_.push_back(Value::Null(column.type));
+    } else {
+      defaults_.push_back(left_out ? EvaluateColumnDefault(column) : Value::Null(column.type));
     }
   }
 }
@@ -141,17 +145,35 @@ TableSchema SchemaOf(Database& db, const std::string& table) {
 
 }  // namespace
 
+namespace {
+
+void RequireRowDefaults(const CopyRowBuilder& builder, const CopyRowDefaults& defaults) {
+  if (!builder.per_row_defaults().empty() && !defaults) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "COPY that leaves out column \"" +
+                      builder.schema().columns[builder.per_row_defaults()[0]].name +
+                      "\", whose DEFAULT calls a sequence function, is not supported here");
+  }
+}
+
+}  // namespace
+
 CopyLoader::CopyLoader(Database& db, std::string table, const std::vector<std::string>& columns,
                        CopyOptions options, CopyLoadOptions load)
     : db_(&db), table_(std::move(table)), load_(load), batch_(std::make_shared<Batch>()) {
   builder_ = std::make_unique<CopyRowBuilder>(SchemaOf(db, table_), columns);
+  RequireRowDefaults(*builder_, load_.row_defaults);
   MakeParser(std::move(options));
 }
 
 CopyLoader::CopyLoader(Transaction& txn, std::string table, const std::vector<std::string>& columns,
-                       CopyOptions options)
+                       CopyOptions options, CopyRowDefaults row_defaults)
     : txn_(&txn), table_(std::move(table)) {
   builder_ = std::make_unique<CopyRowBuilder>(txn.GetTable(table_).schema(), columns);
+  RequireRowDefaults(*builder_, row_defaults);
+  if (!builder_->per_row_defaults().empty()) {
+    fill_ = row_defaults(txn, builder_->schema(), builder_->per_row_defaults());
+  }
   statement_ = std::make_unique<Transaction::StatementScope>(txn, nullptr);
   MakeParser(std::move(options));
 }
@@ -172,6 +194,7 @@ CopyLoader::~CopyLoader() {
 void CopyLoader::OnRow(const CopyRow& row) {
   Row built = builder_->Build(row);
   if (txn_ != nullptr) {
+    if (fill_) fill_(built);
     InsertRow(*txn_, table_, built, row.line);
     rows_++;
     return;
@@ -195,10 +218,16 @@ void CopyLoader::Submit() {
   std::shared_ptr<Batch> batch = std::move(batch_);
   batch_ = std::make_shared<Batch>();
   rows_ += batch->rows.size();
-  in_flight_ = db_->RunAsync([batch, table = table_](Transaction& txn) {
+  in_flight_ = db_->RunAsync([batch, table = table_, defaults = load_.row_defaults,
+                              schema = builder_->schema(),
+                              columns = builder_->per_row_defaults()](Transaction& txn) {
     try {
+      // The per-row DEFAULTs are computed here, in the rows' transaction.
+      std::function<void(Row&)> fill;
+      if (!columns.empty()) fill = defaults(txn, schema, columns);
       Transaction::StatementScope statement(txn, nullptr);
       for (size_t i = 0; i < batch->rows.size(); i++) {
+        if (fill) fill(batch->rows[i]);
         InsertRow(txn, table, batch->rows[i], batch->lines[i]);
       }
       statement.End();
@@ -280,7 +309,7 @@ uint64_t CopyIntoTable(Database& db, std::string_view table,
     std::exception_ptr error;
     TxnResult result = db.Run([&](Transaction& txn) {
       try {
-        CopyLoader loader(txn, std::string(table), columns, options);
+        CopyLoader loader(txn, std::string(table), columns, options, load.row_defaults);
         for (;;) {
           size_t n = source(buffer.data(), buffer.size());
           if (n == 0) break;

@@ -147,13 +147,24 @@ class CopyRowBuilder {
   const TableSchema& schema() const { return schema_; }
   // The names of the fields' columns, in field order.
   std::vector<std::string> FieldColumns() const;
+  // Columns left out whose DEFAULT is computed for each row in the row's
+  // transaction (identity columns, DEFAULTs that call nextval): Build
+  // leaves them NULL, the loader fills them (CopyRowDefaults).
+  const std::vector<uint16_t>& per_row_defaults() const { return per_row_; }
 
  private:
   TableSchema schema_;
   std::vector<uint16_t> targets_;  // field i -> table column
   bool identity_ = false;          // targets_ is every column in table order
   std::vector<Value> defaults_;    // per column: what a row that leaves it out holds
+  std::vector<uint16_t> per_row_;
 };
+
+// Makes, on the transaction thread in `txn`, what fills the per-row
+// DEFAULTs (CopyRowBuilder::per_row_defaults) of `schema`'s `columns` in a
+// row, in row order: the session binds them with its sequence access.
+using CopyRowDefaults = std::function<std::function<void(Row&)>(
+    Transaction& txn, const TableSchema& schema, const std::vector<uint16_t>& columns)>;
 
 class BinaryCopyParser;
 
@@ -165,6 +176,8 @@ struct CopyLoadOptions {
   // and a few undo entries per block), a CopyLoader fed from outside holds
   // every row until Finish. Ignored when loading into a given Transaction.
   size_t batch_rows = 16384;
+  // Needed when columns left out have per-row DEFAULTs (else 0A000).
+  CopyRowDefaults row_defaults;
 };
 
 // Loads COPY input into a table. Through a Database: rows are parsed and
@@ -179,7 +192,7 @@ class CopyLoader {
   CopyLoader(Database& db, std::string table, const std::vector<std::string>& columns,
              CopyOptions options, CopyLoadOptions load = {});
   CopyLoader(Transaction& txn, std::string table, const std::vector<std::string>& columns,
-             CopyOptions options);
+             CopyOptions options, CopyRowDefaults row_defaults = {});
   ~CopyLoader();  // waits for a batch in flight (its outcome is dropped)
   CopyLoader(const CopyLoader&) = delete;
   CopyLoader& operator=(const CopyLoader&) = delete;
@@ -208,6 +221,7 @@ class CopyLoader {
   std::string table_;
   CopyLoadOptions load_;
   std::unique_ptr<CopyRowBuilder> builder_;
+  std::function<void(Row&)> fill_;  // into a Transaction: the per-row DEFAULTs
   std::unique_ptr<CopyParser> parser_;
   std::unique_ptr<BinaryCopyParser> binary_;
   std::shared_ptr<Batch> batch_;

@@ -7,9 +7,13 @@
 // ADD UNIQUE), the pending change is applied at once:
 //   - columns added, dropped or retyped: Transaction::RewriteTable, a new
 //     table filled from the old one's rows in one pass (ADD COLUMN's DEFAULT
-//     is evaluated once, as PostgreSQL does for non-volatile defaults; every
-//     function a DEFAULT can call here is immutable or stable; SERIAL and
-//     IDENTITY number the existing rows 1, 2, ...);
+//     is evaluated once, as PostgreSQL does for non-volatile defaults; a
+//     DEFAULT that calls a sequence function on a table with rows is
+//     0A000; SERIAL and IDENTITY make their sequence, number the existing
+//     rows 1, 2, ... and continue after them, 0A000 for a sequence that
+//     does not start at 1 by 1 when there are rows);
+//   - DROP COLUMN drops the sequences the column owns (DEFAULTs of other
+//     columns that call them: 2BP01, or CASCADE);
 //   - only names or attributes changed (RENAME [COLUMN], SET / DROP DEFAULT,
 //     SET / DROP NOT NULL, ADD CHECK): Transaction::ReplaceSchema, rows
 //     untouched.
@@ -36,6 +40,9 @@
 //     allows it; a view here is its text and would no longer bind);
 //   - a view over `*` keeps the columns it was created with when columns are
 //     added (binder_query.cc), as in PostgreSQL.
+// ALTER COLUMN ... RESTART / SET GENERATED / SET <sequence option> of an
+// identity column alter its sequence (ADD GENERATED and DROP IDENTITY:
+// 0A000, from the parser).
 // Not supported (0A000): USING other than the column or a cast of it,
 // RENAME CONSTRAINT, dropping a table's only column, and the forms that
 // change storage, ownership or schemas (the parser refuses those).
@@ -44,6 +51,7 @@
 
 #include "olap/parser/ast.h"
 #include "olap/plan/binder/binder.h"
+#include "olap/plan/binder/sequence_functions.h"
 #include "olap/session/statement/write_executor.h"
 
 namespace forktail {
@@ -126,6 +134,8 @@ std::string ActionName(const sql::AlterAction& a) {
       return "RENAME COLUMN";
     case sql::AlterKind::kRenameTable:
       return "RENAME";
+    case sql::AlterKind::kAlterIdentity:
+      return "ALTER COLUMN SET";
     case sql::AlterKind::kDropConstraint:
       return "DROP CONSTRAINT";
   }
@@ -162,6 +172,8 @@ class TableAlteration {
         return RenameTable(a);
       case sql::AlterKind::kAddConstraint:
         return AddConstraint(a);
+      case sql::AlterKind::kAlterIdentity:
+        return AlterIdentity(a);
       case sql::AlterKind::kDropConstraint:
         Flush();
         executor_.AlterTableDropConstraint(a, txn_.GetTable(name_), result_);
@@ -176,6 +188,12 @@ class TableAlteration {
     } else if (!(working_ == current_)) {
       txn_.ReplaceSchema(name_, working_);
     }
+    // The new sequences that numbered the rows continue after them.
+    for (const auto& [id, rows] : numbered_) {
+      const Sequence& sequence = txn_.GetSequence(id);
+      txn_.AlterSequence(id, sequence.def, {rows, true});
+    }
+    numbered_.clear();
     name_ = working_.name;
     FollowInReferencingTables();
     if (validate_checks_) ValidateChecks();
@@ -310,11 +328,35 @@ class TableAlteration {
       result_->notices.push_back(message + ", skipping");
       return;
     }
-    ColumnDef def = BindAddedColumn(c, name_, catalog());
+    std::vector<Sequence> sequences;
+    ColumnDef def = BindAddedColumn(c, name_, catalog(), &sequences);
     const ColumnId id(static_cast<uint16_t>(working_.columns.size()));
     working_.columns.push_back(def);
-    if (def.identity != ColumnIdentity::kNone) {
+    const uint64_t rows = txn_.GetTable(name_).live_row_count();
+    if (!sequences.empty()) {
+      // SERIAL / IDENTITY: the existing rows get 1, 2, ... (nextval of the
+      // new sequence, row after row, as PostgreSQL fills them).
+      Sequence& sequence = sequences.front();
+      if (rows > 0 && (sequence.def.start != 1 || sequence.def.increment != 1)) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "ADD COLUMN whose sequence does not start at 1 by 1 on a table with rows is "
+                      "not supported");
+      }
+      if (rows > 0 && static_cast<uint64_t>(sequence.def.max) < rows) {
+        throw DbError("2200H", "nextval: reached maximum value of sequence " +
+                                   Quoted(sequence.def.name) + " (" +
+                                   std::to_string(sequence.def.max) + ")");
+      }
+      sequence.def.owner_table = txn_.GetTable(name_).id();
+      const TableId seq = txn_.CreateSequence(sequence.def, sequence.state);
+      if (rows > 0) numbered_.push_back({seq, static_cast<int64_t>(rows)});
       sources_.push_back(ColumnSource::Identity());
+    } else if (rows > 0 && CallsSequenceFunctions(def.default_sql)) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "ADD COLUMN with a DEFAULT that calls a sequence function on a table with "
+                    "rows is not supported");
+    } else if (rows == 0) {
+      sources_.push_back(ColumnSource::Constant(Value::Null(def.type)));
     } else {
       sources_.push_back(ColumnSource::Constant(EvaluateColumnDefault(def)));
     }
@@ -384,6 +426,8 @@ class TableAlteration {
       }
     }
     executor_.DropDependents(column, dependents, a.cascade, result_);
+    // The sequences the column owns (SERIAL, identity, OWNED BY) go with it.
+    executor_.DropOwnedSequences(name_, a.column_name, a.cascade, result_);
     working_ = std::move(changed);
     sources_.erase(sources_.begin() + static_cast<std::ptrdiff_t>(*c));
     rewrite_ = true;
@@ -416,7 +460,15 @@ class TableAlteration {
           .WithHint("You might need to specify \"USING " + col.name + "::" + type.ToString() +
                     "\".");
     }
-    if (!col.default_sql.empty()) {
+    if (CallsSequenceFunctions(col.default_sql)) {
+      // nextval's bigint must go into the new type (it is not evaluated
+      // here: that would draw a value).
+      if (!AssignmentCastExists(Type::BigInt(), type)) {
+        throw DbError(sqlstate::kDatatypeMismatch, "default for column " + Quoted(col.name) +
+                                                       " cannot be cast automatically to type " +
+                                                       type.ToString());
+      }
+    } else if (!col.default_sql.empty()) {
       ColumnDef probe = col;
       probe.type = type;
       try {
@@ -449,6 +501,18 @@ class TableAlteration {
                       a.expr->position);
       }
     }
+    if (col.identity != ColumnIdentity::kNone) {
+      // Its sequence follows the type, as ALTER SEQUENCE ... AS would.
+      const Table& table = txn_.GetTable(name_);
+      if (const Sequence* sequence = catalog().IdentitySequence(table.id(), col.name)) {
+        SequenceDef def = sequence->def;
+        SequenceState state = sequence->state;
+        SequenceOptions options;
+        options.type = type.id;
+        ApplySequenceOptions(options, /*init=*/false, /*for_identity=*/true, &def, &state);
+        txn_.AlterSequence(sequence->id, std::move(def), state);
+      }
+    }
     col.type = type;
     ColumnSource& source = sources_[c];
     if (source.kind == ColumnSource::Kind::kConstant)
@@ -467,9 +531,35 @@ class TableAlteration {
     if (col.identity == ColumnIdentity::kByDefault || col.identity == ColumnIdentity::kAlways) {
       IdentityColumn(col);
     }
-    // A SERIAL column whose default is replaced or dropped is a plain column.
-    if (col.identity == ColumnIdentity::kSerial) col.identity = ColumnIdentity::kNone;
-    col.default_sql = a.kind == sql::AlterKind::kSetDefault ? BindDefaultText(*a.expr, col) : "";
+    col.default_sql =
+        a.kind == sql::AlterKind::kSetDefault ? BindDefaultText(*a.expr, col, catalog()) : "";
+  }
+
+  // ALTER COLUMN c RESTART / SET option / SET GENERATED of an identity
+  // column: its sequence altered (ALTER SEQUENCE's rules), its kind changed.
+  void AlterIdentity(const sql::AlterAction& a) {
+    ColumnDef& col = working_.columns[FindOrThrow(a.column_name)];
+    const Sequence* sequence =
+        col.identity == ColumnIdentity::kNone
+            ? nullptr
+            : catalog().IdentitySequence(txn_.GetTable(name_).id(), col.name);
+    if (sequence == nullptr) {
+      throw DbError("55000", "column " + Quoted(col.name) + " of relation " + Quoted(name_) +
+                                 " is not an identity column");
+    }
+    if (a.set_generated != 0) {
+      col.identity = a.set_generated == 2 ? ColumnIdentity::kAlways : ColumnIdentity::kByDefault;
+    }
+    if (a.identity_options.empty()) return;
+    BoundSequenceOptions bound = BindSequenceOptions(a.identity_options, SequenceOptionsOf::kAlter);
+    if (bound.owned_by_given) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "OWNED BY of an identity column's sequence is not supported");
+    }
+    SequenceDef def = sequence->def;
+    SequenceState state = sequence->state;
+    ApplySequenceOptions(bound.options, /*init=*/false, /*for_identity=*/true, &def, &state);
+    txn_.AlterSequence(sequence->id, std::move(def), state);
   }
 
   void SetNotNull(const sql::AlterAction& a) {
@@ -516,7 +606,7 @@ class TableAlteration {
 
   void RenameTable(const sql::AlterAction& a) {
     if (catalog().FindTable(a.new_name) || catalog().FindView(a.new_name) ||
-        catalog().FindIndex(a.new_name)) {
+        catalog().FindIndex(a.new_name) || catalog().FindSequence(a.new_name)) {
       throw DbError(sqlstate::kDuplicateTable,
                     "relation " + Quoted(a.new_name) + " already exists");
     }
@@ -637,6 +727,9 @@ class TableAlteration {
   std::vector<ColumnSource> sources_;  // per working column, from the table as it is
   bool rewrite_ = false;               // columns added, dropped or retyped
   bool validate_checks_ = false;       // a CHECK was added or reads a retyped column
+  // Sequences of added SERIAL / IDENTITY columns and how many rows they
+  // number: their state once the rewrite is done.
+  std::vector<std::pair<TableId, int64_t>> numbered_;
   // ADD FOREIGN KEY and ADD COLUMN ... REFERENCES, added by Flush.
   std::vector<const sql::TableConstraint*> foreign_keys_;
 };

@@ -2,7 +2,8 @@
 //
 //   CREATE TABLE [IF NOT EXISTS]  the binder's schema; an existing table with
 //                                 IF NOT EXISTS: NOTICE, nothing done.
-//   DROP TABLE [IF EXISTS] a, b   dropped at commit (Transaction::DropTable).
+//   DROP TABLE [IF EXISTS] a, b   dropped at commit (Transaction::DropTable),
+//                                 with the sequences its columns own.
 //   DROP INDEX [IF EXISTS] a, b   Transaction::DropIndex (logged, undone);
 //                                 42704 for an unknown name, a NOTICE with
 //                                 IF EXISTS.
@@ -21,11 +22,14 @@
 //   DROP TABLE / VIEW / INDEX     2BP01 while views read it or foreign keys
 //                                 reference it (or look up through the index),
 //                                 or with CASCADE those go first (PostgreSQL's
-//                                 NOTICE, DETAIL and HINT).
-//   TRUNCATE a, b [CASCADE]       deletes every row (undoable, logged); a table
+//                                 NOTICE, DETAIL and HINT); a table's owned
+//                                 sequences go with it.
+//   TRUNCATE a, b [RESTART IDENTITY] [CASCADE]
+//                                 deletes every row (undoable, logged); a table
 //                                 referenced by a foreign key of one not
 //                                 truncated: 0A000, or with CASCADE that one
-//                                 is truncated too.
+//                                 is truncated too; RESTART IDENTITY restarts
+//                                 the sequences the tables' columns own.
 //   VACUUM                        a no-op (deleted slots are reclaimed by block
 //                                 compaction, not by VACUUM).
 //   ANALYZE / VACUUM ANALYZE      recomputes the tables' statistics exactly.
@@ -76,7 +80,12 @@ StatementResult WriteExecutor::CreateTable(const sql::Statement& statement,
     result.notices.push_back("relation \"" + bound.schema.name + "\" already exists, skipping");
     return result;
   }
-  txn_.CreateTable(std::move(bound.schema));
+  const TableId table = txn_.CreateTable(std::move(bound.schema));
+  // SERIAL and identity columns' sequences, owned by their columns.
+  for (Sequence& sequence : bound.sequences) {
+    sequence.def.owner_table = table;
+    txn_.CreateSequence(std::move(sequence.def), sequence.state);  // 42P07: SEQUENCE NAME taken
+  }
   return result;
 }
 
@@ -203,10 +212,14 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
   StatementResult result;
   const bool index = drop.object == "index";
   const bool view = drop.object == "view";
-  result.command_tag = index ? "DROP INDEX" : view ? "DROP VIEW" : "DROP TABLE";
+  const bool sequence = drop.object == "sequence";
+  result.command_tag = index      ? "DROP INDEX"
+                       : view     ? "DROP VIEW"
+                       : sequence ? "DROP SEQUENCE"
+                                  : "DROP TABLE";
   std::vector<std::string> dropping;  // DROP TABLE a, b: each may reference the other
   for (const sql::QualifiedName& n : drop.names) dropping.push_back(n.back());
-  if (!index && !view) {
+  if (!index && !view && !sequence) {
     // Foreign keys between the tables this statement drops go first, so
     // that no table is dropped while one that stays a moment longer still
     // references it.
@@ -224,6 +237,15 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
   for (size_t i = 0; i < drop.names.size(); i++) {
     int position = i < drop.name_positions.size() ? drop.name_positions[i] : statement.position;
     std::string name = TableNameOf(drop.names[i], position);
+    if (sequence) {
+      DropSequence(name, drop.if_exists, drop.cascade, position, &result);
+      continue;
+    }
+    if (!index && context_.catalog->FindSequence(name) != nullptr) {
+      throw DbError(sqlstate::kWrongObjectType,
+                    "\"" + name + "\" is not a " + (view ? "view" : "table"), position)
+          .WithHint("Use DROP SEQUENCE to remove a sequence.");
+    }
     if (view) {
       if (context_.catalog->FindView(name) == nullptr) {
         if (context_.catalog->FindTable(name) != nullptr) {
@@ -269,6 +291,7 @@ StatementResult WriteExecutor::Drop(const sql::Statement& statement) {
     }
     DropDependents("table " + name, RelationDependents(name, "table", dropping), drop.cascade,
                    &result);
+    DropOwnedSequences(name, "", drop.cascade, &result);
     txn_.DropTable(name);
   }
   return result;
@@ -373,7 +396,17 @@ StatementResult WriteExecutor::Truncate(const sql::Statement& statement) {
       names.push_back(referencing);
     }
   }
-  for (const std::string& name : names) txn_.Truncate(name);
+  for (const std::string& name : names) {
+    if (statement.truncate->restart_identity) {
+      // The sequences its columns own start again (PostgreSQL's RESTART
+      // IDENTITY, also for the tables CASCADE adds), transactionally.
+      for (TableId id : context_.catalog->OwnedSequences(context_.catalog->FindTable(name)->id())) {
+        const Sequence& sequence = txn_.GetSequence(id);
+        txn_.AlterSequence(id, sequence.def, {sequence.def.start, false});
+      }
+    }
+    txn_.Truncate(name);
+  }
   return result;
 }
 

@@ -224,7 +224,7 @@ BoundStatement CopyBound(const BoundStatement& bound) {
   copy.returning_columns = bound.returning_columns;
   copy.on_conflict = bound.on_conflict;
   copy.conflict_arbiters = bound.conflict_arbiters;
-  copy.identity_fill = bound.identity_fill;
+  copy.sequence_use = bound.sequence_use;
   for (const auto& [column, value] : bound.conflict_set) {
     copy.conflict_set.emplace_back(column, CloneExpr(*value));
   }

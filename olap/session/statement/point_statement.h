@@ -87,8 +87,12 @@ struct PreBoundStatement {
   std::unique_ptr<PointSelect> point_select;  // kQuery with the point shape, else null
 
   // On the transaction thread: whether the live catalog still has the
-  // schemas this was bound against.
-  bool Current(const Catalog& live) const { return live.schema_version() == schema_version; }
+  // schemas this was bound against. A statement that calls sequence
+  // functions never is: its kernels hold the SequenceAccess of the
+  // transaction it binds in (sequence_functions.h).
+  bool Current(const Catalog& live) const {
+    return bound.sequence_use == SequenceUse::kNone && live.schema_version() == schema_version;
+  }
 };
 
 // Binds a SELECT, INSERT, UPDATE or DELETE against `schemas` (an immutable

@@ -137,9 +137,35 @@ std::optional<StatementResult> AnswerBuiltinQuery(const sql::Statement& statemen
   return result;
 }
 
-std::vector<Row> RunLogicalPlan(LogicalOpPtr plan, const QueryRunContext& context) {
+Scheduler& ImmediateScheduler() {
+  // Handing a few hundred rows to the scheduler's workers and back costs
+  // more in thread wake-ups than the work (perf: most of the time in futex
+  // waits). One per thread that runs them.
+  thread_local Scheduler scheduler([] {
+    SchedulerOptions options;
+    options.immediate = true;
+    return options;
+  }());
+  return scheduler;
+}
+
+namespace {
+
+QueryRunContext SerialIf(const QueryRunContext& context, SequenceUse sequences) {
+  QueryRunContext serial = context;
+  if (sequences != SequenceUse::kNone) {
+    serial.scheduler = &ImmediateScheduler();
+    serial.parallelism = 1;
+  }
+  return serial;
+}
+
+}  // namespace
+
+std::vector<Row> RunLogicalPlan(LogicalOpPtr plan, const QueryRunContext& context,
+                                SequenceUse sequences) {
   plan = Optimize(std::move(plan), *context.catalog);
-  return ExecutePlan(*plan, context);
+  return ExecutePlan(*plan, SerialIf(context, sequences));
 }
 
 StatementResult RunQueryStatement(const sql::Statement& statement, const BindOptions& options,
@@ -155,7 +181,7 @@ StatementResult RunQueryStatement(const sql::Statement& statement, const BindOpt
   StatementResult result;
   for (const LogicalColumn& c : bound.plan->columns) result.columns.push_back({c.name, c.type});
   LogicalOpPtr plan = Optimize(std::move(bound.plan), *context.catalog);
-  result.rows = ExecutePlan(*plan, context);
+  result.rows = ExecutePlan(*plan, SerialIf(context, bound.sequence_use));
   result.command_tag = "SELECT " + std::to_string(result.rows.size());
   return result;
 }

@@ -46,8 +46,18 @@ struct QueryRunContext {
 StatementResult RunQueryStatement(const sql::Statement& statement, const BindOptions& options,
                                   const QueryRunContext& context);
 
-// Executes an already bound plan (INSERT ... SELECT's source); returns its rows.
-std::vector<Row> RunLogicalPlan(LogicalOpPtr plan, const QueryRunContext& context);
+// Executes an already bound plan (INSERT ... SELECT's source); returns its
+// rows. `sequences`: the plan calls sequence functions (BoundStatement::
+// sequence_use), so it runs as RunQueryStatement runs such a query.
+std::vector<Row> RunLogicalPlan(LogicalOpPtr plan, const QueryRunContext& context,
+                                SequenceUse sequences = SequenceUse::kNone);
+
+// The calling thread's scheduler that runs a query's work orders one after
+// another on that thread, without workers: for short reads on the
+// transaction thread, and for queries that call sequence functions, whose
+// kernels must run on the statement's thread, in row order (RunQueryStatement
+// uses it for those by itself).
+Scheduler& ImmediateScheduler();
 
 // Queries the binder cannot bind yet but clients send on connect, answered
 // here (see the .cc): nullopt when `statement` is not one of them.

@@ -13,8 +13,10 @@
 #include "olap/execution/operator/physical_scan.h"
 #include "olap/expression/expression_executor.h"
 #include "olap/parser/ast.h"
+#include "olap/plan/binder/sequence_functions.h"
 #include "olap/plan/planner/index_selection.h"
 #include "olap/session/statement/point_statement.h"
+#include "olap/session/statement/txn_sequences.h"
 
 namespace forktail {
 namespace {
@@ -121,6 +123,8 @@ bool WriteExecutor::Handles(const sql::Statement& statement) {
     case sql::StatementKind::kAlterTable:
     case sql::StatementKind::kTruncate:
     case sql::StatementKind::kVacuum:
+    case sql::StatementKind::kCreateSequence:
+    case sql::StatementKind::kAlterSequence:
       return true;
     default:
       return false;
@@ -148,6 +152,10 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
       return Truncate(statement);
     case sql::StatementKind::kVacuum:
       return Vacuum(statement);
+    case sql::StatementKind::kCreateSequence:
+      return CreateSequence(statement);
+    case sql::StatementKind::kAlterSequence:
+      return AlterSequence(statement);
     default:
       NotSupported("this statement in a write context", statement.position);
   }
@@ -158,7 +166,21 @@ class WriteExecutor::ActionHooks : public StatementHooks {
  public:
   explicit ActionHooks(const WriteExecutor& executor) : executor_(executor) {}
   Value ColumnDefault(const Table& table, ColumnId column) override {
-    return EvaluateColumnDefault(table.schema().column(column));
+    const ColumnDef& def = table.schema().column(column);
+    if (!CallsSequenceFunctions(def.default_sql)) return EvaluateColumnDefault(def);
+    // ON DELETE SET DEFAULT of a SERIAL column: nextval in the action's
+    // transaction. The session's currval is not reached from here, so the
+    // action draws with a state of its own (currval does not see it).
+    SequenceSessionState session;
+    TxnSequences sequences(executor_.txn_, *executor_.context_.catalog, &session);
+    BindOptions options;
+    options.sequences = &sequences;
+    ExprPtr e =
+        BindColumnDefault(table.schema(), column.value(), *executor_.context_.catalog, options);
+    DataChunk one;  // no columns, one row
+    one.set_size(1);
+    ExpressionExecutor executor(*e);
+    return VectorValue(executor.Execute(one, one.rows()), 0).CastTo(def.type);
   }
   void CheckUpdatedRow(const Table& table, const Row& row) override {
     executor_.EnforceChecks(table.schema().name, {row});
@@ -229,19 +251,7 @@ StatementResult WriteExecutor::Insert(BoundStatement bound) {
   } else if (std::optional<std::vector<Row>> values = EvaluateValues(*bound.plan)) {
     rows = std::move(*values);
   } else {
-    rows = RunLogicalPlan(std::move(bound.plan), context_);
-  }
-  // Identity columns left out: the table's next values, in row order.
-  if (!bound.identity_fill.empty()) {
-    const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
-    for (size_t r = 0; r < rows.size(); r++) {
-      for (const BoundStatement::IdentityFill& f : bound.identity_fill) {
-        if (!f.all_rows && std::find(f.rows.begin(), f.rows.end(), r) == f.rows.end()) continue;
-        ColumnId column(static_cast<uint16_t>(f.column));
-        rows[r][f.column] = Value::BigInt(txn_.NextIdentity(bound.table_name, column))
-                                .CastTo(schema.column(column).type);
-      }
-    }
+    rows = RunLogicalPlan(std::move(bound.plan), context_, bound.sequence_use);
   }
   EnforceChecks(bound.table_name, rows);
   StatementResult result;
@@ -346,7 +356,7 @@ std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
 StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStatement bound) {
   const TableSchema& schema = txn_.GetTable(bound.table_name).schema();
   const size_t key_size = schema.primary_key.size();
-  std::vector<Row> matches = RunLogicalPlan(std::move(bound.plan), context_);
+  std::vector<Row> matches = RunLogicalPlan(std::move(bound.plan), context_, bound.sequence_use);
   // A target row that several rows of the join match is changed once, with
   // the first match's values (PostgreSQL uses one of them).
   std::set<TupleId> done;

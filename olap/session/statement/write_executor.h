@@ -19,6 +19,7 @@
 //                            evaluates the full WHERE on it;
 //   CREATE / DROP TABLE, CREATE INDEX, TRUNCATE, VACUUM/ANALYZE:
 //                            see ddl_executor.cc for what each does;
+//   CREATE / ALTER / DROP SEQUENCE: sequence_ddl.cc;
 //   ALTER TABLE              alter_table.cc.
 // Each INSERT, UPDATE and DELETE is one statement of its Transaction
 // (Transaction::StatementScope): foreign keys are checked, and their
@@ -117,6 +118,20 @@ class WriteExecutor {
   void AlterTableDropConstraint(const sql::AlterAction& action, const Table& table,
                                 StatementResult* result);
   StatementResult CreateIndex(const sql::Statement& statement);
+  // CREATE / ALTER / DROP SEQUENCE (sequence_ddl.cc).
+  StatementResult CreateSequence(const sql::Statement& statement);
+  StatementResult AlterSequence(const sql::Statement& statement);
+  void DropSequence(const std::string& name, bool if_exists, bool cascade, int position,
+                    StatementResult* result);
+  // Before table `table` (or its column `column`, when not empty) is
+  // dropped: the sequences it owns go too, after what else depends on them
+  // (other columns' DEFAULTs, views): 2BP01, or with `cascade` those go first.
+  void DropOwnedSequences(const std::string& table, const std::string& column, bool cascade,
+                          StatementResult* result);
+  // Drops sequence `id` and, with `cascade`, what depends on it except the
+  // DEFAULTs of `skip_table` (its `skip_column`, or all): those go with it.
+  void DropSequenceWithDependents(TableId id, bool cascade, StatementResult* result,
+                                  const std::string& skip_table, const std::string& skip_column);
   StatementResult AlterTable(const sql::Statement& statement);
   StatementResult Truncate(const sql::Statement& statement);
   StatementResult Vacuum(const sql::Statement& statement);
