@@ -639,6 +639,11 @@ StatementResult SqlSession::ReadServerState(const Request& request,
                   "a query that reads pg_stat_activity or calls pg_cancel_backend or "
                   "pg_terminate_backend cannot read tables or views in Forktail");
   }
+  if (bound.bound.sequence_use != SequenceUse::kNone) {  // those run on the transaction thread
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "a query that reads pg_stat_activity or calls pg_cancel_backend or "
+                  "pg_terminate_backend cannot call sequence functions in Forktail");
+  }
   std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
   QueryRunContext context = RunContext();
   if (schemas) context.catalog = schemas.get();

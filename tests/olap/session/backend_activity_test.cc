@@ -127,6 +127,10 @@ TEST_F(BackendActivityTest, RefusedArgumentsAndPlaces) {
   ExpectDbError([&] { Run("select * from pg_stat_activity a join t on t.id = a.pid"); }, "0A000",
                 "a query that reads pg_stat_activity or calls pg_cancel_backend or "
                 "pg_terminate_backend cannot read tables or views in Forktail");
+  Run("create sequence s");
+  ExpectDbError([&] { Run("select nextval('s') from pg_stat_activity"); }, "0A000",
+                "a query that reads pg_stat_activity or calls pg_cancel_backend or "
+                "pg_terminate_backend cannot call sequence functions in Forktail");
   EXPECT_TRUE(backends_.canceled_.empty());
   ExpectDbError([&] { Run("create view v as select pid from pg_stat_activity"); }, "0A000",
                 "pg_stat_activity can be used only in queries that read no tables (Forktail "
