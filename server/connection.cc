@@ -378,7 +378,9 @@ void Connection::HandleQuery(std::string_view body) {
         SendResultRows(r, formats, 0, r.rows.size());
       }
       EncodeCommandComplete(stream_.output(), r.command_tag);
-      if (r.command_tag == "SET" || r.command_tag == "RESET") ReportChangedParameters();
+      // Not only SET and RESET change what the client was told: ROLLBACK
+      // undoes a SET TIME ZONE, COMMIT ends a SET LOCAL, DISCARD ALL resets.
+      ReportChangedParameters();
     });
     if (copy) RunCopyIn(*copy);
     if (!any) EncodeEmpty(stream_.output(), 'I');
@@ -450,8 +452,16 @@ void Connection::RunCopyIn(const BackendResult& start) {
   }
 }
 
+datetime::TimeZonePtr Connection::SessionZone() const {
+  datetime::TimeZonePtr zone = datetime::TimeZone::Find(session_->GetParameter("TimeZone"));
+  return zone ? zone : datetime::TimeZone::Utc();
+}
+
 void Connection::SendResultRows(const BackendResult& result, const std::vector<int16_t>& formats,
                                 size_t begin, size_t end) {
+  // timestamptz text goes out in the session's zone as it is now (a SET
+  // TIME ZONE earlier in the same query string counts).
+  datetime::ScopedTimeZone zone(SessionZone());
   std::vector<std::optional<std::string>> fields(result.columns.size());
   for (size_t i = begin; i < end; ++i) {
     const Row& row = result.rows[i];

@@ -196,6 +196,7 @@ std::string ValueText(const Value& v) {
   if (v.type().IsString()) return "'" + v.ToString() + "'";
   if (v.type().id == TypeId::kDate) return "date '" + v.ToString() + "'";
   if (v.type().id == TypeId::kTimestamp) return "timestamp '" + v.ToString() + "'";
+  if (v.type().id == TypeId::kTimestampTz) return "timestamptz '" + v.ToString() + "'";
   return v.ToString();
 }
 

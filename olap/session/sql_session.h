@@ -53,6 +53,7 @@
 #include "olap/session/sql_frontend.h"
 #include "olap/session/statement_result.h"
 #include "storage/storage.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 
@@ -147,6 +148,9 @@ class SqlSession {
   // SHOW / ParameterStatus values ("server_version" -> "15.8", ...); empty
   // string for an unknown name.
   std::string GetParameter(std::string_view name) const;
+  // The zone of SET TIME ZONE: timestamptz values come in and go out in it
+  // (the session sets it as the thread's current zone while it works).
+  datetime::TimeZonePtr SessionTimeZone() const;
   // The parameters a server reports in ParameterStatus after startup.
   static const std::vector<std::string>& ReportedParameters();
 
