@@ -38,6 +38,7 @@ ExprPtr CloneExpr(const Expression& e) {
   c->interval = e.interval;
   c->field = e.field;
   c->function = e.function;
+  c->zone = e.zone;
   for (const ExprPtr& child : e.children) {
     c->children.push_back(child ? CloneExpr(*child) : nullptr);
   }

@@ -85,6 +85,10 @@ TEST_F(Datetime, TimestampTzInTheSessionZone) {
             "2024-03-10 00:00:00-03:30|2024-04-01 00:00:00-02:30|0");
   EXPECT_EQ(Error("SELECT date_part('timezone', timestamp '2024-01-01')"),
             "0A000 unit \"timezone\" not supported for type timestamp without time zone");
+  // Over a table the planner copies the expressions: the zone goes along.
+  EXPECT_EQ(Query("SELECT d::timestamptz::text, extract(hour FROM d::timestamptz + interval '1 "
+                  "hour') FROM t WHERE id = 1"),
+            "2024-01-31 00:00:00-03:30|1;");
   EXPECT_EQ(Error("SELECT timestamptz '2024-01-01 00:00+00' AT TIME ZONE 'Foo/Bar'"),
             "22023 time zone \"Foo/Bar\" not recognized");
 }
