@@ -62,6 +62,10 @@ struct BackendSessionOptions {
   std::string database;
   std::string application_name;
   std::string options;  // the startup packet's "options" (e.g. "-c key=value")
+  // The startup packet's TimeZone (pgJDBC sends the JVM's zone) or the one
+  // its "options" set (-c TimeZone=...), applied as SET TimeZone; empty: the
+  // default.
+  std::string time_zone;
 };
 
 class BackendSession {

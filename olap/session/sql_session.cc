@@ -127,6 +127,7 @@ SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
       options_(std::move(options)),
       parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)),
       cursors_(std::make_unique<CursorSet>()) {
+  if (!options_.time_zone.empty()) parameters_->Set("TimeZone", options_.time_zone);
   if (options_.max_snapshot_age_ms != 0) {
     parameters_->Set("forktail.max_snapshot_age_ms", std::to_string(options_.max_snapshot_age_ms));
   }

@@ -67,6 +67,9 @@ struct SessionOptions {
   std::string user = "forktail";
   std::string database = "forktail";
   std::string application_name;
+  // The startup packet's TimeZone: set as SET TimeZone would (22023 for a
+  // zone PostgreSQL refuses); empty: UTC.
+  std::string time_zone;
   // 0: reads see every commit acknowledged before they arrive; N: a snapshot
   // at most N ms old that holds the session's own last commit will do
   // (SET forktail.max_snapshot_age_ms = N).

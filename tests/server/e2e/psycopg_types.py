@@ -162,3 +162,18 @@ def test_two_sessions_two_zones(conn):
     finally:
         other.close()
     conn.execute("SET TIME ZONE 'UTC'")
+
+
+def test_time_zone_at_startup():
+    # libpq's options (PGOPTIONS) set TimeZone for the new session; a zone
+    # PostgreSQL refuses ends the connection attempt.
+    c = connect(autocommit=True, options="-c TimeZone=Asia/Tokyo")
+    try:
+        assert c.info.parameter_status("TimeZone") == "Asia/Tokyo"
+        assert c.execute("SELECT timestamptz '2024-01-02 15:00+00'::text").fetchone() == (
+            "2024-01-03 00:00:00+09",)
+    finally:
+        c.close()
+    with pytest.raises(psycopg.OperationalError,
+                       match='invalid value for parameter "TimeZone": "Foo/Bar"'):
+        connect(options="-c TimeZone=Foo/Bar")
