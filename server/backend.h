@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "olap/plan/catalog/backend_directory.h"
 #include "storage/value/value.h"
 
 namespace forktail {
@@ -66,6 +67,10 @@ struct BackendSessionOptions {
   // its "options" set (-c TimeZone=...), applied as SET TimeZone; empty: the
   // default.
   std::string time_zone;
+  int32_t pid = 0;  // as BackendKeyData tells the client (pg_backend_pid())
+  // The server's backends (pg_stat_activity, pg_cancel_backend); outlives
+  // the session.
+  BackendDirectory* backends = nullptr;
 };
 
 class BackendSession {

@@ -5,8 +5,13 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "server/pg_types.h"
 
@@ -63,6 +68,32 @@ std::string TimeZoneFromOptions(std::string_view options) {
   return zone;
 }
 
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// pg_stat_activity's client_addr and client_port: empty and -1 for a
+// Unix-domain socket.
+std::pair<std::string, int32_t> PeerAddress(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof addr;
+  char buf[INET6_ADDRSTRLEN] = "";
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return {"", -1};
+  if (addr.ss_family == AF_INET) {
+    auto* in = reinterpret_cast<sockaddr_in*>(&addr);
+    inet_ntop(AF_INET, &in->sin_addr, buf, sizeof buf);
+    return {buf, ntohs(in->sin_port)};
+  }
+  if (addr.ss_family == AF_INET6) {
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&addr);
+    inet_ntop(AF_INET6, &in6->sin6_addr, buf, sizeof buf);
+    return {buf, ntohs(in6->sin6_port)};
+  }
+  return {"", -1};
+}
+
 bool IsLoopbackPeer(int fd) {
   sockaddr_storage addr{};
   socklen_t len = sizeof addr;
@@ -97,7 +128,11 @@ std::string PeerHost(int fd) {
 }  // namespace
 
 Connection::Connection(int fd, int stop_fd, ConnectionHost& host, int32_t pid, int32_t secret_key)
-    : stream_(fd, stop_fd), host_(host), pid_(pid), secret_key_(secret_key) {}
+    : stream_(fd, stop_fd), host_(host), pid_(pid), secret_key_(secret_key) {
+  activity_.pid = pid;
+  activity_.backend_start = NowMicros();
+  std::tie(activity_.client_addr, activity_.client_port) = PeerAddress(fd);
+}
 
 Connection::~Connection() {
   if (admitted_) host_.Leave(this);
@@ -105,6 +140,48 @@ Connection::~Connection() {
 
 void Connection::Cancel() {
   if (BackendSession* s = cancel_target_.load()) s->Cancel();
+}
+
+void Connection::Terminate() {
+  terminating_.store(true);
+  Cancel();
+  // Wakes the thread if it waits for the client: its read ends, and
+  // EndIfTerminated says why before the connection closes.
+  ::shutdown(stream_.fd(), SHUT_RD);
+}
+
+BackendActivity Connection::Activity() const {
+  std::lock_guard<std::mutex> lock(activity_mu_);
+  return activity_;
+}
+
+void Connection::NoteActive(std::string_view sql) {
+  const int64_t now = NowMicros();
+  std::lock_guard<std::mutex> lock(activity_mu_);
+  activity_.state = "active";
+  activity_.query.assign(sql);
+  activity_.query_start = now;
+  activity_.state_change = now;
+  if (activity_.xact_start == 0) activity_.xact_start = now;
+}
+
+void Connection::NoteIdle() {
+  const BackendTxnStatus status = session_ ? session_->status() : BackendTxnStatus::kIdle;
+  std::string application_name = session_ ? session_->GetParameter("application_name") : "";
+  const int64_t now = NowMicros();
+  std::lock_guard<std::mutex> lock(activity_mu_);
+  activity_.state = status == BackendTxnStatus::kIdle      ? "idle"
+                    : status == BackendTxnStatus::kInBlock ? "idle in transaction"
+                                                           : "idle in transaction (aborted)";
+  activity_.state_change = now;
+  if (status == BackendTxnStatus::kIdle) activity_.xact_start = 0;
+  activity_.application_name = std::move(application_name);
+}
+
+bool Connection::EndIfTerminated() {
+  if (!terminating_.load()) return false;
+  SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
+  return true;
 }
 
 void Connection::Run() {
@@ -189,6 +266,13 @@ bool Connection::Startup() {
   }
   admitted_ = true;
   Authenticate(user_);
+  session_options_.pid = pid_;
+  session_options_.backends = host_.backends();
+  {
+    std::lock_guard<std::mutex> lock(activity_mu_);
+    activity_.user = user_;
+    activity_.database = session_options_.database;
+  }
   session_ = host_.backend().OpenSession(session_options_);
   cancel_target_.store(session_.get());
   EncodeAuthentication(stream_.output(), 0);
@@ -297,6 +381,7 @@ void Connection::ReadOrEnd(char* type, std::string_view* body) {
       }
       throw ConnectionEnded{};
     case SocketStream::ReadStatus::kClosed:
+      EndIfTerminated();
       throw ConnectionEnded{};
   }
 }
@@ -327,6 +412,7 @@ void Connection::MainLoop() {
     idle_timeout_ = IdleTimeout::kNone;
     stream_.set_deadline(std::nullopt);
     if (type == 'X') return;
+    if (EndIfTerminated()) return;
     if (host_.stopping()) {
       SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
       return;
@@ -341,6 +427,7 @@ void Connection::MainLoop() {
     } catch (const ProtocolError&) {
       throw;
     } catch (const DbError& e) {
+      if (EndIfTerminated()) return;  // its statement was canceled for it
       SendError(e);
       if (extended)
         skip_to_sync_ = true;
@@ -399,6 +486,7 @@ void Connection::Dispatch(char type, std::string_view body) {
 
 void Connection::HandleQuery(std::string_view body) {
   std::string sql = DecodeQuery(body);
+  NoteActive(sql);
   try {
     bool any = false;
     std::optional<BackendResult> copy;
@@ -554,6 +642,7 @@ void Connection::SendFatal(const char* sqlstate, const std::string& message) {
 }
 
 void Connection::SendReadyForQuery() {
+  NoteIdle();
   char status = session_ ? static_cast<char>(session_->status()) : 'I';
   EncodeReadyForQuery(stream_.output(), status);
   if (!stream_.HasBufferedInput() && !FlushDurable()) throw ConnectionEnded{};

@@ -49,6 +49,8 @@ class ConnectionHost {
   virtual bool Admit(Connection* connection) = 0;
   virtual void Leave(Connection* connection) = 0;
   virtual void CancelBackend(int32_t pid, int32_t key) = 0;
+  // pg_stat_activity, pg_cancel_backend, pg_terminate_backend.
+  virtual BackendDirectory* backends() = 0;
   // True once the server shuts down: no new statement starts.
   virtual bool stopping() const = 0;
 };
@@ -62,6 +64,12 @@ class Connection {
   void Run();
   // Thread-safe (called under the host's registry lock): cancels the running statement.
   void Cancel();
+  // Thread-safe (under the host's registry lock): ends the connection with
+  // FATAL 57P01 as PostgreSQL's pg_terminate_backend does, its running
+  // statement canceled, its block rolled back.
+  void Terminate();
+  // Thread-safe: what pg_stat_activity shows of this connection.
+  BackendActivity Activity() const;
 
   int32_t pid() const { return pid_; }
   int32_t secret_key() const { return secret_key_; }
@@ -110,6 +118,12 @@ class Connection {
   void SendError(const DbError& error, const char* severity = "ERROR");
   void SendFatal(const char* sqlstate, const std::string& message);
   void SendReadyForQuery();
+  // pg_stat_activity's view: a statement starts (`sql`), the backend is
+  // idle again (after ReadyForQuery's status).
+  void NoteActive(std::string_view sql);
+  void NoteIdle();
+  // FATAL 57P01 if Terminate() was called; true then.
+  bool EndIfTerminated();
   // Flushes the output once every acknowledgement in it is durable.
   bool FlushDurable();
   void ReportChangedParameters();
@@ -137,6 +151,9 @@ class Connection {
   // session_ as Cancel() sees it: set once the session exists; the host stops
   // calling Cancel (Leave) before session_ is destroyed.
   std::atomic<BackendSession*> cancel_target_{nullptr};
+  std::atomic<bool> terminating_{false};
+  mutable std::mutex activity_mu_;
+  BackendActivity activity_;  // guarded by activity_mu_
   bool admitted_ = false;
   bool skip_to_sync_ = false;  // after an error in the extended protocol
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;

@@ -214,6 +214,7 @@ void Connection::HandleExecute(std::string_view body) {
   }
   bool first = !portal.executed;
   if (first) {
+    NoteActive(portal.prepared->sql);
     portal.result = session_->ExecutePrepared(*portal.statement, portal.parameters);
     portal.executed = true;
     SendNotices(portal.result);

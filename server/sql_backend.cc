@@ -96,6 +96,8 @@ std::unique_ptr<BackendSession> SqlBackend::OpenSession(const BackendSessionOpti
   session_options.database = options.database;
   session_options.application_name = options.application_name;
   session_options.time_zone = options.time_zone;
+  session_options.backend_pid = options.pid;
+  session_options.backends = options.backends;
   return std::make_unique<SqlBackendSession>(engine_, std::move(session_options));
 }
 

@@ -167,4 +167,28 @@ void WireServer::CancelBackend(int32_t pid, int32_t key) {
   if (it != sessions_.end() && it->second->secret_key() == key) it->second->Cancel();
 }
 
+std::vector<BackendActivity> WireServer::List() const {
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  std::vector<BackendActivity> all;
+  all.reserve(sessions_.size());
+  for (const auto& [pid, connection] : sessions_) all.push_back(connection->Activity());
+  return all;
+}
+
+bool WireServer::Cancel(int32_t pid) {
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  auto it = sessions_.find(pid);
+  if (it == sessions_.end()) return false;
+  it->second->Cancel();
+  return true;
+}
+
+bool WireServer::Terminate(int32_t pid) {
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  auto it = sessions_.find(pid);
+  if (it == sessions_.end()) return false;
+  it->second->Terminate();
+  return true;
+}
+
 }  // namespace forktail

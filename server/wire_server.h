@@ -31,7 +31,7 @@
 
 namespace forktail {
 
-class WireServer : private ConnectionHost {
+class WireServer : private ConnectionHost, private BackendDirectory {
  public:
   WireServer(QueryBackend& backend, ServerOptions options);
   ~WireServer() override;
@@ -64,6 +64,12 @@ class WireServer : private ConnectionHost {
   void Leave(Connection* connection) override;
   void CancelBackend(int32_t pid, int32_t key) override;
   bool stopping() const override { return stopping_.load(); }
+  BackendDirectory* backends() override { return this; }
+
+  // BackendDirectory: the admitted connections.
+  std::vector<BackendActivity> List() const override;
+  bool Cancel(int32_t pid) override;
+  bool Terminate(int32_t pid) override;
 
   void AcceptLoop();
   void ReapFinishedWorkers();

@@ -99,15 +99,20 @@ using ScalarKernel = std::function<void(const ScalarArgs& args, Rows rows, Vecto
 
 class ScalarFunction {
  public:
-  ScalarFunction(std::string name, Type result_type, ScalarKernel kernel, bool strict = true)
+  // `is_volatile`: every call may answer differently and may change state
+  // (nextval): never folded to a constant, called once per row in row order.
+  ScalarFunction(std::string name, Type result_type, ScalarKernel kernel, bool strict = true,
+                 bool is_volatile = false)
       : name_(std::move(name)),
         result_type_(result_type),
         kernel_(std::move(kernel)),
-        strict_(strict) {}
+        strict_(strict),
+        volatile_(is_volatile) {}
 
   const std::string& name() const { return name_; }
   const Type& result_type() const { return result_type_; }
   bool strict() const { return strict_; }
+  bool is_volatile() const { return volatile_; }
 
   // Runs the kernel with the strictness rule applied: `out` is an owned
   // vector of result_type(); its NULL bitmap is set here for the rows.
@@ -118,14 +123,15 @@ class ScalarFunction {
   Type result_type_;
   ScalarKernel kernel_;
   bool strict_;
+  bool volatile_;
 };
 
 using ScalarFunctionPtr = std::shared_ptr<const ScalarFunction>;
 
 inline ScalarFunctionPtr MakeScalarFunction(std::string name, Type result_type, ScalarKernel kernel,
-                                            bool strict = true) {
+                                            bool strict = true, bool is_volatile = false) {
   return std::make_shared<const ScalarFunction>(std::move(name), result_type, std::move(kernel),
-                                                strict);
+                                                strict, is_volatile);
 }
 
 // What a bind callback may look at besides its arguments.

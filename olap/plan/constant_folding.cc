@@ -7,6 +7,7 @@
 #include "olap/common/data_chunk.h"
 #include "olap/execution/operator/physical_chunk_block.h"
 #include "olap/expression/expression_executor.h"
+#include "olap/expression/scalar_function.h"
 #include "olap/plan/logical_util.h"
 #include "storage/error.h"
 
@@ -16,6 +17,7 @@ namespace {
 
 bool Foldable(const Expression& e) {
   if (e.kind == ExprKind::kColumnRef || e.kind == ExprKind::kConstant) return false;
+  if (e.kind == ExprKind::kFunction && e.function->is_volatile()) return false;
   for (const ExprPtr& c : e.children) {
     if (c && c->kind != ExprKind::kConstant) return false;
   }

@@ -10,8 +10,9 @@ namespace forktail {
 
 // Folds the constant subexpressions of `e` (evaluated once, on a one-row
 // chunk; an expression that raises stays unfolded, so the error comes at run
-// time, if a row evaluates it) and the Boolean identities that hold under
-// three-valued logic (TRUE AND x = x, FALSE AND x = FALSE, ...).
+// time, if a row evaluates it; a volatile function such as nextval stays a
+// call) and the Boolean identities that hold under three-valued logic (TRUE
+// AND x = x, FALSE AND x = FALSE, ...).
 ExprPtr FoldExpression(ExprPtr e);
 // FoldExpression on every expression of the tree; drops conditions that
 // folded to TRUE.

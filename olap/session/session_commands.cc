@@ -200,6 +200,7 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
     // DDL it must see (TxnBlock::changed_schema).
     BindOptions options;
     options.parameter_types = types;
+    options.session = catalog_session_;
     BoundStatement bound;
     if (BlockChangedSchema()) {
       OnTxnThread([&](Transaction&) {

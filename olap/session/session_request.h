@@ -41,6 +41,8 @@ struct SqlSession::Request {
   // I/O and zone-dependent expressions use it, also when an optimistic
   // block runs it again at COMMIT after a later SET TIME ZONE.
   datetime::TimeZonePtr time_zone;
+  // The session as the binder sees it (BindOptions::session).
+  std::shared_ptr<const CatalogSession> catalog_session;
 
   // The query a statement holds (DECLARE ... FOR query, COPY (query) TO) as
   // a request of its own: the same text, parameters and ownership.
@@ -56,6 +58,7 @@ struct SqlSession::Request {
     options.parameter_types = parameter_types;
     options.parameters = parameters;
     options.transaction_timestamp = transaction_timestamp;
+    options.session = catalog_session;
     return options;
   }
 };

@@ -1,8 +1,11 @@
 #include "olap/session/sql_session.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "olap/parser/ast.h"
+#include "olap/plan/catalog/system_catalog.h"
 #include "olap/plan/planner/index_selection.h"
 #include "olap/plan/planner/planner.h"
 #include "olap/session/block/optimistic_block.h"
@@ -125,6 +128,10 @@ bool ReadsThroughIndexes(const PreBoundStatement& pre, const Catalog& schemas) {
 SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
     : engine_(engine),
       options_(std::move(options)),
+      catalog_session_(std::make_shared<const CatalogSession>(CatalogSession{
+          options_.user, options_.database,
+          options_.backend_pid != 0 ? options_.backend_pid : static_cast<int32_t>(getpid()),
+          options_.backends})),
       parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)),
       cursors_(std::make_unique<CursorSet>()) {
   if (!options_.time_zone.empty()) parameters_->Set("TimeZone", options_.time_zone);
@@ -299,6 +306,7 @@ StatementResult SqlSession::Route(const Request& arrived) {
       if (engine_.database().log_failed()) ThrowLogFailed(engine_.database().health());
   }
   Request request = arrived;
+  request.catalog_session = catalog_session_;
   if (InBlock()) request.transaction_timestamp = block_timestamp_;
   if (!request.time_zone) request.time_zone = SessionTimeZone();
   datetime::ScopedTimeZone zone(request.time_zone);
@@ -556,6 +564,7 @@ StatementResult SqlSession::Read(const Request& request) {
   }
   // Bound once here: the point shape and the table-free test both read it.
   std::optional<PreBoundStatement> bound = PreBindRequest(request);
+  if (bound && bound->bound.uses_server_state) return ReadServerState(request, *bound);
   const bool point = bound && bound->point_select;
   const bool table_free = bound && !point && ReadsNoTable(*bound);
   std::shared_ptr<const PreBoundStatement> pre;  // kept only for a point SELECT
@@ -604,6 +613,31 @@ StatementResult SqlSession::Read(const Request& request) {
   return RunStatement(request, /*writes=*/false, [&](Transaction& txn, const Request& r) {
     return ExecuteRead(txn, r, pre.get());
   });
+}
+
+// pg_stat_activity, pg_cancel_backend, pg_terminate_backend: answered in
+// this process (the backends are here, not in a snapshot) and off the
+// transaction thread, so that a backend holding it stays visible and
+// cancellable. Such a read is not part of a block's recorded reads: it
+// reads no table, and what it shows is no data a COMMIT could validate.
+StatementResult SqlSession::ReadServerState(const Request& request,
+                                            const PreBoundStatement& bound) {
+  if (!ReadsNoTable(bound)) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "a query that reads pg_stat_activity or calls pg_cancel_backend or "
+                  "pg_terminate_backend cannot read tables or views in Forktail");
+  }
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  QueryRunContext context = RunContext();
+  if (schemas) context.catalog = schemas.get();
+  context.scheduler = &ImmediateScheduler();
+  context.parallelism = 1;
+  if (!schemas) {
+    return RunStatement(request, /*writes=*/false, [&](Transaction&, const Request& r) {
+      return RunQueryStatement(*r.statement, r.Bind(), context);
+    });
+  }
+  return RunQueryStatement(*request.statement, request.Bind(), context);
 }
 
 void SqlSession::Cancel() {

@@ -61,6 +61,9 @@ namespace sql {
 struct Statement;
 }  // namespace sql
 
+class BackendDirectory;
+struct CatalogSession;
+
 enum class TxnStatus : char { kIdle = 'I', kInBlock = 'T', kFailed = 'E' };
 
 struct SessionOptions {
@@ -74,6 +77,13 @@ struct SessionOptions {
   // at most N ms old that holds the session's own last commit will do
   // (SET forktail.max_snapshot_age_ms = N).
   uint32_t max_snapshot_age_ms = 0;
+  // The backend's process ID as clients know it (BackendKeyData;
+  // pg_backend_pid()); 0: this process's.
+  int32_t backend_pid = 0;
+  // The server's backends (pg_stat_activity, pg_cancel_backend,
+  // pg_terminate_backend); null: none (an embedded session). Outlives the
+  // session.
+  BackendDirectory* backends = nullptr;
 };
 
 // What Prepare returns and Describe answers.
@@ -180,6 +190,7 @@ class SqlSession {
   StatementResult TransactionControl(const sql::Statement& statement);
   StatementResult SessionCommand(const sql::Statement& statement);
   StatementResult Read(const Request& request);
+  StatementResult ReadServerState(const Request& request, const PreBoundStatement& bound);
   StatementResult ReadFromSnapshot(const Request& request);
   StatementResult Write(const Request& request);
   // Runs `body` for `request` on the transaction thread: as a recorded step
@@ -232,6 +243,9 @@ class SqlSession {
 
   SqlFrontend& engine_;
   SessionOptions options_;
+  // What the binder tells current_user, pg_backend_pid() and
+  // pg_stat_activity (options_ as the catalog sees them).
+  std::shared_ptr<const CatalogSession> catalog_session_;
   std::unique_ptr<SessionParameters> parameters_;
   std::unique_ptr<TxnBlock> block_;              // the implicit block of a multi-statement string
   std::unique_ptr<OptimisticBlock> optimistic_;  // BEGIN ... COMMIT

@@ -129,10 +129,22 @@ std::optional<TupleId> Table::FindKey(const std::vector<Value>& key, uint64_t ha
   return index_.Find(hash, [&](TupleId tid) { return KeyEquals(tid, key); });
 }
 
-void Table::ThrowDuplicateKey() const {
-  throw DbError(
-      sqlstate::kUniqueViolation,
-      fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", schema_.name));
+std::string Table::KeyText(const std::vector<ColumnId>& columns,
+                           const std::vector<Value>& values) const {
+  std::string names, shown;
+  for (size_t i = 0; i < columns.size(); i++) {
+    names += (i ? ", " : "") + schema_.column(columns[i]).name;
+    shown += (i ? ", " : "") + (values[i].is_null() ? std::string("null") : values[i].ToString());
+  }
+  return "(" + names + ")=(" + shown + ")";
+}
+
+void Table::ThrowDuplicateKey(const std::vector<Value>& key) const {
+  // PostgreSQL's DETAIL line travels in the message, as COPY's CONTEXT does.
+  throw DbError(sqlstate::kUniqueViolation,
+                fmt::format("duplicate key value violates unique constraint \"{}_pkey\"\nDETAIL:  "
+                            "Key {} already exists.",
+                            schema_.name, KeyText(schema_.primary_key, key)));
 }
 
 uint32_t Table::StringBytes(const Row& row) const {
@@ -237,11 +249,11 @@ Table::CheckedRow Table::CheckInsert(const Row& row) const {
   if (has_key()) {
     std::vector<Value> key = KeyOf(checked.row);
     checked.key_hash = KeyHash(key);
-    if (FindKey(key, checked.key_hash)) ThrowDuplicateKey();
+    if (FindKey(key, checked.key_hash)) ThrowDuplicateKey(key);
   }
   if (!secondary_.empty()) {
     checked.index_keys = IndexKeysOf(checked.row);
-    CheckUniqueIndexes(checked.index_keys, kInvalidTupleId);
+    CheckUniqueIndexes(checked.index_keys, checked.row, kInvalidTupleId);
   }
   CheckRowSize(StringBytes(checked.row));
   return checked;

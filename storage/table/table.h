@@ -214,7 +214,11 @@ class Table {
   uint64_t StoredKeyHash(TupleId tid) const;
   bool KeyEquals(TupleId tid, const std::vector<Value>& key) const;
   std::optional<TupleId> FindKey(const std::vector<Value>& key, uint64_t hash) const;
-  [[noreturn]] void ThrowDuplicateKey() const;
+  // 23505 for a row whose `key` (the primary key's values) another row has,
+  // with PostgreSQL's DETAIL line.
+  [[noreturn]] void ThrowDuplicateKey(const std::vector<Value>& key) const;
+  // "(a, b)=(1, x)": columns and values as PostgreSQL's key DETAIL lines show them.
+  std::string KeyText(const std::vector<ColumnId>& columns, const std::vector<Value>& values) const;
   uint32_t StringBytes(const Row& row) const;
   void CheckRowSize(uint32_t string_bytes) const;
   // Appends an empty block whose layout suits the rows so far and a first row
@@ -237,7 +241,7 @@ class Table {
   IndexKeys StoredIndexKeys(TupleId tid) const;
   // 23505 if a unique index already holds `keys` for a row other than `self`
   // (indexes where only_changed is given and false are skipped).
-  void CheckUniqueIndexes(const IndexKeys& keys, TupleId self,
+  void CheckUniqueIndexes(const IndexKeys& keys, const Row& row, TupleId self,
                           const std::vector<bool>* only_changed = nullptr) const;
   void IndexRow(const IndexKeys& keys, TupleId tid);
   void UnindexRow(const IndexKeys& keys, TupleId tid);

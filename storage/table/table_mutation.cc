@@ -60,7 +60,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     new_key = key_touched ? KeyOf(new_row) : old_key;
     new_hash = KeyHash(new_key);
     key_changed = key_touched && !SameKey(old_key, new_key);
-    if (key_changed && FindKey(new_key, new_hash)) ThrowDuplicateKey();
+    if (key_changed && FindKey(new_key, new_hash)) ThrowDuplicateKey(new_key);
   }
   IndexKeys old_index_keys, new_index_keys;
   std::vector<bool> index_changed;
@@ -70,7 +70,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     for (size_t i = 0; i < secondary_.size(); i++) {
       index_changed.push_back(old_index_keys[i] != new_index_keys[i]);
     }
-    CheckUniqueIndexes(new_index_keys, tid, &index_changed);
+    CheckUniqueIndexes(new_index_keys, new_row, tid, &index_changed);
   }
   BlockRef block = directory_.Pin(tid.block);
   bool fits = new_string_bytes <= block->heap_free();

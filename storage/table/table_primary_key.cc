@@ -46,16 +46,11 @@ void Table::AddPrimaryKey(const std::vector<ColumnId>& key) {
   });
   if (duplicate) {
     schema_.primary_key.clear();
-    std::string names, values;
-    for (size_t i = 0; i < key.size(); i++) {
-      names += (i ? ", " : "") + schema_.column(key[i]).name;
-      values += (i ? ", " : "") + (*duplicate)[i].ToString();
-    }
     // PostgreSQL's DETAIL line travels in the message, as COPY's CONTEXT does.
     throw DbError(sqlstate::kUniqueViolation,
-                  fmt::format("could not create unique index \"{}_pkey\"\nDETAIL:  Key ({})=({}) "
-                              "is duplicated.",
-                              schema_.name, names, values));
+                  fmt::format("could not create unique index \"{}_pkey\"\nDETAIL:  Key {} is "
+                              "duplicated.",
+                              schema_.name, KeyText(key, *duplicate)));
   }
   for (ColumnId c : key) schema_.columns[c.value()].not_null = true;
   index_ = std::move(built);

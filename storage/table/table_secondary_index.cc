@@ -43,15 +43,19 @@ Table::IndexKeys Table::StoredIndexKeys(TupleId tid) const {
   return keys;
 }
 
-void Table::CheckUniqueIndexes(const IndexKeys& keys, TupleId self,
+void Table::CheckUniqueIndexes(const IndexKeys& keys, const Row& row, TupleId self,
                                const std::vector<bool>* only_changed) const {
   for (size_t i = 0; i < secondary_.size(); i++) {
     if (!schema_.indexes[i].unique) continue;
     if (only_changed != nullptr && !(*only_changed)[i]) continue;
     if (secondary_[i].FindOther(keys[i], self)) {
-      throw DbError(sqlstate::kUniqueViolation,
-                    fmt::format("duplicate key value violates unique constraint \"{}\"",
-                                schema_.indexes[i].name));
+      std::vector<Value> values;
+      for (ColumnId c : schema_.indexes[i].columns) values.push_back(row[c.value()]);
+      throw DbError(
+          sqlstate::kUniqueViolation,
+          fmt::format("duplicate key value violates unique constraint \"{}\"\nDETAIL:  "
+                      "Key {} already exists.",
+                      schema_.indexes[i].name, KeyText(schema_.indexes[i].columns, values)));
     }
   }
 }
@@ -95,16 +99,11 @@ void Table::AddIndex(IndexDef def) {
     }
   });
   if (duplicate) {
-    std::string names, shown;
-    for (size_t i = 0; i < def.columns.size(); i++) {
-      names += (i ? ", " : "") + schema_.column(def.columns[i]).name;
-      shown += (i ? ", " : "") + (*duplicate)[i].ToString();
-    }
     // PostgreSQL's DETAIL line travels in the message, as COPY's CONTEXT does.
-    throw DbError(sqlstate::kUniqueViolation,
-                  fmt::format("could not create unique index \"{}\"\nDETAIL:  Key ({})=({}) is "
-                              "duplicated.",
-                              def.name, names, shown));
+    throw DbError(
+        sqlstate::kUniqueViolation,
+        fmt::format("could not create unique index \"{}\"\nDETAIL:  Key {} is duplicated.",
+                    def.name, KeyText(def.columns, *duplicate)));
   }
   schema_.indexes.push_back(std::move(def));
   secondary_.push_back(std::move(built));

@@ -1,10 +1,10 @@
 // psql's catalog commands (\dt, \d, \di, \dn, \l, \df, \d TABLE) against `forktail
 // serve`: psql sends its plain SQL over pg_catalog and prints what it gets;
 // the output must equal e2e/psql_catalog.expected, which is what PostgreSQL
-// 15 prints for the same tables (e2e/psql_catalog.sql) when the user and the
-// database are both "forktail" (Forktail's one role and one database; see
-// olap/plan/catalog/system_catalog.h), except for \l (Forktail has one database, no
-// templates, collation C). Tables with foreign keys: e2e/psql_foreign_keys.sql.
+// 15 prints for the same tables (e2e/psql_catalog.sql) when user "tester"
+// created them in database "db" (Forktail's one role and one database take
+// the names the client logged in with; see olap/plan/catalog/system_catalog.h),
+// except for \l (Forktail has one database, no templates, collation C). Tables with foreign keys: e2e/psql_foreign_keys.sql.
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -87,7 +87,7 @@ TEST_F(PsqlCatalog, CatalogQueries) {
   ASSERT_EQ(setup.exit_code, 0) << setup.output;
   EXPECT_EQ(PsqlValue("SELECT 'items'::regclass::oid, 'items'::regclass::oid::regclass, "
                       "current_database(), current_user"),
-            "16392|items|forktail|forktail");
+            "16392|items|db|tester");
   EXPECT_EQ(PsqlValue("SELECT count(*) FROM information_schema.columns WHERE table_name = "
                       "'items'"),
             "9");

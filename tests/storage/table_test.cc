@@ -82,7 +82,8 @@ TEST(Table, InsertErrorsChangeNothing) {
   t.Insert(Account(1, "ann", 100));
   Fingerprint before = Print(t);
   ExpectError([&] { t.Insert(Account(1, "again", 5)); }, sqlstate::kUniqueViolation,
-              "duplicate key value violates unique constraint \"accounts_pkey\"");
+              "duplicate key value violates unique constraint \"accounts_pkey\"\nDETAIL:  Key "
+              "(id)=(1) already exists.");
   ExpectError(
       [&] {
         t.Insert({Value::BigInt(2), Value::Null(Type::Text()), Value::Null(Type::Text()),
@@ -169,7 +170,8 @@ TEST(Table, UpdateInPlaceAndKeyChange) {
         t.Update(b, {{ColumnId(2), Value::Integer(1)}, {ColumnId(0), Value::BigInt(10)}});
       },
       sqlstate::kUniqueViolation,
-      "duplicate key value violates unique constraint \"accounts_pkey\"");
+      "duplicate key value violates unique constraint \"accounts_pkey\"\nDETAIL:  Key (id)=(10) "
+      "already exists.");
   ExpectError(
       [&] {
         t.Update(b, {{ColumnId(2), Value::Integer(1)}, {ColumnId(1), Value::Null(Type::Text())}});

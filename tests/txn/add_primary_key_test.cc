@@ -53,7 +53,9 @@ TEST(AddPrimaryKey, BuildsTheIndexOverExistingRowsAndEnforcesIt) {
   EXPECT_FALSE(Lookup(*db, 1001).has_value());
   TxnResult dup = db->Run([](Transaction& txn) { txn.Insert("acc", Acc(5, 1)); });
   EXPECT_EQ(dup.sqlstate, "23505");
-  EXPECT_EQ(dup.message, "duplicate key value violates unique constraint \"acc_pkey\"");
+  EXPECT_EQ(dup.message,
+            "duplicate key value violates unique constraint \"acc_pkey\"\nDETAIL:  Key (aid)=(5) "
+            "already exists.");
   TxnResult null = db->Run([](Transaction& txn) {
     txn.Insert("acc", {Value::Null(Type::Integer()), Value::Integer(1), Value::Integer(0)});
   });

@@ -165,7 +165,9 @@ BoundStatement Binder::BindStatement(const sql::Statement& stmt) {
 BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
                     const BindOptions& options) {
   Binder binder(catalog, options);
-  return binder.BindStatement(statement);
+  BoundStatement bound = binder.BindStatement(statement);
+  bound.uses_server_state = binder.uses_server_state_;
+  return bound;
 }
 
 std::pair<uint32_t, ExprPtr> Binder::BindSetClause(const sql::SetClause& set,

@@ -25,6 +25,7 @@
 // the engine can evaluate them on the table's rows directly.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,6 +37,8 @@
 #include "storage/value/value.h"
 
 namespace forktail {
+
+struct CatalogSession;
 
 namespace sql {
 struct Statement;
@@ -57,6 +60,9 @@ struct BindOptions {
   // COMMIT). 0: the statement's own time (a statement outside a block is its
   // own transaction).
   int64_t transaction_timestamp = 0;
+  // Who binds (current_user, pg_backend_pid()) and the server's backends
+  // (pg_stat_activity, pg_cancel_backend); null: the defaults, no backends.
+  std::shared_ptr<const CatalogSession> session;
 };
 
 enum class BoundStatementKind : uint8_t {
@@ -133,6 +139,11 @@ struct BoundStatement {
 
   // Final types of $1..$n (declared or inferred).
   std::vector<Type> parameter_types;
+
+  // Reads pg_stat_activity or calls pg_cancel_backend / pg_terminate_backend:
+  // it must run in the server process, where BindOptions::session's
+  // backends are (the session runs it off the transaction thread).
+  bool uses_server_state = false;
 };
 
 // Throws DbError with PostgreSQL's SQLSTATE, message and position.

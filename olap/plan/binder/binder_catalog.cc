@@ -2,8 +2,11 @@
 // binder_catalog.h for why they are answered at bind time).
 #include "olap/plan/binder/binder_catalog.h"
 
+#include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -63,7 +66,79 @@ ExprPtr AsInteger(ExprPtr e, int position) {
   }
 }
 
-CatalogView View(const Binder& b) { return CatalogView(b.catalog(), CatalogSession{}); }
+// pg_stat_activity and the signal functions need the server's session
+// (BindOptions::session); a statement bound without one (in a snapshot
+// process, a view's definition) cannot use them.
+void RequireServerSession(Binder& binder, const std::string& what, int position) {
+  if (!binder.options().session) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  what +
+                      " can be used only in queries that read no tables (Forktail answers them "
+                      "in the server process)",
+                  position);
+  }
+  binder.MarkServerStateUse();
+}
+
+CatalogView View(const Binder& b) {
+  const std::shared_ptr<const CatalogSession>& session = b.options().session;
+  return CatalogView(b.catalog(), session ? *session : CatalogSession{});
+}
+
+// pg_cancel_backend(pid) / pg_terminate_backend(pid [, timeout]): signals a
+// backend through the server's directory when the row is evaluated (a
+// volatile call, never folded at bind time), true if it was there. With no
+// directory (an embedded session) there is no backend to signal: false, as
+// PostgreSQL answers for a PID that is not a backend's.
+ExprPtr SignalBackend(Binder& binder, const std::string& name, std::vector<ExprPtr> args,
+                      int position) {
+  RequireServerSession(binder, name + "()", position);
+  const std::shared_ptr<const CatalogSession>& session = binder.options().session;
+  BackendDirectory* backends = session ? session->backends : nullptr;
+  const bool terminate = name == "pg_terminate_backend";
+  for (ExprPtr& a : args) a = AsInteger(std::move(a), position);
+  ScalarKernel kernel = [backends, terminate](const ScalarArgs& a, Rows rows, Vector* out) {
+    uint8_t* o = out->mutable_data<uint8_t>();
+    ForEachRow(rows, [&](uint32_t i) {
+      const int64_t pid = a[0]->type().id == TypeId::kBigInt     ? a[0]->data<int64_t>()[i]
+                          : a[0]->type().id == TypeId::kSmallInt ? a[0]->data<int16_t>()[i]
+                                                                 : a[0]->data<int32_t>()[i];
+      int64_t timeout_ms = 0;
+      if (a.size() > 1) {
+        timeout_ms = a[1]->type().id == TypeId::kBigInt     ? a[1]->data<int64_t>()[i]
+                     : a[1]->type().id == TypeId::kSmallInt ? a[1]->data<int16_t>()[i]
+                                                            : a[1]->data<int32_t>()[i];
+        if (timeout_ms < 0) {
+          throw DbError(sqlstate::kInvalidParameterValue, "\"timeout\" must not be negative");
+        }
+      }
+      bool done = false;
+      if (backends != nullptr && pid == static_cast<int32_t>(pid)) {
+        const auto p = static_cast<int32_t>(pid);
+        done = terminate ? backends->Terminate(p) : backends->Cancel(p);
+        // With a timeout, PostgreSQL waits for the backend to be gone.
+        if (done && terminate && timeout_ms > 0) {
+          auto gone = [&] {
+            for (const BackendActivity& b : backends->List()) {
+              if (b.pid == p) return false;
+            }
+            return true;
+          };
+          const auto deadline =
+              std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+          while (!gone() && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          done = gone();
+        }
+      }
+      o[i] = done ? 1 : 0;
+    });
+  };
+  return Function(MakeScalarFunction(name, Type::Boolean(), std::move(kernel), /*strict=*/true,
+                                     /*is_volatile=*/true),
+                  std::move(args));
+}
 
 bool IsIntegerText(const std::string& s) {
   if (s.empty()) return false;
@@ -90,6 +165,7 @@ LogicalOpPtr BindSystemRelation(Binder& binder, const SystemRelationDef& def,
     rel->columns.push_back(col);
     rel->hidden.push_back(false);
   }
+  if (def.name == "pg_stat_activity") RequireServerSession(binder, def.name, 0);
   for (Row& row : View(binder).Rows(def)) {
     std::vector<ExprPtr> exprs;
     for (Value& v : row) exprs.push_back(Constant(std::move(v)));
@@ -247,10 +323,21 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     } else if (name == "version") {
       *out = Constant(Value::Text("PostgreSQL 15.0 (Forktail) on x86_64-pc-linux-gnu, 64-bit"));
     } else if (name == "pg_backend_pid") {
-      *out = Constant(Value::Integer(0));
+      *out = Constant(Value::Integer(session.backend_pid));
     } else {
       return false;
     }
+    return true;
+  }
+  if ((name == "pg_cancel_backend" && n == 1) || (name == "pg_terminate_backend" && n <= 2)) {
+    Type int_hint = Type::Integer();
+    std::vector<ExprPtr> args;
+    args.push_back(arg(0, int_hint));
+    if (n == 2) {
+      Type bigint_hint = Type::BigInt();
+      args.push_back(arg(1, bigint_hint));
+    }
+    *out = SignalBackend(binder, name, std::move(args), call.position);
     return true;
   }
   if (name == "pg_table_is_visible" && n == 1) {

@@ -227,6 +227,10 @@ class Binder {
   std::map<uint32_t, std::string> display_;
   std::map<uint32_t, int> ref_position_;
   const Catalog& catalog() const { return catalog_; }
+  const BindOptions& options() const { return options_; }
+  // The statement must run where the server's backends are
+  // (BoundStatement::uses_server_state).
+  void MarkServerStateUse() { uses_server_state_ = true; }
 
   // Output name of a select item as PostgreSQL derives it.
   static std::string OutputName(const sql::Expr& e);
@@ -270,6 +274,8 @@ class Binder {
 
   const Catalog& catalog_;
   const BindOptions& options_;
+  // BoundStatement::uses_server_state (binder_catalog.cc sets it).
+  bool uses_server_state_ = false;
   uint32_t next_id_ = 1;
   int64_t statement_timestamp_ = 0;  // FunctionContext()
   std::vector<std::optional<Type>> param_types_;

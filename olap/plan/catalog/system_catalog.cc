@@ -50,6 +50,16 @@ class RowBuilder {
     row_[def_.Column(column)] = Value::String(t, std::move(v));
     return *this;
   }
+  RowBuilder& Null(const char* column) {
+    const Type& t = def_.columns[def_.Column(column)].type;
+    row_[def_.Column(column)] = Value::Null(t);
+    return *this;
+  }
+  // Microseconds since 1970-01-01 UTC; 0 is NULL.
+  RowBuilder& Time(const char* column, int64_t micros) {
+    if (micros != 0) row_[def_.Column(column)] = Value::Timestamp(micros);
+    return *this;
+  }
   Row Done() { return std::move(row_); }
 
  private:
@@ -598,6 +608,27 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       b.Int("oid", oid).Str("spcname", oid == kDefaultTablespace ? "pg_default" : "pg_global");
       b.Int("spcowner", kSuperuserRole);
       add(b);
+    }
+  } else if (n == "pg_stat_activity") {
+    if (session_.backends != nullptr) {
+      for (const BackendActivity& a : session_.backends->List()) {
+        RowBuilder b(def);
+        b.Int("datid", kDatabase).Str("datname", a.database).Int("pid", a.pid);
+        b.Null("leader_pid").Int("usesysid", kSuperuserRole).Str("usename", a.user);
+        b.Str("application_name", a.application_name);
+        if (!a.client_addr.empty()) b.Str("client_addr", a.client_addr);
+        b.Int("client_port", a.client_port);
+        b.Time("backend_start", a.backend_start).Time("xact_start", a.xact_start);
+        b.Time("query_start", a.query_start).Time("state_change", a.state_change);
+        if (a.state.empty()) {
+          b.Null("state");
+        } else {
+          b.Str("state", a.state);
+        }
+        b.Null("backend_xid").Null("backend_xmin").Str("query", a.query);
+        b.Str("backend_type", "client backend");
+        add(b);
+      }
     }
   } else if (n == "pg_settings") {
     const std::pair<const char*, const char*> settings[] = {

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "olap/plan/catalog/backend_directory.h"
 #include "storage/table/catalog.h"
 #include "storage/value/value.h"
 
@@ -84,10 +85,14 @@ inline int32_t SecondaryIndexOid(TableId id, size_t position) {
 }  // namespace catalog_oid
 
 // Who is asking: the session's user and database (what current_user and
-// current_database() answer, and the owner / name the views show).
+// current_database() answer, and the owner / name the views show), its
+// backend's pid and the server's backends (null where there are none to
+// show: an embedded session, a snapshot process).
 struct CatalogSession {
   std::string user = "forktail";
   std::string database = "forktail";
+  int32_t backend_pid = 0;
+  BackendDirectory* backends = nullptr;
 };
 
 // A relation as pg_class shows it: a user table, its primary key index, or

@@ -122,7 +122,8 @@ TEST_F(AlterTableTest, RollbackAndFailuresLeaveTheTableAsItWas) {
   // The unique index still holds after a rewrite.
   Run("ALTER TABLE t ALTER COLUMN a TYPE bigint");
   ExpectDbError([&] { Run("INSERT INTO t VALUES (3, 10)"); }, "23505",
-                "duplicate key value violates unique constraint \"t_a_key\"");
+                "duplicate key value violates unique constraint \"t_a_key\"\nDETAIL:  Key (a)=(10) "
+                "already exists.");
   Run("BEGIN");
   Run("ALTER TABLE t RENAME TO t2");
   Run("ALTER TABLE t2 RENAME COLUMN a TO aa");
@@ -159,7 +160,8 @@ TEST_F(AlterTableTest, ChangesSurviveReplayAndCheckpoint) {
                   "new row for relation \"t\" violates check constraint \"cc_positive\"\nDETAIL:  "
                   "Failing row contains (1, v1, -1, 1).");
     ExpectDbError([&] { Run("INSERT INTO t (id, b) VALUES (6000, 'v1')"); }, "23505",
-                  "duplicate key value violates unique constraint \"t_b_key\"");
+                  "duplicate key value violates unique constraint \"t_b_key\"\nDETAIL:  Key "
+                  "(b)=(v1) already exists.");
   }
   // The identity counter moved on: the two failed INSERTs drew 2574 and
   // 2575 (a failed statement does not give a value back, as with sequences).

@@ -170,7 +170,8 @@ TEST_F(OptimisticBlockTest, AnErrorFailsTheBlockAndNothingIsApplied) {
   Run("BEGIN");
   Run("UPDATE acct SET balance = 0 WHERE id = 1");
   ExpectDbError([&] { Run("INSERT INTO acct VALUES (1, 0, 0)"); }, "23505",
-                "duplicate key value violates unique constraint \"acct_pkey\"");
+                "duplicate key value violates unique constraint \"acct_pkey\"\nDETAIL:  Key "
+                "(id)=(1) already exists.");
   EXPECT_EQ(session_->status(), TxnStatus::kFailed);
   EXPECT_EQ(Run("ROLLBACK").command_tag, "ROLLBACK");
   EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("100"));

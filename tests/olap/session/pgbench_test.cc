@@ -36,7 +36,8 @@ TEST_F(EnginePgbenchTest, CopyFreezeThenAddPrimaryKey) {
             "UPDATE 1");
   EXPECT_THAT(Query("select abalance from pgbench_accounts where aid = 1234"), ElementsAre("5"));
   ExpectDbError([&] { Run("insert into pgbench_accounts values (7, 1, 0, '')"); }, "23505",
-                "duplicate key value violates unique constraint \"pgbench_accounts_pkey\"");
+                "duplicate key value violates unique constraint \"pgbench_accounts_pkey\"\nDETAIL: "
+                " Key (aid)=(7) already exists.");
   ExpectDbError([&] { Run("alter table pgbench_accounts add primary key (bid)"); }, "42P16",
                 "multiple primary keys for table \"pgbench_accounts\" are not allowed");
   ExpectDbError([&] { Run("copy pgbench_accounts from stdin with (freeze maybe)"); }, "42601",
@@ -60,7 +61,8 @@ TEST_F(EnginePgbenchTest, AddPrimaryKeyErrorsAndRollback) {
   Run("begin");
   Run("alter table pgbench_accounts add primary key (aid)");
   ExpectDbError([&] { Run("insert into pgbench_accounts values (5, 1, 0, '')"); }, "23505",
-                "duplicate key value violates unique constraint \"pgbench_accounts_pkey\"");
+                "duplicate key value violates unique constraint \"pgbench_accounts_pkey\"\nDETAIL: "
+                " Key (aid)=(5) already exists.");
   Run("rollback");
   EXPECT_EQ(Run("insert into pgbench_accounts values (5, 1, 0, '')").command_tag, "INSERT 0 1");
   Run("delete from pgbench_accounts where aid = 5 and bid = 1");
@@ -68,7 +70,8 @@ TEST_F(EnginePgbenchTest, AddPrimaryKeyErrorsAndRollback) {
   Run("alter table pgbench_accounts add primary key (aid)");
   Run("commit");
   ExpectDbError([&] { Run("insert into pgbench_accounts values (6, 1, 0, '')"); }, "23505",
-                "duplicate key value violates unique constraint \"pgbench_accounts_pkey\"");
+                "duplicate key value violates unique constraint \"pgbench_accounts_pkey\"\nDETAIL: "
+                " Key (aid)=(6) already exists.");
 }
 
 // pgbench -M prepared -c 2 -j 1: client B's first Parse arrives while client

@@ -63,15 +63,19 @@ TEST_F(EngineSessionTest, InsertSelectUpdateDelete) {
 
 TEST_F(EngineSessionTest, ConstraintViolationsLeaveNothingBehind) {
   ExpectDbError([&] { Run("INSERT INTO item VALUES (10, 'x', 0), (1, 'dup', 0)"); }, "23505",
-                "duplicate key value violates unique constraint \"item_pkey\"");
+                "duplicate key value violates unique constraint \"item_pkey\"\nDETAIL:  Key "
+                "(id)=(1) already exists.");
   ExpectDbError([&] { Run("UPDATE item SET id = 1 WHERE id = 2"); }, "23505",
-                "duplicate key value violates unique constraint \"item_pkey\"");
+                "duplicate key value violates unique constraint \"item_pkey\"\nDETAIL:  Key "
+                "(id)=(1) already exists.");
   ExpectDbError([&] { Run("INSERT INTO item VALUES (NULL, 'x', 0)"); }, "23502",
                 "null value in column \"id\" of relation \"item\" violates not-null constraint");
   // A multi-statement string is one implicit transaction.
   ExpectDbError(
       [&] { Run("INSERT INTO item VALUES (20, 'y', 0); INSERT INTO item VALUES (2, 'dup', 0)"); },
-      "23505", "duplicate key value violates unique constraint \"item_pkey\"");
+      "23505",
+      "duplicate key value violates unique constraint \"item_pkey\"\nDETAIL:  Key (id)=(2) already "
+      "exists.");
   EXPECT_THAT(Items(), ElementsAre("1|apple|1.50", "2|pear|2.25", "3||"));
   EXPECT_EQ(session_->status(), TxnStatus::kIdle);
 }
@@ -114,7 +118,8 @@ TEST_F(EngineSessionTest, ErrorInBlockAbortsUntilRollback) {
   // COMMIT of a failed block answers ROLLBACK.
   Run("BEGIN");
   ExpectDbError([&] { Run("INSERT INTO item VALUES (1, 'dup', 0)"); }, "23505",
-                "duplicate key value violates unique constraint \"item_pkey\"");
+                "duplicate key value violates unique constraint \"item_pkey\"\nDETAIL:  Key "
+                "(id)=(1) already exists.");
   EXPECT_EQ(Run("COMMIT").command_tag, "ROLLBACK");
   EXPECT_THAT(Query("SELECT count(*) FROM item"), ElementsAre("3"));
 }
@@ -262,7 +267,9 @@ TEST_F(EngineSessionTest, ReturningGivesTheRowsWritten) {
   EXPECT_EQ(r.rows[0][2].ToString(), "1.00");  // the removed row
   // A statement that fails returns nothing and writes nothing.
   ExpectDbError([&] { Run("INSERT INTO item VALUES (10, 'a', 1), (1, 'b', 1) RETURNING id"); },
-                "23505", "duplicate key value violates unique constraint \"item_pkey\"");
+                "23505",
+                "duplicate key value violates unique constraint \"item_pkey\"\nDETAIL:  Key "
+                "(id)=(1) already exists.");
   EXPECT_THAT(Items(), ElementsAre("1|apple|1.50", "2|pear|2.25", "3||"));
 }
 
