@@ -273,15 +273,21 @@ void RegisterNow(FunctionRegistry& r, const char* name, NowKind kind) {
 // statement reading it gives another answer when an optimistic block's
 // COMMIT runs it again, docs/client_contract.md).
 void RegisterClockTimestamp(FunctionRegistry& r) {
-  r.Register("clock_timestamp", {}, Type::TimestampTz(),
-             [](const ScalarArgs&, Rows rows, Vector* out) {
-               int64_t* o = out->mutable_data<int64_t>();
-               ForEachRow(rows, [&](uint32_t i) {
-                 o[i] = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-               });
-             });
+  FunctionOverload o;
+  o.bind = [](const FunctionBindContext&, std::vector<ExprPtr>&) {
+    return MakeScalarFunction(
+        "clock_timestamp", Type::TimestampTz(),
+        [](const ScalarArgs&, Rows rows, Vector* out) {
+          int64_t* o = out->mutable_data<int64_t>();
+          ForEachRow(rows, [&](uint32_t i) {
+            o[i] = std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+          });
+        },
+        /*strict=*/true, /*is_volatile=*/true);  // never folded at bind time
+  };
+  r.Register("clock_timestamp", std::move(o));
 }
 
 // date_part(text, date), PostgreSQL's SQL function over the date's
