@@ -6,7 +6,6 @@ namespace forktail::redo {
 namespace {
 
 constexpr uint8_t kNullBit = 0x80;
-constexpr uint8_t kMaxTypeId = static_cast<uint8_t>(TypeId::kTimestamp);
 
 void PutFixed(std::string* out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; i++) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -210,7 +209,7 @@ bool Decoder::ReadBytes(std::string* s) {
 }
 
 bool Decoder::ReadType(uint8_t type_id, Type* type) {
-  if (type_id > kMaxTypeId) return false;
+  if (!IsKnownTypeId(type_id)) return false;
   *type = Type{static_cast<TypeId>(type_id)};
   if (type->id == TypeId::kDecimal) {
     uint8_t p, s;
@@ -277,8 +276,14 @@ bool Decoder::ReadValue(Value* v) {
     case TypeId::kDate:
       *v = Value::Date(static_cast<int32_t>(i));
       break;
-    default:
+    case TypeId::kTimestamp:
       *v = Value::Timestamp(i);
+      break;
+    case TypeId::kTimestampTz:
+      *v = Value::TimestampTz(i);
+      break;
+    default:
+      return false;
   }
   return true;
 }

@@ -63,7 +63,11 @@ struct BackendSessionOptions {
   std::string database;
   std::string application_name;
   std::string options;  // the startup packet's "options" (e.g. "-c key=value")
-  int32_t pid = 0;      // as BackendKeyData tells the client (pg_backend_pid())
+  // The startup packet's TimeZone (pgJDBC sends the JVM's zone) or the one
+  // its "options" set (-c TimeZone=...), applied as SET TimeZone; empty: the
+  // default.
+  std::string time_zone;
+  int32_t pid = 0;  // as BackendKeyData tells the client (pg_backend_pid())
   // The server's backends (pg_stat_activity, pg_cancel_backend); outlives
   // the session.
   BackendDirectory* backends = nullptr;

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include <unistd.h>
@@ -32,6 +33,40 @@ constexpr ReportedParameter kReported[] = {
     {"session_authorization", ""}, {"standard_conforming_strings", "on"},
     {"TimeZone", "UTC"},
 };
+
+// The TimeZone a startup packet's "options" sets ("-c TimeZone=Asia/Tokyo",
+// "--timezone=UTC", as libpq's PGOPTIONS or psycopg's options= send it);
+// words split at unescaped blanks, a backslash escapes the next character.
+// Empty if none; the other settings there are not read.
+std::string TimeZoneFromOptions(std::string_view options) {
+  std::vector<std::string> words(1);
+  for (size_t i = 0; i < options.size(); ++i) {
+    char c = options[i];
+    if (c == '\\' && i + 1 < options.size()) {
+      words.back() += options[++i];
+    } else if (c == ' ' || c == '\t') {
+      if (!words.back().empty()) words.emplace_back();
+    } else {
+      words.back() += c;
+    }
+  }
+  std::string zone;
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string setting;
+    if (words[i] == "-c" && i + 1 < words.size()) {
+      setting = words[++i];
+    } else if (words[i].rfind("-c", 0) == 0 && words[i].size() > 2 && words[i][2] != '-') {
+      setting = words[i].substr(2);
+    } else if (words[i].rfind("--", 0) == 0) {
+      setting = words[i].substr(2);
+    }
+    size_t eq = setting.find('=');
+    if (eq != std::string::npos && strcasecmp(setting.substr(0, eq).c_str(), "timezone") == 0) {
+      zone = setting.substr(eq + 1);
+    }
+  }
+  return zone;
+}
 
 int64_t NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -212,6 +247,11 @@ bool Connection::Startup() {
     if (name == "database") session_options_.database = value;
     if (name == "application_name") session_options_.application_name = value;
     if (name == "options") session_options_.options = value;
+    if (strcasecmp(name.c_str(), "TimeZone") == 0) session_options_.time_zone = value;
+  }
+  // PostgreSQL applies "options" after the packet's own parameters.
+  if (std::string zone = TimeZoneFromOptions(session_options_.options); !zone.empty()) {
+    session_options_.time_zone = zone;
   }
   user_ = session_options_.user;
   if (user_.empty()) {
@@ -466,7 +506,9 @@ void Connection::HandleQuery(std::string_view body) {
         SendResultRows(r, formats, 0, r.rows.size());
       }
       EncodeCommandComplete(stream_.output(), r.command_tag);
-      if (r.command_tag == "SET" || r.command_tag == "RESET") ReportChangedParameters();
+      // Not only SET and RESET change what the client was told: ROLLBACK
+      // undoes a SET TIME ZONE, COMMIT ends a SET LOCAL, DISCARD ALL resets.
+      ReportChangedParameters();
     });
     if (copy) RunCopyIn(*copy);
     if (!any) EncodeEmpty(stream_.output(), 'I');
@@ -538,8 +580,16 @@ void Connection::RunCopyIn(const BackendResult& start) {
   }
 }
 
+datetime::TimeZonePtr Connection::SessionZone() const {
+  datetime::TimeZonePtr zone = datetime::TimeZone::Find(session_->GetParameter("TimeZone"));
+  return zone ? zone : datetime::TimeZone::Utc();
+}
+
 void Connection::SendResultRows(const BackendResult& result, const std::vector<int16_t>& formats,
                                 size_t begin, size_t end) {
+  // timestamptz text goes out in the session's zone as it is now (a SET
+  // TIME ZONE earlier in the same query string counts).
+  datetime::ScopedTimeZone zone(SessionZone());
   std::vector<std::optional<std::string>> fields(result.columns.size());
   for (size_t i = begin; i < end; ++i) {
     const Row& row = result.rows[i];

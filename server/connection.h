@@ -29,6 +29,7 @@
 #include "server/server_options.h"
 #include "server/socket_stream.h"
 #include "server/tls_context.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 
@@ -109,6 +110,8 @@ class Connection {
   // COPY ... TO STDOUT: CopyOutResponse, the CopyData messages, CopyDone.
   void SendCopyOut(const BackendCopyOut& copy);
   void ReadOrEnd(char* type, std::string_view* body);
+  // The session's TimeZone, for timestamptz text in and out.
+  datetime::TimeZonePtr SessionZone() const;
   void SendResultRows(const BackendResult& result, const std::vector<int16_t>& formats,
                       size_t begin, size_t end);
   void SendNotices(const BackendResult& result);

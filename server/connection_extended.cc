@@ -99,6 +99,7 @@ void Connection::HandleBind(std::string_view body) {
   if (!m.portal.empty() && portals_.count(m.portal)) {
     throw DbError("42P03", "portal " + Quoted(m.portal) + " already exists");
   }
+  datetime::ScopedTimeZone zone(SessionZone());  // timestamptz parameters in text
   Portal portal;
   portal.prepared = prepared;
   portal.statement = prepared->statement;
@@ -230,7 +231,7 @@ void Connection::HandleExecute(std::string_view body) {
   const BackendResult& r = portal.result;
   if (r.columns.empty()) {
     EncodeCommandComplete(stream_.output(), r.command_tag);
-    if (first && (r.command_tag == "SET" || r.command_tag == "RESET")) ReportChangedParameters();
+    if (first) ReportChangedParameters();  // SET, RESET, and what ends a SET LOCAL
     return;
   }
   size_t begin = portal.next_row;

@@ -56,8 +56,6 @@ Value DecodeBinaryAs(std::string_view b, int32_t oid, int n) {
         std::string text = PgNumericBinaryToText(b);
         return ParseText(text, DecimalTypeFor(text));
       }
-      case pgoid::kTimestampTz:
-        return PgBinaryReceive(b, Type::Timestamp());
       case pgoid::kName:
       case pgoid::kChar:
       case pgoid::kUnknown:
@@ -102,6 +100,8 @@ PgTypeInfo PgTypeOf(const Type& type) {
       return {pgoid::kDate, 4, -1};
     case TypeId::kTimestamp:
       return {pgoid::kTimestamp, 8, -1};
+    case TypeId::kTimestampTz:
+      return {pgoid::kTimestampTz, 8, -1};
   }
   return {pgoid::kText, -1, -1};
 }
@@ -133,8 +133,9 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
     case pgoid::kDate:
       return Type::Date();
     case pgoid::kTimestamp:
-    case pgoid::kTimestampTz:
       return Type::Timestamp();
+    case pgoid::kTimestampTz:
+      return Type::TimestampTz();
     default:
       return std::nullopt;
   }

@@ -13,14 +13,16 @@
 //   TEXT          text (25)          -1      -1                bytes
 //   DATE          date (1082)        4       -1                int32 days since 2000-01-01
 //   TIMESTAMP     timestamp (1114)   8       -1                int64 us since 2000-01-01
+//   TIMESTAMPTZ   timestamptz (1184) 8       -1                int64 us since 2000-01-01 UTC
 //
 //   numeric binary: int16 ndigits | int16 weight | uint16 sign (0, 0x4000 neg,
 //   0xC000 NaN) | int16 dscale | ndigits x int16 digit (0..9999); the value is
 //   sum(digit[i] * 10000^(weight - i)), shown with dscale fractional digits.
 //
-// Incoming parameters also accept float4 (700, as DOUBLE), timestamptz (1184,
-// its zone ignored as for timestamp text input), name (19), "char" (18) and
-// unknown (705) as text.
+// Incoming parameters also accept float4 (700, as DOUBLE), name (19), "char"
+// (18) and unknown (705) as text. Text values of timestamptz go out and come
+// in in the thread's current zone (datetime::CurrentTimeZone), which the
+// connection sets to its session's.
 #pragma once
 
 #include <cstdint>

@@ -95,6 +95,7 @@ std::unique_ptr<BackendSession> SqlBackend::OpenSession(const BackendSessionOpti
   session_options.user = options.user;
   session_options.database = options.database;
   session_options.application_name = options.application_name;
+  session_options.time_zone = options.time_zone;
   session_options.backend_pid = options.pid;
   session_options.backends = options.backends;
   return std::make_unique<SqlBackendSession>(engine_, std::move(session_options));

@@ -17,6 +17,7 @@ inline constexpr const char* kNumericValueOutOfRange = "22003";
 inline constexpr const char* kNullValueNotAllowed = "22004";
 inline constexpr const char* kInvalidDatetimeFormat = "22007";
 inline constexpr const char* kDatetimeFieldOverflow = "22008";
+inline constexpr const char* kInvalidTimeZoneDisplacement = "22009";
 inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kInvalidParameterValue = "22023";
 inline constexpr const char* kCharacterNotInRepertoire = "22021";

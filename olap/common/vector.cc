@@ -15,6 +15,7 @@ PhysicalType PhysicalTypeOf(const Type& type) {
       return type.IsWideDecimal() ? PhysicalType::kInt128 : PhysicalType::kInt64;
     case TypeId::kBigInt:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
       return PhysicalType::kInt64;
     case TypeId::kDouble:
       return PhysicalType::kDouble;

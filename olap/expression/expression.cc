@@ -64,9 +64,10 @@ Type CommonType(const Type& a, const Type& b, bool for_arith) {
     return NumericRank(a.id) >= NumericRank(b.id) ? a : b;
   }
   if (!for_arith && a.id == b.id) return a;
-  if (!for_arith && (a.id == TypeId::kDate || a.id == TypeId::kTimestamp) &&
-      (b.id == TypeId::kDate || b.id == TypeId::kTimestamp)) {
-    return Type::Timestamp();
+  if (!for_arith && a.IsDateTime() && b.IsDateTime()) {
+    // PostgreSQL's preferred type of the category wins: timestamptz.
+    bool zoned = a.id == TypeId::kTimestampTz || b.id == TypeId::kTimestampTz;
+    return zoned ? Type::TimestampTz() : Type::Timestamp();
   }
   Mismatch(a, b, for_arith ? "+" : "=");
 }
@@ -245,13 +246,15 @@ ExprPtr Cast(ExprPtr child, const Type& target) {
     return Constant(Value::Null(target));
   }
   auto e = MakeNode(ExprKind::kCast, target);
+  if (target.id == TypeId::kTimestampTz || child->type.id == TypeId::kTimestampTz) {
+    e->zone = datetime::CurrentTimeZonePtr();
+  }
   e->children.push_back(std::move(child));
   return e;
 }
 
 ExprPtr DateAdd(ExprPtr child, Interval interval, bool subtract) {
-  TypeId id = child->type.id;
-  if (id != TypeId::kDate && id != TypeId::kTimestamp) {
+  if (!child->type.IsDateTime()) {
     throw DbError(sqlstate::kDatatypeMismatch,
                   "operator does not exist: " + child->type.ToString() + " + interval");
   }
@@ -260,19 +263,21 @@ ExprPtr DateAdd(ExprPtr child, Interval interval, bool subtract) {
     interval.days = -interval.days;
     interval.micros = -interval.micros;
   }
-  auto e = MakeNode(ExprKind::kDateAdd, Type::Timestamp());
+  const bool zoned = child->type.id == TypeId::kTimestampTz;
+  auto e = MakeNode(ExprKind::kDateAdd, zoned ? Type::TimestampTz() : Type::Timestamp());
+  if (zoned) e->zone = datetime::CurrentTimeZonePtr();
   e->interval = interval;
   e->children.push_back(std::move(child));
   return e;
 }
 
 ExprPtr Extract(DateField field, ExprPtr child) {
-  TypeId id = child->type.id;
-  if (id != TypeId::kDate && id != TypeId::kTimestamp) {
+  if (!child->type.IsDateTime()) {
     throw DbError(sqlstate::kDatatypeMismatch,
                   "function extract(unknown, " + child->type.ToString() + ") does not exist");
   }
   auto e = MakeNode(ExprKind::kExtract, Type::BigInt());
+  if (child->type.id == TypeId::kTimestampTz) e->zone = datetime::CurrentTimeZonePtr();
   e->field = field;
   e->children.push_back(std::move(child));
   return e;

@@ -16,6 +16,13 @@
 // Comparisons bring both sides to the common type the same way. Booleans use
 // SQL three-valued logic: NULL AND FALSE = FALSE, NULL OR TRUE = TRUE.
 //
+// Time zones: TIMESTAMP WITH TIME ZONE values are instants; the nodes whose
+// result depends on the session's TimeZone (casts between timestamptz and
+// text, timestamp or date; timestamptz +/- interval; EXTRACT from one) take
+// the thread's current zone (datetime::CurrentTimeZone, which the session
+// sets while it binds) into `zone` when they are made, so that kernels on
+// any thread compute with the statement's zone.
+//
 // Dates, as PostgreSQL: date/timestamp +/- interval yields TIMESTAMP (the
 // binder compares a DATE column with a constant TIMESTAMP as a DATE bound
 // when that is exact, so zone maps still apply); date +/- integer yields
@@ -42,6 +49,7 @@
 #include <vector>
 
 #include "storage/value/datetime.h"
+#include "storage/value/timezone.h"
 #include "storage/value/value.h"
 
 namespace forktail {
@@ -92,6 +100,7 @@ struct Expression {
   Interval interval;           // kDateAdd (already negated for '-')
   DateField field = DateField::kYear;
   std::shared_ptr<const ScalarFunction> function;  // kFunction
+  datetime::TimeZonePtr zone;                      // zone-dependent kCast / kDateAdd / kExtract
 };
 
 ExprPtr ColumnRef(uint32_t column, const Type& type);
@@ -112,6 +121,7 @@ ExprPtr Like(ExprPtr child, std::string pattern, bool negated = false, char esca
 // CASE WHEN c0 THEN r0 ... ELSE e END; else_result may be null (ELSE NULL).
 ExprPtr Case(std::vector<std::pair<ExprPtr, ExprPtr>> whens, ExprPtr else_result);
 ExprPtr Cast(ExprPtr child, const Type& target);
+// date or timestamp +/- interval: TIMESTAMP; timestamptz +/- interval: TIMESTAMPTZ.
 ExprPtr DateAdd(ExprPtr child, Interval interval, bool subtract = false);
 ExprPtr Extract(DateField field, ExprPtr child);
 // SUBSTRING(s FROM start [FOR length]); length may be null.

@@ -152,13 +152,13 @@ const Vector& ExpressionExecutor::Eval(Node& n, const DataChunk& chunk, Rows row
       EvalCase(n, chunk, rows);
       break;
     case ExprKind::kCast:
-      CastKernel(Eval(*n.children[0], chunk, rows), rows, &out);
+      CastKernel(Eval(*n.children[0], chunk, rows), rows, &out, e.zone.get());
       break;
     case ExprKind::kDateAdd:
-      DateAddKernel(Eval(*n.children[0], chunk, rows), e.interval, rows, &out);
+      DateAddKernel(Eval(*n.children[0], chunk, rows), e.interval, rows, &out, e.zone.get());
       break;
     case ExprKind::kExtract:
-      ExtractKernel(e.field, Eval(*n.children[0], chunk, rows), rows, &out);
+      ExtractKernel(e.field, Eval(*n.children[0], chunk, rows), rows, &out, e.zone.get());
       break;
     case ExprKind::kSubstring: {
       const Vector& s = Eval(*n.children[0], chunk, rows);

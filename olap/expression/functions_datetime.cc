@@ -1,18 +1,21 @@
 // Date/time functions (PostgreSQL 15): now(), current_timestamp,
-// localtimestamp, transaction_timestamp(), statement_timestamp(),
-// current_date, date_trunc(unit, ts), date_part(unit, ts), and the date
+// transaction_timestamp(), statement_timestamp() (TIMESTAMPTZ: the
+// transaction's start, which the binder takes once, see FunctionBindContext),
+// clock_timestamp() (volatile: the time of each call), localtimestamp and
+// current_date (the session zone's wall clock), date_trunc(unit, ts),
+// date_part(unit, ts), timezone(zone, ts) (AT TIME ZONE), and the date
 // operators date + int, int + date, date - int, date - date.
 //
-// There is no TIMESTAMP WITH TIME ZONE type: now() and current_timestamp
-// yield TIMESTAMP in UTC (PostgreSQL: timestamptz in the session zone). The
-// value is taken once per statement by the binder (PostgreSQL: once per
-// transaction). date_trunc/date_part of a DATE work on its midnight
-// (PostgreSQL goes through timestamptz for date_trunc).
+// A TIMESTAMPTZ argument is taken in the session's zone (captured at bind
+// time): date_trunc('day', tz) is the local midnight, date_part('hour', tz)
+// the local hour. date_trunc/date_part of a DATE work on its midnight.
+#include <chrono>
 #include <cmath>
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/scalar_function.h"
 #include "storage/value/datetime.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 namespace {
@@ -37,9 +40,9 @@ std::optional<std::string> ConstantUnit(const ExprPtr& e, const char* fn) {
   return Lower(e->constant.GetString());
 }
 
-[[noreturn]] void BadUnit(const std::string& unit) {
+[[noreturn]] void BadUnit(const std::string& unit, const Type& type = Type::Timestamp()) {
   throw DbError(sqlstate::kInvalidParameterValue,
-                "unit \"" + unit + "\" not recognized for type timestamp without time zone");
+                "unit \"" + unit + "\" not recognized for type " + type.ToString());
 }
 
 int64_t Trunc(const std::string& unit, int64_t ts) {
@@ -114,47 +117,191 @@ double Part(const std::string& unit, int64_t ts) {
   BadUnit(unit);
 }
 
-// A function of (constant unit, timestamp) that maps each timestamp.
+// date_part's units that read a timestamptz's offset, not its wall clock.
+bool IsZoneUnit(const std::string& unit) {
+  return unit == "timezone" || unit == "timezone_hour" || unit == "timezone_minute";
+}
+
+// As PostgreSQL's timestamptz_part: hours and minutes truncate toward zero
+// and keep the offset's sign (-03:30 is -3 hours, -30 minutes).
+double ZonePart(const std::string& unit, int32_t seconds_east) {
+  if (unit == "timezone_hour") return seconds_east / 3600;
+  if (unit == "timezone_minute") return seconds_east / 60 % 60;
+  return seconds_east;
+}
+
+// A function of (constant unit, timestamp) that maps each timestamp. With a
+// TIMESTAMPTZ argument `map` sees the session zone's wall clock and, when
+// the result is a TIMESTAMPTZ too, its result is a wall clock of that zone.
 template <typename Out, typename F>
-FunctionOverload UnitFunction(const char* name, Type result, F map) {
+FunctionOverload UnitFunction(const char* name, Type result, F map,
+                              TypeId arg = TypeId::kTimestamp) {
   FunctionOverload o;
-  o.params = {TypeId::kText, TypeId::kTimestamp};
-  o.bind = [name, result, map](const FunctionBindContext&, std::vector<ExprPtr>& args) {
+  o.params = {TypeId::kText, arg};
+  o.bind = [name, result, map, arg](const FunctionBindContext& ctx, std::vector<ExprPtr>& args) {
     std::optional<std::string> unit = ConstantUnit(args[0], name);
-    if (unit) map(*unit, 0);  // rejects a bad unit at bind time
-    return MakeScalarFunction(name, result,
-                              [unit, map](const ScalarArgs& a, Rows rows, Vector* out) {
-                                if (!unit) {
-                                  ForEachRow(rows, [&](uint32_t i) { out->SetNull(i, true); });
-                                  return;
-                                }
+    Type arg_type = Type::Timestamp();
+    arg_type.id = arg;
+    // date_part's zone fields are a timestamptz's only.
+    const bool zone_unit = std::is_same_v<Out, double> && unit && IsZoneUnit(*unit);
+    if (zone_unit && arg != TypeId::kTimestampTz) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "unit \"" + *unit + "\" not supported for type " + arg_type.ToString());
+    }
+    if (unit && !zone_unit) {
+      try {
+        map(*unit, 0);  // rejects a bad unit at bind time
+      } catch (const DbError& e) {
+        if (std::string_view(e.sqlstate()) == sqlstate::kInvalidParameterValue) {
+          BadUnit(*unit, arg_type);
+        }
+        throw;
+      }
+    }
+    dt::TimeZonePtr zone = arg == TypeId::kTimestampTz ? ctx.time_zone : nullptr;
+    if (arg == TypeId::kTimestampTz && zone == nullptr) zone = dt::TimeZone::Utc();
+    const bool zoned_result = result.id == TypeId::kTimestampTz;
+    return MakeScalarFunction(
+        name, result, [unit, map, zone, zoned_result](const ScalarArgs& a, Rows rows, Vector* out) {
+          if (!unit) {
+            ForEachRow(rows, [&](uint32_t i) { out->SetNull(i, true); });
+            return;
+          }
+          const int64_t* ts = a[1]->data<int64_t>();
+          Out* o = out->mutable_data<Out>();
+          if (zone == nullptr) {
+            ForEachRow(rows, [&](uint32_t i) { o[i] = map(*unit, ts[i]); });
+            return;
+          }
+          ForEachRow(rows, [&](uint32_t i) {
+            // EPOCH counts from the instant, the zone fields are the offset
+            // then in effect, every other field reads the wall clock.
+            if constexpr (std::is_same_v<Out, double>) {
+              if (*unit == "epoch") {
+                o[i] = static_cast<double>(ts[i]) / 1e6;
+                return;
+              }
+              if (IsZoneUnit(*unit)) {
+                o[i] = ZonePart(*unit, zone->OffsetAt(ts[i]));
+                return;
+              }
+            }
+            auto v = map(*unit, zone->ToLocal(ts[i]));
+            if constexpr (std::is_same_v<Out, int64_t>) {
+              if (zoned_result) v = zone->ToUtc(v);
+            }
+            o[i] = v;
+          });
+        });
+  };
+  return o;
+}
+
+// The zone AT TIME ZONE names, as PostgreSQL's timestamptz_zone reads it: a
+// zone abbreviation, a tz database name, or a POSIX string ('+05' is five
+// hours WEST, as POSIX writes offsets).
+dt::TimeZonePtr AtTimeZone(const std::string& name) {
+  dt::ZoneAbbreviation abbrev;
+  if (dt::FindZoneAbbreviation(name, &abbrev)) {
+    return abbrev.zone != nullptr ? abbrev.zone : dt::TimeZone::FixedOffset(abbrev.seconds_east);
+  }
+  if (dt::TimeZonePtr zone = dt::TimeZone::FindRegion(name)) return zone;
+  if (dt::TimeZonePtr zone = dt::ParsePosixTimeZone(name, name)) return zone;
+  throw DbError(sqlstate::kInvalidParameterValue, "time zone \"" + name + "\" not recognized");
+}
+
+// timezone(zone, timestamptz) -> the wall clock there (timestamp);
+// timezone(zone, timestamp) -> the instant of that wall clock (timestamptz).
+FunctionOverload AtTimeZoneFunction(TypeId arg) {
+  FunctionOverload o;
+  o.params = {TypeId::kText, arg};
+  o.bind = [arg](const FunctionBindContext&, std::vector<ExprPtr>& args) -> ScalarFunctionPtr {
+    if (args[0]->kind != ExprKind::kConstant) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "AT TIME ZONE with a non-constant zone is not supported");
+    }
+    const bool to_local = arg == TypeId::kTimestampTz;
+    Type result = to_local ? Type::Timestamp() : Type::TimestampTz();
+    if (args[0]->constant.is_null()) {
+      return MakeScalarFunction("timezone", result, [](const ScalarArgs&, Rows rows, Vector* out) {
+        ForEachRow(rows, [&](uint32_t i) { out->SetNull(i, true); });
+      });
+    }
+    dt::TimeZonePtr zone = AtTimeZone(std::string(args[0]->constant.GetString()));
+    return MakeScalarFunction("timezone", result,
+                              [zone, to_local](const ScalarArgs& a, Rows rows, Vector* out) {
                                 const int64_t* ts = a[1]->data<int64_t>();
-                                Out* o = out->mutable_data<Out>();
-                                ForEachRow(rows, [&](uint32_t i) { o[i] = map(*unit, ts[i]); });
+                                int64_t* o = out->mutable_data<int64_t>();
+                                ForEachRow(rows, [&](uint32_t i) {
+                                  o[i] = to_local ? zone->ToLocal(ts[i]) : zone->ToUtc(ts[i]);
+                                });
                               });
   };
   return o;
 }
 
-void RegisterNow(FunctionRegistry& r, const char* name, bool date) {
+// now() and its kin: the binder's statement timestamp (the transaction's
+// start), as TIMESTAMPTZ, or the session zone's wall clock (localtimestamp,
+// current_date).
+enum class NowKind { kInstant, kLocal, kDate };
+
+void RegisterNow(FunctionRegistry& r, const char* name, NowKind kind) {
   FunctionOverload o;
-  o.bind = [name, date](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
-    int64_t now = ctx.statement_timestamp;
-    if (date) {
-      int32_t day = dt::TimestampToDate(now);
+  o.bind = [name, kind](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
+    const int64_t now = ctx.statement_timestamp;
+    const dt::TimeZone& zone = ctx.time_zone ? *ctx.time_zone : *dt::TimeZone::Utc();
+    if (kind == NowKind::kDate) {
+      int32_t day = dt::TimestampToDate(zone.ToLocal(now));
       return MakeScalarFunction(name, Type::Date(),
                                 [day](const ScalarArgs&, Rows rows, Vector* out) {
                                   int32_t* o = out->mutable_data<int32_t>();
                                   ForEachRow(rows, [&](uint32_t i) { o[i] = day; });
                                 });
     }
-    return MakeScalarFunction(name, Type::Timestamp(),
-                              [now](const ScalarArgs&, Rows rows, Vector* out) {
+    const int64_t value = kind == NowKind::kLocal ? zone.ToLocal(now) : now;
+    return MakeScalarFunction(name,
+                              kind == NowKind::kLocal ? Type::Timestamp() : Type::TimestampTz(),
+                              [value](const ScalarArgs&, Rows rows, Vector* out) {
                                 int64_t* o = out->mutable_data<int64_t>();
-                                ForEachRow(rows, [&](uint32_t i) { o[i] = now; });
+                                ForEachRow(rows, [&](uint32_t i) { o[i] = value; });
                               });
   };
   r.Register(name, std::move(o));
+}
+
+// clock_timestamp(): the time of each call, so of each row (volatile: a
+// statement reading it gives another answer when an optimistic block's
+// COMMIT runs it again, docs/client_contract.md).
+void RegisterClockTimestamp(FunctionRegistry& r) {
+  FunctionOverload o;
+  o.bind = [](const FunctionBindContext&, std::vector<ExprPtr>&) {
+    return MakeScalarFunction(
+        "clock_timestamp", Type::TimestampTz(),
+        [](const ScalarArgs&, Rows rows, Vector* out) {
+          int64_t* o = out->mutable_data<int64_t>();
+          ForEachRow(rows, [&](uint32_t i) {
+            o[i] = std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+          });
+        },
+        /*strict=*/true, /*is_volatile=*/true);  // never folded at bind time
+  };
+  r.Register("clock_timestamp", std::move(o));
+}
+
+// date_part(text, date), PostgreSQL's SQL function over the date's
+// timestamp: without it a date would promote to timestamptz, and its EPOCH
+// would count from the session zone's midnight instead of UTC's.
+FunctionOverload DatePartOfDate() {
+  FunctionOverload of_timestamp = UnitFunction<double>("date_part", Type::Double(), Part);
+  FunctionOverload o;
+  o.params = {TypeId::kText, TypeId::kDate};
+  o.bind = [bind = of_timestamp.bind](const FunctionBindContext& ctx, std::vector<ExprPtr>& args) {
+    args[1] = Cast(std::move(args[1]), Type::Timestamp());
+    return bind(ctx, args);
+  };
+  return o;
 }
 
 int32_t CheckDate(int64_t days) {
@@ -191,13 +338,22 @@ void RegisterDateArithmetic(FunctionRegistry& r) {
 
 void RegisterDatetimeFunctions(FunctionRegistry& r) {
   RegisterDateArithmetic(r);
-  for (const char* name : {"now", "current_timestamp", "localtimestamp", "transaction_timestamp",
-                           "statement_timestamp"}) {
-    RegisterNow(r, name, false);
+  for (const char* name :
+       {"now", "current_timestamp", "transaction_timestamp", "statement_timestamp"}) {
+    RegisterNow(r, name, NowKind::kInstant);
   }
-  RegisterNow(r, "current_date", true);
+  RegisterNow(r, "localtimestamp", NowKind::kLocal);
+  RegisterNow(r, "current_date", NowKind::kDate);
+  RegisterClockTimestamp(r);
   r.Register("date_trunc", UnitFunction<int64_t>("date_trunc", Type::Timestamp(), Trunc));
+  r.Register("date_trunc",
+             UnitFunction<int64_t>("date_trunc", Type::TimestampTz(), Trunc, TypeId::kTimestampTz));
   r.Register("date_part", UnitFunction<double>("date_part", Type::Double(), Part));
+  r.Register("date_part",
+             UnitFunction<double>("date_part", Type::Double(), Part, TypeId::kTimestampTz));
+  r.Register("date_part", DatePartOfDate());
+  r.Register("timezone", AtTimeZoneFunction(TypeId::kTimestampTz));
+  r.Register("timezone", AtTimeZoneFunction(TypeId::kTimestamp));
 }
 
 }  // namespace forktail

@@ -17,12 +17,16 @@ void CompareKernel(CompareOp op, const Vector& l, const Vector& r, Rows rows, Ve
 // Filter form against a constant: rows where `l op c` is TRUE.
 uint32_t CompareConstantSelect(CompareOp op, const Vector& l, const Value& c, Rows rows,
                                uint32_t* out_sel);
-void CastKernel(const Vector& in, Rows rows, Vector* out);
+// `zone`: the session's, for casts between timestamptz and text, timestamp
+// or date (null: UTC).
+void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZone* zone = nullptr);
 void ConstantKernel(const Value& c, Rows rows, Vector* out);
 void InKernel(const Vector& in, const std::vector<Value>& list, bool negated, Rows rows,
               Vector* out);
-void DateAddKernel(const Vector& in, const Interval& iv, Rows rows, Vector* out);
-void ExtractKernel(DateField field, const Vector& in, Rows rows, Vector* out);
+void DateAddKernel(const Vector& in, const Interval& iv, Rows rows, Vector* out,
+                   const datetime::TimeZone* zone = nullptr);
+void ExtractKernel(DateField field, const Vector& in, Rows rows, Vector* out,
+                   const datetime::TimeZone* zone = nullptr);
 void SubstringKernel(const Vector& s, const Vector& start, const Vector* len, Rows rows,
                      Vector* out);
 // Copies rows of `in` (same type) into out.

@@ -8,6 +8,7 @@
 #include "olap/expression/kernels.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 namespace {
@@ -210,12 +211,74 @@ void WideDecimalCast(const Vector& in, Rows rows, Vector* out, Cat cf, Cat ct) {
   StoreWide(out, rows, nulls, [&](uint32_t i) { return tmp[i]; });
 }
 
+// Casts to or from TIMESTAMPTZ: through the session's zone (text in and
+// out, the wall clock of timestamp and date).
+void TimestampTzCast(const Vector& in, Rows rows, Vector* out, const datetime::TimeZone& zone) {
+  const Type& from = in.type();
+  const Type& to = out->type();
+  const uint64_t* nulls = out->nulls();
+  if (to.IsString()) {
+    const int64_t* a = in.data<int64_t>();
+    auto* o = out->mutable_data<std::string_view>();
+    StringArena* arena = out->arena();
+    ForEachRow(rows, [&](uint32_t i) {
+      if (NullAt(nulls, i)) return;
+      Value text = Value::Text(datetime::FormatTimestampTz(a[i], zone)).CastTo(to);
+      o[i] = arena->Add(text.GetString());
+    });
+    return;
+  }
+  if (from.IsString()) {
+    const auto* a = in.data<std::string_view>();
+    int64_t* o = out->mutable_data<int64_t>();
+    ForEachRow(rows, [&](uint32_t i) {
+      if (!NullAt(nulls, i)) o[i] = datetime::ParseTimestampTz(TrimTrailingBlanks(a[i]), zone);
+    });
+    return;
+  }
+  auto local = [&](uint32_t i) -> int64_t {
+    switch (from.id) {
+      case TypeId::kDate:
+        return datetime::DateToTimestamp(in.data<int32_t>()[i]);
+      case TypeId::kTimestamp:
+        return in.data<int64_t>()[i];
+      case TypeId::kTimestampTz:
+        return zone.ToLocal(in.data<int64_t>()[i]);
+      default:
+        throw DbError("42846",
+                      fmt::format("cannot cast type {} to {}", from.ToString(), to.ToString()));
+    }
+  };
+  ForEachRow(rows, [&](uint32_t i) {
+    if (NullAt(nulls, i)) return;
+    switch (to.id) {
+      case TypeId::kDate:
+        out->mutable_data<int32_t>()[i] = datetime::TimestampToDate(local(i));
+        break;
+      case TypeId::kTimestamp:
+        out->mutable_data<int64_t>()[i] = local(i);
+        break;
+      case TypeId::kTimestampTz:
+        out->mutable_data<int64_t>()[i] =
+            from.id == TypeId::kTimestampTz ? in.data<int64_t>()[i] : zone.ToUtc(local(i));
+        break;
+      default:
+        throw DbError("42846",
+                      fmt::format("cannot cast type {} to {}", from.ToString(), to.ToString()));
+    }
+  });
+}
+
 }  // namespace
 
-void CastKernel(const Vector& in, Rows rows, Vector* out) {
+void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZone* zone) {
   UnionNulls(in, nullptr, rows, out);
   const Type& from = in.type();
   const Type& to = out->type();
+  if (from.id == TypeId::kTimestampTz || to.id == TypeId::kTimestampTz) {
+    TimestampTzCast(in, rows, out, zone != nullptr ? *zone : *datetime::TimeZone::Utc());
+    return;
+  }
   Cat cf = CategoryOf(from), ct = CategoryOf(to);
   const uint64_t* nulls = out->nulls();
   if (from.IsWideDecimal() || to.IsWideDecimal()) {

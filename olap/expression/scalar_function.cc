@@ -47,7 +47,11 @@ int MatchCost(const std::optional<Type>& arg, TypeId param, bool any_to_text) {
     if (param == TypeId::kDecimal) return 4;
     return rp - ra;
   }
-  if (a == TypeId::kDate && param == TypeId::kTimestamp) return 1;
+  // timestamptz is the preferred type of the date/time category, as in
+  // PostgreSQL: date_trunc('month', date) is date_trunc(text, timestamptz).
+  if (a == TypeId::kDate && param == TypeId::kTimestampTz) return 1;
+  if (a == TypeId::kDate && param == TypeId::kTimestamp) return 2;
+  if (a == TypeId::kTimestamp && param == TypeId::kTimestampTz) return 1;
   if (any_to_text && IsStringId(param)) return 5;
   return kNoMatch;
 }

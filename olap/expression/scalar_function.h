@@ -21,7 +21,8 @@
 //     parameter: SMALLINT < INTEGER < BIGINT < DECIMAL < DOUBLE (integers go
 //     to DOUBLE more cheaply than to DECIMAL: DOUBLE is PostgreSQL's
 //     preferred numeric type, so sqrt(2) is sqrt(double precision));
-//     DATE promotes to TIMESTAMP;
+//     DATE promotes to TIMESTAMPTZ (PostgreSQL's preferred date/time type)
+//     and less cheaply to TIMESTAMP, TIMESTAMP to TIMESTAMPTZ;
 //   * an unknown-typed argument (string literal, NULL, untyped parameter)
 //     matches any parameter and is bound in that parameter's type (string
 //     parameters first, then DOUBLE: abs('5') is abs(double precision));
@@ -139,6 +140,8 @@ struct FunctionBindContext {
   // now() / current_timestamp: microseconds since 1970-01-01 UTC (the
   // TIMESTAMP representation), fixed once per statement.
   int64_t statement_timestamp = 0;
+  // The session's TimeZone (the thread's current zone when binding).
+  std::shared_ptr<const datetime::TimeZone> time_zone;
 };
 
 // Makes the ScalarFunction for arguments already cast to the parameter

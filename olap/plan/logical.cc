@@ -38,6 +38,7 @@ ExprPtr CloneExpr(const Expression& e) {
   c->interval = e.interval;
   c->field = e.field;
   c->function = e.function;
+  c->zone = e.zone;
   for (const ExprPtr& child : e.children) {
     c->children.push_back(child ? CloneExpr(*child) : nullptr);
   }
@@ -196,6 +197,7 @@ std::string ValueText(const Value& v) {
   if (v.type().IsString()) return "'" + v.ToString() + "'";
   if (v.type().id == TypeId::kDate) return "date '" + v.ToString() + "'";
   if (v.type().id == TypeId::kTimestamp) return "timestamp '" + v.ToString() + "'";
+  if (v.type().id == TypeId::kTimestampTz) return "timestamptz '" + v.ToString() + "'";
   return v.ToString();
 }
 

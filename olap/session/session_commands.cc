@@ -245,6 +245,8 @@ StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
   request.statement = prepared.statement.get();
   request.statement_owner = prepared.statement;
   request.text = prepared.sql;
+  request.time_zone = SessionTimeZone();
+  datetime::ScopedTimeZone zone(request.time_zone);
   for (size_t i = 0; i < params.size(); i++) {
     const Type& t = prepared.parameter_types[i];
     request.parameter_types.push_back(t);

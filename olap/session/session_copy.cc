@@ -97,8 +97,11 @@ struct BlockCopy {
   std::string file;                          // FROM 'file' (read at every run)
   std::shared_ptr<const std::string> input;  // FROM STDIN
   CopyRowDefaults defaults;
+  // The session's zone at the COPY (timestamptz input), also at COMMIT.
+  datetime::TimeZonePtr time_zone;
 
   StatementResult operator()(Transaction& txn) const {
+    datetime::ScopedTimeZone zone(time_zone);
     CopyLoader loader(txn, table, columns, options, defaults);
     if (input) {
       loader.Feed(*input);
@@ -186,9 +189,14 @@ StatementResult SqlSession::StartCopy(const Request& request) {
   }
 
   if (optimistic_) {
-    return optimistic_->Run(
-        BlockCopy{state->table, state->columns, state->options, file, {}, CopyDefaults()},
-        /*writes=*/true);
+    return optimistic_->Run(BlockCopy{state->table,
+                                      state->columns,
+                                      state->options,
+                                      file,
+                                      {},
+                                      CopyDefaults(),
+                                      SessionTimeZone()},
+                            /*writes=*/true);
   }
   uint64_t rows = 0;
   if (block_) {
@@ -213,6 +221,7 @@ StatementResult SqlSession::StartCopy(const Request& request) {
 
 void SqlSession::CopyIn(std::string_view bytes) {
   if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  datetime::ScopedTimeZone zone(SessionTimeZone());
   try {
     if (copy_->in_block && optimistic_) {
       copy_->input.append(bytes);  // loaded at CopyDone
@@ -238,15 +247,20 @@ void SqlSession::CopyIn(std::string_view bytes) {
 
 StatementResult SqlSession::CopyDone() {
   if (!copy_) throw DbError(sqlstate::kProtocolViolation, "no COPY FROM STDIN is in progress");
+  datetime::ScopedTimeZone zone(SessionTimeZone());
   uint64_t rows = 0;
   try {
     if (copy_->in_block && optimistic_) {
       CopyState& state = *copy_;
       auto input = std::make_shared<const std::string>(std::move(state.input));
-      StatementResult result = optimistic_->Run(
-          BlockCopy{
-              state.table, state.columns, state.options, {}, std::move(input), CopyDefaults()},
-          /*writes=*/true);
+      StatementResult result = optimistic_->Run(BlockCopy{state.table,
+                                                          state.columns,
+                                                          state.options,
+                                                          {},
+                                                          std::move(input),
+                                                          CopyDefaults(),
+                                                          SessionTimeZone()},
+                                                /*writes=*/true);
       copy_.reset();
       return result;
     } else if (copy_->in_block) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "storage/error.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 namespace {
@@ -130,11 +131,8 @@ std::string Validate(const Known& k, std::string_view raw) {
       return "ISO, MDY";
     }
     case Kind::kTimeZone:
-      if (lower == "utc" || lower == "gmt" || lower == "etc/utc" || lower == "z" ||
-          lower == "zulu" || lower == "0" || lower == "+00" || lower == "+00:00" ||
-          lower == "universal") {
-        return "UTC";
-      }
+      // Kept as the zone's name, which TimeZone::Find reads back.
+      if (datetime::TimeZonePtr zone = datetime::TimeZone::Find(v)) return zone->name();
       Invalid(k, v);
     case Kind::kInteger: {
       char* end = nullptr;

@@ -4,8 +4,10 @@
 // Names are case-insensitive (PostgreSQL folds them); each known parameter has
 // a canonical spelling ("DateStyle", "TimeZone") that SHOW's column header and
 // ParameterStatus use. Values Forktail cannot honour are refused rather than
-// silently ignored: client_encoding is UTF8 only, DateStyle ISO only, TimeZone
-// UTC only (22023 `invalid value for parameter "TimeZone": "Europe/Paris"`).
+// silently ignored: client_encoding is UTF8 only, DateStyle ISO only. TimeZone
+// takes what PostgreSQL's takes (storage/value/timezone.h: a number of hours,
+// a tz database name, a POSIX string; 22023 `invalid value for parameter
+// "TimeZone": "Foo/Bar"` otherwise).
 // The isolation level accepts every level and stays "serializable": every
 // transaction runs serially on the transaction thread, which is stronger than
 // any level a client may ask for. Read-only parameters (server_version,

@@ -10,6 +10,7 @@
 #include "olap/plan/binder/binder.h"
 #include "olap/session/format/copy_reader.h"
 #include "olap/session/sql_session.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 
@@ -36,6 +37,10 @@ struct SqlSession::Request {
   std::vector<Value> parameters;
   // now()'s value: the block's start (0 outside a block: the statement's).
   int64_t transaction_timestamp = 0;
+  // The session's TimeZone when the statement arrived: its timestamptz text
+  // I/O and zone-dependent expressions use it, also when an optimistic
+  // block runs it again at COMMIT after a later SET TIME ZONE.
+  datetime::TimeZonePtr time_zone;
   // The session as the binder sees it (BindOptions::session).
   std::shared_ptr<const CatalogSession> catalog_session;
   // Set while the statement runs on the transaction thread (RunStatement):

@@ -61,6 +61,7 @@ StatementResult SqlSession::ReadFromSnapshot(const Request& request) {
   SnapshotLease lease = AcquireSnapshot();
   QueryRequest query_request;
   query_request.sql = PaddedStatementText(request.text, *request.statement);
+  query_request.time_zone = request.time_zone ? request.time_zone->name() : "UTC";
   for (size_t i = 0; i < request.parameters.size(); i++) {
     const std::optional<Type>& t =
         i < request.parameter_types.size() ? request.parameter_types[i] : std::nullopt;

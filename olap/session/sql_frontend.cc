@@ -7,6 +7,7 @@
 #include "olap/parser/ast.h"
 #include "olap/session/format/row_codec.h"
 #include "olap/session/statement/query_runner.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 
@@ -72,6 +73,8 @@ void SqlFrontend::HandleSnapshotRequest(std::string_view request_bytes, BatchSin
 
 void SqlFrontend::RunSnapshotRequest(std::string_view request_bytes, BatchSink& sink) {
   QueryRequest request = DecodeQueryRequest(request_bytes);
+  datetime::TimeZonePtr zone = datetime::TimeZone::Find(request.time_zone);
+  datetime::ScopedTimeZone zone_scope(zone ? zone : datetime::TimeZone::Utc());
   std::vector<sql::StatementPtr> statements = sql::Parse(request.sql);
   if (statements.size() != 1) {
     throw DbError(sqlstate::kProtocolViolation, "a snapshot request holds exactly one statement");

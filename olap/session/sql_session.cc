@@ -137,6 +137,7 @@ SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
       cursors_(std::make_unique<CursorSet>()),
       sequences_(std::make_unique<SequenceSessionState>()),
       block_sequences_(std::make_unique<SequenceSessionState>()) {
+  if (!options_.time_zone.empty()) parameters_->Set("TimeZone", options_.time_zone);
   if (options_.max_snapshot_age_ms != 0) {
     parameters_->Set("forktail.max_snapshot_age_ms", std::to_string(options_.max_snapshot_age_ms));
   }
@@ -310,6 +311,8 @@ StatementResult SqlSession::Route(const Request& arrived) {
   Request request = arrived;
   request.catalog_session = catalog_session_;
   if (InBlock()) request.transaction_timestamp = block_timestamp_;
+  if (!request.time_zone) request.time_zone = SessionTimeZone();
+  datetime::ScopedTimeZone zone(request.time_zone);
   struct IdleFrom {  // an open block is idle again once this statement is done
     SqlSession* session;
     ~IdleFrom() { session->idle_since_ = std::chrono::steady_clock::now(); }
@@ -496,11 +499,18 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
     const sql::Statement& s = *request.statement;
     const bool ordered =
         s.kind == sql::StatementKind::kSelect && s.query && !s.query->order_by.empty();
-    return optimistic_->Run([body, owned](Transaction& txn) { return body(txn, owned->request); },
-                            writes, ordered);
+    return optimistic_->Run(
+        [body, owned](Transaction& txn) {
+          datetime::ScopedTimeZone zone(owned->request.time_zone);
+          return body(txn, owned->request);
+        },
+        writes, ordered);
   }
   StatementResult result;
-  OnTxnThread([&](Transaction& txn) { result = body(txn, request); });
+  OnTxnThread([&](Transaction& txn) {
+    datetime::ScopedTimeZone zone(request.time_zone);
+    result = body(txn, request);
+  });
   return result;
 }
 
@@ -666,6 +676,11 @@ void SqlSession::Cancel() {
 TxnStatus SqlSession::status() const { return status_; }
 
 std::string SqlSession::GetParameter(std::string_view name) const { return parameters_->Get(name); }
+
+datetime::TimeZonePtr SqlSession::SessionTimeZone() const {
+  datetime::TimeZonePtr zone = datetime::TimeZone::Find(parameters_->Get("TimeZone"));
+  return zone ? zone : datetime::TimeZone::Utc();
+}
 
 const std::vector<std::string>& SqlSession::ReportedParameters() {
   return SessionParameters::Reported();

@@ -53,6 +53,7 @@
 #include "olap/session/sql_frontend.h"
 #include "olap/session/statement_result.h"
 #include "storage/storage.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 
@@ -69,6 +70,9 @@ struct SessionOptions {
   std::string user = "forktail";
   std::string database = "forktail";
   std::string application_name;
+  // The startup packet's TimeZone: set as SET TimeZone would (22023 for a
+  // zone PostgreSQL refuses); empty: UTC.
+  std::string time_zone;
   // 0: reads see every commit acknowledged before they arrive; N: a snapshot
   // at most N ms old that holds the session's own last commit will do
   // (SET forktail.max_snapshot_age_ms = N).
@@ -158,6 +162,9 @@ class SqlSession {
   // SHOW / ParameterStatus values ("server_version" -> "15.8", ...); empty
   // string for an unknown name.
   std::string GetParameter(std::string_view name) const;
+  // The zone of SET TIME ZONE: timestamptz values come in and go out in it
+  // (the session sets it as the thread's current zone while it works).
+  datetime::TimeZonePtr SessionTimeZone() const;
   // The parameters a server reports in ParameterStatus after startup.
   static const std::vector<std::string>& ReportedParameters();
 

@@ -229,6 +229,7 @@ Value Block::GetCell(ColumnId c, SlotNo s) const {
       std::memcpy(&x, cell, 8);
       if (col.type.id == TypeId::kBigInt) return Value::BigInt(x);
       if (col.type.id == TypeId::kTimestamp) return Value::Timestamp(x);
+      if (col.type.id == TypeId::kTimestampTz) return Value::TimestampTz(x);
       return Value::Decimal(x, col.type.precision, col.type.scale);
     }
   }

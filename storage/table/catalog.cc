@@ -862,7 +862,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
         return Status::Corruption("catalog image: unknown identity kind");
       }
       c.identity = static_cast<ColumnIdentity>(identity);
-      if (type_id > static_cast<uint8_t>(TypeId::kTimestamp)) {
+      if (!IsKnownTypeId(type_id)) {
         return Status::Corruption(fmt::format("catalog image: unknown type id {}", type_id));
       }
       c.type.id = static_cast<TypeId>(type_id);
@@ -963,7 +963,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
       r.Get(&t.precision);
       r.Get(&t.scale);
       r.Get(&t.length);
-      if (type_id > static_cast<uint8_t>(TypeId::kTimestamp)) {
+      if (!IsKnownTypeId(type_id)) {
         return Status::Corruption("catalog image: unknown view column type");
       }
       t.id = static_cast<TypeId>(type_id);

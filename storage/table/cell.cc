@@ -43,6 +43,8 @@ Value IntValue(const Type& type, int64_t i) {
       return Value::Date(static_cast<int32_t>(i));
     case TypeId::kTimestamp:
       return Value::Timestamp(i);
+    case TypeId::kTimestampTz:
+      return Value::TimestampTz(i);
     case TypeId::kDecimal:
       return Value::Decimal(i, type.precision, type.scale);
     default:

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "storage/error.h"
+#include "storage/value/timezone.h"
 
 namespace forktail::datetime {
 namespace {
@@ -50,11 +51,20 @@ class Scanner {
   size_t i_ = 0;
 };
 
-struct Fields {
-  int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, micros = 0;
+// The zone a literal ends with: none, a fixed offset ('+05:30', 'EST', 'Z'),
+// or a zone whose offset depends on the date ('Europe/Paris', 'MSK').
+struct ZoneSuffix {
+  bool present = false;
+  int32_t seconds_east = 0;
+  TimeZonePtr zone;
 };
 
-enum class ParseResult { kOk, kSyntax, kFieldRange, kBc };
+struct Fields {
+  int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, micros = 0;
+  ZoneSuffix zone;
+};
+
+enum class ParseResult { kOk, kSyntax, kFieldRange, kZoneRange, kBc };
 
 bool IEqualsLower(std::string_view a, std::string_view lower) {
   if (a.size() != lower.size()) return false;
@@ -96,27 +106,39 @@ ParseResult ParseFields(std::string_view text, Fields* f) {
     return ParseResult::kSyntax;
   }
   sc.SkipSpaces();
-  // Optional zone, ignored: Z, UTC, GMT, +HH, +HH:MM, +HHMM.
+  // Optional zone: +HH[:MM[:SS]], +HHMM, an abbreviation (Z, UTC, EST, ...)
+  // or a tz database name; types without time zone check and ignore it.
   std::string_view rest = sc.Rest();
   while (!rest.empty() && IsSpace(rest.back())) rest.remove_suffix(1);
   if (IEqualsLower(rest, "bc")) return ParseResult::kBc;
   if (IEqualsLower(rest, "ad")) rest = {};
-  if (IEqualsLower(rest, "z") || IEqualsLower(rest, "utc") || IEqualsLower(rest, "gmt")) rest = {};
-  if (!rest.empty()) {
+  if (!rest.empty() && (rest[0] == '+' || rest[0] == '-')) {
     Scanner z(rest);
-    if (!z.Eat('+') && !z.Eat('-')) return ParseResult::kSyntax;
-    int64_t hh = 0, mm = 0;
+    int sign = z.Eat('-') ? -1 : (z.Eat('+'), 1);
+    int64_t hh = 0, mm = 0, ss = 0;
     int n = z.Number(&hh, 4);
     if (n == 4) {
       mm = hh % 100;
       hh /= 100;
-    } else if (n == 0 || n > 2) {
+    } else if (n == 0 || n == 3) {
       return ParseResult::kSyntax;
-    } else if (z.Eat(':') && z.Number(&mm, 2) != 2) {
-      return ParseResult::kSyntax;
+    } else if (z.Eat(':')) {
+      if (z.Number(&mm, 2) != 2) return ParseResult::kSyntax;
+      if (z.Eat(':') && z.Number(&ss, 2) != 2) return ParseResult::kSyntax;
     }
     if (!z.Done()) return ParseResult::kSyntax;
-    if (hh > 15 || mm > 59) return ParseResult::kFieldRange;
+    if (hh > 15 || mm > 59 || ss > 59) return ParseResult::kZoneRange;
+    f->zone.present = true;
+    f->zone.seconds_east = static_cast<int32_t>(sign * (hh * 3600 + mm * 60 + ss));
+  } else if (!rest.empty()) {
+    ZoneAbbreviation abbrev;
+    if (FindZoneAbbreviation(rest, &abbrev)) {
+      f->zone = {true, abbrev.seconds_east, abbrev.zone};
+    } else if (TimeZonePtr zone = TimeZone::FindRegion(rest)) {
+      f->zone = {true, 0, zone};
+    } else {
+      return ParseResult::kSyntax;
+    }
   }
   if (f->year == 0 || !IsValidDate(static_cast<int32_t>(std::min<int64_t>(f->year, 1 << 30)),
                                    static_cast<int32_t>(f->month), static_cast<int32_t>(f->day))) {
@@ -138,6 +160,10 @@ ParseResult ParseFields(std::string_view text, Fields* f) {
     throw DbError(sqlstate::kDatetimeFieldOverflow,
                   fmt::format("date/time field value out of range: \"{}\"", text));
   }
+  if (r == ParseResult::kZoneRange) {
+    throw DbError(sqlstate::kInvalidTimeZoneDisplacement,
+                  fmt::format("time zone displacement out of range: \"{}\"", text));
+  }
   throw DbError(sqlstate::kInvalidDatetimeFormat,
                 fmt::format("invalid input syntax for type {}: \"{}\"", type, text));
 }
@@ -155,10 +181,10 @@ int32_t ParseDate(std::string_view text) {
                        static_cast<int32_t>(f.day));
 }
 
-int64_t ParseTimestamp(std::string_view text) {
-  Fields f;
-  ParseResult r = ParseFields(text, &f);
-  if (r != ParseResult::kOk) ThrowParseError(r, "timestamp", text);
+namespace {
+
+// The fields as a local timestamp; throws 22008 outside years 1..9999.
+int64_t LocalTimestamp(const Fields& f, std::string_view text) {
   int64_t ts = kMaxTimestamp + 1;
   if (f.year <= 9999) {
     int32_t days = DaysFromCivil(static_cast<int32_t>(f.year), static_cast<int32_t>(f.month),
@@ -171,6 +197,35 @@ int64_t ParseTimestamp(std::string_view text) {
                   fmt::format("timestamp out of range: \"{}\"", text));
   }
   return ts;
+}
+
+}  // namespace
+
+int64_t ParseTimestamp(std::string_view text) {
+  Fields f;
+  ParseResult r = ParseFields(text, &f);
+  if (r != ParseResult::kOk) ThrowParseError(r, "timestamp", text);
+  return LocalTimestamp(f, text);
+}
+
+int64_t ParseTimestampTz(std::string_view text, const TimeZone& session) {
+  Fields f;
+  ParseResult r = ParseFields(text, &f);
+  if (r != ParseResult::kOk) ThrowParseError(r, "timestamp with time zone", text);
+  int64_t local = LocalTimestamp(f, text);
+  int64_t utc = 0;
+  if (!f.zone.present) {
+    utc = session.ToUtc(local);
+  } else if (f.zone.zone != nullptr) {
+    utc = f.zone.zone->ToUtc(local);
+  } else {
+    utc = local - int64_t{f.zone.seconds_east} * kMicrosPerSecond;
+  }
+  if (utc < kMinTimestamp || utc > kMaxTimestamp) {
+    throw DbError(sqlstate::kDatetimeFieldOverflow,
+                  fmt::format("timestamp out of range: \"{}\"", text));
+  }
+  return utc;
 }
 
 std::string FormatDate(int32_t days) {
@@ -190,6 +245,19 @@ std::string FormatTimestamp(int64_t micros) {
     out += f;
   }
   return out;
+}
+
+std::string FormatOffset(int32_t seconds_east) {
+  int32_t a = seconds_east < 0 ? -seconds_east : seconds_east;
+  std::string out = fmt::format("{}{:02d}", seconds_east < 0 ? '-' : '+', a / 3600);
+  if (a % 3600 != 0) out += fmt::format(":{:02d}", a / 60 % 60);
+  if (a % 60 != 0) out += fmt::format(":{:02d}", a % 60);
+  return out;
+}
+
+std::string FormatTimestampTz(int64_t utc_micros, const TimeZone& zone) {
+  int32_t offset = zone.OffsetAt(utc_micros);
+  return FormatTimestamp(utc_micros + int64_t{offset} * kMicrosPerSecond) + FormatOffset(offset);
 }
 
 int64_t ExtractMicros(DateField field, int64_t timestamp) {
@@ -262,6 +330,12 @@ int64_t AddInterval(int64_t timestamp, const Interval& interval) {
 
 int64_t SubtractInterval(int64_t timestamp, const Interval& interval) {
   return AddInterval(timestamp, Interval{-interval.months, -interval.days, -interval.micros});
+}
+
+int64_t AddIntervalTz(int64_t utc, const Interval& interval, const TimeZone& zone) {
+  if (interval.months != 0) utc = zone.ToUtc(AddInterval(zone.ToLocal(utc), {interval.months}));
+  if (interval.days != 0) utc = zone.ToUtc(AddInterval(zone.ToLocal(utc), {0, interval.days}));
+  return AddInterval(utc, {0, 0, interval.micros});
 }
 
 namespace {

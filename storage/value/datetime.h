@@ -23,6 +23,8 @@
 
 namespace forktail::datetime {
 
+class TimeZone;
+
 inline constexpr int64_t kMicrosPerSecond = 1'000'000;
 inline constexpr int64_t kMicrosPerMinute = 60 * kMicrosPerSecond;
 inline constexpr int64_t kMicrosPerHour = 60 * kMicrosPerMinute;
@@ -95,12 +97,24 @@ constexpr int64_t CombineTimestamp(int32_t days, int64_t time) {
 // range: "..."` / `timestamp out of range: "..."` outside years 1..9999.
 // Both accept 'YYYY-MM-DD', an optional time ('T' or blank separator,
 // HH:MM[:SS[.ffffff]], fractions rounded to microseconds) and an optional zone
-// ('Z', 'UTC', '+05', '-08:00', '+0530') which is ignored, as PostgreSQL does for
-// types without time zone. A date ignores a time part.
+// ('Z', 'UTC', '+05', '-08:00', '+0530', 'EST', 'Europe/Paris') which is checked
+// and ignored, as PostgreSQL does for types without time zone. A date ignores a
+// time part.
 int32_t ParseDate(std::string_view text);
 int64_t ParseTimestamp(std::string_view text);
 std::string FormatDate(int32_t days);         // "2024-01-02"
 std::string FormatTimestamp(int64_t micros);  // "2024-01-02 10:00:00.5"
+
+// TIMESTAMP WITH TIME ZONE: the UTC instant of a literal. A literal without
+// a zone is local time in `session`; zones as ParseTimestamp reads them, and
+// also tz database names ('2024-01-02 10:00 Europe/Paris') and PostgreSQL's
+// zone abbreviations (timezone.h). 22009 `time zone displacement out of
+// range` beyond +-15:59:59, errors name "timestamp with time zone".
+int64_t ParseTimestampTz(std::string_view text, const TimeZone& session);
+// "2024-01-02 10:00:00.5+01", the local time in `zone` and its offset
+// ("+05:30", "+00:09:21" when not whole hours).
+std::string FormatTimestampTz(int64_t utc_micros, const TimeZone& zone);
+std::string FormatOffset(int32_t seconds_east);  // "+01", "-03:30"
 
 enum class DateField { kYear, kQuarter, kMonth, kDay, kDow, kDoy, kHour, kMinute, kSecond, kEpoch };
 
@@ -143,6 +157,10 @@ std::string FormatInterval(const Interval& interval);
 // Results outside years 1..9999 throw 22008 `timestamp out of range`.
 int64_t AddInterval(int64_t timestamp, const Interval& interval);
 int64_t SubtractInterval(int64_t timestamp, const Interval& interval);
+// timestamptz + interval, as PostgreSQL's timestamptz_pl_interval: months and
+// then days move the wall clock of `zone` (a day across a daylight-saving
+// change is 23 or 25 hours), microseconds the instant.
+int64_t AddIntervalTz(int64_t utc, const Interval& interval, const TimeZone& zone);
 inline int64_t DateToTimestamp(int32_t days) { return int64_t{days} * kMicrosPerDay; }
 // Floors: a timestamp before midnight belongs to its day.
 inline int32_t TimestampToDate(int64_t ts) { return SplitTimestamp(ts).days; }

@@ -137,12 +137,13 @@ Value ReadValue(BinaryReader& r, const Type& type) {
       }
       return Value::Date(static_cast<int32_t>(days));
     }
-    case TypeId::kTimestamp: {
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz: {
       auto us = static_cast<int64_t>(r.Unsigned(8));
       if (__builtin_add_overflow(us, kPgEpochMicros, &us)) {
         throw DbError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
       }
-      return Value::Timestamp(us);
+      return type.id == TypeId::kTimestamp ? Value::Timestamp(us) : Value::TimestampTz(us);
     }
   }
   throw DbError(sqlstate::kInternalError, "no binary format for type " + type.ToString());
@@ -181,6 +182,7 @@ std::string PgBinarySend(const Value& value) {
                    4);
       break;
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
       PutBigEndian(&out, static_cast<uint64_t>(value.GetInt() - kPgEpochMicros), 8);
       break;
   }

@@ -16,6 +16,7 @@
 //     TEXT
 //   DATE          date        int32 days since 2000-01-01
 //   TIMESTAMP     timestamp   int64 microseconds since 2000-01-01
+//   TIMESTAMPTZ   timestamptz int64 microseconds since 2000-01-01 00:00 UTC
 //
 //   numeric: sign 0x0000 positive, 0x4000 negative, 0xC000 NaN, 0xD000 / 0xF000
 //   +/-Infinity; the value is sum(digit[i] * 10000^(weight - i)), shown with

@@ -35,6 +35,7 @@ uint32_t Type::StripeWidth() const {
     case TypeId::kBigInt:
     case TypeId::kDouble:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
       return 8;
     case TypeId::kChar:
     case TypeId::kVarchar:
@@ -68,6 +69,8 @@ std::string Type::ToString() const {
       return "date";
     case TypeId::kTimestamp:
       return "timestamp without time zone";
+    case TypeId::kTimestampTz:
+      return "timestamp with time zone";
   }
   return "unknown";
 }

@@ -12,6 +12,8 @@
 //   VARCHAR(n)/TEXT StringRef into block heap   string (n = 0: unbounded)
 //   DATE            int32_t days since 1970-01-01
 //   TIMESTAMP       int64_t microseconds since 1970-01-01 00:00:00 (no zone)
+//   TIMESTAMPTZ     int64_t microseconds since 1970-01-01 00:00:00 UTC (the
+//                   instant; text I/O in the session's zone, timezone.h)
 //
 // NULL exists for every type; in a block it is a bit in the column's null
 // bitmap, in a Value a flag.
@@ -34,7 +36,14 @@ enum class TypeId : uint8_t {
   kText,
   kDate,
   kTimestamp,
+  // Values are persisted (catalog images, log records): append new types.
+  kTimestampTz,
 };
+
+// A persisted type id (catalog image, log record, snapshot rows) is valid.
+inline constexpr bool IsKnownTypeId(uint8_t id) {
+  return id <= static_cast<uint8_t>(TypeId::kTimestampTz);
+}
 
 inline constexpr int kMaxDecimalPrecision = 38;
 // DECIMALs up to this precision are int64 ("narrow"); wider ones __int128.
@@ -58,6 +67,7 @@ struct Type {
   static Type Text() { return {TypeId::kText}; }
   static Type Date() { return {TypeId::kDate}; }
   static Type Timestamp() { return {TypeId::kTimestamp}; }
+  static Type TimestampTz() { return {TypeId::kTimestampTz}; }
 
   bool IsString() const {
     return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
@@ -66,6 +76,11 @@ struct Type {
     return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;
   }
   bool IsNumeric() const { return IsInteger() || id == TypeId::kDouble || id == TypeId::kDecimal; }
+  // DATE, TIMESTAMP, TIMESTAMPTZ: the types that compare as points in time.
+  bool IsDateTime() const {
+    return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz;
+  }
+  bool IsTimestamp() const { return id == TypeId::kTimestamp || id == TypeId::kTimestampTz; }
   // A DECIMAL held as __int128 (precision 19..38).
   bool IsWideDecimal() const {
     return id == TypeId::kDecimal && precision > kMaxNarrowDecimalPrecision;
@@ -75,7 +90,8 @@ struct Type {
   uint32_t StripeWidth() const;
 
   // PostgreSQL's spelling, as format_type() prints it: "integer", "numeric(15,2)",
-  // "character(10)", "character varying(25)", "text", "timestamp without time zone".
+  // "character(10)", "character varying(25)", "text", "timestamp without time zone",
+  // "timestamp with time zone".
   std::string ToString() const;
 
   friend bool operator==(const Type&, const Type&) = default;

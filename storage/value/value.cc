@@ -16,6 +16,7 @@
 #include "storage/error.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 namespace {
@@ -307,6 +308,8 @@ Value Value::Parse(const Type& type, std::string_view text) {
       return Date(datetime::ParseDate(text));
     case TypeId::kTimestamp:
       return Timestamp(datetime::ParseTimestamp(text));
+    case TypeId::kTimestampTz:
+      return TimestampTz(datetime::ParseTimestampTz(text, datetime::CurrentTimeZone()));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -332,6 +335,8 @@ std::string Value::ToString() const {
       return datetime::FormatDate(static_cast<int32_t>(i_));
     case TypeId::kTimestamp:
       return datetime::FormatTimestamp(i_);
+    case TypeId::kTimestampTz:
+      return datetime::FormatTimestampTz(i_, datetime::CurrentTimeZone());
   }
   return "";
 }
@@ -413,12 +418,16 @@ Value Value::CastTo(const Type& target) const {
     }
     case TypeId::kDate:
       if (type_.id == TypeId::kDate) return *this;
-      if (type_.id == TypeId::kTimestamp) return Date(datetime::TimestampToDate(i_));
+      if (type_.IsTimestamp()) return Date(datetime::TimestampToDate(LocalMicros()));
       break;
     case TypeId::kTimestamp:
-      if (type_.id == TypeId::kTimestamp) return *this;
-      if (type_.id == TypeId::kDate)
-        return Timestamp(datetime::DateToTimestamp(static_cast<int32_t>(i_)));
+      if (type_.IsDateTime()) return Timestamp(LocalMicros());
+      break;
+    case TypeId::kTimestampTz:
+      if (type_.id == TypeId::kTimestampTz) return *this;
+      if (type_.IsDateTime()) {
+        return TimestampTz(datetime::CurrentTimeZone().ToUtc(LocalMicros()));
+      }
       break;
     default:
       break;
@@ -447,12 +456,14 @@ int Value::Compare(const Value& other) const {
       return (c > 0) - (c < 0);
     }
     case Family::kDateTime: {
-      int64_t a =
-          type_.id == TypeId::kDate ? datetime::DateToTimestamp(static_cast<int32_t>(i_)) : i_;
-      int64_t b = other.type_.id == TypeId::kDate
-                      ? datetime::DateToTimestamp(static_cast<int32_t>(other.i_))
-                      : other.i_;
-      return Cmp(a, b);
+      // Mixed with TIMESTAMPTZ, the other side is taken in the current zone
+      // (PostgreSQL casts it to timestamptz).
+      bool zoned = type_.id == TypeId::kTimestampTz || other.type_.id == TypeId::kTimestampTz;
+      auto instant = [&](const Value& v) {
+        if (v.type_.id == TypeId::kTimestampTz) return v.i_;
+        return zoned ? datetime::CurrentTimeZone().ToUtc(v.LocalMicros()) : v.LocalMicros();
+      };
+      return Cmp(instant(*this), instant(other));
     }
   }
   return 0;
@@ -498,9 +509,23 @@ uint64_t Value::Hash() const {
     case TypeId::kDate:
       return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
       return HashInt(i_);
   }
   return 0;
+}
+
+// DATE as its midnight, TIMESTAMP as is, TIMESTAMPTZ as the current zone's
+// wall clock.
+int64_t Value::LocalMicros() const {
+  switch (type_.id) {
+    case TypeId::kDate:
+      return datetime::DateToTimestamp(static_cast<int32_t>(i_));
+    case TypeId::kTimestampTz:
+      return datetime::CurrentTimeZone().ToLocal(i_);
+    default:
+      return i_;
+  }
 }
 
 }  // namespace forktail

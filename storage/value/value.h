@@ -45,6 +45,8 @@ class Value {
   static Value Timestamp(int64_t micros_since_epoch) {
     return Value(Type::Timestamp(), micros_since_epoch);
   }
+  // The instant, microseconds since 1970-01-01 00:00:00 UTC.
+  static Value TimestampTz(int64_t utc_micros) { return Value(Type::TimestampTz(), utc_micros); }
   // A string of a string type, taken as is (no padding or length check:
   // CastTo / Parse apply those).
   static Value String(Type type, std::string s) {
@@ -57,13 +59,15 @@ class Value {
   // Parses PostgreSQL's text form of a value of `type` ('t'/'true'/'yes'/'on'/'1',
   // '12.50', '2024-01-02', '2024-01-02 10:00:00.5', ...). Throws DbError with the
   // SQLSTATE PostgreSQL uses (22P02, 22003, 22007, 22008, 22001) on bad input.
+  // A TIMESTAMPTZ without a zone is local time in this thread's current zone
+  // (datetime::CurrentTimeZone, timezone.h), as ToString and CastTo use it.
   static Value Parse(const Type& type, std::string_view text);
 
   const Type& type() const { return type_; }
   bool is_null() const { return null_; }
 
   bool GetBool() const { return i_ != 0; }
-  // SMALLINT, INTEGER, BIGINT, DATE (days), TIMESTAMP (micros), DECIMAL
+  // SMALLINT, INTEGER, BIGINT, DATE (days), TIMESTAMP[TZ] (micros), DECIMAL
   // p <= 18 (unscaled). Not for a wide DECIMAL: use GetWide().
   int64_t GetInt() const { return i_; }
   // Any integer-represented value widened: a wide DECIMAL's unscaled
@@ -99,11 +103,13 @@ class Value {
 
   // Consistent with Compare() == 0 within one type, and across the numeric
   // types (Integer(3), Decimal(300,5,2) and Double(3.0) hash alike), CHAR vs
-  // other strings, and DATE vs TIMESTAMP.
+  // other strings, and DATE vs TIMESTAMP (TIMESTAMPTZ hashes its instant:
+  // like the TIMESTAMP it equals only in UTC; SQL casts one side first).
   uint64_t Hash() const;
 
  private:
   Value(Type type, int64_t i) : type_(type), null_(false), i_(i) {}
+  int64_t LocalMicros() const;  // a date/time value's local wall clock
 
   Type type_;
   bool null_ = false;

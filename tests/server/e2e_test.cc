@@ -2,7 +2,8 @@
 // fresh database in a temporary directory, on a free loopback port, driven by
 // real clients: psql running a script and a psycopg 3 pytest (pgbench, which
 // takes minutes under ASan, is in e2e_longtest.cc); psycopg's named cursors
-// and cursor.copy(), psql's \copy ... to and FETCH_COUNT.
+// and cursor.copy(), timestamptz as aware datetimes, psql's \copy ... to and
+// FETCH_COUNT.
 // A test skips when its client is not installed.
 #include <gtest/gtest.h>
 
@@ -47,6 +48,18 @@ TEST_F(EndToEnd, PsycopgNamedCursorsAndCopy) {
   CommandResult r = RunCommand("FORKTAIL_PORT=" + std::to_string(server_->port()) +
                                " /usr/bin/python3 -m pytest -q -p no:cacheprovider " +
                                (kE2eDir / "psycopg_cursors_copy.py").string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
+// timestamptz through psycopg: aware datetimes in and out, text and binary,
+// as parameters, through COPY, in the session's TimeZone.
+TEST_F(EndToEnd, PsycopgTimestampTz) {
+  if (!Installed("/usr/bin/python3 -c 'import psycopg, pytest'")) {
+    GTEST_SKIP() << "psycopg 3 / pytest not installed";
+  }
+  CommandResult r = RunCommand("FORKTAIL_PORT=" + std::to_string(server_->port()) +
+                               " /usr/bin/python3 -m pytest -q -p no:cacheprovider " +
+                               (kE2eDir / "psycopg_types.py").string());
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 

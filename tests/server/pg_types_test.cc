@@ -35,7 +35,10 @@ TEST(PgTypes, OidsAndModifiers) {
   EXPECT_EQ(PgTypeOf(Type::Decimal(10, 2)).oid, 1700);
   EXPECT_EQ(PgTypeOf(Type::Decimal(10, 2)).modifier, 655366);  // as the trace
   EXPECT_EQ(TypeFromPgOid(21), Type::SmallInt());
-  EXPECT_EQ(TypeFromPgOid(1184), Type::Timestamp());
+  EXPECT_EQ(PgTypeOf(Type::TimestampTz()).oid, 1184);
+  EXPECT_EQ(PgTypeOf(Type::TimestampTz()).length, 8);
+  EXPECT_EQ(TypeFromPgOid(1114), Type::Timestamp());
+  EXPECT_EQ(TypeFromPgOid(1184), Type::TimestampTz());
   EXPECT_FALSE(TypeFromPgOid(0));
   EXPECT_FALSE(TypeFromPgOid(600));
 }

@@ -34,6 +34,7 @@ Value VectorValue(const Vector& v, uint32_t i) {
       int64_t x = v.data<int64_t>()[i];
       if (t.id == TypeId::kDecimal) return Value::Decimal(x, t.precision, t.scale);
       if (t.id == TypeId::kTimestamp) return Value::Timestamp(x);
+      if (t.id == TypeId::kTimestampTz) return Value::TimestampTz(x);
       return Value::BigInt(x);
     }
     case PhysicalType::kDouble:

@@ -33,9 +33,7 @@ ExprPtr AssignTo(ExprPtr e, const ColumnDef& col, int position) {
 bool AssignmentCastExists(const Type& from, const Type& to) {
   if (to.IsString()) return true;
   if (from.IsNumeric() && to.IsNumeric()) return true;
-  bool from_dt = from.id == TypeId::kDate || from.id == TypeId::kTimestamp;
-  bool to_dt = to.id == TypeId::kDate || to.id == TypeId::kTimestamp;
-  if (from_dt && to_dt) return true;
+  if (from.IsDateTime() && to.IsDateTime()) return true;
   return from.id == to.id;
 }
 
@@ -106,9 +104,9 @@ Type TypeFromName(const sql::TypeName& t) {
   if (n == "text") return mods(0), Type::Text();
   if (n == "date") return mods(0), Type::Date();
   if (n == "timestamp" || n == "timestamp without time zone") return Type::Timestamp();
-  if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "timestamptz" ||
-      n == "time" || n == "timetz" || n == "interval" || n == "bytea" || n == "json" ||
-      n == "jsonb" || n == "uuid") {
+  if (n == "timestamptz" || n == "timestamp with time zone") return Type::TimestampTz();
+  if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "time" || n == "timetz" ||
+      n == "interval" || n == "bytea" || n == "json" || n == "jsonb" || n == "uuid") {
     NotSupported("type " + n, t.position);
   }
   throw DbError(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist", t.position);

@@ -32,6 +32,7 @@ char Family(const Type& t) {
       return 't';
     case TypeId::kDate:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
       return 'd';
   }
   return '?';

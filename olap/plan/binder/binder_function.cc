@@ -285,6 +285,7 @@ FunctionBindContext Binder::FunctionContext() {
   FunctionBindContext c;
   c.catalog = &catalog_;
   c.statement_timestamp = statement_timestamp_;
+  c.time_zone = datetime::CurrentTimeZonePtr();
   return c;
 }
 

@@ -403,8 +403,7 @@ ExprPtr Binder::BindRowComparison(CompareOp op, const sql::Expr& l, const sql::E
 ExprPtr Binder::BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right) {
   Type lt = left->type, rt = right->type;
   bool l_date = lt.id == TypeId::kDate, r_date = rt.id == TypeId::kDate;
-  bool l_time = l_date || lt.id == TypeId::kTimestamp;
-  bool r_time = r_date || rt.id == TypeId::kTimestamp;
+  bool l_time = lt.IsDateTime(), r_time = rt.IsDateTime();
   const char* fn = nullptr;
   if (op == ArithOp::kAdd && l_date && rt.IsInteger()) fn = "date_pli";
   if (op == ArithOp::kAdd && lt.IsInteger() && r_date) fn = "integer_pl_date";
@@ -487,8 +486,7 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
   }
   auto [left, right] = BindPair(l, r, ctx);
   Type lt = left->type, rt = right->type;
-  if (lt.id == TypeId::kDate || rt.id == TypeId::kDate || lt.id == TypeId::kTimestamp ||
-      rt.id == TypeId::kTimestamp) {
+  if (lt.IsDateTime() || rt.IsDateTime()) {
     return BindDateArith(e, op, std::move(left), std::move(right));
   }
   bool numeric = lt.IsNumeric() && rt.IsNumeric();

@@ -247,7 +247,7 @@ void BindRangeOffsets(WindowFrame* f, const BoundWindowCall& call, int spec_posi
       digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
       *offset = digits.empty() ? 0 : (digits.size() > 18 ? INT64_MAX : std::stoll(digits));
     } else {
-      unsupported(key.id == TypeId::kDate || key.id == TypeId::kTimestamp);
+      unsupported(key.IsDateTime());
     }
   }
 }

@@ -446,7 +446,7 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
           }
           if (a.type_oid == 701) b.Int("numeric_precision", 53).Int("numeric_precision_radix", 2);
           if (a.type_oid == 1082) b.Int("datetime_precision", 0);
-          if (a.type_oid == 1114) b.Int("datetime_precision", 6);
+          if (a.type_oid == 1114 || a.type_oid == 1184) b.Int("datetime_precision", 6);
           b.Str("udt_catalog", session_.database).Str("udt_schema", "pg_catalog");
           b.Str("udt_name", t != nullptr ? t->name : "???");
           b.Str("dtd_identifier", std::to_string(i + 1)).Str("is_self_referencing", "NO");

@@ -275,6 +275,8 @@ std::vector<PgCatalogType> MakeTypes() {
       {1182, "_date", "date[]", -1, 'A', 1082, 0, false},
       {1114, "timestamp", "timestamp without time zone", 8, 'D', 0, 1115, false},
       {1115, "_timestamp", "timestamp without time zone[]", -1, 'A', 1114, 0, false},
+      {1184, "timestamptz", "timestamp with time zone", 8, 'D', 0, 1185, false},
+      {1185, "_timestamptz", "timestamp with time zone[]", -1, 'A', 1184, 0, false},
       {1700, "numeric", "numeric", -1, 'N', 0, 1231, false},
       {1231, "_numeric", "numeric[]", -1, 'A', 1700, 0, false},
       {2205, "regclass", "regclass", 4, 'N', 0, 2210, false},
@@ -364,6 +366,8 @@ int32_t PgTypeOid(const Type& type) {
       return 1082;
     case TypeId::kTimestamp:
       return 1114;
+    case TypeId::kTimestampTz:
+      return 1184;
   }
   return 0;
 }

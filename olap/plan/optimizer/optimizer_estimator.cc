@@ -22,6 +22,7 @@ std::optional<double> AsNumber(const Value& v) {
     case TypeId::kBigInt:
     case TypeId::kDate:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
       return static_cast<double>(v.GetInt());
     case TypeId::kDouble:
       return v.GetDouble();

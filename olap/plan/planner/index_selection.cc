@@ -74,8 +74,7 @@ bool IsUpper(CompareOp op) { return op == CompareOp::kLt || op == CompareOp::kLe
 
 std::string Show(const std::string& column, const ColumnBound& b) {
   std::string text = b.value.ToString();
-  const TypeId t = b.value.type().id;
-  if (b.value.type().IsString() || t == TypeId::kDate || t == TypeId::kTimestamp) {
+  if (b.value.type().IsString() || b.value.type().IsDateTime()) {
     std::string quoted = "'";
     for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
     text = quoted + "'";

@@ -73,8 +73,6 @@ class Reader {
   size_t pos_ = 0;
 };
 
-bool KnownTypeId(uint8_t id) { return id <= static_cast<uint8_t>(TypeId::kTimestamp); }
-
 void EncodeValue(const Type& type, const Value& value, std::string* out) {
   const Value* v = &value;
   Value cast;
@@ -139,6 +137,8 @@ Value DecodeValue(const Type& type, Reader& r) {
       return Value::Date(static_cast<int32_t>(UnZigZag(r.Varint())));
     case TypeId::kTimestamp:
       return Value::Timestamp(UnZigZag(r.Varint()));
+    case TypeId::kTimestampTz:
+      return Value::TimestampTz(UnZigZag(r.Varint()));
     case TypeId::kDouble: {
       std::string_view b = r.Bytes(8);
       double d;
@@ -211,7 +211,7 @@ void ResultDecoder::Add(std::string_view batch) {
     for (ResultColumn& c : columns) {
       c.name = std::string(r.Bytes(r.U16()));
       uint8_t id = r.U8();
-      if (!KnownTypeId(id)) Malformed("unknown type id " + std::to_string(id));
+      if (!IsKnownTypeId(id)) Malformed("unknown type id " + std::to_string(id));
       c.type.id = static_cast<TypeId>(id);
       c.type.precision = r.U8();
       c.type.scale = r.U8();
@@ -259,6 +259,8 @@ std::string EncodeQueryRequest(const QueryRequest& request) {
   std::string out;
   PutU32(&out, static_cast<uint32_t>(request.sql.size()));
   out.append(request.sql);
+  PutU32(&out, static_cast<uint32_t>(request.time_zone.size()));
+  out.append(request.time_zone);
   std::vector<ResultColumn> columns;
   for (const Type& t : request.parameter_types) columns.push_back({"", t});
   std::string header = EncodeResultHeader(columns);
@@ -273,6 +275,7 @@ QueryRequest DecodeQueryRequest(std::string_view bytes) {
   Reader r(bytes);
   QueryRequest request;
   request.sql = std::string(r.Bytes(r.U32()));
+  request.time_zone = std::string(r.Bytes(r.U32()));
   std::string_view header = r.Bytes(r.U32());
   ResultDecoder decoder;
   decoder.Add(header);

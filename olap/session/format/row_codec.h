@@ -60,6 +60,7 @@ std::string EncodeResultTag(std::string_view tag);
 //   +------------+-----------+------------------+-------------------------+
 struct QueryRequest {
   std::string sql;
+  std::string time_zone;  // the session's TimeZone (timestamptz text I/O)
   std::vector<Type> parameter_types;
   std::vector<Value> parameters;  // one per type
 };

@@ -1,4 +1,5 @@
 // Date/time functions and date arithmetic against PostgreSQL 15 (psql).
+#include "storage/value/timezone.h"
 #include "tests/olap/expression/functions_testing.h"
 
 namespace forktail {
@@ -47,19 +48,49 @@ TEST_F(Datetime, TruncPartNow) {
                  "date_trunc('week', timestamp '2024-05-17 10:11:12'), "
                  "date_trunc('HOUR', timestamp '2024-05-17 10:11:12'), "
                  "date_trunc('quarter', date '2024-05-17')"),
-            "2024-05-01 00:00:00|2024-05-13 00:00:00|2024-05-17 10:00:00|2024-04-01 00:00:00");
+            "2024-05-01 00:00:00|2024-05-13 00:00:00|2024-05-17 10:00:00|2024-04-01 00:00:00+00");
   EXPECT_EQ(Eval("date_part('year', date '2024-05-17'), "
                  "date_part('second', timestamp '2024-05-17 10:11:12.5'), "
                  "date_part('dow', date '2024-05-19'), date_part('year', NULL::date)"),
             "2024|12.5|0|NULL");
   EXPECT_EQ(Error("SELECT date_trunc('fortnight', timestamp '2024-01-01')"),
             "22023 unit \"fortnight\" not recognized for type timestamp without time zone");
-  EXPECT_EQ(TypeOf("now()"), "timestamp without time zone");
+  EXPECT_EQ(TypeOf("now()"), "timestamp with time zone");
+  EXPECT_EQ(TypeOf("localtimestamp"), "timestamp without time zone");
+  // A date goes to timestamptz, PostgreSQL's preferred date/time type...
+  EXPECT_EQ(TypeOf("date_trunc('quarter', date '2024-05-17')"), "timestamp with time zone");
+  // ...but date_part(text, date) is its own function, over the date's timestamp.
+  EXPECT_EQ(Error("SELECT date_part('timezone', date '2024-01-01')"),
+            "0A000 unit \"timezone\" not supported for type timestamp without time zone");
   EXPECT_EQ(TypeOf("current_date"), "date");
   // One value per statement.
   EXPECT_EQ(Eval("now() = current_timestamp, now() = localtimestamp, "
                  "current_date = now()::date, now() > timestamp '2020-01-01'"),
             "t|t|t|t");
+}
+
+// The session's zone (the thread's current one while binding) decides the
+// wall clock that a timestamptz's fields read; PostgreSQL 15's answers.
+TEST_F(Datetime, TimestampTzInTheSessionZone) {
+  datetime::ScopedTimeZone zone(datetime::TimeZone::Find("America/St_Johns"));
+  EXPECT_EQ(Eval("date_part('epoch', date '2024-01-01'), "
+                 "date_part('epoch', timestamptz '2024-01-01 00:00+00'), "
+                 "date_part('timezone', timestamptz '2024-01-01 00:00+00'), "
+                 "date_part('timezone_hour', timestamptz '2024-01-01 00:00+00'), "
+                 "date_part('timezone_minute', timestamptz '2024-01-01 00:00+00'), "
+                 "date_part('hour', timestamptz '2024-07-01 12:00+00')"),
+            "1704067200|1704067200|-12600|-3|-30|9");
+  EXPECT_EQ(Eval("date_trunc('day', timestamptz '2024-03-10 12:00+00'), "
+                 "date_trunc('quarter', date '2024-05-17'), date_part('hour', date '2024-05-17')"),
+            "2024-03-10 00:00:00-03:30|2024-04-01 00:00:00-02:30|0");
+  EXPECT_EQ(Error("SELECT date_part('timezone', timestamp '2024-01-01')"),
+            "0A000 unit \"timezone\" not supported for type timestamp without time zone");
+  // Over a table the planner copies the expressions: the zone goes along.
+  EXPECT_EQ(Query("SELECT d::timestamptz::text, extract(hour FROM d::timestamptz + interval '1 "
+                  "hour') FROM t WHERE id = 1"),
+            "2024-01-31 00:00:00-03:30|1;");
+  EXPECT_EQ(Error("SELECT timestamptz '2024-01-01 00:00+00' AT TIME ZONE 'Foo/Bar'"),
+            "22023 time zone \"Foo/Bar\" not recognized");
 }
 
 }  // namespace

@@ -169,8 +169,19 @@ TEST_F(EngineSessionTest, SetShowReset) {
   EXPECT_THAT(Query("SHOW transaction_isolation"), ElementsAre("serializable"));
   EXPECT_GT(Run("SHOW ALL").rows.size(), 10u);
   EXPECT_THAT(Query("select current_schema()"), ElementsAre("public"));
-  ExpectDbError([&] { Run("SET TimeZone = 'Europe/Paris'"); }, "22023",
-                "invalid value for parameter \"TimeZone\": \"Europe/Paris\"");
+  ExpectDbError([&] { Run("SET TimeZone = 'Foo/Bar'"); }, "22023",
+                "invalid value for parameter \"TimeZone\": \"Foo/Bar\"");
+  // Zones as PostgreSQL names them: the tz database's spelling, hours as a POSIX zone.
+  Run("SET TIME ZONE 'europe/paris'");
+  EXPECT_THAT(Query("SHOW TimeZone"), ElementsAre("Europe/Paris"));
+  EXPECT_THAT(Query("SELECT (timestamptz '2024-07-01 12:00+00')::text"),
+              ElementsAre("2024-07-01 14:00:00+02"));
+  Run("SET TIME ZONE 5.5");
+  EXPECT_THAT(Query("SHOW TimeZone"), ElementsAre("<+05:30>-05:30"));
+  EXPECT_THAT(Query("SELECT (timestamptz '2024-07-01 12:00+00')::text"),
+              ElementsAre("2024-07-01 17:30:00+05:30"));
+  Run("SET TIME ZONE LOCAL");
+  EXPECT_THAT(Query("SHOW TimeZone"), ElementsAre("UTC"));
   ExpectDbError([&] { Run("SHOW nope"); }, "42704",
                 "unrecognized configuration parameter \"nope\"");
   EXPECT_EQ(Run("DISCARD ALL").command_tag, "DISCARD ALL");

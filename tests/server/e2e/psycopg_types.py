@@ -1,0 +1,172 @@
+"""psycopg 3 against `forktail serve` (run by tests/server/e2e_test.cc with
+FORKTAIL_PORT set): timestamp with time zone written and read as aware
+datetimes in text and binary, as parameters and through COPY (text, CSV and
+binary), in the session's TimeZone, and the ParameterStatus that follows
+SET TIME ZONE. FORKTAIL_PORT may point at a PostgreSQL 15 too: the answers
+are PostgreSQL's."""
+import datetime
+import os
+import zoneinfo
+
+import psycopg
+import pytest
+
+PORT = int(os.environ.get("FORKTAIL_PORT", "5433"))
+USER = os.environ.get("FORKTAIL_USER", "tester")
+DB = os.environ.get("FORKTAIL_DB", "db")
+
+UTC = datetime.timezone.utc
+PARIS = zoneinfo.ZoneInfo("Europe/Paris")
+
+
+def connect(**kw):
+    return psycopg.connect(host="127.0.0.1", port=PORT, user=USER, dbname=DB, **kw)
+
+
+@pytest.fixture()
+def conn():
+    c = connect(autocommit=True)
+    yield c
+    c.close()
+
+
+# ---- timestamptz -------------------------------------------------------------
+
+TZ_ROWS = [
+    (1, datetime.datetime(2024, 1, 2, 3, 4, 5, 678000, tzinfo=UTC)),
+    (2, datetime.datetime(2024, 7, 1, 12, 0, tzinfo=PARIS)),
+    (3, datetime.datetime(1999, 12, 31, 23, 59, 59, 999999,
+                          tzinfo=datetime.timezone(datetime.timedelta(hours=5, minutes=30)))),
+    (4, None),
+]
+
+
+def make_tz_table(conn):
+    conn.execute("DROP TABLE IF EXISTS py_tz")
+    conn.execute("CREATE TABLE py_tz (id integer PRIMARY KEY, at timestamptz, "
+                 "created timestamptz NOT NULL DEFAULT now())")
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_timestamptz_round_trip(conn, binary):
+    make_tz_table(conn)
+    with conn.cursor(binary=binary) as cur:
+        cur.executemany("INSERT INTO py_tz (id, at) VALUES (%s, %s)", TZ_ROWS)
+        cur.execute("SELECT id, at FROM py_tz ORDER BY id")
+        got = cur.fetchall()
+    assert got == TZ_ROWS  # equal instants
+    for _, at in got:
+        assert at is None or at.tzinfo is not None
+    # Text results carry the session zone's offset.
+    conn.execute("SET TIME ZONE 'Europe/Paris'")
+    row = conn.execute("SELECT at FROM py_tz WHERE id = 2").fetchone()
+    assert row[0] == TZ_ROWS[1][1]
+    assert row[0].utcoffset() == datetime.timedelta(hours=2)
+    text = conn.execute("SELECT at::text FROM py_tz WHERE id = 1").fetchone()[0]
+    assert text == "2024-01-02 04:04:05.678+01"
+    # DEFAULT now() is an aware datetime close to the client's clock.
+    created = conn.execute("SELECT created FROM py_tz WHERE id = 1").fetchone()[0]
+    assert abs(created - datetime.datetime.now(UTC)) < datetime.timedelta(minutes=5)
+    conn.execute("SET TIME ZONE 'UTC'")
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_timestamptz_parameters(conn, binary):
+    make_tz_table(conn)
+    with conn.cursor(binary=binary) as cur:
+        cur.executemany("INSERT INTO py_tz (id, at) VALUES (%s, %s)", TZ_ROWS)
+        cur.execute("SELECT id FROM py_tz WHERE at >= %s AND at < %s ORDER BY id",
+                    (datetime.datetime(2024, 1, 1, tzinfo=UTC),
+                     datetime.datetime(2024, 7, 1, 10, 0, 1, tzinfo=UTC)))
+        assert cur.fetchall() == [(1,), (2,)]
+        # A naive datetime is a timestamp: compared in the session zone.
+        cur.execute("SELECT count(*) FROM py_tz WHERE at < %s",
+                    (datetime.datetime(2000, 1, 1),))
+        assert cur.fetchone() == (1,)
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "binary"])
+def test_timestamptz_copy_round_trip(conn, fmt):
+    make_tz_table(conn)
+    conn.execute("DROP TABLE IF EXISTS py_tz_copy")
+    conn.execute("CREATE TABLE py_tz_copy (id integer PRIMARY KEY, at timestamptz)")
+    options = "(FORMAT BINARY)" if fmt == "binary" else "(FORMAT CSV)" if fmt == "csv" else ""
+    with conn.cursor() as cur:
+        with cur.copy(f"COPY py_tz_copy (id, at) FROM STDIN {options}") as copy:
+            if fmt == "csv":
+                copy.write('1,2024-01-02 03:04:05.678+00\n2,"2024-07-01 12:00:00 Europe/Paris"\n'
+                           '3,1999-12-31T23:59:59.999999+05:30\n4,\n')
+            else:
+                if fmt == "binary":
+                    copy.set_types(["int4", "timestamptz"])
+                for row in TZ_ROWS:
+                    copy.write_row(row)
+        rows = []
+        with cur.copy(f"COPY py_tz_copy TO STDOUT {options}") as copy:
+            if fmt == "binary":
+                copy.set_types(["int4", "timestamptz"])
+            if fmt == "csv":
+                rows = [tuple(line.split(",")) for line in
+                        b"".join(bytes(b) for b in copy).decode().splitlines()]
+            else:
+                rows = list(copy.rows())
+    if fmt == "binary":
+        assert sorted(rows, key=lambda r: r[0]) == TZ_ROWS
+    else:
+        got = sorted(rows, key=lambda r: int(r[0]))
+        assert got[0] == ("1", "2024-01-02 03:04:05.678+00")
+        assert got[1] == ("2", "2024-07-01 10:00:00+00")
+        assert got[2] == ("3", "1999-12-31 18:29:59.999999+00")
+        assert got[3][1] in (None, "", "\\N")
+
+
+def test_time_zone_parameter_status():
+    # ParameterStatus follows SET TIME ZONE (psycopg keeps what the server
+    # last reported); a refused zone changes nothing.
+    c = connect(autocommit=True)
+    try:
+        c.execute("SET TIME ZONE 'europe/paris'")
+        assert c.info.parameter_status("TimeZone") == "Europe/Paris"
+        assert c.execute("SHOW TimeZone").fetchone() == ("Europe/Paris",)
+        c.execute("SET TIME ZONE 5.5")
+        assert c.info.parameter_status("TimeZone") == "<+05:30>-05:30"
+        c.execute("SET TIME ZONE 'Europe/Paris'")
+        with pytest.raises(psycopg.errors.InvalidParameterValue,
+                           match='invalid value for parameter "TimeZone": "Foo/Bar"'):
+            c.execute("SET TIME ZONE 'Foo/Bar'")
+        assert c.info.parameter_status("TimeZone") == "Europe/Paris"
+    finally:
+        c.close()
+
+
+def test_two_sessions_two_zones(conn):
+    # One instant, written in New York and read in Tokyo and in UTC.
+    conn.execute("DROP TABLE IF EXISTS py_tz_two")
+    conn.execute("CREATE TABLE py_tz_two (id integer PRIMARY KEY, ts timestamptz)")
+    conn.execute("SET TIME ZONE 'America/New_York'")
+    conn.execute("INSERT INTO py_tz_two VALUES (1, '2024-01-02 10:00:00')")
+    other = connect(autocommit=True)
+    try:
+        other.execute("SET TIME ZONE 'Asia/Tokyo'")
+        got = other.execute("SELECT ts, ts::text FROM py_tz_two").fetchone()
+        assert got[0] == datetime.datetime(2024, 1, 2, 15, 0, tzinfo=UTC)
+        assert got[0].utcoffset() == datetime.timedelta(hours=9)
+        assert got[1] == "2024-01-03 00:00:00+09"
+    finally:
+        other.close()
+    conn.execute("SET TIME ZONE 'UTC'")
+
+
+def test_time_zone_at_startup():
+    # libpq's options (PGOPTIONS) set TimeZone for the new session; a zone
+    # PostgreSQL refuses ends the connection attempt.
+    c = connect(autocommit=True, options="-c TimeZone=Asia/Tokyo")
+    try:
+        assert c.info.parameter_status("TimeZone") == "Asia/Tokyo"
+        assert c.execute("SELECT timestamptz '2024-01-02 15:00+00'::text").fetchone() == (
+            "2024-01-03 00:00:00+09",)
+    finally:
+        c.close()
+    with pytest.raises(psycopg.OperationalError,
+                       match='invalid value for parameter "TimeZone": "Foo/Bar"'):
+        connect(options="-c TimeZone=Foo/Bar")
