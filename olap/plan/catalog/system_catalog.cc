@@ -58,7 +58,9 @@ class RowBuilder {
   }
   // Microseconds since 1970-01-01 UTC; 0 is NULL.
   RowBuilder& Time(const char* column, int64_t micros) {
-    if (micros != 0) row_[def_.Column(column)] = Value::Timestamp(micros);
+    if (micros == 0) return *this;
+    const bool zoned = def_.columns[def_.Column(column)].type.id == TypeId::kTimestampTz;
+    row_[def_.Column(column)] = zoned ? Value::TimestampTz(micros) : Value::Timestamp(micros);
     return *this;
   }
   Row Done() { return std::move(row_); }

@@ -19,7 +19,7 @@ namespace {
 //   x pg_node_tree               v int2vector / oidvector (SMALLINT elements)
 //   r regproc (TEXT)             T timestamp          X xid (INTEGER)
 //   y character varying (sql_identifier etc. in information_schema)
-//   I inet (TEXT)
+//   I inet (TEXT)                Z timestamptz
 SystemColumn ParseColumn(const std::string& spec) {
   size_t colon = spec.find(':');
   if (colon == std::string::npos || colon + 2 != spec.size()) {
@@ -85,6 +85,9 @@ SystemColumn ParseColumn(const std::string& spec) {
       break;
     case 'I':
       c.type = Type::Text(), c.pg_type = 869;
+      break;
+    case 'Z':
+      c.type = Type::TimestampTz(), c.pg_type = 1184;
       break;
     default:
       std::fprintf(stderr, "bad system column spec %s\n", spec.c_str());
@@ -189,11 +192,10 @@ std::vector<SystemRelationDef> MakeRelations() {
                   "pronargdefaults:s prorettype:o proargtypes:v proallargtypes:a "
                   "proargmodes:a proargnames:a proargdefaults:x protrftypes:a prosrc:t "
                   "probin:t prosqlbody:x proconfig:a proacl:a"));
-  // Its times are PostgreSQL's timestamptz, shown as UTC timestamps.
   r.push_back(Def(pg, "pg_stat_activity", 12004,
                   "datid:o datname:n pid:i leader_pid:i usesysid:o usename:n application_name:t "
-                  "client_addr:I client_hostname:t client_port:i backend_start:T xact_start:T "
-                  "query_start:T state_change:T wait_event_type:t wait_event:t state:t "
+                  "client_addr:I client_hostname:t client_port:i backend_start:Z xact_start:Z "
+                  "query_start:Z state_change:Z wait_event_type:t wait_event:t state:t "
                   "backend_xid:X backend_xmin:X query_id:l query:t backend_type:t"));
   r.push_back(Def(pg, "pg_settings", 12003,
                   "name:t setting:t unit:t category:t short_desc:t extra_desc:t context:t "

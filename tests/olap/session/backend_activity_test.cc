@@ -85,9 +85,9 @@ TEST_F(BackendActivityTest, PgStatActivityListsTheDirectory) {
                     "state, query, backend_type, leader_pid is null, backend_start "
                     "from pg_stat_activity order by pid"),
               ElementsAre("4242|ann|shop|||-1|active|select ...|client backend|t|"
-                          "2023-11-14 22:13:20",
+                          "2023-11-14 22:13:20+00",
                           "4243|ann|shop|psql|127.0.0.1|51000|idle in transaction|update t set "
-                          "v = 1|client backend|t|2023-11-14 22:13:20"));
+                          "v = 1|client backend|t|2023-11-14 22:13:20+00"));
   EXPECT_THAT(Query("select count(*) from pg_catalog.pg_stat_activity where state = 'active'"),
               ElementsAre("1"));
 }
