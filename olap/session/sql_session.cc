@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "olap/parser/ast.h"
 #include "olap/plan/catalog/system_catalog.h"
@@ -107,14 +108,27 @@ bool EveryTableIndexed(const LogicalOp& op, const std::vector<const Expression*>
 // Whether a statement's text names nextval, currval, setval or lastval
 // (a column or string of that name counts too: it only keeps the statement
 // on the transaction thread).
-bool MentionsSequenceFunction(const sql::Statement& s, std::string_view text) {
+// Whether the statement's text names one of `names` (any case): routing for
+// statements that did not bind ahead of their execution.
+bool MentionsAny(const sql::Statement& s, std::string_view text,
+                 std::initializer_list<const char*> names) {
   if (s.end <= s.begin || s.end > text.size()) return false;
   std::string lower(text.substr(s.begin, s.end - s.begin));
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const char* name : {"nextval", "currval", "setval", "lastval"}) {
+  for (const char* name : names) {
     if (lower.find(name) != std::string::npos) return true;
   }
   return false;
+}
+
+bool MentionsSequenceFunction(const sql::Statement& s, std::string_view text) {
+  return MentionsAny(s, text, {"nextval", "currval", "setval", "lastval"});
+}
+
+// A snapshot process has no backends: such a statement that did not bind
+// ahead binds (and reports its own error) in this process.
+bool MentionsServerState(const sql::Statement& s, std::string_view text) {
+  return MentionsAny(s, text, {"pg_stat_activity", "pg_cancel_backend", "pg_terminate_backend"});
 }
 
 bool ReadsThroughIndexes(const PreBoundStatement& pre, const Catalog& schemas) {
@@ -608,7 +622,8 @@ StatementResult SqlSession::Read(const Request& request) {
   // snapshot holding every acknowledged commit.
   const bool on_thread = block_ != nullptr ||
                          engine_.options().routing == ReadRouting::kInProcess || point ||
-                         table_free || sequences != SequenceUse::kNone;
+                         table_free || sequences != SequenceUse::kNone ||
+                         (!bound && MentionsServerState(*request.statement, request.text));
   if (!on_thread) {
     // A short indexed read on the thread too; the planner sends it to a
     // snapshot after all if a probe finds too many rows.

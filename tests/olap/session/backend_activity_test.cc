@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "olap/plan/catalog/backend_directory.h"
+#include "tests/common/sanitizer_fork.h"
 #include "tests/olap/session/session_test_util.h"
 
 namespace forktail::testing {
@@ -147,6 +148,35 @@ TEST_F(BackendActivityTest, InsideABlockTheyAreNotValidatedAtCommit) {
   backends_.Add(third);  // what the block saw changes: no 40001 for that
   EXPECT_EQ(Run("commit").command_tag, "COMMIT");
   EXPECT_THAT(Query("select count(*) from t"), ElementsAre("1"));
+}
+
+// Reads go to snapshot processes here (Release builds): a statement over
+// pg_stat_activity that fails to bind says why, as on the in-process path,
+// instead of failing for want of backends in a snapshot.
+class BackendActivitySnapshotTest : public BackendActivityTest {
+ protected:
+  void SetUp() override {
+    FORKTAIL_SKIP_FORK_STRESS_UNDER_SANITIZER();
+    Open(SnapshotRouting());
+    SessionOptions options;
+    options.backend_pid = 4242;
+    options.backends = &backends_;
+    session_ = std::make_unique<SqlSession>(*engine_, options);
+    BackendActivity self;
+    self.pid = 4242;
+    self.state = "active";
+    backends_.Add(self);
+  }
+};
+
+TEST_F(BackendActivitySnapshotTest, BindErrorsAreTheStatementsOwn) {
+  EXPECT_THAT(Query("select pid, state from pg_stat_activity"), ElementsAre("4242|active"));
+  try {
+    Run("select no_such_column from pg_stat_activity");
+    ADD_FAILURE() << "no error";
+  } catch (const DbError& e) {
+    EXPECT_EQ(std::string(e.sqlstate()), "42703") << e.what();
+  }
 }
 
 TEST(BackendActivityEmbedded, NoDirectoryNoBackends) {
