@@ -9,9 +9,43 @@
 
 namespace forktail {
 
-QueryMemory::QueryMemory(size_t limit) : limit_(limit) {}
+QueryMemory::QueryMemory(size_t limit, MemoryGovernor* governor)
+    : limit_(limit), governor_(governor) {}
 
-QueryMemory::~QueryMemory() { ReleaseAll(); }
+QueryMemory::~QueryMemory() {
+  ReleaseAll();
+  ReturnReservation();  // charges made after ReleaseAll reserved again
+}
+
+void QueryMemory::ReserveUpTo(size_t used, size_t asked, const char* what) {
+  if (governor_ == nullptr || used <= reserved_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(reserve_mutex_);
+  const size_t reserved = reserved_.load(std::memory_order_relaxed);
+  if (used <= reserved) return;
+  const size_t granule = MemoryGovernor::kGranule;
+  const size_t more = (used - reserved + granule - 1) / granule * granule;
+  if (!governor_->TryReserve(more)) {
+    std::string message = "out of memory: the server's queries may use " +
+                          std::to_string(governor_->budget() >> 20) +
+                          " MiB in all (query_memory) and this query holds " +
+                          std::to_string(reserved >> 20) + " MiB";
+    if (what != nullptr) {
+      message += " (" + std::string(what) + " needs " + std::to_string(asked) + " bytes more)";
+    }
+    throw DbError(sqlstate::kOutOfMemory, message)
+        .WithHint(
+            "Other queries hold the rest, or this one needs more than the server's "
+            "budget: forktail serve --query-memory sets it.");
+  }
+  reserved_.store(reserved + more, std::memory_order_release);
+}
+
+void QueryMemory::ReturnReservation() noexcept {
+  if (governor_ == nullptr) return;
+  std::lock_guard<std::mutex> lock(reserve_mutex_);
+  const size_t reserved = reserved_.exchange(0, std::memory_order_relaxed);
+  if (reserved > 0) governor_->Release(reserved);
+}
 
 void* QueryMemory::Allocate(size_t bytes, size_t alignment) {
   const size_t raw_alignment = alignment < 16 ? 16 : alignment;
@@ -26,6 +60,12 @@ void* QueryMemory::Allocate(size_t bytes, size_t alignment) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
     throw DbError(sqlstate::kOutOfMemory,
                   "query exceeded its memory budget of " + std::to_string(limit) + " bytes");
+  }
+  try {
+    ReserveUpTo(before + bytes, bytes, nullptr);
+  } catch (...) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    throw;
   }
   size_t peak = peak_.load(std::memory_order_relaxed);
   while (before + bytes > peak &&
@@ -65,6 +105,12 @@ void QueryMemory::Charge(size_t bytes, const char* what) {
     }
     throw DbError(sqlstate::kOutOfMemory, message);
   }
+  try {
+    ReserveUpTo(before + bytes, bytes, what);
+  } catch (...) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    throw;
+  }
   size_t peak = peak_.load(std::memory_order_relaxed);
   while (before + bytes > peak &&
          !peak_.compare_exchange_weak(peak, before + bytes, std::memory_order_relaxed)) {
@@ -99,6 +145,7 @@ void QueryMemory::ReleaseAll() noexcept {
     FreeRaw(list);
     list = next;
   }
+  ReturnReservation();
 }
 
 void QueryMemory::FreeRaw(Header* header) noexcept {

@@ -25,6 +25,11 @@
 // adds bytes to the same budget (53200 past it, naming what asked) and
 // Uncharge() gives them back. MemoryCharge (below) keeps such a charge in
 // step with a structure's size and returns it when destroyed.
+//
+// Past its own limit, a query's bytes are also reserved from the server-wide
+// MemoryGovernor (its high-water mark, in granules, held until ReleaseAll or
+// the destructor); when the governor has no more, the allocation or charge
+// fails with 53200 "out of memory" naming the server's budget.
 #pragma once
 
 #include <atomic>
@@ -34,11 +39,16 @@
 #include <memory>
 #include <mutex>
 
+#include "scheduler/memory_governor.h"
+
 namespace forktail {
 
 class QueryMemory {
  public:
-  explicit QueryMemory(size_t limit = std::numeric_limits<size_t>::max());
+  // `governor`: the server-wide budget these bytes are also reserved from
+  // (nullptr: none).
+  explicit QueryMemory(size_t limit = std::numeric_limits<size_t>::max(),
+                       MemoryGovernor* governor = &MemoryGovernor::Global());
   ~QueryMemory();
   QueryMemory(const QueryMemory&) = delete;
   QueryMemory& operator=(const QueryMemory&) = delete;
@@ -70,10 +80,17 @@ class QueryMemory {
   static_assert(sizeof(Header) == kHeaderSize);
 
   static void FreeRaw(Header* header) noexcept;
+  // Reserves from the governor up to `used` bytes (the caller's new total);
+  // throws 53200 if it cannot, having reserved nothing.
+  void ReserveUpTo(size_t used, size_t asked, const char* what);
+  void ReturnReservation() noexcept;
 
   std::atomic<size_t> limit_;
   std::atomic<size_t> used_{0};
   std::atomic<size_t> peak_{0};
+  MemoryGovernor* governor_;
+  std::atomic<size_t> reserved_{0};  // from governor_, in granules
+  std::mutex reserve_mutex_;
   std::mutex mutex_;  // guards the list and released_
   Header* head_ = nullptr;
   bool released_ = false;

@@ -5,7 +5,7 @@
 // comments; keys: data, port, listen, user, password, password_file,
 // max_connections, routing = snapshot|inprocess, idle_in_transaction_hold_ms,
 // ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
-// copy_to_dir),
+// copy_to_dir, query_memory),
 // then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
@@ -23,6 +23,7 @@
 #include <string>
 
 #include "olap/session/sql_frontend.h"
+#include "scheduler/memory_governor.h"
 #include "server/server.h"
 #include "snapshot/snapshot.h"
 #include "tools/commands.h"
@@ -49,6 +50,7 @@ struct ServeArgs {
   std::string copy_from_dir;  // empty: COPY FROM 'file' refused
   std::string copy_to_dir;    // empty: COPY TO 'file' refused
   std::string password_file;
+  std::string query_memory;  // empty: half of RAM or of the cgroup's limit
 };
 
 int stop_pipe[2] = {-1, -1};
@@ -62,6 +64,28 @@ std::string Trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r");
   if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+// PostgreSQL's memory units: "512MB", "2GB", "64kB", "1TB"; a bare number is
+// bytes. Returns 0 for anything else.
+size_t ParseMemorySize(const std::string& text) {
+  if (text.empty() || text[0] < '0' || text[0] > '9') return 0;
+  size_t end = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &end);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  const std::string unit = Trim(text.substr(end));
+  int shift = -1;
+  if (unit.empty() || unit == "B") shift = 0;
+  if (unit == "kB") shift = 10;
+  if (unit == "MB") shift = 20;
+  if (unit == "GB") shift = 30;
+  if (unit == "TB") shift = 40;
+  if (shift < 0 || value > (~0ULL >> shift)) return 0;
+  return static_cast<size_t>(value << shift);
 }
 
 // Reads `key = value` lines; returns false (with a message) on a bad line.
@@ -116,6 +140,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("copy_from_dir", "--copy-from-dir",
           [&](const std::string& v) { args.copy_from_dir = v; });
       set("copy_to_dir", "--copy-to-dir", [&](const std::string& v) { args.copy_to_dir = v; });
+      set("query_memory", "--query-memory", [&](const std::string& v) { args.query_memory = v; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -127,7 +152,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "routing",       "idle_in_transaction_hold_ms",
                                      "ssl_cert_file", "ssl_key_file",
                                      "copy_from_dir", "copy_to_dir",
-                                     "password_file"};
+                                     "password_file", "query_memory"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       if (!known)
@@ -158,6 +183,20 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
   if (args.password.empty() != args.user.empty()) {
     std::fprintf(stderr, "forktail serve: --user and --password go together\n");
     return 2;
+  }
+
+  // One budget for the queries of the server and its snapshot processes, set
+  // before anything forks.
+  if (!args.query_memory.empty()) {
+    const size_t bytes = ParseMemorySize(args.query_memory);
+    if (bytes < (size_t{16} << 20)) {
+      std::fprintf(stderr,
+                   "forktail serve: query_memory must be a size of at least 16MB, like 512MB or "
+                   "4GB (got '%s')\n",
+                   args.query_memory.c_str());
+      return 2;
+    }
+    MemoryGovernor::Global().SetBudget(bytes);
   }
 
   if (::pipe2(stop_pipe, O_CLOEXEC) != 0) return 1;
@@ -201,9 +240,11 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     if (engine->snapshots() != nullptr) {
       control = std::make_unique<SnapshotControlServer>(engine->snapshots(), args.data);
     }
-    std::printf("forktail serve: listening on %s:%d (data %s, %s auth, reads: %s)\n",
-                args.listen.c_str(), server.port(), args.data.c_str(),
-                args.password.empty() ? "trust (loopback)" : "scram-sha-256", args.routing.c_str());
+    std::printf(
+        "forktail serve: listening on %s:%d (data %s, %s auth, reads: %s, query memory %zu MiB)\n",
+        args.listen.c_str(), server.port(), args.data.c_str(),
+        args.password.empty() ? "trust (loopback)" : "scram-sha-256", args.routing.c_str(),
+        MemoryGovernor::Global().budget() >> 20);
     std::fflush(stdout);
 
     char c;
@@ -254,6 +295,10 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--copy-to-dir", args->copy_to_dir,
                   "COPY ... TO 'file' may create and overwrite files under this directory only "
                   "(default: no server file at all; COPY TO STDOUT always works)");
+  cmd->add_option("--query-memory", args->query_memory,
+                  "Memory all running queries may use together, over the server and its "
+                  "snapshot processes (512MB, 4GB; default: half of RAM or of the cgroup's "
+                  "limit); a query past it fails with 53200");
   cmd->add_option("--ssl-key-file", args->ssl_key_file, "PEM private key of --ssl-cert-file");
   cmd->add_option("--hold-ms", args->hold_ms,
                   "How long the implicit block of a multi-statement query string may hold the "

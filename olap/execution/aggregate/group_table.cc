@@ -152,16 +152,20 @@ GroupTable::GroupTable(const KeyEncoder* keys, const std::vector<AggregateSpec>*
 }
 
 size_t GroupTable::bytes() const {
-  // An unordered_set node: the value, a next pointer and the hash (libstdc++),
-  // plus a bucket pointer per element at load factor 1.
-  constexpr size_t kNode = 32;
+  // An unordered_set node as malloc gives it (libstdc++: a next pointer and
+  // the value, plus the cached hash for strings; malloc's 16-byte granules
+  // with its 8-byte header), plus the bucket array: load factor 1 and
+  // doubling leave up to 2 bucket pointers per element.
+  constexpr size_t kIntegerNode = 32 + 16;
+  constexpr size_t kStringNode = 64 + 16;
   size_t b = buckets_.capacity() * sizeof(uint32_t) +
              (keys_.capacity() + hashes_.capacity() + states_.capacity()) * sizeof(uint64_t) +
              (arena_ != nullptr ? arena_->bytes() : 0);
-  for (const auto& d : distinct_) b += d.size() * kNode;
-  for (const auto& d : distinct_s_) {
-    for (const std::string& x : d) b += kNode + x.capacity();
-  }
+  b +=
+      distinct_.capacity() * sizeof(distinct_[0]) + distinct_s_.capacity() * sizeof(distinct_s_[0]);
+  b += distinct_elements_ * kIntegerNode;
+  b += distinct_strings_ * kStringNode;
+  b += distinct_string_heap_;
   for (const auto& l : lists_) {
     b += l.capacity() * sizeof(l[0]);
     for (const auto& x : l) b += x ? x->capacity() : 0;
@@ -178,7 +182,23 @@ void GroupTable::Clear() {
   arena_ = std::make_unique<StringArena>();
   distinct_.clear();
   distinct_s_.clear();
+  distinct_elements_ = 0;
+  distinct_strings_ = 0;
+  distinct_string_heap_ = 0;
   lists_.clear();
+}
+
+void GroupTable::AddDistinct(uint64_t set, uint64_t value) {
+  distinct_elements_ += distinct_[set].insert(value).second ? 1 : 0;
+}
+
+void GroupTable::AddDistinct(uint64_t set, std::string value) {
+  // Strings longer than the inline buffer (15 bytes in libstdc++) own a heap copy.
+  const size_t heap = value.size() > 15 ? value.size() + 1 : 0;
+  if (distinct_s_[set].insert(std::move(value)).second) {
+    ++distinct_strings_;
+    distinct_string_heap_ += heap;
+  }
 }
 
 void GroupTable::Grow() {
@@ -366,19 +386,19 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
           if constexpr (std::is_same_v<T, std::string_view>) {
             bool trim = spec.input_type.id == TypeId::kChar;
             each([&](uint64_t* s, std::string_view x) {
-              distinct_s_[s[0]].emplace(trim ? TrimTrailingBlanks(x) : x);
+              AddDistinct(s[0], std::string(trim ? TrimTrailingBlanks(x) : x));
             });
           } else if constexpr (std::is_same_v<T, __int128>) {
-            each([&](uint64_t* s, __int128 x) { distinct_s_[s[0]].emplace(WideBytes(x)); });
+            each([&](uint64_t* s, __int128 x) { AddDistinct(s[0], WideBytes(x)); });
           } else if constexpr (std::is_same_v<T, double>) {
             each([&](uint64_t* s, double x) {
               double y = x == 0 ? 0.0 : x;
               uint64_t bits;
               memcpy(&bits, &y, 8);
-              distinct_[s[0]].insert(bits);
+              AddDistinct(s[0], bits);
             });
           } else {
-            each([&](uint64_t* s, T x) { distinct_[s[0]].insert(static_cast<int64_t>(x)); });
+            each([&](uint64_t* s, T x) { AddDistinct(s[0], static_cast<int64_t>(x)); });
           }
           break;
         case AggKind::kCountStar:
@@ -461,9 +481,9 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
       case AggKind::kSumDistinct:
       case AggKind::kAvgDistinct:
         if (DistinctAsBytes(spec.input_type)) {
-          for (const auto& x : src.distinct_s_[sa[0]]) distinct_s_[da[0]].insert(x);
+          for (const auto& x : src.distinct_s_[sa[0]]) AddDistinct(da[0], x);
         } else {
-          for (uint64_t x : src.distinct_[sa[0]]) distinct_[da[0]].insert(x);
+          for (uint64_t x : src.distinct_[sa[0]]) AddDistinct(da[0], x);
         }
         break;
       case AggKind::kStringAgg:

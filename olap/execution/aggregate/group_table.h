@@ -80,6 +80,8 @@ class GroupTable {
  private:
   uint32_t Insert(const uint64_t* key, uint64_t hash);
   void Grow();
+  void AddDistinct(uint64_t set, uint64_t value);
+  void AddDistinct(uint64_t set, std::string value);
   uint64_t* State(uint32_t g) { return &states_[size_t{g} * state_words_]; }
   const uint64_t* State(uint32_t g) const { return &states_[size_t{g} * state_words_]; }
 
@@ -95,7 +97,12 @@ class GroupTable {
   std::unique_ptr<StringArena> arena_;
   std::vector<std::unordered_set<uint64_t>> distinct_;       // non-string inputs
   std::vector<std::unordered_set<std::string>> distinct_s_;  // string inputs
-  std::vector<ListAggValues> lists_;                         // string_agg / array_agg
+  // Running totals of the sets' sizes, so that bytes() (asked per input
+  // chunk) does not walk every set or string.
+  size_t distinct_elements_ = 0;
+  size_t distinct_strings_ = 0;
+  size_t distinct_string_heap_ = 0;   // string bytes beyond the inline buffer
+  std::vector<ListAggValues> lists_;  // string_agg / array_agg
 };
 
 }  // namespace forktail

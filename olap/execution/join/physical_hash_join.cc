@@ -21,17 +21,6 @@ std::vector<Type> ProbeOutputTypes(const std::vector<Type>& probe_types,
   return types;
 }
 
-// The output chunk's kVectorSize slots per column, for the charge.
-size_t OutputChunkBytes(const DataChunk& c) {
-  size_t bytes = 0;
-  for (size_t i = 0; i < c.column_count(); ++i) {
-    const Vector& v = c.column(i);
-    bytes += size_t{kVectorSize} * PhysicalWidth(v.physical()) +
-             (v.nulls() != nullptr ? kVectorSize / 8 : 0);
-  }
-  return bytes;
-}
-
 // A new output block whose vectors are charged to the query while it lives.
 std::shared_ptr<ChunkBlock> MakeOutput(WorkOrderContext& context,
                                        const std::shared_ptr<JoinHashTable>& table,
@@ -167,7 +156,7 @@ void HashJoinProbeOperator::Collect(DataChunk& chunk, ChunkBlock* out, MemoryCha
   // starts a new one). Strings stay views: their arenas are kept alive by
   // the vectors, the table by the block. Charged before it is taken, so a
   // join that multiplies rows stops at the budget.
-  charge->Add(static_cast<int64_t>(OutputChunkBytes(chunk)));
+  charge->Add(static_cast<int64_t>(ChunkVectorBytes(chunk)));
   out->chunks.push_back(std::move(chunk));
 }
 

@@ -157,18 +157,18 @@ void NestedLoopJoinOperator::BuildIndex() {
 
 void NestedLoopJoinOperator::ProcessBlock(WorkOrderContext& context, int slot,
                                           size_t /*input_index*/, const StreamBlockPtr& block) {
-  std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
-  out->keep_alive.push_back(block);
-  out->keep_alive.push_back(build_);
+  // A probe block times the build side can be huge (a cross join of 20k rows
+  // with 20k: 400M rows): the output goes out in charged blocks as it grows.
+  ChunkBlockWriter out(context, "nested loop join output", {block, build_});
   bool cancelled = false;
   for (const DataChunk& chunk : AsChunkBlock(block).chunks) {
-    ProbeChunk(slot, chunk, out.get(), &cancelled, context);
+    ProbeChunk(slot, chunk, &out, &cancelled, context);
     if (cancelled) return;
   }
-  EmitIfRows(context, std::move(out));
+  out.Flush();
 }
 
-void NestedLoopJoinOperator::ProbeChunk(int slot, const DataChunk& chunk, ChunkBlock* out,
+void NestedLoopJoinOperator::ProbeChunk(int slot, const DataChunk& chunk, ChunkBlockWriter* out,
                                         bool* cancelled, WorkOrderContext& context) {
   const Build& b = *build_;
   const Rows rows = chunk.rows();
@@ -224,14 +224,14 @@ void NestedLoopJoinOperator::ProbeChunk(int slot, const DataChunk& chunk, ChunkB
   if (type_ == LoopJoinType::kSemi || type_ == LoopJoinType::kAnti) {
     DataChunk mine = BorrowChunk(chunk);
     mine.SetSelection(sel.data(), static_cast<uint32_t>(sel.size()));
-    out->chunks.push_back(std::move(mine));
+    out->Add(std::move(mine));
   } else {
-    out->chunks.push_back(Unmatched(chunk, sel.data(), static_cast<uint32_t>(sel.size())));
+    out->Add(Unmatched(chunk, sel.data(), static_cast<uint32_t>(sel.size())));
   }
 }
 
 void NestedLoopJoinOperator::Flush(int slot, const DataChunk& probe, Batch& batch,
-                                   uint32_t* matches, ChunkBlock* out) {
+                                   uint32_t* matches, ChunkBlockWriter* out) {
   const Build& b = *build_;
   const uint32_t n = batch.n;
   batch.n = 0;
@@ -277,7 +277,7 @@ void NestedLoopJoinOperator::Flush(int slot, const DataChunk& probe, Batch& batc
     }
   }
   if (type_ == LoopJoinType::kSemi || type_ == LoopJoinType::kAnti) return;
-  out->chunks.push_back(std::move(pairs));
+  out->Add(std::move(pairs));
 }
 
 DataChunk NestedLoopJoinOperator::Unmatched(const DataChunk& probe, const uint32_t* sel,

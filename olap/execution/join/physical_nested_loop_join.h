@@ -58,11 +58,12 @@ class NestedLoopJoinOperator final : public PhysicalOperator {
   struct Build;
   struct Batch;
   void BuildIndex();
-  void ProbeChunk(int slot, const DataChunk& chunk, ChunkBlock* out, bool* cancelled,
+  void ProbeChunk(int slot, const DataChunk& chunk, ChunkBlockWriter* out, bool* cancelled,
                   WorkOrderContext& context);
   // Gathers the batch's pairs, applies the residual, counts matches per probe
   // row and (inner, left, single) appends the matching pairs to out.
-  void Flush(int slot, const DataChunk& probe, Batch& batch, uint32_t* matches, ChunkBlock* out);
+  void Flush(int slot, const DataChunk& probe, Batch& batch, uint32_t* matches,
+             ChunkBlockWriter* out);
   // Probe rows `sel` (count n) with NULL build columns.
   DataChunk Unmatched(const DataChunk& probe, const uint32_t* sel, uint32_t n) const;
 

@@ -13,6 +13,46 @@ std::shared_ptr<ChunkBlock> ChunkBlock::Make(WorkOrderContext& context) {
                                           context.allocator<DataChunk>());
 }
 
+size_t ChunkVectorBytes(const DataChunk& chunk) {
+  size_t bytes = 0;
+  for (size_t i = 0; i < chunk.column_count(); ++i) {
+    const Vector& v = chunk.column(i);
+    bytes += size_t{kVectorSize} * PhysicalWidth(v.physical()) +
+             (v.nulls() != nullptr ? kVectorSize / 8 : 0);
+  }
+  return bytes;
+}
+
+ChunkBlockWriter::ChunkBlockWriter(WorkOrderContext& context, const char* what,
+                                   std::vector<std::shared_ptr<const void>> keep_alive,
+                                   size_t chunks_per_block)
+    : context_(context),
+      what_(what),
+      keep_alive_(std::move(keep_alive)),
+      chunks_per_block_(chunks_per_block) {
+  Start();
+}
+
+void ChunkBlockWriter::Start() {
+  block_ = ChunkBlock::Make(context_);
+  block_->keep_alive = keep_alive_;
+  charge_ = std::make_shared<MemoryCharge>(what_);
+  charge_->Bind(context_.allocator<char>().memory());
+  block_->keep_alive.push_back(charge_);
+}
+
+void ChunkBlockWriter::Add(DataChunk chunk) {
+  charge_->Add(static_cast<int64_t>(ChunkVectorBytes(chunk)));  // 53200 before it is kept
+  block_->chunks.push_back(std::move(chunk));
+  if (block_->chunks.size() >= chunks_per_block_) Flush();
+}
+
+void ChunkBlockWriter::Flush() {
+  if (block_->row_count() == 0) return;
+  context_.EmitBlock(std::move(block_));
+  Start();
+}
+
 uint64_t ChunkBlock::row_count() const {
   uint64_t n = 0;
   for (const DataChunk& c : chunks) n += c.count();

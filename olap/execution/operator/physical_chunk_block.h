@@ -48,6 +48,35 @@ inline const ChunkBlock& AsChunkBlock(const StreamBlockPtr& block) {
   return static_cast<const ChunkBlock&>(*block);
 }
 
+// Bytes of a chunk's vectors (kVectorSize slots of each column's width, plus
+// its null bitmap), as an output block's charge counts them.
+size_t ChunkVectorBytes(const DataChunk& chunk);
+
+// A work order's output written as a stream of blocks: each holds at most
+// `chunks_per_block` chunks, is charged to the query ("<what> needs N more"
+// past its budget) for as long as it lives, and is emitted when full, so an
+// operator that multiplies rows (a cross join) neither holds its whole output
+// at once nor grows past the budget uncounted. Flush() emits the rest; a
+// writer dropped without it (cancel, error) emits nothing more.
+class ChunkBlockWriter {
+ public:
+  ChunkBlockWriter(WorkOrderContext& context, const char* what,
+                   std::vector<std::shared_ptr<const void>> keep_alive,
+                   size_t chunks_per_block = 64);
+  void Add(DataChunk chunk);
+  void Flush();
+
+ private:
+  void Start();
+
+  WorkOrderContext& context_;
+  const char* what_;
+  std::vector<std::shared_ptr<const void>> keep_alive_;
+  size_t chunks_per_block_;
+  std::shared_ptr<ChunkBlock> block_;
+  std::shared_ptr<MemoryCharge> charge_;
+};
+
 // Row i (physical) of a vector as a Value of the vector's type.
 Value VectorValue(const Vector& v, uint32_t i);
 // The live rows of a chunk, appended to *out.

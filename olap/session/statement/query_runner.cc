@@ -12,22 +12,10 @@
 #include "olap/plan/optimizer/optimizer.h"
 #include "olap/plan/planner/executor.h"
 #include "olap/plan/planner/explain.h"
+#include "scheduler/memory_governor.h"
 
 namespace forktail {
 namespace {
-
-// Read once: sysconf(_SC_PHYS_PAGES) is a sysinfo() system call, and every
-// statement's QueryRunContext asks (a per-statement syscall showed in the
-// profile of pgbench's point statements).
-size_t PhysicalMemory() {
-  static const size_t bytes = [] {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page_size = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page_size <= 0) return size_t{4} << 30;
-    return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
-  }();
-  return bytes;
-}
 
 bool IsCurrentSchemaCall(const sql::Expr& e) {
   if (e.kind != sql::ExprKind::kFunction || !e.children.empty() || e.star) return false;
@@ -37,8 +25,13 @@ bool IsCurrentSchemaCall(const sql::Expr& e) {
 
 }  // namespace
 
-size_t DefaultQueryMemoryLimit() { return std::max(size_t{1} << 30, PhysicalMemory() / 4); }
-size_t DefaultSchedulerMemoryBudget() { return std::max(size_t{1} << 30, PhysicalMemory() / 2); }
+// One query may take half of the server-wide budget, so that a runaway query
+// fails on its own limit while other sessions' queries still find memory; the
+// governor fails a query with 53200 when others hold the rest.
+size_t DefaultQueryMemoryLimit() { return MemoryGovernor::Global().budget() / 2; }
+size_t DefaultSchedulerMemoryBudget() {
+  return std::max(size_t{1} << 30, MemoryGovernor::Global().budget());
+}
 
 namespace {
 
@@ -47,6 +40,8 @@ ExecuteOptions OptionsOf(const QueryRunContext& context) {
   options.parallelism = context.parallelism;
   options.cancel = context.cancel;
   options.memory_limit = context.memory_limit;
+  // The estimate-based limit never exceeds the query's own.
+  options.max_memory = std::min(options.max_memory, context.memory_limit);
   options.index_only_row_limit = context.index_only_row_limit;
   return options;
 }

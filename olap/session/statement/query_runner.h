@@ -21,9 +21,10 @@ namespace sql {
 struct Statement;
 }  // namespace sql
 
-// Memory defaults sized from the machine's physical memory: one query may use
-// a quarter of it (at least 1 GiB); a scheduler admits queries whose
-// estimates sum to half of it (at least 1 GiB).
+// Memory defaults from the server-wide MemoryGovernor's budget (by default
+// half of RAM or of the cgroup's limit): one query may use half of it (the
+// governor fails it with 53200 sooner when other queries hold the rest); a
+// scheduler admits queries whose estimates sum to it (at least 1 GiB).
 size_t DefaultQueryMemoryLimit();
 size_t DefaultSchedulerMemoryBudget();
 
