@@ -59,7 +59,7 @@ release-test: deps $(RELEASE)/build.ninja
 	cmake --build $(RELEASE) -j $(JOBS) --target snapshot_tests
 	cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^snapshot\.'
 	cmake --build $(RELEASE) -j $(JOBS) --target olap_session_tests olap_sql_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^olap\..*Snapshot'
-	cmake --build $(RELEASE) -j $(JOBS) --target server_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^server\..*Snapshot'
+	cmake --build $(RELEASE) -j $(JOBS) --target server_tests forktail && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^server\..*Snapshot'
 
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)

@@ -27,7 +27,7 @@ Status DecodeFrameHeader(const uint8_t in[kFrameHeaderSize], uint32_t max_payloa
   }
   if (in[6] != 0 || in[7] != 0) return Status::InvalidArgument("nonzero reserved frame bytes");
   if (type < static_cast<uint8_t>(FrameType::kRequest) ||
-      type > static_cast<uint8_t>(FrameType::kReady)) {
+      type > static_cast<uint8_t>(FrameType::kPart)) {
     return Status::InvalidArgument("unknown frame type " + std::to_string(type));
   }
   const auto t = static_cast<FrameType>(type);
@@ -114,6 +114,45 @@ Status ReadFrame(int fd, uint32_t max_payload, Frame* out) {
   if (n < 0) return Status::IoError(std::string("receive failed: ") + std::strerror(errno));
   if (static_cast<size_t>(n) < h.length) return Status::IoError("truncated frame payload");
   return Status::Ok();
+}
+
+Status WriteMessage(int fd, FrameType type, std::string_view payload, uint32_t max_frame) {
+  while (payload.size() > max_frame) {
+    Status s = WriteFrame(fd, FrameType::kPart, payload.substr(0, max_frame));
+    if (!s.ok()) return s;
+    payload.remove_prefix(max_frame);
+  }
+  return WriteFrame(fd, type, payload);
+}
+
+Status ReadMessage(int fd, uint32_t max_frame, size_t max_message, Frame* out) {
+  std::string parts;
+  bool in_parts = false;
+  while (true) {
+    Status s = ReadFrame(fd, max_frame, out);
+    if (!s.ok()) {
+      if (in_parts && s.code() == Status::Code::kNotFound) {
+        return Status::IoError("end of stream inside a message's parts");
+      }
+      return s;
+    }
+    if (out->type != FrameType::kPart && !in_parts) return Status::Ok();
+    if (out->type != FrameType::kPart && out->type != FrameType::kRequest &&
+        out->type != FrameType::kBatch) {
+      return Status::InvalidArgument("frame type " + std::to_string(static_cast<int>(out->type)) +
+                                     " after part frames");
+    }
+    if (parts.size() + out->payload.size() > max_message) {
+      return Status::InvalidArgument("message of more than " + std::to_string(max_message) +
+                                     " bytes");
+    }
+    parts.append(out->payload);
+    in_parts = true;
+    if (out->type != FrameType::kPart) {
+      out->payload = std::move(parts);
+      return Status::Ok();
+    }
+  }
 }
 
 std::string EncodeErrorPayload(std::string_view sqlstate, std::string_view message) {

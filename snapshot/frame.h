@@ -22,6 +22,11 @@
 //   | u32 LE    | u8     | u8 = 1 | u16             |                     |
 //   +-----------+--------+--------+-----------------+---------------------+
 //
+// A Request or Batch larger than one frame's bound (16 MiB) is streamed as
+// Part frames, each carrying the next piece of its payload, followed by the
+// Request or Batch frame with the last piece: query texts and result values
+// reach PostgreSQL's 1 GiB while every frame stays bounded.
+//
 // Error payload: 5 ASCII bytes of SQLSTATE, then the message (<= 4 KiB).
 // Done, Cancel, Retire and Ready have empty payloads. A reader checks the header
 // before reading the payload (length against its bound, type, version,
@@ -47,11 +52,15 @@ enum class FrameType : uint8_t {
   kCancel = 5,
   kRetire = 6,
   kReady = 7,
+  kPart = 8,
 };
 
 inline constexpr size_t kFrameHeaderSize = 8;
 inline constexpr uint8_t kFrameVersion = 1;
 inline constexpr uint32_t kDefaultMaxFramePayload = 16u << 20;
+// A whole Request or Batch, its Parts included: PostgreSQL's 1 GiB for a
+// query text or a value, plus room for the rest of the row or request.
+inline constexpr size_t kMaxMessagePayload = (size_t{1} << 30) + (size_t{64} << 20);
 inline constexpr uint32_t kMaxErrorMessage = 4096;
 inline constexpr size_t kSqlstateSize = 5;
 static_assert(kFrameHeaderSize == sizeof(uint32_t) + 2 * sizeof(uint8_t) + sizeof(uint16_t));
@@ -88,6 +97,15 @@ Status WriteFrame(int fd, FrameType type, std::string_view payload);
 // InvalidArgument for a malformed frame, IoError for a socket error or an EOF
 // inside a frame.
 Status ReadFrame(int fd, uint32_t max_payload, Frame* out);
+
+// A Request or Batch of any size up to kMaxMessagePayload: Part frames of
+// `max_frame` bytes, then `type` with the rest.
+Status WriteMessage(int fd, FrameType type, std::string_view payload, uint32_t max_frame);
+
+// Reads one frame, gathering Parts into the Request or Batch that ends them.
+// InvalidArgument also for a Part before another type, or Parts that pass
+// `max_message` bytes in all.
+Status ReadMessage(int fd, uint32_t max_frame, size_t max_message, Frame* out);
 
 std::string EncodeErrorPayload(std::string_view sqlstate, std::string_view message);
 Status DecodeErrorPayload(std::string_view payload, std::string* sqlstate, std::string* message);

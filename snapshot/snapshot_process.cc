@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "snapshot/frame.h"
@@ -45,12 +46,12 @@ class SocketSink : public BatchSink {
   void Emit(std::string_view batch) override {
     if (Canceled())
       throw DbError(sqlstate::kQueryCanceled, "canceling statement due to user request");
-    if (batch.size() > max_payload_) {
+    if (batch.size() > kMaxMessagePayload) {
       throw DbError(sqlstate::kProgramLimitExceeded,
                     "result batch of " + std::to_string(batch.size()) +
-                        " bytes exceeds the frame limit of " + std::to_string(max_payload_));
+                        " bytes exceeds the limit of " + std::to_string(kMaxMessagePayload));
     }
-    if (!WriteFrame(fd_, FrameType::kBatch, batch).ok()) {
+    if (!WriteMessage(fd_, FrameType::kBatch, batch, max_payload_).ok()) {
       canceled_ = true;
       peer_gone_ = true;
       throw DbError(sqlstate::kQueryCanceled, "canceling statement: client went away");
@@ -96,7 +97,7 @@ void ServeConnection(int fd, const SnapshotProcessConfig& config, const Snapshot
   timeval tv{kReceiveTimeoutSeconds, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   Frame request;
-  Status s = ReadFrame(fd, config.max_frame_payload, &request);
+  Status s = ReadMessage(fd, config.max_frame_payload, kMaxMessagePayload, &request);
   if (!s.ok()) {
     if (s.code() != Status::Code::kNotFound) {
       SendError(fd, snapshot_sqlstate::kProtocolViolation, "invalid frame: " + s.message());
@@ -125,6 +126,10 @@ void ServeConnection(int fd, const SnapshotProcessConfig& config, const Snapshot
     } else if (!sink.peer_gone()) {
       SendError(fd, e.sqlstate(), e.what());
     }
+  } catch (const std::bad_alloc&) {
+    // Memory the query's budget did not see (malloc failed under a ulimit or
+    // an overcommit limit): the query fails, the process goes on.
+    if (!sink.peer_gone()) SendError(fd, sqlstate::kOutOfMemory, "out of memory");
   } catch (const std::exception& e) {
     if (!sink.peer_gone()) SendError(fd, sqlstate::kInternalError, e.what());
   } catch (...) {

@@ -45,10 +45,12 @@ SnapshotQuery::SnapshotQuery(SnapshotManager* manager, std::shared_ptr<SnapshotE
   if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
     ThrowLost(std::string("could not connect: ") + std::strerror(errno));
   }
-  if (request.size() > manager_->options().max_frame_payload) {
-    throw DbError(sqlstate::kProgramLimitExceeded, "snapshot request too large");
+  if (request.size() > kMaxMessagePayload) {
+    throw DbError(sqlstate::kProgramLimitExceeded,
+                  "snapshot request of " + std::to_string(request.size()) +
+                      " bytes exceeds the limit of " + std::to_string(kMaxMessagePayload));
   }
-  Status s = WriteFrame(fd_, FrameType::kRequest, request);
+  Status s = WriteMessage(fd_, FrameType::kRequest, request, manager_->options().max_frame_payload);
   if (!s.ok()) ThrowLost(s.message());
 }
 
@@ -67,7 +69,7 @@ void SnapshotQuery::ThrowLost(const std::string& detail) {
 bool SnapshotQuery::Next(std::string* batch) {
   if (done_) return false;
   Frame f;
-  Status s = ReadFrame(fd_, manager_->options().max_frame_payload, &f);
+  Status s = ReadMessage(fd_, manager_->options().max_frame_payload, kMaxMessagePayload, &f);
   if (!s.ok()) {
     if (s.code() == Status::Code::kInvalidArgument) {
       done_ = true;

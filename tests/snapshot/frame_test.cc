@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <thread>
 
 namespace forktail {
 namespace {
@@ -61,12 +62,56 @@ TEST(Frame, RoundTripOverASocket) {
   close(fds[1]);
 }
 
+TEST(Frame, MessagesLargerThanAFrameTravelAsParts) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  std::string big(5 * 4096 + 17, '\0');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7);
+  std::thread writer([&] {
+    EXPECT_TRUE(WriteMessage(fds[0], FrameType::kRequest, big, 4096).ok());
+    EXPECT_TRUE(WriteMessage(fds[0], FrameType::kBatch, "small", 4096).ok());
+    EXPECT_TRUE(WriteFrame(fds[0], FrameType::kDone, {}).ok());
+  });
+  Frame f;
+  ASSERT_TRUE(ReadMessage(fds[1], 4096, 1u << 20, &f).ok());
+  EXPECT_EQ(f.type, FrameType::kRequest);
+  EXPECT_EQ(f.payload, big);
+  ASSERT_TRUE(ReadMessage(fds[1], 4096, 1u << 20, &f).ok());
+  EXPECT_EQ(f.type, FrameType::kBatch);
+  EXPECT_EQ(f.payload, "small");
+  ASSERT_TRUE(ReadMessage(fds[1], 4096, 1u << 20, &f).ok());
+  EXPECT_EQ(f.type, FrameType::kDone);
+  writer.join();
+  // A plain frame reader sees the parts as frames of their own, each bounded.
+  writer =
+      std::thread([&] { EXPECT_TRUE(WriteMessage(fds[0], FrameType::kBatch, big, 4096).ok()); });
+  ASSERT_TRUE(ReadFrame(fds[1], 4096, &f).ok());
+  EXPECT_EQ(f.type, FrameType::kPart);
+  EXPECT_EQ(f.payload.size(), 4096u);
+  EXPECT_EQ(ReadMessage(fds[1], 4096, 1u << 20, &f).ok(), true);  // the rest
+  EXPECT_EQ(f.payload.size(), big.size() - 4096);
+  writer.join();
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST_F(SocketPair, PartsMustEndInARequestOrBatchWithinTheMessageLimit) {
+  WriteRaw(Header(3, 8) + "abc" + Header(0, 4));  // parts, then Done
+  Frame f;
+  EXPECT_EQ(ReadMessage(fds_[1], 1024, 1024, &f).message(), "frame type 4 after part frames");
+  WriteRaw(Header(600, 8) + std::string(600, 'p') + Header(600, 8) + std::string(600, 'p'));
+  EXPECT_EQ(ReadMessage(fds_[1], 1024, 1000, &f).message(), "message of more than 1000 bytes");
+  WriteRaw(Header(2, 8) + "ab");  // then the writer leaves
+  CloseWriter();
+  EXPECT_EQ(ReadMessage(fds_[1], 1024, 1024, &f).code(), Status::Code::kIoError);
+}
+
 TEST(Frame, HeaderChecks) {
   EXPECT_TRUE(Decode(Header(10, 1)).ok());
   EXPECT_EQ(Decode(Header(10, 1, 2)).message(), "unsupported frame version 2");
   EXPECT_EQ(Decode(Header(10, 1, kFrameVersion, 1)).message(), "nonzero reserved frame bytes");
   EXPECT_EQ(Decode(Header(0, 0)).message(), "unknown frame type 0");
-  EXPECT_EQ(Decode(Header(0, 8)).message(), "unknown frame type 8");
+  EXPECT_EQ(Decode(Header(0, 9)).message(), "unknown frame type 9");
   EXPECT_EQ(Decode(Header(0, 255)).message(), "unknown frame type 255");
   EXPECT_EQ(Decode(Header(1025, 2)).message(), "frame length 1025 exceeds the limit of 1024");
   EXPECT_EQ(Decode(Header(0xffffffffu, 2)).code(), Status::Code::kInvalidArgument);
