@@ -613,6 +613,14 @@ void Connection::SendNotices(const BackendResult& result) {
     f.severity = "NOTICE";
     f.sqlstate = sqlstate::kSuccessfulCompletion;
     f.message = notice;
+    // "WARNING 25P01:  SET LOCAL can only be used in transaction blocks"
+    constexpr std::string_view kWarning = "WARNING ";
+    if (notice.starts_with(kWarning) && notice.size() > kWarning.size() + 8 &&
+        notice.compare(kWarning.size() + 5, 3, ":  ") == 0) {
+      f.severity = "WARNING";
+      f.sqlstate = notice.substr(kWarning.size(), 5);
+      f.message = notice.substr(kWarning.size() + 8);
+    }
     SplitMessageFields(&f);  // "drop cascades to 2 other objects\nDETAIL:  ..."
     EncodeErrorResponse(stream_.output(), 'N', f);
   }

@@ -30,17 +30,47 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
     case sql::StatementKind::kSet: {
       const sql::SetStmt& set = *s.set;
       result.command_tag = "SET";
-      if (set.is_default) {
-        parameters_->Reset(set.name);
-      } else if (!set.values.empty()) {
-        parameters_->Set(set.name, Join(set.values));
-      } else if (set.read_only == 1) {
-        // SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY: accepted;
-        // nothing enforces it yet, say so.
-        result.notices.push_back("READ ONLY is accepted but not enforced");
+      // SET TRANSACTION / SET LOCAL / SET transaction_read_only last until
+      // the end of the transaction: outside a block that is this statement,
+      // so PostgreSQL warns and nothing changes (the value is still checked).
+      const bool transaction_scoped = set.name == "transaction_isolation" ||
+                                      set.name == "transaction_read_only" ||
+                                      set.name == "transaction_deferrable";
+      if ((set.local || transaction_scoped) && !InBlock()) {
+        SessionParameters scratch = *parameters_;
+        if (!set.values.empty()) scratch.Set(set.name, Join(set.values));
+        result.notices.push_back(
+            set.local ? "WARNING 25P01:  SET LOCAL can only be used in transaction blocks"
+                      : "WARNING 25P01:  SET TRANSACTION can only be used in transaction blocks");
+        return result;
       }
-      if (set.local && status_ == TxnStatus::kIdle) {
-        result.notices.push_back("SET LOCAL can only be used in transaction blocks");
+      std::string read_only_name = set.name == "transaction_isolation"
+                                       ? "transaction_read_only"
+                                       : "default_transaction_read_only";
+      std::string read_only_value;
+      if (set.read_only != -1) {
+        read_only_value = set.read_only == 1 ? "on" : "off";
+      } else if (set.name == "transaction_read_only" && !set.values.empty()) {
+        SessionParameters scratch = *parameters_;
+        scratch.Set(set.name, Join(set.values));  // on / off / true / 1 ... -> on | off
+        read_only_value = scratch.Get(set.name);
+      }
+      if (!read_only_value.empty() && read_only_name == "transaction_read_only") {
+        if (read_only_value == "off" && parameters_->Get("transaction_read_only") == "on" &&
+            block_ran_query_) {
+          throw DbError(sqlstate::kActiveSqlTransaction,
+                        "transaction read-write mode must be set before any query");
+        }
+        ApplySetting(read_only_name, &read_only_value, true);
+        if (set.name == "transaction_read_only") return result;
+      } else if (!read_only_value.empty()) {
+        ApplySetting(read_only_name, &read_only_value, set.local);
+      }
+      if (set.is_default) {
+        ApplySetting(set.name, nullptr, set.local);
+      } else if (!set.values.empty()) {
+        const std::string value = Join(set.values);
+        ApplySetting(set.name, &value, set.local || transaction_scoped);
       }
       return result;
     }
@@ -101,8 +131,14 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
       result.command_tag = "RESET";
       if (s.reset->name == "all") {
         parameters_->ResetAll();
+        if (settings_at_commit_) settings_at_commit_->ResetAll();
+        // The open transaction keeps its own mode.
+        if (settings_at_begin_) {
+          parameters_->Set("transaction_read_only",
+                           settings_at_commit_->Get("default_transaction_read_only"));
+        }
       } else {
-        parameters_->Reset(s.reset->name);
+        ApplySetting(s.reset->name, nullptr, false);
       }
       return result;
     case sql::StatementKind::kDiscard: {
@@ -126,6 +162,89 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
       break;
   }
   throw DbError(sqlstate::kFeatureNotSupported, "statement not supported", s.position);
+}
+
+void SqlSession::ApplySetting(const std::string& name, const std::string* value, bool local) {
+  auto apply = [&](SessionParameters& p) {
+    if (value != nullptr) {
+      p.Set(name, *value);
+    } else {
+      p.Reset(name);
+    }
+  };
+  apply(*parameters_);  // checks the value first: an invalid one changes nothing
+  if (!local && settings_at_commit_) apply(*settings_at_commit_);
+}
+
+void SqlSession::BeginTransactionSettings(int read_only) {
+  settings_at_begin_ = std::make_unique<SessionParameters>(*parameters_);
+  settings_at_commit_ = std::make_unique<SessionParameters>(*parameters_);
+  block_ran_query_ = false;
+  parameters_->Set("transaction_read_only",
+                   read_only == 1   ? "on"
+                   : read_only == 0 ? "off"
+                                    : parameters_->Get("default_transaction_read_only"));
+}
+
+void SqlSession::EndTransactionSettings(bool committed) {
+  if (!settings_at_begin_) return;  // ended already (a failed block, then ROLLBACK)
+  *parameters_ = committed ? *settings_at_commit_ : *settings_at_begin_;
+  settings_at_begin_.reset();
+  settings_at_commit_.reset();
+  // Outside a transaction these show what the next one will get.
+  parameters_->Set("transaction_read_only", parameters_->Get("default_transaction_read_only"));
+  parameters_->Set("transaction_isolation", parameters_->Get("default_transaction_isolation"));
+}
+
+void SqlSession::CheckWritable(const sql::Statement& statement) const {
+  const bool read_only = parameters_->Get(InBlock() ? "transaction_read_only"
+                                                    : "default_transaction_read_only") == "on";
+  if (!read_only) return;
+  std::string command;
+  switch (statement.kind) {
+    case sql::StatementKind::kInsert:
+      command = "INSERT";
+      break;
+    case sql::StatementKind::kUpdate:
+      command = "UPDATE";
+      break;
+    case sql::StatementKind::kDelete:
+      command = "DELETE";
+      break;
+    case sql::StatementKind::kCopy:
+      command = "COPY FROM";
+      break;
+    case sql::StatementKind::kCreateTable:
+      command = "CREATE TABLE";
+      break;
+    case sql::StatementKind::kDropTable: {
+      command = "DROP " + statement.drop->object;
+      std::transform(command.begin(), command.end(), command.begin(), ::toupper);
+      break;
+    }
+    case sql::StatementKind::kCreateIndex:
+      command = "CREATE INDEX";
+      break;
+    case sql::StatementKind::kCreateView:
+      command = "CREATE VIEW";
+      break;
+    case sql::StatementKind::kAlterTable:
+      command = "ALTER TABLE";
+      break;
+    case sql::StatementKind::kTruncate:
+      command = "TRUNCATE TABLE";
+      break;
+    case sql::StatementKind::kCreateSequence:
+      command = "CREATE SEQUENCE";
+      break;
+    case sql::StatementKind::kAlterSequence:
+      command = "ALTER SEQUENCE";
+      break;
+    default:
+      return;  // VACUUM / ANALYZE change no data: allowed, as in PostgreSQL
+  }
+  throw DbError(sqlstate::kReadOnlySqlTransaction,
+                "cannot execute " + command + " in a read-only transaction");
 }
 
 std::shared_ptr<const PreparedStatement> SqlSession::Prepare(

@@ -97,7 +97,10 @@ StatementResult SqlSession::CloseCursor(const sql::Statement& statement) {
   return result;
 }
 
-void SqlSession::EndTransaction(bool committed) { cursors_->EndTransaction(committed); }
+void SqlSession::EndTransaction(bool committed) {
+  cursors_->EndTransaction(committed);
+  EndTransactionSettings(committed);
+}
 
 std::optional<std::vector<ResultColumn>> SqlSession::CursorColumns(const std::string& name) const {
   if (const Cursor* cursor = cursors_->Find(name)) return cursor->columns();

@@ -209,10 +209,30 @@ std::string SessionParameters::Get(std::string_view name) const {
   return it == values_.end() ? std::string() : it->second;
 }
 
+namespace {
+
+// SHOW's form of a kept value: a number of milliseconds in the largest unit
+// that divides it, as PostgreSQL prints time parameters ("8s", "1500ms", "2min").
+std::string Displayed(std::string_view name, const std::string& value) {
+  const Known* k = Find(name);
+  if (k == nullptr || k->kind != Kind::kMilliseconds || value == "0") return value;
+  char* end = nullptr;
+  const long long ms = std::strtoll(value.c_str(), &end, 10);
+  if (end == value.c_str() || *end != '\0' || ms <= 0) return value;
+  static const std::pair<long long, const char*> kUnits[] = {
+      {86400000, "d"}, {3600000, "h"}, {60000, "min"}, {1000, "s"}, {1, "ms"}};
+  for (const auto& [size, unit] : kUnits) {
+    if (ms % size == 0) return std::to_string(ms / size) + unit;
+  }
+  return value;
+}
+
+}  // namespace
+
 std::string SessionParameters::Show(std::string_view name) const {
   auto it = values_.find(Lower(name));
   if (it == values_.end()) Unknown(name);
-  return it->second;
+  return Displayed(name, it->second);
 }
 
 std::string SessionParameters::Canonical(std::string_view name) const {
@@ -224,7 +244,8 @@ std::vector<std::vector<std::string>> SessionParameters::All() const {
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, value] : values_) {
     const Known* k = Find(name);
-    rows.push_back({k != nullptr ? k->name : name, value, k != nullptr ? k->description : ""});
+    rows.push_back({k != nullptr ? k->name : name, Displayed(name, value),
+                    k != nullptr ? k->description : ""});
   }
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return Lower(a[0]) < Lower(b[0]); });

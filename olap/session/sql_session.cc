@@ -196,6 +196,7 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
     block_->Start();
     block_timestamp_ = NowMicros();
     status_ = TxnStatus::kInBlock;
+    BeginTransactionSettings(-1);
   }
   const bool implicit_block = block_ != nullptr;
   for (size_t i = 0; i < statements.size(); i++) {
@@ -346,11 +347,20 @@ StatementResult SqlSession::Route(const Request& arrived) {
     case sql::StatementKind::kDiscard:
     case sql::StatementKind::kDeallocate:
       return SessionCommand(s);
+    default:
+      if (InBlock()) block_ran_query_ = true;
+      break;
+  }
+  switch (s.kind) {
     case sql::StatementKind::kSelect:
     case sql::StatementKind::kExplain:
       return Read(request);
     case sql::StatementKind::kCopy:
-      return s.copy->from ? StartCopy(request) : CopyTo(request);
+      if (s.copy->from) {
+        CheckWritable(s);
+        return StartCopy(request);
+      }
+      return CopyTo(request);
     case sql::StatementKind::kDeclare:
       return DeclareCursor(request);
     case sql::StatementKind::kFetch:
@@ -358,7 +368,10 @@ StatementResult SqlSession::Route(const Request& arrived) {
     case sql::StatementKind::kClose:
       return CloseCursor(s);
     default:
-      if (WriteExecutor::Handles(s)) return Write(request);
+      if (WriteExecutor::Handles(s)) {
+        CheckWritable(s);
+        return Write(request);
+      }
       throw DbError(sqlstate::kFeatureNotSupported, "statement not supported", s.position);
   }
 }
@@ -386,6 +399,8 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
                                                       [this] { *sequences_ = *block_sequences_; });
       block_timestamp_ = NowMicros();
       status_ = TxnStatus::kInBlock;
+      BeginTransactionSettings(t.read_only);
+      if (!t.isolation_level.empty()) parameters_->Set("transaction_isolation", t.isolation_level);
       return result;
     case sql::TransactionKind::kCommit:
       if (status_ == TxnStatus::kIdle) {

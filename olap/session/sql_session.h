@@ -226,8 +226,22 @@ class SqlSession {
   StatementResult FetchCursor(const sql::Statement& statement);
   StatementResult CloseCursor(const sql::Statement& statement);
   // The open transaction (a block, implicit or not) ended: its cursors end
-  // with it, WITH HOLD ones stay if it committed (CursorSet::EndTransaction).
+  // with it, WITH HOLD ones stay if it committed (CursorSet::EndTransaction),
+  // and its settings with them (EndTransactionSettings).
   void EndTransaction(bool committed);
+  // Settings are transactional, as in PostgreSQL (session_commands.cc): a
+  // block starts from the session's (`read_only`: BEGIN READ ONLY 1, READ
+  // WRITE 0, neither -1); ROLLBACK restores what it found; COMMIT keeps what
+  // SET and RESET did and drops what SET LOCAL did.
+  void BeginTransactionSettings(int read_only);
+  void EndTransactionSettings(bool committed);
+  // SET / RESET name (value nullptr: the default) on the current settings
+  // and, unless `local`, on those the open block's COMMIT will keep.
+  void ApplySetting(const std::string& name, const std::string* value, bool local);
+  // 25006 "cannot execute INSERT in a read-only transaction" when the open
+  // transaction (or, outside a block, default_transaction_read_only) is
+  // read-only and `statement` writes.
+  void CheckWritable(const sql::Statement& statement) const;
   // Runs `fn` on the schemas statements of this session bind against: the
   // published copy, or the open block's own after it ran DDL.
   void WithSchemas(const std::function<void(const Catalog&)>& fn);
@@ -253,6 +267,12 @@ class SqlSession {
   // pg_stat_activity (options_ as the catalog sees them).
   std::shared_ptr<const CatalogSession> catalog_session_;
   std::unique_ptr<SessionParameters> parameters_;
+  // The settings the open transaction found (ROLLBACK restores them) and
+  // those its COMMIT leaves (SET and RESET change both, SET LOCAL neither);
+  // null outside a transaction.
+  std::unique_ptr<SessionParameters> settings_at_begin_;
+  std::unique_ptr<SessionParameters> settings_at_commit_;
+  bool block_ran_query_ = false;                 // SET TRANSACTION READ WRITE must come first
   std::unique_ptr<TxnBlock> block_;              // the implicit block of a multi-statement string
   std::unique_ptr<OptimisticBlock> optimistic_;  // BEGIN ... COMMIT
   int64_t block_timestamp_ = 0;                  // now() in the open block

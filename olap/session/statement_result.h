@@ -33,7 +33,9 @@ struct StatementResult {
   std::string command_tag;
   std::vector<ResultColumn> columns;  // empty: the statement returns no rows
   std::vector<Row> rows;
-  std::vector<std::string> notices;  // NoticeResponse messages
+  // NoticeResponse messages (severity NOTICE); one that begins with
+  // "WARNING XXXXX:  " is a WARNING with SQLSTATE XXXXX.
+  std::vector<std::string> notices;
   // FETCH from a BINARY cursor: in the simple query protocol the rows go out
   // in binary format (the extended protocol's Bind chooses instead). With
   // "COPY_IN": the COPY's data is FORMAT binary.

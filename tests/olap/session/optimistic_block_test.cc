@@ -129,7 +129,7 @@ TEST_F(OptimisticBlockTest, TwoConflictingBlocksOneCommitsTheOtherGets40001) {
   other_->Execute("UPDATE acct SET balance = balance - 150 WHERE id = 2");
   other_->Execute("COMMIT");
   ExpectSerializationFailure("COMMIT");
-  EXPECT_THAT(Query("SELECT sum(balance) FROM acct WHERE g = 1"), ElementsAre("50"));
+  EXPECT_THAT(Query("SELECT sum(balance) FROM acct WHERE g = 1"), ElementsAre("50ms"));
 }
 
 TEST_F(OptimisticBlockTest, APhantomInsertFailsAPredicateRead) {
@@ -218,7 +218,7 @@ TEST_F(OptimisticBlockTest, NowIsTheBlocksStartTime) {
 
 TEST_F(OptimisticBlockTest, IdleInTransactionSessionTimeout) {
   Run("SET idle_in_transaction_session_timeout = '50ms'");
-  EXPECT_THAT(Query("SHOW idle_in_transaction_session_timeout"), ElementsAre("50"));
+  EXPECT_THAT(Query("SHOW idle_in_transaction_session_timeout"), ElementsAre("50ms"));
   Run("BEGIN");
   Run("UPDATE acct SET balance = 0 WHERE id = 1");
   std::this_thread::sleep_for(std::chrono::milliseconds(80));

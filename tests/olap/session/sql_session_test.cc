@@ -340,7 +340,7 @@ TEST_F(EngineSessionTest, CancelStopsAnInProcessQuery) {
 TEST_F(EngineSessionTest, StatementTimeoutCancelsLongStatements) {
   MakeBigTable();
   Run("SET statement_timeout = '200ms'");
-  EXPECT_THAT(Query("SHOW statement_timeout"), ElementsAre("200"));
+  EXPECT_THAT(Query("SHOW statement_timeout"), ElementsAre("200ms"));
   const auto start = std::chrono::steady_clock::now();
   ExpectDbError([&] { Run("SELECT count(*) FROM big x, big y, big z"); }, "57014",
                 "canceling statement due to statement timeout");
