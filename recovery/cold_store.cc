@@ -6,7 +6,11 @@
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
 
+#include <filesystem>
+#include <system_error>
 #include <vector>
+
+#include "recovery/rocksdb_info_log.h"
 
 namespace forktail::ckpt {
 namespace {
@@ -40,11 +44,11 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   return Status::IoError(what + ": " + s.ToString());
 }
 
+constexpr uint64_t kInfoLogMaxBytes = 64 << 20;
+
 rocksdb::Options StoreOptions() {
   rocksdb::Options options;
   options.compression = rocksdb::kNoCompression;  // images are LZ4-compressed already
-  options.max_log_file_size = 64 << 20;
-  options.keep_log_file_num = 2;
   return options;
 }
 
@@ -66,6 +70,17 @@ Status CompressImage(std::string_view image, std::string* value) {
 Status ColdStore::Open(const std::string& dir, bool read_only, std::unique_ptr<ColdStore>* out) {
   rocksdb::Options options = StoreOptions();
   options.create_if_missing = !read_only;
+  if (read_only) {
+    options.info_log = RocksDbInfoLog::Discarding();
+  } else {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      return Status::IoError(
+          fmt::format("could not create the cold store directory {}: {}", dir, ec.message()));
+    }
+    options.info_log = RocksDbInfoLog::Open(dir, kInfoLogMaxBytes);
+  }
   rocksdb::DB* db = nullptr;
   rocksdb::Status s = read_only ? rocksdb::DB::OpenForReadOnly(options, dir, &db)
                                 : rocksdb::DB::Open(options, dir, &db);
