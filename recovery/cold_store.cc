@@ -5,8 +5,13 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
+#include <rocksdb/transaction_log.h>
 
+#include <filesystem>
+#include <system_error>
 #include <vector>
+
+#include "recovery/rocksdb_info_log.h"
 
 namespace forktail::ckpt {
 namespace {
@@ -40,12 +45,46 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   return Status::IoError(what + ": " + s.ToString());
 }
 
+constexpr uint64_t kInfoLogMaxBytes = 64 << 20;
+
 rocksdb::Options StoreOptions() {
   rocksdb::Options options;
   options.compression = rocksdb::kNoCompression;  // images are LZ4-compressed already
-  options.max_log_file_size = 64 << 20;
-  options.keep_log_file_num = 2;
+  // The MANIFEST does not list WAL files, so an obsolete empty WAL may be
+  // removed by RemoveEmptyObsoleteWals (with tracking on, a missing WAL fails
+  // the next open).
+  options.track_and_verify_wals_in_manifest = false;
   return options;
+}
+
+// RocksDB 7.8 (Debian's) creates a new WAL at every open, and when the
+// recovered WALs hold nothing it never advances the minimum log number to
+// keep (no memtable flush happens), so each open of a store nobody wrote to
+// since leaves one empty NNNNNN.log behind for ever: one file per restart.
+// RocksDB 8.3 deletes such WALs itself (facebook/rocksdb#11409); until then
+// we do what that change does. An empty WAL older than the live one holds
+// no record to replay, so removing it loses nothing. Called with the DB open
+// (its LOCK held), so no other process is using these files.
+Status RemoveEmptyObsoleteWals(rocksdb::DB* db, const std::string& dir) {
+  std::unique_ptr<rocksdb::LogFile> live;
+  rocksdb::Status rs = db->GetCurrentWalFile(&live);
+  if (!rs.ok()) return FromRocks(rs, "finding the live log of the cold store " + dir);
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= 4 || name.compare(name.size() - 4, 4, ".log") != 0) continue;
+    const std::string digits = name.substr(0, name.size() - 4);
+    if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (std::stoull(digits) >= live->LogNumber()) continue;
+    std::error_code size_ec;
+    if (std::filesystem::file_size(entry.path(), size_ec) != 0 || size_ec) continue;
+    if (!std::filesystem::remove(entry.path(), ec) && ec) break;
+  }
+  if (ec) {
+    return Status::IoError(
+        fmt::format("removing empty logs of the cold store {}: {}", dir, ec.message()));
+  }
+  return Status::Ok();
 }
 
 // value = raw size u32 LE | LZ4 bytes
@@ -66,6 +105,17 @@ Status CompressImage(std::string_view image, std::string* value) {
 Status ColdStore::Open(const std::string& dir, bool read_only, std::unique_ptr<ColdStore>* out) {
   rocksdb::Options options = StoreOptions();
   options.create_if_missing = !read_only;
+  if (read_only) {
+    options.info_log = RocksDbInfoLog::Discarding();
+  } else {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      return Status::IoError(
+          fmt::format("could not create the cold store directory {}: {}", dir, ec.message()));
+    }
+    options.info_log = RocksDbInfoLog::Open(dir, kInfoLogMaxBytes);
+  }
   rocksdb::DB* db = nullptr;
   rocksdb::Status s = read_only ? rocksdb::DB::OpenForReadOnly(options, dir, &db)
                                 : rocksdb::DB::Open(options, dir, &db);
@@ -75,7 +125,12 @@ Status ColdStore::Open(const std::string& dir, bool read_only, std::unique_ptr<C
     }
     return FromRocks(s, "opening the cold store " + dir);
   }
-  out->reset(new ColdStore(db));
+  std::unique_ptr<ColdStore> store(new ColdStore(db));
+  if (!read_only) {
+    Status removed = RemoveEmptyObsoleteWals(db, dir);
+    if (!removed.ok()) return removed;
+  }
+  *out = std::move(store);
   return Status::Ok();
 }
 

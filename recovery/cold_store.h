@@ -23,6 +23,9 @@
 // ingestion leaves at most unreferenced images, which the next checkpoint's
 // DeleteBlocksExcept removes.
 //
+// RocksDB's diagnostic log is ours (rocksdb_info_log.h): on a full disk
+// Open and the writes return NoSpace instead of RocksDB aborting the process.
+//
 // Not thread-safe beyond what RocksDB gives; one checkpointer at a time.
 #pragma once
 

@@ -134,9 +134,7 @@ Connection::Connection(int fd, int stop_fd, ConnectionHost& host, int32_t pid, i
   std::tie(activity_.client_addr, activity_.client_port) = PeerAddress(fd);
 }
 
-Connection::~Connection() {
-  if (admitted_) host_.Leave(this);
-}
+Connection::~Connection() { host_.Leave(this); }
 
 void Connection::Cancel() {
   if (BackendSession* s = cancel_target_.load()) s->Cancel();
@@ -147,6 +145,13 @@ void Connection::Terminate() {
   Cancel();
   // Wakes the thread if it waits for the client: its read ends, and
   // EndIfTerminated says why before the connection closes.
+  ::shutdown(stream_.fd(), SHUT_RD);
+}
+
+void Connection::EvictFromStartup() {
+  evicted_.store(true);
+  // Wakes the thread if it waits for the client (its read ends) and makes
+  // whatever it reads next the end: EndIfEvicted says why.
   ::shutdown(stream_.fd(), SHUT_RD);
 }
 
@@ -178,6 +183,12 @@ void Connection::NoteIdle() {
   activity_.application_name = std::move(application_name);
 }
 
+bool Connection::EndIfEvicted() {
+  if (!evicted_.load() || admitted_) return false;
+  if (!fatal_sent_) SendFatal(sqlstate::kTooManyConnections, "sorry, too many clients already");
+  return true;
+}
+
 bool Connection::EndIfTerminated() {
   if (!terminating_.load()) return false;
   SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
@@ -187,14 +198,19 @@ bool Connection::EndIfTerminated() {
 void Connection::Run() {
   try {
     stream_.set_deadline(SocketStream::Clock::now() + host_.options().authentication_timeout);
-    if (!Startup()) return;
+    if (!Startup()) {
+      EndIfEvicted();
+      return;
+    }
     stream_.set_deadline(std::nullopt);
     MainLoop();
   } catch (const ConnectionEnded&) {
+    EndIfEvicted();
   } catch (const ProtocolError& e) {
-    SendFatal(e.sqlstate(), e.what());
+    // An evicted client's read ended mid-message: that is no protocol error.
+    if (!EndIfEvicted()) SendFatal(e.sqlstate(), e.what());
   } catch (const DbError& e) {
-    SendFatal(e.sqlstate(), e.what());
+    SendFatal(e.sqlstate(), e.what());  // e.g. 28P01 after the delay, evicted meanwhile or not
   } catch (const std::exception& e) {
     SendFatal(sqlstate::kInternalError, e.what());
   }
@@ -260,12 +276,14 @@ bool Connection::Startup() {
     return false;
   }
   if (session_options_.database.empty()) session_options_.database = user_;
+  Authenticate(user_);
+  // A session slot only for an authenticated client (its startup slot is
+  // given back here): clients that never finish cannot fill max_connections.
   if (!host_.Admit(this)) {
     SendFatal(sqlstate::kTooManyConnections, "sorry, too many clients already");
     return false;
   }
   admitted_ = true;
-  Authenticate(user_);
   session_options_.pid = pid_;
   session_options_.backends = host_.backends();
   {
@@ -638,6 +656,7 @@ void Connection::SendError(const DbError& error, const char* severity) {
 }
 
 void Connection::SendFatal(const char* sqlstate, const std::string& message) {
+  fatal_sent_ = true;
   if (session_) {  // the acknowledgements before it must be true (FlushDurable)
     try {
       session_->WaitDurable();

@@ -44,9 +44,11 @@ class ConnectionHost {
   virtual const ScramVerifier* scram_verifier() const = 0;
   // Null when TLS is not configured.
   virtual const TlsContext* tls_context() const = 0;
-  // Counts `connection` against max_connections and makes it cancellable;
-  // false: too many clients.
+  // Once `connection` has authenticated: ends its startup phase, counts it
+  // against max_connections and makes it cancellable; false: too many
+  // clients (or it was closed to make room for a newer connection).
   virtual bool Admit(Connection* connection) = 0;
+  // The connection ends (from any phase); called by its destructor.
   virtual void Leave(Connection* connection) = 0;
   virtual void CancelBackend(int32_t pid, int32_t key) = 0;
   // pg_stat_activity, pg_cancel_backend, pg_terminate_backend.
@@ -68,6 +70,10 @@ class Connection {
   // FATAL 57P01 as PostgreSQL's pg_terminate_backend does, its running
   // statement canceled, its block rolled back.
   void Terminate();
+  // Thread-safe (under the host's registry lock), before Admit: the host
+  // needs this connection's startup slot for a newer one. Its thread wakes,
+  // sends FATAL 53300 "sorry, too many clients already" and ends.
+  void EvictFromStartup();
   // Thread-safe: what pg_stat_activity shows of this connection.
   BackendActivity Activity() const;
 
@@ -124,6 +130,9 @@ class Connection {
   void NoteIdle();
   // FATAL 57P01 if Terminate() was called; true then.
   bool EndIfTerminated();
+  // FATAL 53300 if EvictFromStartup() was called and no FATAL went out yet;
+  // true if it was called.
+  bool EndIfEvicted();
   // Flushes the output once every acknowledgement in it is durable.
   bool FlushDurable();
   void ReportChangedParameters();
@@ -152,6 +161,8 @@ class Connection {
   // calling Cancel (Leave) before session_ is destroyed.
   std::atomic<BackendSession*> cancel_target_{nullptr};
   std::atomic<bool> terminating_{false};
+  std::atomic<bool> evicted_{false};
+  bool fatal_sent_ = false;
   mutable std::mutex activity_mu_;
   BackendActivity activity_;  // guarded by activity_mu_
   bool admitted_ = false;

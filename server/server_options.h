@@ -22,8 +22,17 @@ struct ServerOptions {
   // the connection continues over TLS. Both empty: 'N' (no TLS).
   std::string ssl_cert_file;
   std::string ssl_key_file;
-  // Time a client has to finish startup and authentication.
+  // Time a client has to finish startup and authentication (PostgreSQL's
+  // authentication_timeout, default 1 min; 1 s to 600 s): a client that has
+  // not by then gets FATAL 08P01 "canceling authentication due to timeout"
+  // and is closed.
   std::chrono::milliseconds authentication_timeout{60'000};
+  // Connections still in startup or authentication, a budget apart from
+  // max_connections: a session slot is taken only once a client has
+  // authenticated, so clients that never finish cannot lock the server's
+  // users out. When this budget is full, a new connection makes room by
+  // closing the one that has waited longest (FATAL 53300).
+  int max_startup_connections = 100;
   // A failed password check answers only after this pause (as PostgreSQL's
   // auth_delay), so guessing is slow: one guess per connection per second.
   std::chrono::milliseconds auth_failure_delay{1'000};

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -16,7 +17,8 @@
 
 namespace forktail {
 namespace {
-// Threads beyond max_connections that may serve refusals and CancelRequests.
+// Threads beyond both budgets: connections that were refused or evicted and
+// are still sending their FATAL.
 constexpr size_t kExtraWorkers = 8;
 
 int32_t RandomKey() {
@@ -84,28 +86,43 @@ void WireServer::Start() {
 }
 
 void WireServer::AcceptLoop() {
+  const size_t startup_slots = static_cast<size_t>(std::max(1, options_.max_startup_connections));
+  const size_t max_workers =
+      static_cast<size_t>(options_.max_connections) + startup_slots + kExtraWorkers;
   while (!stopping_.load()) {
+    ReapFinishedWorkers();
+    // Sessions and startup slots are bounded by their budgets, so the threads
+    // beyond them belong to connections that are ending (refused or evicted,
+    // sending their FATAL): wait for those rather than drop the next client,
+    // whom the kernel's backlog holds meanwhile.
+    const bool full = workers_.size() >= max_workers;
     pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {stop_fd_, POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) continue;
+    if (::poll(fds, 2, full ? 1 : -1) < 0) continue;
     if (fds[1].revents & POLLIN) break;
-    if (!(fds[0].revents & POLLIN)) continue;
+    if (full || !(fds[0].revents & POLLIN)) continue;
     int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;  // EMFILE, ECONNABORTED, ...: keep serving
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     accepted_.fetch_add(1);
-    ReapFinishedWorkers();
-    if (workers_.size() >= static_cast<size_t>(options_.max_connections) + kExtraWorkers) {
-      ::close(fd);
-      continue;
+    ConnectionHost& host = *this;
+    auto connection =
+        std::make_unique<Connection>(fd, stop_fd_, host, next_pid_.fetch_add(1), RandomKey());
+    {
+      std::lock_guard<std::mutex> lock(registry_mu_);
+      if (starting_.size() >= startup_slots) {
+        // The one that has waited longest is the likeliest never to finish.
+        starting_.front()->EvictFromStartup();
+        starting_.pop_front();
+        evicted_.fetch_add(1);
+      }
+      starting_.push_back(connection.get());
     }
     Worker& w = workers_.emplace_back();
-    int32_t pid = next_pid_.fetch_add(1);
-    w.thread = std::thread([this, fd, pid, &w] {
-      {
-        Connection connection(fd, stop_fd_, *this, pid, RandomKey());
-        connection.Run();
-      }
+    w.thread = std::thread([&w, c = connection.release()] {
+      std::unique_ptr<Connection> owned(c);
+      owned->Run();
+      owned.reset();  // leaves the registry before the worker counts as done
       w.done.store(true);
     });
   }
@@ -148,8 +165,16 @@ int WireServer::active_sessions() const {
   return static_cast<int>(sessions_.size());
 }
 
+int WireServer::starting_connections() const {
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  return static_cast<int>(starting_.size());
+}
+
 bool WireServer::Admit(Connection* connection) {
   std::lock_guard<std::mutex> lock(registry_mu_);
+  auto it = std::find(starting_.begin(), starting_.end(), connection);
+  if (it == starting_.end()) return false;  // evicted: a newer connection has its slot
+  starting_.erase(it);
   if (sessions_.size() >= static_cast<size_t>(options_.max_connections)) return false;
   sessions_[connection->pid()] = connection;
   return true;
@@ -157,7 +182,9 @@ bool WireServer::Admit(Connection* connection) {
 
 void WireServer::Leave(Connection* connection) {
   std::lock_guard<std::mutex> lock(registry_mu_);
-  sessions_.erase(connection->pid());
+  starting_.remove(connection);
+  auto it = sessions_.find(connection->pid());
+  if (it != sessions_.end() && it->second == connection) sessions_.erase(it);
 }
 
 void WireServer::CancelBackend(int32_t pid, int32_t key) {

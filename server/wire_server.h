@@ -6,10 +6,18 @@
 // so an event loop would need a worker pool underneath anyway; with at most
 // max_connections (default 100) clients a thread each is simple and cheap.
 //
-// Limits: max_connections admitted sessions (the next gets FATAL 53300 "sorry,
-// too many clients already" after its startup packet); a few extra threads
-// beyond that serve refusals and CancelRequests; past those, new sockets are
-// closed at once so that a flood cannot grow threads without bound.
+// Limits: a connection first holds one of max_startup_connections startup
+// slots, until it has sent its startup packet and authenticated (within
+// authentication_timeout), and only then takes one of max_connections session
+// slots (the next authenticated client gets FATAL 53300 "sorry, too many
+// clients already"). So sockets that never finish their startup (half a
+// startup packet, a stalled SCRAM exchange) cannot lock authenticated users
+// out: when the startup slots are full, a new connection makes room by
+// closing the one that has waited longest (it gets 53300), and a real
+// client, which finishes in milliseconds, gets through. Threads are bounded
+// by both budgets plus a few that end refused connections; when those are
+// all busy the acceptor waits for one to end (the kernel's backlog holds
+// new clients meanwhile), so a flood cannot grow threads without bound.
 //
 // Shutdown (Stop, or the destructor): stop accepting, wake every connection
 // (an eventfd every wait polls), cancel running statements, join all threads.
@@ -47,6 +55,10 @@ class WireServer : private ConnectionHost, private BackendDirectory {
   int port() const { return port_; }  // the bound port (useful with port 0)
   const std::string& listen_address() const { return options_.listen_address; }
   int active_sessions() const;
+  // Connections still in startup or authentication.
+  int starting_connections() const;
+  // Connections closed to make room for a newer one in startup.
+  uint64_t startup_evictions() const { return evicted_.load(); }
   uint64_t connections_accepted() const { return accepted_.load(); }
 
  private:
@@ -83,12 +95,14 @@ class WireServer : private ConnectionHost, private BackendDirectory {
   int port_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> accepted_{0};
+  std::atomic<uint64_t> evicted_{0};
   std::atomic<int32_t> next_pid_{1000};
   std::thread acceptor_;
   std::list<Worker> workers_;  // touched by the acceptor thread, and by Stop after it ended
 
   mutable std::mutex registry_mu_;
   std::map<int32_t, Connection*> sessions_;  // admitted connections by pid
+  std::list<Connection*> starting_;          // not admitted yet, oldest first
 };
 
 }  // namespace forktail

@@ -3,7 +3,8 @@
 //
 // Settings come from an optional config file of `key = value` lines (`#`
 // comments; keys: data, port, listen, user, password, password_file,
-// max_connections, routing = snapshot|inprocess, idle_in_transaction_hold_ms,
+// max_connections, max_startup_connections, authentication_timeout,
+// routing = snapshot|inprocess, idle_in_transaction_hold_ms,
 // ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
 // copy_to_dir, query_memory),
 // then from the
@@ -14,7 +15,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -41,6 +44,8 @@ struct ServeArgs {
   std::string ssl_cert_file;
   std::string ssl_key_file;
   int max_connections = 100;
+  int max_startup_connections = 100;
+  std::string authentication_timeout = "60s";
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   std::string routing = "inprocess";  // sanitizer allocators are not fork-safe
 #else
@@ -88,6 +93,31 @@ size_t ParseMemorySize(const std::string& text) {
   return static_cast<size_t>(value << shift);
 }
 
+// A duration as PostgreSQL writes authentication_timeout: seconds, or a
+// number with ms, s, min or h. Must lie in 1 s .. 600 s (PostgreSQL's range).
+bool ParseAuthenticationTimeout(const std::string& text, std::chrono::milliseconds* out) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) digits++;
+  std::string unit = Trim(text.substr(digits));
+  if (digits == 0 || digits > 9) return false;
+  const long long n = std::stoll(text.substr(0, digits));
+  long long ms = 0;
+  if (unit.empty() || unit == "s") {
+    ms = n * 1000;
+  } else if (unit == "ms") {
+    ms = n;
+  } else if (unit == "min") {
+    ms = n * 60'000;
+  } else if (unit == "h") {
+    ms = n * 3'600'000;
+  } else {
+    return false;
+  }
+  if (ms < 1000 || ms > 600'000) return false;
+  *out = std::chrono::milliseconds(ms);
+  return true;
+}
+
 // Reads `key = value` lines; returns false (with a message) on a bad line.
 bool ReadConfig(const std::string& path, std::map<std::string, std::string>* out) {
   std::ifstream in(path);
@@ -131,6 +161,10 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
           [&](const std::string& v) { args.password_file = v; });
       set("max_connections", "--max-connections",
           [&](const std::string& v) { args.max_connections = std::stoi(v); });
+      set("max_startup_connections", "--max-startup-connections",
+          [&](const std::string& v) { args.max_startup_connections = std::stoi(v); });
+      set("authentication_timeout", "--authentication-timeout",
+          [&](const std::string& v) { args.authentication_timeout = v; });
       set("routing", "--routing", [&](const std::string& v) { args.routing = v; });
       set("idle_in_transaction_hold_ms", "--hold-ms",
           [&](const std::string& v) { args.hold_ms = std::stoi(v); });
@@ -146,18 +180,41 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       return 2;
     }
     for (const auto& [key, value] : config) {
-      static const char* kKnown[] = {"data",          "port",
-                                     "listen",        "user",
-                                     "password",      "max_connections",
-                                     "routing",       "idle_in_transaction_hold_ms",
-                                     "ssl_cert_file", "ssl_key_file",
-                                     "copy_from_dir", "copy_to_dir",
-                                     "password_file", "query_memory"};
+      static const char* kKnown[] = {"data",
+                                     "port",
+                                     "listen",
+                                     "user",
+                                     "password",
+                                     "max_connections",
+                                     "routing",
+                                     "idle_in_transaction_hold_ms",
+                                     "ssl_cert_file",
+                                     "ssl_key_file",
+                                     "copy_from_dir",
+                                     "copy_to_dir",
+                                     "password_file",
+                                     "max_startup_connections",
+                                     "authentication_timeout",
+                                     "query_memory"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       if (!known)
         std::fprintf(stderr, "forktail serve: ignoring unknown config key %s\n", key.c_str());
     }
+  }
+  std::chrono::milliseconds authentication_timeout{};
+  if (!ParseAuthenticationTimeout(args.authentication_timeout, &authentication_timeout)) {
+    std::fprintf(stderr,
+                 "forktail serve: invalid authentication_timeout \"%s\": seconds from 1 to 600 "
+                 "(or with a unit: ms, s, min, h)\n",
+                 args.authentication_timeout.c_str());
+    return 2;
+  }
+  if (args.max_connections < 1 || args.max_startup_connections < 1) {
+    std::fprintf(stderr,
+                 "forktail serve: max_connections and max_startup_connections must be "
+                 "at least 1\n");
+    return 2;
   }
   if (args.routing != "snapshot" && args.routing != "inprocess") {
     std::fprintf(stderr, "forktail serve: routing must be snapshot or inprocess\n");
@@ -230,6 +287,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     options.user = args.user;
     options.password = args.password;
     options.max_connections = args.max_connections;
+    options.max_startup_connections = args.max_startup_connections;
+    options.authentication_timeout = authentication_timeout;
     options.ssl_cert_file = args.ssl_cert_file;
     options.ssl_key_file = args.ssl_key_file;
     WireServer server(backend, options);
@@ -285,6 +344,14 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--password-file", args->password_file,
                   "File whose first line is the password (with --user)");
   cmd->add_option("--max-connections", args->max_connections, "Connection limit")
+      ->capture_default_str();
+  cmd->add_option("--max-startup-connections", args->max_startup_connections,
+                  "Connections still in startup or authentication (apart from "
+                  "--max-connections; when full, the longest waiting one is closed)")
+      ->capture_default_str();
+  cmd->add_option("--authentication-timeout", args->authentication_timeout,
+                  "Time a client has to finish startup and authentication: seconds (1..600) "
+                  "or with ms, s, min, h")
       ->capture_default_str();
   cmd->add_option("--routing", args->routing, "Where SELECTs run: snapshot | inprocess")
       ->capture_default_str();

@@ -36,7 +36,8 @@ void Database::OpenAndRecover() {
                                                   impl_->dir, ec.message()));
   }
   Status s = ckpt::ColdStore::Open(redo::ColdStoreDir(impl_->dir), false, &impl_->cold_store);
-  if (!s.ok()) ThrowStatus("could not open the cold store", s);
+  // s names the cold store's directory and the cause ("No space left on device").
+  if (!s.ok()) ThrowStatus(fmt::format("could not open data directory \"{}\"", impl_->dir), s);
   s = redo::RecoverDatabase(impl_->dir, impl_->options.wal_file_system, impl_->cold_store.get(),
                             &impl_->catalog,
                             /*check_only=*/false, &impl_->report);

@@ -175,6 +175,40 @@ TEST_F(CheckpointTest, ImageFileIngestedWithoutManifestLeavesThePreviousOne) {
   EXPECT_EQ(Rows(loaded), Rows(catalog_));
 }
 
+// Every open of a RocksDB 7.8 store starts a new WAL; one that nobody wrote to
+// used to stay behind for ever, so each server restart added a file.
+TEST_F(CheckpointTest, RestartsLeaveABoundedNumberOfFiles) {
+  const std::string cold = dir_ + "/cold";
+  auto count = [&](const std::string& suffix) {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(cold)) {
+      const std::string name = e.path().filename().string();
+      if (suffix.empty() ||
+          (name.size() > suffix.size() &&
+           name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)) {
+        n++;
+      }
+    }
+    return n;
+  };
+  ASSERT_TRUE(store_->PutManifest("m1").ok());
+  int files_after_first_restart = 0;
+  for (int restart = 1; restart <= 30; restart++) {
+    store_.reset();
+    ASSERT_TRUE(ColdStore::Open(cold, false, &store_).ok());
+    // Some runs write (a checkpoint's manifest), most only start and stop.
+    if (restart % 10 == 0) {
+      ASSERT_TRUE(store_->PutManifest("m" + std::to_string(restart)).ok());
+    }
+    if (restart == 1) files_after_first_restart = count("");
+    EXPECT_LE(count(".log"), 2) << "after restart " << restart;
+  }
+  EXPECT_LE(count(""), files_after_first_restart + 4);
+  std::string manifest;
+  ASSERT_TRUE(store_->GetManifest(&manifest).ok());
+  EXPECT_EQ(manifest, "m30");
+}
+
 TEST_F(CheckpointTest, NoCheckpointIsNotFound) {
   Catalog c;
   Manifest m;

@@ -42,7 +42,10 @@ std::vector<test::BackendMessage> ScramLogin(TestClient& c, const std::string& u
   EncodeStartupPacket(&out, {kProtocolVersion3, {{"user", user}, {"database", "db"}}});
   c.Send(out);
   auto sasl = c.Read();
-  EXPECT_TRUE(sasl && sasl->type == 'R');
+  // A refusal instead of the SASL exchange (53300, 28000): the caller sees it.
+  if (!sasl || sasl->type != 'R') {
+    return sasl ? std::vector<test::BackendMessage>{*sasl} : std::vector<test::BackendMessage>{};
+  }
   EXPECT_EQ(sasl->body.substr(0, 4), std::string("\0\0\0\x0a", 4));
   EXPECT_NE(sasl->body.find("SCRAM-SHA-256"), std::string::npos);
   const std::string nonce = "fyko+d2lbbFgONRv9qkxdawL";
@@ -52,6 +55,7 @@ std::vector<test::BackendMessage> ScramLogin(TestClient& c, const std::string& u
   c.Send(out);
   auto cont = c.Read();
   EXPECT_TRUE(cont && cont->type == 'R');
+  if (!cont || cont->type != 'R') return {};
   EXPECT_EQ(cont->body.substr(0, 4), std::string("\0\0\0\x0b", 4));
   std::string server_first = cont->body.substr(4);
   std::string r = server_first.substr(2, server_first.find(',') - 2);
@@ -127,6 +131,101 @@ TEST_F(AuthTest, ScramWithAWrongPasswordOrUser) {
     EXPECT_TRUE(c.ClosedByServer());
   }
   EXPECT_EQ(backend_.sessions_opened.load(), 0);
+}
+
+// A session slot is taken only after authentication: a client stalled in
+// its SCRAM exchange does not hold one (it used to, for the whole
+// authentication_timeout, so max_connections such sockets locked users out).
+TEST_F(AuthTest, StalledScramExchangeTakesNoSessionSlot) {
+  server_.reset();
+  ServerOptions options;
+  options.port = 0;
+  options.user = "alice";
+  options.password = "s3cret pässword";
+  options.max_connections = 1;
+  server_ = std::make_unique<WireServer>(backend_, options);
+  server_->Start();
+  TestClient stalled;
+  ASSERT_TRUE(stalled.Connect(server_->port()));
+  std::string out;
+  EncodeStartupPacket(&out, {kProtocolVersion3, {{"user", "alice"}, {"database", "db"}}});
+  stalled.Send(out);
+  auto sasl = stalled.Read();
+  ASSERT_TRUE(sasl && sasl->type == 'R');  // and never answers it
+  TestClient c;
+  ASSERT_TRUE(c.Connect(server_->port()));
+  auto ms = ScramLogin(c, "alice", "s3cret pässword");
+  ASSERT_FALSE(ms.empty());
+  ASSERT_EQ(ms.back().type, 'Z') << ErrorField(ms[0], 'M');
+  EXPECT_EQ(Types(c.Query("select rows 1")), "TDCZ");
+  // The one slot is taken now: the next authenticated client is refused.
+  TestClient third;
+  ASSERT_TRUE(third.Connect(server_->port()));
+  ms = ScramLogin(third, "alice", "s3cret pässword");
+  ASSERT_FALSE(ms.empty());
+  EXPECT_EQ(ErrorField(ms.back(), 'C'), "53300");
+  EXPECT_EQ(ErrorField(ms.back(), 'M'), "sorry, too many clients already");
+}
+
+// Sockets that send half a startup packet and wait: they hold startup slots
+// only, the longest waiting is closed (53300) when a newer connection needs
+// one, the rest at authentication_timeout (08P01), and a real client gets in
+// at once meanwhile.
+TEST(StartupSlots, HalfStartupPacketsDoNotLockClientsOut) {
+  test::FakeBackend backend;
+  ServerOptions options;
+  options.port = 0;
+  options.max_connections = 4;
+  options.max_startup_connections = 8;
+  options.authentication_timeout = std::chrono::milliseconds(2000);
+  WireServer server(backend, options);
+  server.Start();
+  std::string packet;
+  EncodeStartupPacket(&packet, {kProtocolVersion3, {{"user", "mallory"}, {"database", "db"}}});
+  const std::string half = packet.substr(0, packet.size() / 2);
+  std::vector<std::unique_ptr<TestClient>> flood;
+  const auto flood_start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 30; ++i) {
+    flood.push_back(std::make_unique<TestClient>());
+    ASSERT_TRUE(flood.back()->Connect(server.port()));
+    ASSERT_TRUE(flood.back()->Send(half));
+  }
+  for (int round = 0; round < 3; ++round) {
+    const auto start = std::chrono::steady_clock::now();
+    TestClient c;
+    ASSERT_TRUE(c.Connect(server.port()));
+    auto ms = c.Startup();
+    ASSERT_FALSE(ms.empty());
+    ASSERT_EQ(ms.back().type, 'Z') << ErrorField(ms[0], 'M');
+    EXPECT_EQ(Types(c.Query("select rows 1")), "TDCZ");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1000));
+  }
+  EXPECT_LE(server.starting_connections(), 8);
+  int evicted = 0;
+  int timed_out = 0;
+  for (auto& f : flood) {
+    auto m = f->Read(5000);
+    ASSERT_TRUE(m) << "a half-open socket was not closed by the server";
+    const std::string code = ErrorField(*m, 'C');
+    if (code == "53300") {
+      EXPECT_EQ(ErrorField(*m, 'M'), "sorry, too many clients already");
+      evicted++;
+    } else {
+      EXPECT_EQ(code, "08P01");
+      EXPECT_EQ(ErrorField(*m, 'M'), "canceling authentication due to timeout");
+      timed_out++;
+    }
+    EXPECT_TRUE(f->ClosedByServer());
+  }
+  // 30 sockets through 8 startup slots: 22 made room for later ones, the
+  // first real client for one more (the others found a slot given back);
+  // the last 7 waited out the timeout.
+  EXPECT_EQ(evicted, 23);
+  EXPECT_EQ(timed_out, 7);
+  const auto all_closed = std::chrono::steady_clock::now() - flood_start;
+  EXPECT_LT(all_closed, std::chrono::milliseconds(4000));
+  EXPECT_EQ(server.startup_evictions(), 23u);
+  EXPECT_EQ(server.starting_connections(), 0);
 }
 
 class MalformedTest : public ::testing::Test {
