@@ -85,20 +85,7 @@ bench: release
 
 # Application SQL vs PostgreSQL 15 in one run: pgbench -S, -M prepared, a
 # range over an indexed column, psycopg executemany (issue 16's figures)
-app-sql-# The fuzz targets (fuzz/README.md), ASan+UBSan, each run FUZZ_SECONDS over its
-# corpus and regressions; fails on a crash (its input in build/fuzz/artifacts/).
-# CI runs it briefly; fuzz-long runs an hour per target (6 hours).
-FUZZ_SECONDS ?= 30
-fuzz-build: deps $(FUZZ)/build.ninja
-	cmake --build $(FUZZ) -j $(JOBS) --target fuzzers
-
-fuzz: fuzz-build
-	./scripts/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
-
-fuzz-long:
-	$(MAKE) fuzz FUZZ_SECONDS=3600
-
-bench: release
+app-sql-bench: release
 	./bench/app_sql/app_sql_bench.sh $(RELEASE)/tools/forktail $(or $(SCALE),10) $(or $(SECS),10)
 
 # The transaction contract under pgbench load, Forktail vs PostgreSQL 15
