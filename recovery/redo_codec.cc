@@ -218,7 +218,8 @@ bool Decoder::ReadType(uint8_t type_id, Type* type) {
     type->scale = s;
   } else if (type->id == TypeId::kChar || type->id == TypeId::kVarchar) {
     uint64_t n;
-    if (!ReadVarint(&n) || n > UINT32_MAX) return false;
+    // As SQL allows (the binder's 22023): a longer CHAR pads without bound.
+    if (!ReadVarint(&n) || n > kMaxStringTypeLength) return false;
     type->length = static_cast<uint32_t>(n);
   }
   return true;
