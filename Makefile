@@ -1,8 +1,8 @@
 # Forktail — the two commands:
 #   make run    install what is missing, build Release, start the main job
 #   make test   install what is missing, build Debug with ASan+UBSan, run every test
-# Developer targets: release, debug, tsan, tsan-test, release-test, bench, pgbench-contract,
-# app-sql-bench, crash-long, format, clean.
+# Developer targets: release, debug, tsan, tsan-test, release-test, fuzz, fuzz-long, bench,
+# pgbench-contract, app-sql-bench, crash-long, format, clean.
 
 JOBS    ?= $(shell nproc)
 DATA    ?= ./data
@@ -10,8 +10,9 @@ GEN      = -G Ninja
 RELEASE  = build/release
 DEBUG    = build/debug
 TSAN     = build/tsan
+FUZZ     = build/fuzz
 
-.PHONY: run test deps client-tools release debug tsan tsan-test release-test bench pgbench-contract app-sql-bench crash-long format clean
+.PHONY: run test deps client-tools release debug tsan tsan-test release-test fuzz-build fuzz fuzz-long bench pgbench-contract app-sql-bench crash-long format clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -29,6 +30,11 @@ $(DEBUG)/build.ninja: | deps
 
 $(TSAN)/build.ninja: | deps
 	cmake -S . -B $(TSAN) $(GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFORKTAIL_SANITIZE=thread
+
+# libFuzzer needs clang: Debian's clang-14 and libclang-rt-14-dev (install-deps.sh).
+$(FUZZ)/build.ninja: | deps
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(FUZZ) $(GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DFORKTAIL_SANITIZE=address -DFORKTAIL_FUZZ=ON
 
 release: deps $(RELEASE)/build.ninja
 	cmake --build $(RELEASE) -j $(JOBS)
@@ -60,6 +66,19 @@ release-test: deps $(RELEASE)/build.ninja
 	cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^snapshot\.'
 	cmake --build $(RELEASE) -j $(JOBS) --target olap_session_tests olap_sql_tests && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^olap\..*Snapshot'
 	cmake --build $(RELEASE) -j $(JOBS) --target server_tests forktail && cd $(RELEASE) && ctest --output-on-failure --timeout 900 -R '^server\..*Snapshot'
+
+# The fuzz targets (fuzz/README.md), ASan+UBSan, each run FUZZ_SECONDS over its
+# corpus and regressions; fails on a crash (its input in build/fuzz/artifacts/).
+# CI runs it briefly; fuzz-long runs an hour per target (6 hours).
+FUZZ_SECONDS ?= 30
+fuzz-build: deps $(FUZZ)/build.ninja
+	cmake --build $(FUZZ) -j $(JOBS) --target fuzzers
+
+fuzz: fuzz-build
+	./scripts/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-long:
+	$(MAKE) fuzz FUZZ_SECONDS=3600
 
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)

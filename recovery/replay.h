@@ -16,9 +16,8 @@
 //
 // Table ids: Catalog::CreateTable takes the next id and ids are never reused,
 // so a CREATE TABLE that was rolled back burned an id that the log does not
-// mention. Replay advances the catalog's counter to the logged id by creating
-// and dropping placeholder tables (the catalog has no "create with this id";
-// see docs/transactions.md).
+// mention. Replay creates each table at its logged id
+// (Catalog::CreateTable's `id`), which moves the catalog's counter past it.
 #pragma once
 
 #include <cstdint>

@@ -7,6 +7,8 @@
 # openjdk-17-jdk-headless (Debian 12's default JDK), maven: the JDBC end-to-end test
 # (tests/server/jdbc_test.cc) builds its pgJDBC client with Maven. The sqllogictest
 # runner needs a recent cargo (rustup): scripts/install-client-tools.sh builds it.
+# clang-14, libclang-rt-14-dev: libFuzzer and the sanitizer runtimes for clang
+# (`make fuzz`, fuzz/README.md).
 # Idempotent: checks each package first and runs `apt-get update` once, only
 # when something is missing. Safe to call from every make target.
 set -euo pipefail
@@ -15,7 +17,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   liburing-dev libnuma-dev librocksdb-dev liblz4-dev libzstd-dev libsnappy-dev libbz2-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libxxhash-dev libgflags-dev
-  clang-format
+  clang-format clang-14 libclang-rt-14-dev
   libssl-dev
   postgresql-client postgresql python3-venv python3-psycopg python3-pytest
   openjdk-17-jdk-headless maven

@@ -246,14 +246,19 @@ void Catalog::CheckRelationNameFree(std::string_view name) const {
   }
 }
 
-Table& Catalog::CreateTable(TableSchema schema, TableOptions options) {
+Table& Catalog::CreateTable(TableSchema schema, TableOptions options, TableId id) {
   CheckRelationNameFree(schema.name);
   for (const IndexDef& index : schema.indexes) CheckRelationNameFree(index.name);
   Validate(schema);
   for (const ForeignKeyDef& fk : schema.foreign_keys) ValidateReferences(schema, fk);
-  TableId id(next_table_id_);
+  if (id.value() != 0 && (id.value() < next_table_id_ || id.value() == UINT32_MAX)) {
+    throw DbError(sqlstate::kInternalError,
+                  fmt::format("table \"{}\" with id {}, but ids up to {} are taken", schema.name,
+                              id.value(), next_table_id_ - 1));
+  }
+  if (id.value() == 0) id = TableId(next_table_id_);
   auto table = std::make_unique<Table>(id, std::move(schema), options);  // may throw 54000
-  next_table_id_++;
+  next_table_id_ = id.value() + 1;
   Table& ref = *table;
   by_name_.emplace(ref.schema().name, id);
   tables_.emplace(id, std::move(table));
@@ -297,7 +302,7 @@ TableId Catalog::RewriteTable(TableId old_id, TableSchema schema,
   }
   Validate(schema);
   for (const ForeignKeyDef& fk : schema.foreign_keys) ValidateReferences(schema, fk);
-  if (id.value() != 0 && id.value() < next_table_id_) {
+  if (id.value() != 0 && (id.value() < next_table_id_ || id.value() == UINT32_MAX)) {
     throw DbError(sqlstate::kInternalError,
                   fmt::format("rewrite of table \"{}\" to id {}, but ids up to {} are taken",
                               schema.name, id.value(), next_table_id_ - 1));
@@ -549,7 +554,7 @@ TableId Catalog::CreateSequence(SequenceDef def, SequenceState state, TableId id
                   fmt::format("sequence \"{}\" owned by table {}, which does not exist", def.name,
                               def.owner_table.value()));
   }
-  if (id.value() != 0 && id.value() < next_table_id_) {
+  if (id.value() != 0 && (id.value() < next_table_id_ || id.value() == UINT32_MAX)) {
     throw DbError(sqlstate::kInternalError,
                   fmt::format("sequence \"{}\" with id {}, but ids up to {} are taken", def.name,
                               id.value(), next_table_id_ - 1));

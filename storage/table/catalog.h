@@ -97,7 +97,10 @@ class Catalog {
   // 42P16 / 42P01 / 42830 a foreign key whose columns or referenced table or
   // key do not exist (the SQL binder has checked them with PostgreSQL's
   // messages; these guard the other callers).
-  Table& CreateTable(TableSchema schema, TableOptions options = {});
+  // `id`: the next table id (0), or the id replay read from the log (ids
+  // between the last one and it went to CREATE TABLEs that rolled back);
+  // XX000 if that id is taken (below the next id).
+  Table& CreateTable(TableSchema schema, TableOptions options = {}, TableId id = TableId(0));
   // Throws 42P01 `table "t" does not exist`.
   void DropTable(std::string_view name);
 

@@ -230,15 +230,27 @@ TupleId Table::AppendRow(const Row& row) {
 }
 
 void Table::PlaceRow(TupleId tid, const Row& row) {
+  // The tid comes from the log: a record that passed its CRC may still name
+  // a place no run could have used (found by fuzz/wal_log, fuzz/redo_record:
+  // this aborted, wrote past a block's slots, or added blocks without end).
+  // Undo removes a rolled-back transaction's rows newest first and its empty
+  // trailing blocks, so a row lands in an existing block or one of the next
+  // few; anything else is XX000, which replay reports as Corruption.
+  constexpr uint32_t kMaxRedoNewBlocks = 16;
   uint32_t bytes = StringBytes(row);
+  if (tid.block.value() >= directory_.size() + kMaxRedoNewBlocks) {
+    throw DbError(sqlstate::kInternalError,
+                  fmt::format("redo of a row at {}: table \"{}\" has {} blocks", tid.ToString(),
+                              schema_.name, directory_.size()));
+  }
   while (directory_.size() <= tid.block.value()) {
     AddBlock(directory_.size() == tid.block.value() ? bytes : 0);
   }
   BlockRef block = directory_.Pin(tid.block);
-  if (block->row_count() > tid.slot.value() || !block->HasRoomFor(bytes)) {
-    std::fprintf(stderr, "forktail: redo of a row at %s: slot taken or block full\n",
-                 tid.ToString().c_str());
-    std::abort();
+  if (block->row_count() > tid.slot.value() || tid.slot.value() >= block->capacity() ||
+      !block->HasRoomFor(bytes)) {
+    throw DbError(sqlstate::kInternalError,
+                  fmt::format("redo of a row at {}: slot taken or block full", tid.ToString()));
   }
   while (block->row_count() < tid.slot.value()) block->SetDeleted(block->AppendSlot(), true);
   WriteRow(*block, block->AppendSlot(), row);

@@ -91,6 +91,8 @@ class Table {
   // NULL in a NOT NULL or key column, 23505 duplicate key, 54000 row too big.
   TupleId Insert(const Row& row);
   // Redo of an insert: the same as Insert, at the given tid (see above).
+  // XX000 for a tid no run could have produced (a taken slot, one past the
+  // block's capacity or room, a block more than 16 past the last).
   void InsertAt(TupleId tid, const Row& row);
 
   // nullopt for a deleted slot or a tid out of range.

@@ -81,12 +81,14 @@ inline __int128 Pow10Wide(int n) {
 [[noreturn]] void ThrowDivisionByZero();
 
 // Divides a wide value by a positive power of ten, rounding half away from zero.
+// "abs_r >= divisor - abs_r", not "2 * abs_r >= divisor": for 10^38 twice
+// the remainder can pass INT128_MAX.
 inline __int128 DivRound(__int128 v, __int128 divisor) {
   __int128 q = v / divisor;
   __int128 r = v % divisor;
   __int128 abs_r = r < 0 ? -r : r;
   __int128 sign = v < 0 ? -1 : 1;
-  return q + sign * static_cast<__int128>(2 * abs_r >= divisor);
+  return q + sign * static_cast<__int128>(abs_r >= divisor - abs_r);
 }
 
 // The same in 64 bits: a hardware division instead of a __divti3 call.

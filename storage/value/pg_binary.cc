@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "storage/error.h"
+#include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
 #include "storage/value/utf8.h"
 
@@ -131,8 +132,10 @@ Value ReadValue(BinaryReader& r, const Type& type) {
       return Value::Text(std::string(text)).CastTo(type);
     }
     case TypeId::kDate: {
+      // Forktail's dates are years 1..9999 (as the text input checks):
+      // every date computation (date + interval, casts) relies on it.
       const int64_t days = int64_t{static_cast<int32_t>(r.Unsigned(4))} + kPgEpochDays;
-      if (days < INT32_MIN || days > INT32_MAX) {
+      if (days < datetime::kMinDate || days > datetime::kMaxDate) {
         throw DbError(sqlstate::kDatetimeFieldOverflow, "date out of range");
       }
       return Value::Date(static_cast<int32_t>(days));
@@ -140,7 +143,8 @@ Value ReadValue(BinaryReader& r, const Type& type) {
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz: {
       auto us = static_cast<int64_t>(r.Unsigned(8));
-      if (__builtin_add_overflow(us, kPgEpochMicros, &us)) {
+      if (__builtin_add_overflow(us, kPgEpochMicros, &us) || us < datetime::kMinTimestamp ||
+          us > datetime::kMaxTimestamp) {
         throw DbError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
       }
       return type.id == TypeId::kTimestamp ? Value::Timestamp(us) : Value::TimestampTz(us);

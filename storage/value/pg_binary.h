@@ -42,7 +42,7 @@ std::string PgBinarySend(const Value& value);
 //   22P03 incorrect binary data format         bytes left over after the value
 //   22P03 invalid sign / scale / digit in external "numeric" value
 //   22021 invalid byte sequence for encoding "UTF8": 0x..   (a string; NUL too)
-//   22008 date out of range / timestamp out of range
+//   22008 date out of range / timestamp out of range   (outside years 1..9999)
 Value PgBinaryReceive(std::string_view bytes, const Type& type);
 
 // numeric's binary form as decimal text ("-12.50", "NaN", "Infinity"), with

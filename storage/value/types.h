@@ -46,6 +46,9 @@ inline constexpr bool IsKnownTypeId(uint8_t id) {
 }
 
 inline constexpr int kMaxDecimalPrecision = 38;
+// CHAR(n) and VARCHAR(n): n at most PostgreSQL's MaxAttrSize (10 MiB), so
+// that a CHAR value's blank padding stays bounded.
+inline constexpr uint32_t kMaxStringTypeLength = 10485760;
 // DECIMALs up to this precision are int64 ("narrow"); wider ones __int128.
 inline constexpr int kMaxNarrowDecimalPrecision = 18;
 

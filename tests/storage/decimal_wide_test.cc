@@ -185,6 +185,13 @@ TEST(DecimalWideTest, ValueHoldsWideDecimals) {
             "9223372036854775807.00");
   EXPECT_EQ(Value::Decimal(-1234567, 20, 2).CastTo(Type::BigInt()).GetInt(), -12346);
   EXPECT_EQ(Value::Decimal(1234567, 20, 2).CastTo(Type::Decimal(10, 1)).ToString(), "12345.7");
+  // Dropping all 38 fractional digits divides by 10^38 and rounds: twice the
+  // remainder passed INT128_MAX (found by fuzz/bind_parameter).
+  EXPECT_EQ(Value::Decimal(kMax38, 38, 38).CastTo(Type::Decimal(18, 0)).ToString(), "1");
+  EXPECT_EQ(Value::Decimal(-kMax38, 38, 38).CastTo(Type::Decimal(18, 0)).ToString(), "-1");
+  EXPECT_EQ(Value::Decimal(P(38) / 2 - 1, 38, 38).CastTo(Type::Decimal(18, 0)).ToString(), "0");
+  EXPECT_EQ(Value::Decimal(P(38) / 2, 38, 38).CastTo(Type::Decimal(18, 0)).ToString(), "1");
+  EXPECT_EQ(DivRound(kMax38, P(38)), 1);
   EXPECT_EQ(Value::Double(1e30).CastTo(Type::Decimal(38, 2)).ToString(),
             "1000000000000000000000000000000.00");
   try {

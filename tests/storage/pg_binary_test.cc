@@ -91,6 +91,16 @@ TEST(PgBinary, MalformedValuesFailAsPostgres) {
             "22021 invalid byte sequence for encoding \"UTF8\": 0x00");
   EXPECT_EQ(ErrorOf(Bytes({0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}), Type::Timestamp()),
             "22008 timestamp out of range");
+  // Outside years 1..9999, as the text input refuses (found by fuzz/: such a
+  // date overflowed when cast to a timestamp).
+  EXPECT_EQ(ErrorOf(Bytes({0x00, 0x40, 0x00, 0x00}), Type::Date()), "22008 date out of range");
+  EXPECT_EQ(ErrorOf(Bytes({0xbd, 0x00, 0xbd, 0x1c}), Type::Date()), "22008 date out of range");
+  EXPECT_EQ(ErrorOf(Bytes({0x04, 0, 0, 0, 0, 0, 0, 0}), Type::Timestamp()),
+            "22008 timestamp out of range");
+  EXPECT_EQ(ErrorOf(Bytes({0xfc, 0, 0, 0, 0, 0, 0, 0}), Type::TimestampTz()),
+            "22008 timestamp out of range");
+  EXPECT_EQ(PgBinaryReceive(Bytes({0xff, 0xf4, 0xdb, 0xf9}), Type::Date()).ToString(),
+            "0001-01-01");
 }
 
 }  // namespace

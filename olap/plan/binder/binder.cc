@@ -90,6 +90,11 @@ Type TypeFromName(const sql::TypeName& t) {
       throw DbError(sqlstate::kInvalidParameterValue, "length for type char must be at least 1",
                     t.position);
     }
+    if (len > kMaxStringTypeLength) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "length for type char cannot exceed " + std::to_string(kMaxStringTypeLength),
+                    t.position);
+    }
     return Type::Char(static_cast<uint32_t>(len));
   }
   if (n == "varchar" || n == "character varying") {
@@ -97,6 +102,11 @@ Type TypeFromName(const sql::TypeName& t) {
     int64_t len = t.modifiers.empty() ? 0 : t.modifiers[0];
     if (!t.modifiers.empty() && len < 1) {
       throw DbError(sqlstate::kInvalidParameterValue, "length for type varchar must be at least 1",
+                    t.position);
+    }
+    if (len > kMaxStringTypeLength) {
+      throw DbError(sqlstate::kInvalidParameterValue,
+                    "length for type varchar cannot exceed " + std::to_string(kMaxStringTypeLength),
                     t.position);
     }
     return Type::Varchar(static_cast<uint32_t>(len));

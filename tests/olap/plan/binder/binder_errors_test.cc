@@ -92,6 +92,12 @@ TEST_F(BinderErrorTest, Types) {
   Expect("select 1 from nation limit -1", "2201W", "LIMIT must not be negative", 0);
   Expect("select 1 union select 1, 2", "42601",
          "each UNION query must have the same number of columns", 23);
+  // PostgreSQL's MaxAttrSize: a CHAR(2000000000) padded every value to 2 GB
+  // (found through fuzz/redo_record, whose WAL records carry such types).
+  Expect("select 'x'::varchar(10485761)", "22023", "length for type varchar cannot exceed 10485760",
+         13);
+  Expect("select 'x'::char(5000000000)", "22023", "length for type char cannot exceed 10485760",
+         13);
 }
 
 TEST_F(BinderErrorTest, Subqueries) {
