@@ -143,10 +143,11 @@ bool ReadsThroughIndexes(const PreBoundStatement& pre, const Catalog& schemas) {
 SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
     : engine_(engine),
       options_(std::move(options)),
+      running_notices_(std::make_unique<StatementNotices>()),
       catalog_session_(std::make_shared<const CatalogSession>(CatalogSession{
           options_.user, options_.database,
           options_.backend_pid != 0 ? options_.backend_pid : static_cast<int32_t>(getpid()),
-          options_.backends})),
+          options_.backends, running_notices_.get()})),
       parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)),
       cursors_(std::make_unique<CursorSet>()),
       sequences_(std::make_unique<SequenceSessionState>()),
@@ -278,6 +279,13 @@ void SqlSession::CheckBlockTimeout() {
 // statement_timeout: the statement is canceled at the deadline (as a client's
 // CancelRequest would) and its 57014 says why, as PostgreSQL's does.
 StatementResult SqlSession::Dispatch(const Request& request) {
+  running_notices_->Take();  // a failed statement's are dropped
+  StatementResult result = TimedRoute(request);
+  for (std::string& n : running_notices_->Take()) result.notices.push_back(std::move(n));
+  return result;
+}
+
+StatementResult SqlSession::TimedRoute(const Request& request) {
   const long timeout_ms = std::stol("0" + parameters_->Get("statement_timeout"));
   if (timeout_ms <= 0) return Route(request);
   StatementTimer& timer = engine_.statement_timer();

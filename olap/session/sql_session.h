@@ -62,6 +62,7 @@ struct Statement;
 }  // namespace sql
 
 class BackendDirectory;
+class StatementNotices;
 struct CatalogSession;
 
 enum class TxnStatus : char { kIdle = 'I', kInBlock = 'T', kFailed = 'E' };
@@ -185,8 +186,10 @@ class SqlSession {
   // Executes a statement on the transaction thread in `txn`.
   using StatementBody = std::function<StatementResult(Transaction&, const Request&)>;
 
-  // Runs one statement under statement_timeout (Route does the work).
+  // Runs one statement and adds the notices raised while it ran.
   StatementResult Dispatch(const Request& request);
+  // Runs one statement under statement_timeout (Route does the work).
+  StatementResult TimedRoute(const Request& request);
   StatementResult Route(const Request& request);
   StatementResult TransactionControl(const sql::Statement& statement);
   StatementResult SessionCommand(const sql::Statement& statement);
@@ -263,6 +266,8 @@ class SqlSession {
 
   SqlFrontend& engine_;
   SessionOptions options_;
+  // WARNINGs raised while a statement runs; Dispatch moves them into its result.
+  std::unique_ptr<StatementNotices> running_notices_;
   // What the binder tells current_user, pg_backend_pid() and
   // pg_stat_activity (options_ as the catalog sees them).
   std::shared_ptr<const CatalogSession> catalog_session_;

@@ -97,9 +97,11 @@ ExprPtr SignalBackend(Binder& binder, const std::string& name, std::vector<ExprP
   RequireServerSession(binder, name + "()", position);
   const std::shared_ptr<const CatalogSession>& session = binder.options().session;
   BackendDirectory* backends = session ? session->backends : nullptr;
+  StatementNotices* notices = session ? session->notices : nullptr;
   const bool terminate = name == "pg_terminate_backend";
   for (ExprPtr& a : args) a = AsInteger(std::move(a), position);
-  ScalarKernel kernel = [backends, terminate](const ScalarArgs& a, Rows rows, Vector* out) {
+  ScalarKernel kernel = [backends, notices, terminate](const ScalarArgs& a, Rows rows,
+                                                       Vector* out) {
     uint8_t* o = out->mutable_data<uint8_t>();
     ForEachRow(rows, [&](uint32_t i) {
       const int64_t pid = a[0]->type().id == TypeId::kBigInt     ? a[0]->data<int64_t>()[i]
@@ -115,9 +117,11 @@ ExprPtr SignalBackend(Binder& binder, const std::string& name, std::vector<ExprP
         }
       }
       bool done = false;
+      bool found = false;
       if (backends != nullptr && pid == static_cast<int32_t>(pid)) {
         const auto p = static_cast<int32_t>(pid);
         done = terminate ? backends->Terminate(p) : backends->Cancel(p);
+        found = done;
         // With a timeout, PostgreSQL waits for the backend to be gone.
         if (done && terminate && timeout_ms > 0) {
           auto gone = [&] {
@@ -132,7 +136,18 @@ ExprPtr SignalBackend(Binder& binder, const std::string& name, std::vector<ExprP
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
           }
           done = gone();
+          if (!done && notices != nullptr) {
+            notices->Add("WARNING 01000:  backend with PID " + std::to_string(p) +
+                         " did not terminate within " + std::to_string(timeout_ms) +
+                         " milliseconds");
+          }
         }
+      }
+      // PostgreSQL warns, so that a loop over pg_stat_activity goes on when
+      // a backend ended on its own meanwhile.
+      if (!found && notices != nullptr) {
+        notices->Add("WARNING 01000:  PID " + std::to_string(pid) +
+                     " is not a PostgreSQL backend process");
       }
       o[i] = done ? 1 : 0;
     });

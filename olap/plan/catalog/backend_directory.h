@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace forktail {
@@ -43,6 +45,27 @@ class BackendDirectory {
   virtual bool Cancel(int32_t pid) = 0;
   // Ends the connection of `pid` (FATAL 57P01 there); false: no such backend.
   virtual bool Terminate(int32_t pid) = 0;
+};
+
+// Notices a statement raises while it runs (PostgreSQL's WARNINGs from
+// inside a function, e.g. pg_cancel_backend of a PID that is no backend's):
+// kernels add them from any worker thread; the session takes them into the
+// statement's result when it ends. Same text convention as
+// StatementResult::notices ("WARNING 01000:  ..." for a warning).
+class StatementNotices {
+ public:
+  void Add(std::string notice) {
+    std::lock_guard<std::mutex> lock(mu_);
+    notices_.push_back(std::move(notice));
+  }
+  std::vector<std::string> Take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::exchange(notices_, {});
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> notices_;
 };
 
 }  // namespace forktail

@@ -101,6 +101,7 @@ struct CatalogSession {
   std::string database = "forktail";
   int32_t backend_pid = 0;
   BackendDirectory* backends = nullptr;
+  StatementNotices* notices = nullptr;  // null: notices raised while running are dropped
 };
 
 // A relation as pg_class shows it: a user table, its primary key index, or

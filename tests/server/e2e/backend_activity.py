@@ -117,3 +117,26 @@ def test_terminate_ends_the_session_and_rolls_back_its_block():
         assert a.execute("SELECT pg_terminate_backend(%s)", (pid_b,)).fetchone()[0] is False
         with pytest.raises(psycopg.errors.InvalidParameterValue):
             a.execute("SELECT pg_terminate_backend(%s, -1)", (pid_b,))
+
+
+def test_signalling_a_pid_that_is_no_backend_warns_and_answers_false():
+    # PostgreSQL warns (01000) so that a loop over pg_stat_activity goes on
+    # when a backend ended on its own meanwhile.
+    with connect() as a:
+        notices = []
+        # A Diagnostic is valid only inside the handler.
+        a.add_notice_handler(lambda n: notices.append((n.severity, n.sqlstate,
+                                                       n.message_primary)))
+        ended = connect()
+        gone = ended.info.backend_pid
+        ended.close()
+        assert wait_for(lambda: a.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s",
+                                          (gone,)).fetchone()[0] == 0)
+        for call in ("pg_cancel_backend(%s)", "pg_terminate_backend(%s)"):
+            notices.clear()
+            assert a.execute("SELECT " + call, (gone,)).fetchone()[0] is False
+            assert notices == [
+                ("WARNING", "01000", f"PID {gone} is not a PostgreSQL backend process")]
+        notices.clear()
+        assert a.execute("SELECT 1").fetchone()[0] == 1
+        assert notices == []  # a statement's warnings stay with it
