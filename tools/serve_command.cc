@@ -198,8 +198,13 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "query_memory"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
-      if (!known)
-        std::fprintf(stderr, "forktail serve: ignoring unknown config key %s\n", key.c_str());
+      // As PostgreSQL refuses to start on an unrecognized parameter: a
+      // misspelt key must not leave a setting silently at its default.
+      if (!known) {
+        std::fprintf(stderr, "forktail serve: unrecognized config key \"%s\" in %s\n", key.c_str(),
+                     args.config.c_str());
+        return 2;
+      }
     }
   }
   std::chrono::milliseconds authentication_timeout{};
