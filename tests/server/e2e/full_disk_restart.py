@@ -18,8 +18,6 @@ Exits 77 (skipped) when no mount namespace or tmpfs can be had. Run by
 CTest with the forktail binary as the argument."""
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -52,38 +50,9 @@ except ImportError:
     print("SKIP: psycopg 3 is not installed")
     sys.exit(SKIP)
 
+from forktail_server import connect, free_port, start, stop
+
 BINARY = sys.argv[1]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def connect(port):
-    return psycopg.connect(host="127.0.0.1", port=port, user="tester", dbname="db",
-                           autocommit=True)
-
-
-def start(data, port, log):
-    proc = subprocess.Popen([BINARY, "serve", "--data", data, "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT)
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise RuntimeError(f"forktail serve exited with {proc.returncode}")
-        try:
-            connect(port).close()
-            return proc
-        except psycopg.OperationalError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("forktail serve did not start")
-
-
-def stop(proc):
-    proc.send_signal(signal.SIGTERM)
-    return proc.wait(timeout=60)
 
 
 def fill(mount):
@@ -107,8 +76,7 @@ def restart_on_full_disk(data, port, log_path, may_serve_reads=None):
     (a row count), a server whose recovery had nothing to write may start
     instead: then it must serve those rows and stop without crashing."""
     with open(log_path, "w") as log:
-        proc = subprocess.Popen([BINARY, "serve", "--data", data, "--port", str(port)],
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = start(BINARY, data, port, stdout=log, wait=False)
         rc = None
         for _ in range(600):
             rc = proc.poll()
@@ -157,7 +125,7 @@ def run(mount, log_path):
     port = free_port()
     acknowledged = 0
     with open(log_path, "w") as log:
-        proc = start(data, port, log)
+        proc = start(BINARY, data, port, stdout=log)
         with connect(port) as c:
             c.execute("CREATE TABLE t (id int PRIMARY KEY, v text)")
             c.execute("INSERT INTO t SELECT g, repeat('x', 100) FROM generate_series(1, 5000) g")
@@ -171,7 +139,7 @@ def run(mount, log_path):
 
     # 2. The disk fills while the server runs.
     with open(log_path, "w") as log:
-        proc = start(data, port, log)
+        proc = start(BINARY, data, port, stdout=log)
         with connect(port) as c:
             c.execute("INSERT INTO t VALUES (%s, 'before the disk filled')", (acknowledged + 1,))
             acknowledged += 1
@@ -195,7 +163,7 @@ def run(mount, log_path):
     # 3. Space is back: every acknowledged row is there.
     os.remove(filler)
     with open(log_path, "w") as log:
-        proc = start(data, port, log)
+        proc = start(BINARY, data, port, stdout=log)
         with connect(port) as c:
             got = c.execute("SELECT count(*), max(id) FROM t").fetchone()
         assert stop(proc) == 0

@@ -5,12 +5,8 @@ values computed from a table's rows. (A stored row is still limited to what
 fits in a block, ~1.5 MB: Forktail has no out-of-line storage like
 PostgreSQL's TOAST yet, and says so with 54000.) Run by CTest with the
 forktail binary as the argument."""
-import hashlib
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 
 try:
     import psycopg
@@ -18,33 +14,17 @@ except ImportError:
     print("SKIP: psycopg 3 is not installed")
     sys.exit(0)
 
+from forktail_server import connect, free_port, start, stop
+
 BINARY = sys.argv[1]
 MIB = 1 << 20
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def connect(port):
-    return psycopg.connect(host="127.0.0.1", port=port, user="tester", dbname="db",
-                           autocommit=True)
 
 
 def main():
     with tempfile.TemporaryDirectory() as data:
         port = free_port()
-        server = subprocess.Popen([BINARY, "serve", "--data", data, "--port", str(port)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = start(BINARY, data, port)
         try:
-            for _ in range(300):
-                try:
-                    connect(port).close()
-                    break
-                except psycopg.OperationalError:
-                    time.sleep(0.05)
             with connect(port) as c:
                 c.execute("create table t (id int primary key, v text)")
                 piece = "".join(chr(ord("a") + i % 26) for i in range(1000)) * 1000  # 1 MB
@@ -72,11 +52,7 @@ def main():
                 print("PASS: a 40 MiB statement, 24 and 48 MiB results")
             return 0
         finally:
-            server.terminate()
-            try:
-                server.wait(60)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop(server)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,6 @@ Run by CTest; prints figures (seconds to 53200, peak RSS of the server and its
 snapshot processes)."""
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,19 +28,10 @@ except ImportError:
     print("SKIP: psycopg 3 is not installed")
     sys.exit(0)
 
+from forktail_server import connect, free_port, start, stop
+
 BINARY, MODE = sys.argv[1], sys.argv[2]
 QUERY = "select count(distinct a.id * 100000 + b.id) from g a, g b"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def connect(port):
-    return psycopg.connect(host="127.0.0.1", port=port, user="tester", dbname="db",
-                           autocommit=True)
 
 
 def make_cgroup(limit):
@@ -108,21 +97,12 @@ def main():
         return 2
     with tempfile.TemporaryDirectory() as data:
         port = free_port()
-        command = [BINARY, "serve", "--data", data, "--port", str(port)] + args
+        prefix = []
         if cgroup is not None:  # enter the cgroup, then become the server
-            command = ["sh", "-c", 'echo $$ > "%s/cgroup.procs" && exec "$@"' % cgroup,
-                       "sh"] + command
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True)
+            prefix = ["sh", "-c", 'echo $$ > "%s/cgroup.procs" && exec "$@"' % cgroup, "sh"]
+        server = start(BINARY, data, port, args, stdout=subprocess.PIPE, prefix=prefix)
         try:
-            banner = server.stdout.readline()
-            print(banner.strip())
-            for _ in range(300):
-                try:
-                    connect(port).close()
-                    break
-                except psycopg.OperationalError:
-                    time.sleep(0.05)
+            print(server.stdout.readline().strip())  # the banner
             with connect(port) as c:
                 c.execute("create table g (id int primary key)")
                 c.execute("insert into g select * from generate_series(1, 20000)")
@@ -177,11 +157,7 @@ def main():
             print("PASS")
             return 0
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(60)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop(server)
             if cgroup is not None:
                 time.sleep(0.2)
                 try:

@@ -5,10 +5,8 @@ promptly; the server closes every half-open socket, the ones it needed room
 for at once (FATAL 53300 "sorry, too many clients already") and the rest at
 authentication_timeout (FATAL 08P01 "canceling authentication due to
 timeout"). Run by CTest with the forktail binary as the argument."""
-import os
 import select
 import shutil
-import signal
 import socket
 import struct
 import subprocess
@@ -17,20 +15,16 @@ import tempfile
 import time
 
 try:
-    import psycopg
+    import psycopg  # noqa: F401 (forktail_server needs it)
 except ImportError:
     print("SKIP: psycopg 3 is not installed")
     sys.exit(77)
 
+from forktail_server import connect, free_port, start, stop
+
 BINARY = sys.argv[1]
 HALF_OPEN = 300
 TIMEOUT_S = 3
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def startup_packet(user, database):
@@ -55,28 +49,14 @@ def main():
     sys.stdout.reconfigure(line_buffering=True)
     with tempfile.TemporaryDirectory() as data:
         port = free_port()
-        proc = subprocess.Popen([BINARY, "serve", "--data", data, "--port", str(port),
-                                 "--authentication-timeout", str(TIMEOUT_S)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = start(BINARY, data, port, ["--authentication-timeout", str(TIMEOUT_S)])
         try:
             run(port)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            assert proc.wait(timeout=60) == 0
-
-
-def connect(port):
-    return psycopg.connect(host="127.0.0.1", port=port, user="tester", dbname="db",
-                           autocommit=True, connect_timeout=10)
+            assert stop(proc) == 0
 
 
 def run(port):
-    for _ in range(300):
-        try:
-            connect(port).close()
-            break
-        except psycopg.OperationalError:
-            time.sleep(0.05)
     packet = startup_packet("mallory", "db")
     half = packet[: len(packet) // 2]
     flood = []
@@ -90,7 +70,7 @@ def run(port):
     slowest = 0.0
     for i in range(5):
         t = time.monotonic()
-        with connect(port) as c:
+        with connect(port, connect_timeout=10) as c:
             assert c.execute("SELECT %s::int + 1", (i,)).fetchone()[0] == i + 1
         slowest = max(slowest, time.monotonic() - t)
     assert slowest < 2.0, f"a real client needed {slowest:.2f} s"
@@ -131,7 +111,7 @@ def run(port):
     print(f"all closed by the server within {closed_after:.1f} s "
           f"(authentication_timeout {TIMEOUT_S} s): {codes.get('53300', 0)} with 53300 to make "
           f"room, {codes.get('08P01', 0)} with 08P01 at the timeout")
-    with connect(port) as c:
+    with connect(port, connect_timeout=10) as c:
         assert c.execute("SELECT 1").fetchone()[0] == 1
 
 
