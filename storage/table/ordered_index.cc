@@ -69,7 +69,7 @@ std::string WithTid(const std::string& key, TupleId tid) {
   return entry;
 }
 
-TupleId TidOf(const std::string& entry) {
+TupleId TidOf(std::string_view entry) {
   uint64_t packed = 0;
   for (size_t i = entry.size() - kTidBytes; i < entry.size(); i++) {
     packed = (packed << 8) | static_cast<unsigned char>(entry[i]);
@@ -97,7 +97,7 @@ std::optional<TupleId> OrderedIndex::FindOther(const Key& key, TupleId self) con
   // Entries with exactly this key are those that start with it: the encoding
   // is self-delimiting and every entry has all key columns.
   for (auto it = entries_.lower_bound(key.bytes); it != entries_.end(); ++it) {
-    if (it->compare(0, key.bytes.size(), key.bytes) != 0) break;
+    if ((*it).substr(0, key.bytes.size()) != key.bytes) break;
     TupleId tid = TidOf(*it);
     if (tid != self) return tid;
   }
@@ -132,12 +132,22 @@ std::optional<std::vector<TupleId>> OrderedIndex::Probe(const IndexRange& range,
     if (!bound.empty() && (to.empty() || bound < to)) to = std::move(bound);
   }
   std::vector<TupleId> tids;
+  if (!to.empty() && from >= to) return tids;  // an empty range
   auto it = entries_.lower_bound(from);
   auto end = to.empty() ? entries_.end() : entries_.lower_bound(to);
-  for (; it != end; ++it) {
-    if (!to.empty() && *it >= to) break;  // from > to: an empty range
-    if (tids.size() == limit) return std::nullopt;
-    tids.push_back(TidOf(*it));
+  auto take = [&](std::string_view entry) {
+    if (tids.size() == limit) return false;
+    tids.push_back(TidOf(entry));
+    return true;
+  };
+  if (range.descending) {
+    for (auto at = end; at != it && tids.size() < range.first;) {
+      if (!take(*--at)) return std::nullopt;
+    }
+  } else {
+    for (; it != end && tids.size() < range.first; ++it) {
+      if (!take(*it)) return std::nullopt;
+    }
   }
   return tids;
 }

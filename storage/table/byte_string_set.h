@@ -1,0 +1,93 @@
+// ByteStringSet: an ordered set of byte strings (memcmp order), packed into
+// leaves of about 4 KiB, for the ordered indexes (ordered_index.h).
+//
+// Why not std::set<std::string>: a node costs ~64 bytes plus a heap block for
+// any entry past 15 bytes, ~100-120 bytes for an index entry of 20-30 bytes;
+// every primary key has an ordered index besides its hash index, so for a
+// 60M-row table that is the difference between ~2 GB and ~7 GB. Here an entry
+// costs its bytes, a length byte (five past 254 bytes) and a 4-byte offset.
+//
+// Layout. A leaf holds its entries' bytes back to back in arrival order and
+// a vector of offsets in key order (an insert appends the bytes and inserts
+// one offset; an erase drops the offset and leaves the bytes as garbage until
+// the leaf is compacted). Leaves are found through a std::map from each
+// leaf's separator (the first leaf's is "", every other's is <= its first
+// entry and > every entry of the leaves before it). A leaf past kLeafBytes
+// splits in two by entry count; an entry appended past the largest key starts
+// a new leaf instead, so that keys arriving in order fill leaves whole. A
+// leaf that empties is dropped; one that shrinks below a quarter merges into
+// its right neighbour when both fit in one leaf.
+//
+// Iterators are invalidated by any insert or erase. Not thread-safe; a forked
+// snapshot reads its own copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace forktail {
+
+class ByteStringSet {
+  struct Leaf;
+  using LeafMap = std::map<std::string, std::unique_ptr<Leaf>, std::less<>>;
+
+ public:
+  static constexpr size_t kLeafBytes = 4096;
+
+  ByteStringSet();
+  ~ByteStringSet();
+  ByteStringSet(ByteStringSet&&) noexcept;
+  ByteStringSet& operator=(ByteStringSet&&) noexcept;
+  ByteStringSet(const ByteStringSet& other);
+  ByteStringSet& operator=(const ByteStringSet& other);
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // Bytes held (entries, offsets, garbage, leaf and map overhead), roughly.
+  size_t memory_bytes() const;
+
+  // False if `key` was already there / was not there.
+  bool insert(std::string_view key);
+  bool erase(std::string_view key);
+  void clear();
+
+  class const_iterator {
+   public:
+    std::string_view operator*() const;
+    const_iterator& operator++();
+    // To the entry before; not on begin().
+    const_iterator& operator--();
+    bool operator==(const const_iterator& o) const {
+      return leaf_ == o.leaf_ && index_ == o.index_;
+    }
+
+   private:
+    friend class ByteStringSet;
+    const_iterator(LeafMap::const_iterator leaf, LeafMap::const_iterator end, size_t index);
+    void SkipEmpty();
+    LeafMap::const_iterator leaf_, end_;
+    size_t index_ = 0;
+  };
+
+  const_iterator begin() const;
+  const_iterator end() const;
+  // The first entry >= key.
+  const_iterator lower_bound(std::string_view key) const;
+
+ private:
+  // The leaf whose key range holds `key`.
+  LeafMap::iterator LeafFor(std::string_view key);
+  LeafMap::const_iterator LeafFor(std::string_view key) const;
+  void Split(LeafMap::iterator it);
+  void AfterErase(LeafMap::iterator it);
+
+  LeafMap leaves_;  // never empty: the first leaf (separator "") always exists
+  size_t size_ = 0;
+};
+
+}  // namespace forktail

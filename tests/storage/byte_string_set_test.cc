@@ -1,0 +1,178 @@
+// ByteStringSet: the same answers as std::set<std::string> under random
+// inserts, erases, lower_bounds and full iterations (forward and backward) (keys of every length,
+// with zero and 0xFF bytes, arriving in order, in reverse and at random), and
+// the packed layout's footprint for index entries arriving in key order.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <string>
+
+#include "storage/table/byte_string_set.h"
+
+namespace forktail {
+namespace {
+
+using namespace std::string_literals;
+
+// Checks every entry in order and a lower_bound at each model key.
+void ExpectSame(const ByteStringSet& set, const std::set<std::string>& model) {
+  ASSERT_EQ(set.size(), model.size());
+  auto it = set.begin();
+  for (const std::string& k : model) {
+    ASSERT_FALSE(it == set.end());
+    ASSERT_EQ(*it, k);
+    ++it;
+  }
+  EXPECT_TRUE(it == set.end());
+  // And backward, from the end.
+  auto back = set.end();
+  for (auto m = model.rbegin(); m != model.rend(); ++m) {
+    --back;
+    ASSERT_EQ(*back, *m);
+  }
+  EXPECT_TRUE(back == set.begin());
+}
+
+void ExpectLowerBound(const ByteStringSet& set, const std::set<std::string>& model,
+                      const std::string& key) {
+  auto want = model.lower_bound(key);
+  auto got = set.lower_bound(key);
+  if (want == model.end()) {
+    EXPECT_TRUE(got == set.end()) << "key size " << key.size();
+  } else {
+    ASSERT_FALSE(got == set.end());
+    EXPECT_EQ(*got, *want);
+  }
+}
+
+std::string RandomKey(std::mt19937_64& rng) {
+  // Mostly short keys sharing prefixes; some past 254 bytes (the long length
+  // form) and past a leaf's size.
+  size_t n = rng() % 12;
+  const int kind = static_cast<int>(rng() % 100);
+  if (kind == 0) n = 255 + rng() % 600;
+  if (kind == 1) n = ByteStringSet::kLeafBytes + rng() % 3000;
+  std::string s(n, '\0');
+  for (char& c : s) {
+    const uint64_t r = rng() % 8;
+    c = r == 0 ? '\0' : r == 1 ? '\xff' : static_cast<char>('a' + r);
+  }
+  return s;
+}
+
+TEST(ByteStringSet, EmptySet) {
+  ByteStringSet set;
+  EXPECT_EQ(set.size(), 0u);
+  EXPECT_TRUE(set.begin() == set.end());
+  EXPECT_TRUE(set.lower_bound("") == set.end());
+  EXPECT_FALSE(set.erase("x"));
+  EXPECT_TRUE(set.insert(""));
+  EXPECT_FALSE(set.insert(""));
+  EXPECT_EQ(*set.begin(), "");
+  EXPECT_TRUE(set.erase(""));
+  EXPECT_TRUE(set.begin() == set.end());
+}
+
+TEST(ByteStringSet, MatchesStdSetUnderRandomOperations) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    std::mt19937_64 rng(seed);
+    ByteStringSet set;
+    std::set<std::string> model;
+    for (int step = 0; step < 60000; step++) {
+      const std::string key = RandomKey(rng);
+      const uint64_t op = rng() % 10;
+      if (op < 6) {
+        ASSERT_EQ(set.insert(key), model.insert(key).second) << "step " << step;
+      } else if (op < 9) {
+        // Erase an existing key most of the time.
+        std::string victim = key;
+        if (!model.empty() && rng() % 4 != 0) {
+          auto it = model.lower_bound(key);
+          if (it == model.end()) it = model.begin();
+          victim = *it;
+        }
+        ASSERT_EQ(set.erase(victim), model.erase(victim) == 1) << "step " << step;
+      } else {
+        ExpectLowerBound(set, model, key);
+      }
+      if (step % 5000 == 0) ExpectSame(set, model);
+    }
+    ExpectSame(set, model);
+    // Erase everything, in random order: leaves empty, merge and vanish.
+    std::vector<std::string> all(model.begin(), model.end());
+    std::shuffle(all.begin(), all.end(), rng);
+    for (size_t i = 0; i < all.size(); i++) {
+      ASSERT_TRUE(set.erase(all[i]));
+      model.erase(all[i]);
+      if (i % 997 == 0) {
+        ExpectSame(set, model);
+        ExpectLowerBound(set, model, all[i]);
+      }
+    }
+    ExpectSame(set, model);
+  }
+}
+
+TEST(ByteStringSet, KeysInOrderInReverseAndDeletedFromTheFront) {
+  ByteStringSet set;
+  std::set<std::string> model;
+  auto key = [](uint32_t i) {
+    std::string k = "prefix";
+    for (int b = 3; b >= 0; b--) k.push_back(static_cast<char>((i >> (8 * b)) & 0xFF));
+    return k;
+  };
+  for (uint32_t i = 0; i < 50000; i++) {
+    ASSERT_TRUE(set.insert(key(i)));
+    model.insert(key(i));
+  }
+  for (uint32_t i = 100000; i > 50000; i--) {
+    ASSERT_TRUE(set.insert(key(i)));
+    model.insert(key(i));
+  }
+  ExpectSame(set, model);
+  // A queue: the oldest keys go, new ones arrive (TPC-C's new_order).
+  for (uint32_t i = 0; i < 40000; i++) {
+    ASSERT_TRUE(set.erase(key(i)));
+    model.erase(key(i));
+    ASSERT_TRUE(set.insert(key(200000 + i)));
+    model.insert(key(200000 + i));
+  }
+  ExpectSame(set, model);
+  for (uint32_t probe : {0u, 39999u, 40000u, 49999u, 50000u, 50001u, 150000u, 239999u, 240000u}) {
+    ExpectLowerBound(set, model, key(probe));
+  }
+}
+
+TEST(ByteStringSet, CopiesAreIndependent) {
+  ByteStringSet a;
+  for (int i = 0; i < 5000; i++) a.insert("k" + std::to_string(i));
+  ByteStringSet b = a;
+  b.erase("k42");
+  b.insert("zz");
+  EXPECT_EQ(a.size(), 5000u);
+  EXPECT_EQ(b.size(), 5000u);
+  EXPECT_FALSE(a.lower_bound("k42") == a.end());
+  EXPECT_EQ(*a.lower_bound("k42"), "k42");
+  EXPECT_EQ(*b.lower_bound("k42"), "k420");
+  a = b;
+  EXPECT_EQ(*a.lower_bound("k42"), "k420");
+}
+
+TEST(ByteStringSet, EntriesArrivingInOrderCostLittleMoreThanTheirBytes) {
+  // A two-column integer key and an 8-byte tid, as an ordered primary key's
+  // entries: 2 x 9 + 8 = 26 bytes.
+  ByteStringSet set;
+  constexpr int kEntries = 200000;
+  for (int i = 0; i < kEntries; i++) {
+    std::string e(26, '\x01');
+    for (int b = 0; b < 4; b++) e[5 + b] = static_cast<char>((i >> (8 * (3 - b))) & 0xFF);
+    set.insert(e);
+  }
+  const double per_entry = static_cast<double>(set.memory_bytes()) / kEntries;
+  // 26 bytes, a length byte and a 4-byte offset, plus leaf slack.
+  EXPECT_LT(per_entry, 40.0) << per_entry;
+}
+
+}  // namespace
+}  // namespace forktail
