@@ -128,8 +128,11 @@ std::vector<TupleId> FindReferencing(const Table& referencing, const ForeignKeyD
     return range;
   };
   std::optional<IndexRange> range;
-  if (!schema.primary_key.empty() && schema.primary_key.size() == fk.columns.size()) {
-    range = leading(schema.primary_key);
+  if (!schema.primary_key.empty()) {
+    range = leading(schema.primary_key);  // the whole key: its hash index
+    if (range && schema.primary_key.size() > fk.columns.size()) {
+      range->index = IndexRange::kPrimaryKeyOrder;  // a prefix: its ordered index
+    }
   }
   for (size_t i = 0; !range && i < schema.indexes.size(); i++) {
     range = leading(schema.indexes[i].columns);

@@ -91,13 +91,14 @@ double PeakRssMiB() {
 // Where the loaded tables' memory is: per table the input's bytes, the
 // blocks (2 MiB each), what the schema's guess of the string sizes would have
 // taken (rows / its capacity), the bytes the stripes and bitmaps hold for the
-// rows, the heap bytes used and left free, and the primary-key index.
+// rows, the heap bytes used and left free, the primary key's hash index and
+// the ordered indexes (the primary key's and any secondary one).
 void PrintMemory(Database& db, const std::vector<std::string>& tables,
                  const std::map<std::string, uint64_t>& csv_bytes) {
-  std::printf("%-10s %10s %8s %7s %9s %9s %9s %9s %9s %9s %6s\n", "memory", "rows", "csv MiB",
+  std::printf("%-10s %10s %8s %7s %9s %9s %9s %9s %9s %9s %9s %6s\n", "memory", "rows", "csv MiB",
               "blocks", "block MiB", "guess MiB", "fixed MiB", "heap MiB", "free MiB", "index MiB",
-              "B/row");
-  double total_block = 0, total_index = 0, total_guess = 0, total_csv = 0;
+              "order MiB", "B/row");
+  double total_block = 0, total_index = 0, total_order = 0, total_guess = 0, total_csv = 0;
   const double mib = 1 << 20;
   db.Run([&](Transaction& txn) {
       for (const std::string& name : tables) {
@@ -116,19 +117,28 @@ void PrintMemory(Database& db, const std::vector<std::string>& tables,
             static_cast<double>((rows + t.layout().capacity() - 1) / t.layout().capacity()) *
             kBlockSize / mib;
         double index_mib = t.index().capacity() * 16.0 / mib;
+        double order_mib = 0;
+        for (size_t i = 0; i < t.schema().indexes.size(); i++) {
+          order_mib += static_cast<double>(t.secondary_index(i).memory_bytes()) / mib;
+        }
+        if (const OrderedIndex* key_order = t.key_order_index()) {
+          order_mib += static_cast<double>(key_order->memory_bytes()) / mib;
+        }
         double csv_mib = csv_bytes.count(name) ? csv_bytes.at(name) / mib : 0;
-        std::printf("%-10s %10llu %8.0f %7.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %6.0f\n",
+        std::printf("%-10s %10llu %8.0f %7.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %6.0f\n",
                     name.c_str(), static_cast<unsigned long long>(rows), csv_mib, blocks, block_mib,
                     guess_mib, fixed / mib, heap / mib, block_mib - fixed / mib - heap / mib,
-                    index_mib, rows ? blocks * kBlockSize / rows : 0.0);
+                    index_mib, order_mib, rows ? blocks * kBlockSize / rows : 0.0);
         total_block += block_mib;
         total_guess += guess_mib;
         total_index += index_mib;
+        total_order += order_mib;
         total_csv += csv_mib;
       }
     }).ThrowIfError();
-  std::printf("%-10s %10s %8.0f %7s %9.0f %9.0f %9s %9s %9s %9.0f   RSS now %.0f MiB\n\n", "total",
-              "", total_csv, "", total_block, total_guess, "", "", "", total_index, RssMiB());
+  std::printf("%-10s %10s %8.0f %7s %9.0f %9.0f %9s %9s %9s %9.0f %9.0f   RSS now %.0f MiB\n\n",
+              "total", "", total_csv, "", total_block, total_guess, "", "", "", total_index,
+              total_order, RssMiB());
 }
 
 std::string RunCommand(const std::string& command) {

@@ -196,10 +196,13 @@ void SqlSession::EndTransactionSettings(bool committed) {
   parameters_->Set("transaction_isolation", parameters_->Get("default_transaction_isolation"));
 }
 
+bool SqlSession::ReadOnly() const {
+  return parameters_->Get(InBlock() ? "transaction_read_only" : "default_transaction_read_only") ==
+         "on";
+}
+
 void SqlSession::CheckWritable(const sql::Statement& statement) const {
-  const bool read_only = parameters_->Get(InBlock() ? "transaction_read_only"
-                                                    : "default_transaction_read_only") == "on";
-  if (!read_only) return;
+  if (!ReadOnly()) return;
   std::string command;
   switch (statement.kind) {
     case sql::StatementKind::kInsert:

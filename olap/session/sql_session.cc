@@ -87,17 +87,32 @@ void CollectConjuncts(const LogicalOp& op, std::vector<const Expression*>* out) 
 bool EveryTableIndexed(const LogicalOp& op, const std::vector<const Expression*>& conjuncts,
                        const Catalog& schemas) {
   if (op.kind == LogicalOpKind::kApply || op.subplan != nullptr) return false;
-  if (op.kind == LogicalOpKind::kGet) {
-    const Table& table = schemas.GetTable(op.table_id);
-    auto column_of = [&](const Expression& ref) -> std::optional<ColumnId> {
-      for (size_t i = 0; i < op.columns.size() && i < op.table_columns.size(); i++) {
-        if (op.columns[i].id == ref.column) {
-          return ColumnId(static_cast<uint16_t>(op.table_columns[i]));
+  auto column_of_get = [](const LogicalOp& get) {
+    return [&get](const Expression& ref) -> std::optional<ColumnId> {
+      for (size_t i = 0; i < get.columns.size() && i < get.table_columns.size(); i++) {
+        if (get.columns[i].id == ref.column) {
+          return ColumnId(static_cast<uint16_t>(get.table_columns[i]));
         }
       }
       return std::nullopt;
     };
-    return ChooseIndex(conjuncts, table.schema(), column_of).has_value();
+  };
+  if (op.kind == LogicalOpKind::kGet) {
+    const Table& table = schemas.GetTable(op.table_id);
+    return ChooseIndex(conjuncts, table.schema(), column_of_get(op)).has_value();
+  }
+  // ORDER BY ... LIMIT n: the first n entries of an ordered index.
+  if (op.kind == LogicalOpKind::kLimit && op.limit >= 0 &&
+      op.children.at(0)->kind == LogicalOpKind::kSort) {
+    const auto first =
+        static_cast<size_t>(op.limit) + static_cast<size_t>(std::max<int64_t>(op.offset, 0));
+    if (std::optional<TableOrder> order = TableOrderBelow(*op.children[0], first)) {
+      const Table& table = schemas.GetTable(order->get->table_id);
+      if (ChooseIndexForOrder(conjuncts, table.schema(), column_of_get(*order->get), order->keys,
+                              first)) {
+        return true;
+      }
+    }
   }
   for (const LogicalOpPtr& child : op.children) {
     if (!EveryTableIndexed(*child, conjuncts, schemas)) return false;

@@ -245,6 +245,9 @@ class SqlSession {
   // transaction (or, outside a block, default_transaction_read_only) is
   // read-only and `statement` writes.
   void CheckWritable(const sql::Statement& statement) const;
+  // The open transaction (or, outside a block, default_transaction_read_only)
+  // is read-only.
+  bool ReadOnly() const;
   // Runs `fn` on the schemas statements of this session bind against: the
   // published copy, or the open block's own after it ran DDL.
   void WithSchemas(const std::function<void(const Catalog&)>& fn);

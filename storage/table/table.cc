@@ -26,7 +26,8 @@ Table::Table(TableId id, TableSchema schema, TableOptions options)
       options_(options),
       layout_(BlockLayout::Compute(schema_, options.max_rows_per_block)),
       stats_(schema_.column_count()) {
-  for (const IndexDef& def : schema_.indexes) secondary_.push_back(MakeIndex(def));
+  for (const IndexDef& def : schema_.indexes) secondary_.push_back(MakeIndex(def.columns));
+  if (has_key()) secondary_.push_back(MakeIndex(schema_.primary_key));
 }
 
 void Table::ForEachLiveRow(const std::function<void(TupleId, const Row&)>& fn) const {

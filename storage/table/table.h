@@ -1,6 +1,13 @@
 // Table: rows of one schema, stored in 2 MiB blocks reached only through the
 // table's BlockDirectory, with a primary-key hash index and statistics.
 //
+// Indexes. The primary key has two: a hash index (point lookups, uniqueness)
+// and an ordered index over the same columns (a prefix of the key, a range,
+// key order: what applications and TPC-C drivers ask of PostgreSQL's btree
+// primary keys). Secondary indexes (CREATE INDEX, UNIQUE) are ordered. The
+// ordered indexes live in secondary_: schema().indexes' in their positions,
+// then the primary key's; every write path keeps them all exact.
+//
 // Tuple ids. A row's TupleId is (block, slot). Inserts append to the tail
 // block; when it is full (rows reach capacity, or its heap cannot take the
 // row's strings) a new block is started. Updates are in place; deletes set the
@@ -166,6 +173,10 @@ class Table {
   // than `limit`. The caller still checks its full condition on each row.
   std::optional<std::vector<TupleId>> ProbeIndex(const IndexRange& range, size_t limit) const;
   const OrderedIndex& secondary_index(size_t position) const { return secondary_[position]; }
+  // The primary key's ordered index; null without a primary key.
+  const OrderedIndex* key_order_index() const {
+    return secondary_.size() > schema_.indexes.size() ? &secondary_.back() : nullptr;
+  }
 
   // The last value an identity column handed out (0: none yet; the first is
   // 1, as a fresh sequence's). Set by Transaction::NextIdentity (logged,
@@ -237,8 +248,12 @@ class Table {
   void WriteRow(Block& block, SlotNo slot, const Row& row);
   bool has_key() const { return !schema_.primary_key.empty(); }
 
-  // Secondary indexes (table_secondary_index.cc).
-  OrderedIndex MakeIndex(const IndexDef& def) const;
+  // Ordered indexes (table_secondary_index.cc).
+  OrderedIndex MakeIndex(const std::vector<ColumnId>& columns) const;
+  // The columns of secondary_[i]: an index's, or the primary key's (last).
+  const std::vector<ColumnId>& IndexColumns(size_t i) const {
+    return i < schema_.indexes.size() ? schema_.indexes[i].columns : schema_.primary_key;
+  }
   IndexKeys IndexKeysOf(const Row& row) const;
   IndexKeys StoredIndexKeys(TupleId tid) const;
   // 23505 if a unique index already holds `keys` for a row other than `self`
@@ -256,7 +271,8 @@ class Table {
   std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
   BlockDirectory directory_;
   HashIndex index_;
-  std::vector<OrderedIndex> secondary_;          // one per schema_.indexes entry
+  // One per schema_.indexes entry, then the primary key's when it has one.
+  std::vector<OrderedIndex> secondary_;
   std::map<uint16_t, int64_t> identity_values_;  // by column; absent: 0
   std::vector<ForeignKeyRef> referenced_by_;
   TableStatistics stats_;

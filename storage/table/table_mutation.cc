@@ -71,13 +71,19 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     key_changed = key_touched && !SameKey(old_key, new_key);
     if (key_changed && FindKey(new_key, new_hash)) ThrowDuplicateKey(new_key);
   }
+  // Ordered-index keys only when an update touches an indexed column (most
+  // updates, e.g. of a balance, touch none).
+  bool index_touched = false;
+  for (size_t i = 0; i < secondary_.size() && !index_touched; i++) {
+    for (ColumnId c : IndexColumns(i)) index_touched |= touched[c.value()];
+  }
   IndexKeys old_index_keys, new_index_keys;
-  std::vector<bool> index_changed;
-  if (!secondary_.empty()) {
+  std::vector<bool> index_changed(secondary_.size(), false);
+  if (index_touched) {
     old_index_keys = StoredIndexKeys(tid);
     new_index_keys = IndexKeysOf(new_row);
     for (size_t i = 0; i < secondary_.size(); i++) {
-      index_changed.push_back(old_index_keys[i] != new_index_keys[i]);
+      index_changed[i] = old_index_keys[i] != new_index_keys[i];
     }
     CheckUniqueIndexes(new_index_keys, new_row, tid, &index_changed);
   }
@@ -118,6 +124,10 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   // Relocation: the old slot keeps the old values (undo: Undelete), the row
   // moves to the tail.
   if (has_key()) index_.Erase(old_hash, tid);
+  if (!index_touched && !secondary_.empty()) {
+    old_index_keys = StoredIndexKeys(tid);
+    new_index_keys = old_index_keys;
+  }
   UnindexRow(old_index_keys, tid);
   block->SetDeleted(tid.slot, true);
   block = BlockRef();

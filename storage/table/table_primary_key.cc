@@ -54,10 +54,13 @@ void Table::AddPrimaryKey(const std::vector<ColumnId>& key) {
   }
   for (ColumnId c : key) schema_.columns[c.value()].not_null = true;
   index_ = std::move(built);
+  secondary_.push_back(MakeIndex(schema_.primary_key));
+  RebuildSecondaryIndexes();
 }
 
 void Table::RemovePrimaryKey(const std::vector<bool>& not_null_before) {
   assert(not_null_before.size() == schema_.columns.size());
+  if (key_order_index() != nullptr) secondary_.pop_back();
   schema_.primary_key.clear();
   for (size_t i = 0; i < schema_.columns.size(); i++) {
     schema_.columns[i].not_null = not_null_before[i];

@@ -1,9 +1,11 @@
-// Table's secondary indexes: building, dropping, maintenance and lookups (see
-// table.h and ordered_index.h). Every write path keeps them exact: Insert and
+// Table's ordered indexes (the secondary ones and the primary key's):
+// building, dropping, maintenance and lookups (see table.h and
+// ordered_index.h). Every write path keeps them exact: Insert and
 // InsertAt (FinishInsert), Update and RedoUpdate (table_mutation.cc), Delete,
 // and the undo primitives; RebuildIndex rebuilds them after a load, so
 // checkpoint images need not carry them.
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -12,9 +14,9 @@
 
 namespace forktail {
 
-OrderedIndex Table::MakeIndex(const IndexDef& def) const {
+OrderedIndex Table::MakeIndex(const std::vector<ColumnId>& columns) const {
   std::vector<Type> types;
-  for (ColumnId c : def.columns) types.push_back(schema_.column(c).type);
+  for (ColumnId c : columns) types.push_back(schema_.column(c).type);
   return OrderedIndex(types);
 }
 
@@ -24,7 +26,7 @@ Table::IndexKeys Table::IndexKeysOf(const Row& row) const {
   std::vector<Value> values;
   for (size_t i = 0; i < secondary_.size(); i++) {
     values.clear();
-    for (ColumnId c : schema_.indexes[i].columns) values.push_back(row[c.value()]);
+    for (ColumnId c : IndexColumns(i)) values.push_back(row[c.value()]);
     keys.push_back(secondary_[i].EncodeKey(values));
   }
   return keys;
@@ -37,7 +39,7 @@ Table::IndexKeys Table::StoredIndexKeys(TupleId tid) const {
   std::vector<Value> values;
   for (size_t i = 0; i < secondary_.size(); i++) {
     values.clear();
-    for (ColumnId c : schema_.indexes[i].columns) values.push_back(block->GetCell(c, tid.slot));
+    for (ColumnId c : IndexColumns(i)) values.push_back(block->GetCell(c, tid.slot));
     keys.push_back(secondary_[i].EncodeKey(values));
   }
   return keys;
@@ -45,7 +47,8 @@ Table::IndexKeys Table::StoredIndexKeys(TupleId tid) const {
 
 void Table::CheckUniqueIndexes(const IndexKeys& keys, const Row& row, TupleId self,
                                const std::vector<bool>* only_changed) const {
-  for (size_t i = 0; i < secondary_.size(); i++) {
+  // The primary key's ordered index is not checked: its hash index is.
+  for (size_t i = 0; i < schema_.indexes.size(); i++) {
     if (!schema_.indexes[i].unique) continue;
     if (only_changed != nullptr && !(*only_changed)[i]) continue;
     if (secondary_[i].FindOther(keys[i], self)) {
@@ -81,7 +84,7 @@ void Table::RebuildSecondaryIndexes() {
 }
 
 void Table::AddIndex(IndexDef def) {
-  OrderedIndex built = MakeIndex(def);
+  OrderedIndex built = MakeIndex(def.columns);
   std::optional<std::vector<Value>> duplicate;
   std::vector<Value> values;
   ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
@@ -105,8 +108,10 @@ void Table::AddIndex(IndexDef def) {
         fmt::format("could not create unique index \"{}\"\nDETAIL:  Key {} is duplicated.",
                     def.name, KeyText(def.columns, *duplicate)));
   }
+  // Before the primary key's ordered index, which stays last.
+  secondary_.insert(secondary_.begin() + static_cast<std::ptrdiff_t>(schema_.indexes.size()),
+                    std::move(built));
   schema_.indexes.push_back(std::move(def));
-  secondary_.push_back(std::move(built));
 }
 
 IndexDef Table::DropIndex(size_t position) {
@@ -117,7 +122,7 @@ IndexDef Table::DropIndex(size_t position) {
 }
 
 void Table::RestoreIndex(size_t position, IndexDef def) {
-  OrderedIndex index = MakeIndex(def);
+  OrderedIndex index = MakeIndex(def.columns);
   schema_.indexes.insert(schema_.indexes.begin() + static_cast<std::ptrdiff_t>(position),
                          std::move(def));
   secondary_.insert(secondary_.begin() + static_cast<std::ptrdiff_t>(position), std::move(index));
@@ -142,6 +147,11 @@ std::optional<std::vector<TupleId>> Table::ProbeIndex(const IndexRange& range, s
       return std::vector<TupleId>{*tid};
     }
     return std::vector<TupleId>{};
+  }
+  if (range.index == IndexRange::kPrimaryKeyOrder) {
+    const OrderedIndex* order = key_order_index();
+    if (order == nullptr) throw std::logic_error("ProbeIndex: the table has no primary key");
+    return order->Probe(range, limit);
   }
   return secondary_.at(static_cast<size_t>(range.index)).Probe(range, limit);
 }

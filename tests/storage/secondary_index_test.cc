@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 #include "storage/storage.h"
 #include "storage/table/catalog.h"
@@ -254,6 +255,176 @@ TEST(SecondaryIndex, CatalogImageKeepsDefinitions) {
   EXPECT_EQ(loaded.FindIndex("r_s_key")->second, 1u);
   EXPECT_TRUE(loaded.GetTable(t.id()).schema().indexes[1].constraint);
   EXPECT_EQ(loaded.GetTable(t.id()).identity_value(ColumnId(0)), 41);
+}
+
+// The primary key's ordered index (table.h): a prefix of a composite key
+// and a range on the next key column find what brute force finds, in key
+// order, under inserts, key-changing updates (some relocating), deletes and
+// their undos, ADD/undo of the primary key, and a rebuild.
+TEST(PrimaryKeyOrder, PrefixAndRangeProbesMatchBruteForce) {
+  TableSchema schema;
+  schema.name = "ol";
+  schema.columns = {{"w", Type::Integer(), true},
+                    {"d", Type::Integer(), true},
+                    {"o", Type::Integer(), true},
+                    {"note", Type::Text(), false}};
+  schema.primary_key = {ColumnId(0), ColumnId(1), ColumnId(2)};
+  Table t(TableId(1), schema, {.max_rows_per_block = 64});
+  std::mt19937_64 rng(20261127);
+  std::vector<TupleId> live;
+  auto key_of = [&](TupleId tid) {
+    Row r = *t.Read(tid);
+    return std::tuple(r[0].GetInt(), r[1].GetInt(), r[2].GetInt());
+  };
+  // Brute force: the live rows with w = W (and d = D when d >= 0) and o in
+  // [lo, hi], in key order.
+  auto expected = [&](int w, int d, int lo, int hi) {
+    std::vector<std::pair<std::tuple<int64_t, int64_t, int64_t>, TupleId>> rows;
+    for (TupleId tid : live) {
+      auto k = key_of(tid);
+      if (std::get<0>(k) != w || (d >= 0 && std::get<1>(k) != d)) continue;
+      if (d >= 0 && (std::get<2>(k) < lo || std::get<2>(k) > hi)) continue;
+      rows.push_back({k, tid});
+    }
+    std::sort(rows.begin(), rows.end());
+    std::vector<TupleId> out;
+    for (auto& r : rows) out.push_back(r.second);
+    return out;
+  };
+  auto probed = [&](int w, int d, int lo, int hi) {
+    IndexRange r;
+    r.index = IndexRange::kPrimaryKeyOrder;
+    r.equal = {Value::Integer(w)};
+    if (d >= 0) {
+      r.equal.push_back(Value::Integer(d));
+      r.lower = IndexBound{Value::Integer(lo), true};
+      r.upper = IndexBound{Value::Integer(hi), true};
+    }
+    return *t.ProbeIndex(r, SIZE_MAX);
+  };
+  auto random_key = [&] {
+    return std::tuple(static_cast<int32_t>(rng() % 3), static_cast<int32_t>(rng() % 10),
+                      static_cast<int32_t>(rng() % 300));
+  };
+  for (int op = 0; op < 20000; op++) {
+    const uint64_t kind = rng() % 100;
+    if (kind < 50 || live.empty()) {
+      auto [w, d, o] = random_key();
+      try {
+        TupleId tid = t.Insert({Value::Integer(w), Value::Integer(d), Value::Integer(o),
+                                Value::Text(std::string(rng() % 40 == 0 ? 3000 : 3, 'x'))});
+        if (rng() % 10 == 0) {
+          t.RemoveInserted(tid);
+        } else {
+          live.push_back(tid);
+        }
+      } catch (const DbError& e) {
+        ASSERT_STREQ(e.sqlstate(), sqlstate::kUniqueViolation);
+      }
+    } else if (kind < 80) {
+      const size_t i = rng() % live.size();
+      const TupleId tid = live[i];
+      const Row old = *t.Read(tid);
+      auto [w, d, o] = random_key();
+      Table::ColumnUpdates updates = {{ColumnId(2), Value::Integer(o)}};
+      if (rng() % 3 == 0) updates.push_back({ColumnId(1), Value::Integer(d)});
+      if (rng() % 5 == 0) updates.push_back({ColumnId(3), Value::Text(std::string(3000, 'y'))});
+      (void)w;
+      try {
+        TupleId moved = t.Update(tid, updates);
+        if (rng() % 10 == 0) {
+          if (moved == tid) {
+            Table::ColumnUpdates back;
+            for (const auto& [c, v] : updates) back.push_back({c, old[c.value()]});
+            ASSERT_EQ(t.Update(tid, back), tid);
+          } else {
+            t.RemoveInserted(moved);
+            t.Undelete(tid);
+          }
+        } else {
+          live[i] = moved;
+        }
+      } catch (const DbError& e) {
+        ASSERT_STREQ(e.sqlstate(), sqlstate::kUniqueViolation);
+        ASSERT_EQ(*t.Read(tid), old);
+      }
+    } else {
+      const size_t i = rng() % live.size();
+      t.Delete(live[i]);
+      if (rng() % 10 == 0) {
+        t.Undelete(live[i]);
+      } else {
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+    if (op % 400 == 0) {
+      const int w = static_cast<int>(rng() % 3), d = static_cast<int>(rng() % 10);
+      const int lo = static_cast<int>(rng() % 300), hi = lo + static_cast<int>(rng() % 60);
+      ASSERT_EQ(probed(w, -1, 0, 0), expected(w, -1, 0, 0)) << "op " << op;
+      ASSERT_EQ(probed(w, d, lo, hi), expected(w, d, lo, hi)) << "op " << op;
+      ASSERT_EQ(t.key_order_index()->size(), t.live_row_count());
+    }
+  }
+  // A rebuild (what a load does) gives the same answers.
+  const std::vector<TupleId> before = probed(1, -1, 0, 0);
+  t.RebuildIndex();
+  EXPECT_EQ(probed(1, -1, 0, 0), before);
+  EXPECT_EQ(before, expected(1, -1, 0, 0));
+}
+
+TEST(PrimaryKeyOrder, FollowsAddAndRemoveOfThePrimaryKeyAndSecondaryIndexes) {
+  TableSchema schema;
+  schema.name = "k";
+  schema.columns = {{"a", Type::Integer(), false}, {"b", Type::Integer(), false}};
+  Table t(TableId(1), schema, {});
+  EXPECT_EQ(t.key_order_index(), nullptr);
+  for (int i = 0; i < 100; i++) t.Insert({Value::Integer(i % 10), Value::Integer(i)});
+  t.AddPrimaryKey({ColumnId(1)});
+  ASSERT_NE(t.key_order_index(), nullptr);
+  EXPECT_EQ(t.key_order_index()->size(), 100u);
+  // A secondary index goes before the key's ordered index, which stays last.
+  t.AddIndex(IndexDef{"k_a", {ColumnId(0)}, false, false});
+  EXPECT_EQ(t.secondary_index(0).size(), 100u);
+  IndexRange by_a{0, {Value::Integer(3)}, {}, {}};
+  EXPECT_EQ(t.ProbeIndex(by_a, SIZE_MAX)->size(), 10u);
+  IndexRange range{IndexRange::kPrimaryKeyOrder,
+                   {},
+                   IndexBound{Value::Integer(10), true},
+                   IndexBound{Value::Integer(19), false}};
+  std::vector<TupleId> tids = *t.ProbeIndex(range, SIZE_MAX);
+  ASSERT_EQ(tids.size(), 9u);
+  for (size_t i = 0; i < tids.size(); i++) {
+    EXPECT_EQ((*t.Read(tids[i]))[1], Value::Integer(static_cast<int32_t>(10 + i)));
+  }
+  EXPECT_EQ(t.ProbeIndex(range, 5), std::nullopt);  // more than the limit
+  // The first entries in key order, or from the end (ORDER BY ... LIMIT).
+  range.first = 3;
+  tids = *t.ProbeIndex(range, 5);
+  ASSERT_EQ(tids.size(), 3u);
+  EXPECT_EQ((*t.Read(tids[0]))[1], Value::Integer(10));
+  EXPECT_EQ((*t.Read(tids[2]))[1], Value::Integer(12));
+  range.descending = true;
+  tids = *t.ProbeIndex(range, 5);
+  ASSERT_EQ(tids.size(), 3u);
+  EXPECT_EQ((*t.Read(tids[0]))[1], Value::Integer(18));
+  EXPECT_EQ((*t.Read(tids[2]))[1], Value::Integer(16));
+  IndexRange all{IndexRange::kPrimaryKeyOrder, {}, {}, {}};
+  all.first = 2;
+  all.descending = true;
+  tids = *t.ProbeIndex(all, 5);
+  ASSERT_EQ(tids.size(), 2u);
+  EXPECT_EQ((*t.Read(tids[0]))[1], Value::Integer(99));
+  EXPECT_EQ((*t.Read(tids[1]))[1], Value::Integer(98));
+  IndexRange none{IndexRange::kPrimaryKeyOrder,
+                  {},
+                  IndexBound{Value::Integer(50), false},
+                  IndexBound{Value::Integer(50), false}};
+  none.first = 2;
+  none.descending = true;
+  EXPECT_TRUE(t.ProbeIndex(none, 5)->empty());
+  t.RemovePrimaryKey({false, false});
+  EXPECT_EQ(t.key_order_index(), nullptr);
+  EXPECT_EQ(t.ProbeIndex(by_a, SIZE_MAX)->size(), 10u);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "olap/plan/planner/index_selection.h"
 
+#include <algorithm>
 #include <map>
 
+#include "olap/plan/logical.h"
 #include "storage/error.h"
 
 namespace forktail {
@@ -21,6 +23,7 @@ namespace {
 struct ColumnBound {
   CompareOp op;
   Value value;
+  const Expression* source = nullptr;  // the conjunct
 };
 
 // `v` as a value of `type` when the conversion loses nothing.
@@ -35,12 +38,15 @@ std::optional<Value> Exactly(const Value& v, const Type& type) {
   }
 }
 
+// Adds the qualifying conjuncts of `e` to `out`; counts every conjunct (the
+// leaves of its ANDs) in *conjuncts.
 void Collect(const Expression& e, const TableSchema& schema, const TableColumnOf& column_of,
-             std::map<uint16_t, std::vector<ColumnBound>>* out) {
+             std::map<uint16_t, std::vector<ColumnBound>>* out, size_t* conjuncts) {
   if (e.kind == ExprKind::kAnd) {
-    for (const ExprPtr& c : e.children) Collect(*c, schema, column_of, out);
+    for (const ExprPtr& c : e.children) Collect(*c, schema, column_of, out, conjuncts);
     return;
   }
+  ++*conjuncts;
   if (e.kind != ExprKind::kCompare || e.compare == CompareOp::kNe || e.children.size() != 2) return;
   CompareOp op = e.compare;
   const Expression* column = IndexedColumnSide(*e.children[0]);
@@ -58,7 +64,7 @@ void Collect(const Expression& e, const TableSchema& schema, const TableColumnOf
   if (type.id == TypeId::kChar && op != CompareOp::kEq) return;
   std::optional<Value> value = Exactly(constant->constant, type);
   if (!value) return;
-  (*out)[id->value()].push_back({op, std::move(*value)});
+  (*out)[id->value()].push_back({op, std::move(*value), &e});
 }
 
 const ColumnBound* FindOp(const std::vector<ColumnBound>& bounds, bool (*pred)(CompareOp)) {
@@ -84,21 +90,129 @@ std::string Show(const std::string& column, const ColumnBound& b) {
 
 }  // namespace
 
+namespace {
+
+// The conjuncts of a WHERE, sorted by column, for judging candidate indexes.
+struct Bounds {
+  std::map<uint16_t, std::vector<ColumnBound>> by_column;
+  size_t conjuncts = 0;  // all of them, qualifying or not
+
+  const ColumnBound* Eq(ColumnId c) const {
+    auto it = by_column.find(c.value());
+    return it == by_column.end() ? nullptr : FindOp(it->second, IsEq);
+  }
+};
+
+// What an ordered index over `columns` can fix of `bounds`: its `=` prefix
+// and a range on the next column.
+struct Candidate {
+  IndexChoice choice;
+  size_t score = 0;  // 0: nothing fixed
+  // Every conjunct is fixed by the probe: the rows it finds are exactly the
+  // accepted ones (a LIMIT can stop the probe).
+  bool exact = false;
+};
+
+Candidate Evaluate(const Bounds& bounds, const TableSchema& schema,
+                   const std::vector<ColumnId>& columns, int position, const std::string& name) {
+  Candidate out;
+  IndexChoice& choice = out.choice;
+  choice.range.index = position;
+  choice.name = name;
+  size_t used = 0;
+  size_t k = 0;
+  for (; k < columns.size(); k++) {
+    const ColumnBound* eq = bounds.Eq(columns[k]);
+    if (eq == nullptr) break;
+    choice.range.equal.push_back(eq->value);
+    choice.condition +=
+        (choice.condition.empty() ? "" : " AND ") + Show(schema.column(columns[k]).name, *eq);
+    used++;
+  }
+  // An `=` counts over any range; a range bounded on both sides over one
+  // bounded on one.
+  out.score = 4 * k;
+  if (k < columns.size()) {
+    auto it = bounds.by_column.find(columns[k].value());
+    if (it != bounds.by_column.end()) {
+      const std::string& column = schema.column(columns[k]).name;
+      if (const ColumnBound* lo = FindOp(it->second, IsLower)) {
+        choice.range.lower = IndexBound{lo->value, lo->op == CompareOp::kGe};
+        choice.condition += (choice.condition.empty() ? "" : " AND ") + Show(column, *lo);
+        out.score++;
+        used++;
+      }
+      if (const ColumnBound* hi = FindOp(it->second, IsUpper)) {
+        choice.range.upper = IndexBound{hi->value, hi->op == CompareOp::kLe};
+        choice.condition += (choice.condition.empty() ? "" : " AND ") + Show(column, *hi);
+        out.score++;
+        used++;
+      }
+    }
+  }
+  out.exact = used == bounds.conjuncts;
+  return out;
+}
+
+Bounds CollectBounds(const std::vector<const Expression*>& conjuncts, const TableSchema& schema,
+                     const TableColumnOf& column_of) {
+  Bounds bounds;
+  for (const Expression* e : conjuncts) {
+    Collect(*e, schema, column_of, &bounds.by_column, &bounds.conjuncts);
+  }
+  return bounds;
+}
+
+// Calls fn(columns, position, name) for each ordered index: the secondary
+// ones, then the primary key's (storage/table/table.h), so that on a tie an
+// index someone created wins.
+template <typename Fn>
+void ForEachOrderedIndex(const TableSchema& schema, Fn fn) {
+  for (size_t i = 0; i < schema.indexes.size(); i++) {
+    fn(schema.indexes[i].columns, static_cast<int>(i), schema.indexes[i].name);
+  }
+  if (!schema.primary_key.empty()) {
+    fn(schema.primary_key, IndexRange::kPrimaryKeyOrder, schema.name + "_pkey");
+  }
+}
+
+// Whether an ordered index over `columns` whose first `equal` columns are
+// fixed reads its entries in `order` (forward or backward): the order's
+// columns, skipping those fixed, are the next index columns, all in one
+// direction with PostgreSQL's default NULL placement (the index sorts NULLs
+// last), of types whose byte order is their SQL order. Sets *descending.
+bool ReadsInOrder(const std::vector<ColumnId>& columns, size_t equal,
+                  const std::vector<IndexOrderKey>& order, const TableSchema& schema,
+                  bool* descending) {
+  size_t next = equal;
+  std::optional<bool> direction;
+  for (const IndexOrderKey& key : order) {
+    auto fixed = std::find(columns.begin(), columns.begin() + static_cast<std::ptrdiff_t>(equal),
+                           key.column);
+    if (fixed != columns.begin() + static_cast<std::ptrdiff_t>(equal)) continue;
+    if (next == columns.size() || columns[next] != key.column) return false;
+    if (key.nulls_first != key.descending) return false;
+    if (direction && *direction != key.descending) return false;
+    const TypeId type = schema.column(key.column).type.id;
+    if (type == TypeId::kChar || type == TypeId::kDouble) return false;
+    direction = key.descending;
+    next++;
+  }
+  *descending = direction.value_or(false);
+  return true;
+}
+
+}  // namespace
+
 std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& conjuncts,
                                        const TableSchema& schema, const TableColumnOf& column_of) {
-  std::map<uint16_t, std::vector<ColumnBound>> bounds;
-  for (const Expression* e : conjuncts) Collect(*e, schema, column_of, &bounds);
-  if (bounds.empty()) return std::nullopt;
-  auto eq_of = [&](ColumnId c) -> const ColumnBound* {
-    auto it = bounds.find(c.value());
-    return it == bounds.end() ? nullptr : FindOp(it->second, IsEq);
-  };
-
+  const Bounds bounds = CollectBounds(conjuncts, schema, column_of);
+  if (bounds.by_column.empty()) return std::nullopt;
   if (!schema.primary_key.empty()) {
     IndexChoice choice;
     choice.name = schema.name + "_pkey";
     for (ColumnId c : schema.primary_key) {
-      const ColumnBound* eq = eq_of(c);
+      const ColumnBound* eq = bounds.Eq(c);
       if (eq == nullptr) break;
       choice.range.equal.push_back(eq->value);
       choice.condition +=
@@ -106,44 +220,77 @@ std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& con
     }
     if (choice.range.equal.size() == schema.primary_key.size()) return choice;
   }
-
   std::optional<IndexChoice> best;
   size_t best_score = 0;
-  for (size_t i = 0; i < schema.indexes.size(); i++) {
-    const IndexDef& index = schema.indexes[i];
-    IndexChoice choice;
-    choice.range.index = static_cast<int>(i);
-    choice.name = index.name;
-    size_t k = 0;
-    for (; k < index.columns.size(); k++) {
-      const ColumnBound* eq = eq_of(index.columns[k]);
-      if (eq == nullptr) break;
-      choice.range.equal.push_back(eq->value);
-      choice.condition += (choice.condition.empty() ? "" : " AND ") +
-                          Show(schema.column(index.columns[k]).name, *eq);
-    }
-    size_t score = 2 * k;
-    if (k < index.columns.size()) {
-      auto it = bounds.find(index.columns[k].value());
-      if (it != bounds.end()) {
-        const std::string& name = schema.column(index.columns[k]).name;
-        if (const ColumnBound* lo = FindOp(it->second, IsLower)) {
-          choice.range.lower = IndexBound{lo->value, lo->op == CompareOp::kGe};
-          choice.condition += (choice.condition.empty() ? "" : " AND ") + Show(name, *lo);
+  ForEachOrderedIndex(
+      schema, [&](const std::vector<ColumnId>& columns, int position, const std::string& name) {
+        Candidate c = Evaluate(bounds, schema, columns, position, name);
+        if (c.score > best_score) {
+          best_score = c.score;
+          best = std::move(c.choice);
         }
-        if (const ColumnBound* hi = FindOp(it->second, IsUpper)) {
-          choice.range.upper = IndexBound{hi->value, hi->op == CompareOp::kLe};
-          choice.condition += (choice.condition.empty() ? "" : " AND ") + Show(name, *hi);
-        }
-        if (choice.range.lower || choice.range.upper) score++;
-      }
-    }
-    if (score > best_score) {
-      best_score = score;
-      best = std::move(choice);
-    }
-  }
+      });
   return best;
+}
+
+std::optional<IndexChoice> ChooseIndexForOrder(const std::vector<const Expression*>& conjuncts,
+                                               const TableSchema& schema,
+                                               const TableColumnOf& column_of,
+                                               const std::vector<IndexOrderKey>& order,
+                                               size_t first) {
+  if (order.empty() || first == 0) return std::nullopt;
+  const Bounds bounds = CollectBounds(conjuncts, schema, column_of);
+  std::optional<Candidate> best;
+  ForEachOrderedIndex(
+      schema, [&](const std::vector<ColumnId>& columns, int position, const std::string& name) {
+        Candidate c = Evaluate(bounds, schema, columns, position, name);
+        bool descending = false;
+        if (!c.exact ||
+            !ReadsInOrder(columns, c.choice.range.equal.size(), order, schema, &descending)) {
+          return;
+        }
+        if (best && c.score <= best->score) return;
+        c.choice.range.first = first;
+        c.choice.range.descending = descending;
+        c.choice.condition += std::string(c.choice.condition.empty() ? "" : " ") + "first " +
+                              std::to_string(first) + (descending ? " backward" : "");
+        best = std::move(c);
+      });
+  if (!best) return std::nullopt;
+  return std::move(best->choice);
+}
+
+std::optional<TableOrder> TableOrderBelow(const LogicalOp& sort, size_t first) {
+  // The sort keys, followed down through Projects of plain columns, then at
+  // most one Filter right above the Get (PlanGet evaluates its conditions
+  // with the Get's own, so the index choice sees every condition on the
+  // rows; a Filter higher up would drop rows after the probe stopped).
+  std::vector<SortKeyRef> keys = sort.sort_keys;
+  const LogicalOp* op = sort.children.at(0).get();
+  while (op->kind == LogicalOpKind::kProject) {
+    for (SortKeyRef& key : keys) {
+      size_t j = 0;
+      while (j < op->columns.size() && op->columns[j].id != key.column) j++;
+      if (j == op->columns.size() || j >= op->expressions.size()) return std::nullopt;
+      const Expression& e = *op->expressions[j];
+      if (e.kind != ExprKind::kColumnRef) return std::nullopt;
+      key.column = e.column;
+    }
+    op = op->children.at(0).get();
+  }
+  if (op->kind == LogicalOpKind::kFilter) op = op->children.at(0).get();
+  if (op->kind != LogicalOpKind::kGet || !op->runtime_filters.empty()) return std::nullopt;
+  TableOrder hint;
+  hint.get = op;
+  hint.first = first;
+  for (const SortKeyRef& key : keys) {
+    size_t i = 0;
+    while (i < op->columns.size() && op->columns[i].id != key.column) i++;
+    if (i == op->columns.size() || i >= op->table_columns.size()) return std::nullopt;
+    hint.keys.push_back(
+        {ColumnId(static_cast<uint16_t>(op->table_columns[i])), key.descending, key.nulls_first});
+  }
+  return hint;
 }
 
 }  // namespace forktail

@@ -15,9 +15,11 @@
 // CHAR columns qualify only for `=` (their comparisons ignore trailing
 // blanks, which byte order does not); DOUBLE columns never.
 //
-// Choice: the primary key when every key column has an `=`; otherwise the
-// secondary index with the longest `=` prefix, a range on the next column
-// breaking ties; none when no index has a first column constrained. The
+// Choice: the primary key's hash index when every key column has an `=`;
+// otherwise the ordered index (each secondary one, then the primary key's)
+// with the longest `=` prefix, a range on the next column breaking ties (one
+// bounded on both sides over one bounded on one side), the first of equals
+// winning; none when no index has a first column constrained. The
 // cost check (an index probe that finds too many rows falls back to a scan)
 // is made at execution time, where the row count is known exactly.
 #pragma once
@@ -32,6 +34,8 @@
 #include "storage/table/schema.h"
 
 namespace forktail {
+
+struct LogicalOp;
 
 struct IndexChoice {
   IndexRange range;
@@ -49,5 +53,35 @@ const Expression* IndexedColumnSide(const Expression& e);
 
 std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& conjuncts,
                                        const TableSchema& schema, const TableColumnOf& column_of);
+
+// One ORDER BY key over a table column.
+struct IndexOrderKey {
+  ColumnId column;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+// ORDER BY `order` LIMIT `first` through an ordered index: one whose probe
+// fixes every conjunct exactly (so that its first `first` entries are the
+// first accepted rows) and whose entries after the `=` prefix come in the
+// order's order, read forward or backward; the best such by the rule above.
+// The range has `first` and `descending` set. Nullopt: none qualifies.
+std::optional<IndexChoice> ChooseIndexForOrder(const std::vector<const Expression*>& conjuncts,
+                                               const TableSchema& schema,
+                                               const TableColumnOf& column_of,
+                                               const std::vector<IndexOrderKey>& order,
+                                               size_t first);
+
+// ORDER BY ... LIMIT `first` over one table: the shape Sort -> Projects of
+// plain columns -> at most one Filter -> Get, whose conditions the planner
+// evaluates with the Get's own (so an index choice sees every condition on
+// the rows: a Filter higher up could drop rows after a probe stopped). The
+// Get and the sort keys as its table's columns; nullopt for other shapes.
+struct TableOrder {
+  const LogicalOp* get = nullptr;
+  std::vector<IndexOrderKey> keys;
+  size_t first = 0;
+};
+std::optional<TableOrder> TableOrderBelow(const LogicalOp& sort, size_t first);
 
 }  // namespace forktail

@@ -197,7 +197,12 @@ Planned Planner::PlanGet(const LogicalOp& get, const std::vector<const Expressio
     }
     return std::nullopt;
   };
-  std::optional<IndexChoice> index = ChooseIndex(conds, table.schema(), column_of);
+  std::optional<IndexChoice> index;
+  if (order_hint_ && order_hint_->get == &get) {
+    index = ChooseIndexForOrder(conds, table.schema(), column_of, order_hint_->keys,
+                                order_hint_->first);
+  }
+  if (!index) index = ChooseIndex(conds, table.schema(), column_of);
   if (options_.index_only_row_limit > 0) {  // on the transaction thread
     if (!index) throw ReadNeedsSnapshot();
     auto rows = physical::ProbeIndexByBlock(table, index->range, options_.index_only_row_limit);
@@ -330,7 +335,12 @@ Planned Planner::PlanLimit(const LogicalOp& op) {
   const uint64_t offset = op.offset < 0 ? 0 : static_cast<uint64_t>(op.offset);
   Planned in;
   if (child.kind == LogicalOpKind::kSort) {
-    in = PlanSort(child, limit == kNoLimit ? kNoLimit : limit + offset);
+    const uint64_t k = limit == kNoLimit ? kNoLimit : limit + offset;
+    std::optional<TableOrder> saved = std::move(order_hint_);
+    order_hint_.reset();
+    if (k != kNoLimit) order_hint_ = TableOrderBelow(child, k);
+    in = PlanSort(child, k);
+    order_hint_ = std::move(saved);
     if (offset == 0) return in;  // the top-k sort already stops at `limit`
   } else {
     in = PlanOp(child);

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "olap/plan/planner/index_selection.h"
 #include "olap/plan/planner/planner.h"
 
 namespace forktail {
@@ -85,6 +87,9 @@ class Planner {
   const Catalog& catalog_;
   PlanOptions options_;
   std::map<int, FilterSource> filter_sources_;
+  // While PlanLimit plans a Sort's input: ORDER BY ... LIMIT over one table,
+  // so that PlanGet may read only the first rows of an ordered index.
+  std::optional<TableOrder> order_hint_;
   PlanBuilder b_;
   std::vector<PlanNode> nodes_;
   double memory_ = 0;

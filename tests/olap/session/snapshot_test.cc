@@ -25,6 +25,7 @@
 namespace forktail::testing {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -218,6 +219,67 @@ TEST_F(EngineSnapshotTest, ShortIndexedReadsRunWithoutAForkLargeOnesOnASnapshot)
   // No usable index (a condition on no indexed column, or none at all).
   EXPECT_THAT(Query("SELECT count(*) FROM r WHERE id + 0 = 3"), ElementsAre("1"));
   EXPECT_EQ(engine_->snapshots()->stats().created, forks + 1);  // the same snapshot
+}
+
+// The primary key's ordered index (storage/table/table.h) serves what
+// PostgreSQL's btree primary keys serve: a prefix of a composite key (TPC-C's
+// "the order lines of an order", "the oldest new order of a district") and a
+// range of a key, on the transaction thread without a fork.
+TEST_F(EngineSnapshotTest, PrimaryKeyPrefixesAndRangesUseTheKeysOrderedIndex) {
+  Open(SnapshotRouting());
+  Run("CREATE TABLE ol (w int, d int, o int, amount int, PRIMARY KEY (w, d, o))");
+  Run("INSERT INTO ol SELECT g % 2, g % 10, g, g FROM generate_series(1, 20000) g");
+  Run("CREATE TABLE k (id bigint PRIMARY KEY, v text)");
+  Run("INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, 20000) g");
+  // ORDER BY ... LIMIT reads the first entries of the range, or the last.
+  EXPECT_THAT(Query("EXPLAIN SELECT o FROM ol WHERE w = 1 AND d = 3 ORDER BY o LIMIT 1"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[w = 1 AND d = 3 first 1]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT v FROM k ORDER BY id DESC LIMIT 2 OFFSET 1"),
+              Contains(HasSubstr("IndexScan k index=k_pkey[first 3 backward]")));
+  // A condition the index does not fix: the probe cannot stop early.
+  EXPECT_THAT(Query("EXPLAIN SELECT o FROM ol WHERE w = 1 AND d = 3 AND amount > 5 ORDER BY o "
+                    "LIMIT 1"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[w = 1 AND d = 3]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT o FROM ol WHERE w = 1 ORDER BY d DESC, o DESC LIMIT 1"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[w = 1 first 1 backward]")));
+  // Mixed directions are not one index order.
+  EXPECT_THAT(Query("EXPLAIN SELECT o FROM ol WHERE w = 1 ORDER BY d DESC, o LIMIT 1"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[w = 1]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT sum(amount) FROM ol WHERE w = 1 AND d = 3 AND o < 100"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[w = 1 AND d = 3 AND o < 100]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT v FROM k WHERE id BETWEEN 5 AND 9"),
+              Contains(HasSubstr("IndexScan k index=k_pkey[id >= 5 AND id <= 9]")));
+  SqlSession writer(*engine_);
+  const uint64_t forks = engine_->snapshots()->stats().created;
+  for (int i = 1; i <= 5; i++) {
+    // The oldest "new order" of a district goes, as TPC-C's Delivery does.
+    const std::string oldest =
+        Lines(writer.Execute("SELECT o FROM ol WHERE w = 1 AND d = 3 ORDER BY o LIMIT 1").back())
+            .at(0);
+    EXPECT_EQ(oldest, std::to_string(3 + 10 * (i - 1)));
+    writer.Execute("DELETE FROM ol WHERE w = 1 AND d = 3 AND o = " + oldest);
+    ASSERT_THAT(Query("SELECT count(*), min(o) FROM ol WHERE w = 1 AND d = 3"),
+                ElementsAre(std::to_string(2000 - i) + "|" + std::to_string(3 + 10 * i)));
+    ASSERT_THAT(Query("SELECT count(*) FROM ol WHERE w = 1 AND d = 3 AND o BETWEEN 0 AND 99"),
+                ElementsAre(std::to_string(10 - i)));
+    ASSERT_THAT(Query("SELECT min(v), max(v), count(*) FROM k WHERE id > 19997"),
+                ElementsAre("v19998|v20000|3"));
+    ASSERT_THAT(Query("SELECT v FROM k ORDER BY id DESC LIMIT 2 OFFSET 1"),
+                ElementsAre("v19999", "v19998"));
+    ASSERT_THAT(Query("SELECT o, amount FROM ol WHERE w = 1 AND d = 3 AND amount > 100 ORDER BY "
+                      "o LIMIT 2"),
+                ElementsAre("103|103", "113|113"));
+    ASSERT_THAT(Query("SELECT d, o FROM ol WHERE w = 1 ORDER BY d DESC, o DESC LIMIT 1"),
+                ElementsAre("9|19999"));
+  }
+  // An update of a key column moves the row in the ordered index.
+  writer.Execute("UPDATE ol SET o = 100000 WHERE w = 1 AND d = 3 AND o = 53");
+  EXPECT_THAT(Query("SELECT max(o) FROM ol WHERE w = 1 AND d = 3"), ElementsAre("100000"));
+  EXPECT_THAT(Query("SELECT count(*) FROM ol WHERE w = 1 AND d = 3 AND o = 53"), ElementsAre("0"));
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks);
+  // Past the thread's row limit: a snapshot answers, with the same rows.
+  EXPECT_THAT(Query("SELECT count(*) FROM ol WHERE w = 0"), ElementsAre("10000"));
+  EXPECT_EQ(engine_->snapshots()->stats().created, forks + 1);
 }
 
 TEST_F(EngineSnapshotTest, MaxSnapshotAgeOptsIntoAnOlderSnapshotWithReadYourWrites) {
