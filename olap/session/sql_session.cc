@@ -536,8 +536,9 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
                                          const StatementBody& plain) {
   // The statement's sequence functions reach its transaction and this
   // session (sequence_functions.h), at every run.
-  StatementBody body = [this, plain](Transaction& txn, const Request& r) {
-    TxnSequences sequences(txn, engine_.database().frozen_catalog(), sequences_.get());
+  const bool read_only = ReadOnly();
+  StatementBody body = [this, plain, read_only](Transaction& txn, const Request& r) {
+    TxnSequences sequences(txn, engine_.database().frozen_catalog(), sequences_.get(), read_only);
     Request with = r;
     with.sequences = &sequences;
     return plain(txn, with);
