@@ -74,6 +74,10 @@ struct IndexRange {
   // Ordered indexes only.
   size_t first = SIZE_MAX;
   bool descending = false;
+  // Non-empty: the union of these ranges' rows (an OR or IN list, one probe
+  // per branch; each with its own `index`), in no particular order; the
+  // fields above are then not looked at.
+  std::vector<IndexRange> any_of;
 };
 
 class OrderedIndex {

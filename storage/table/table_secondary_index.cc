@@ -140,6 +140,23 @@ void Table::SetIdentityValue(ColumnId column, int64_t value) {
 }
 
 std::optional<std::vector<TupleId>> Table::ProbeIndex(const IndexRange& range, size_t limit) const {
+  if (!range.any_of.empty()) {
+    std::vector<TupleId> all;
+    for (const IndexRange& branch : range.any_of) {
+      std::optional<std::vector<TupleId>> found = ProbeIndex(branch, limit);
+      if (!found) return std::nullopt;
+      all.insert(all.end(), found->begin(), found->end());
+      if (all.size() > 2 * limit + 16) {  // duplicates aside, past the limit
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        if (all.size() > limit) return std::nullopt;
+      }
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    if (all.size() > limit) return std::nullopt;
+    return all;
+  }
   if (range.index == IndexRange::kPrimaryKey) {
     std::optional<TupleId> tid = LookupKey(range.equal);
     if (tid) {

@@ -422,6 +422,25 @@ TEST(PrimaryKeyOrder, FollowsAddAndRemoveOfThePrimaryKeyAndSecondaryIndexes) {
   none.first = 2;
   none.descending = true;
   EXPECT_TRUE(t.ProbeIndex(none, 5)->empty());
+  // A union of branches (an OR / IN list), overlapping ones counted once.
+  IndexRange either;
+  either.any_of = {IndexRange{IndexRange::kPrimaryKeyOrder,
+                              {},
+                              IndexBound{Value::Integer(10), true},
+                              IndexBound{Value::Integer(12), true}},
+                   IndexRange{IndexRange::kPrimaryKeyOrder,
+                              {},
+                              IndexBound{Value::Integer(11), true},
+                              IndexBound{Value::Integer(13), true}},
+                   IndexRange{IndexRange::kPrimaryKey, {Value::Integer(42)}, {}, {}},
+                   IndexRange{0, {Value::Integer(7)}, {}, {}}};
+  std::vector<TupleId> union_tids = *t.ProbeIndex(either, SIZE_MAX);
+  std::vector<int64_t> b_values;
+  for (TupleId tid : union_tids) b_values.push_back((*t.Read(tid))[1].GetInt());
+  std::sort(b_values.begin(), b_values.end());
+  EXPECT_EQ(b_values,
+            (std::vector<int64_t>{7, 10, 11, 12, 13, 17, 27, 37, 42, 47, 57, 67, 77, 87, 97}));
+  EXPECT_EQ(t.ProbeIndex(either, 14), std::nullopt);  // 15 rows
   t.RemovePrimaryKey({false, false});
   EXPECT_EQ(t.key_order_index(), nullptr);
   EXPECT_EQ(t.ProbeIndex(by_a, SIZE_MAX)->size(), 10u);

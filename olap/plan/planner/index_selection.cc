@@ -204,9 +204,19 @@ bool ReadsInOrder(const std::vector<ColumnId>& columns, size_t equal,
 
 }  // namespace
 
-std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& conjuncts,
-                                       const TableSchema& schema, const TableColumnOf& column_of) {
-  const Bounds bounds = CollectBounds(conjuncts, schema, column_of);
+namespace {
+
+// A choice and how much of the WHERE it fixes (Evaluate's score; the whole
+// primary key by its hash index beats any ordered probe).
+struct Scored {
+  IndexChoice choice;
+  size_t score = 0;
+};
+constexpr size_t kWholeKeyScore = size_t{1} << 20;
+// Past this many alternatives an OR (or IN list) is filtered by a scan.
+constexpr size_t kMaxAlternatives = 1000;
+
+std::optional<Scored> ChooseOne(const Bounds& bounds, const TableSchema& schema) {
   if (bounds.by_column.empty()) return std::nullopt;
   if (!schema.primary_key.empty()) {
     IndexChoice choice;
@@ -218,19 +228,108 @@ std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& con
       choice.condition +=
           (choice.condition.empty() ? "" : " AND ") + Show(schema.column(c).name, *eq);
     }
-    if (choice.range.equal.size() == schema.primary_key.size()) return choice;
+    if (choice.range.equal.size() == schema.primary_key.size()) {
+      return Scored{std::move(choice), kWholeKeyScore};
+    }
   }
-  std::optional<IndexChoice> best;
-  size_t best_score = 0;
+  std::optional<Scored> best;
   ForEachOrderedIndex(
       schema, [&](const std::vector<ColumnId>& columns, int position, const std::string& name) {
         Candidate c = Evaluate(bounds, schema, columns, position, name);
-        if (c.score > best_score) {
-          best_score = c.score;
-          best = std::move(c.choice);
+        if (c.score > 0 && (!best || c.score > best->score)) {
+          best = Scored{std::move(c.choice), c.score};
         }
       });
   return best;
+}
+
+void Flatten(const Expression& e, ExprKind kind, std::vector<const Expression*>* out) {
+  if (e.kind == kind) {
+    for (const ExprPtr& c : e.children) Flatten(*c, kind, out);
+  } else {
+    out->push_back(&e);
+  }
+}
+
+// Adds to *out one probe per branch of the disjunct `e`: an OR's branches, a
+// column IN (constants)'s values, or else `e` itself (its qualifying
+// conjuncts; any probe that finds a superset of the branch's rows will do).
+// Each branch is taken together with `context`, the WHERE's other conjuncts
+// (the optimizer factors a row IN list's common column out of its OR:
+// s_w_id = 1 AND (s_i_id = 5 OR s_i_id = 7)). False when a branch has no
+// index or there are too many.
+bool AddBranches(const Expression& e, const std::vector<const Expression*>& context,
+                 const TableSchema& schema, const TableColumnOf& column_of, Scored* out) {
+  auto add = [&](const Bounds& bounds) {
+    std::optional<Scored> one = ChooseOne(bounds, schema);
+    if (!one || out->choice.range.any_of.size() >= kMaxAlternatives) return false;
+    out->score = std::min(out->score, one->score);
+    if (out->choice.name.empty()) out->choice.name = one->choice.name;
+    if (one->choice.name != out->choice.name) out->choice.name = "(several)";
+    out->choice.condition +=
+        (out->choice.condition.empty() ? "" : " OR ") + ("(" + one->choice.condition + ")");
+    out->choice.range.any_of.push_back(std::move(one->choice.range));
+    return true;
+  };
+  if (e.kind == ExprKind::kOr) {
+    for (const ExprPtr& c : e.children) {
+      if (!AddBranches(*c, context, schema, column_of, out)) return false;
+    }
+    return true;
+  }
+  if (e.kind == ExprKind::kIn && !e.negated && e.children.size() == 1) {
+    const Expression* column = IndexedColumnSide(*e.children[0]);
+    std::optional<ColumnId> id = column ? column_of(*column) : std::nullopt;
+    if (!id || schema.column(*id).type.id == TypeId::kDouble) return false;
+    for (const Value& v : e.in_list) {
+      if (v.is_null()) continue;  // matches no row
+      std::optional<Value> exact = Exactly(v, schema.column(*id).type);
+      if (!exact) return false;
+      Bounds b = CollectBounds(context, schema, column_of);
+      b.by_column[id->value()].push_back({CompareOp::kEq, std::move(*exact), &e});
+      b.conjuncts++;
+      if (!add(b)) return false;
+    }
+    return true;
+  }
+  std::vector<const Expression*> conjuncts = context;
+  Flatten(e, ExprKind::kAnd, &conjuncts);
+  return add(CollectBounds(conjuncts, schema, column_of));
+}
+
+// A disjunction (OR, a row value's IN list, or column IN (constants)) as the
+// union of one probe per branch; nullopt unless every branch has an index.
+// Scored as its weakest branch.
+std::optional<Scored> ChooseUnion(const Expression& e,
+                                  const std::vector<const Expression*>& context,
+                                  const TableSchema& schema, const TableColumnOf& column_of) {
+  Scored out;
+  out.score = kWholeKeyScore;
+  if (!AddBranches(e, context, schema, column_of, &out) || out.choice.range.any_of.empty()) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& conjuncts,
+                                       const TableSchema& schema, const TableColumnOf& column_of) {
+  std::optional<Scored> best = ChooseOne(CollectBounds(conjuncts, schema, column_of), schema);
+  // A conjunct that is a disjunction may narrow more, one probe per branch.
+  std::vector<const Expression*> flat;
+  for (const Expression* e : conjuncts) Flatten(*e, ExprKind::kAnd, &flat);
+  for (const Expression* e : flat) {
+    if (e->kind != ExprKind::kOr && e->kind != ExprKind::kIn) continue;
+    std::vector<const Expression*> context;
+    for (const Expression* other : flat) {
+      if (other != e) context.push_back(other);
+    }
+    std::optional<Scored> u = ChooseUnion(*e, context, schema, column_of);
+    if (u && (!best || u->score > best->score)) best = std::move(u);
+  }
+  if (!best) return std::nullopt;
+  return std::move(best->choice);
 }
 
 std::optional<IndexChoice> ChooseIndexForOrder(const std::vector<const Expression*>& conjuncts,

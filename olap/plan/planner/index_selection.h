@@ -19,7 +19,12 @@
 // otherwise the ordered index (each secondary one, then the primary key's)
 // with the longest `=` prefix, a range on the next column breaking ties (one
 // bounded on both sides over one bounded on one side), the first of equals
-// winning; none when no index has a first column constrained. The
+// winning; none when no index has a first column constrained. A conjunct
+// that is a disjunction -- an OR of such conjunctions, a row value's IN list
+// ((a, b) IN ((1, 2), (3, 4)) binds as one), or column IN (constants) --
+// becomes the union of one probe per branch (IndexRange::any_of, up to 1000
+// branches) when every branch has an index, and wins when its weakest
+// branch fixes more than the best single choice. The
 // cost check (an index probe that finds too many rows falls back to a scan)
 // is made at execution time, where the row count is known exactly.
 #pragma once

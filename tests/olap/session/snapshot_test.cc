@@ -249,8 +249,33 @@ TEST_F(EngineSnapshotTest, PrimaryKeyPrefixesAndRangesUseTheKeysOrderedIndex) {
               Contains(HasSubstr("IndexScan ol index=ol_pkey[w = 1 AND d = 3 AND o < 100]")));
   EXPECT_THAT(Query("EXPLAIN SELECT v FROM k WHERE id BETWEEN 5 AND 9"),
               Contains(HasSubstr("IndexScan k index=k_pkey[id >= 5 AND id <= 9]")));
+  // Row values IN a list (go-tpc's Delivery), OR, and IN (constants): one
+  // probe per branch.
+  EXPECT_THAT(Query("EXPLAIN SELECT sum(amount) FROM ol WHERE (w, d, o) IN ((1, 3, 13), (0, 4, "
+                    "24))"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[(w = 1 AND d = 3 AND o = 13) OR "
+                                 "(w = 0 AND d = 4 AND o = 24)]")));
+  // The optimizer factors the common w = 1 AND d = 3 out of the OR; each
+  // branch is taken with it: whole keys.
+  EXPECT_THAT(Query("EXPLAIN SELECT amount FROM ol WHERE (w, d, o) IN ((1, 3, 13), (1, 3, 23))"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[(w = 1 AND d = 3 AND o = 13) OR "
+                                 "(w = 1 AND d = 3 AND o = 23)]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT v FROM k WHERE id IN (7, 9, 11) AND v <> 'x'"),
+              Contains(HasSubstr("IndexScan k index=k_pkey[(id = 7) OR (id = 9) OR (id = 11)]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT v FROM k WHERE id < 3 OR v = 'v9'"),
+              Contains(HasSubstr("TableScan k")));  // v has no index: a scan
   SqlSession writer(*engine_);
   const uint64_t forks = engine_->snapshots()->stats().created;
+  ASSERT_THAT(Query("SELECT sum(amount), count(*) FROM ol WHERE (w, d, o) IN ((1, 3, 13), (0, 4, "
+                    "24), (1, 3, 13), (1, 5, 16))"),
+              ElementsAre("37|2"));
+  ASSERT_THAT(Query("SELECT string_agg(v, ',') FROM (SELECT v FROM k WHERE id IN (7, 9, 11) OR "
+                    "(id > 19998 AND id <= 20000) ORDER BY v) s"),
+              ElementsAre("v11,v19999,v20000,v7,v9"));
+  writer.Execute("UPDATE ol SET amount = amount + 1 WHERE (w, d, o) IN ((1, 3, 13), (0, 4, 24))");
+  ASSERT_THAT(Query("SELECT sum(amount) FROM ol WHERE (w, d, o) IN ((1, 3, 13), (0, 4, 24))"),
+              ElementsAre("39"));
+  writer.Execute("UPDATE ol SET amount = amount - 1 WHERE (w, d, o) IN ((1, 3, 13), (0, 4, 24))");
   for (int i = 1; i <= 5; i++) {
     // The oldest "new order" of a district goes, as TPC-C's Delivery does.
     const std::string oldest =
