@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# TPC-C and the CH-benCHmark over the wire, Forktail vs PostgreSQL 15 in one
+# run: same driver (bench/tpcc/tpcc_driver), same data (same seed), same
+# warehouses, terminals and duration; both servers durable (fsync on).
+#
+#   bench/tpcc/tpcc_bench.sh BUILD_DIR [warehouses=1] [terminals=4] [seconds=60]
+#   environment: CH_STREAMS (analytical streams in the CH run, default 1),
+#                OUT (results directory, default bench/results)
+#
+# 1. loads W warehouses plus SUPPLIER/NATION/REGION into both servers;
+# 2. runs the 22 CH queries on that data in PostgreSQL, Forktail and DuckDB
+#    (a static copy) and compares every answer with PostgreSQL's;
+# 3. TPC-C alone on each server, then TPC-C with CH_STREAMS analytical
+#    streams on each; consistency conditions 1-4 after every run;
+# 4. writes OUT/*.json, OUT/summary.md and the plots (bench/tpcc/report.py).
+# Exits non-zero if a consistency condition or a CH answer fails.
+set -euo pipefail
+BUILD=$(realpath "$1")
+W=${2:-1}
+TERMS=${3:-4}
+SECS=${4:-60}
+STREAMS=${CH_STREAMS:-1}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=$(mkdir -p "${OUT:-$ROOT/bench/results}" && cd "${OUT:-$ROOT/bench/results}" && pwd)
+DRIVER=$BUILD/bench/tpcc/tpcc_driver
+FT_PORT=${FT_PORT:-55643}
+PG_PORT=${PG_PORT:-55642}
+PY=$("$ROOT/scripts/bench-venv.sh" "$BUILD/bench-venv")
+. "$ROOT/scripts/lib/postgres_peer.sh"
+peer_workdir
+
+FT="host=127.0.0.1 port=$FT_PORT user=bench dbname=bench"
+PG="host=127.0.0.1 port=$PG_PORT user=postgres dbname=postgres"
+forktail_peer_start "$BUILD/tools/forktail" "$FT_PORT"
+postgres_peer_start "$PG_PORT"
+status=0
+
+echo "== load: $W warehouse(s) into PostgreSQL 15 and Forktail"
+for sys in postgres forktail; do
+  conn=$PG; [ $sys = forktail ] && conn=$FT
+  s=$(date +%s.%N)
+  "$DRIVER" load --conn "$conn" -w "$W"
+  echo "$sys: loaded in $(echo "$(date +%s.%N) - $s" | bc) s"
+done
+psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -c "VACUUM ANALYZE" postgres
+
+echo "== CH-benCHmark queries on the loaded data: PostgreSQL, Forktail, DuckDB (static copy)"
+"$PY" "$HERE/ch_compare.py" --pg "$PG" --ft "$FT" --queries "$HERE/ch_queries.sql" \
+  --json "$OUT/ch_static.json" --work "$WORK" || status=1
+
+check() {  # $1 = system, $2 = conninfo
+  "$DRIVER" check --conn "$2" -w "$W" || { echo "$1: TPC-C CONSISTENCY CONDITIONS FAIL"; status=1; }
+}
+for streams in 0 "$STREAMS"; do
+  for sys in postgres forktail; do
+    conn=$PG; [ $sys = forktail ] && conn=$FT
+    name=tpcc_$sys; [ "$streams" -gt 0 ] && name=ch_$sys
+    echo "== $name: $W warehouse(s), $TERMS terminal(s), ${SECS}s, $streams analytical stream(s)"
+    "$DRIVER" run --conn "$conn" -w "$W" -t "$TERMS" -d "$SECS" --ch-streams "$streams" \
+      --ch-queries "$HERE/ch_queries.sql" --label "$sys" --json "$OUT/$name.json" || status=1
+    check $sys "$conn"
+  done
+  [ "$STREAMS" -gt 0 ] || break
+done
+
+"$PY" "$HERE/report.py" "$OUT" || status=1
+echo "== results: $OUT/summary.md"
+exit $status
