@@ -170,6 +170,15 @@ def main():
         plt.close(fig)
     md += ["", "## Plots", "", "![throughput](throughput.png)", "", "![CH latency](ch_latency.png)",
            "", "![ratios](ratios.png)", ""]
+    tpch = os.path.join(out, "tpch.txt")
+    if os.path.exists(tpch):
+        lines = open(tpch).read().splitlines()
+        start = next((i for i, l in enumerate(lines) if l.startswith("query ")), None)
+        if start is not None:
+            md += ["## TPC-H vs DuckDB (tpch_bench, same run: tpch.txt)", "", "```"] + \
+                lines[start:start + 24] + ["```", ""]
+    if os.path.exists(os.path.join(out, "micro.txt")):
+        md += ["Micro-benchmarks of the same run, each beside its baseline: micro.txt.", ""]
     open(os.path.join(out, "summary.md"), "w").write("\n".join(md))
     print("\n".join(md))
 
