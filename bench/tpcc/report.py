@@ -76,6 +76,14 @@ def main():
                           s, c["ch_streams"], 100 * c["tpmC"] / a["tpmC"],
                           sum(1 for q in c["ch_queries"] if q["status"] == "ok"),
                           3600 * sum(1 for q in c["ch_queries"] if q["status"] == "ok") / c["duration_s"]))
+    for kind in ("tpcc", "ch"):
+        c, r = load(out, "%s_forktail_counters" % kind), runs[(kind, "forktail")]
+        if c and r:
+            md.append("- forktail, %s: %d snapshots forked (%.2f per second); transaction thread "
+                      "busy %.0f%% of the run." % (
+                          "TPC-C alone" if kind == "tpcc" else "with analytical streams",
+                          c["snapshots_created"], c["snapshots_created"] / r["elapsed_s"],
+                          100.0 * c["txn_thread_busy_ms"] / max(1, c["txn_thread_alive_ms"])))
     md += ["", "## Latency per transaction (ms, TPC-C alone)", "",
            "| transaction | system | count | retries | avg | p50 | p90 | p99 | max |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -93,7 +101,7 @@ def main():
                "Seconds per query (best of %d), PostgreSQL 15 and Forktail over the wire (psycopg), "
                "DuckDB 1.5.5 in process on a copy of the same rows (%d threads). `=` : the answer "
                "equals PostgreSQL's." % (static["runs"], static["duckdb_threads"]), "",
-               "| query | rows | PostgreSQL s | Forktail s | DuckDB s | Forktail / PostgreSQL (time) | Forktail / DuckDB (time) | answers |",
+               "| query | rows | PostgreSQL s | Forktail s | DuckDB s | time Forktail / PostgreSQL (<1: Forktail faster) | time Forktail / DuckDB | answers |",
                "|---|---:|---:|---:|---:|---:|---:|---|"]
         for q in static["queries"]:
             md.append("| %s | %d | %s | %s | %s | %s | %s | Forktail %s, DuckDB %s |" % (
@@ -105,6 +113,26 @@ def main():
         g = {k: geomean([q[k + "_s"] for q in static["queries"]]) for k in ("postgres", "forktail", "duckdb")}
         md += ["", "Geometric means: PostgreSQL %s s, Forktail %s s, DuckDB %s s." % (
             fmt(g["postgres"], 4), fmt(g["forktail"], 4), fmt(g["duckdb"], 4))]
+
+    ch_pg, ch_ft = runs[("ch", "postgres")], runs[("ch", "forktail")]
+    if ch_pg or ch_ft:
+        def means(r):
+            acc = {}
+            for q in (r or {}).get("ch_queries", []):
+                if q["status"] == "ok":
+                    acc.setdefault(q["query"], []).append(q["secs"])
+            return {k: (sum(v) / len(v), len(v)) for k, v in acc.items()}
+        mp, mf = means(ch_pg), means(ch_ft)
+        names = sorted(set(mp) | set(mf), key=lambda n: int(n[1:]))
+        md += ["", "## CH queries while TPC-C runs (mean seconds, completed runs)", "",
+               "| query | PostgreSQL s (runs) | Forktail s (runs) |", "|---|---:|---:|"]
+        for n in names:
+            p_, f_ = mp.get(n), mf.get(n)
+            md.append("| %s | %s | %s |" % (n, "%.3f (%d)" % p_ if p_ else "-", "%.3f (%d)" % f_ if f_ else "-"))
+        for label, r in (("postgres", ch_pg), ("forktail", ch_ft)):
+            cancelled = [q["query"] for q in (r or {}).get("ch_queries", []) if q["status"] == "cancelled"]
+            if cancelled:
+                md.append("\n%s: cancelled at the end of the run: %s" % (label, ", ".join(cancelled)))
 
     # Plots.
     fig, ax = plt.subplots(figsize=(10, 4.5))

@@ -49,6 +49,17 @@ echo "== CH-benCHmark queries on the loaded data: PostgreSQL, Forktail, DuckDB (
 "$PY" "$HERE/ch_compare.py" --pg "$PG" --ft "$FT" --queries "$HERE/ch_queries.sql" \
   --json "$OUT/ch_static.json" --work "$WORK" || status=1
 
+# Forktail's own counters around a run: snapshots forked (the refresh rate
+# of the analytical side) and how busy the transaction thread was.
+ft_show() { psql -X -q -At -h 127.0.0.1 -p "$FT_PORT" -U bench -d bench -c "show forktail.$1"; }
+num() { sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
+ft_counters() { echo "$(ft_show snapshot_stats | num created) $(ft_show txn_thread_stats | num busy_ms) $(ft_show txn_thread_stats | num alive_ms)"; }
+ft_counters_json() {  # $1 = before, $2 = after, $3 = file
+  read -r c0 b0 a0 <<< "$1"; read -r c1 b1 a1 <<< "$2"
+  printf '{"snapshots_created": %d, "txn_thread_busy_ms": %d, "txn_thread_alive_ms": %d}\n' \
+    $((c1 - c0)) $((b1 - b0)) $((a1 - a0)) > "$3"
+}
+
 check() {  # $1 = system, $2 = conninfo
   "$DRIVER" check --conn "$2" -w "$W" || { echo "$1: TPC-C CONSISTENCY CONDITIONS FAIL"; status=1; }
 }
@@ -57,8 +68,10 @@ for streams in 0 "$STREAMS"; do
     conn=$PG; [ $sys = forktail ] && conn=$FT
     name=tpcc_$sys; [ "$streams" -gt 0 ] && name=ch_$sys
     echo "== $name: $W warehouse(s), $TERMS terminal(s), ${SECS}s, $streams analytical stream(s)"
+    [ $sys = forktail ] && before=$(ft_counters)
     "$DRIVER" run --conn "$conn" -w "$W" -t "$TERMS" -d "$SECS" --ch-streams "$streams" \
       --ch-queries "$HERE/ch_queries.sql" --label "$sys" --json "$OUT/$name.json" || status=1
+    [ $sys = forktail ] && ft_counters_json "$before" "$(ft_counters)" "$OUT/${name}_counters.json"
     check $sys "$conn"
   done
   [ "$STREAMS" -gt 0 ] || break
