@@ -80,10 +80,13 @@ def main():
         c, r = load(out, "%s_forktail_counters" % kind), runs[(kind, "forktail")]
         if c and r:
             md.append("- forktail, %s: %d snapshots forked (%.2f per second); transaction thread "
-                      "busy %.0f%% of the run." % (
+                      "busy %.0f%% of the run; %d block steps, %d reruns (commit-time "
+                      "validation), %d serialization failures." % (
                           "TPC-C alone" if kind == "tpcc" else "with analytical streams",
                           c["snapshots_created"], c["snapshots_created"] / r["elapsed_s"],
-                          100.0 * c["txn_thread_busy_ms"] / max(1, c["txn_thread_alive_ms"])))
+                          100.0 * c["txn_thread_busy_ms"] / max(1, c["txn_thread_alive_ms"]),
+                          c.get("block_steps", 0), c.get("block_reruns", 0),
+                          c.get("serialization_failures", 0)))
     md += ["", "## Latency per transaction (ms, TPC-C alone)", "",
            "| transaction | system | count | retries | avg | p50 | p90 | p99 | max |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]

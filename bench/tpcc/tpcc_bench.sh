@@ -33,7 +33,9 @@ peer_workdir
 FT="host=127.0.0.1 port=$FT_PORT user=bench dbname=bench"
 PG="host=127.0.0.1 port=$PG_PORT user=postgres dbname=postgres"
 forktail_peer_start "$BUILD/tools/forktail" "$FT_PORT"
-postgres_peer_start "$PG_PORT"
+# Shared buffers big enough for the whole database (the default 128 MB holds
+# about one warehouse), as Forktail holds it in memory.
+postgres_peer_start "$PG_PORT" "-c shared_buffers=$((256 + 128 * W))MB"
 status=0
 
 echo "== load: $W warehouse(s) into PostgreSQL 15 and Forktail"
@@ -53,11 +55,16 @@ echo "== CH-benCHmark queries on the loaded data: PostgreSQL, Forktail, DuckDB (
 # of the analytical side) and how busy the transaction thread was.
 ft_show() { psql -X -q -At -h 127.0.0.1 -p "$FT_PORT" -U bench -d bench -c "show forktail.$1"; }
 num() { sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
-ft_counters() { echo "$(ft_show snapshot_stats | num created) $(ft_show txn_thread_stats | num busy_ms) $(ft_show txn_thread_stats | num alive_ms)"; }
+ft_counters() {
+  local t b
+  t=$(ft_show txn_thread_stats); b=$(ft_show txn_block_stats)
+  echo "$(ft_show snapshot_stats | num created) $(echo "$t" | num busy_ms) $(echo "$t" | num alive_ms)" \
+    "$(echo "$b" | num steps) $(echo "$b" | num reruns) $(echo "$b" | num serialization_failures)"
+}
 ft_counters_json() {  # $1 = before, $2 = after, $3 = file
-  read -r c0 b0 a0 <<< "$1"; read -r c1 b1 a1 <<< "$2"
-  printf '{"snapshots_created": %d, "txn_thread_busy_ms": %d, "txn_thread_alive_ms": %d}\n' \
-    $((c1 - c0)) $((b1 - b0)) $((a1 - a0)) > "$3"
+  read -r c0 b0 a0 s0 r0 f0 <<< "$1"; read -r c1 b1 a1 s1 r1 f1 <<< "$2"
+  printf '{"snapshots_created": %d, "txn_thread_busy_ms": %d, "txn_thread_alive_ms": %d, "block_steps": %d, "block_reruns": %d, "serialization_failures": %d}\n' \
+    $((c1 - c0)) $((b1 - b0)) $((a1 - a0)) $((s1 - s0)) $((r1 - r0)) $((f1 - f0)) > "$3"
 }
 
 check() {  # $1 = system, $2 = conninfo

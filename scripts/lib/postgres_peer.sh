@@ -2,7 +2,8 @@
 # and the cleanup both it and a `forktail serve` need. Source it, then:
 #   peer_workdir            -> $WORK, a fresh temporary directory (removed on exit)
 #   FT_PID=...              -> the forktail server to stop on exit (optional)
-#   postgres_peer_start PORT   initdb (trust) + start on 127.0.0.1:PORT, durable
+#   postgres_peer_start PORT [OPTIONS]   initdb (trust) + start on 127.0.0.1:PORT,
+#                              durable; OPTIONS: more server options (-c name=value)
 #   forktail_peer_start BIN PORT   `BIN serve` on 127.0.0.1:PORT, data in $WORK/ft
 PGBIN=/usr/lib/postgresql/15/bin
 FT_PID=
@@ -22,7 +23,7 @@ peer_workdir() {
 postgres_peer_start() {
   mkdir "$WORK/pg" && chown postgres "$WORK/pg" && chmod 700 "$WORK/pg"
   su postgres -c "$PGBIN/initdb -D $WORK/pg -A trust" > /dev/null
-  su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -o '-p $1 -k /tmp -c max_connections=50' -l $WORK/pg/server.log -w start" > /dev/null
+  su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -o '-p $1 -k /tmp -c max_connections=50 ${2:-}' -l $WORK/pg/server.log -w start" > /dev/null
 }
 
 # forktail_peer_start BIN PORT: `forktail serve` on 127.0.0.1:PORT with its data
