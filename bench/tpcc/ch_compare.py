@@ -106,6 +106,14 @@ def duckdb_copy(pg, work, threads):
     return db
 
 
+def verdict(entry, label):
+    if entry[label + "_equal"]:
+        return "equal"
+    if label + "_error" in entry:
+        return "ERROR (%s)" % entry[label + "_error"]
+    return "DIFFERS"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pg", required=True)
@@ -142,13 +150,13 @@ def main():
         f = lambda v: "%10.4f" % v if v is not None else "%10s" % "error"
         print("%-4s %s %s %s %8d  forktail %s, duckdb %s" % (
             name, f(pg_s), f(entry["forktail_s"]), f(entry["duckdb_s"]), len(pg_rows),
-            "equal" if entry["forktail_equal"] else "DIFFER " + entry.get("forktail_error", ""),
-            "equal" if entry["duckdb_equal"] else "DIFFER " + entry.get("duckdb_error", "")))
+            verdict(entry, "forktail"), verdict(entry, "duckdb")))
         results.append(entry)
     json.dump({"runs": a.runs, "duckdb_threads": a.duckdb_threads, "duckdb_copy_s": copy_s,
                "queries": results}, open(a.json, "w"), indent=1)
     if bad:
-        print("ch_compare: %d of %d queries differ from PostgreSQL's answers" % (bad, len(queries)))
+        print("ch_compare: %d of %d queries failed or differ from PostgreSQL's answers" % (
+            bad, len(queries)))
         sys.exit(1)
     print("ch_compare: all %d queries equal PostgreSQL's answers on Forktail and DuckDB" % len(queries))
 

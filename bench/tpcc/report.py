@@ -37,6 +37,12 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
+def verdict(q, label):
+    if q[label + "_equal"]:
+        return "="
+    return "ERROR: " + q[label + "_error"] if label + "_error" in q else "**DIFFERS**"
+
+
 def main():
     out = sys.argv[1]
     runs = {(kind, sys_): load(out, "%s_%s" % (kind, sys_)) for kind in ("tpcc", "ch") for sys_ in SYSTEMS}
@@ -111,8 +117,7 @@ def main():
                 q["query"], q["rows"], fmt(q["postgres_s"], 4), fmt(q["forktail_s"], 4),
                 fmt(q["duckdb_s"], 4), fmt(ratio(q["forktail_s"], q["postgres_s"]), 2),
                 fmt(ratio(q["forktail_s"], q["duckdb_s"]), 2),
-                "=" if q["forktail_equal"] else "DIFFERS " + q.get("forktail_error", ""),
-                "=" if q["duckdb_equal"] else "DIFFERS " + q.get("duckdb_error", "")))
+                verdict(q, "forktail"), verdict(q, "duckdb")))
         g = {k: geomean([q[k + "_s"] for q in static["queries"]]) for k in ("postgres", "forktail", "duckdb")}
         md += ["", "Geometric means: PostgreSQL %s s, Forktail %s s, DuckDB %s s." % (
             fmt(g["postgres"], 4), fmt(g["forktail"], 4), fmt(g["duckdb"], 4))]
