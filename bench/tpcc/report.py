@@ -48,6 +48,12 @@ def main():
     runs = {(kind, sys_): load(out, "%s_%s" % (kind, sys_)) for kind in ("tpcc", "ch") for sys_ in SYSTEMS}
     static = load(out, "ch_static")
     md = ["# TPC-C and CH-benCHmark: Forktail vs PostgreSQL 15 (and DuckDB)", ""]
+    info = load(out, "run_info")
+    if info:
+        md += ["Run of %s, commit %s (%s; %s). Load average before %s, after %s: figures taken "
+               "while other work ran on this 2-core machine are noisy." % (
+                   info["date"], info["commit"], info["forktail"], info["postgres"],
+                   info["loadavg_before"], info.get("loadavg_after", "?")), ""]
     any_run = next((r for r in runs.values() if r), None)
     if any_run:
         md += ["%d warehouse(s), %d terminal(s), %d s per run, no think time; both servers durable "

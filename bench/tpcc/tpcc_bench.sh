@@ -37,6 +37,12 @@ forktail_peer_start "$BUILD/tools/forktail" "$FT_PORT"
 # about one warehouse), as Forktail holds it in memory.
 postgres_peer_start "$PG_PORT" "-c shared_buffers=$((256 + 128 * W))MB"
 status=0
+# What was measured, and how busy the machine was (the figures are only as
+# quiet as it).
+printf '{"date": "%s", "commit": "%s", "forktail": "%s", "postgres": "%s", "loadavg_before": "%s"}\n' \
+  "$(date -u +%FT%TZ)" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+  "$(realpath "$BUILD/tools/forktail")" "$("$PGBIN/postgres" --version)" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+  > "$OUT/run_info.json"
 
 echo "== load: $W warehouse(s) into PostgreSQL 15 and Forktail"
 for sys in postgres forktail; do
@@ -84,6 +90,11 @@ for streams in 0 "$STREAMS"; do
   [ "$STREAMS" -gt 0 ] || break
 done
 
+python3 - "$OUT/run_info.json" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+import json, sys
+info = json.load(open(sys.argv[1])); info["loadavg_after"] = sys.argv[2]
+json.dump(info, open(sys.argv[1], "w"))
+PY
 "$PY" "$HERE/report.py" "$OUT" || status=1
 echo "== results: $OUT/summary.md"
 exit $status
