@@ -2,7 +2,7 @@
 #   make run    install what is missing, build Release, start the main job
 #   make test   install what is missing, build Debug with ASan+UBSan, run every test
 # Developer targets: release, debug, tsan, tsan-test, release-test, fuzz, fuzz-long, bench,
-# pgbench-contract, app-sql-bench, crash-long, format, clean.
+# tpcc-bench, pgbench-contract, app-sql-bench, crash-long, format, clean.
 
 JOBS    ?= $(shell nproc)
 DATA    ?= ./data
@@ -12,7 +12,7 @@ DEBUG    = build/debug
 TSAN     = build/tsan
 FUZZ     = build/fuzz
 
-.PHONY: run test deps client-tools release debug tsan tsan-test release-test fuzz-build fuzz fuzz-long bench pgbench-contract app-sql-bench crash-long format clean
+.PHONY: run test deps client-tools release debug tsan tsan-test release-test fuzz-build fuzz fuzz-long bench tpcc-bench pgbench-contract app-sql-bench crash-long format clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -80,8 +80,17 @@ fuzz: fuzz-build
 fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=3600
 
+# Every benchmark, quick by default (a few minutes); BENCH=full for the long
+# runs. Results, plots and summary.md in bench/results (scripts/run-benchmarks.sh).
 bench: release
 	./scripts/run-benchmarks.sh $(RELEASE)
+
+# TPC-C and CH-benCHmark over the wire, Forktail vs PostgreSQL 15 (and DuckDB
+# for the CH queries), same driver, data, terminals and duration.
+W ?= 1
+TERMINALS ?= 4
+tpcc-bench: release
+	CH_STREAMS=$(or $(CH_STREAMS),1) ./bench/tpcc/tpcc_bench.sh $(RELEASE) $(W) $(TERMINALS) $(SECS)
 
 # Application SQL vs PostgreSQL 15 in one run: pgbench -S, -M prepared, a
 # range over an indexed column, psycopg executemany (issue 16's figures)

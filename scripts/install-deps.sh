@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Forktail needs to build, test and run.
-# libssl-dev: SCRAM-SHA-256 for the wire server. postgresql(-client), python3-psycopg,
+# libssl-dev: SCRAM-SHA-256 for the wire server. libpq-dev: the TPC-C driver
+# (bench/tpcc) is a libpq client. postgresql(-client), python3-psycopg,
 # python3-pytest: the end-to-end tests drive the server with psql, pgbench and
 # psycopg (Debian's /usr/bin/python3), and benchmarks compare against PostgreSQL 15.
 # python3-venv: the TPC-H tests install duckdb from PyPI into a venv.
@@ -18,7 +19,7 @@ packages=(
   liburing-dev libnuma-dev librocksdb-dev liblz4-dev libzstd-dev libsnappy-dev libbz2-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libxxhash-dev libgflags-dev
   clang-format clang-14 libclang-rt-14-dev
-  libssl-dev
+  libssl-dev libpq-dev
   postgresql-client postgresql python3-venv python3-psycopg python3-pytest
   openjdk-17-jdk-headless maven
 )
