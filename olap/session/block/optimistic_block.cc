@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "olap/common/key_encoder.h"
@@ -106,10 +107,38 @@ void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
 StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool ordered) {
   Totals().steps.fetch_add(1, std::memory_order_relaxed);
   StatementResult result;
-  Inspect([&](Transaction& txn) { result = statement(txn); });
+  try {
+    Inspect([&](Transaction& txn) { result = statement(txn); });
+  } catch (const DbError& error) {
+    ThrowIfStale(error);
+    throw;
+  }
   entries_.push_back({std::move(statement), writes, ordered, ResultDigest(result, ordered)});
   has_writes_ = has_writes_ || writes;
   return result;
+}
+
+void OptimisticBlock::ThrowIfStale(const DbError& error) const {
+  const std::string_view state = error.sqlstate();
+  if (entries_.empty() || state == sqlstate::kSerializationFailure ||
+      state == sqlstate::kQueryCanceled || state == sqlstate::kAdminShutdown) {
+    return;
+  }
+  std::optional<DbError> conflict;
+  try {
+    RunTransaction(db_, [&](Transaction& txn) {
+      txn.DiscardOnReturn();
+      if (on_run_) on_run_();
+      try {
+        Rerun(txn, true);
+      } catch (const DbError& e) {
+        if (std::string_view(e.sqlstate()) == sqlstate::kSerializationFailure) conflict = e;
+      }
+    });
+  } catch (...) {
+    return;  // the check could not run: the step's own error stands
+  }
+  if (conflict) throw *conflict;
 }
 
 TxnResult RunTransaction(Database& db, const std::function<void(Transaction&)>& work) {

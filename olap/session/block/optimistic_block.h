@@ -88,7 +88,9 @@ class OptimisticBlock {
   // records it (`writes`: it may change data or schemas, so later steps must
   // re-apply it). Rethrows what the statement throws (positions intact);
   // throws 40001 when an earlier writing statement's result has changed (the
-  // block can no longer commit). After a throw the caller abandons the block.
+  // block can no longer commit), or when the statement fails and any earlier
+  // result has changed (ThrowIfStale). After a throw the caller abandons the
+  // block.
   // `ordered`: the order of the result's rows is part of the answer (a
   // top-level ORDER BY); otherwise COMMIT compares them as a multiset.
   StatementResult Run(BlockStatement statement, bool writes, bool ordered = true);
@@ -115,6 +117,12 @@ class OptimisticBlock {
   // On the transaction thread: runs the recorded statements (all, or only
   // the writing ones) and checks their results; throws 40001 on a change.
   void Rerun(Transaction& txn, bool all) const;
+  // After a step failed with `error`: when an earlier result of the block
+  // has changed meanwhile, the failure comes from a concurrent commit the
+  // block raced with, so the client gets 40001 (retry) instead -- as for two
+  // New-Orders that read the same d_next_o_id, where the second's INSERT
+  // would otherwise report 23505, which a serial run never produces.
+  void ThrowIfStale(const DbError& error) const;
 
   Database& db_;
   std::function<void()> on_run_;
