@@ -28,12 +28,9 @@ if [ ! -x "$GOTPC" ]; then
 fi
 
 peer_workdir
-"$BIN" serve --data "$WORK/ft" --port $FT_PORT > "$WORK/ft.log" 2>&1 &
-FT_PID=$!
+forktail_peer_start "$BIN" $FT_PORT
 postgres_peer_start $PG_PORT
-for _ in $(seq 100); do pg_isready -q -h 127.0.0.1 -p $FT_PORT && break; sleep 0.1; done
-psql -q -h 127.0.0.1 -p $PG_PORT -U postgres -d postgres -c "CREATE ROLE bench SUPERUSER LOGIN" \
-  -c "CREATE DATABASE bench OWNER bench"
+postgres_peer_bench_db $PG_PORT
 
 declare -A TPMC
 for label in forktail postgres; do

@@ -5,6 +5,7 @@
 #   postgres_peer_start PORT [OPTIONS]   initdb (trust) + start on 127.0.0.1:PORT,
 #                              durable; OPTIONS: more server options (-c name=value)
 #   forktail_peer_start BIN PORT   `BIN serve` on 127.0.0.1:PORT, data in $WORK/ft
+#   postgres_peer_bench_db PORT    role and database `bench` on the peer
 PGBIN=/usr/lib/postgresql/15/bin
 FT_PID=
 
@@ -34,4 +35,11 @@ forktail_peer_start() {
   FT_PID=$!
   for _ in $(seq 100); do pg_isready -q -h 127.0.0.1 -p "$2" && return 0; sleep 0.1; done
   echo "forktail serve did not start:" >&2; cat "$WORK/ft.log" >&2; return 1
+}
+
+# postgres_peer_bench_db PORT: a superuser role `bench` and its database
+# `bench` on the PostgreSQL peer (Forktail takes any user and database name).
+postgres_peer_bench_db() {
+  psql -q -h 127.0.0.1 -p "$1" -U postgres -d postgres -c "CREATE ROLE bench SUPERUSER LOGIN" \
+    -c "CREATE DATABASE bench OWNER bench"
 }
