@@ -281,11 +281,12 @@ bool AddBranches(const Expression& e, const std::vector<const Expression*>& cont
     const Expression* column = IndexedColumnSide(*e.children[0]);
     std::optional<ColumnId> id = column ? column_of(*column) : std::nullopt;
     if (!id || schema.column(*id).type.id == TypeId::kDouble) return false;
+    const Bounds others = CollectBounds(context, schema, column_of);  // once per list
     for (const Value& v : e.in_list) {
       if (v.is_null()) continue;  // matches no row
       std::optional<Value> exact = Exactly(v, schema.column(*id).type);
       if (!exact) return false;
-      Bounds b = CollectBounds(context, schema, column_of);
+      Bounds b = others;
       b.by_column[id->value()].push_back({CompareOp::kEq, std::move(*exact), &e});
       b.conjuncts++;
       if (!add(b)) return false;
