@@ -346,9 +346,12 @@ struct Query {
   ExprPtr limit;   // LIMIT n / FETCH FIRST n ROWS ONLY; null for none or LIMIT ALL
   ExprPtr offset;  // OFFSET n; null if none
   // FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE: "update",
-  // "no key update", "share", "key share"; "" if none. (OF / NOWAIT / SKIP
-  // LOCKED are parsed and dropped.)
+  // "no key update", "share", "key share"; "" if none.
   std::string locking;
+  // FOR ... OF t, u: the tables named; empty: every table of the FROM.
+  std::vector<QualifiedName> locking_of;
+  // FOR ... NOWAIT / SKIP LOCKED: "nowait", "skip locked"; "" (wait) if none.
+  std::string locking_wait;
 };
 
 // name = value option of COPY (...), EXPLAIN (...), WITH (...) of CREATE

@@ -305,7 +305,13 @@ std::string ToString(const Query& q) {
   if (!q.order_by.empty()) s += " ORDER BY " + OrderList(q.order_by);
   if (q.limit) s += " LIMIT " + ToString(*q.limit);
   if (q.offset) s += " OFFSET " + ToString(*q.offset);
-  if (!q.locking.empty()) s += " FOR " + q.locking;
+  if (!q.locking.empty()) {
+    s += " FOR " + q.locking;
+    std::vector<std::string> of;
+    for (const QualifiedName& name : q.locking_of) of.push_back(Join(name, "."));
+    if (!of.empty()) s += " OF " + Join(of, ", ");
+    if (!q.locking_wait.empty()) s += " " + q.locking_wait;
+  }
   return s;
 }
 

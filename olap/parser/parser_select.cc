@@ -286,10 +286,15 @@ void Parser::ParseQueryTail(Query& q) {
       }
       if (AcceptKw("of")) {
         do {
-          ParseQualifiedName();
+          q.locking_of.push_back(ParseQualifiedName());
         } while (AcceptPunct(','));
       }
-      if (!AcceptKw("nowait") && AcceptKw("skip")) ExpectKw("locked");
+      if (AcceptKw("nowait")) {
+        q.locking_wait = "nowait";
+      } else if (AcceptKw("skip")) {
+        ExpectKw("locked");
+        q.locking_wait = "skip locked";
+      }
     } else {
       return;
     }
