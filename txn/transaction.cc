@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -498,6 +499,20 @@ void Transaction::FinishCommit() {
   dropped_checks_.clear();
   moved_sequences_.clear();
   undo_floor_ = 0;
+}
+
+std::vector<TableId> Transaction::TablesChangedSince(size_t mark) const {
+  std::vector<TableId> tables;
+  auto note = [&](TableId id) {
+    if (id.value() != 0 && std::find(tables.begin(), tables.end(), id) == tables.end()) {
+      tables.push_back(id);
+    }
+  };
+  for (size_t i = mark; i < undo_.size(); i++) {
+    note(undo_[i].table);
+    note(undo_[i].new_table);
+  }
+  return tables;
 }
 
 }  // namespace forktail

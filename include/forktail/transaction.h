@@ -180,6 +180,12 @@ class Transaction {
   int64_t NextVal(TableId id);                             // 2200H at the limit without CYCLE
   void SetVal(TableId id, int64_t value, bool is_called);  // 22003 out of bounds
   const Sequence& GetSequence(TableId id) const;
+
+  // How many changes this transaction has made so far, and the tables that
+  // the changes after such a mark touched (each once, with DDL's tables and
+  // both ids of a rewritten table): which tables a statement wrote.
+  size_t change_mark() const { return undo_.size(); }
+  std::vector<TableId> TablesChangedSince(size_t mark) const;
   // ALTER TABLE that changes columns (Catalog::RewriteTable: a new table of
   // `schema` filled from the old one's rows as `sources` says; its errors
   // too) or only names and attributes (Catalog::ReplaceSchema); logged

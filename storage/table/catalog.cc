@@ -705,9 +705,13 @@ std::unique_ptr<Catalog> Catalog::CopySchemas() const {
   return copy;
 }
 
+thread_local std::vector<TableId>* TableLookupRecorder::current_ = nullptr;
+
 Table* Catalog::FindTable(std::string_view name) const {
   auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : tables_.at(it->second).get();
+  if (it == by_name_.end()) return nullptr;
+  TableLookupRecorder::Note(it->second);
+  return tables_.at(it->second).get();
 }
 
 Table& Catalog::GetTable(TableId id) const {
@@ -716,6 +720,7 @@ Table& Catalog::GetTable(TableId id) const {
     throw DbError(sqlstate::kUndefinedTable,
                   fmt::format("relation with OID {} does not exist", id.value()));
   }
+  TableLookupRecorder::Note(id);
   return *it->second;
 }
 

@@ -86,6 +86,28 @@ struct ViewDef {
   friend bool operator==(const ViewDef&, const ViewDef&) = default;
 };
 
+// While one is installed on a thread, every table that thread looks up
+// (FindTable, GetTable) is noted: an optimistic block's step learns from it
+// which tables a statement read (olap/session/block/optimistic_block.h).
+// Nests: the innermost recorder notes.
+class TableLookupRecorder {
+ public:
+  explicit TableLookupRecorder(std::vector<TableId>* into) : previous_(current_) {
+    current_ = into;
+  }
+  ~TableLookupRecorder() { current_ = previous_; }
+  TableLookupRecorder(const TableLookupRecorder&) = delete;
+  TableLookupRecorder& operator=(const TableLookupRecorder&) = delete;
+
+  static void Note(TableId id) {
+    if (current_) current_->push_back(id);
+  }
+
+ private:
+  static thread_local std::vector<TableId>* current_;
+  std::vector<TableId>* previous_;
+};
+
 class Catalog {
  public:
   Catalog() = default;
