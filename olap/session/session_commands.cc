@@ -97,7 +97,8 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
             " idle_ms=" + std::to_string(st.idle_ns / 1000000) +
             " optimistic_commits=" + std::to_string(ob.commits) +
             " serialization_failures=" + std::to_string(ob.serialization_failures) +
-            " steps=" + std::to_string(ob.steps) + " reruns=" + std::to_string(ob.reruns))});
+            " steps=" + std::to_string(ob.steps) + " reruns=" + std::to_string(ob.reruns) +
+            " lock_waits=" + std::to_string(ob.lock_waits))});
         return result;
       }
       if (name == "forktail.txn_thread_stats") {  // read-only, not a parameter

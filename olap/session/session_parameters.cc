@@ -62,7 +62,10 @@ const Known kKnown[] = {
     {"IntervalStyle", "postgres", Kind::kFree, "Sets the display format for interval values."},
     {"is_superuser", "on", Kind::kReadOnly, "Whether the user is a superuser."},
     {"lc_messages", "C", Kind::kFree, "Sets the language of messages."},
-    {"lock_timeout", "0", Kind::kFree, "Accepted; there are no locks."},
+    {"lock_timeout", "0", Kind::kMilliseconds,
+     "Cancels a statement that waits this long for a row lock (FOR UPDATE / SHARE; ms; 0: "
+     "never).",
+     0, 2'147'483'647},
     {"max_identifier_length", "63", Kind::kReadOnly, "Maximum identifier length."},
     {"search_path", "\"$user\", public", Kind::kFree, "Sets the schema search order."},
     {"server_encoding", "UTF8", Kind::kReadOnly, "The server's character set encoding."},

@@ -27,6 +27,15 @@ std::string AllowedServerFile(const SqlFrontendOptions& options, const std::stri
 // hold commits that are not durable; nothing may read or write them.
 [[noreturn]] void ThrowLogFailed(const Status& health);
 
+// The tables a bound statement reads or writes: its plan's tables, a
+// write's target, and the tables the target's foreign keys reach either way
+// (checks and actions), from `schemas`; only rows of them for a read or a
+// write by primary key. nullopt when its plan does not say
+// (sequence functions: they also read session state). A transaction
+// block's step runs again only the earlier writes to these
+// (block/optimistic_block.h).
+std::optional<StepFootprint> StatementTables(const PreBoundStatement& pre, const Catalog& schemas);
+
 struct SqlSession::Request {
   const sql::Statement* statement = nullptr;
   // Shares ownership of *statement, so that an optimistic block can keep the

@@ -34,6 +34,7 @@
 #include <string>
 
 #include "forktail/database.h"
+#include "olap/session/block/row_locks.h"
 #include "olap/session/statement_timer.h"
 #include "scheduler/scheduler.h"
 #include "snapshot/snapshot.h"
@@ -103,6 +104,8 @@ class SqlFrontend {
   Scheduler& scheduler() { return *scheduler_; }
   // statement_timeout's deadlines, for every session.
   StatementTimer& statement_timer() { return statement_timer_; }
+  // The row locks of SELECT ... FOR UPDATE / SHARE, for every session.
+  RowLockTable& row_locks() { return row_locks_; }
 
   // --- used by SqlSession and the snapshot handler ---
   // The scheduler of the current snapshot process; created by the first
@@ -120,6 +123,7 @@ class SqlFrontend {
   SqlFrontendOptions options_;
   std::unique_ptr<Scheduler> scheduler_;
   StatementTimer statement_timer_;
+  RowLockTable row_locks_;  // the parent's only; a snapshot child never locks rows
   std::unique_ptr<DatabaseForkPoint> fork_point_;
   std::unique_ptr<SnapshotManager> snapshots_;
   // Child-only state: never touched by the parent, so never locked at fork.

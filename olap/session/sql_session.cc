@@ -418,7 +418,7 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         return result;
       }
       *block_sequences_ = *sequences_;
-      optimistic_ = std::make_unique<OptimisticBlock>(engine_.database(),
+      optimistic_ = std::make_unique<OptimisticBlock>(engine_.database(), engine_.row_locks(),
                                                       [this] { *sequences_ = *block_sequences_; });
       block_timestamp_ = NowMicros();
       status_ = TxnStatus::kInBlock;
@@ -533,7 +533,8 @@ LogicalOpPtr SqlSession::BindQueryPlan(const Request& request) {
 }
 
 StatementResult SqlSession::RunStatement(const Request& request, bool writes,
-                                         const StatementBody& plain) {
+                                         const StatementBody& plain, const RowLockRequest* lock,
+                                         OptimisticBlock* block, const StepFootprint* tables) {
   // The statement's sequence functions reach its transaction and this
   // session (sequence_functions.h), at every run.
   const bool read_only = ReadOnly();
@@ -543,7 +544,8 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
     with.sequences = &sequences;
     return plain(txn, with);
   };
-  if (optimistic_) {
+  if (!block) block = optimistic_.get();
+  if (block) {
     if (!request.statement_owner) {
       throw DbError(sqlstate::kInternalError, "a block's statement must be owned to run again");
     }
@@ -552,12 +554,12 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
     const sql::Statement& s = *request.statement;
     const bool ordered =
         s.kind == sql::StatementKind::kSelect && s.query && !s.query->order_by.empty();
-    return optimistic_->Run(
+    return block->Run(
         [body, owned](Transaction& txn) {
           datetime::ScopedTimeZone zone(owned->request.time_zone);
           return body(txn, owned->request);
         },
-        writes, ordered);
+        writes, ordered, lock, tables);
   }
   StatementResult result;
   OnTxnThread([&](Transaction& txn) {
@@ -599,9 +601,22 @@ StatementResult SqlSession::Write(const Request& request) {
       pre = std::make_shared<const PreBoundStatement>(std::move(*p));
     }
   }
-  return RunStatement(request, /*writes=*/true, [this, pre](Transaction& txn, const Request& r) {
-    return ExecuteWrite(txn, r, pre.get());
-  });
+  const std::optional<StepFootprint> tables = BlockStepTables(pre.get());
+  return RunStatement(
+      request, /*writes=*/true,
+      [this, pre](Transaction& txn, const Request& r) { return ExecuteWrite(txn, r, pre.get()); },
+      nullptr, nullptr, tables ? &*tables : nullptr);
+}
+
+std::optional<StepFootprint> SqlSession::BlockStepTables(const PreBoundStatement* pre) {
+  if (!optimistic_ || !pre) return std::nullopt;
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  if (!schemas || !pre->Current(*schemas)) return std::nullopt;
+  try {
+    return StatementTables(*pre, *schemas);
+  } catch (const DbError&) {
+    return std::nullopt;  // a table dropped meanwhile: the step finds out
+  }
 }
 
 StatementResult SqlSession::ExecuteRead(Transaction& txn, const Request& request,
@@ -644,6 +659,15 @@ StatementResult SqlSession::Read(const Request& request) {
   }
   std::shared_ptr<const PreBoundStatement> pre;  // kept only for a point SELECT
   if (point) pre = std::make_shared<const PreBoundStatement>(std::move(*bound));
+  if (request.statement->kind == sql::StatementKind::kSelect && request.statement->query &&
+      !request.statement->query->locking.empty()) {
+    const std::optional<StepFootprint> tables =
+        BlockStepTables(pre ? pre.get() : (bound ? &*bound : nullptr));
+    if (std::optional<StatementResult> locked = LockingRead(
+            request, /*writes=*/sequences == SequenceUse::kWrites, tables ? &*tables : nullptr)) {
+      return std::move(*locked);
+    }
+  }
   if (optimistic_ && request.statement->kind == sql::StatementKind::kExplain) {
     // A plan, and EXPLAIN ANALYZE's timings, are not data the block read:
     // shown on the block's state, not recorded, not validated at COMMIT.
@@ -652,9 +676,12 @@ StatementResult SqlSession::Read(const Request& request) {
     return result;
   }
   if (optimistic_) {  // a step of the block; it runs again at COMMIT
+    const std::optional<StepFootprint> tables =
+        BlockStepTables(pre ? pre.get() : (bound ? &*bound : nullptr));
     return RunStatement(
         request, /*writes=*/sequences == SequenceUse::kWrites,
-        [this, pre](Transaction& txn, const Request& r) { return ExecuteRead(txn, r, pre.get()); });
+        [this, pre](Transaction& txn, const Request& r) { return ExecuteRead(txn, r, pre.get()); },
+        nullptr, nullptr, tables ? &*tables : nullptr);
   }
   // Outside a block: a point SELECT, or one that reads no table, on the
   // transaction thread (fresh by construction, no fork); others on a

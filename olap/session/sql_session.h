@@ -105,6 +105,8 @@ struct LogicalOp;
 using LogicalOpPtr = std::unique_ptr<LogicalOp>;
 struct QueryRunContext;
 class OptimisticBlock;
+struct RowLockRequest;
+struct StepFootprint;
 class SessionParameters;
 struct PreBoundStatement;
 
@@ -198,9 +200,21 @@ class SqlSession {
   StatementResult ReadFromSnapshot(const Request& request);
   StatementResult Write(const Request& request);
   // Runs `body` for `request` on the transaction thread: as a recorded step
-  // of the optimistic block, in the implicit block, or as its own
-  // transaction (remembering its commit LSN).
-  StatementResult RunStatement(const Request& request, bool writes, const StatementBody& body);
+  // of `block` (default: the open optimistic block), in the implicit block,
+  // or as its own transaction (remembering its commit LSN). `lock`: the
+  // step's row locks (a block's step only).
+  StatementResult RunStatement(const Request& request, bool writes, const StatementBody& body,
+                               const RowLockRequest* lock = nullptr,
+                               OptimisticBlock* block = nullptr,
+                               const StepFootprint* tables = nullptr);
+  // In an optimistic block: the tables `pre` reads or writes, for the
+  // step's forecast (StatementTables); nullopt outside blocks or unknown.
+  std::optional<StepFootprint> BlockStepTables(const PreBoundStatement* pre);
+  // SELECT ... FOR UPDATE / SHARE over one table (session_locking.cc): a
+  // step that locks the rows it returns; nullopt when the statement names
+  // no rows to lock (several tables, a view): it then reads without locks.
+  std::optional<StatementResult> LockingRead(const Request& request, bool writes,
+                                             const StepFootprint* tables);
   // For a statement run on the transaction thread (in-process).
   QueryRunContext RunContext();
   // `pre`: bound off the thread (used when still current), or nullptr.

@@ -1,5 +1,6 @@
 #include "olap/session/block/optimistic_block.h"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <optional>
@@ -7,6 +8,7 @@
 
 #include "olap/common/key_encoder.h"
 #include "snapshot/snapshot_query.h"
+#include "storage/table/catalog.h"
 
 namespace forktail {
 namespace {
@@ -16,6 +18,7 @@ struct Counters {
   std::atomic<uint64_t> serialization_failures{0};
   std::atomic<uint64_t> steps{0};
   std::atomic<uint64_t> reruns{0};
+  std::atomic<uint64_t> lock_waits{0};
 };
 
 Counters& Totals() {
@@ -38,6 +41,12 @@ DbError SerializationFailure(size_t statement, const std::string& what) {
                      std::to_string(statement + 1) + " of the transaction " + what +
                      " (the transaction might succeed if retried)");
 }
+
+// A step's forecast left out a write its statement may see: it runs again
+// with every earlier write.
+struct ForecastMissed : std::exception {
+  const char* what() const noexcept override { return "step forecast missed a write"; }
+};
 
 }  // namespace
 
@@ -76,16 +85,23 @@ OptimisticBlockStats OptimisticBlock::GlobalStats() {
   s.serialization_failures = Totals().serialization_failures.load();
   s.steps = Totals().steps.load();
   s.reruns = Totals().reruns.load();
+  s.lock_waits = Totals().lock_waits.load();
   return s;
 }
 
-OptimisticBlock::OptimisticBlock(Database& db, std::function<void()> on_run)
-    : db_(db), on_run_(std::move(on_run)) {}
+OptimisticBlock::OptimisticBlock(Database& db, RowLockTable& locks, std::function<void()> on_run)
+    : db_(db), locks_(locks), on_run_(std::move(on_run)) {}
 
 void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
+  std::vector<bool> run(entries_.size());
+  for (size_t i = 0; i < entries_.size(); i++) run[i] = all || entries_[i].writes;
+  RerunMarked(txn, run);
+}
+
+void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<bool>& run) const {
   for (size_t i = 0; i < entries_.size(); i++) {
     const Entry& e = entries_[i];
-    if (!all && !e.writes) continue;
+    if (!run[i]) continue;
     Totals().reruns.fetch_add(1, std::memory_order_relaxed);
     StatementResult again;
     try {
@@ -104,18 +120,138 @@ void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
   }
 }
 
-StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool ordered) {
+StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool ordered,
+                                     const RowLockRequest* lock, const StepFootprint* tables) {
+  if (!lock) return Step(std::move(statement), writes, ordered, tables);
+  RowLockTable& table = locks_.table();
+  for (;;) {
+    const uint64_t epoch = table.Epoch();
+    StatementResult result = Step(statement, writes, ordered, tables);
+    if (!table.Acquire(locks_.id(), *lock->keys, lock->mode, epoch, lock->policy, lock->relation)) {
+      return result;
+    }
+    // The rows may have changed since the step read them: forget it and
+    // read them again, now that no other locker can change them.
+    Totals().lock_waits.fetch_add(1, std::memory_order_relaxed);
+    entries_.pop_back();
+    has_writes_ =
+        std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.writes; });
+  }
+}
+
+StatementResult OptimisticBlock::Step(BlockStatement statement, bool writes, bool ordered,
+                                      const StepFootprint* tables) {
   Totals().steps.fetch_add(1, std::memory_order_relaxed);
   StatementResult result;
-  try {
-    Inspect([&](Transaction& txn) { result = statement(txn); });
-  } catch (const DbError& error) {
-    ThrowIfStale(error);
-    throw;
+  std::vector<TableId> looked_up;
+  std::vector<TableId> changed;
+  bool forecast = tables != nullptr && has_writes_;
+  for (;;) {
+    try {
+      TxnResult r = RunTransaction(db_, [&](Transaction& txn) {
+        txn.DiscardOnReturn();
+        if (on_run_) on_run_();
+        std::vector<bool> rerun;
+        if (forecast) {
+          rerun = WritesSeenBy(*tables);
+          RerunMarked(txn, rerun);
+        } else if (has_writes_) {
+          Rerun(txn, false);
+        }
+        looked_up.clear();
+        const size_t mark = txn.change_mark();
+        {
+          TableLookupRecorder recorder(&looked_up);
+          result = statement(txn);
+        }
+        changed = txn.TablesChangedSince(mark);
+        if (!forecast) return;
+        // A table it looked up that a write left out changed (beyond the
+        // rows its forecast names): the forecast may miss that write.
+        StepFootprint actual = *tables;
+        for (TableId t : looked_up) {
+          if (!actual.RowsOnly(t)) actual.tables.push_back(t);
+        }
+        for (size_t i = 0; i < entries_.size(); i++) {
+          if (entries_[i].writes && !rerun[i] && Reaches(entries_[i], actual)) {
+            throw ForecastMissed();
+          }
+        }
+      });
+      if (!r.ok) throw DbError(InternSqlstate(r.sqlstate), r.message);
+    } catch (const ForecastMissed&) {
+      forecast = false;
+      continue;
+    } catch (const DbError& error) {
+      const std::string_view state = error.sqlstate();
+      if (forecast && state != sqlstate::kSerializationFailure &&
+          state != sqlstate::kQueryCanceled && state != sqlstate::kAdminShutdown) {
+        forecast = false;  // an error is final: it must be the full run's
+        continue;
+      }
+      ThrowIfStale(error);
+      throw;
+    }
+    break;
   }
-  entries_.push_back({std::move(statement), writes, ordered, ResultDigest(result, ordered)});
+  std::sort(looked_up.begin(), looked_up.end());
+  looked_up.erase(std::unique(looked_up.begin(), looked_up.end()), looked_up.end());
+  const uint64_t digest = ResultDigest(result, ordered);
+  entries_.push_back({std::move(statement), writes, ordered, digest, tables != nullptr,
+                      std::move(looked_up), std::move(changed),
+                      tables ? *tables : StepFootprint{}});
   has_writes_ = has_writes_ || writes;
   return result;
+}
+
+bool StepFootprint::RowsOnly(TableId table) const {
+  if (std::find(tables.begin(), tables.end(), table) != tables.end()) return false;
+  return std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return r.first == table; });
+}
+
+bool StepFootprint::Touches(TableId table) const {
+  return std::find(tables.begin(), tables.end(), table) != tables.end() ||
+         std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return r.first == table; });
+}
+
+bool StepFootprint::TouchesRow(TableId table, const std::string& key) const {
+  return std::find(tables.begin(), tables.end(), table) != tables.end() ||
+         std::find(rows.begin(), rows.end(), std::make_pair(table, key)) != rows.end();
+}
+
+bool OptimisticBlock::Reaches(const Entry& e, const StepFootprint& footprint) {
+  for (TableId t : e.changed) {
+    if (!e.forecast.RowsOnly(t)) {
+      if (footprint.Touches(t)) return true;
+      continue;
+    }
+    for (const auto& [table, key] : e.forecast.rows) {
+      if (table == t && footprint.TouchesRow(t, key)) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<bool> OptimisticBlock::WritesSeenBy(const StepFootprint& footprint) const {
+  StepFootprint seen = footprint;
+  std::vector<bool> run(entries_.size(), false);
+  for (size_t i = entries_.size(); i-- > 0;) {
+    const Entry& e = entries_[i];
+    if (!e.writes) continue;
+    if (!e.known) {  // it, and every write before it
+      for (size_t j = 0; j <= i; j++) run[j] = entries_[j].writes;
+      break;
+    }
+    if (!Reaches(e, seen)) continue;
+    run[i] = true;
+    // What it read decides what it wrote: the writes before it that reach
+    // that are needed too.
+    for (TableId t : e.looked_up) {
+      if (!e.forecast.RowsOnly(t)) seen.tables.push_back(t);
+    }
+    seen.rows.insert(seen.rows.end(), e.forecast.rows.begin(), e.forecast.rows.end());
+  }
+  return run;
 }
 
 void OptimisticBlock::ThrowIfStale(const DbError& error) const {

@@ -67,6 +67,10 @@ class PointSelect {
   // not fit the key column (an out-of-range integer): run the general path.
   std::optional<StatementResult> Execute(const Transaction& txn) const;
 
+  // The table it reads and the key of the row (key order).
+  const std::string& table() const { return table_; }
+  const std::vector<Value>& key() const { return key_; }
+
  private:
   std::string table_;
   std::vector<Value> key_;

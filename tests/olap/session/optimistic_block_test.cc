@@ -98,16 +98,15 @@ TEST_F(OptimisticBlockTest, AReadThatChangedBeforeCommitFailsTheBlock) {
   EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("0"));
 }
 
-// FOR UPDATE / FOR SHARE take no locks (nothing ever waits); their meaning
-// is the block's: the rows they returned are validated at COMMIT, so a
-// concurrent change fails the block with 40001 instead of a lost update, as
-// under PostgreSQL's SERIALIZABLE. NOWAIT and SKIP LOCKED: no row is ever
-// locked, so nothing waits and nothing is skipped.
+// FOR UPDATE / FOR SHARE lock rows against other lockers only (RowLocksTest
+// in row_locks_test.cc); a writer that takes no lock changes the row at
+// once, and the rows the block read are validated at COMMIT, so the change
+// fails the block with 40001 instead of a lost update, as under
+// PostgreSQL's SERIALIZABLE.
 TEST_F(OptimisticBlockTest, RowsReadForUpdateAreValidatedAtCommit) {
   Run("BEGIN");
   EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1 FOR UPDATE"), ElementsAre("100"));
-  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 2 FOR SHARE SKIP LOCKED"),
-              ElementsAre("100"));
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 2 FOR SHARE"), ElementsAre("100"));
   other_->Execute("UPDATE acct SET balance = balance + 1 WHERE id = 1");
   Run("UPDATE acct SET balance = 99 WHERE id = 1");
   ExpectSerializationFailure("COMMIT");
@@ -177,9 +176,10 @@ TEST_F(OptimisticBlockTest, AnErrorCausedByAConcurrentCommitIs40001) {
   Run("INSERT INTO district VALUES (1, 3001)");
   Run("BEGIN");
   other_->Execute("BEGIN");
-  EXPECT_THAT(Query("SELECT next_o_id FROM district WHERE id = 1 FOR UPDATE"), ElementsAre("3001"));
-  EXPECT_THAT(OtherQuery("SELECT next_o_id FROM district WHERE id = 1 FOR UPDATE"),
-              ElementsAre("3001"));
+  // Without FOR UPDATE: with it, the second would wait for the first
+  // (RowLocksTest below).
+  EXPECT_THAT(Query("SELECT next_o_id FROM district WHERE id = 1"), ElementsAre("3001"));
+  EXPECT_THAT(OtherQuery("SELECT next_o_id FROM district WHERE id = 1"), ElementsAre("3001"));
   other_->Execute("UPDATE district SET next_o_id = next_o_id + 1 WHERE id = 1");
   other_->Execute("INSERT INTO orders VALUES (3001, 1)");
   other_->Execute("COMMIT");
@@ -276,6 +276,51 @@ TEST_F(OptimisticBlockTest, StatsCountCommitsAndFailures) {
   EXPECT_EQ(after.steps - before.steps, 2u);
   EXPECT_EQ(after.reruns - before.reruns, 2u);  // both statements at COMMIT
   EXPECT_THAT(Query("SHOW forktail.txn_block_stats")[0], HasSubstr("optimistic_commits="));
+}
+
+// A step runs again only the earlier writes it can see (the forecast in
+// optimistic_block.h): updates of other rows by key are not run again, an
+// insert runs again the updates of the table its foreign key reads, a scan
+// of a table all the writes to it, a read by key the write of its row.
+// What every step shows is still what the block did.
+TEST_F(OptimisticBlockTest, AStepRunsAgainOnlyTheWritesItCanSee) {
+  Run("CREATE TABLE stock (item int PRIMARY KEY, qty int)");
+  Run("CREATE TABLE orders (id int PRIMARY KEY, item int REFERENCES stock (item))");
+  Run("INSERT INTO stock VALUES (1, 10), (2, 10), (3, 10)");
+  const OptimisticBlockStats before = OptimisticBlock::GlobalStats();
+  Run("BEGIN");
+  Run("UPDATE acct SET balance = balance - 5 WHERE id = 1");            // step 1
+  Run("UPDATE stock SET qty = qty - 1 WHERE item = 1");                 // 2: re-runs none
+  Run("UPDATE stock SET qty = qty - 1 WHERE item = 2");                 // 3: none (another row)
+  Run("INSERT INTO orders VALUES (7, 2)");                              // 4: 2, 3 (its key's table)
+  EXPECT_THAT(Query("SELECT sum(qty) FROM stock"), ElementsAre("28"));  // 5: 2, 3
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("95"));  // 6: 1
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");                                  // all 6
+  const OptimisticBlockStats after = OptimisticBlock::GlobalStats();
+  EXPECT_EQ(after.reruns - before.reruns, 0u + 0 + 0 + 2 + 2 + 1 + 6);
+  EXPECT_THAT(Query("SELECT item, qty FROM stock ORDER BY item"),
+              ElementsAre("1|9", "2|9", "3|10"));
+  EXPECT_THAT(OtherQuery("SELECT * FROM orders"), ElementsAre("7|2"));
+}
+
+// Foreign keys reach other tables: a step's forecast includes them, and an
+// error a step reports is always what the run with every write gives.
+TEST_F(OptimisticBlockTest, AnErrorOfAStepIsTheFullRunsError) {
+  Run("CREATE TABLE parent (id int PRIMARY KEY)");
+  Run("CREATE TABLE child (id int PRIMARY KEY, p int REFERENCES parent (id))");
+  Run("BEGIN");
+  Run("INSERT INTO parent VALUES (1)");
+  Run("INSERT INTO child VALUES (1, 1)");  // needs the parent row of step 1
+  ExpectDbError([&] { Run("INSERT INTO child VALUES (2, 2)"); }, "23503",
+                "insert or update on table \"child\" violates foreign key constraint "
+                "\"child_p_fkey\"\nDETAIL:  Key (p)=(2) is not present in table \"parent\".");
+  Run("ROLLBACK");
+  Run("BEGIN");
+  Run("INSERT INTO parent VALUES (1)");
+  Run("INSERT INTO child VALUES (1, 1)");
+  Run("DELETE FROM child WHERE id = 1");
+  Run("DELETE FROM parent WHERE id = 1");  // sees the child's delete: no 23503
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
 }
 
 // What COMMIT compares: the digest of each result the client saw. It must
