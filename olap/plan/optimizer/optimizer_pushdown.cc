@@ -111,6 +111,27 @@ bool AsKeyPair(const Expression& e, const ColumnSet& left, const ColumnSet& righ
   return false;
 }
 
+// Equal join keys carry constants across: with `from` = `to` a join key
+// and `from` = c among `preds`, `to` = c holds too (c_w_id = w_id AND
+// w_id = 1 gives c_w_id = 1, which an index on c_w_id can use). Only for
+// keys of one type, so the comparison means the same on either side.
+void TransferConstants(const Preds& preds, const Expression& from, const Expression& to,
+                       Preds* into) {
+  if (!(from.type == to.type)) return;
+  for (const ExprPtr& p : preds) {
+    if (p->kind != ExprKind::kCompare || p->compare != CompareOp::kEq) continue;
+    for (int side = 0; side < 2; side++) {
+      const Expression& column = *p->children[side];
+      const Expression& value = *p->children[1 - side];
+      if (column.kind == ExprKind::kColumnRef && column.column == from.column &&
+          value.kind == ExprKind::kConstant && !value.constant.is_null()) {
+        into->push_back(Compare(CompareOp::kEq, ColumnRef(to.column, to.type), CloneExpr(value)));
+        return;
+      }
+    }
+  }
+}
+
 // Whether e is NULL whenever every column of `side` is NULL (it reads one
 // of them through operators that are NULL on a NULL operand).
 bool NullIfSideNull(const Expression& e, const ColumnSet& side) {
@@ -211,6 +232,7 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
   if (inner) {
     for (ExprPtr& c : op->conditions) preds.push_back(std::move(c));
     op->conditions.clear();
+    Preds key_pairs;  // the l = r predicates that became join keys
     for (ExprPtr& p : preds) {
       if (RefersOnlyTo(*p, left)) {
         to_left.push_back(std::move(p));
@@ -221,12 +243,22 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
         if (AsKeyPair(*p, left, right, &l, &r)) {
           op->left_keys.push_back(l);
           op->right_keys.push_back(r);
+          key_pairs.push_back(std::move(p));
           continue;
         }
         if (ExprPtr d = DeriveForSide(*p, left)) to_left.push_back(std::move(d));
         if (ExprPtr d = DeriveForSide(*p, right)) to_right.push_back(std::move(d));
         residual.push_back(std::move(p));
       }
+    }
+    for (const ExprPtr& pair : key_pairs) {
+      const Expression& a = *pair->children[0];
+      const Expression& b = *pair->children[1];
+      const Expression& l = left.count(a.column) ? a : b;
+      const Expression& r = left.count(a.column) ? b : a;
+      const size_t left_before = to_left.size();
+      TransferConstants(to_right, r, l, &to_left);
+      if (to_left.size() == left_before) TransferConstants(to_left, l, r, &to_right);
     }
     op->join_kind = op->left_keys.empty() && residual.empty() ? LogicalJoinKind::kCross
                                                               : LogicalJoinKind::kInner;

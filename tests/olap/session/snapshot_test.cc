@@ -264,6 +264,20 @@ TEST_F(EngineSnapshotTest, PrimaryKeyPrefixesAndRangesUseTheKeysOrderedIndex) {
               Contains(HasSubstr("IndexScan k index=k_pkey[(id = 7) OR (id = 9) OR (id = 11)]")));
   EXPECT_THAT(Query("EXPLAIN SELECT v FROM k WHERE id < 3 OR v = 'v9'"),
               Contains(HasSubstr("TableScan k")));  // v has no index: a scan
+  // A join key carries a constant to the other side (go-tpc's New-Order:
+  // customer, warehouse WHERE w_id = ? AND c_w_id = w_id AND ...): both
+  // sides are probes, in either direction.
+  Run("CREATE TABLE wh (w int PRIMARY KEY, tax int)");
+  Run("INSERT INTO wh SELECT g, g FROM generate_series(0, 1) g");
+  EXPECT_THAT(Query("EXPLAIN SELECT amount, tax FROM ol, wh WHERE wh.w = 1 AND ol.w = wh.w AND "
+                    "d = 3 AND o = 13"),
+              Contains(HasSubstr("IndexScan ol index=ol_pkey[w = 1 AND d = 3 AND o = 13]")));
+  EXPECT_THAT(Query("EXPLAIN SELECT amount, tax FROM ol, wh WHERE ol.w = 1 AND ol.w = wh.w AND "
+                    "d = 3 AND o = 13"),
+              Contains(HasSubstr("IndexScan wh index=wh_pkey[w = 1]")));
+  EXPECT_THAT(Query("SELECT amount, tax FROM ol, wh WHERE wh.w = 1 AND ol.w = wh.w AND d = 3 AND "
+                    "o = 13"),
+              ElementsAre("13|1"));
   SqlSession writer(*engine_);
   const uint64_t forks = engine_->snapshots()->stats().created;
   ASSERT_THAT(Query("SELECT sum(amount), count(*) FROM ol WHERE (w, d, o) IN ((1, 3, 13), (0, 4, "
