@@ -74,6 +74,10 @@ std::optional<StatementResult> SqlSession::LockingRead(const Request& request, b
                                                        const StepFootprint* tables) {
   const sql::Query& q = *request.statement->query;
   CheckLockable(q);
+  if (ReadOnly()) {  // row marks are writes to PostgreSQL
+    throw DbError(sqlstate::kReadOnlySqlTransaction,
+                  "cannot execute SELECT FOR " + Upper(q.locking) + " in a read-only transaction");
+  }
   // An implicit block holds the transaction thread: it must never wait.
   if (block_ || q.from.size() != 1 || q.from[0]->kind != sql::TableRefKind::kTable) {
     return std::nullopt;

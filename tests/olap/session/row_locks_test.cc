@@ -282,6 +282,10 @@ TEST_F(RowLocksTest, ClausesThatLockNoTableRowsAreRefused) {
                 "FOR UPDATE is not allowed with aggregate functions", 1);
   ExpectDbError([&] { Run("SELECT 1 FROM district d FOR UPDATE OF district"); }, "42P01",
                 "relation \"district\" in FOR UPDATE clause not found in FROM clause", 1);
+  Run("BEGIN READ ONLY");
+  ExpectDbError([&] { Run("SELECT o FROM new_order FOR KEY SHARE"); }, "25006",
+                "cannot execute SELECT FOR KEY SHARE in a read-only transaction");
+  Run("ROLLBACK");
   // An alias, OF it, and the result's columns are the query's own.
   StatementResult r = Run("SELECT x.next_o_id FROM district x WHERE x.d = 2 FOR UPDATE OF x");
   ASSERT_EQ(r.columns.size(), 1u);
