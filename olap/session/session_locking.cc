@@ -14,10 +14,18 @@
 // What does not: a query over several tables, a view, a subquery or a CTE
 // in FROM, and statements in an implicit multi-statement block (which holds
 // the transaction thread and so must never wait): they read without locks
-// and COMMIT's validation keeps them serializable. SKIP LOCKED is refused
-// (0A000): skipping rows changes which rows a query returns, which this
-// scheme cannot do.
+// and COMMIT's validation keeps them serializable.
+//
+// SKIP LOCKED leaves out the rows another block holds, and the block's
+// later runs leave out the same rows (SkippedRows), so that COMMIT finds the
+// result the client was given. As in PostgreSQL, whose LockRows node runs
+// below Limit, the skipping comes before LIMIT and OFFSET: the statement
+// runs without them and applies them to the rows it keeps.
+#include <algorithm>
+#include <iterator>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +34,7 @@
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
+#include "olap/session/statement/query_runner.h"
 #include "olap/session/statement/write_executor.h"
 
 namespace forktail {
@@ -50,11 +59,36 @@ void CheckLockable(const sql::Query& q) {
   if (q.distinct) refuse("DISTINCT clause");
   if (!q.group_by.empty()) refuse("GROUP BY clause");
   if (q.having) refuse("HAVING clause");
-  if (q.locking_wait == "skip locked") {
-    throw DbError(sqlstate::kFeatureNotSupported,
-                  clause + " SKIP LOCKED is not supported by Forktail", q.position)
-        .WithHint("Use NOWAIT, or wait for the lock.");
+}
+
+// SKIP LOCKED: takes LIMIT and OFFSET off `q` into a query of their own
+// (over the same parameters), whose one row gives them; null if neither.
+std::shared_ptr<const sql::Statement> TakeLimits(sql::Query& q, int* limit_at, int* offset_at) {
+  if (!q.limit && !q.offset) return nullptr;
+  auto limits = std::make_shared<sql::Statement>();
+  limits->kind = sql::StatementKind::kSelect;
+  limits->query = std::make_unique<sql::Query>();
+  for (auto [expr, at] : {std::pair{&q.limit, limit_at}, std::pair{&q.offset, offset_at}}) {
+    *at = -1;
+    if (!*expr) continue;
+    *at = static_cast<int>(limits->query->select_list.size());
+    sql::SelectItem item;
+    item.position = (*expr)->position;
+    item.expr = std::move(*expr);
+    limits->query->select_list.push_back(std::move(item));
   }
+  return limits;
+}
+
+// The value of LIMIT or OFFSET, with PostgreSQL's errors; nullopt: none.
+std::optional<int64_t> RowCount(const Row& row, int at, const char* what) {
+  if (at < 0 || row[at].is_null()) return std::nullopt;
+  const int64_t n = row[at].CastTo(Type::BigInt()).GetInt();
+  if (n < 0) {
+    throw DbError(std::string(what) == "OFFSET" ? "2201X" : "2201W",
+                  std::string(what) + " must not be negative");
+  }
+  return n;
 }
 
 // The statement at the same place in a fresh parse of `text`: a copy of
@@ -111,6 +145,11 @@ std::optional<StatementResult> SqlSession::LockingRead(const Request& request, b
   // The statement with the key columns appended (none: the table is one key).
   sql::StatementPtr augmented = Reparse(*request.statement, request.text);
   if (!augmented) return std::nullopt;
+  const bool skip_locked = q.locking_wait == "skip locked";
+  int limit_at = -1;
+  int offset_at = -1;
+  std::shared_ptr<const sql::Statement> limits =
+      skip_locked ? TakeLimits(*augmented->query, &limit_at, &offset_at) : nullptr;
   for (size_t i = 0; i < key_columns.size(); i++) {
     sql::SelectItem item;
     item.expr = std::make_unique<sql::Expr>();
@@ -131,24 +170,48 @@ std::optional<StatementResult> SqlSession::LockingRead(const Request& request, b
       std::chrono::milliseconds(std::stol("0" + parameters_->Get("lock_timeout")));
   lock.policy.cancel = &cancel_requested_;
   lock.relation = table_name;
+  if (skip_locked) {
+    lock.policy.skip_locked = true;
+    lock.skipped = std::make_shared<SkippedRows>();
+  }
   const size_t extra = key_columns.size();
   std::shared_ptr<std::vector<std::string>> keys = lock.keys;
+  std::shared_ptr<SkippedRows> skipped = lock.skipped;
   const std::string prefix = table_name + kKeySeparator;
-  StatementBody body = [this, extra, keys, prefix](Transaction& txn, const Request& r) {
+  StatementBody body = [this, extra, keys, skipped, limits, limit_at, offset_at, prefix](
+                           Transaction& txn, const Request& r) {
     StatementResult result = ExecuteRead(txn, r, nullptr);
     keys->clear();
-    if (extra == 0) {
-      if (!result.rows.empty()) keys->push_back(prefix);
-      return result;
-    }
     const size_t shown = result.columns.size() - extra;
+    std::vector<Row> kept;
     for (Row& row : result.rows) {
-      std::string key = prefix;
+      std::string key = prefix;  // no key columns: the table is one key
       for (size_t i = shown; i < row.size(); i++) key += row[i].ToString() + kKeySeparator;
-      keys->push_back(std::move(key));
+      if (skipped) {
+        if (!skipped->decided && skipped->held_elsewhere(key)) skipped->keys.insert(key);
+        if (skipped->keys.count(key)) continue;
+      }
       row.resize(shown);
+      kept.push_back(std::move(row));
+      keys->push_back(std::move(key));
     }
+    if (skipped) skipped->decided = true;
+    if (limits) {
+      StatementResult values = RunQueryStatement(*limits, r.Bind(), RunContext());
+      const size_t offset = RowCount(values.rows.at(0), offset_at, "OFFSET").value_or(0);
+      const size_t limit =
+          RowCount(values.rows.at(0), limit_at, "LIMIT").value_or(std::numeric_limits<int64_t>::max());
+      const size_t begin = std::min(offset, kept.size());
+      const size_t end = begin + std::min(limit, kept.size() - begin);
+      kept = std::vector<Row>(std::make_move_iterator(kept.begin() + begin),
+                              std::make_move_iterator(kept.begin() + end));
+      // PostgreSQL's Limit reads the OFFSET rows through LockRows: they are locked too.
+      keys->resize(end);
+    }
+    if (extra == 0 && !keys->empty()) keys->resize(1);
+    result.rows = std::move(kept);
     result.columns.resize(shown);
+    result.command_tag = "SELECT " + std::to_string(result.rows.size());
     return result;
   };
   try {

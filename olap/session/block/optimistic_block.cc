@@ -125,6 +125,14 @@ StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool
   if (!lock) return Step(std::move(statement), writes, ordered, tables);
   RowLockTable& table = locks_.table();
   for (;;) {
+    if (lock->skipped) {
+      lock->skipped->decided = false;
+      lock->skipped->keys.clear();
+      lock->skipped->held_elsewhere = [&table, owner = locks_.id(),
+                                       mode = lock->mode](const std::string& key) {
+        return !table.Available(owner, key, mode);
+      };
+    }
     const uint64_t epoch = table.Epoch();
     StatementResult result = Step(statement, writes, ordered, tables);
     if (!table.Acquire(locks_.id(), *lock->keys, lock->mode, epoch, lock->policy, lock->relation)) {

@@ -74,6 +74,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "forktail/database.h"
@@ -111,6 +114,17 @@ struct StepFootprint {
   bool TouchesRow(TableId table, const std::string& key) const;
 };
 
+// SKIP LOCKED: the rows a locking statement leaves out because another
+// block holds them. The first run of each attempt to lock decides (asking
+// `held_elsewhere`); every later run of the block -- the next steps' and
+// COMMIT's -- leaves out the same rows, so that the statement's result stays
+// what the client was given even after those locks are gone.
+struct SkippedRows {
+  bool decided = false;
+  std::unordered_set<std::string> keys;
+  std::function<bool(const std::string& key)> held_elsewhere;  // set by Run
+};
+
 // The row locks a step takes (SELECT ... FOR UPDATE / FOR SHARE;
 // row_locks.h): each run of the statement fills `keys` with the keys of the
 // rows it locks.
@@ -119,6 +133,7 @@ struct RowLockRequest {
   RowLockTable::WaitPolicy policy;
   std::string relation;  // for errors
   std::shared_ptr<std::vector<std::string>> keys = std::make_shared<std::vector<std::string>>();
+  std::shared_ptr<SkippedRows> skipped;  // SKIP LOCKED only
 };
 
 class OptimisticBlock {

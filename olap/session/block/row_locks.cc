@@ -67,6 +67,7 @@ bool RowLockTable::Acquire(uint64_t owner, const std::vector<std::string>& keys,
       }
     }
     if (!blocked) break;
+    if (policy.skip_locked) return true;
     const std::string table(relation);
     if (policy.nowait) {
       throw DbError(sqlstate::kLockNotAvailable,
@@ -101,6 +102,12 @@ bool RowLockTable::Acquire(uint64_t owner, const std::vector<std::string>& keys,
     stale = stale || released_at_[Slot(key)] > epoch;
   }
   return stale;
+}
+
+bool RowLockTable::Available(uint64_t owner, const std::string& key, Mode mode) const {
+  std::lock_guard<std::mutex> l(mu_);
+  auto lock = locks_.find(key);
+  return lock == locks_.end() || Compatible(lock->second, owner, mode);
 }
 
 void RowLockTable::ReleaseAll(uint64_t owner) {

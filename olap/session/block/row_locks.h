@@ -47,6 +47,9 @@ class RowLockTable {
     bool nowait = false;                        // NOWAIT: 55P03 instead of waiting
     std::chrono::milliseconds timeout{0};       // lock_timeout; 0: none
     const std::atomic<bool>* cancel = nullptr;  // set: the wait ends with 57014
+    // SKIP LOCKED: never wait; a blocked key makes Acquire take nothing and
+    // return true, so that the statement runs again and leaves that row out.
+    bool skip_locked = false;
   };
 
   // A fresh owner id (one per block).
@@ -65,6 +68,9 @@ class RowLockTable {
   // `keys` that it did not hold before.
   bool Acquire(uint64_t owner, const std::vector<std::string>& keys, Mode mode, uint64_t epoch,
                const WaitPolicy& policy, std::string_view relation);
+
+  // Whether `owner` could take `key` in `mode` now without waiting.
+  bool Available(uint64_t owner, const std::string& key, Mode mode) const;
 
   // Releases everything `owner` holds and wakes the waiters.
   void ReleaseAll(uint64_t owner);
