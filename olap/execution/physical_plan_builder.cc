@@ -61,6 +61,15 @@ std::shared_ptr<const RuntimeFilter> PlanBuilder::JoinFilter(OperatorId build, s
   return std::make_shared<JoinRuntimeFilter>(std::move(slot), scan_column);
 }
 
+std::shared_ptr<JoinKeySlot> PlanBuilder::JoinKeys(OperatorId build, size_t max_keys) {
+  auto* build_op = dynamic_cast<HashJoinBuildOperator*>(ops_[build]);
+  if (build_op == nullptr) abort();  // not a HashBuild id: a plan-construction bug
+  auto slot = std::make_shared<JoinKeySlot>();
+  slot->max_keys = max_keys;
+  build_op->PublishKeys(slot);
+  return slot;
+}
+
 void PlanBuilder::Precede(OperatorId first, OperatorId then) { plan_->AddEdge(first, then, false); }
 
 OperatorId PlanBuilder::Aggregate(OperatorId input, std::vector<uint32_t> key_cols,

@@ -49,6 +49,11 @@ class PlanBuilder {
   // scan)). Inner and semi joins only (join_runtime_filter.h).
   std::shared_ptr<const RuntimeFilter> JoinFilter(OperatorId build, size_t key_index,
                                                   uint32_t scan_column);
+  // The distinct keys the hash build `build` publishes for an index join
+  // when it has at most `max_keys` (put the slot in the probe-side scan's
+  // ScanSpec::index_join, then Precede(build, scan)). Joins that drop probe
+  // rows without a match only: inner, semi, right semi, right anti.
+  std::shared_ptr<JoinKeySlot> JoinKeys(OperatorId build, size_t max_keys);
   // A blocking edge: `then` starts only after `first` finished (first < then).
   void Precede(OperatorId first, OperatorId then);
   // The specs' input_type is filled in from the input's types. Keys without

@@ -59,9 +59,14 @@ void HashJoinBuildOperator::PublishFilter(size_t key_index, std::shared_ptr<Join
       std::move(slot), key_cols_[key_index], key_types_[key_index], kind, parallelism()));
 }
 
+void HashJoinBuildOperator::PublishKeys(std::shared_ptr<JoinKeySlot> slot) {
+  keys_ = std::make_unique<JoinKeyCollector>(std::move(slot), key_cols_, parallelism());
+}
+
 void HashJoinBuildOperator::ChargeSlot(int slot) {
   size_t bytes = table_->PartBytes(slot);
   for (const auto& f : filters_) bytes += f->ThreadBytes(slot);
+  if (keys_) bytes += keys_->ThreadBytes(slot);
   slot_charges_[slot]->Set(bytes);
 }
 
@@ -74,6 +79,7 @@ void HashJoinBuildOperator::ProcessBlock(WorkOrderContext& context, int slot,
     if (context.IsCancelled()) return;
     table_->Add(slot, chunk);
     for (const auto& f : filters_) f->Collect(slot, chunk);
+    if (keys_) keys_->Collect(slot, chunk);
     ChargeSlot(slot);
   }
 }
@@ -102,6 +108,7 @@ bool HashJoinBuildOperator::Finish(WorkOrderSink& sink) {
 
 void HashJoinBuildOperator::AllWorkOrdersFinished() {
   for (const auto& f : filters_) f->Publish();
+  if (keys_) keys_->Publish();
 }
 
 HashJoinProbeOperator::HashJoinProbeOperator(const std::vector<Type>& probe_types,

@@ -49,6 +49,7 @@
 #include <mutex>
 #include <vector>
 
+#include "olap/execution/join/join_key_collector.h"
 #include "olap/execution/join/join_probe.h"
 #include "olap/execution/join/join_runtime_filter.h"
 #include "olap/execution/operator/physical_operator.h"
@@ -76,6 +77,13 @@ class HashJoinBuildOperator final : public PhysicalOperator {
   void PublishFilter(size_t key_index, std::shared_ptr<JoinFilterSlot> slot,
                      JoinFilterKind kind = JoinFilterKind::kAuto);
 
+  // Index join (join_key_collector.h): when the build finishes with at most
+  // slot->max_keys distinct keys, publish them in `slot` for the probe
+  // side's scan (ordered after this operator by a blocking edge). Call
+  // before the query is submitted; one per build. Only for joins that drop
+  // probe rows without a match.
+  void PublishKeys(std::shared_ptr<JoinKeySlot> slot);
+
   // Valid (final) once this operator finished.
   const std::shared_ptr<JoinHashTable>& table() const { return table_; }
   const std::vector<Type>& key_types() const { return key_types_; }
@@ -94,6 +102,7 @@ class HashJoinBuildOperator final : public PhysicalOperator {
   std::vector<uint32_t> key_cols_;
   std::shared_ptr<JoinHashTable> table_;
   std::vector<std::unique_ptr<JoinFilterBuilder>> filters_;
+  std::unique_ptr<JoinKeyCollector> keys_;  // null: no index join
   std::vector<std::unique_ptr<MemoryCharge>> slot_charges_;
   MemoryCharge directory_charge_{"hash join build"};
   bool finalizing_ = false;

@@ -79,8 +79,11 @@ NestedLoopJoinOperator::NestedLoopJoinOperator(const std::vector<Type>& probe_ty
       build_(std::make_shared<Build>()) {
   bool same = probe_keys_.size() == build_keys_.size();
   for (size_t k = 0; same && k < probe_keys_.size(); ++k) {
-    same = PhysicalTypeOf(probe_types_[probe_keys_[k]]) ==
-           PhysicalTypeOf(build_types_[build_keys_[k]]);
+    const Type& probe = probe_types_[probe_keys_[k]];
+    const Type& build = build_types_[build_keys_[k]];
+    // Integers of any width encode alike (key_encoder.h).
+    same = PhysicalTypeOf(probe) == PhysicalTypeOf(build) ||
+           (probe.IsInteger() && build.IsInteger());
   }
   if (!same) throw DbError(sqlstate::kInternalError, "nested loop join keys do not pair up");
 }

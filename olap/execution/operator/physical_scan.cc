@@ -1,8 +1,10 @@
 #include "olap/execution/operator/physical_scan.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "olap/execution/operator/physical_table.h"
+#include "storage/error.h"
 
 namespace forktail {
 namespace {
@@ -12,6 +14,17 @@ std::vector<uint32_t> AllColumns(const Table& table, std::vector<uint32_t> colum
   size_t n = physical::ColumnTypes(table).size();
   for (uint32_t c = 0; c < n; ++c) columns.push_back(c);
   return columns;
+}
+
+// `v` as a value of `type` when the conversion loses nothing.
+std::optional<Value> Exactly(const Value& v, const Type& type) {
+  try {
+    Value cast = v.CastTo(type);
+    if (cast.is_null() || cast.Compare(v) != 0) return std::nullopt;
+    return cast;
+  } catch (const DbError&) {
+    return std::nullopt;
+  }
 }
 
 std::vector<Type> ReadTypes(const Table& table, const std::vector<uint32_t>& columns) {
@@ -29,17 +42,44 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
       runtime_filters_(std::move(spec.runtime_filters)),
       index_range_(std::move(spec.index_range)),
       probed_rows_(std::move(spec.probed_rows)),
+      index_join_(std::move(spec.index_join)),
       projector_(std::make_unique<Projector>(std::move(spec.filter), std::move(spec.projections),
                                              this->parallelism())) {
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
 }
 
+size_t TableScanOperator::MaxIndexJoinKeys(const Table& table) {
+  return std::max<size_t>(kMinIndexJoinKeys,
+                          physical::LiveRowCount(table) / kIndexJoinKeyFraction);
+}
+
+std::shared_ptr<const IndexRange> TableScanOperator::ProbeRange() const {
+  if (index_join_ == nullptr || !index_join_->slot->published) return index_range_;
+  auto range = std::make_shared<IndexRange>();
+  for (const std::vector<Value>& key : index_join_->slot->keys) {
+    IndexRange one = index_join_->pattern;
+    bool matchable = true;
+    for (size_t i = 0; i < index_join_->fill.size() && matchable; i++) {
+      const auto [position, key_index] = index_join_->fill[i];
+      std::optional<Value> v = Exactly(key[key_index], index_join_->types[i]);
+      if (v) one.equal[position] = std::move(*v);
+      matchable = v.has_value();
+    }
+    if (matchable) range->any_of.push_back(std::move(one));
+  }
+  return range;  // any_of empty: no key can match (the caller reads nothing)
+}
+
 bool TableScanOperator::GetNextWorkOrders(WorkOrderSink& sink) {
   RowsByBlock by_block = probed_rows_;
-  if (by_block == nullptr && index_range_ != nullptr) {
+  std::shared_ptr<const IndexRange> range = by_block == nullptr ? ProbeRange() : nullptr;
+  if (range != nullptr && range != index_range_ && range->any_of.empty()) {
+    return true;  // an index join whose build keys match no row
+  }
+  if (range != nullptr) {
     size_t limit =
         std::max<size_t>(kMinIndexProbeRows, physical::LiveRowCount(table_) / kIndexProbeFraction);
-    auto found = physical::ProbeIndexByBlock(table_, *index_range_, limit);
+    auto found = physical::ProbeIndexByBlock(table_, *range, limit);
     if (found) by_block = std::make_shared<const RowsByBlock::element_type>(std::move(*found));
   }
   if (by_block != nullptr) {

@@ -18,6 +18,15 @@
 // fills a shared JoinFilterSlot when it finishes, and the plan must order the
 // scan after it (a blocking edge build -> scan, so the build is added to the
 // plan first).
+//
+// Index joins. With ScanSpec::index_join the scan is the probe side of a
+// hash join whose build hands over its distinct keys (JoinKeySlot, filled
+// by join/join_key_collector.h once the build finished; the same blocking
+// edge orders them): when the build had at most max_keys of them, the scan
+// reads only the rows one index probe per key finds -- an index nested-loop
+// join, with the hash table still doing the matching. A build with more
+// keys, or a probe that finds too many rows (as above), falls back to
+// index_range or to reading every block.
 #pragma once
 
 #include <map>
@@ -26,11 +35,11 @@
 
 #include "olap/execution/operator/physical_operator.h"
 #include "olap/execution/operator/physical_projector.h"
+#include "storage/table/ordered_index.h"
 
 namespace forktail {
 
 class Table;
-struct IndexRange;
 
 // Keeps a subset of a chunk's rows (e.g. a LIP Bloom filter probe).
 class RuntimeFilter {
@@ -42,6 +51,26 @@ class RuntimeFilter {
 
 // Rows of a table by block: block number -> ascending slot numbers.
 using RowsByBlock = std::shared_ptr<const std::map<uint32_t, std::vector<uint32_t>>>;
+
+// The distinct keys of a hash-join build, for an index join. Written by the
+// build before the scan starts, read-only afterwards.
+struct JoinKeySlot {
+  size_t max_keys = 0;     // a build with more distinct keys publishes none
+  bool published = false;  // false: too many keys, or the build never finished
+  std::vector<std::vector<Value>> keys;  // distinct, NULL-free, in the build's key order
+};
+
+// How a scan turns a build's keys into index probes: `pattern` is the probe
+// for one key, with the scan's own `=` constants in pattern.equal; each key
+// puts its value for join key `fill[i].second` at pattern.equal[fill[i].first],
+// converted exactly to that index column's type `types[i]` (a key that does
+// not convert exactly matches no row).
+struct IndexJoinSpec {
+  std::shared_ptr<const JoinKeySlot> slot;
+  IndexRange pattern;
+  std::vector<std::pair<size_t, size_t>> fill;
+  std::vector<Type> types;
+};
 
 struct ScanSpec {
   // Table columns to read, in this order (empty: all). The filter, runtime
@@ -55,6 +84,9 @@ struct ScanSpec {
   // Or rows an index probe already found (block -> ascending slots): exactly
   // these are read.
   RowsByBlock probed_rows;
+  // An index join's probes, taking precedence over index_range once its
+  // build published its keys; null: none.
+  std::shared_ptr<const IndexJoinSpec> index_join;
 };
 
 class TableScanOperator final : public PhysicalOperator {
@@ -64,6 +96,11 @@ class TableScanOperator final : public PhysicalOperator {
 
   static constexpr size_t kMinIndexProbeRows = 4096;
   static constexpr size_t kIndexProbeFraction = 16;
+  // An index join probes at most max(kMinIndexJoinKeys, live rows /
+  // kIndexJoinKeyFraction) keys (a probe per key costs a random access).
+  static constexpr size_t kMinIndexJoinKeys = 1024;
+  static constexpr size_t kIndexJoinKeyFraction = 64;
+  static size_t MaxIndexJoinKeys(const Table& table);
 
   bool GetNextWorkOrders(WorkOrderSink& sink) override;
 
@@ -81,8 +118,12 @@ class TableScanOperator final : public PhysicalOperator {
   const Table& table_;
   std::vector<uint32_t> columns_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
+  // The index probe to make now: the index join's once its keys are there.
+  std::shared_ptr<const IndexRange> ProbeRange() const;
+
   std::shared_ptr<const IndexRange> index_range_;
   RowsByBlock probed_rows_;
+  std::shared_ptr<const IndexJoinSpec> index_join_;
   std::unique_ptr<Projector> projector_;
 };
 

@@ -89,26 +89,39 @@ ExprPtr DeriveForSide(const Expression& e, const ColumnSet& side) {
   return result;
 }
 
+// A side of a join key: a plain column, or an integer column widened to
+// another integer type by a cast (the binder's int = bigint). Hash keys
+// compare integers as 64-bit values whatever their width (key_encoder.h), so
+// the column itself can be the key.
+const Expression* KeySide(const Expression& e) {
+  if (e.kind == ExprKind::kColumnRef) return &e;
+  if (e.kind == ExprKind::kCast && e.type.IsInteger() && e.children.size() == 1 &&
+      e.children[0]->kind == ExprKind::kColumnRef && e.children[0]->type.IsInteger()) {
+    return e.children[0].get();
+  }
+  return nullptr;
+}
+
 // l = r with l's columns in `left` and r's in `right` (either order):
-// the key pair, if both are plain columns of compatible types.
+// the key pair, if both are key sides of compatible types (*l_side and
+// *r_side: the columns).
 bool AsKeyPair(const Expression& e, const ColumnSet& left, const ColumnSet& right, uint32_t* l,
-               uint32_t* r) {
+               uint32_t* r, const Expression** l_side = nullptr,
+               const Expression** r_side = nullptr) {
   if (e.kind != ExprKind::kCompare || e.compare != CompareOp::kEq) return false;
-  const Expression& a = *e.children[0];
-  const Expression& b = *e.children[1];
-  if (a.kind != ExprKind::kColumnRef || b.kind != ExprKind::kColumnRef) return false;
-  if (!KeyCompatible(a.type, b.type)) return false;
-  if (left.count(a.column) && right.count(b.column)) {
-    *l = a.column;
-    *r = b.column;
-    return true;
+  const Expression* a = KeySide(*e.children[0]);
+  const Expression* b = KeySide(*e.children[1]);
+  if (a == nullptr || b == nullptr) return false;
+  if (!KeyCompatible(a->type, b->type) && !(a->type.IsInteger() && b->type.IsInteger())) {
+    return false;
   }
-  if (left.count(b.column) && right.count(a.column)) {
-    *l = b.column;
-    *r = a.column;
-    return true;
-  }
-  return false;
+  if (!left.count(a->column) || !right.count(b->column)) std::swap(a, b);
+  if (!left.count(a->column) || !right.count(b->column)) return false;
+  *l = a->column;
+  *r = b->column;
+  if (l_side) *l_side = a;
+  if (r_side) *r_side = b;
+  return true;
 }
 
 // Equal join keys carry constants across: with `from` = `to` a join key
@@ -232,7 +245,8 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
   if (inner) {
     for (ExprPtr& c : op->conditions) preds.push_back(std::move(c));
     op->conditions.clear();
-    Preds key_pairs;  // the l = r predicates that became join keys
+    Preds key_predicates;  // the l = r predicates that became join keys
+    std::vector<std::pair<const Expression*, const Expression*>> key_pairs;  // their columns
     for (ExprPtr& p : preds) {
       if (RefersOnlyTo(*p, left)) {
         to_left.push_back(std::move(p));
@@ -240,10 +254,12 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
         to_right.push_back(std::move(p));
       } else {
         uint32_t l, r;
-        if (AsKeyPair(*p, left, right, &l, &r)) {
+        const Expression *l_side, *r_side;
+        if (AsKeyPair(*p, left, right, &l, &r, &l_side, &r_side)) {
           op->left_keys.push_back(l);
           op->right_keys.push_back(r);
-          key_pairs.push_back(std::move(p));
+          key_pairs.push_back({l_side, r_side});
+          key_predicates.push_back(std::move(p));  // keeps the sides alive
           continue;
         }
         if (ExprPtr d = DeriveForSide(*p, left)) to_left.push_back(std::move(d));
@@ -251,11 +267,9 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
         residual.push_back(std::move(p));
       }
     }
-    for (const ExprPtr& pair : key_pairs) {
-      const Expression& a = *pair->children[0];
-      const Expression& b = *pair->children[1];
-      const Expression& l = left.count(a.column) ? a : b;
-      const Expression& r = left.count(a.column) ? b : a;
+    for (const auto& [l_side, r_side] : key_pairs) {
+      const Expression& l = *l_side;
+      const Expression& r = *r_side;
       const size_t left_before = to_left.size();
       TransferConstants(to_right, r, l, &to_left);
       if (to_left.size() == left_before) TransferConstants(to_left, l, r, &to_right);

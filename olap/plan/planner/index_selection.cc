@@ -333,6 +333,57 @@ std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& con
   return std::move(best->choice);
 }
 
+std::optional<IndexJoinChoice> ChooseIndexForJoin(
+    const std::vector<const Expression*>& conjuncts, const TableSchema& schema,
+    const TableColumnOf& column_of, const std::vector<std::optional<ColumnId>>& join_columns) {
+  Bounds bounds = CollectBounds(conjuncts, schema, column_of);
+  std::optional<Scored> alone = ChooseOne(bounds, schema);
+  // Marks the bounds a build key fills; after the WHERE's own, so that a
+  // column with both is fixed by its constant.
+  static const Expression kJoinKey;
+  for (const std::optional<ColumnId>& c : join_columns) {
+    if (!c || schema.column(*c).type.id == TypeId::kDouble) continue;
+    bounds.by_column[c->value()].push_back(
+        {CompareOp::kEq, Value::Null(schema.column(*c).type), &kJoinKey});
+  }
+  std::optional<Scored> joined = ChooseOne(bounds, schema);
+  if (!joined || (alone && joined->score <= alone->score)) return std::nullopt;
+  IndexJoinChoice out;
+  out.pattern = std::move(joined->choice.range);
+  out.name = std::move(joined->choice.name);
+  const int index = out.pattern.index;
+  const std::vector<ColumnId>& columns =
+      index < 0 ? schema.primary_key : schema.indexes.at(static_cast<size_t>(index)).columns;
+  for (size_t p = 0; p < out.pattern.equal.size(); p++) {
+    const ColumnBound* eq = bounds.Eq(columns[p]);
+    const std::string& name = schema.column(columns[p]).name;
+    std::string shown;
+    if (eq->source == &kJoinKey) {
+      const size_t k = static_cast<size_t>(
+          std::find(join_columns.begin(), join_columns.end(), columns[p]) - join_columns.begin());
+      out.fill.emplace_back(p, k);
+      out.types.push_back(schema.column(columns[p]).type);
+      shown = name + " = <join key>";
+    } else {
+      shown = Show(name, *eq);
+    }
+    out.condition += (out.condition.empty() ? "" : " AND ") + shown;
+  }
+  if (out.pattern.lower || out.pattern.upper) {  // on the column after the prefix
+    const std::string& name = schema.column(columns[out.pattern.equal.size()]).name;
+    if (const auto& lo = out.pattern.lower) {
+      out.condition += " AND " + Show(name, {lo->inclusive ? CompareOp::kGe : CompareOp::kGt,
+                                             lo->value, nullptr});
+    }
+    if (const auto& hi = out.pattern.upper) {
+      out.condition += " AND " + Show(name, {hi->inclusive ? CompareOp::kLe : CompareOp::kLt,
+                                             hi->value, nullptr});
+    }
+  }
+  if (out.fill.empty()) return std::nullopt;
+  return out;
+}
+
 std::optional<IndexChoice> ChooseIndexForOrder(const std::vector<const Expression*>& conjuncts,
                                                const TableSchema& schema,
                                                const TableColumnOf& column_of,

@@ -59,6 +59,26 @@ const Expression* IndexedColumnSide(const Expression& e);
 std::optional<IndexChoice> ChooseIndex(const std::vector<const Expression*>& conjuncts,
                                        const TableSchema& schema, const TableColumnOf& column_of);
 
+// An index join (physical_scan.h "Index joins"): the probe side of a hash
+// join reads, per distinct build key, the rows an index finds for the
+// scan's `=` constants together with that key. `join_columns[k]` is the
+// table column join key k compares to (nullopt: not a plain column of this
+// table). The choice is the best by the rule above over the conjuncts plus
+// `column = <key>` for each such column, taken only when it fixes more than
+// the conjuncts alone do: `pattern` is its probe with the constants in
+// pattern.equal, `fill` says which positions each key fills (position, join
+// key index), `types` the index column type at each.
+struct IndexJoinChoice {
+  IndexRange pattern;
+  std::vector<std::pair<size_t, size_t>> fill;
+  std::vector<Type> types;
+  std::string name;       // the index's
+  std::string condition;  // for EXPLAIN: "s_w_id = 1 AND s_i_id = <join key>"
+};
+std::optional<IndexJoinChoice> ChooseIndexForJoin(
+    const std::vector<const Expression*>& conjuncts, const TableSchema& schema,
+    const TableColumnOf& column_of, const std::vector<std::optional<ColumnId>>& join_columns);
+
 // One ORDER BY key over a table column.
 struct IndexOrderKey {
   ColumnId column;

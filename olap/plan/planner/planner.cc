@@ -215,6 +215,40 @@ Planned Planner::PlanGet(const LogicalOp& get, const std::vector<const Expressio
     detail = "index=" + index->name + "[" + index->condition + "]" +
              (detail.empty() ? "" : " " + detail);
   }
+  // The probe side of a hash join: an index per build key (physical_scan.h).
+  if (index_join_hint_ && index_join_hint_->get == &get && options_.index_only_row_limit == 0) {
+    const IndexJoinHint hint = *index_join_hint_;
+    index_join_hint_.reset();
+    std::vector<std::optional<ColumnId>> join_columns;
+    for (uint32_t id : hint.key_ids) {
+      const Expression* ref = nullptr;
+      ExprPtr plain;
+      if (project != nullptr) {
+        for (size_t j = 0; j < project->columns.size() && j < project->expressions.size(); j++) {
+          if (project->columns[j].id == id) ref = IndexedColumnSide(*project->expressions[j]);
+        }
+      } else {
+        plain = ColumnRef(id, Type::Integer());  // column_of reads the id only
+        ref = plain.get();
+      }
+      join_columns.push_back(ref ? column_of(*ref) : std::nullopt);
+    }
+    if (auto choice = ChooseIndexForJoin(conds, table.schema(), column_of, join_columns)) {
+      auto join = std::make_shared<IndexJoinSpec>();
+      const size_t max_keys = TableScanOperator::MaxIndexJoinKeys(table);
+      join->slot = b_.JoinKeys(hint.build, max_keys);
+      join->pattern = std::move(choice->pattern);
+      join->fill = std::move(choice->fill);
+      join->types = std::move(choice->types);
+      spec.index_join = std::move(join);
+      if (std::find(after.begin(), after.end(), hint.build) == after.end()) {
+        after.push_back(hint.build);
+      }
+      label = "IndexScan " + get.table_name;
+      detail = "index_join=" + choice->name + "[" + choice->condition + "] (at most " +
+               std::to_string(max_keys) + " build keys)" + (detail.empty() ? "" : " " + detail);
+    }
+  }
   if (!get.alias.empty() && get.alias != get.table_name) label += " " + get.alias;
   Planned out{b_.Scan(table, std::move(spec)), std::move(layout)};
   for (OperatorId build : after) b_.Precede(build, out.id);

@@ -90,6 +90,18 @@ class Planner {
   // While PlanLimit plans a Sort's input: ORDER BY ... LIMIT over one table,
   // so that PlanGet may read only the first rows of an ordered index.
   std::optional<TableOrder> order_hint_;
+  // While PlanJoin plans the probe side of a hash join that drops the probe
+  // rows without a match (inner, semi, right semi, right anti): the Get that
+  // side reads (below at most a Filter and a Project), the join's probe key
+  // ids and the build, so that PlanGet may read by index per build key.
+  struct IndexJoinHint {
+    const LogicalOp* get = nullptr;
+    std::vector<uint32_t> key_ids;  // ids of the probe side's output
+    OperatorId build = 0;
+  };
+  std::optional<IndexJoinHint> index_join_hint_;
+  void HintIndexJoin(const LogicalOp& probe_side, const std::vector<uint32_t>& key_ids,
+                     OperatorId build);
   PlanBuilder b_;
   std::vector<PlanNode> nodes_;
   double memory_ = 0;

@@ -48,6 +48,18 @@ constexpr double kRightSemiMinRatio = 2.0;
 
 }  // namespace
 
+void Planner::HintIndexJoin(const LogicalOp& probe_side, const std::vector<uint32_t>& key_ids,
+                            OperatorId build) {
+  const LogicalOp* op = &probe_side;
+  for (int depth = 0; depth < 2 && (op->kind == LogicalOpKind::kFilter ||
+                                    op->kind == LogicalOpKind::kProject);
+       depth++) {
+    op = op->children.at(0).get();
+  }
+  if (op->kind != LogicalOpKind::kGet) return;
+  index_join_hint_ = IndexJoinHint{op, key_ids, build};
+}
+
 Planned Planner::PlanJoin(const LogicalOp& op) {
   const LogicalOp& lop = *op.children.at(0);  // probe / preserved side
   const LogicalOp& rop = *op.children.at(1);  // build side
@@ -169,7 +181,11 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
     filter_sources_[op.join_id] = {build, op.right_keys};
   }
 
+  if (hash_type == JoinType::kInner || hash_type == JoinType::kSemi) {
+    HintIndexJoin(lop, op.left_keys, build);
+  }
   Planned left = PlanOp(lop);
+  index_join_hint_.reset();
   std::vector<uint32_t> lk;
   for (uint32_t id : op.left_keys) lk.push_back(Position(left.layout, id));
   auto [out_cols, layout] = Pick(left.layout, needed);
@@ -207,7 +223,9 @@ Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::stri
   AddMemory(lop.estimated_rows, 33.0 + 8.0 * static_cast<double>(lk.size()) +
                                     16.0 * static_cast<double>(payload.size()));
 
+  HintIndexJoin(rop, op.right_keys, build);  // unmatched probe rows count for nothing
   Planned right = PlanOp(rop);
+  index_join_hint_.reset();
   std::vector<uint32_t> rk;
   for (uint32_t id : op.right_keys) rk.push_back(Position(right.layout, id));
   ExprPtr positional = Conjunction(residual, Concat(right.layout, payload_ids));
