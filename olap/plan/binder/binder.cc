@@ -184,7 +184,8 @@ BoundStatement Bind(const sql::Statement& statement, const Catalog& catalog,
 }
 
 std::pair<uint32_t, ExprPtr> Binder::BindSetClause(const sql::SetClause& set,
-                                                   const TableSchema& schema, const Scope& scope) {
+                                                   const TableSchema& schema, const Scope& scope,
+                                                   LogicalOpPtr* plan) {
   std::optional<ColumnId> id = schema.FindColumn(set.column);
   if (!id) {
     throw DbError(
@@ -203,6 +204,7 @@ std::pair<uint32_t, ExprPtr> Binder::BindSetClause(const sql::SetClause& set,
   } else {
     ExprContext ctx;
     ctx.scope = &scope;
+    ctx.plan = plan;
     ctx.clause = "UPDATE";
     ctx.hint = &col.type;
     e = AssignTo(BindExpr(*set.value, ctx), col, set.value->position);
@@ -634,6 +636,18 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
   return out;
 }
 
+namespace {
+
+// Whether `e` holds a subquery (an UPDATE or DELETE is then bound as a query).
+bool HasSubquery(const sql::Expr& e) {
+  if (e.subquery) return true;
+  bool found = false;
+  sql::ForEachSubExpr(e, [&](const sql::Expr& c) { found = found || HasSubquery(c); });
+  return found;
+}
+
+}  // namespace
+
 BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& table,
                                        const std::string& alias,
                                        const std::vector<sql::TableRefPtr>& others,
@@ -642,29 +656,60 @@ BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& tab
                                        const std::vector<sql::SelectItem>& returning,
                                        int position) {
   const TableSchema& schema = table.schema();
-  const std::string what =
-      kind == BoundStatementKind::kUpdate ? "UPDATE ... FROM" : "DELETE ... USING";
+  const bool update = kind == BoundStatementKind::kUpdate;
+  const std::string what = !others.empty() ? (update ? "UPDATE ... FROM" : "DELETE ... USING")
+                                           : (update ? "UPDATE" : "DELETE") +
+                                                 std::string(" with a subquery");
   // Each target row is named by its primary key in the joined query.
   if (schema.primary_key.empty())
     NotSupported(what + " on a table without a primary key", position);
-  if (!returning.empty()) NotSupported("RETURNING with " + what, returning[0].position);
   BoundStatement out;
   out.kind = kind;
   out.table_id = table.id();
   out.table_name = schema.name;
+  if (!returning.empty()) {
+    // Over the target row as written (DELETE: as it was), as for a plain
+    // UPDATE / DELETE; the FROM tables' columns are not there.
+    Scope target;
+    ScopeRelation row;
+    MakeGet(table, alias, &row, /*ids_are_positions=*/true);
+    target.relations.push_back(row);
+    try {
+      BindReturning(returning, target, &out);
+    } catch (const DbError& e) {
+      const std::string_view state = e.sqlstate();
+      if (others.empty() || (state != sqlstate::kUndefinedTable && state != sqlstate::kUndefinedColumn)) throw;
+      NotSupported("RETURNING of a column not in the target table with " + what,
+                   returning[0].position);
+    }
+  }
   Scope scope;
   ScopeRelation rel;
   LogicalOpPtr plan = MakeGet(table, alias, &rel);
   scope.relations.push_back(rel);
-  LogicalOpPtr other = BindFrom(others, &scope);
-  plan = MakeJoin(LogicalJoinKind::kCross, std::move(plan), std::move(other), {}, {}, {});
+  if (!others.empty()) {
+    LogicalOpPtr other = BindFrom(others, &scope);
+    plan = MakeJoin(LogicalJoinKind::kCross, std::move(plan), std::move(other), {}, {}, {});
+  }
   if (where) {
+    // As a SELECT's WHERE: [NOT] EXISTS / IN (subquery) conjuncts become joins.
     ExprContext ctx;
     ctx.scope = &scope;
+    ctx.plan = &plan;
     ctx.clause = "WHERE";
+    std::vector<const sql::Expr*> conjuncts;
+    const bool split = where->kind == sql::ExprKind::kAnd;
+    if (split) {
+      for (const sql::ExprPtr& c : where->children) conjuncts.push_back(c.get());
+    } else {
+      conjuncts.push_back(where);
+    }
     std::vector<ExprPtr> conditions;
-    conditions.push_back(BindCondition(*where, ctx, "WHERE"));
-    plan = MakeFilter(std::move(plan), std::move(conditions));
+    for (const sql::Expr* c : conjuncts) {
+      if (BindSubqueryConjunct(*c, ctx)) continue;
+      conditions.push_back(BindCondition(*c, ctx, split ? "AND" : "WHERE"));
+    }
+    if (!conditions.empty()) plan = MakeFilter(std::move(plan), std::move(conditions));
   }
   auto project = std::make_unique<LogicalOp>();
   project->kind = LogicalOpKind::kProject;
@@ -675,7 +720,7 @@ BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& tab
   }
   if (set != nullptr) {
     for (const sql::SetClause& clause : *set) {
-      auto [column, value] = BindSetClause(clause, schema, scope);
+      auto [column, value] = BindSetClause(clause, schema, scope, &plan);
       const uint32_t at = static_cast<uint32_t>(project->expressions.size());
       project->columns.push_back({NewId(), schema.columns[column].name, value->type});
       // The SET value is the plan row's column `at`.
@@ -691,7 +736,9 @@ BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& tab
 BoundStatement Binder::BindUpdate(const sql::UpdateStmt& s) {
   Table& table = LookupTable(s.table, s.table_position);
   const TableSchema& schema = table.schema();
-  if (!s.from.empty()) {
+  bool subquery = s.where && HasSubquery(*s.where);
+  for (const sql::SetClause& set : s.set) subquery = subquery || HasSubquery(*set.value);
+  if (!s.from.empty() || subquery) {
     return BindJoinedWrite(BoundStatementKind::kUpdate, table,
                            s.alias.empty() ? schema.name : s.alias, s.from, s.where.get(), &s.set,
                            s.returning, s.table_position);
@@ -720,7 +767,7 @@ BoundStatement Binder::BindUpdate(const sql::UpdateStmt& s) {
 
 BoundStatement Binder::BindDelete(const sql::DeleteStmt& s) {
   Table& table = LookupTable(s.table, s.table_position);
-  if (!s.using_tables.empty()) {
+  if (!s.using_tables.empty() || (s.where && HasSubquery(*s.where))) {
     return BindJoinedWrite(BoundStatementKind::kDelete, table,
                            s.alias.empty() ? table.schema().name : s.alias, s.using_tables,
                            s.where.get(), nullptr, s.returning, s.table_position);

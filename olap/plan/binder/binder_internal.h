@@ -266,10 +266,13 @@ class Binder {
   void BindReturning(const std::vector<sql::SelectItem>& items, const Scope& scope,
                      BoundStatement* out);
   // SET column = value (UPDATE, ON CONFLICT DO UPDATE): the column's position
-  // and the value over `scope`, of the column's type.
+  // and the value over `scope`, of the column's type. `plan`: the rows the
+  // value is computed over, for a subquery in it to join onto (null: none
+  // allowed).
   std::pair<uint32_t, ExprPtr> BindSetClause(const sql::SetClause& set, const TableSchema& schema,
-                                             const Scope& scope);
-  // UPDATE ... FROM / DELETE ... USING: the target joined with `others`,
+                                             const Scope& scope, LogicalOpPtr* plan = nullptr);
+  // UPDATE ... FROM / DELETE ... USING, and an UPDATE or DELETE with a
+  // subquery (`others` empty): the target joined with `others`,
   // filtered by `where`, bound as a query whose rows are the matching target
   // rows' primary keys followed by each SET value (`set` then reads them).
   BoundStatement BindJoinedWrite(BoundStatementKind kind, const Table& table,

@@ -361,10 +361,12 @@ StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStateme
   // the first match's values (PostgreSQL uses one of them).
   std::set<TupleId> done;
   uint64_t count = 0;
+  std::vector<Row> returned;  // RETURNING: each target's row as written (DELETE: as it was)
   for (const Row& match : matches) {
     Transaction::Key key(match.begin(), match.begin() + key_size);
     std::optional<TupleId> tid = txn_.Find(bound.table_name, key);
     if (!tid || done.count(*tid)) continue;
+    if (!is_update && !bound.returning.empty()) returned.push_back(*txn_.Read(bound.table_name, *tid));
     if (is_update) {
       Table::ColumnUpdates updates;
       for (const auto& [column, value] : bound.set) {
@@ -375,7 +377,9 @@ StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStateme
         for (const auto& [column, value] : updates) after[column.value()] = value;
         EnforceChecks(bound.table_name, {after});
       }
-      done.insert(txn_.Update(bound.table_name, *tid, updates));
+      const TupleId now = txn_.Update(bound.table_name, *tid, updates);
+      done.insert(now);
+      if (!bound.returning.empty()) returned.push_back(*txn_.Read(bound.table_name, now));
     } else {
       txn_.Delete(bound.table_name, *tid);
       done.insert(*tid);
@@ -384,6 +388,7 @@ StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStateme
   }
   StatementResult result;
   result.command_tag = (is_update ? "UPDATE " : "DELETE ") + std::to_string(count);
+  Returning(bound, ColumnTypes(schema), returned, &result);
   return result;
 }
 

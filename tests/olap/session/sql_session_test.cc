@@ -239,8 +239,10 @@ TEST_F(EngineSessionTest, NegativePaths) {
   EXPECT_EQ(Run("CREATE UNIQUE INDEX item_id ON item (id)").command_tag, "CREATE INDEX");
   ExpectDbError([&] { Run("UPDATE nokey SET a = 1 FROM item WHERE item.id = nokey.a"); }, "0A000",
                 "UPDATE ... FROM on a table without a primary key is not supported");
-  ExpectDbError([&] { Run("DELETE FROM item USING nokey WHERE nokey.a = item.id RETURNING id"); },
-                "0A000", "RETURNING with DELETE ... USING is not supported");
+  ExpectDbError(
+      [&] { Run("DELETE FROM item USING nokey WHERE nokey.a = item.id RETURNING nokey.a"); },
+      "0A000",
+      "RETURNING of a column not in the target table with DELETE ... USING is not supported");
   EXPECT_THAT(Items(), ElementsAre("1|apple|1.50", "2|pear|2.25", "3||"));
 }
 
