@@ -49,8 +49,8 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
 }
 
 size_t TableScanOperator::MaxIndexJoinKeys(const Table& table) {
-  return std::max<size_t>(kMinIndexJoinKeys,
-                          physical::LiveRowCount(table) / kIndexJoinKeyFraction);
+  return std::clamp<size_t>(physical::LiveRowCount(table) / kIndexJoinKeyFraction,
+                            kMinIndexJoinKeys, kMaxIndexJoinKeys);
 }
 
 std::shared_ptr<const IndexRange> TableScanOperator::ProbeRange() const {

@@ -2,6 +2,7 @@
 // there), NestedLoopJoin otherwise (planner.h lists the rules).
 #include <set>
 
+#include "olap/execution/join/join_key_collector.h"
 #include "olap/plan/planner/planner_internal.h"
 #include "storage/error.h"
 
@@ -42,6 +43,12 @@ PickedColumns Pick(const std::vector<uint32_t>& layout, const std::set<uint32_t>
 // kVectorSize-slot vectors (TPC-H Q10 at SF1: 2930 chunks of ~40 rows).
 CompactionPolicy ProbeCompaction() { return CompactionPolicy::Fixed(kVectorSize / 2); }
 
+// A build estimated to have more rows than this hands no keys to an index
+// join: collecting them would cost more than it could save (the collector
+// gives up past kRowsPerKey rows per key it may publish).
+constexpr double kMaxIndexJoinBuildRows =
+    double{JoinKeyCollector::kRowsPerKey * TableScanOperator::kMaxIndexJoinKeys};
+
 // A semi / anti join builds on its preserved side when the other side is
 // estimated this many times bigger (JoinType::kRightSemi / kRightAnti).
 constexpr double kRightSemiMinRatio = 2.0;
@@ -51,8 +58,8 @@ constexpr double kRightSemiMinRatio = 2.0;
 void Planner::HintIndexJoin(const LogicalOp& probe_side, const std::vector<uint32_t>& key_ids,
                             OperatorId build) {
   const LogicalOp* op = &probe_side;
-  for (int depth = 0; depth < 2 && (op->kind == LogicalOpKind::kFilter ||
-                                    op->kind == LogicalOpKind::kProject);
+  for (int depth = 0;
+       depth < 2 && (op->kind == LogicalOpKind::kFilter || op->kind == LogicalOpKind::kProject);
        depth++) {
     op = op->children.at(0).get();
   }
@@ -181,7 +188,8 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
     filter_sources_[op.join_id] = {build, op.right_keys};
   }
 
-  if (hash_type == JoinType::kInner || hash_type == JoinType::kSemi) {
+  if ((hash_type == JoinType::kInner || hash_type == JoinType::kSemi) && rop.estimated_rows >= 0 &&
+      rop.estimated_rows <= kMaxIndexJoinBuildRows) {
     HintIndexJoin(lop, op.left_keys, build);
   }
   Planned left = PlanOp(lop);
@@ -223,7 +231,9 @@ Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::stri
   AddMemory(lop.estimated_rows, 33.0 + 8.0 * static_cast<double>(lk.size()) +
                                     16.0 * static_cast<double>(payload.size()));
 
-  HintIndexJoin(rop, op.right_keys, build);  // unmatched probe rows count for nothing
+  if (lop.estimated_rows >= 0 && lop.estimated_rows <= kMaxIndexJoinBuildRows) {
+    HintIndexJoin(rop, op.right_keys, build);  // unmatched probe rows count for nothing
+  }
   Planned right = PlanOp(rop);
   index_join_hint_.reset();
   std::vector<uint32_t> rk;
