@@ -62,6 +62,7 @@ void EncodeValue(const Value& v, std::string* out) {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kJsonb:
       PutBytes(out, v.GetString());
       break;
     default:
@@ -250,7 +251,8 @@ bool Decoder::ReadValue(Value* v) {
     }
     case TypeId::kChar:
     case TypeId::kVarchar:
-    case TypeId::kText: {
+    case TypeId::kText:
+    case TypeId::kJsonb: {
       std::string s;
       if (!ReadBytes(&s)) return false;
       *v = Value::String(t, std::move(s));

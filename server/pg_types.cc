@@ -102,6 +102,8 @@ PgTypeInfo PgTypeOf(const Type& type) {
       return {pgoid::kTimestamp, 8, -1};
     case TypeId::kTimestampTz:
       return {pgoid::kTimestampTz, 8, -1};
+    case TypeId::kJsonb:
+      return {pgoid::kJsonb, -1, -1};
   }
   return {pgoid::kText, -1, -1};
 }
@@ -136,6 +138,8 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
       return Type::Timestamp();
     case pgoid::kTimestampTz:
       return Type::TimestampTz();
+    case pgoid::kJsonb:
+      return Type::Jsonb();
     default:
       return std::nullopt;
   }

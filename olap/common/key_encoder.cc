@@ -5,15 +5,16 @@
 #include <functional>
 
 #include "olap/common/kernel_util.h"
+#include "storage/value/jsonb.h"
 
 namespace forktail {
 
 KeyEncoder::KeyEncoder(std::vector<Type> types) : types_(std::move(types)) {
   for (const Type& t : types_) {
     offsets_.push_back(words_);
-    is_string_.push_back(t.IsString());
-    words_ += t.IsString() || t.IsWideDecimal() ? 2 : 1;
-    any_string_ |= t.IsString();
+    is_string_.push_back(t.StoredAsString());
+    words_ += t.StoredAsString() || t.IsWideDecimal() ? 2 : 1;
+    any_string_ |= t.StoredAsString();
   }
 }
 
@@ -27,6 +28,7 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
     const uint32_t off = offsets_[c];
     const uint64_t* nulls = v.nulls();
     const bool trim = types_[c].id == TypeId::kChar;
+    const bool json = types_[c].id == TypeId::kJsonb;
     DispatchPhysical(v.physical(), [&]<typename T>() {
       const T* a = v.data<T>();
       for (uint32_t k = 0; k < rows.count; ++k) {
@@ -44,7 +46,10 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
           std::string_view s = trim ? TrimTrailingBlanks(a[r]) : a[r];
           key[off] = reinterpret_cast<uint64_t>(s.data());
           key[off + 1] = s.size();
-          if (s.size() <= 8) {  // short strings (CHAR(1) flags, codes): no byte loop
+          if (json) {  // equal jsonb values may differ in text (1.0, 1.00): Equal()
+            const std::string text = jsonb::EqualityText(s);
+            h = std::hash<std::string_view>()(text);
+          } else if (s.size() <= 8) {  // short strings (CHAR(1) flags, codes): no byte loop
             uint64_t v = 0;
             memcpy(&v, s.data(), s.size());
             h = v ^ (uint64_t{s.size()} << 59);
@@ -75,7 +80,11 @@ bool KeyEncoder::Equal(const uint64_t* a, const uint64_t* b) const {
   if (a[0] != b[0]) return false;
   for (size_t c = 0; c < types_.size(); ++c) {
     uint32_t o = offsets_[c];
-    if (is_string_[c]) {
+    if (types_[c].id == TypeId::kJsonb) {
+      const std::string_view x(reinterpret_cast<const char*>(a[o]), a[o + 1]);
+      const std::string_view y(reinterpret_cast<const char*>(b[o]), b[o + 1]);
+      if (x != y && jsonb::Compare(x, y) != 0) return false;
+    } else if (is_string_[c]) {
       if (a[o + 1] != b[o + 1]) return false;
       if (a[o + 1] != 0 && memcmp(reinterpret_cast<const char*>(a[o]),
                                   reinterpret_cast<const char*>(b[o]), a[o + 1]) != 0) {

@@ -22,6 +22,7 @@ PhysicalType PhysicalTypeOf(const Type& type) {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kJsonb:
       return PhysicalType::kString;
   }
   abort();

@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "olap/common/data_chunk.h"
 #include "olap/common/kernel_util.h"
 #include "olap/expression/kernels.h"
 #include "storage/value/datetime.h"
@@ -271,10 +272,32 @@ void TimestampTzCast(const Vector& in, Rows rows, Vector* out, const datetime::T
 
 }  // namespace
 
+// Casts to or from jsonb (only strings and jsonb itself go to jsonb; jsonb
+// goes to strings, numbers and booleans): row by row through Value, whose
+// CastTo parses and prints it (storage/value/jsonb.h).
+void JsonbCast(const Vector& in, Rows rows, Vector* out) {
+  const Type& from = in.type();
+  const Type& to = out->type();
+  if (!from.StoredAsString()) {
+    throw DbError("42846",
+                  fmt::format("cannot cast type {} to {}", from.ToString(), to.ToString()));
+  }
+  const uint64_t* nulls = out->nulls();
+  const auto* a = in.data<std::string_view>();
+  ForEachRow(rows, [&](uint32_t i) {
+    if (NullAt(nulls, i)) return;
+    SetVectorValue(*out, i, Value::String(from, std::string(a[i])).CastTo(to));
+  });
+}
+
 void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZone* zone) {
   UnionNulls(in, nullptr, rows, out);
   const Type& from = in.type();
   const Type& to = out->type();
+  if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb) {
+    JsonbCast(in, rows, out);
+    return;
+  }
   if (from.id == TypeId::kTimestampTz || to.id == TypeId::kTimestampTz) {
     TimestampTzCast(in, rows, out, zone != nullptr ? *zone : *datetime::TimeZone::Utc());
     return;

@@ -4,6 +4,7 @@
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/kernels.h"
+#include "storage/value/jsonb.h"
 
 namespace forktail {
 namespace {
@@ -59,10 +60,38 @@ T ConstantAs(const Value& c) {
   }
 }
 
+bool Holds(CompareOp op, int c) {
+  switch (op) {
+    case CompareOp::kEq:
+      return c == 0;
+    case CompareOp::kNe:
+      return c != 0;
+    case CompareOp::kLt:
+      return c < 0;
+    case CompareOp::kLe:
+      return c <= 0;
+    case CompareOp::kGt:
+      return c > 0;
+    case CompareOp::kGe:
+      return c >= 0;
+  }
+  abort();
+}
+
 }  // namespace
 
 void CompareKernel(CompareOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
   UnionNulls(l, &r, rows, out);
+  if (l.type().id == TypeId::kJsonb) {  // jsonb's own order (jsonb.h), not its text's
+    const auto* a = l.data<std::string_view>();
+    const auto* b = r.data<std::string_view>();
+    uint8_t* o = out->mutable_data<uint8_t>();
+    const uint64_t* nulls = out->nulls();
+    ForEachRow(rows, [&](uint32_t i) {
+      if (!NullAt(nulls, i)) o[i] = Holds(op, jsonb::Compare(a[i], b[i]));
+    });
+    return;
+  }
   bool trim = l.type().id == TypeId::kChar || r.type().id == TypeId::kChar;
   uint8_t* o = out->mutable_data<uint8_t>();
   DispatchPhysical(l.physical(), [&]<typename T>() {
@@ -87,6 +116,14 @@ uint32_t CompareConstantSelect(CompareOp op, const Vector& l, const Value& c, Ro
   if (c.is_null()) return 0;
   bool trim = l.type().id == TypeId::kChar;
   const uint64_t* nulls = l.nulls();
+  if (l.type().id == TypeId::kJsonb) {
+    const auto* a = l.data<std::string_view>();
+    uint32_t k = 0;
+    ForEachRow(rows, [&](uint32_t i) {
+      if (!NullAt(nulls, i) && Holds(op, jsonb::Compare(a[i], c.GetString()))) out_sel[k++] = i;
+    });
+    return k;
+  }
   return DispatchPhysical(l.physical(), [&]<typename T>() -> uint32_t {
     const T* a = l.data<T>();
     T v = ConstantAs<T>(c);

@@ -87,6 +87,7 @@ FunctionRegistry& FunctionRegistry::Global() {
     RegisterStringFunctions(*r);
     RegisterDatetimeFunctions(*r);
     RegisterRegexFunctions(*r);
+    RegisterJsonbFunctions(*r);
     return r;
   }();
   return *registry;

@@ -205,5 +205,6 @@ void RegisterMathFunctions(FunctionRegistry& r);
 void RegisterStringFunctions(FunctionRegistry& r);
 void RegisterDatetimeFunctions(FunctionRegistry& r);
 void RegisterRegexFunctions(FunctionRegistry& r);
+void RegisterJsonbFunctions(FunctionRegistry& r);  // functions_jsonb.cc
 
 }  // namespace forktail

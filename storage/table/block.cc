@@ -122,7 +122,7 @@ void Block::TruncateLastSlot() {
   // when the append being undone was the last heap allocation).
   for (size_t i = layout_->column_count(); i-- > 0;) {
     const ColumnLayout& c = layout_->columns()[i];
-    if (!c.type.IsString()) continue;
+    if (!c.type.StoredAsString()) continue;
     StringRef& ref = Refs(ColumnId(static_cast<uint16_t>(i)))[s];
     if (ref.length > 0 && ref.offset + ref.length == layout_->heap_offset() + h.heap_used) {
       h.heap_used -= ref.length;
@@ -149,7 +149,7 @@ void Block::SetCell(ColumnId c, SlotNo s, const Value& v) {
   const ColumnLayout& col = layout_->column(c);
   SetBit(MutableBitmap(col.null_offset), s.value(), v.is_null());
   uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  if (col.type.IsString()) {
+  if (col.type.StoredAsString()) {
     StringRef ref{0, 0};
     if (!v.is_null() && !v.GetString().empty()) {
       std::string_view str = v.GetString();
@@ -218,7 +218,8 @@ Value Block::GetCell(ColumnId c, SlotNo s) const {
     }
     case TypeId::kChar:
     case TypeId::kVarchar:
-    case TypeId::kText: {
+    case TypeId::kText:
+    case TypeId::kJsonb: {
       StringRef ref;
       std::memcpy(&ref, cell, sizeof(ref));
       return Value::String(
@@ -265,7 +266,7 @@ bool Block::CellEquals(ColumnId c, SlotNo s, const Value& v) const {
   if (IsNull(c, s) || v.is_null()) return IsNull(c, s) == v.is_null();
   const ColumnLayout& col = layout_->column(c);
   const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  if (col.type.IsString()) {
+  if (col.type.StoredAsString()) {
     StringRef ref;
     std::memcpy(&ref, cell, sizeof(ref));
     return std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length) ==
@@ -279,7 +280,7 @@ uint64_t Block::HashCellAt(ColumnId c, SlotNo s) const {
   const ColumnLayout& col = layout_->column(c);
   if (IsNull(c, s)) return HashCell(Value::Null(col.type));
   const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  if (col.type.IsString()) {
+  if (col.type.StoredAsString()) {
     StringRef ref;
     std::memcpy(&ref, cell, sizeof(ref));
     return HashBytes({reinterpret_cast<const char*>(data_ + ref.offset), ref.length});
@@ -297,7 +298,7 @@ uint32_t Block::HeapFreeAfterCompaction(SlotNo skip_slot,
   uint64_t live = 0;
   for (size_t ci = 0; ci < layout_->column_count(); ci++) {
     ColumnId c(static_cast<uint16_t>(ci));
-    if (!layout_->column(c).type.IsString()) continue;
+    if (!layout_->column(c).type.StoredAsString()) continue;
     auto* refs = reinterpret_cast<const StringRef*>(data_ + layout_->column(c).stripe_offset);
     for (uint32_t r = 0; r < row_count(); r++) {
       if (r == skip_slot.value() && skip_columns[ci]) continue;
@@ -313,7 +314,7 @@ void Block::CompactHeap(SlotNo skip_slot, const std::vector<bool>& skip_columns)
   packed.reserve(header().heap_used);
   for (size_t ci = 0; ci < layout_->column_count(); ci++) {
     ColumnId c(static_cast<uint16_t>(ci));
-    if (!layout_->column(c).type.IsString()) continue;
+    if (!layout_->column(c).type.StoredAsString()) continue;
     StringRef* refs = Refs(c);
     for (uint32_t r = 0; r < row_count(); r++) {
       if (r == skip_slot.value() && skip_columns[ci]) refs[r] = {0, 0};

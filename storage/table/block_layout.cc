@@ -13,7 +13,7 @@ uint64_t AlignUp(uint64_t x) {
 }
 
 uint32_t HeapReserve(const Type& type) {
-  if (!type.IsString()) return 0;
+  if (!type.StoredAsString()) return 0;
   if (type.length == 0) return kUnboundedStringReserve;
   return std::min(type.length, kMaxStringReserve);
 }
@@ -43,7 +43,7 @@ std::shared_ptr<BlockLayout> BlockLayout::FromSchema(const TableSchema& schema) 
   for (const ColumnDef& def : schema.columns) {
     ColumnLayout c{def.type, def.type.StripeWidth(), 0, 0, HeapReserve(def.type)};
     layout->heap_reserve_per_row_ += c.heap_reserve;
-    layout->has_strings_ |= def.type.IsString();
+    layout->has_strings_ |= def.type.StoredAsString();
     layout->columns_.push_back(c);
   }
   return layout;

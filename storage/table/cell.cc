@@ -22,7 +22,7 @@ uint64_t HashBytes(std::string_view s) { return XXH3_64bits(s.data(), s.size());
 
 uint64_t HashCell(const Value& v) {
   if (v.is_null()) return 0x5bd1e9955bd1e995ull;
-  if (v.type().IsString()) return HashBytes(v.GetString());
+  if (v.type().StoredAsString()) return HashBytes(v.GetString());
   if (v.type().id == TypeId::kDouble) return HashDouble(v.GetDouble());
   if (v.type().IsWideDecimal()) {
     __int128 w = v.GetWide();
@@ -54,7 +54,7 @@ Value IntValue(const Type& type, int64_t i) {
 
 int CompareCell(const Value& a, const Value& b) {
   if (a.is_null() || b.is_null()) return a.is_null() == b.is_null() ? 0 : (a.is_null() ? 1 : -1);
-  if (a.type().IsString()) {
+  if (a.type().StoredAsString()) {
     int c = a.GetString().compare(b.GetString());
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }

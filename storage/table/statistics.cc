@@ -98,7 +98,7 @@ void StatisticsScan::AddBlock(const BlockReadView& v) {
         col.nulls++;
         continue;
       }
-      if (cl.type.IsString()) {
+      if (cl.type.StoredAsString()) {
         std::string_view s = v.string(c, r);
         col.distinct.Add(HashBytes(s));
         if (!col.any || s < col.smin) col.smin = s;
@@ -130,7 +130,7 @@ void StatisticsScan::Finish(TableStatistics* out) {
     s.min.reset();
     s.max.reset();
     if (!col.any) continue;
-    if (type.IsString()) {
+    if (type.StoredAsString()) {
       s.min = Value::String(type, std::move(col.smin));
       s.max = Value::String(type, std::move(col.smax));
     } else if (type.id == TypeId::kDouble) {

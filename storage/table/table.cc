@@ -151,7 +151,8 @@ void Table::ThrowDuplicateKey(const std::vector<Value>& key) const {
 uint32_t Table::StringBytes(const Row& row) const {
   uint64_t bytes = 0;
   for (size_t i = 0; i < row.size(); i++) {
-    if (schema_.columns[i].type.IsString() && !row[i].is_null()) bytes += row[i].GetString().size();
+    if (schema_.columns[i].type.StoredAsString() && !row[i].is_null())
+      bytes += row[i].GetString().size();
   }
   return static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
 }
@@ -183,7 +184,7 @@ std::shared_ptr<const BlockLayout> Table::LayoutForNewBlock(uint32_t first_row_s
   if (rows == 0) return layout_;
   for (size_t ci = 0; ci < schema_.column_count(); ci++) {
     ColumnId c(static_cast<uint16_t>(ci));
-    if (!schema_.column(c).type.IsString()) continue;
+    if (!schema_.column(c).type.StoredAsString()) continue;
     const StringRef* refs = view.stripe<StringRef>(c);
     for (uint32_t r = 0; r < view.row_count(); r++) {
       if (!TestBit(deleted, r)) bytes += refs[r].length;

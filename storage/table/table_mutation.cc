@@ -56,7 +56,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     key_touched |= schema_.IsKeyColumn(c);
   }
   for (size_t i = 0; i < touched.size(); i++) {
-    if (touched[i] && schema_.columns[i].type.IsString() && !new_row[i].is_null()) {
+    if (touched[i] && schema_.columns[i].type.StoredAsString() && !new_row[i].is_null()) {
       new_string_bytes += new_row[i].GetString().size();
     }
   }

@@ -131,6 +131,14 @@ Value ReadValue(BinaryReader& r, const Type& type) {
       CheckUtf8(text);
       return Value::Text(std::string(text)).CastTo(type);
     }
+    case TypeId::kJsonb: {  // PostgreSQL's jsonb_recv: a version byte (1), then the text
+      if (r.Unsigned(1) != 1) {
+        throw DbError("22P03", "unsupported jsonb version number");
+      }
+      std::string_view text = r.Rest();
+      CheckUtf8(text);
+      return Value::Parse(type, text);
+    }
     case TypeId::kDate: {
       // Forktail's dates are years 1..9999 (as the text input checks):
       // every date computation (date + interval, casts) relies on it.
@@ -180,6 +188,10 @@ std::string PgBinarySend(const Value& value) {
     case TypeId::kVarchar:
     case TypeId::kText:
       out = value.GetString();
+      break;
+    case TypeId::kJsonb:
+      out.push_back(1);  // jsonb_send's version
+      out += value.GetString();
       break;
     case TypeId::kDate:
       PutBigEndian(&out, static_cast<uint32_t>(static_cast<int32_t>(value.GetInt() - kPgEpochDays)),

@@ -40,6 +40,7 @@ uint32_t Type::StripeWidth() const {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kJsonb:
       return 8;  // StringRef
   }
   return 8;
@@ -71,6 +72,8 @@ std::string Type::ToString() const {
       return "timestamp without time zone";
     case TypeId::kTimestampTz:
       return "timestamp with time zone";
+    case TypeId::kJsonb:
+      return "jsonb";
   }
   return "unknown";
 }

@@ -38,11 +38,12 @@ enum class TypeId : uint8_t {
   kTimestamp,
   // Values are persisted (catalog images, log records): append new types.
   kTimestampTz,
+  kJsonb,  // canonical jsonb text (storage/value/jsonb.h), stored as a string
 };
 
 // A persisted type id (catalog image, log record, snapshot rows) is valid.
 inline constexpr bool IsKnownTypeId(uint8_t id) {
-  return id <= static_cast<uint8_t>(TypeId::kTimestampTz);
+  return id <= static_cast<uint8_t>(TypeId::kJsonb);
 }
 
 inline constexpr int kMaxDecimalPrecision = 38;
@@ -71,10 +72,15 @@ struct Type {
   static Type Date() { return {TypeId::kDate}; }
   static Type Timestamp() { return {TypeId::kTimestamp}; }
   static Type TimestampTz() { return {TypeId::kTimestampTz}; }
+  static Type Jsonb() { return {TypeId::kJsonb}; }
 
   bool IsString() const {
     return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
   }
+  // Held as bytes (a StringRef in stripes, GetString() in a Value): the
+  // string types, and jsonb, which is none of them to SQL (no implicit casts
+  // to or from text, no string functions).
+  bool StoredAsString() const { return IsString() || id == TypeId::kJsonb; }
   bool IsInteger() const {
     return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;
   }

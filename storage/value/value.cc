@@ -16,6 +16,7 @@
 #include "storage/error.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
+#include "storage/value/jsonb.h"
 #include "storage/value/timezone.h"
 
 namespace forktail {
@@ -196,7 +197,7 @@ enum class Family { kBoolean, kNumeric, kString, kDateTime };
 Family FamilyOf(const Type& t) {
   if (t.id == TypeId::kBoolean) return Family::kBoolean;
   if (t.IsNumeric()) return Family::kNumeric;
-  if (t.IsString()) return Family::kString;
+  if (t.StoredAsString()) return Family::kString;
   return Family::kDateTime;
 }
 
@@ -310,6 +311,8 @@ Value Value::Parse(const Type& type, std::string_view text) {
       return Timestamp(datetime::ParseTimestamp(text));
     case TypeId::kTimestampTz:
       return TimestampTz(datetime::ParseTimestampTz(text, datetime::CurrentTimeZone()));
+    case TypeId::kJsonb:
+      return String(type, jsonb::Canonicalize(text));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -330,6 +333,7 @@ std::string Value::ToString() const {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kJsonb:
       return s_;
     case TypeId::kDate:
       return datetime::FormatDate(static_cast<int32_t>(i_));
@@ -350,6 +354,23 @@ std::string Value::ToString() const {
 Value Value::CastTo(const Type& target) const {
   if (null_) return Null(target);
   Family src = FamilyOf(type_), dst = FamilyOf(target);
+  // jsonb: from and to text by its input and output functions; to a number
+  // or a boolean when it is one (PostgreSQL 11+); nothing else.
+  if (target.id == TypeId::kJsonb) {
+    if (type_.id == TypeId::kJsonb) return *this;
+    if (src != Family::kString) ThrowCannotCast(type_, target);
+  }
+  if (type_.id == TypeId::kJsonb && dst != Family::kString) {
+    const jsonb::Json j = jsonb::Parse(s_);
+    if (j.kind == jsonb::Json::Kind::kNumber && target.IsNumeric()) return Parse(target, j.number);
+    if (j.kind == jsonb::Json::Kind::kBool && target.id == TypeId::kBoolean) {
+      return Boolean(j.boolean);
+    }
+    if (!target.IsNumeric() && target.id != TypeId::kBoolean) ThrowCannotCast(type_, target);
+    throw DbError(
+        sqlstate::kInvalidParameterValue,
+        fmt::format("cannot cast jsonb {} to type {}", jsonb::TypeOf(s_), target.ToString()));
+  }
   if (dst == Family::kString) {
     std::string text;
     if (src == Family::kString) {
@@ -437,6 +458,9 @@ Value Value::CastTo(const Type& target) const {
 
 int Value::Compare(const Value& other) const {
   if (null_ || other.null_) return Cmp<int>(null_, other.null_);
+  if (type_.id == TypeId::kJsonb && other.type_.id == TypeId::kJsonb) {
+    return jsonb::Compare(s_, other.s_);
+  }
   Family fa = FamilyOf(type_), fb = FamilyOf(other.type_);
   if (fa != fb) {
     throw DbError(sqlstate::kDatatypeMismatch,
@@ -505,6 +529,7 @@ uint64_t Value::Hash() const {
     }
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kJsonb:
       return HashBytes(s_.data(), s_.size(), 0x737472);
     case TypeId::kDate:
       return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));

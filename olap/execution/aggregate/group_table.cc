@@ -37,13 +37,13 @@ uint32_t StateWords(const AggregateSpec& a) {
       return IsIntSum(a) ? 3 : 2;
     case AggKind::kMin:
     case AggKind::kMax:  // [value][has] / [lo][hi][has] / [ptr][len][has]
-      return a.input_type.IsString() || a.input_type.IsWideDecimal() ? 3 : 2;
+      return a.input_type.StoredAsString() || a.input_type.IsWideDecimal() ? 3 : 2;
   }
   abort();
 }
 
 // Distinct sets of wide DECIMALs keep the 16 bytes of each value as a string.
-bool DistinctAsBytes(const Type& t) { return t.IsString() || t.IsWideDecimal(); }
+bool DistinctAsBytes(const Type& t) { return t.StoredAsString() || t.IsWideDecimal(); }
 
 std::string WideBytes(__int128 v) { return std::string(reinterpret_cast<const char*>(&v), 16); }
 __int128 FromWideBytes(const std::string& b) {
@@ -596,7 +596,7 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
           }
           case AggKind::kMin:
           case AggKind::kMax: {
-            bool three_words = spec.input_type.IsString() || spec.input_type.IsWideDecimal();
+            bool three_words = spec.input_type.StoredAsString() || spec.input_type.IsWideDecimal();
             if ((three_words ? s[2] : s[1]) == 0) {
               v.SetNull(i, true);
               break;

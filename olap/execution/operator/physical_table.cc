@@ -42,7 +42,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       const ColumnId id(static_cast<uint16_t>(c));
       const ColumnLayout& col = layout.column(id);
       Vector v;
-      if (col.type.IsString()) {
+      if (col.type.StoredAsString()) {
         v.WrapStringRefs(col.type, view.stripe<StringRef>(id), reinterpret_cast<const char*>(base),
                          view.null_bitmap(id), first, count);
       } else {

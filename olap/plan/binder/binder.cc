@@ -115,8 +115,9 @@ Type TypeFromName(const sql::TypeName& t) {
   if (n == "date") return mods(0), Type::Date();
   if (n == "timestamp" || n == "timestamp without time zone") return Type::Timestamp();
   if (n == "timestamptz" || n == "timestamp with time zone") return Type::TimestampTz();
+  if (n == "jsonb") return mods(0), Type::Jsonb();
   if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "time" || n == "timetz" ||
-      n == "interval" || n == "bytea" || n == "json" || n == "jsonb" || n == "uuid") {
+      n == "interval" || n == "bytea" || n == "json" || n == "uuid") {
     NotSupported("type " + n, t.position);
   }
   throw DbError(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist", t.position);
@@ -657,9 +658,9 @@ BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& tab
                                        int position) {
   const TableSchema& schema = table.schema();
   const bool update = kind == BoundStatementKind::kUpdate;
-  const std::string what = !others.empty() ? (update ? "UPDATE ... FROM" : "DELETE ... USING")
-                                           : (update ? "UPDATE" : "DELETE") +
-                                                 std::string(" with a subquery");
+  const std::string what = !others.empty()
+                               ? (update ? "UPDATE ... FROM" : "DELETE ... USING")
+                               : (update ? "UPDATE" : "DELETE") + std::string(" with a subquery");
   // Each target row is named by its primary key in the joined query.
   if (schema.primary_key.empty())
     NotSupported(what + " on a table without a primary key", position);
@@ -678,7 +679,9 @@ BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& tab
       BindReturning(returning, target, &out);
     } catch (const DbError& e) {
       const std::string_view state = e.sqlstate();
-      if (others.empty() || (state != sqlstate::kUndefinedTable && state != sqlstate::kUndefinedColumn)) throw;
+      if (others.empty() ||
+          (state != sqlstate::kUndefinedTable && state != sqlstate::kUndefinedColumn))
+        throw;
       NotSupported("RETURNING of a column not in the target table with " + what,
                    returning[0].position);
     }

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "olap/expression/array_text.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/catalog/system_catalog.h"
 
@@ -63,10 +64,10 @@ bool BindSerialSequenceFunction(Binder& binder, const sql::Expr& call, ExprConte
 LogicalOpPtr BindSequenceRelation(Binder& binder, const Sequence& sequence,
                                   const std::string& alias, ScopeRelation* rel);
 
-// Arrays (binder_catalog_array.cc): PostgreSQL's text form, elements
-// NULL or text ("{a,\"b c\",NULL}"; int2vector's "1 2" is read too).
-std::vector<std::optional<std::string>> ParseArrayText(std::string_view s);
-std::string FormatArrayText(const std::vector<std::optional<std::string>>& elements);
+// The array argument of a function or operator: an array-typed expression,
+// or an unknown literal taken as an array of `element`.
+ExprPtr BindArrayArgument(Binder& binder, const sql::Expr& e, ExprContext& ctx,
+                          const Type& element);
 // ARRAY[...], a[i], x = ANY (array), x <> ALL (array).
 bool IsArrayExpr(const sql::Expr& e);
 ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx);

@@ -34,6 +34,8 @@ char Family(const Type& t) {
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
       return 'd';
+    case TypeId::kJsonb:
+      return 'j';
   }
   return '?';
 }

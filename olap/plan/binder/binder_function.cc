@@ -97,7 +97,9 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
       kind = name == "sum" ? AggKind::kSum : AggKind::kAvg;
     }
   } else {
-    if (input->type.id == TypeId::kBoolean) NoSuchFunction(*this, e, ctx);
+    if (input->type.id == TypeId::kBoolean || input->type.id == TypeId::kJsonb) {
+      NoSuchFunction(*this, e, ctx);
+    }
     kind = name == "min" ? AggKind::kMin : AggKind::kMax;
   }
   // ORDER BY does not change COUNT/SUM/AVG/MIN/MAX: its keys are only checked.
@@ -161,6 +163,7 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
   if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h
   if (ExprPtr r; BindSequenceFunction(*this, e, ctx, &r)) return r;
   if (ExprPtr r; BindSerialSequenceFunction(*this, e, ctx, &r)) return r;
+  if (ExprPtr r; BindJsonbConstructor(e, ctx, &r)) return r;  // binder_jsonb.cc
   if (e.star || e.distinct) NoSuchFunction(*this, e, ctx);
   std::vector<const sql::Expr*> args;
   for (const sql::ExprPtr& a : e.children) args.push_back(a.get());

@@ -173,6 +173,12 @@ class Binder {
   // now() etc.: one timestamp per statement (taken on first use).
   FunctionBindContext FunctionContext();
   ExprPtr BindBinary(const sql::Expr& e, ExprContext& ctx);
+  // binder_jsonb.cc: jsonb's operators (null if `e` is not one of them),
+  // || and - once an operand is known to be jsonb (null: not jsonb ||), and
+  // jsonb_build_object / jsonb_build_array (false if `call` is not one).
+  ExprPtr BindJsonbOperator(const sql::Expr& e, ExprContext& ctx);
+  ExprPtr BindJsonbConcatOrDelete(const sql::Expr& e, ExprPtr left, ExprPtr right);
+  bool BindJsonbConstructor(const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
   ExprPtr BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
   // x ILIKE p as lower(x) LIKE lower(p) (ASCII case folding).
   ExprPtr FoldCaseForILike(ExprPtr x, std::string* pattern);

@@ -167,6 +167,10 @@ std::pair<ExprPtr, ExprPtr> BindTextOperands(Binder& b, const sql::Expr& l, cons
 // TEXT; NULL if either is NULL.
 ExprPtr BindConcatOperator(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   auto [left, right] = BindTextOperands(b, *e.children[0], *e.children[1], ctx);
+  if (left->type.id == TypeId::kJsonb || right->type.id == TypeId::kJsonb) {
+    ExprPtr l = CloneExpr(*left), r = CloneExpr(*right);
+    if (ExprPtr j = b.BindJsonbConcatOrDelete(e, std::move(l), std::move(r))) return j;
+  }
   if (!left->type.IsString() && !right->type.IsString()) {
     NoTextOperator(b, e, left->type, right->type);
   }
@@ -447,6 +451,7 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
     throw DbError("3F000", "schema \"" + e.op_schema + "\" does not exist", e.position);
   }
   if (CompareOpOf(e.op, &cmp)) return BindComparison(cmp, l, r, ctx, e.position);
+  if (ExprPtr j = BindJsonbOperator(e, ctx)) return j;  // binder_jsonb.cc
   if (e.op == "||") return BindConcatOperator(*this, e, ctx);
   if (const char* fn = RegexFunction(e.op)) return BindRegexOperator(*this, e, fn, ctx);
   ArithOp op;
@@ -484,7 +489,23 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
       RethrowAt(err, e.position);
     }
   }
-  auto [left, right] = BindPair(l, r, ctx);
+  ExprPtr left, right;
+  if (op == ArithOp::kSub && !IsUnknownTyped(l)) {
+    // BindPair's order, with a look at the left side first: jsonb - 'key'
+    // must not bind 'key' as jsonb.
+    ExprContext lc = WithHint(ctx, nullptr);
+    left = BindExpr(l, lc);
+    if (left->type.id == TypeId::kJsonb) {
+      Type text = Type::Text();
+      ExprContext rc = WithHint(ctx, IsUnknownTyped(r) ? &text : nullptr);
+      return BindJsonbConcatOrDelete(e, std::move(left), BindExpr(r, rc));
+    }
+    Type left_type = left->type;
+    ExprContext rc = WithHint(ctx, &left_type);
+    right = BindExpr(r, rc);
+  } else {
+    std::tie(left, right) = BindPair(l, r, ctx);
+  }
   Type lt = left->type, rt = right->type;
   if (lt.IsDateTime() || rt.IsDateTime()) {
     return BindDateArith(e, op, std::move(left), std::move(right));

@@ -280,6 +280,8 @@ std::vector<PgCatalogType> MakeTypes() {
       {1184, "timestamptz", "timestamp with time zone", 8, 'D', 0, 1185, false},
       {1185, "_timestamptz", "timestamp with time zone[]", -1, 'A', 1184, 0, false},
       {1700, "numeric", "numeric", -1, 'N', 0, 1231, false},
+      {3802, "jsonb", "jsonb", -1, 'U', 0, 3807, false},
+      {3807, "_jsonb", "jsonb[]", -1, 'A', 3802, 0, false},
       {1231, "_numeric", "numeric[]", -1, 'A', 1700, 0, false},
       {2205, "regclass", "regclass", 4, 'N', 0, 2210, false},
       {2206, "regtype", "regtype", 4, 'N', 0, 2211, false},
@@ -370,6 +372,8 @@ int32_t PgTypeOid(const Type& type) {
       return 1114;
     case TypeId::kTimestampTz:
       return 1184;
+    case TypeId::kJsonb:
+      return 3802;
   }
   return 0;
 }

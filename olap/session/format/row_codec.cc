@@ -95,6 +95,7 @@ void EncodeValue(const Type& type, const Value& value, std::string* out) {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kJsonb:
       PutVarint(out, v->GetString().size());
       out->append(v->GetString());
       return;
@@ -147,7 +148,8 @@ Value DecodeValue(const Type& type, Reader& r) {
     }
     case TypeId::kChar:
     case TypeId::kVarchar:
-    case TypeId::kText: {
+    case TypeId::kText:
+    case TypeId::kJsonb: {
       uint64_t n = r.Varint();
       return Value::String(type, std::string(r.Bytes(n)));
     }

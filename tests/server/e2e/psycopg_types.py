@@ -170,3 +170,42 @@ def test_time_zone_at_startup():
     with pytest.raises(psycopg.OperationalError,
                        match='invalid value for parameter "TimeZone": "Foo/Bar"'):
         connect(options="-c TimeZone=Foo/Bar")
+
+
+# ---- jsonb -------------------------------------------------------------------
+
+DOCS = [
+    (1, {"name": "pear", "tags": ["fruit", "green"], "price": 2.5, "stock": None}),
+    (2, [1, "two", True, {"deep": {"er": [3]}}]),
+    (3, "just a string with \"quotes\" and \u00e9"),
+    (4, None),
+]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_jsonb_round_trip_parameters_and_operators(conn, binary):
+    from psycopg.types.json import Jsonb
+    conn.execute("DROP TABLE IF EXISTS py_jsonb")
+    conn.execute("CREATE TABLE py_jsonb (id integer PRIMARY KEY, doc jsonb)")
+    with conn.cursor(binary=binary) as cur:
+        cur.executemany("INSERT INTO py_jsonb VALUES (%s, %s)",
+                        [(i, None if d is None else Jsonb(d)) for i, d in DOCS])
+        cur.execute("SELECT id, doc FROM py_jsonb ORDER BY id")
+        assert cur.fetchall() == DOCS
+        # Operators with parameters: containment, field and path access.
+        cur.execute("SELECT id FROM py_jsonb WHERE doc @> %s ORDER BY id", (Jsonb({"tags": ["green"]}),))
+        assert cur.fetchall() == [(1,)]
+        cur.execute("SELECT doc->>%s, doc #> %s FROM py_jsonb WHERE id = %s",
+                    ("name", ["tags", "1"], 1))
+        assert cur.fetchall() == [("pear", "green")]
+        cur.execute("SELECT doc -> 3 -> 'deep' FROM py_jsonb WHERE id = %s", (2,))
+        assert cur.fetchall() == [({"er": [3]},)]
+        cur.execute("UPDATE py_jsonb SET doc = jsonb_set(doc, '{price}', %s) WHERE id = 1 "
+                    "RETURNING doc->'price'", (Jsonb(3),))
+        assert cur.fetchall() == [(3,)]
+        cur.execute("SELECT jsonb_build_object('id', id, 'kind', jsonb_typeof(doc)) "
+                    "FROM py_jsonb WHERE doc IS NOT NULL ORDER BY id")
+        assert [r[0] for r in cur.fetchall()] == [
+            {"id": 1, "kind": "object"}, {"id": 2, "kind": "array"}, {"id": 3, "kind": "string"}]
+    with pytest.raises(psycopg.errors.InvalidTextRepresentation):
+        conn.execute("SELECT %s::jsonb", ("{not json",))
