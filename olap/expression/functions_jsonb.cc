@@ -336,6 +336,22 @@ void RegisterConstructors(FunctionRegistry& r) {
                               /*strict=*/false);
   };
   r.Register("jsonb_build_array", std::move(array));
+  // jsonb_object_agg's key: `"key": ` (the binder's rewrite; a NULL key is
+  // PostgreSQL's error, not a skipped row).
+  FunctionOverload key;
+  key.params = {kT};
+  key.bind = [](const FunctionBindContext&, std::vector<ExprPtr>&) {
+    return MakeScalarFunction("jsonb_object_agg key", Type::Text(),
+                              Strings([](const ScalarArgs& a, uint32_t i) -> MaybeText {
+                                if (a[0]->IsNull(i)) {
+                                  throw DbError(sqlstate::kNullValueNotAllowed,
+                                                "field name must not be null");
+                                }
+                                return jsonb::Quote(Str(a, 0, i)) + ": ";
+                              }),
+                              /*strict=*/false);
+  };
+  r.Register("jsonb_object_agg key", std::move(key));
 }
 
 }  // namespace

@@ -359,6 +359,7 @@ Value Value::CastTo(const Type& target) const {
   if (target.id == TypeId::kJsonb) {
     if (type_.id == TypeId::kJsonb) return *this;
     if (src != Family::kString) ThrowCannotCast(type_, target);
+    return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
   }
   if (type_.id == TypeId::kJsonb && dst != Family::kString) {
     const jsonb::Json j = jsonb::Parse(s_);

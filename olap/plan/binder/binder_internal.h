@@ -179,6 +179,9 @@ class Binder {
   ExprPtr BindJsonbOperator(const sql::Expr& e, ExprContext& ctx);
   ExprPtr BindJsonbConcatOrDelete(const sql::Expr& e, ExprPtr left, ExprPtr right);
   bool BindJsonbConstructor(const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
+  // jsonb_agg(x) / jsonb_object_agg(k, v): string_agg of each row's jsonb
+  // text, made one jsonb value (binder_jsonb.cc).
+  ExprPtr BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx);
   ExprPtr BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
   // x ILIKE p as lower(x) LIKE lower(p) (ASCII case folding).
   ExprPtr FoldCaseForILike(ExprPtr x, std::string* pattern);

@@ -12,6 +12,9 @@
 //   jsonb_build_object(k, v, ...), jsonb_build_array(v, ...): any argument
 //                              types, each made jsonb by to_jsonb (keys by
 //                              their text)
+//   jsonb_agg(x), jsonb_object_agg(k, v): the group table's string_agg of
+//                              each row's jsonb text (a NULL value is JSON
+//                              null, a NULL key 22004), then one jsonb value
 //
 // An unknown-typed operand (a literal, an untyped parameter) takes the type
 // the operator wants, as in PostgreSQL: jsonb for the other side of @>, ||;
@@ -160,6 +163,71 @@ bool Binder::BindJsonbConstructor(const sql::Expr& call, ExprContext& ctx, ExprP
     RethrowAt(err, call.position);
   }
   return true;
+}
+
+ExprPtr Binder::BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx) {
+  const std::string& name = call.names.back();
+  const bool object = name == "jsonb_object_agg";
+  if (call.star || call.children.size() != (object ? 2u : 1u)) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "function " + name + " with " + std::to_string(call.children.size()) +
+                      " arguments does not exist",
+                  call.position);
+  }
+  if (call.distinct) NotSupported(name + "(DISTINCT ...)", call.position);
+  if (call.filter) NotSupported(name + "(...) FILTER", call.position);
+  if (!call.agg_order.empty()) NotSupported(name + "(... ORDER BY ...)", call.position);
+  AggState& st = *ctx.aggs;
+  ExprContext c = WithoutHint(ctx);
+  c.plan = nullptr;  // no subqueries inside aggregate arguments
+  auto to_text = [&](ExprPtr x, const char* fn) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(x));
+    ExprPtr r = FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext());
+    if (!r) NotSupported(std::string("this argument type in ") + name, call.position);
+    return r;
+  };
+  ExprPtr element;
+  st.in_aggregate = true;
+  try {
+    Type text = Type::Text();
+    ExprContext vc = c;
+    if (IsUnknownTyped(*call.children.back())) vc.hint = &text;
+    ExprPtr value = BindExpr(*call.children.back(), vc);
+    // A row's element: its jsonb text, "null" for NULL.
+    std::vector<ExprPtr> either;
+    either.push_back(Cast(to_text(std::move(value), "to_jsonb"), Type::Text()));
+    either.push_back(Constant(Value::Text("null")));
+    element = Coalesce(std::move(either));
+    if (object) {
+      ExprContext kc = c;
+      kc.hint = &text;
+      ExprPtr key = BindExpr(*call.children[0], kc);
+      if (!key->type.IsString()) key = Cast(std::move(key), Type::Text());
+      std::vector<ExprPtr> parts;
+      parts.push_back(to_text(std::move(key), "jsonb_object_agg key"));
+      parts.push_back(std::move(element));
+      element = FunctionRegistry::Global().Call("textcat", std::move(parts), FunctionContext());
+    }
+  } catch (...) {
+    st.in_aggregate = false;
+    throw;
+  }
+  st.in_aggregate = false;
+  LogicalAggregate agg;
+  agg.kind = AggKind::kStringAgg;
+  agg.separator = ", ";
+  ExprPtr list = AddAggregate(*this, std::move(agg), std::move(element), Type::Text(), name, ctx);
+  // [e1, e2] / {"k1": v1, "k2": v2}, parsed once more into canonical jsonb
+  // (jsonb_object_agg's last duplicate key wins there); no rows: NULL.
+  std::vector<ExprPtr> open;
+  open.push_back(Constant(Value::Text(object ? "{" : "[")));
+  open.push_back(std::move(list));
+  std::vector<ExprPtr> close;
+  close.push_back(FunctionRegistry::Global().Call("textcat", std::move(open), FunctionContext()));
+  close.push_back(Constant(Value::Text(object ? "}" : "]")));
+  return Cast(FunctionRegistry::Global().Call("textcat", std::move(close), FunctionContext()),
+              Type::Jsonb());
 }
 
 }  // namespace forktail
