@@ -1,6 +1,7 @@
 // Set-returning functions in FROM, as psql's catalog queries use them:
 // generate_series(a, b [, step]) over integers, unnest(array),
-// pg_partition_ancestors(rel), each optionally WITH ORDINALITY.
+// jsonb_array_elements[_text], jsonb_object_keys, jsonb_each[_text] (key,
+// value), pg_partition_ancestors(rel), each optionally WITH ORDINALITY.
 //
 // Arguments see the FROM items before the function (PostgreSQL's implicit
 // LATERAL: `scope`'s relations) and the enclosing queries. Constant
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/binder/binder_srf.h"
 #include "olap/plan/binder/table_function.h"
 
 namespace forktail {
@@ -39,6 +41,7 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
   Type type = Type::BigInt();
   std::vector<ExprPtr> args;  // generate_series, unnest
   std::vector<ExprPtr> values;
+  std::optional<LogicalColumn> second;  // jsonb_each's value column
   size_t n = call.children.size();
   if (name == "generate_series" && (n == 2 || n == 3)) {
     bool bigint = false;
@@ -67,6 +70,23 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
     }
     type = *element;
     args.push_back(std::move(arr));
+  } else if ((IsJsonbSetFunction(name) || name == "jsonb_each" || name == "jsonb_each_text") &&
+             n == 1) {
+    ExprPtr j = bind(0, Type::Jsonb());
+    if (j->type.id != TypeId::kJsonb) {
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function " + name + "(" + BaseTypeName(j->type) + ") does not exist",
+                    call.position);
+    }
+    const bool jsonb_value = name == "jsonb_array_elements" || name == "jsonb_each";
+    type = jsonb_value ? Type::Jsonb() : Type::Text();
+    if (name != "jsonb_object_keys") column = "value";
+    if (name == "jsonb_each" || name == "jsonb_each_text") {
+      column = "key";
+      second = LogicalColumn{0, "value", type};
+      type = Type::Text();
+    }
+    args.push_back(std::move(j));
   } else if (name == "pg_partition_ancestors" && n == 1) {
     ExprPtr x = bind(0, Type::Integer());
     if (!x->type.IsInteger()) {
@@ -83,7 +103,7 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
   }
   // A function returning one column, with a table alias and no column
   // aliases, names its column after the alias (PostgreSQL's rule).
-  if (!ref.alias.empty() && ref.column_aliases.empty()) column = ref.alias;
+  if (!ref.alias.empty() && ref.column_aliases.empty() && !second) column = ref.alias;
   auto op = std::make_unique<LogicalOp>();
   op->kind = LogicalOpKind::kValues;
   rel->alias = ref.alias.empty() ? name : ref.alias;
@@ -94,6 +114,7 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
     rel->hidden.push_back(false);
   };
   add_column(column, type);
+  if (second) add_column(second->name, second->type);
   if (ref.with_ordinality) add_column("ordinality", Type::BigInt());
   if (!args.empty()) {
     op->kind = LogicalOpKind::kTableFunction;

@@ -59,6 +59,15 @@ SrfCall BindCall(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
     throw DbError(sqlstate::kUndefinedFunction, "function " + call.name + " does not exist",
                   e.position);
   }
+  if (IsJsonbSetFunction(call.name)) {
+    Type jsonb = Type::Jsonb();
+    ExprPtr j = bind(0, &jsonb);
+    if (j->type.id != TypeId::kJsonb) no_function(j);
+    const bool as_text = call.name != "jsonb_array_elements";
+    call.args.push_back(std::move(j));
+    call.columns.push_back({0, call.name, as_text ? Type::Text() : Type::Jsonb()});
+    return call;
+  }
   ExprPtr arr = bind(0, nullptr);
   std::optional<Type> element = ArrayElementType(arr->type);
   if (!element) no_function(arr);
@@ -121,11 +130,16 @@ size_t AddCall(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
 
 }  // namespace
 
+bool IsJsonbSetFunction(const std::string& name) {
+  return name == "jsonb_array_elements" || name == "jsonb_array_elements_text" ||
+         name == "jsonb_object_keys";
+}
+
 bool IsSetReturningCall(const sql::Expr& e) {
   if (e.kind != sql::ExprKind::kFunction || e.names.empty()) return false;
   const std::string& name = e.names.back();
   if (e.names.size() == 1 || (e.names.size() == 2 && e.names[0] == "pg_catalog")) {
-    return name == "generate_series" || name == "unnest";
+    return name == "generate_series" || name == "unnest" || IsJsonbSetFunction(name);
   }
   return e.names.size() == 2 && e.names[0] == "information_schema" && name == "_pg_expandarray";
 }

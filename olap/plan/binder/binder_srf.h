@@ -13,7 +13,8 @@
 // when the arguments read the row, a cross join of constants otherwise).
 // The call itself binds to a reference to its value column.
 //
-// Supported: generate_series(int, int [, int]), unnest(array) and
+// Supported: generate_series(int, int [, int]), unnest(array),
+// jsonb_array_elements[_text](jsonb), jsonb_object_keys(jsonb), and
 // information_schema._pg_expandarray(array) returning a record (x, n): the
 // element and its 1-based index (pgJDBC's getPrimaryKeys). A record result
 // is expanded into one column per field: `(f(...)).x` reads field x, and a
@@ -48,6 +49,9 @@ struct SrfState {
   bool binding = false;  // binding an SRF's arguments (nesting)
 };
 
+// jsonb_array_elements[_text] and jsonb_object_keys: one column each
+// (jsonb_each[_text], a record, only in FROM: binder_catalog_from.cc).
+bool IsJsonbSetFunction(const std::string& name);
 // Whether `e` calls one of the set-returning functions above.
 bool IsSetReturningCall(const sql::Expr& e);
 // Whether `e` calls a record-returning one (_pg_expandarray).

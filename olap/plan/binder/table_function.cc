@@ -9,6 +9,7 @@
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/constant_folding.h"
 #include "storage/error.h"
+#include "storage/value/jsonb.h"
 
 namespace forktail {
 
@@ -47,6 +48,24 @@ std::vector<Value> Series(const std::string& name, const Type& type,
     }
     return out;
   }
+  if (name == "jsonb_array_elements" || name == "jsonb_array_elements_text" ||
+      name == "jsonb_object_keys") {
+    if (args[0].is_null()) return out;
+    const std::string_view j = args[0].GetString();
+    if (name == "jsonb_object_keys") {
+      for (std::string& key : jsonb::ObjectKeys(j)) out.push_back(Value::Text(std::move(key)));
+      return out;
+    }
+    for (const std::string& element : jsonb::ArrayElements(j)) {
+      if (type.id == TypeId::kJsonb) {
+        out.push_back(Value::String(type, element));
+      } else {
+        std::optional<std::string> text = jsonb::Text(element);
+        out.push_back(text ? Value::Text(std::move(*text)) : Value::Null(type));
+      }
+    }
+    return out;
+  }
   if (name == "unnest" || name == "_pg_expandarray") {
     if (args[0].is_null()) return out;
     for (const std::optional<std::string>& v : ParseArrayText(args[0].GetString())) {
@@ -57,13 +76,34 @@ std::vector<Value> Series(const std::string& name, const Type& type,
   Unsupported("function " + name + " in FROM");
 }
 
+bool IsJsonbEach(const std::string& name) {
+  return name == "jsonb_each" || name == "jsonb_each_text";
+}
+
 // Value columns a call of `name` produces.
-size_t ValueColumns(const std::string& name) { return name == "_pg_expandarray" ? 2 : 1; }
+size_t ValueColumns(const std::string& name) {
+  return name == "_pg_expandarray" || IsJsonbEach(name) ? 2 : 1;
+}
 
 // One call's rows: its value columns (the index n for _pg_expandarray).
 std::vector<std::vector<Value>> CallRows(const std::string& name, const Type& type,
                                          const std::vector<Value>& args) {
   std::vector<std::vector<Value>> rows;
+  if (IsJsonbEach(name)) {  // key, value (jsonb, or its text for jsonb_each_text)
+    if (args[0].is_null()) return rows;
+    for (auto& [key, value] : jsonb::Each(args[0].GetString())) {
+      std::vector<Value> row;
+      row.push_back(Value::Text(std::move(key)));
+      if (name == "jsonb_each") {
+        row.push_back(Value::String(Type::Jsonb(), std::move(value)));
+      } else {
+        std::optional<std::string> text = jsonb::Text(value);
+        row.push_back(text ? Value::Text(std::move(*text)) : Value::Null(Type::Text()));
+      }
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  }
   std::vector<Value> series = Series(name, type, args);
   for (size_t i = 0; i < series.size(); i++) {
     std::vector<Value> row;
