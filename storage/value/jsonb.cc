@@ -155,7 +155,7 @@ bool KeyLess(std::string_view a, std::string_view b) {
 // Puts pairs in jsonb order and keeps the last of each duplicate key, as
 // jsonb_in does: a stable sort keeps duplicates in input order, so the last
 // of each run is the one that came last.
-void NormalizeObject(std::vector<std::pair<std::string, Json>>& pairs) {
+void NormalizeObject(std::vector<JsonMember>& pairs) {
   std::stable_sort(pairs.begin(), pairs.end(),
                    [](const auto& x, const auto& y) { return KeyLess(x.first, y.first); });
   size_t out = 0;

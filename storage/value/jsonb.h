@@ -30,6 +30,8 @@
 
 namespace forktail::jsonb {
 
+struct JsonMember;
+
 // A parsed jsonb value.
 struct Json {
   enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
@@ -39,7 +41,17 @@ struct Json {
   std::string string;  // decoded UTF-8
   std::vector<Json> array;
   // Sorted in jsonb order (key length, then bytes), keys unique.
-  std::vector<std::pair<std::string, Json>> object;
+  std::vector<JsonMember> object;
+};
+
+// One key and value of an object. Not a std::pair<std::string, Json>: a
+// pair of a type still being defined is ill-formed (libstdc++ asserts it
+// under clang); the members keep a pair's names so that it reads like one.
+struct JsonMember {
+  JsonMember() = default;
+  JsonMember(std::string key, Json value) : first(std::move(key)), second(std::move(value)) {}
+  std::string first;  // the key
+  Json second;        // the value
 };
 
 // jsonb_in's parser: JSON text (RFC 8259, as PostgreSQL's json lexer accepts
