@@ -51,6 +51,16 @@ void CardinalityEstimator::LearnColumns(const LogicalOp& plan) {
       }
     }
   }
+  if (plan.kind == LogicalOpKind::kProject) {
+    for (size_t i = 0; i < plan.columns.size() && i < plan.expressions.size(); i++) {
+      const Expression& e = *plan.expressions[i];
+      if (e.kind == ExprKind::kColumnRef) continue;
+      ColumnSet inputs = ColumnsOf(e);
+      if (!inputs.empty()) {
+        computed_from_[plan.columns[i].id] = std::vector<uint32_t>(inputs.begin(), inputs.end());
+      }
+    }
+  }
   for (const LogicalOpPtr& c : plan.children) LearnColumns(*c);
 }
 
@@ -62,7 +72,10 @@ CardinalityEstimator::Origin CardinalityEstimator::OriginOf(uint32_t id) const {
 double CardinalityEstimator::Ndv(uint32_t id, double rows) const {
   Origin o = OriginOf(id);
   double ndv = rows;
-  if (o.table != nullptr) {
+  if (auto computed = computed_from_.find(id); computed != computed_from_.end()) {
+    ndv = 1;
+    for (uint32_t input : computed->second) ndv *= Ndv(input, rows);
+  } else if (o.table != nullptr) {
     const TableStatistics& st = o.table->statistics();
     double table_rows = static_cast<double>(st.row_count());
     double d = st.column(ColumnId(static_cast<uint16_t>(o.column))).DistinctEstimate();

@@ -52,6 +52,10 @@ class CardinalityEstimator {
 
   const Catalog& catalog_;
   std::map<uint32_t, Origin> origins_;
+  // A Project's computed column -> the columns it is computed from (a
+  // function of them has at most the product of their distinct values: a
+  // computed join key, optimizer_pushdown.cc).
+  std::map<uint32_t, std::vector<uint32_t>> computed_from_;
 };
 
 }  // namespace forktail

@@ -1,8 +1,10 @@
 // Predicate push-down. Push(op, preds) places the conjuncts `preds` (over
 // op's output ids) as deep in op's subtree as they stay correct and returns
 // the rewritten subtree; what cannot go down lands in a Filter above op.
+#include <algorithm>
 #include <utility>
 
+#include "olap/expression/scalar_function.h"
 #include "olap/plan/logical_util.h"
 #include "olap/plan/optimizer/optimizer_internal.h"
 
@@ -122,6 +124,101 @@ bool AsKeyPair(const Expression& e, const ColumnSet& left, const ColumnSet& righ
   if (l_side) *l_side = a;
   if (r_side) *r_side = b;
   return true;
+}
+
+// The next column id a rewrite may take (PushDownPredicates sets it past
+// every id of the plan it rewrites).
+thread_local uint32_t t_next_id = 0;
+
+uint32_t MaxColumnId(const LogicalOp& op) {
+  uint32_t max = 0;
+  for (const LogicalColumn& c : op.columns) max = std::max(max, c.id);
+  LogicalOp& mutable_op = const_cast<LogicalOp&>(op);
+  ForEachExpression(mutable_op, [&](ExprPtr& e) {
+    if (!e) return;
+    for (uint32_t id : ColumnsOf(*e)) max = std::max(max, id);
+  });
+  for (const LogicalOpPtr& c : op.children) {
+    if (c) max = std::max(max, MaxColumnId(*c));
+  }
+  return max;
+}
+
+bool HasVolatileCall(const Expression& e) {
+  if (e.kind == ExprKind::kFunction && e.function && e.function->is_volatile()) return true;
+  for (const ExprPtr& c : e.children) {
+    if (c && HasVolatileCall(*c)) return true;
+  }
+  return false;
+}
+
+// f(l) = g(r) with f reading only `left`'s columns and g only `right`'s
+// (TPC-C/CH: mod(s_w_id * s_i_id, 10000) = su_suppkey), neither a plain
+// column pair (AsKeyPair's) nor volatile: the sides, left first, to become
+// computed join keys.
+bool AsExpressionKeys(const Expression& e, const ColumnSet& left, const ColumnSet& right,
+                      const Expression** l_side, const Expression** r_side) {
+  if (e.kind != ExprKind::kCompare || e.compare != CompareOp::kEq || e.children.size() != 2) {
+    return false;
+  }
+  const Expression* a = e.children[0].get();
+  const Expression* b = e.children[1].get();
+  if (!KeyCompatible(a->type, b->type) && !(a->type.IsInteger() && b->type.IsInteger())) {
+    return false;
+  }
+  if (HasVolatileCall(*a) || HasVolatileCall(*b)) return false;
+  const ColumnSet ca = ColumnsOf(*a), cb = ColumnsOf(*b);
+  if (ca.empty() || cb.empty()) return false;
+  if (RefersOnlyTo(*a, right) && RefersOnlyTo(*b, left)) std::swap(a, b);
+  if (!RefersOnlyTo(*a, left) || !RefersOnlyTo(*b, right)) return false;
+  *l_side = a;
+  *r_side = b;
+  return true;
+}
+
+// `op` with the column `id` = `key` added as low in it as it can be: in
+// the child of an inner join that has all of the key's columns (so that
+// the join order stays free to change: ReorderJoins sees through inner
+// joins only), else by a Project above `op`.
+LogicalOpPtr AddKeyColumn(LogicalOpPtr op, const Expression& key, uint32_t id) {
+  const bool inner =
+      op->kind == LogicalOpKind::kJoin &&
+      (op->join_kind == LogicalJoinKind::kInner || op->join_kind == LogicalJoinKind::kCross);
+  if (inner || op->kind == LogicalOpKind::kFilter) {
+    for (LogicalOpPtr& child : op->children) {
+      if (RefersOnlyTo(key, OutputIds(*child))) {
+        child = AddKeyColumn(std::move(child), key, id);
+        RecomputeColumns(op.get());
+        return op;
+      }
+    }
+  }
+  auto project = std::make_unique<LogicalOp>();
+  project->kind = LogicalOpKind::kProject;
+  for (const LogicalColumn& c : op->columns) {
+    project->columns.push_back(c);
+    project->expressions.push_back(ColumnRef(c.id, c.type));
+  }
+  project->columns.push_back({id, "?join_key?", key.type});
+  project->expressions.push_back(CloneExpr(key));
+  project->children.push_back(std::move(op));
+  return project;
+}
+
+// `child` with each of `keys` that is not a plain column added as a new
+// column (AddKeyColumn); *ids: the key columns' ids.
+LogicalOpPtr WithKeyColumns(LogicalOpPtr child, const std::vector<const Expression*>& keys,
+                            std::vector<uint32_t>* ids) {
+  for (const Expression* k : keys) {
+    if (k->kind == ExprKind::kColumnRef) {
+      ids->push_back(k->column);
+      continue;
+    }
+    const uint32_t id = t_next_id++;
+    child = AddKeyColumn(std::move(child), *k, id);
+    ids->push_back(id);
+  }
+  return child;
 }
 
 // Equal join keys carry constants across: with `from` = `to` a join key
@@ -246,6 +343,7 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
     for (ExprPtr& c : op->conditions) preds.push_back(std::move(c));
     op->conditions.clear();
     Preds key_predicates;  // the l = r predicates that became join keys
+    std::vector<const Expression*> left_exprs, right_exprs;                  // computed keys' sides
     std::vector<std::pair<const Expression*, const Expression*>> key_pairs;  // their columns
     for (ExprPtr& p : preds) {
       if (RefersOnlyTo(*p, left)) {
@@ -262,6 +360,12 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
           key_predicates.push_back(std::move(p));  // keeps the sides alive
           continue;
         }
+        if (AsExpressionKeys(*p, left, right, &l_side, &r_side)) {
+          left_exprs.push_back(l_side);
+          right_exprs.push_back(r_side);
+          key_predicates.push_back(std::move(p));
+          continue;
+        }
         if (ExprPtr d = DeriveForSide(*p, left)) to_left.push_back(std::move(d));
         if (ExprPtr d = DeriveForSide(*p, right)) to_right.push_back(std::move(d));
         residual.push_back(std::move(p));
@@ -273,6 +377,11 @@ LogicalOpPtr PushJoin(LogicalOpPtr op, Preds preds) {
       const size_t left_before = to_left.size();
       TransferConstants(to_right, r, l, &to_left);
       if (to_left.size() == left_before) TransferConstants(to_left, l, r, &to_right);
+    }
+    if (!left_exprs.empty()) {
+      // The computed keys become columns of Projects above the children.
+      op->children[0] = WithKeyColumns(std::move(op->children[0]), left_exprs, &op->left_keys);
+      op->children[1] = WithKeyColumns(std::move(op->children[1]), right_exprs, &op->right_keys);
     }
     op->join_kind = op->left_keys.empty() && residual.empty() ? LogicalJoinKind::kCross
                                                               : LogicalJoinKind::kInner;
@@ -391,6 +500,9 @@ LogicalOpPtr Push(LogicalOpPtr op, Preds incoming) {
 
 }  // namespace
 
-LogicalOpPtr PushDownPredicates(LogicalOpPtr op) { return Push(std::move(op), {}); }
+LogicalOpPtr PushDownPredicates(LogicalOpPtr op) {
+  t_next_id = MaxColumnId(*op) + 1;
+  return Push(std::move(op), {});
+}
 
 }  // namespace forktail

@@ -270,6 +270,13 @@ TEST_F(EngineSnapshotTest, HashJoinsProbeAnIndexPerBuildKeyWhenTheBuildIsSmall) 
   // Too many build keys (3,000 > 1,024): the probe side is scanned.
   EXPECT_THAT(Query("SELECT count(*) FROM ol, stock s WHERE s.w = 1 AND s.i = ol.i"),
               ElementsAre("3000"));
+  // An expression of each side (CH's mod(w * i, 10000) = key) is a hash key
+  // too: a computed column below the join, not a nested loop's residual.
+  EXPECT_THAT(Query("EXPLAIN SELECT count(*) FROM stock s, ol WHERE mod(s.w * s.i, 20000) = "
+                    "ol.i + 1"),
+              Contains(HasSubstr("HashJoinProbe inner [")));
+  EXPECT_THAT(Query("SELECT count(*) FROM stock s, ol WHERE mod(s.w * s.i, 20000) = ol.i + 1"),
+              ElementsAre("6001"));
   // In a block, on the transaction thread, the same answers.
   Run("BEGIN");
   EXPECT_THAT(Query(stock_level), ElementsAre("88"));
