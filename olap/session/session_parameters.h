@@ -46,8 +46,10 @@ class SessionParameters {
   static const std::vector<std::string>& Reported();
 
  private:
-  std::map<std::string, std::string> values_;  // by lower-case name
-  std::map<std::string, std::string> defaults_;
+  // By lower-case name; found by string_view too (Get runs for every
+  // parameter a connection reports after each Execute).
+  std::map<std::string, std::string, std::less<>> values_;
+  std::map<std::string, std::string, std::less<>> defaults_;
 };
 
 }  // namespace forktail
