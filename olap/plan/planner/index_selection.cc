@@ -79,6 +79,8 @@ bool IsLower(CompareOp op) { return op == CompareOp::kGt || op == CompareOp::kGe
 bool IsUpper(CompareOp op) { return op == CompareOp::kLt || op == CompareOp::kLe; }
 
 std::string Show(const std::string& column, const ColumnBound& b) {
+  // NULL only as ChooseIndexForJoin's placeholder for a join key.
+  if (b.value.is_null()) return column + " " + CompareSymbol(b.op) + " <join key>";
   std::string text = b.value.ToString();
   if (b.value.type().IsString() || b.value.type().IsDateTime()) {
     std::string quoted = "'";
