@@ -113,6 +113,9 @@ class BackendSession {
   virtual BackendTxnStatus status() const = 0;
   // SHOW values, for ParameterStatus ("" when unknown).
   virtual std::string GetParameter(std::string_view name) const = 0;
+  // Moves whenever a parameter may have changed, never back to an earlier
+  // number; nullopt: unknown (the connection then reads them all).
+  virtual std::optional<uint64_t> ParametersVersion() const { return std::nullopt; }
 };
 
 class QueryBackend {

@@ -337,6 +337,7 @@ void Connection::Authenticate(const std::string& user) {
 }
 
 void Connection::SendStartupParameters() {
+  reported_version_ = session_->ParametersVersion();
   for (const ReportedParameter& p : kReported) {
     std::string value = session_->GetParameter(p.name);
     if (value.empty()) value = p.fallback;
@@ -351,6 +352,10 @@ void Connection::SendStartupParameters() {
 }
 
 void Connection::ReportChangedParameters() {
+  // Most statements change no parameter: skip the dozen lookups then.
+  const std::optional<uint64_t> version = session_->ParametersVersion();
+  if (version && reported_version_ == version) return;
+  reported_version_ = version;
   for (auto& [name, value] : reported_parameters_) {
     std::string now = session_->GetParameter(name);
     if (!now.empty() && now != value) {

@@ -170,6 +170,7 @@ class Connection {
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;
   std::map<std::string, Portal> portals_;
   std::map<std::string, std::string> reported_parameters_;
+  std::optional<uint64_t> reported_version_;  // the parameters' version they were read at
   // Which idle timeout the pending read's deadline stands for.
   enum class IdleTimeout : uint8_t { kNone, kInTransaction, kSession };
   IdleTimeout idle_timeout_ = IdleTimeout::kNone;

@@ -80,6 +80,9 @@ class SqlBackendSession : public BackendSession {
   BackendTxnStatus status() const override {
     return static_cast<BackendTxnStatus>(static_cast<char>(session_.status()));
   }
+  std::optional<uint64_t> ParametersVersion() const override {
+    return session_.parameters_version();
+  }
   std::string GetParameter(std::string_view name) const override {
     return session_.GetParameter(name);
   }

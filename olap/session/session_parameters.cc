@@ -1,6 +1,7 @@
 #include "olap/session/session_parameters.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 
@@ -182,9 +183,25 @@ std::string Validate(const Known& k, std::string_view raw) {
   Invalid(k, v);
 }
 
+uint64_t NextVersion() {
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 }  // namespace
 
-SessionParameters::SessionParameters(std::string user, std::string application_name) {
+SessionParameters::SessionParameters(const SessionParameters& other)
+    : values_(other.values_), defaults_(other.defaults_), version_(NextVersion()) {}
+
+SessionParameters& SessionParameters::operator=(const SessionParameters& other) {
+  values_ = other.values_;
+  defaults_ = other.defaults_;
+  version_ = NextVersion();
+  return *this;
+}
+
+SessionParameters::SessionParameters(std::string user, std::string application_name)
+    : version_(NextVersion()) {
   for (const Known& k : kKnown) defaults_[Lower(k.name)] = k.value;
   defaults_["session_authorization"] = user;
   defaults_["application_name"] = std::move(application_name);
@@ -192,6 +209,7 @@ SessionParameters::SessionParameters(std::string user, std::string application_n
 }
 
 void SessionParameters::Set(std::string_view name, std::string_view value) {
+  version_ = NextVersion();
   const Known* k = Find(name);
   std::string lower = Lower(name);
   if (k == nullptr) {
@@ -208,9 +226,13 @@ void SessionParameters::Set(std::string_view name, std::string_view value) {
   values_[lower] = Validate(*k, value);
 }
 
-void SessionParameters::Reset(std::string_view name) { Set(name, ""); }
+void SessionParameters::Reset(std::string_view name) {
+  version_ = NextVersion();
+  Set(name, "");
+}
 
 void SessionParameters::ResetAll() {
+  version_ = NextVersion();
   for (auto& [name, value] : values_) {
     auto d = defaults_.find(name);
     if (d != defaults_.end()) value = d->second;

@@ -16,6 +16,7 @@
 // be known. An unknown name is 42704 `unrecognized configuration parameter "x"`.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ class SessionParameters {
  public:
   // Defaults, with the session's user and application name.
   SessionParameters(std::string user, std::string application_name);
+  // A copy, or a copy assigned (a block's settings restored at its end), is
+  // a new version: see version().
+  SessionParameters(const SessionParameters& other);
+  SessionParameters& operator=(const SessionParameters& other);
 
   // SET name = value / SET name TO DEFAULT (value empty: default). Throws DbError.
   void Set(std::string_view name, std::string_view value);
@@ -45,11 +50,17 @@ class SessionParameters {
   // The parameters a server sends in ParameterStatus at startup.
   static const std::vector<std::string>& Reported();
 
+  // Changes whenever a value may have changed (SET, RESET, an assignment),
+  // and never returns to an earlier number (one counter for all sessions):
+  // a connection re-reads the parameters it reports only when it moved.
+  uint64_t version() const { return version_; }
+
  private:
   // By lower-case name; found by string_view too (Get runs for every
   // parameter a connection reports after each Execute).
   std::map<std::string, std::string, std::less<>> values_;
   std::map<std::string, std::string, std::less<>> defaults_;
+  uint64_t version_;
 };
 
 }  // namespace forktail

@@ -758,6 +758,8 @@ TxnStatus SqlSession::status() const { return status_; }
 
 std::string SqlSession::GetParameter(std::string_view name) const { return parameters_->Get(name); }
 
+uint64_t SqlSession::parameters_version() const { return parameters_->version(); }
+
 datetime::TimeZonePtr SqlSession::SessionTimeZone() const {
   datetime::TimeZonePtr zone = datetime::TimeZone::Find(parameters_->Get("TimeZone"));
   return zone ? zone : datetime::TimeZone::Utc();

@@ -165,6 +165,7 @@ class SqlSession {
   // SHOW / ParameterStatus values ("server_version" -> "15.8", ...); empty
   // string for an unknown name.
   std::string GetParameter(std::string_view name) const;
+  uint64_t parameters_version() const;  // SessionParameters::version()
   // The zone of SET TIME ZONE: timestamptz values come in and go out in it
   // (the session sets it as the thread's current zone while it works).
   datetime::TimeZonePtr SessionTimeZone() const;
