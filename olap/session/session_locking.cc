@@ -199,8 +199,8 @@ std::optional<StatementResult> SqlSession::LockingRead(const Request& request, b
     if (limits) {
       StatementResult values = RunQueryStatement(*limits, r.Bind(), RunContext());
       const size_t offset = RowCount(values.rows.at(0), offset_at, "OFFSET").value_or(0);
-      const size_t limit =
-          RowCount(values.rows.at(0), limit_at, "LIMIT").value_or(std::numeric_limits<int64_t>::max());
+      const size_t limit = RowCount(values.rows.at(0), limit_at, "LIMIT")
+                               .value_or(std::numeric_limits<int64_t>::max());
       const size_t begin = std::min(offset, kept.size());
       const size_t end = begin + std::min(limit, kept.size() - begin);
       kept = std::vector<Row>(std::make_move_iterator(kept.begin() + begin),

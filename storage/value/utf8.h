@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,5 +22,11 @@ std::string InvalidUtf8Message(std::string_view s, size_t at);
 // Throws DbError 22021 (character_not_in_repertoire) with that message when
 // `s` is not valid UTF-8; `position` as DbError's (-1: none).
 void CheckUtf8(std::string_view s, int position = -1);
+
+// Appends code point `cp` (at most U+10FFFF) encoded as UTF-8.
+void AppendUtf8(std::string& out, uint32_t cp);
+
+// The value of a hexadecimal digit, or -1 (\uXXXX escapes of SQL and JSON).
+int HexValue(char c);
 
 }  // namespace forktail

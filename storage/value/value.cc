@@ -554,4 +554,15 @@ int64_t Value::LocalMicros() const {
   }
 }
 
+std::optional<Value> CastExactly(const Value& v, const Type& type) {
+  if (v.is_null()) return std::nullopt;
+  try {
+    Value cast = v.CastTo(type);
+    if (cast.is_null() || cast.Compare(v) != 0) return std::nullopt;
+    return cast;
+  } catch (const DbError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace forktail

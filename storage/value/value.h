@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,5 +121,10 @@ class Value {
 };
 
 using Row = std::vector<Value>;
+
+// `v` as a value of `type` when the conversion loses nothing (the cast
+// back compares equal); nullopt for NULL, a lossy cast or one that fails.
+// An index probe for `column = v` in the column's type is then exact.
+std::optional<Value> CastExactly(const Value& v, const Type& type);
 
 }  // namespace forktail

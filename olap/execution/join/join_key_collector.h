@@ -24,8 +24,7 @@ class JoinKeyCollector {
  public:
   static constexpr size_t kRowsPerKey = 8;
 
-  JoinKeyCollector(std::shared_ptr<JoinKeySlot> slot, std::vector<uint32_t> key_cols,
-                   int threads);
+  JoinKeyCollector(std::shared_ptr<JoinKeySlot> slot, std::vector<uint32_t> key_cols, int threads);
 
   // Thread `thread` collects the keys of chunk's live rows.
   void Collect(int thread, const DataChunk& chunk);

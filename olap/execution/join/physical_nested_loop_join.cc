@@ -82,8 +82,8 @@ NestedLoopJoinOperator::NestedLoopJoinOperator(const std::vector<Type>& probe_ty
     const Type& probe = probe_types_[probe_keys_[k]];
     const Type& build = build_types_[build_keys_[k]];
     // Integers of any width encode alike (key_encoder.h).
-    same = PhysicalTypeOf(probe) == PhysicalTypeOf(build) ||
-           (probe.IsInteger() && build.IsInteger());
+    same =
+        PhysicalTypeOf(probe) == PhysicalTypeOf(build) || (probe.IsInteger() && build.IsInteger());
   }
   if (!same) throw DbError(sqlstate::kInternalError, "nested loop join keys do not pair up");
 }

@@ -16,17 +16,6 @@ std::vector<uint32_t> AllColumns(const Table& table, std::vector<uint32_t> colum
   return columns;
 }
 
-// `v` as a value of `type` when the conversion loses nothing.
-std::optional<Value> Exactly(const Value& v, const Type& type) {
-  try {
-    Value cast = v.CastTo(type);
-    if (cast.is_null() || cast.Compare(v) != 0) return std::nullopt;
-    return cast;
-  } catch (const DbError&) {
-    return std::nullopt;
-  }
-}
-
 std::vector<Type> ReadTypes(const Table& table, const std::vector<uint32_t>& columns) {
   std::vector<Type> all = physical::ColumnTypes(table), types;
   for (uint32_t c : columns) types.push_back(all[c]);
@@ -61,7 +50,7 @@ std::shared_ptr<const IndexRange> TableScanOperator::ProbeRange() const {
     bool matchable = true;
     for (size_t i = 0; i < index_join_->fill.size() && matchable; i++) {
       const auto [position, key_index] = index_join_->fill[i];
-      std::optional<Value> v = Exactly(key[key_index], index_join_->types[i]);
+      std::optional<Value> v = CastExactly(key[key_index], index_join_->types[i]);
       if (v) one.equal[position] = std::move(*v);
       matchable = v.has_value();
     }

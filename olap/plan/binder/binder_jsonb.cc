@@ -38,6 +38,23 @@ namespace {
 
 bool IsJsonb(const ExprPtr& e) { return e->type.id == TypeId::kJsonb; }
 
+// The function behind operator `e` (functions_jsonb.cc registers one for
+// each operator and operand type the caller has picked).
+ExprPtr CallOperatorFunction(const std::string& fn, ExprPtr left, ExprPtr right, const sql::Expr& e,
+                             const FunctionBindContext& context) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  try {
+    if (ExprPtr call = FunctionRegistry::Global().Call(fn, std::move(args), context)) {
+      return call;
+    }
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+  throw DbError(sqlstate::kInternalError, "jsonb operator " + e.op + " has no function");
+}
+
 }  // namespace
 
 ExprPtr Binder::BindJsonbOperator(const sql::Expr& e, ExprContext& ctx) {
@@ -80,17 +97,7 @@ ExprPtr Binder::BindJsonbOperator(const sql::Expr& e, ExprContext& ctx) {
     }
   }
   if (!IsJsonb(left)) NoJsonbOperator(*this, e, left->type, right->type);
-  std::vector<ExprPtr> args;
-  args.push_back(std::move(left));
-  args.push_back(std::move(right));
-  try {
-    if (ExprPtr call = FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext())) {
-      return call;
-    }
-  } catch (const DbError& err) {
-    RethrowAt(err, e.position);
-  }
-  throw DbError(sqlstate::kInternalError, "jsonb operator " + op + " has no function");
+  return CallOperatorFunction(fn, std::move(left), std::move(right), e, FunctionContext());
 }
 
 ExprPtr Binder::BindJsonbConcatOrDelete(const sql::Expr& e, ExprPtr left, ExprPtr right) {
@@ -113,17 +120,7 @@ ExprPtr Binder::BindJsonbConcatOrDelete(const sql::Expr& e, ExprPtr left, ExprPt
       NoJsonbOperator(*this, e, left->type, right->type);
     }
   }
-  std::vector<ExprPtr> args;
-  args.push_back(std::move(left));
-  args.push_back(std::move(right));
-  try {
-    if (ExprPtr call = FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext())) {
-      return call;
-    }
-  } catch (const DbError& err) {
-    RethrowAt(err, e.position);
-  }
-  throw DbError(sqlstate::kInternalError, "jsonb operator " + e.op + " has no function");
+  return CallOperatorFunction(fn, std::move(left), std::move(right), e, FunctionContext());
 }
 
 bool Binder::BindJsonbConstructor(const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {

@@ -26,18 +26,6 @@ struct ColumnBound {
   const Expression* source = nullptr;  // the conjunct
 };
 
-// `v` as a value of `type` when the conversion loses nothing.
-std::optional<Value> Exactly(const Value& v, const Type& type) {
-  if (v.is_null()) return std::nullopt;
-  try {
-    Value cast = v.CastTo(type);
-    if (cast.is_null() || cast.Compare(v) != 0) return std::nullopt;
-    return cast;
-  } catch (const DbError&) {
-    return std::nullopt;
-  }
-}
-
 // Adds the qualifying conjuncts of `e` to `out`; counts every conjunct (the
 // leaves of its ANDs) in *conjuncts.
 void Collect(const Expression& e, const TableSchema& schema, const TableColumnOf& column_of,
@@ -62,7 +50,7 @@ void Collect(const Expression& e, const TableSchema& schema, const TableColumnOf
   const Type& type = schema.column(*id).type;
   if (type.id == TypeId::kDouble) return;
   if (type.id == TypeId::kChar && op != CompareOp::kEq) return;
-  std::optional<Value> value = Exactly(constant->constant, type);
+  std::optional<Value> value = CastExactly(constant->constant, type);
   if (!value) return;
   (*out)[id->value()].push_back({op, std::move(*value), &e});
 }
@@ -286,7 +274,7 @@ bool AddBranches(const Expression& e, const std::vector<const Expression*>& cont
     const Bounds others = CollectBounds(context, schema, column_of);  // once per list
     for (const Value& v : e.in_list) {
       if (v.is_null()) continue;  // matches no row
-      std::optional<Value> exact = Exactly(v, schema.column(*id).type);
+      std::optional<Value> exact = CastExactly(v, schema.column(*id).type);
       if (!exact) return false;
       Bounds b = others;
       b.by_column[id->value()].push_back({CompareOp::kEq, std::move(*exact), &e});

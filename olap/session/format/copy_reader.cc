@@ -16,13 +16,6 @@ namespace {
 // PostgreSQL shows at most this many bytes of a line in CONTEXT (copyfrom.c).
 constexpr size_t kMaxDisplay = 100;
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::string CopyContextText(std::string_view text) {

@@ -366,7 +366,8 @@ StatementResult WriteExecutor::UpdateOrDeleteJoined(bool is_update, BoundStateme
     Transaction::Key key(match.begin(), match.begin() + key_size);
     std::optional<TupleId> tid = txn_.Find(bound.table_name, key);
     if (!tid || done.count(*tid)) continue;
-    if (!is_update && !bound.returning.empty()) returned.push_back(*txn_.Read(bound.table_name, *tid));
+    if (!is_update && !bound.returning.empty())
+      returned.push_back(*txn_.Read(bound.table_name, *tid));
     if (is_update) {
       Table::ColumnUpdates updates;
       for (const auto& [column, value] : bound.set) {

@@ -211,7 +211,8 @@ TEST_F(RowLocksTest, SkipLockedLeavesOutTheRowsAnotherBlockHoldsBeforeLimit) {
       Lines(third.Execute("SELECT o FROM new_order ORDER BY o OFFSET 1 FOR UPDATE SKIP LOCKED")
                 .back()),
       ElementsAre());
-  StatementResult none = third.Execute("SELECT o FROM new_order LIMIT 0 FOR UPDATE SKIP LOCKED").back();
+  StatementResult none =
+      third.Execute("SELECT o FROM new_order LIMIT 0 FOR UPDATE SKIP LOCKED").back();
   EXPECT_EQ(none.command_tag, "SELECT 0");
   ExpectDbError([&] { third.Execute("SELECT o FROM new_order LIMIT -1 FOR UPDATE SKIP LOCKED"); },
                 "2201W", "LIMIT must not be negative");
