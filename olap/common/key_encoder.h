@@ -54,6 +54,8 @@ class KeyEncoder {
   std::vector<Type> types_;
   std::vector<uint32_t> offsets_;  // word offset of each column
   std::vector<uint8_t> is_string_;
+  enum class Kind : uint8_t { kWord, kWide, kString, kJsonb };  // how Equal compares a column
+  std::vector<Kind> kinds_;
   uint32_t words_ = 1;
   bool any_string_ = false;
 };

@@ -78,6 +78,14 @@ class GroupTable {
   void Clear();
 
  private:
+  // Update's path for few groups: by_group_ holds the chunk's rows ordered by
+  // group, group g's at [group_start_[g], group_start_[g + 1]).
+  static constexpr uint32_t kFewGroups = 64;
+  static constexpr uint32_t kFewGroupsMinRows = 256;
+  void SortByGroup(Rows rows, const uint32_t* groups);
+  // Applies one aggregate by group; false if its kind has no such path
+  // (only COUNT and integer / DECIMAL SUM and AVG: DOUBLE sums keep row order).
+  bool UpdateByGroup(const AggregateSpec& spec, const Vector* v, uint32_t off);
   uint32_t Insert(const uint64_t* key, uint64_t hash);
   void Grow();
   void AddDistinct(uint64_t set, uint64_t value);
@@ -103,6 +111,7 @@ class GroupTable {
   size_t distinct_strings_ = 0;
   size_t distinct_string_heap_ = 0;   // string bytes beyond the inline buffer
   std::vector<ListAggValues> lists_;  // string_agg / array_agg
+  std::vector<uint32_t> by_group_, group_start_;
 };
 
 }  // namespace forktail

@@ -190,6 +190,12 @@ void Check(uint64_t seed, size_t n, int64_t domain, double zipf, const std::vect
 TEST(Aggregation, GroupByUniform) { Check(11, 6000, 200, 0, {0}); }
 TEST(Aggregation, GroupByZipfTwoKeys) { Check(12, 6000, 500, 1.2, {0, 1}); }
 TEST(Aggregation, GlobalAggregate) { Check(13, 3000, 10, 0, {}); }
+// At most GroupTable::kFewGroups groups: chunks are sorted by group and summed
+// per group (group_table.h).
+TEST(Aggregation, GroupByFewGroups) {
+  Check(17, 6000, 20, 0, {0});
+  Check(18, 6000, 6, 0.8, {0, 1});
+}
 TEST(Aggregation, EmptyInput) {
   Check(14, 0, 10, 0, {});
   Check(15, 0, 10, 0, {0});
