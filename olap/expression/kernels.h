@@ -43,9 +43,13 @@ class LikeMatcher {
   bool Match(std::string_view s) const;
 
  private:
-  enum class Shape { kExact, kPrefix, kSuffix, kContains, kGeneral };
+  bool MatchSegments(std::string_view s) const;
+
+  enum class Shape { kExact, kPrefix, kSuffix, kContains, kSegments, kGeneral };
   Shape shape_ = Shape::kGeneral;
-  std::string literal_;         // for the simple shapes
+  std::string literal_;                // for the simple shapes
+  std::vector<std::string> segments_;  // kSegments: the literals between '%'s
+  bool anchored_start_ = false, anchored_end_ = false;
   std::string pattern_;         // normalized: escapes resolved into a token stream
   std::vector<uint8_t> kinds_;  // per pattern_ byte: 0 literal, 1 '_', 2 '%'
 };

@@ -1,4 +1,6 @@
 // LIKE and SUBSTRING kernels.
+#include <cstring>
+
 #include "olap/common/kernel_util.h"
 #include "olap/expression/kernels.h"
 
@@ -43,7 +45,48 @@ LikeMatcher::LikeMatcher(std::string_view pattern, char escape) {
   } else if (percents == 2 && lead && trail && n >= 2) {
     shape_ = Shape::kContains;
     literal_ = pattern_.substr(1, n - 2);
+  } else {
+    // 'a%b%c', '%special%requests%': literals between the '%'s, each found
+    // by a substring search after the previous one (the leftmost match of
+    // each is the best: without '_' no later position can help).
+    shape_ = Shape::kSegments;
+    anchored_start_ = !lead;
+    anchored_end_ = !trail;
+    std::string piece;
+    for (size_t i = 0; i <= n; ++i) {
+      if (i == n || kinds_[i] == 2) {
+        if (!piece.empty()) segments_.push_back(std::move(piece));
+        piece.clear();
+      } else {
+        piece.push_back(pattern_[i]);
+      }
+    }
   }
+}
+
+bool LikeMatcher::MatchSegments(std::string_view s) const {
+  size_t pos = 0;
+  size_t first = 0, last = segments_.size();
+  if (anchored_start_) {
+    const std::string& seg = segments_[0];
+    if (s.substr(0, seg.size()) != seg) return false;
+    pos = seg.size();
+    first = 1;
+  }
+  if (anchored_end_) {
+    const std::string& seg = segments_.back();
+    if (s.size() < pos + seg.size() || s.substr(s.size() - seg.size()) != seg) return false;
+    s = s.substr(0, s.size() - seg.size());
+    last -= 1;
+  }
+  for (size_t i = first; i < last; ++i) {
+    const std::string& seg = segments_[i];
+    if (pos > s.size()) return false;
+    const void* hit = memmem(s.data() + pos, s.size() - pos, seg.data(), seg.size());
+    if (hit == nullptr) return false;
+    pos = static_cast<size_t>(static_cast<const char*>(hit) - s.data()) + seg.size();
+  }
+  return true;
 }
 
 bool LikeMatcher::Match(std::string_view s) const {
@@ -56,6 +99,8 @@ bool LikeMatcher::Match(std::string_view s) const {
       return s.size() >= literal_.size() && s.substr(s.size() - literal_.size()) == literal_;
     case Shape::kContains:
       return s.find(literal_) != std::string_view::npos;
+    case Shape::kSegments:
+      return MatchSegments(s);
     case Shape::kGeneral:
       break;
   }
