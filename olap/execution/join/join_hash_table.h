@@ -55,6 +55,7 @@ class JoinHashTable {
     return heads_[hash & mask_].load(std::memory_order_relaxed);
   }
   void PrefetchBucket(uint64_t hash) const { __builtin_prefetch(&heads_[hash & mask_]); }
+  void PrefetchEntry(uint32_t row) const { __builtin_prefetch(Entry(row)); }
   uint32_t Next(uint32_t row) const { return static_cast<uint32_t>(Entry(row)[0]); }
   uint64_t HashOf(uint32_t row) const { return Entry(row)[1]; }
   const uint64_t* KeyOf(uint32_t row) const { return Entry(row) + 2; }

@@ -29,6 +29,12 @@
 //   kRightAnti      as kRightSemi, the output being the UNmarked build rows:
 //                   NOT EXISTS (a build row with a NULL key is never marked,
 //                   so it is returned).
+//   kRightOuter     the left outer join with the preserved side as the BUILD
+//                   side: the probe emits the inner pairs and marks their
+//                   build rows; after the last probe the unmarked build rows
+//                   are padded with NULL probe columns, as kFullOuter's.
+//                   Planned when the preserved side is the small one (TPC-H
+//                   Q13: build on the customers, probe the orders).
 //
 // Residual (optional; join_residual.h): a boolean expression over the probe
 // input chunk's columns [0, P) and the build payload columns [P, P + B). A
@@ -66,14 +72,15 @@ enum class JoinType : uint8_t {
   kNullAwareAnti,
   kFullOuter,
   kRightSemi,
-  kRightAnti
+  kRightAnti,
+  kRightOuter
 };
 
 // Whether the join's output carries the build payload (inner, left, full,
-// and the right semi / anti joins, whose output is the build payload only).
+// right outer, and the right semi / anti joins, whose output is the build payload only).
 inline bool JoinEmitsPayload(JoinType t) {
   return t == JoinType::kInner || t == JoinType::kLeftOuter || t == JoinType::kFullOuter ||
-         t == JoinType::kRightSemi || t == JoinType::kRightAnti;
+         t == JoinType::kRightSemi || t == JoinType::kRightAnti || t == JoinType::kRightOuter;
 }
 
 // Whether the probe emits nothing and only marks build rows (right semi /
@@ -84,7 +91,7 @@ inline bool JoinIsRightSemiAnti(JoinType t) {
 
 // Whether the probes mark the build rows they match (JoinMatchMarks).
 inline bool JoinMarksBuild(JoinType t) {
-  return t == JoinType::kFullOuter || JoinIsRightSemiAnti(t);
+  return t == JoinType::kFullOuter || t == JoinType::kRightOuter || JoinIsRightSemiAnti(t);
 }
 
 class JoinProbe {
@@ -98,7 +105,7 @@ class JoinProbe {
             std::vector<uint32_t> out_cols, std::vector<Type> out_types, CompactionPolicy policy,
             const Expression* residual = nullptr);
 
-  // kFullOuter, kRightSemi, kRightAnti: where matched build rows are marked
+  // kFullOuter, kRightOuter, kRightSemi, kRightAnti: where matched build rows are marked
   // (outlives the probe).
   void set_match_marks(JoinMatchMarks* marks) { marks_ = marks; }
 
@@ -127,6 +134,7 @@ class JoinProbe {
   DataChunk out_;
   std::shared_ptr<StringArena> arena_;  // probe strings copied into out_
   std::vector<uint64_t> keys_, hashes_;
+  std::vector<uint32_t> firsts_;  // per probe row: its chain's first entry
   std::vector<uint32_t> probe_rows_, build_rows_;
   std::unique_ptr<JoinResidual> residual_;
   std::vector<uint32_t> cand_probe_, cand_build_, cand_end_;  // residual candidates

@@ -201,8 +201,8 @@ bool HashJoinProbeOperator::Finish(WorkOrderSink& sink) {
   }
   if (JoinMarksBuild(type_)) {
     // Every probe work order is done: the marks are final. Each slot emits
-    // its share of the build rows: FULL OUTER pads those that found no
-    // partner, the right semi join emits the marked ones, the right anti
+    // its share of the build rows: FULL and RIGHT OUTER pad those that found
+    // no partner, the right semi join emits the marked ones, the right anti
     // join the unmarked ones.
     const bool marked = type_ == JoinType::kRightSemi;
     const JoinMatchMarks* marks = Marks();

@@ -24,6 +24,10 @@
 // emitting the unmarked build rows of its share of the row ids with NULL
 // probe columns (join_match_marks.h). The marks are charged to the query.
 //
+// RIGHT OUTER (JoinType::kRightOuter): as FULL OUTER, without padding the
+// unmatched probe rows (a LEFT JOIN planned with its preserved side as the
+// build).
+//
 // Right semi / anti (JoinType::kRightSemi / kRightAnti): the same marks; the
 // probes emit nothing, and Finish's per-slot work orders emit the marked
 // (semi) or unmarked (anti) build rows, payload columns only (out_cols must
@@ -123,7 +127,7 @@ class HashJoinProbeOperator final : public PhysicalOperator {
 
  private:
   JoinProbe& ProbeOf(int slot);
-  JoinMatchMarks* Marks();  // kFullOuter only; made on first use
+  JoinMatchMarks* Marks();  // JoinMarksBuild types only; made on first use
   void Collect(DataChunk& chunk, ChunkBlock* out, MemoryCharge* charge);
 
   const HashJoinBuildOperator* build_;

@@ -52,10 +52,10 @@ class Planner {
 
   // planner_join.cc
   Planned PlanJoin(const LogicalOp& op);
-  // A semi / anti join whose preserved (left) side is the hash build
-  // (JoinType::kRightSemi / kRightAnti), planner_join.cc.
-  Planned PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::string detail,
-                            const std::vector<const Expression*>& residual);
+  // A semi, anti or left outer join whose preserved (left) side is the hash
+  // build (JoinType::kRightSemi / kRightAnti / kRightOuter), planner_join.cc.
+  Planned PlanBuildOnPreserved(const LogicalOp& op, JoinType type, std::string detail,
+                               const std::vector<const Expression*>& residual);
   // planner_apply.cc
   Planned PlanApply(const LogicalOp& op);
   // planner_window.cc

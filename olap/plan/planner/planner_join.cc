@@ -49,9 +49,10 @@ CompactionPolicy ProbeCompaction() { return CompactionPolicy::Fixed(kVectorSize 
 constexpr double kMaxIndexJoinBuildRows =
     double{JoinKeyCollector::kRowsPerKey * TableScanOperator::kMaxIndexJoinKeys};
 
-// A semi / anti join builds on its preserved side when the other side is
-// estimated this many times bigger (JoinType::kRightSemi / kRightAnti).
-constexpr double kRightSemiMinRatio = 2.0;
+// A semi, anti or left outer join builds on its preserved side when the
+// other side is estimated this many times bigger (JoinType::kRightSemi /
+// kRightAnti / kRightOuter).
+constexpr double kBuildOnPreservedRatio = 2.0;
 
 }  // namespace
 
@@ -140,11 +141,18 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   // Semi / anti with a much smaller preserved side: build on it and mark
   // (EXISTS over lineitem in TPC-H Q04, Q21, Q22), so the hash table holds
   // the small side instead of the big one.
+  const bool preserved_small =
+      lop.estimated_rows >= 0 && rop.estimated_rows > kBuildOnPreservedRatio * lop.estimated_rows;
   if (use_hash && (kind == LogicalJoinKind::kSemi || kind == LogicalJoinKind::kAnti) &&
-      lop.estimated_rows >= 0 && rop.estimated_rows > kRightSemiMinRatio * lop.estimated_rows) {
-    return PlanRightSemiJoin(
+      preserved_small) {
+    return PlanBuildOnPreserved(
         op, kind == LogicalJoinKind::kSemi ? JoinType::kRightSemi : JoinType::kRightAnti,
         std::move(detail), residual);
+  }
+  // The same for a LEFT JOIN (TPC-H Q13: customers LEFT JOIN their orders):
+  // the big side streams through the probe instead of filling the table.
+  if (use_hash && kind == LogicalJoinKind::kLeft && preserved_small) {
+    return PlanBuildOnPreserved(op, JoinType::kRightOuter, std::move(detail), residual);
   }
 
   if (!use_hash) {
@@ -200,7 +208,8 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   if (!semi_like) layout.insert(layout.end(), payload_ids.begin(), payload_ids.end());
   ExprPtr positional = Conjunction(residual, Concat(left.layout, payload_ids));
   static const char* kNames[] = {"inner",           "left", "semi",       "anti",
-                                 "null-aware anti", "full", "right semi", "right anti"};
+                                 "null-aware anti", "full", "right semi", "right anti",
+                                 "right outer"};
   std::string label = std::string("HashJoinProbe ") + kNames[static_cast<int>(hash_type)];
   if (kind == LogicalJoinKind::kSingle) label += " (single, unique build)";
   Planned out{b_.HashProbe(left.id, build, hash_type, lk, out_cols, ProbeCompaction(),
@@ -210,8 +219,8 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   return out;
 }
 
-Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::string detail,
-                                   const std::vector<const Expression*>& residual) {
+Planned Planner::PlanBuildOnPreserved(const LogicalOp& op, JoinType type, std::string detail,
+                                      const std::vector<const Expression*>& residual) {
   const LogicalOp& lop = *op.children.at(0);  // preserved side: the build
   const LogicalOp& rop = *op.children.at(1);  // the probe
   // The build first: runtime filters from builds inside it go to scans
@@ -223,7 +232,7 @@ Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::stri
   for (const Expression* c : residual) CollectIds(*c, &needed);
   for (const LogicalColumn& c : op.columns) needed.insert(c.id);
   // Payload: the output columns and the residual's columns of the preserved
-  // side; the output is the payload (the residual's extra columns ride along).
+  // side (the residual's extra columns ride along in the output).
   auto [payload, payload_ids] = Pick(left.layout, needed);
   OperatorId build = b_.HashBuild(left.id, lk, payload);
   Note(build, "HashJoinBuild", "keys=[" + ShowIds(op.left_keys, {&lop}) + "]", lop.estimated_rows,
@@ -231,7 +240,8 @@ Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::stri
   AddMemory(lop.estimated_rows, 33.0 + 8.0 * static_cast<double>(lk.size()) +
                                     16.0 * static_cast<double>(payload.size()));
 
-  if (lop.estimated_rows >= 0 && lop.estimated_rows <= kMaxIndexJoinBuildRows) {
+  const bool outer = type == JoinType::kRightOuter;
+  if (!outer && lop.estimated_rows >= 0 && lop.estimated_rows <= kMaxIndexJoinBuildRows) {
     HintIndexJoin(rop, op.right_keys, build);  // unmatched probe rows count for nothing
   }
   Planned right = PlanOp(rop);
@@ -239,12 +249,20 @@ Planned Planner::PlanRightSemiJoin(const LogicalOp& op, JoinType type, std::stri
   std::vector<uint32_t> rk;
   for (uint32_t id : op.right_keys) rk.push_back(Position(right.layout, id));
   ExprPtr positional = Conjunction(residual, Concat(right.layout, payload_ids));
-  std::string label =
-      type == JoinType::kRightSemi ? "HashJoinProbe right semi" : "HashJoinProbe right anti";
+  // Right semi / anti: the output is the payload; right outer: the probe's
+  // needed columns, then the payload.
+  PickedColumns probe_out;
+  if (outer) probe_out = Pick(right.layout, needed);
+  std::vector<uint32_t> layout = std::move(probe_out.ids);
+  layout.insert(layout.end(), payload_ids.begin(), payload_ids.end());
+  const char* label = type == JoinType::kRightSemi   ? "HashJoinProbe right semi"
+                      : type == JoinType::kRightAnti ? "HashJoinProbe right anti"
+                                                     : "HashJoinProbe right outer";
   Planned out{
-      b_.HashProbe(right.id, build, type, rk, {}, CompactionPolicy::Off(), std::move(positional)),
-      std::move(payload_ids)};
-  Note(out.id, std::move(label), std::move(detail), op.estimated_rows, {right.id, build});
+      b_.HashProbe(right.id, build, type, rk, probe_out.positions,
+                   outer ? ProbeCompaction() : CompactionPolicy::Off(), std::move(positional)),
+      std::move(layout)};
+  Note(out.id, label, std::move(detail), op.estimated_rows, {right.id, build});
   return out;
 }
 

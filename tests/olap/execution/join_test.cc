@@ -69,6 +69,7 @@ std::multiset<std::string> Reference(JoinType type, const std::vector<Row>& buil
       case JoinType::kFullOuter:  // physical_join_residual_test.cc (needs the match marks)
       case JoinType::kRightSemi:
       case JoinType::kRightAnti:
+      case JoinType::kRightOuter:
         break;
     }
   }

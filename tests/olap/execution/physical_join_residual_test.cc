@@ -43,8 +43,8 @@ std::vector<Row> Reference(JoinType type, const Expression* residual,
   for (const Row& b : build_all) {
     if (BuildFilter(b)) build.push_back(b);
   }
-  const bool pairs =
-      type == JoinType::kInner || type == JoinType::kLeftOuter || type == JoinType::kFullOuter;
+  const bool pairs = type == JoinType::kInner || type == JoinType::kLeftOuter ||
+                     type == JoinType::kFullOuter || type == JoinType::kRightOuter;
   const bool pad_probe = type == JoinType::kLeftOuter || type == JoinType::kFullOuter;
   std::vector<bool> build_matched(build.size(), false);
   std::vector<Row> out;
@@ -75,7 +75,7 @@ std::vector<Row> Reference(JoinType type, const Expression* residual,
         out.push_back({build[i][1], build[i][3]});
     }
   }
-  if (type == JoinType::kFullOuter) {
+  if (type == JoinType::kFullOuter || type == JoinType::kRightOuter) {
     for (size_t i = 0; i < build.size(); ++i) {
       if (build_matched[i]) continue;
       out.push_back({Value::Null(Type::Integer()), Value::Null(Type::Text()),
@@ -120,7 +120,8 @@ void CheckAll(const ptest::TestTable& t, const ptest::TestTable& u, uint64_t see
   std::vector<ExprPtr> residuals = Residuals();
   for (size_t e = 0; e < residuals.size(); ++e) {
     for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kSemi, JoinType::kAnti,
-                          JoinType::kFullOuter, JoinType::kRightSemi, JoinType::kRightAnti}) {
+                          JoinType::kFullOuter, JoinType::kRightSemi, JoinType::kRightAnti,
+                          JoinType::kRightOuter}) {
       auto want = ptest::Bag(Reference(type, residuals[e].get(), u.live, t.live));
       for (ptest::Mode mode : ptest::kModes) {
         CompactionPolicy policy = mode == ptest::Mode::kOneWorker ? CompactionPolicy::Fixed(1024)

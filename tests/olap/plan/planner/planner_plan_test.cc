@@ -153,14 +153,14 @@ TEST_F(PlannerPlan, JoinsOfEveryKindMatchTheReference) {
   }
 }
 
-// Semi / anti joins whose other side is estimated much bigger than the
-// preserved one build on the preserved side and mark it (right semi / anti,
-// join_match_marks.h): same rows as the reference, with and without a
-// residual, empty sides included.
-TEST_F(PlannerPlan, SemiJoinsBuildOnTheSmallPreservedSide) {
+// Semi, anti and left joins whose other side is estimated much bigger than
+// the preserved one build on the preserved side and mark it (right semi /
+// anti / outer, join_match_marks.h): same rows as the reference, with and
+// without a residual, empty sides included.
+TEST_F(PlannerPlan, SemiAndLeftJoinsBuildOnTheSmallPreservedSide) {
   plantest::CatalogTable ts = plantest::AddTable(catalog_, "ts", 250, 74, 25, 64);
   plantest::CatalogTable us = plantest::AddTable(catalog_, "us", 45, 75, 25, 16);
-  for (auto kind : {LogicalJoinKind::kSemi, LogicalJoinKind::kAnti}) {
+  for (auto kind : {LogicalJoinKind::kSemi, LogicalJoinKind::kAnti, LogicalJoinKind::kLeft}) {
     for (bool residual : {false, true}) {
       JoinCase c{kind, true, residual};
       SCOPED_TRACE(std::string(LogicalJoinKindName(kind)) + (residual ? " residual" : ""));
@@ -170,8 +170,9 @@ TEST_F(PlannerPlan, SemiJoinsBuildOnTheSmallPreservedSide) {
         join.children[0]->estimated_rows = 10;
         join.children[1]->estimated_rows = 1000;
         std::string plan = ExplainOf(*root);
-        EXPECT_NE(plan.find(kind == LogicalJoinKind::kSemi ? "HashJoinProbe right semi"
-                                                           : "HashJoinProbe right anti"),
+        EXPECT_NE(plan.find(kind == LogicalJoinKind::kSemi   ? "HashJoinProbe right semi"
+                            : kind == LogicalJoinKind::kAnti ? "HashJoinProbe right anti"
+                                                             : "HashJoinProbe right outer"),
                   std::string::npos)
             << plan;
         EXPECT_EQ(Bag(plantest::RunAllModes(*root, catalog_)),
