@@ -19,6 +19,32 @@ void RewriteRefs(Expression* e, const std::vector<uint32_t>& layout) {
   for (ExprPtr& c : e->children) RewriteRefs(c.get(), layout);
 }
 
+// A rough per-row cost of evaluating e, to run a scan's cheap conjuncts
+// first: each narrows the rows the next one sees (PostgreSQL orders quals
+// by cost too). Fixed-width compares are cheap; string compares, IN lists
+// over strings, LIKE and function calls are not (TPC-H Q12: the date ranges
+// before `l_shipmode IN ('MAIL', 'SHIP')`).
+int EvalCost(const Expression& e) {
+  int cost = 0;
+  for (const ExprPtr& c : e.children) cost += EvalCost(*c);
+  const bool strings = !e.children.empty() && e.children[0]->type.StoredAsString();
+  switch (e.kind) {
+    case ExprKind::kColumnRef:
+    case ExprKind::kConstant:
+      return cost;
+    case ExprKind::kCompare:
+      return cost + (strings ? 4 : 1);
+    case ExprKind::kIn:
+      return cost + (strings ? 4 : 1) * static_cast<int>(std::max<size_t>(e.in_list.size(), 1));
+    case ExprKind::kLike:
+    case ExprKind::kFunction:
+    case ExprKind::kSubstring:
+      return cost + 16;
+    default:
+      return cost + 1;
+  }
+}
+
 }  // namespace
 
 Planner::Planner(const Catalog& catalog, const PlanOptions& options)
@@ -154,6 +180,9 @@ Planned Planner::PlanGet(const LogicalOp& get, const std::vector<const Expressio
   std::vector<const Expression*> conds;
   for (const ExprPtr& c : get.conditions) conds.push_back(c.get());
   conds.insert(conds.end(), extra.begin(), extra.end());
+  std::stable_sort(conds.begin(), conds.end(), [](const Expression* a, const Expression* b) {
+    return EvalCost(*a) < EvalCost(*b);
+  });
   spec.filter = Conjunction(conds, layout);
   const std::vector<uint32_t> read_ids = layout;
   std::string detail;
