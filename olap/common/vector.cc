@@ -115,16 +115,6 @@ uint64_t* Vector::mutable_nulls() {
   return owned_nulls_.get();
 }
 
-void Vector::SetNull(uint32_t i, bool is_null) {
-  if (!is_null && nulls_ == nullptr) return;
-  uint64_t* n = mutable_nulls();
-  if (is_null) {
-    n[i >> 6] |= uint64_t{1} << (i & 63);
-  } else {
-    n[i >> 6] &= ~(uint64_t{1} << (i & 63));
-  }
-}
-
 void Vector::KeepAlive(std::shared_ptr<StringArena> arena) { arenas_.push_back(std::move(arena)); }
 
 StringArena* Vector::arena() {

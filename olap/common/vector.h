@@ -167,7 +167,17 @@ class Vector {
   bool IsNull(uint32_t i) const { return NullAt(nulls_, i); }
   // Owned null bitmap, created (all valid) on first use.
   uint64_t* mutable_nulls();
-  void SetNull(uint32_t i, bool is_null);
+  // Inline: called per value by the decoders and gathers; clearing the null
+  // of a vector without a bitmap is free.
+  void SetNull(uint32_t i, bool is_null) {
+    if (!is_null && nulls_ == nullptr) return;
+    uint64_t* n = mutable_nulls();
+    if (is_null) {
+      n[i >> 6] |= uint64_t{1} << (i & 63);
+    } else {
+      n[i >> 6] &= ~(uint64_t{1} << (i & 63));
+    }
+  }
   // Drops the null bitmap (every row valid).
   void ClearNulls() { nulls_ = nullptr; }
 

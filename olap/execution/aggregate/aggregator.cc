@@ -42,6 +42,7 @@ struct Aggregator::ThreadState {
   std::vector<uint64_t> keys, sub_keys;
   std::vector<uint64_t> hashes, sub_hashes;
   std::vector<uint32_t> groups, order, sub_rows;
+  std::vector<std::vector<uint32_t>> by_part;  // Scatter's rows per partition
 };
 
 Aggregator::Aggregator(AggMethod method, std::vector<uint32_t> key_cols,
@@ -185,7 +186,11 @@ void Aggregator::ApplyShared(ThreadState& ts, const DataChunk& chunk, Rows rows,
 
 void Aggregator::Scatter(ThreadState& ts, const DataChunk& chunk, Rows rows,
                          const uint64_t* hashes) {
-  std::vector<uint32_t> by_part[kPartitions];
+  // The thread's lists, reused: a chunk's 64 vectors cost more in malloc
+  // than the scatter itself (TPC-H Q18's 1.5M groups).
+  std::vector<std::vector<uint32_t>>& by_part = ts.by_part;
+  by_part.resize(kPartitions);
+  for (auto& list : by_part) list.clear();
   for (uint32_t k = 0; k < rows.count; ++k) by_part[PartitionOf(hashes[k])].push_back(rows[k]);
   for (uint32_t p = 0; p < kPartitions; ++p) {
     const auto& list = by_part[p];
@@ -265,6 +270,7 @@ size_t Aggregator::ThreadBytes(int thread) const {
         ts.sub_hashes.capacity()) *
            sizeof(uint64_t) +
        (ts.groups.capacity() + ts.order.capacity() + ts.sub_rows.capacity()) * sizeof(uint32_t);
+  for (const auto& list : ts.by_part) b += list.capacity() * sizeof(uint32_t);
   return b;
 }
 
