@@ -88,6 +88,18 @@ LogicalOpPtr ClonePlan(const LogicalOp& op) {
   return c;
 }
 
+bool BuildsOnPreservedSide(const LogicalOp& join) {
+  // The other side at least this many times bigger than the preserved one.
+  constexpr double kRatio = 2.0;
+  if (join.kind != LogicalOpKind::kJoin || join.left_keys.empty()) return false;
+  if (join.join_kind != LogicalJoinKind::kSemi && join.join_kind != LogicalJoinKind::kAnti &&
+      join.join_kind != LogicalJoinKind::kLeft) {
+    return false;
+  }
+  const double preserved = join.children.at(0)->estimated_rows;
+  return preserved >= 0 && join.children.at(1)->estimated_rows > kRatio * preserved;
+}
+
 const char* LogicalOpKindName(LogicalOpKind k) {
   switch (k) {
     case LogicalOpKind::kGet:

@@ -247,6 +247,12 @@ bool KeyCompatible(const Type& a, const Type& b);
 ExprPtr CloneExpr(const Expression& e);
 LogicalOpPtr ClonePlan(const LogicalOp& op);
 
+// Whether a keyed semi, anti or left join builds its hash table on its
+// preserved (left) side, the other side being estimated much bigger (the
+// planner's right semi / anti / outer joins); the optimizer then places its
+// runtime filter on the other side's scan.
+bool BuildsOnPreservedSide(const LogicalOp& join);
+
 // Debug / EXPLAIN printing. Column refs print as name#id when the id is found
 // among `op`'s input columns, else as #id. Example plan:
 //   Project [n_name#12, revenue#30]  (rows=5)

@@ -263,6 +263,14 @@ class HintAdder {
           op = op->children[0].get();
           break;
         }
+        case LogicalOpKind::kAggregate:
+          // A group key: dropping input rows drops whole groups (TPC-H Q02's
+          // minimum cost per part, for the parts the outer query keeps).
+          if (std::find(op->group_keys.begin(), op->group_keys.end(), id) == op->group_keys.end()) {
+            return nullptr;
+          }
+          op = op->children[0].get();
+          break;
         case LogicalOpKind::kJoin: {
           LogicalOp* l = op->children[0].get();
           LogicalOp* r = op->children[1].get();
@@ -284,18 +292,27 @@ class HintAdder {
 
   void PlaceLip(LogicalOp* op) {
     if (op->left_keys.size() != 1) return;
-    if (op->join_kind != LogicalJoinKind::kInner && op->join_kind != LogicalJoinKind::kSemi) return;
-    LogicalOp* get = ProbeGet(op->children[0].get(), op->left_keys[0]);
+    // A join built on its preserved side (right semi / anti / outer) filters
+    // its other side: rows there without a partner count for nothing.
+    const bool flipped = BuildsOnPreservedSide(*op);
+    if (!flipped && op->join_kind != LogicalJoinKind::kInner &&
+        op->join_kind != LogicalJoinKind::kSemi) {
+      return;
+    }
+    const int probe_side = flipped ? 1 : 0;
+    const uint32_t probe_key = flipped ? op->right_keys[0] : op->left_keys[0];
+    const uint32_t build_key = flipped ? op->left_keys[0] : op->right_keys[0];
+    LogicalOp* get = ProbeGet(op->children[probe_side].get(), probe_key);
     if (get == nullptr) return;
-    const LogicalOp& build = *op->children[1];
-    double build_ndv = est_.Ndv(op->right_keys[0], build.estimated_rows);
-    double probe_ndv = est_.Ndv(op->left_keys[0], get->estimated_rows);
+    const LogicalOp& build = *op->children[1 - probe_side];
+    double build_ndv = est_.Ndv(build_key, build.estimated_rows);
+    double probe_ndv = est_.Ndv(probe_key, get->estimated_rows);
     if (build_ndv > kLipMaxShare * probe_ndv) return;
     RuntimeFilterRef f;
     f.join_id = op->join_id;
-    f.kind = op->exact_filter ? RuntimeFilterKind::kExact : RuntimeFilterKind::kBloom;
-    f.probe_column = op->left_keys[0];
-    f.build_column = op->right_keys[0];
+    f.kind = op->exact_filter && !flipped ? RuntimeFilterKind::kExact : RuntimeFilterKind::kBloom;
+    f.probe_column = probe_key;
+    f.build_column = build_key;
     get->runtime_filters.push_back(f);
   }
 

@@ -49,11 +49,6 @@ CompactionPolicy ProbeCompaction() { return CompactionPolicy::Fixed(kVectorSize 
 constexpr double kMaxIndexJoinBuildRows =
     double{JoinKeyCollector::kRowsPerKey * TableScanOperator::kMaxIndexJoinKeys};
 
-// A semi, anti or left outer join builds on its preserved side when the
-// other side is estimated this many times bigger (JoinType::kRightSemi /
-// kRightAnti / kRightOuter).
-constexpr double kBuildOnPreservedRatio = 2.0;
-
 }  // namespace
 
 void Planner::HintIndexJoin(const LogicalOp& probe_side, const std::vector<uint32_t>& key_ids,
@@ -141,18 +136,13 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   // Semi / anti with a much smaller preserved side: build on it and mark
   // (EXISTS over lineitem in TPC-H Q04, Q21, Q22), so the hash table holds
   // the small side instead of the big one.
-  const bool preserved_small =
-      lop.estimated_rows >= 0 && rop.estimated_rows > kBuildOnPreservedRatio * lop.estimated_rows;
-  if (use_hash && (kind == LogicalJoinKind::kSemi || kind == LogicalJoinKind::kAnti) &&
-      preserved_small) {
-    return PlanBuildOnPreserved(
-        op, kind == LogicalJoinKind::kSemi ? JoinType::kRightSemi : JoinType::kRightAnti,
-        std::move(detail), residual);
-  }
   // The same for a LEFT JOIN (TPC-H Q13: customers LEFT JOIN their orders):
   // the big side streams through the probe instead of filling the table.
-  if (use_hash && kind == LogicalJoinKind::kLeft && preserved_small) {
-    return PlanBuildOnPreserved(op, JoinType::kRightOuter, std::move(detail), residual);
+  if (use_hash && BuildsOnPreservedSide(op)) {
+    const JoinType type = kind == LogicalJoinKind::kSemi   ? JoinType::kRightSemi
+                          : kind == LogicalJoinKind::kAnti ? JoinType::kRightAnti
+                                                           : JoinType::kRightOuter;
+    return PlanBuildOnPreserved(op, type, std::move(detail), residual);
   }
 
   if (!use_hash) {
@@ -240,6 +230,9 @@ Planned Planner::PlanBuildOnPreserved(const LogicalOp& op, JoinType type, std::s
   AddMemory(lop.estimated_rows, 33.0 + 8.0 * static_cast<double>(lk.size()) +
                                     16.0 * static_cast<double>(payload.size()));
 
+  // Probe rows without a partner count for nothing: the build's keys may
+  // filter the probe side's scan (HintAdder places those filters).
+  if (op.join_id != 0) filter_sources_[op.join_id] = {build, op.left_keys};
   const bool outer = type == JoinType::kRightOuter;
   if (!outer && lop.estimated_rows >= 0 && lop.estimated_rows <= kMaxIndexJoinBuildRows) {
     HintIndexJoin(rop, op.right_keys, build);  // unmatched probe rows count for nothing

@@ -132,6 +132,22 @@ TEST_F(OptimizerRulesTest, RuntimeFiltersGoDownTheProbeSide) {
   EXPECT_THAT(p, HasSubstr("Get orders [o_orderkey#17, o_custkey#18] exact(join2:o_custkey#18)"));
 }
 
+TEST_F(OptimizerRulesTest, LeftJoinBuiltOnItsSmallSideFiltersTheOtherThroughAnAggregate) {
+  // The planner builds this LEFT JOIN on the few customers (right outer):
+  // orders of other customers count for nothing, so the customers' keys
+  // filter the orders scan, below the aggregate grouped by that key.
+  std::string p = Plan(
+      "select c_name, cnt from customer left join (select o_custkey, count(*) as cnt from orders "
+      "group by o_custkey) o on c_custkey = o_custkey where c_mktsegment = '1mkts'");
+  EXPECT_THAT(p, HasSubstr("Join left"));
+  EXPECT_THAT(p, HasSubstr("lip(join1:o_custkey#")) << p;
+  // A join that keeps the big side's rows filters nothing.
+  std::string q =
+      Plan("select o_orderkey, c_name from orders left join customer on o_custkey = c_custkey");
+  EXPECT_THAT(q, Not(HasSubstr("lip("))) << q;
+  EXPECT_THAT(q, Not(HasSubstr("exact("))) << q;
+}
+
 TEST_F(OptimizerRulesTest, OptionsDisableRules) {
   OptimizerOptions o;
   o.runtime_filters = false;
