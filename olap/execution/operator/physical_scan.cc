@@ -29,6 +29,7 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
       table_(table),
       columns_(AllColumns(table, std::move(spec.columns))),
       runtime_filters_(std::move(spec.runtime_filters)),
+      runtime_filters_first_(spec.runtime_filters_first),
       index_range_(std::move(spec.index_range)),
       probed_rows_(std::move(spec.probed_rows)),
       index_join_(std::move(spec.index_join)),
@@ -113,18 +114,19 @@ void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
                                       std::shared_ptr<const void> pin) {
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   if (pin != nullptr) out->keep_alive.push_back(std::move(pin));
-  for (DataChunk& chunk : chunks) {
-    if (!projector_->Filter(slot, &chunk)) continue;
-    bool empty = false;
+  // False once the chunk has no row left.
+  auto runtime_filter = [&](DataChunk& chunk) {
     for (const auto& f : runtime_filters_) {
       uint32_t n = f->Select(chunk, chunk.rows(), chunk.selection().data());
       chunk.SetSelectionCount(n);
-      if (n == 0) {
-        empty = true;
-        break;
-      }
+      if (n == 0) return false;
     }
-    if (empty) continue;
+    return true;
+  };
+  for (DataChunk& chunk : chunks) {
+    if (runtime_filters_first_ && !runtime_filter(chunk)) continue;
+    if (!projector_->Filter(slot, &chunk)) continue;
+    if (!runtime_filters_first_ && !runtime_filter(chunk)) continue;
     out->chunks.push_back(projector_->Project(slot, std::move(chunk)));
   }
   EmitIfRows(context, std::move(out));

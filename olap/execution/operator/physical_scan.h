@@ -79,6 +79,10 @@ struct ScanSpec {
   ExprPtr filter;                    // may be null
   std::vector<ExprPtr> projections;  // empty: the read columns
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters;
+  // Whether the runtime filters run before the filter (a planner's choice:
+  // before string compares, LIKE or function calls, which then see only the
+  // rows that may join) or after it (a cheap filter narrows their input).
+  bool runtime_filters_first = false;
   // Rows to read through an index (the filter still decides); null: all.
   std::shared_ptr<const IndexRange> index_range;
   // Or rows an index probe already found (block -> ascending slots): exactly
@@ -122,6 +126,7 @@ class TableScanOperator final : public PhysicalOperator {
   const Table& table_;
   std::vector<uint32_t> columns_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
+  bool runtime_filters_first_ = false;
   // The index probe to make now: the index join's once its keys are there.
   std::shared_ptr<const IndexRange> ProbeRange() const;
 
