@@ -26,6 +26,8 @@ const char* AggKindName(AggKind k) {
       return "sum_distinct";
     case AggKind::kAvgDistinct:
       return "avg_distinct";
+    case AggKind::kAnyValue:
+      return "any_value";
   }
   return "?";
 }

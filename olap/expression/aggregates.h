@@ -24,6 +24,8 @@ enum class AggKind : uint8_t {
   kAvgDistinct,  // AVG(DISTINCT x)
   kStringAgg,    // string_agg(text, separator) (olap/execution/aggregate/list_agg.h)
   kArrayAgg,     // array_agg(x), x cast to TEXT by the binder (olap/execution/aggregate/list_agg.h)
+  kAnyValue,     // x where x has one value per group (a column functionally
+                 // dependent on grouped primary keys; the optimizer's, not SQL's)
 };
 
 // Ordering of a list aggregate's values: none (arrival order), or by the

@@ -37,6 +37,7 @@ uint32_t StateWords(const AggregateSpec& a) {
       return IsIntSum(a) ? 3 : 2;
     case AggKind::kMin:
     case AggKind::kMax:  // [value][has] / [lo][hi][has] / [ptr][len][has]
+    case AggKind::kAnyValue:
       return a.input_type.StoredAsString() || a.input_type.IsWideDecimal() ? 3 : 2;
   }
   abort();
@@ -104,10 +105,13 @@ void SumDistinct(const AggregateSpec& a, const std::unordered_set<uint64_t>& set
 }
 
 // Typed MIN/MAX helpers: the value word holds int64, double bits or a ptr.
+// order: -1 MIN, 1 MAX, 0 ANY_VALUE (the first value stays).
 template <typename T>
-bool Better(bool is_min, T a, T b) {
-  return is_min ? a < b : a > b;
+bool Better(int order, T a, T b) {
+  return order < 0 ? a < b : order > 0 && a > b;
 }
+
+int MinMaxOrder(AggKind k) { return k == AggKind::kMin ? -1 : k == AggKind::kMax ? 1 : 0; }
 
 }  // namespace
 
@@ -133,6 +137,7 @@ Type AggregateResultType(const AggregateSpec& a) {
       return Type::Double();
     case AggKind::kMin:
     case AggKind::kMax:
+    case AggKind::kAnyValue:
       return a.input_type;
     case AggKind::kStringAgg:
     case AggKind::kArrayAgg:  // the binder tags its column with the element type
@@ -413,13 +418,14 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
           }
           break;
         case AggKind::kMin:
-        case AggKind::kMax: {
-          bool is_min = spec.kind == AggKind::kMin;
+        case AggKind::kMax:
+        case AggKind::kAnyValue: {
+          const int order = MinMaxOrder(spec.kind);
           if constexpr (std::is_same_v<T, std::string_view>) {
             StringArena* arena = arena_.get();
             each([&](uint64_t* s, std::string_view x) {
               std::string_view cur(reinterpret_cast<const char*>(s[0]), s[1]);
-              if (s[2] == 0 || Better(is_min, x, cur)) {
+              if (s[2] == 0 || Better(order, x, cur)) {
                 std::string_view o = arena->Add(x);
                 s[0] = reinterpret_cast<uint64_t>(o.data());
                 s[1] = o.size();
@@ -428,7 +434,7 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
             });
           } else if constexpr (std::is_same_v<T, __int128>) {
             each([&](uint64_t* s, __int128 x) {
-              if (s[2] == 0 || Better(is_min, x, GetI128(s))) {
+              if (s[2] == 0 || Better(order, x, GetI128(s))) {
                 SetI128(s, x);
                 s[2] = 1;
               }
@@ -441,7 +447,7 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
               } else {
                 cur = static_cast<T>(static_cast<int64_t>(s[0]));
               }
-              if (s[1] == 0 || Better(is_min, x, cur)) {
+              if (s[1] == 0 || Better(order, x, cur)) {
                 if constexpr (std::is_same_v<T, double>) {
                   memcpy(s, &x, 8);
                 } else {
@@ -513,12 +519,13 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
         }
         break;
       case AggKind::kMin:
-      case AggKind::kMax: {
-        bool is_min = spec.kind == AggKind::kMin;
+      case AggKind::kMax:
+      case AggKind::kAnyValue: {
+        const int order = MinMaxOrder(spec.kind);
         PhysicalType p = PhysicalTypeOf(spec.input_type);
         if (p == PhysicalType::kInt128) {
           if (sa[2] == 0) break;
-          if (da[2] == 0 || Better(is_min, GetI128(sa), GetI128(da))) {
+          if (da[2] == 0 || Better(order, GetI128(sa), GetI128(da))) {
             SetI128(da, GetI128(sa));
             da[2] = 1;
           }
@@ -526,7 +533,7 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
           if (sa[2] == 0) break;
           std::string_view x(reinterpret_cast<const char*>(sa[0]), sa[1]);
           std::string_view cur(reinterpret_cast<const char*>(da[0]), da[1]);
-          if (da[2] == 0 || Better(is_min, x, cur)) {
+          if (da[2] == 0 || Better(order, x, cur)) {
             std::string_view o = arena_->Add(x);
             da[0] = reinterpret_cast<uint64_t>(o.data());
             da[1] = o.size();
@@ -539,9 +546,9 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
             double x, y;
             memcpy(&x, sa, 8);
             memcpy(&y, da, 8);
-            better = Better(is_min, x, y);
+            better = Better(order, x, y);
           } else {
-            better = Better(is_min, static_cast<int64_t>(sa[0]), static_cast<int64_t>(da[0]));
+            better = Better(order, static_cast<int64_t>(sa[0]), static_cast<int64_t>(da[0]));
           }
           if (da[1] == 0 || better) {
             da[0] = sa[0];
@@ -668,7 +675,8 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
             break;
           }
           case AggKind::kMin:
-          case AggKind::kMax: {
+          case AggKind::kMax:
+          case AggKind::kAnyValue: {
             bool three_words = spec.input_type.StoredAsString() || spec.input_type.IsWideDecimal();
             if ((three_words ? s[2] : s[1]) == 0) {
               v.SetNull(i, true);

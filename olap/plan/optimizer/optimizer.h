@@ -26,9 +26,13 @@
 //      join's build feeds a Bloom (or exact) filter to the Get that produces
 //      its probe key column, when that Get is reachable through the probe side
 //      without crossing a left/anti/single join's build side or an
-//      aggregation;
+//      aggregation not grouped on that column; a semi/anti/left join built on
+//      its small preserved side (BuildsOnPreservedSide) filters its other side;
 //   5. removing projections that forward their input unchanged and pruning
-//      Get columns nobody above uses.
+//      Get columns nobody above uses;
+//   6. group keys that are other columns of a Get whose whole primary key is
+//      grouped on become ANY_VALUE aggregates (as PostgreSQL's
+//      remove_useless_groupby_columns), before the estimates and hints.
 // Every operator gets estimated_rows.
 #pragma once
 

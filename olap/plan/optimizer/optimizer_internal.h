@@ -31,6 +31,11 @@ LogicalOpPtr PruneColumns(LogicalOpPtr root, const CardinalityEstimator& estimat
 bool UniqueOn(const LogicalOp& op, const std::vector<uint32_t>& keys,
               const CardinalityEstimator& estimator);
 
+// Group keys that are other columns of a Get whose whole primary key is
+// grouped on become AggKind::kAnyValue aggregates (same column ids; the
+// Aggregate's column order changes: keys, aggregates, then the moved keys).
+void ReduceDependentGroupKeys(LogicalOp* root, const Catalog& catalog);
+
 // build_unique, exact_filter, join ids and LIP runtime filters.
 void AddPhysicalHints(LogicalOp* root, CardinalityEstimator& estimator, bool runtime_filters);
 

@@ -130,6 +130,9 @@ std::multiset<std::string> Reference(const std::vector<Row>& rows,
           }
           break;
         }
+        case AggKind::kAnyValue:  // only over a column with one value per group
+          if (!vals.empty()) res = vals[0];
+          break;
         case AggKind::kCountStar:
         case AggKind::kStringAgg:
         case AggKind::kArrayAgg:
@@ -176,6 +179,8 @@ void Check(uint64_t seed, size_t n, int64_t domain, double zipf, const std::vect
   auto rows = test::RandomRows(gens, n, seed);
   auto chunks = test::ToChunks(types, rows, 1000);
   auto specs = Specs(types);
+  // ANY_VALUE of a key column: one value per group, as the optimizer uses it.
+  for (uint32_t k : keys) specs.push_back({AggKind::kAnyValue, k, types[k]});
   auto want = Reference(rows, keys, specs);
   for (AggMethod m : {AggMethod::kShared, AggMethod::kIndependent, AggMethod::kPartition,
                       AggMethod::kPlat, AggMethod::kHybrid, AggMethod::kAdaptive}) {

@@ -148,6 +148,20 @@ TEST_F(OptimizerRulesTest, LeftJoinBuiltOnItsSmallSideFiltersTheOtherThroughAnAg
   EXPECT_THAT(q, Not(HasSubstr("exact("))) << q;
 }
 
+TEST_F(OptimizerRulesTest, GroupKeysDependentOnAGroupedPrimaryKeyBecomeAnyValue) {
+  // c_custkey decides c_name and c_address; n_name depends on n_nationkey,
+  // which is not grouped on, so it stays a key.
+  std::string p = Plan(
+      "select c_custkey, c_name, c_address, n_name, count(*) from customer, nation "
+      "where c_nationkey = n_nationkey group by c_custkey, c_name, c_address, n_name");
+  EXPECT_THAT(p, HasSubstr("Aggregate keys=[c_custkey#1, n_name#")) << p;
+  EXPECT_THAT(p, HasSubstr("any_value(c_name#2)")) << p;
+  EXPECT_THAT(p, HasSubstr("any_value(c_address#3)")) << p;
+  // Without the whole primary key nothing moves.
+  std::string q = Plan("select c_name, c_address, count(*) from customer group by 1, 2");
+  EXPECT_THAT(q, Not(HasSubstr("any_value"))) << q;
+}
+
 TEST_F(OptimizerRulesTest, OptionsDisableRules) {
   OptimizerOptions o;
   o.runtime_filters = false;
