@@ -49,6 +49,14 @@ CompactionPolicy ProbeCompaction() { return CompactionPolicy::Fixed(kVectorSize 
 constexpr double kMaxIndexJoinBuildRows =
     double{JoinKeyCollector::kRowsPerKey * TableScanOperator::kMaxIndexJoinKeys};
 
+// "HashJoinProbe right outer": the EXPLAIN label of a hash probe.
+std::string HashProbeLabel(JoinType type) {
+  static const char* kNames[] = {"inner",           "left", "semi",       "anti",
+                                 "null-aware anti", "full", "right semi", "right anti",
+                                 "right outer"};
+  return std::string("HashJoinProbe ") + kNames[static_cast<int>(type)];
+}
+
 }  // namespace
 
 void Planner::HintIndexJoin(const LogicalOp& probe_side, const std::vector<uint32_t>& key_ids,
@@ -197,10 +205,7 @@ Planned Planner::PlanJoin(const LogicalOp& op) {
   auto [out_cols, layout] = Pick(left.layout, needed);
   if (!semi_like) layout.insert(layout.end(), payload_ids.begin(), payload_ids.end());
   ExprPtr positional = Conjunction(residual, Concat(left.layout, payload_ids));
-  static const char* kNames[] = {"inner",           "left", "semi",       "anti",
-                                 "null-aware anti", "full", "right semi", "right anti",
-                                 "right outer"};
-  std::string label = std::string("HashJoinProbe ") + kNames[static_cast<int>(hash_type)];
+  std::string label = HashProbeLabel(hash_type);
   if (kind == LogicalJoinKind::kSingle) label += " (single, unique build)";
   Planned out{b_.HashProbe(left.id, build, hash_type, lk, out_cols, ProbeCompaction(),
                            std::move(positional)),
@@ -235,7 +240,7 @@ Planned Planner::PlanBuildOnPreserved(const LogicalOp& op, JoinType type, std::s
   if (op.join_id != 0) filter_sources_[op.join_id] = {build, op.left_keys};
   const bool outer = type == JoinType::kRightOuter;
   if (!outer && lop.estimated_rows >= 0 && lop.estimated_rows <= kMaxIndexJoinBuildRows) {
-    HintIndexJoin(rop, op.right_keys, build);  // unmatched probe rows count for nothing
+    HintIndexJoin(rop, op.right_keys, build);
   }
   Planned right = PlanOp(rop);
   index_join_hint_.reset();
@@ -248,14 +253,11 @@ Planned Planner::PlanBuildOnPreserved(const LogicalOp& op, JoinType type, std::s
   if (outer) probe_out = Pick(right.layout, needed);
   std::vector<uint32_t> layout = std::move(probe_out.ids);
   layout.insert(layout.end(), payload_ids.begin(), payload_ids.end());
-  const char* label = type == JoinType::kRightSemi   ? "HashJoinProbe right semi"
-                      : type == JoinType::kRightAnti ? "HashJoinProbe right anti"
-                                                     : "HashJoinProbe right outer";
   Planned out{
       b_.HashProbe(right.id, build, type, rk, probe_out.positions,
                    outer ? ProbeCompaction() : CompactionPolicy::Off(), std::move(positional)),
       std::move(layout)};
-  Note(out.id, label, std::move(detail), op.estimated_rows, {right.id, build});
+  Note(out.id, HashProbeLabel(type), std::move(detail), op.estimated_rows, {right.id, build});
   return out;
 }
 
