@@ -82,9 +82,14 @@ inline void UnionNulls(const Vector& a, const Vector* b, Rows rows, Vector* out)
   }
   uint32_t words = rows[rows.count - 1] / 64 + 1;
   uint64_t* o = out->mutable_nulls();
+  uint64_t any = 0;
   for (uint32_t w = 0; w < words; ++w) {
     o[w] = (na == nullptr ? 0 : na[w]) | (nb == nullptr ? 0 : nb[w]);
+    any |= o[w];
   }
+  // No NULL among the rows: no bitmap, so the kernel and those after it take
+  // their no-NULL loops.
+  if (any == 0) out->ClearNulls();
 }
 
 inline std::string_view TrimTrailingBlanks(std::string_view s) {

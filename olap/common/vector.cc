@@ -78,14 +78,30 @@ void Vector::Reset(const Type& type) {
   nulls_ = nullptr;
 }
 
+namespace {
+
+// The block's bitmap from row `first` on, or nullptr when none of the
+// chunk's rows is NULL: kernels then take their no-NULL loops (most columns
+// of most blocks hold no NULL, but every block has a bitmap).
+const uint64_t* WrappedNulls(const uint64_t* null_bitmap, uint32_t first, uint32_t count) {
+  if (null_bitmap == nullptr) return nullptr;
+  const uint64_t* n = null_bitmap + first / 64;
+  uint64_t any = 0;
+  for (uint32_t w = 0; w < count / 64; ++w) any |= n[w];
+  if (count % 64 != 0) any |= n[count / 64] & ((uint64_t{1} << (count % 64)) - 1);
+  return any == 0 ? nullptr : n;
+}
+
+}  // namespace
+
 void Vector::WrapStripe(const Type& type, const void* stripe, const uint64_t* null_bitmap,
-                        uint32_t first) {
+                        uint32_t first, uint32_t count) {
   assert(first % 64 == 0);
   type_ = type;
   physical_ = PhysicalTypeOf(type);
   assert(physical_ != PhysicalType::kString);
   data_ = static_cast<const char*>(stripe) + size_t{first} * PhysicalWidth(physical_);
-  nulls_ = null_bitmap == nullptr ? nullptr : null_bitmap + first / 64;
+  nulls_ = WrappedNulls(null_bitmap, first, count);
 }
 
 void Vector::WrapStringRefs(const Type& type, const void* refs, const char* heap,
@@ -99,7 +115,7 @@ void Vector::WrapStringRefs(const Type& type, const void* refs, const char* heap
   const Ref* r = static_cast<const Ref*>(refs) + first;
   auto* out = mutable_data<std::string_view>();
   for (uint32_t i = 0; i < count; ++i) out[i] = std::string_view(heap + r[i].offset, r[i].length);
-  nulls_ = null_bitmap == nullptr ? nullptr : null_bitmap + first / 64;
+  nulls_ = WrappedNulls(null_bitmap, first, count);
 }
 
 uint64_t* Vector::mutable_nulls() {

@@ -140,9 +140,10 @@ class Vector {
 
   // Borrows `count` (<= kVectorSize) values of a block stripe starting at row
   // `first` (a multiple of 64): data = stripe + first * width, nulls = the
-  // null bitmap's words from first / 64 (nullptr: no NULLs). No copy.
-  void WrapStripe(const Type& type, const void* stripe, const uint64_t* null_bitmap,
-                  uint32_t first);
+  // null bitmap's words from first / 64, or nullptr when rows first ..
+  // first + count - 1 hold no NULL. No copy.
+  void WrapStripe(const Type& type, const void* stripe, const uint64_t* null_bitmap, uint32_t first,
+                  uint32_t count = kVectorSize);
   // Strings in a block are {uint32 offset, uint32 length} refs into the block
   // heap; views must be built, so this writes into an owned buffer (one pass,
   // no byte copies).

@@ -123,7 +123,7 @@ DataChunk BorrowChunk(const DataChunk& in) {
       CopyRows(src, rows, &v);
       v.ShareAuxiliary(src);
     } else {
-      v.WrapStripe(src.type(), src.data<char>(), src.nulls(), 0);
+      v.WrapStripe(src.type(), src.data<char>(), src.nulls(), 0, in.size());
     }
     out.AddColumn(std::move(v));
   }

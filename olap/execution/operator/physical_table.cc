@@ -46,7 +46,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
         v.WrapStringRefs(col.type, view.stripe<StringRef>(id), reinterpret_cast<const char*>(base),
                          view.null_bitmap(id), first, count);
       } else {
-        v.WrapStripe(col.type, view.stripe<uint8_t>(id), view.null_bitmap(id), first);
+        v.WrapStripe(col.type, view.stripe<uint8_t>(id), view.null_bitmap(id), first, count);
       }
       chunk.AddColumn(std::move(v));
     }
