@@ -1,5 +1,6 @@
 #include "olap/common/key_encoder.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -10,19 +11,25 @@
 namespace forktail {
 namespace {
 
-// The bytes of a string of at most 8 bytes as one word, without reading past
-// its end: two overlapping loads for 4..8 bytes, three byte loads below.
-// Two strings of the same length are equal iff their words are.
-inline uint64_t ShortBytes(const char* p, size_t n) {
+static_assert(std::endian::native == std::endian::little,
+              "inline key strings are read back in memory order");
+
+// A string of at most 8 bytes as one word holding its bytes in memory order,
+// zero-padded, without reading past its end: two overlapping loads for 4..8
+// bytes, byte loads below. Two strings of the same length are equal iff their
+// words are.
+inline uint64_t InlineBytes(const char* p, size_t n) {
   if (n >= 4) {
     uint32_t lo, hi;
     memcpy(&lo, p, 4);
     memcpy(&hi, p + n - 4, 4);
-    return lo | (uint64_t{hi} << 32);
+    return lo | (uint64_t{hi} << (8 * (n - 4)));  // the overlap holds the same bytes
   }
-  if (n == 0) return 0;
   const auto* u = reinterpret_cast<const unsigned char*>(p);
-  return u[0] | (uint64_t{u[n >> 1]} << 8) | (uint64_t{u[n - 1]} << 16);
+  uint64_t w = n > 0 ? u[0] : 0;
+  if (n > 1) w |= uint64_t{u[1]} << 8;
+  if (n > 2) w |= uint64_t{u[2]} << 16;
+  return w;
 }
 
 }  // namespace
@@ -51,10 +58,46 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
     const uint64_t* nulls = v.nulls();
     const bool trim = types_[c].id == TypeId::kChar;
     const bool json = types_[c].id == TypeId::kJsonb;
+    const uint64_t salt = 0x9E3779B97F4A7C15ULL * (c + 1);
     DispatchPhysical(v.physical(), [&]<typename T>() {
       const T* a = v.data<T>();
+      // Writes row r's value into key and returns its hash.
+      auto value = [&](uint32_t r, uint64_t* key) -> uint64_t {
+        if constexpr (std::is_same_v<T, std::string_view>) {
+          std::string_view s = trim ? TrimTrailingBlanks(a[r]) : a[r];
+          key[off + 1] = s.size();
+          if (json) {  // equal jsonb values may differ in text (1.0, 1.00): Equal()
+            key[off] = reinterpret_cast<uint64_t>(s.data());
+            return std::hash<std::string>()(jsonb::EqualityText(s));
+          }
+          if (s.size() <= 8) {  // short strings (CHAR(1) flags, codes) inline
+            key[off] = InlineBytes(s.data(), s.size());
+            return key[off] ^ (uint64_t{s.size()} << 59);
+          }
+          key[off] = reinterpret_cast<uint64_t>(s.data());
+          return std::hash<std::string_view>()(s);
+        } else if constexpr (std::is_same_v<T, __int128>) {
+          key[off] = static_cast<uint64_t>(a[r]);
+          key[off + 1] = static_cast<uint64_t>(static_cast<unsigned __int128>(a[r]) >> 64);
+          return key[off] ^ Mix(key[off + 1]);
+        } else if constexpr (std::is_same_v<T, double>) {
+          double d = a[r] == 0 ? 0.0 : a[r];
+          if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+          memcpy(&key[off], &d, 8);
+          return key[off];
+        } else {
+          key[off] = static_cast<uint64_t>(static_cast<int64_t>(a[r]));
+          return key[off];
+        }
+      };
+      if (nulls == nullptr) {  // the common case: no per-row NULL test
+        for (uint32_t k = 0; k < rows.count; ++k) {
+          hashes[k] = Mix(hashes[k] ^ (value(rows[k], keys + size_t{k} * w) + salt));
+        }
+        return;
+      }
       for (uint32_t k = 0; k < rows.count; ++k) {
-        uint32_t r = rows[k];
+        const uint32_t r = rows[k];
         uint64_t* key = keys + size_t{k} * w;
         uint64_t h;
         if (NullAt(nulls, r)) {
@@ -64,45 +107,18 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
             key[off + 1] = 0;
           }
           h = 0x5bd1e995 + c;
-        } else if constexpr (std::is_same_v<T, std::string_view>) {
-          std::string_view s = trim ? TrimTrailingBlanks(a[r]) : a[r];
-          key[off] = reinterpret_cast<uint64_t>(s.data());
-          key[off + 1] = s.size();
-          if (json) {  // equal jsonb values may differ in text (1.0, 1.00): Equal()
-            const std::string text = jsonb::EqualityText(s);
-            h = std::hash<std::string_view>()(text);
-          } else if (s.size() <= 8) {  // short strings (CHAR(1) flags, codes): no byte loop
-            h = ShortBytes(s.data(), s.size()) ^ (uint64_t{s.size()} << 59);
-          } else {
-            h = std::hash<std::string_view>()(s);
-          }
-        } else if constexpr (std::is_same_v<T, __int128>) {
-          key[off] = static_cast<uint64_t>(a[r]);
-          key[off + 1] = static_cast<uint64_t>(static_cast<unsigned __int128>(a[r]) >> 64);
-          h = key[off] ^ Mix(key[off + 1]);
-        } else if constexpr (std::is_same_v<T, double>) {
-          double d = a[r] == 0 ? 0.0 : a[r];
-          if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
-          memcpy(&key[off], &d, 8);
-          h = key[off];
         } else {
-          key[off] = static_cast<uint64_t>(static_cast<int64_t>(a[r]));
-          h = key[off];
+          h = value(r, key);
         }
-        hashes[k] = Mix(hashes[k] ^ (h + 0x9E3779B97F4A7C15ULL * (c + 1)));
+        hashes[k] = Mix(hashes[k] ^ (h + salt));
       }
     });
   }
 }
 
-bool KeyEncoder::Equal(const uint64_t* a, const uint64_t* b) const {
-  if (!any_string_) {
-    for (uint32_t i = 0; i < words_; ++i) {
-      if (a[i] != b[i]) return false;
-    }
-    return true;
-  }
-  if (a[0] != b[0]) return false;
+// Keys whose words differ but whose null masks agree: strings may still be
+// equal (long ones at different addresses; jsonb of different text).
+bool KeyEncoder::EqualByColumn(const uint64_t* a, const uint64_t* b) const {
   for (size_t c = 0; c < kinds_.size(); ++c) {
     const uint32_t o = offsets_[c];
     switch (kinds_[c]) {
@@ -115,10 +131,12 @@ bool KeyEncoder::Equal(const uint64_t* a, const uint64_t* b) const {
       case Kind::kString: {
         const size_t n = a[o + 1];
         if (n != b[o + 1]) return false;
-        const auto* x = reinterpret_cast<const char*>(a[o]);
-        const auto* y = reinterpret_cast<const char*>(b[o]);
-        // No call for short strings (the group keys of few groups).
-        if (n <= 8 ? ShortBytes(x, n) != ShortBytes(y, n) : memcmp(x, y, n) != 0) return false;
+        if (n <= 8) {  // inline
+          if (a[o] != b[o]) return false;
+        } else if (memcmp(reinterpret_cast<const char*>(a[o]), reinterpret_cast<const char*>(b[o]),
+                          n) != 0) {
+          return false;
+        }
         break;
       }
       case Kind::kJsonb: {
@@ -135,8 +153,9 @@ bool KeyEncoder::Equal(const uint64_t* a, const uint64_t* b) const {
 void KeyEncoder::Own(uint64_t* key, StringArena* arena) const {
   if (!any_string_) return;
   for (size_t c = 0; c < types_.size(); ++c) {
-    if (!is_string_[c] || key[offsets_[c] + 1] == 0) continue;
-    uint32_t o = offsets_[c];
+    const uint32_t o = offsets_[c];
+    if (!is_string_[c] || key[o + 1] == 0) continue;
+    if (kinds_[c] == Kind::kString && key[o + 1] <= 8) continue;  // inline
     std::string_view s = arena->Add({reinterpret_cast<const char*>(key[o]), key[o + 1]});
     key[o] = reinterpret_cast<uint64_t>(s.data());
   }
@@ -152,7 +171,10 @@ void KeyEncoder::Decode(const uint64_t* key, uint32_t c, Vector* out, uint32_t i
   DispatchPhysical(out->physical(), [&]<typename T>() {
     T* d = out->mutable_data<T>();
     if constexpr (std::is_same_v<T, std::string_view>) {
-      d[i] = std::string_view(reinterpret_cast<const char*>(key[o]), key[o + 1]);
+      const bool in_key = kinds_[c] == Kind::kString && key[o + 1] <= 8;
+      d[i] = std::string_view(
+          in_key ? reinterpret_cast<const char*>(&key[o]) : reinterpret_cast<const char*>(key[o]),
+          key[o + 1]);
     } else if constexpr (std::is_same_v<T, double>) {
       memcpy(&d[i], &key[o], 8);
     } else if constexpr (std::is_same_v<T, __int128>) {

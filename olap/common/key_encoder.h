@@ -7,8 +7,10 @@
 //   integers, DATE, TIMESTAMP, DECIMAL p <= 18, BOOLEAN: 1 word, the value as int64
 //   DECIMAL p 19..38: 2 words, the __int128's low and high halves
 //   DOUBLE: 1 word, the bits (-0.0 folded to 0.0, every NaN to one NaN)
-//   strings: 2 words, pointer and length (CHAR: trailing blanks trimmed);
-//            the bytes live in the input or, once stored, in a table arena
+//   strings: 2 words, [bytes or pointer][length] (CHAR: trailing blanks
+//            trimmed); up to 8 bytes inline in the first word, zero-padded,
+//            so that short keys compare as words; longer ones live in the
+//            input or, once stored, in a table arena (jsonb: always a pointer)
 //
 // Two keys of the same layout are equal iff the non-string words are equal
 // and the strings' bytes are. Hash() is consistent with that equality.
@@ -34,10 +36,19 @@ class KeyEncoder {
   void Encode(const DataChunk& chunk, const std::vector<uint32_t>& cols, Rows rows, uint64_t* keys,
               uint64_t* hashes) const;
 
-  bool Equal(const uint64_t* a, const uint64_t* b) const;
+  // Inline: hash tables call it per probe, mostly for keys that are equal,
+  // and equal words are equal keys (long strings: the same bytes at the
+  // same address).
+  bool Equal(const uint64_t* a, const uint64_t* b) const {
+    for (uint32_t i = 0; i < words_; ++i) {
+      if (a[i] != b[i]) return any_string_ && a[0] == b[0] && EqualByColumn(a, b);
+    }
+    return true;
+  }
   // Repoints the key's strings into `arena` (for keys a table keeps).
   void Own(uint64_t* key, StringArena* arena) const;
-  // Writes column c of `key` into out at row i.
+  // Writes column c of `key` into out at row i (an inline string's view
+  // points into `key`, which must outlive it).
   void Decode(const uint64_t* key, uint32_t c, Vector* out, uint32_t i) const;
   static bool HasNull(const uint64_t* key) { return key[0] != 0; }
 
@@ -51,6 +62,8 @@ class KeyEncoder {
   }
 
  private:
+  bool EqualByColumn(const uint64_t* a, const uint64_t* b) const;
+
   std::vector<Type> types_;
   std::vector<uint32_t> offsets_;  // word offset of each column
   std::vector<uint8_t> is_string_;
