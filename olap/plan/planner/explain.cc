@@ -12,11 +12,19 @@ std::string Fixed3(double v) {
   return buf;
 }
 
+// `shown`: operators already printed. A shared subplan (a CTE referenced
+// twice) feeds several consumers but runs once: its subtree is printed under
+// the first, the others show one line naming it.
 void Format(const PhysicalPlan& plan, const ExecutionProfile* profile, OperatorId id, int depth,
-            std::vector<std::string>* out) {
+            std::vector<bool>* shown, std::vector<std::string>* out) {
   const PlanNode& node = plan.nodes.at(id);
   std::string line(static_cast<size_t>(depth) * 2, ' ');
   line += node.label;
+  if (shown->at(id)) {
+    out->push_back(line + " (shared: computed once, shown above)");
+    return;
+  }
+  (*shown)[id] = true;
   if (!node.detail.empty()) line += " " + node.detail;
   if (node.estimated_rows >= 0) {
     line += "  (rows=" + std::to_string(static_cast<uint64_t>(node.estimated_rows + 0.5)) + ")";
@@ -32,7 +40,7 @@ void Format(const PhysicalPlan& plan, const ExecutionProfile* profile, OperatorI
     line += ")";
   }
   out->push_back(std::move(line));
-  for (OperatorId in : node.inputs) Format(plan, profile, in, depth + 1, out);
+  for (OperatorId in : node.inputs) Format(plan, profile, in, depth + 1, shown, out);
 }
 
 }  // namespace
@@ -41,7 +49,8 @@ std::vector<std::string> FormatPlan(const PhysicalPlan& plan, const ExecutionPro
   std::vector<std::string> lines;
   // The result sink is not shown: the tree starts at what it collects.
   const PlanNode& sink = plan.nodes.at(plan.root);
-  for (OperatorId in : sink.inputs) Format(plan, profile, in, 0, &lines);
+  std::vector<bool> shown(plan.nodes.size(), false);
+  for (OperatorId in : sink.inputs) Format(plan, profile, in, 0, &shown, &lines);
   if (profile != nullptr) {
     lines.push_back("Execution Time: " + Fixed3(profile->elapsed_ms) + " ms");
   }

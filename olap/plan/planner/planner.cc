@@ -134,6 +134,13 @@ Planned Planner::ProjectTo(const Planned& in, const std::vector<uint32_t>& ids,
 }
 
 Planned Planner::PlanOp(const LogicalOp& op) {
+  if (std::optional<Planned> shared = FindShared(op)) return *shared;
+  Planned planned = PlanNew(op);
+  RecordShared(op, planned);
+  return planned;
+}
+
+Planned Planner::PlanNew(const LogicalOp& op) {
   switch (op.kind) {
     case LogicalOpKind::kGet:
       return PlanGet(op, {}, nullptr, op.estimated_rows);

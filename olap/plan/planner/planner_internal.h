@@ -30,6 +30,11 @@ class Planner {
 
   // planner.cc
   Planned PlanOp(const LogicalOp& op);
+  // planner_shared.cc: the operator of an already planned subtree that
+  // computes what `op` computes (a CTE referenced twice), its layout in
+  // `op`'s ids; RecordShared offers a planned subtree for reuse.
+  std::optional<Planned> FindShared(const LogicalOp& op) const;
+  void RecordShared(const LogicalOp& op, const Planned& planned);
   // The position of `id` in `layout`; XX000 if absent.
   static uint32_t Position(const std::vector<uint32_t>& layout, uint32_t id);
   // A clone of `e` with column ids replaced by positions in `layout`.
@@ -68,6 +73,7 @@ class Planner {
   PlanBuilder& builder() { return b_; }
 
  private:
+  Planned PlanNew(const LogicalOp& op);  // PlanOp without reuse
   Planned PlanGet(const LogicalOp& get, const std::vector<const Expression*>& extra,
                   const LogicalOp* project, double estimated_rows);
   Planned PlanFilter(const LogicalOp& op);
@@ -102,6 +108,7 @@ class Planner {
   std::optional<IndexJoinHint> index_join_hint_;
   void HintIndexJoin(const LogicalOp& probe_side, const std::vector<uint32_t>& key_ids,
                      OperatorId build);
+  std::vector<std::pair<const LogicalOp*, Planned>> shared_;  // RecordShared
   PlanBuilder b_;
   std::vector<PlanNode> nodes_;
   double memory_ = 0;

@@ -145,5 +145,64 @@ TEST_F(PlannerSql, ExplainAndAnalyze) {
   EXPECT_NE(analyzed.find("Execution Time"), std::string::npos);
 }
 
+// A CTE referenced twice (TPC-H Q15's shape) runs once: both references
+// read the one operator's output. References that differ (another filter,
+// a volatile call) are planned apart.
+TEST_F(PlannerSql, SubplansComputingTheSameAreShared) {
+  auto explain = [&](const std::string& sql) {
+    LogicalOpPtr plan = Optimized(sql);
+    SchedulerOptions options;
+    options.immediate = true;
+    Scheduler scheduler(options);
+    return Explain(*plan, catalog_, false, scheduler);
+  };
+  auto shared = [](const std::string& text) {
+    size_t n = 0;
+    for (size_t at = text.find("(shared"); at != std::string::npos;
+         at = text.find("(shared", at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  const std::string q15 =
+      "WITH s AS (SELECT dept, sum(salary) AS total FROM emp GROUP BY dept) "
+      "SELECT dept, total FROM s WHERE total = (SELECT max(total) FROM s) ORDER BY 1";
+  EXPECT_EQ(Query(q15), "10|300|;30|300|;");
+  std::string text = explain(q15);
+  EXPECT_EQ(shared(text), 1u) << text;
+  EXPECT_EQ(text.find("TableScan emp"), text.rfind("TableScan emp")) << text;  // one scan
+
+  // The same join and aggregate written twice as derived tables.
+  const std::string twice =
+      "SELECT a.dname, a.n, b.n FROM "
+      "(SELECT d.dname, count(*) AS n FROM emp e JOIN dept d ON e.dept = d.id GROUP BY d.dname) a "
+      "JOIN "
+      "(SELECT d.dname, count(*) AS n FROM emp e JOIN dept d ON e.dept = d.id GROUP BY d.dname) b "
+      "ON a.dname = b.dname ORDER BY 1";
+  EXPECT_EQ(Query(twice), "'eng'|2|2|;'ops'|1|1|;");
+  EXPECT_EQ(shared(explain(twice)), 1u) << explain(twice);
+
+  // Different filters: two computations.
+  const std::string differ =
+      "WITH s AS (SELECT dept, sum(salary) AS total FROM emp GROUP BY dept) "
+      "SELECT x.dept, x.total, y.total FROM s x JOIN s y ON x.dept = y.dept "
+      "WHERE x.total > 200 ORDER BY 1";
+  EXPECT_EQ(Query(differ), "10|300|300|;30|300|300|;");
+  const std::string cross =
+      "SELECT a.dept, a.total, b.total FROM "
+      "(SELECT dept, sum(salary) AS total FROM emp WHERE salary > 100 GROUP BY dept) a, "
+      "(SELECT dept, sum(salary) AS total FROM emp WHERE salary > 150 GROUP BY dept) b "
+      "WHERE a.dept = b.dept ORDER BY 1";
+  EXPECT_EQ(Query(cross), "10|200|200|;30|300|300|;");
+  EXPECT_EQ(shared(explain(cross)), 0u) << explain(cross);
+
+  // clock_timestamp() may answer differently in each reference: not shared.
+  const std::string rnd =
+      "SELECT count(*) FROM (SELECT dept, max(clock_timestamp()) AS m FROM emp GROUP BY dept) a "
+      "JOIN (SELECT dept, max(clock_timestamp()) AS m FROM emp GROUP BY dept) b "
+      "ON a.dept = b.dept";
+  EXPECT_EQ(shared(explain(rnd)), 0u) << explain(rnd);
+}
+
 }  // namespace
 }  // namespace forktail
