@@ -248,8 +248,11 @@ uint32_t ExpressionExecutor::SelectNode(Node& n, const DataChunk& chunk, Rows ro
       if (n.children[1]->expr->kind == ExprKind::kConstant) {
         const Vector& l = Eval(*n.children[0], chunk, rows);
         return CompareConstantSelect(e.compare, l, n.children[1]->expr->constant, rows, out_sel);
+      } else {  // column against column: no boolean vector in between
+        const Vector& l = Eval(*n.children[0], chunk, rows);
+        const Vector& r = Eval(*n.children[1], chunk, rows);
+        return CompareSelect(e.compare, l, r, rows, out_sel);
       }
-      [[fallthrough]];
     default:
       return SelectTrue(Eval(n, chunk, rows), rows, out_sel);
   }

@@ -17,6 +17,9 @@ void CompareKernel(CompareOp op, const Vector& l, const Vector& r, Rows rows, Ve
 // Filter form against a constant: rows where `l op c` is TRUE.
 uint32_t CompareConstantSelect(CompareOp op, const Vector& l, const Value& c, Rows rows,
                                uint32_t* out_sel);
+// Filter form of CompareKernel: rows where `l op r` is TRUE.
+uint32_t CompareSelect(CompareOp op, const Vector& l, const Vector& r, Rows rows,
+                       uint32_t* out_sel);
 // `zone`: the session's, for casts between timestamptz and text, timestamp
 // or date (null: UTC).
 void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZone* zone = nullptr);

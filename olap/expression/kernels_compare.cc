@@ -153,6 +153,50 @@ uint32_t CompareConstantSelect(CompareOp op, const Vector& l, const Value& c, Ro
   });
 }
 
+uint32_t CompareSelect(CompareOp op, const Vector& l, const Vector& r, Rows rows,
+                       uint32_t* out_sel) {
+  const uint64_t* ln = l.nulls();
+  const uint64_t* rn = r.nulls();
+  if (l.type().id == TypeId::kJsonb) {
+    const auto* a = l.data<std::string_view>();
+    const auto* b = r.data<std::string_view>();
+    uint32_t k = 0;
+    ForEachRow(rows, [&](uint32_t i) {
+      if (!NullAt(ln, i) && !NullAt(rn, i) && Holds(op, jsonb::Compare(a[i], b[i]))) {
+        out_sel[k++] = i;
+      }
+    });
+    return k;
+  }
+  const bool trim = l.type().id == TypeId::kChar || r.type().id == TypeId::kChar;
+  return DispatchPhysical(l.physical(), [&]<typename T>() -> uint32_t {
+    const T* a = l.data<T>();
+    const T* b = r.data<T>();
+    return DispatchOp(op, [&]<CompareOp Op>() -> uint32_t {
+      uint32_t k = 0;
+      // Branch-free as CompareConstantSelect; string bytes under a NULL may
+      // be gone, so those rows are never compared.
+      if (ln == nullptr && rn == nullptr) {
+        ForEachRow(rows, [&](uint32_t i) {
+          out_sel[k] = i;
+          k += Cmp<Op, T>(Load(a, i, trim), Load(b, i, trim));
+        });
+      } else {
+        ForEachRow(rows, [&](uint32_t i) {
+          out_sel[k] = i;
+          const bool valid = !NullAt(ln, i) && !NullAt(rn, i);
+          if constexpr (std::is_same_v<T, std::string_view>) {
+            k += valid && Cmp<Op, T>(Load(a, i, trim), Load(b, i, trim));
+          } else {
+            k += Cmp<Op, T>(Load(a, i, trim), Load(b, i, trim)) & valid;
+          }
+        });
+      }
+      return k;
+    });
+  });
+}
+
 void InKernel(const Vector& in, const std::vector<Value>& list, bool negated, Rows rows,
               Vector* out) {
   // x IN (list): TRUE on a match; else NULL if x or any list item is NULL;
