@@ -45,6 +45,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, const Catalog& catalog, const Optimizer
   estimator.LearnColumns(*plan);
   plan = ReorderJoins(std::move(plan), estimator, options);
   plan = PruneColumns(std::move(plan), estimator);
+  SplitDistinctAggregates(plan.get());
   ReduceDependentGroupKeys(plan.get(), catalog);
   estimator.Estimate(*plan);
   AddPhysicalHints(plan.get(), estimator, options.runtime_filters);

@@ -31,6 +31,11 @@ LogicalOpPtr PruneColumns(LogicalOpPtr root, const CardinalityEstimator& estimat
 bool UniqueOn(const LogicalOp& op, const std::vector<uint32_t>& keys,
               const CardinalityEstimator& estimator);
 
+// Aggregates whose aggregates are all DISTINCT ones over one column x
+// (COUNT/SUM/AVG(DISTINCT x)) become the plain aggregates over an Aggregate
+// grouping by the keys and x (optimizer_distinct_aggregates.cc).
+void SplitDistinctAggregates(LogicalOp* root);
+
 // Group keys that are other columns of a Get whose whole primary key is
 // grouped on become AggKind::kAnyValue aggregates (same column ids; the
 // Aggregate's column order changes: keys, aggregates, then the moved keys).

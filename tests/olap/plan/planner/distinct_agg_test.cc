@@ -21,6 +21,27 @@ TEST_F(DistinctAgg, GroupedIntegers) {
   EXPECT_EQ(Query("SELECT g FROM d GROUP BY g HAVING sum(DISTINCT x) > 2 ORDER BY g"), "1|;2|;");
 }
 
+// Only DISTINCT aggregates of one column: planned as plain aggregates over
+// the distinct (g, x) pairs (optimizer_distinct_aggregates.cc); group 3,
+// whose x are all NULL, still counts 0.
+TEST_F(DistinctAgg, OverOneColumnBecomeAggregatesOfDistinctPairs) {
+  const std::string sql =
+      "SELECT g, count(DISTINCT x), sum(DISTINCT x), avg(DISTINCT x) FROM d GROUP BY g ORDER BY g";
+  EXPECT_EQ(Query(sql), "1|2|3|1.5|;2|2|11|5.5|;3|0|NULL|NULL|;");
+  LogicalOpPtr plan = Optimized(sql);
+  const LogicalOp* op = plan.get();
+  while (op->kind != LogicalOpKind::kAggregate) op = op->children.at(0).get();
+  ASSERT_EQ(op->aggregates.size(), 3u);
+  EXPECT_EQ(op->aggregates[0].kind, AggKind::kCount);
+  EXPECT_EQ(op->aggregates[1].kind, AggKind::kSum);
+  EXPECT_EQ(op->aggregates[2].kind, AggKind::kAvg);
+  const LogicalOp& pairs = *op->children.at(0);
+  EXPECT_EQ(pairs.kind, LogicalOpKind::kAggregate);
+  EXPECT_EQ(pairs.group_keys.size(), 2u);
+  EXPECT_TRUE(pairs.aggregates.empty());
+  EXPECT_EQ(Query("SELECT count(DISTINCT x), sum(DISTINCT x) FROM d WHERE x > 100"), "0|NULL|;");
+}
+
 TEST_F(DistinctAgg, DoubleAndDecimal) {
   EXPECT_EQ(Query("SELECT g, sum(DISTINCT f), avg(DISTINCT f), sum(DISTINCT m), "
                   "avg(DISTINCT m) FROM d GROUP BY g ORDER BY g"),
