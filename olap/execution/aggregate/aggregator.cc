@@ -283,14 +283,18 @@ size_t Aggregator::MergedBytes(int thread) const {
   return b;
 }
 
-std::vector<DataChunk> Aggregator::Result() const {
+std::vector<DataChunk> Aggregator::Result(uint32_t slice, uint32_t slices) const {
   std::vector<DataChunk> out;
   if (key_cols_.empty()) {
+    if (slice != 0) return out;  // the one group lives in one partition
     bool any = false;
     for (const auto& p : parts_) any |= p->table.size() > 0;
     if (!any) parts_[0]->table.EnsureEmptyGroup();
+    slices = 1;
   }
-  for (const auto& p : parts_) p->table.Emit(&out);
+  const size_t n = parts_.size();
+  for (size_t p = n * slice / slices; p < n * (slice + 1) / slices; ++p)
+    parts_[p]->table.Emit(&out);
   return out;
 }
 

@@ -58,7 +58,11 @@ class Aggregator {
   void Consume(int thread, const DataChunk& chunk);
   void Merge(int thread);
   // Output chunks: key columns then one column per aggregate.
-  std::vector<DataChunk> Result() const;
+  std::vector<DataChunk> Result() const { return Result(0, 1); }
+  // Slice `slice` of `slices` of the output (disjoint groups; together all
+  // of them), so that several work orders emit it and the operators above
+  // run on it in parallel.
+  std::vector<DataChunk> Result(uint32_t slice, uint32_t slices) const;
 
   AggMethod method() const { return method_; }
 

@@ -581,19 +581,22 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
   std::vector<Type> types = enc_->types();
   for (const auto& a : *aggs_) types.push_back(AggregateResultType(a));
   const uint32_t nk = static_cast<uint32_t>(enc_->types().size());
-  for (uint32_t base = 0; base < size(); base += kVectorSize) {
-    uint32_t n = std::min(kVectorSize, size() - base);
-    DataChunk chunk(types);
-    for (uint32_t i = 0; i < n; ++i) {
-      uint32_t g = base + i;
+  // Rows i in [at, at + n) of the chunk are groups first + (i - at).
+  for (uint32_t first = 0; first < size();) {
+    if (out->empty() || out->back().size() == kVectorSize) out->emplace_back(types);
+    DataChunk& chunk = out->back();
+    const uint32_t at = chunk.size();
+    const uint32_t n = std::min(kVectorSize - at, size() - first);
+    for (uint32_t i = at; i < at + n; ++i) {
+      uint32_t g = first + i - at;
       const uint64_t* key = &keys_[size_t{g} * enc_->words()];
       for (uint32_t c = 0; c < nk; ++c) enc_->Decode(key, c, &chunk.column(c), i);
     }
     for (size_t a = 0; a < aggs_->size(); ++a) {
       const AggregateSpec& spec = (*aggs_)[a];
       Vector& v = chunk.column(nk + a);
-      for (uint32_t i = 0; i < n; ++i) {
-        const uint64_t* s = State(base + i) + offsets_[a];
+      for (uint32_t i = at; i < at + n; ++i) {
+        const uint64_t* s = State(first + i - at) + offsets_[a];
         switch (spec.kind) {
           case AggKind::kCountStar:
           case AggKind::kCount:
@@ -699,8 +702,8 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
         }
       }
     }
-    chunk.set_size(n);
-    out->push_back(std::move(chunk));
+    chunk.set_size(at + n);
+    first += n;
   }
 }
 

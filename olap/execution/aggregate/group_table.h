@@ -65,7 +65,8 @@ class GroupTable {
               const uint32_t* groups);
   // Folds group g of src into this table (inserting its key if new).
   void Merge(const GroupTable& src, uint32_t g);
-  // Writes all groups as chunks: key columns, then one column per aggregate.
+  // Appends all groups as rows of chunks (key columns, then one column per
+  // aggregate), filling out's last chunk first when it has room.
   void Emit(std::vector<DataChunk>* out) const;
   // For a global aggregate over no rows: one group with empty states.
   void EnsureEmptyGroup();

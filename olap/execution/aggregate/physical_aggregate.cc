@@ -58,23 +58,35 @@ bool AggregateOperator::Finish(WorkOrderSink& sink) {
     }
     return false;
   }
-  Spawn(sink, [agg = aggregator_](WorkOrderContext& context) {
-    std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
-    size_t bytes = 0;
-    for (DataChunk& c : agg->Result()) {
-      for (size_t i = 0; i < c.column_count(); ++i) {
-        bytes += size_t{kVectorSize} * PhysicalWidth(c.column(i).physical()) + kVectorSize / 8;
-      }
-      out->chunks.push_back(std::move(c));
-    }
-    auto charge = std::make_shared<MemoryCharge>("aggregation result");
-    charge->Bind(context.allocator<char>().memory());
-    charge->Set(bytes);
-    out->keep_alive.push_back(std::move(charge));
-    out->keep_alive.push_back(agg);
-    EmitIfRows(context, std::move(out));
-  });
+  // The groups in slices, one work order each: a large result (many groups
+  // feeding a join, another aggregate or a sort) reaches the next operator
+  // as several blocks it processes in parallel.
+  const auto slices = static_cast<uint32_t>(2 * parallelism());
+  for (uint32_t slice = 0; slice < slices; ++slice) {
+    Spawn(sink, [agg = aggregator_, slice, slices](WorkOrderContext& context) {
+      EmitResult(context, agg, slice, slices);
+    });
+  }
   return true;
+}
+
+void AggregateOperator::EmitResult(WorkOrderContext& context,
+                                   const std::shared_ptr<Aggregator>& agg, uint32_t slice,
+                                   uint32_t slices) {
+  std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
+  size_t bytes = 0;
+  for (DataChunk& c : agg->Result(slice, slices)) {
+    for (size_t i = 0; i < c.column_count(); ++i) {
+      bytes += size_t{kVectorSize} * PhysicalWidth(c.column(i).physical()) + kVectorSize / 8;
+    }
+    out->chunks.push_back(std::move(c));
+  }
+  auto charge = std::make_shared<MemoryCharge>("aggregation result");
+  charge->Bind(context.allocator<char>().memory());
+  charge->Set(bytes);
+  out->keep_alive.push_back(std::move(charge));
+  out->keep_alive.push_back(agg);
+  EmitIfRows(context, std::move(out));
 }
 
 }  // namespace forktail

@@ -5,7 +5,8 @@
 //               private tables, partition buffers, shared latched tables);
 //   2. merge    once every input block is consumed: one work order per slot,
 //               Merge(s) folds partitions p with p % slots == s, in parallel;
-//   3. finalize one work order: Result() as one ChunkBlock, which keeps the
+//   3. finalize 2 x slots work orders, each emitting a slice of the groups
+//               (Result(slice, slices)) as one ChunkBlock, which keeps the
 //               aggregator alive (result strings live in its tables).
 // Output columns: the group keys, then one column per aggregate.
 // Memory: the aggregator's tables and buffers (per slot, shared, merged) and
@@ -35,6 +36,8 @@ class AggregateOperator final : public PhysicalOperator {
  private:
   enum class Phase : uint8_t { kConsume, kMerge };
   void Charge(WorkOrderContext& context, int slot, bool merged);
+  static void EmitResult(WorkOrderContext& context, const std::shared_ptr<Aggregator>& agg,
+                         uint32_t slice, uint32_t slices);
 
   std::shared_ptr<Aggregator> aggregator_;
   std::vector<std::unique_ptr<MemoryCharge>> slot_charges_;

@@ -164,9 +164,18 @@ std::multiset<std::string> RunAggregator(AggMethod method, int threads,
   pool.clear();
   for (int t = 0; t < threads; ++t) pool.emplace_back([&, t] { agg.Merge(t); });
   for (auto& th : pool) th.join();
+  // Read in slices as the operator's work orders do (1 thread: all at once);
+  // together they hold every group once, in full chunks but the last.
   std::multiset<std::string> out;
-  for (const DataChunk& c : agg.Result()) {
-    for (auto& line : test::ChunkRows(c)) out.insert(line);
+  const uint32_t slices = threads == 1 ? 1 : 3;
+  for (uint32_t slice = 0; slice < slices; ++slice) {
+    std::vector<DataChunk> result = agg.Result(slice, slices);
+    for (size_t i = 0; i < result.size(); ++i) {
+      if (i + 1 < result.size()) {
+        EXPECT_EQ(result[i].size(), kVectorSize);
+      }
+      for (auto& line : test::ChunkRows(result[i])) out.insert(line);
+    }
   }
   return out;
 }
