@@ -30,9 +30,12 @@
 //      its small preserved side (BuildsOnPreservedSide) filters its other side;
 //   5. removing projections that forward their input unchanged and pruning
 //      Get columns nobody above uses;
-//   6. group keys that are other columns of a Get whose whole primary key is
-//      grouped on become ANY_VALUE aggregates (as PostgreSQL's
-//      remove_useless_groupby_columns), before the estimates and hints.
+//   6. an Aggregate whose aggregates are all DISTINCT ones over one column x
+//      becomes the plain aggregates over an Aggregate grouping by its keys
+//      and x; then group keys that are other columns of a Get whose whole
+//      primary key is grouped on become ANY_VALUE aggregates (as
+//      PostgreSQL's remove_useless_groupby_columns), before the estimates
+//      and hints.
 // Every operator gets estimated_rows.
 #pragma once
 
