@@ -35,7 +35,7 @@ OperatorId PlanBuilder::HashBuild(OperatorId input, std::vector<uint32_t> key_co
                                   std::vector<uint32_t> payload_cols) {
   OperatorId id = Add(std::make_unique<HashJoinBuildOperator>(
       types(input), std::move(key_cols), std::move(payload_cols), parallelism_));
-  plan_->AddEdge(input, id, false);
+  plan_->AddEdge(input, id, true);
   return id;
 }
 
