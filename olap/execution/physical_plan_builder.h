@@ -7,8 +7,9 @@
 //   auto result = b.Sink(b.Aggregate(probe, {1}, {{AggKind::kSum, 2}}));
 //   scheduler.Submit(b.Build(), 1, estimate).Wait();   // result->rows
 //
-// Edges: scan -> build is blocking (the build starts after its input
-// finished), build -> probe blocking, everything else pipelining.
+// Edges: build -> probe is blocking (no probe before the table is final),
+// everything else pipelining; a hash build consumes its input as it streams
+// (a blocking edge there held the whole build input in its queue).
 // `parallelism` is the number of worker slots of each operator (thread-local
 // states of aggregator and join); use the scheduler's worker count (1 in
 // immediate mode). Column numbers index the input operator's output columns.

@@ -3,7 +3,7 @@
 // before they reach the join (LIP, Zhu et al., VLDB 2017; the exact filter is
 // a semi-join bitvector over a dense key range).
 //
-//   build input --blocking--> HashJoinBuild ---blocking---> HashJoinProbe
+//   build input -pipelining-> HashJoinBuild ---blocking---> HashJoinProbe
 //                                   |  fills at Finish           ^
 //                                   v                            |
 //                             JoinFilterSlot                     |

@@ -1,6 +1,6 @@
 // Hash join as two operators, over the kernels' JoinHashTable / JoinProbe.
 //
-//   build input --blocking--> HashJoinBuild --blocking--> HashJoinProbe
+//   build input -pipelining-> HashJoinBuild --blocking--> HashJoinProbe
 //   probe input --------------pipelining------------------^ (input 0)
 //
 // HashJoinBuild: one work order per input block adds its rows to the table
