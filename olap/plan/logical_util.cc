@@ -78,13 +78,14 @@ void RenameColumns(Expression* e, const std::map<uint32_t, uint32_t>& map) {
   }
 }
 
-bool ExprEquals(const Expression& a, const Expression& b) {
+bool ExprEquals(const Expression& a, const Expression& b,
+                const std::function<bool(uint32_t, uint32_t)>& same_column) {
   if (a.kind != b.kind || !(a.type == b.type) || a.children.size() != b.children.size()) {
     return false;
   }
   switch (a.kind) {
     case ExprKind::kColumnRef:
-      if (a.column != b.column) return false;
+      if (same_column ? !same_column(a.column, b.column) : a.column != b.column) return false;
       break;
     case ExprKind::kConstant:
       if (a.constant.is_null() != b.constant.is_null()) return false;
@@ -128,9 +129,17 @@ bool ExprEquals(const Expression& a, const Expression& b) {
       if (x || y) return false;
       continue;
     }
-    if (!ExprEquals(*x, *y)) return false;
+    if (!ExprEquals(*x, *y, same_column)) return false;
   }
   return true;
+}
+
+bool HasVolatileCall(const Expression& e) {
+  if (e.kind == ExprKind::kFunction && e.function && e.function->is_volatile()) return true;
+  for (const ExprPtr& c : e.children) {
+    if (c && HasVolatileCall(*c)) return true;
+  }
+  return false;
 }
 
 bool IsTrueConstant(const Expression& e) {

@@ -36,7 +36,11 @@ void SubstituteColumns(ExprPtr* e, const std::map<uint32_t, const Expression*>& 
 void RenameColumns(Expression* e, const std::map<uint32_t, uint32_t>& map);
 
 // Structural equality (same kinds, types, operators, constants, children).
-bool ExprEquals(const Expression& a, const Expression& b);
+// Column refs match when `same_column(a_id, b_id)` holds (default: equal ids).
+bool ExprEquals(const Expression& a, const Expression& b,
+                const std::function<bool(uint32_t, uint32_t)>& same_column = {});
+// Whether `e` calls a volatile function (clock_timestamp(), nextval()).
+bool HasVolatileCall(const Expression& e);
 
 // Whether the expression is a constant TRUE / a constant (non-NULL) FALSE or
 // NULL (a condition that keeps no row).

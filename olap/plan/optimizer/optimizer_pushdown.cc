@@ -144,14 +144,6 @@ uint32_t MaxColumnId(const LogicalOp& op) {
   return max;
 }
 
-bool HasVolatileCall(const Expression& e) {
-  if (e.kind == ExprKind::kFunction && e.function && e.function->is_volatile()) return true;
-  for (const ExprPtr& c : e.children) {
-    if (c && HasVolatileCall(*c)) return true;
-  }
-  return false;
-}
-
 // f(l) = g(r) with f reading only `left`'s columns and g only `right`'s
 // (TPC-C/CH: mod(s_w_id * s_i_id, 10000) = su_suppkey), neither a plain
 // column pair (AsKeyPair's) nor volatile: the sides, left first, to become

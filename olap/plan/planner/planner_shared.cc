@@ -7,7 +7,7 @@
 // subtree onto the other's.
 #include <map>
 
-#include "olap/expression/scalar_function.h"
+#include "olap/plan/logical_util.h"
 #include "olap/plan/planner/planner_internal.h"
 
 namespace forktail {
@@ -51,65 +51,13 @@ class SameComputation {
     return true;
   }
 
-  // ExprEquals with column ids mapped; a volatile call is never the same
-  // computation twice (each evaluation may answer differently).
+  // A volatile call is never the same computation twice (each evaluation
+  // may answer differently).
   bool SameExpr(const Expression& a, const Expression& b) const {
-    if (a.kind != b.kind || !(a.type == b.type) || a.children.size() != b.children.size() ||
-        a.negated != b.negated) {
-      return false;
-    }
-    switch (a.kind) {
-      case ExprKind::kColumnRef:
-        return SameId(a.column, b.column);
-      case ExprKind::kConstant:
-        if (a.constant.is_null() || b.constant.is_null()) {
-          if (a.constant.is_null() != b.constant.is_null()) return false;
-        } else if (!(a.constant.type() == b.constant.type() && a.constant == b.constant)) {
-          return false;
-        }
-        break;
-      case ExprKind::kArith:
-        if (a.arith != b.arith) return false;
-        break;
-      case ExprKind::kCompare:
-        if (a.compare != b.compare) return false;
-        break;
-      case ExprKind::kIn:
-        if (a.in_list.size() != b.in_list.size()) return false;
-        for (size_t i = 0; i < a.in_list.size(); i++) {
-          if (a.in_list[i].is_null() != b.in_list[i].is_null()) return false;
-          if (!a.in_list[i].is_null() && !(a.in_list[i] == b.in_list[i])) return false;
-        }
-        break;
-      case ExprKind::kLike:
-        if (a.pattern != b.pattern || a.escape != b.escape) return false;
-        break;
-      case ExprKind::kDateAdd:
-        if (!(a.interval == b.interval)) return false;
-        break;
-      case ExprKind::kExtract:
-        if (a.field != b.field) return false;
-        break;
-      case ExprKind::kFunction:
-        if (a.function->name() != b.function->name() || a.function->is_volatile() ||
-            b.function->is_volatile()) {
-          return false;
-        }
-        break;
-      default:
-        break;
-    }
-    for (size_t i = 0; i < a.children.size(); i++) {
-      const ExprPtr& x = a.children[i];
-      const ExprPtr& y = b.children[i];
-      if (!x || !y) {
-        if (x || y) return false;
-      } else if (!SameExpr(*x, *y)) {
-        return false;
-      }
-    }
-    return true;
+    return !HasVolatileCall(a) && !HasVolatileCall(b) &&
+           ExprEquals(a, b, [this](uint32_t x, uint32_t y) { return SameId(x, y); });
   }
+
   bool SameExprs(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b) const {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i) {
