@@ -58,7 +58,9 @@ TEST(KeyEncoder, EqualIffValuesEqualForInlineAndLongStrings) {
     for (uint32_t j = 0; j < kRows; ++j) {
       const bool eq = enc.Equal(&keys[size_t{i} * w], &keys[size_t{j} * w]);
       ASSERT_EQ(eq, same(i, j)) << "rows " << i << ", " << j << " seed " << seed;
-      if (eq) ASSERT_EQ(hashes[i], hashes[j]);
+      if (eq) {
+        ASSERT_EQ(hashes[i], hashes[j]);
+      }
       equal_pairs += eq && i != j;
     }
   }
@@ -75,7 +77,9 @@ TEST(KeyEncoder, EqualIffValuesEqualForInlineAndLongStrings) {
   }
   for (uint32_t i = 0; i < kRows; ++i) {
     ASSERT_EQ(out.column(0).IsNull(i), null_text[i]) << i;
-    if (!null_text[i]) EXPECT_EQ(out.column(0).data<std::string_view>()[i], text[i]) << i;
+    if (!null_text[i]) {
+      EXPECT_EQ(out.column(0).data<std::string_view>()[i], text[i]) << i;
+    }
     EXPECT_EQ(out.column(1).data<std::string_view>()[i], TrimBlanks(chars[i])) << i;
   }
 }
