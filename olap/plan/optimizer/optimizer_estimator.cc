@@ -200,18 +200,52 @@ double CardinalityEstimator::Selectivity(const Expression& e, double rows) const
   }
 }
 
-double CardinalityEstimator::JoinRows(double left_rows, double right_rows,
-                                      const std::vector<uint32_t>& left_keys,
-                                      const std::vector<uint32_t>& right_keys) const {
-  double rows = left_rows * right_rows;
-  // Multi-key joins: the most selective key, then a damped share of the rest
-  // (keys of one relation are rarely independent).
+double CardinalityEstimator::CoveredUniqueKeyRows(const std::vector<uint32_t>& keys) const {
+  if (keys.size() < 2) return 0;  // one column: its ndv already says it is unique
+  const Table* table = nullptr;
+  std::vector<ColumnId> covered;
+  for (uint32_t id : keys) {
+    Origin o = OriginOf(id);
+    if (o.table == nullptr || (table != nullptr && o.table != table)) return 0;
+    table = o.table;
+    covered.push_back(ColumnId(static_cast<uint16_t>(o.column)));
+  }
+  auto covers = [&](const std::vector<ColumnId>& key) {
+    if (key.size() < 2) return false;
+    for (ColumnId c : key) {
+      if (std::find(covered.begin(), covered.end(), c) == covered.end()) return false;
+    }
+    return true;
+  };
+  const TableSchema& schema = table->schema();
+  bool unique = covers(schema.primary_key);
+  for (const IndexDef& index : schema.indexes)
+    unique = unique || (index.unique && covers(index.columns));
+  return unique ? std::max(1.0, static_cast<double>(table->statistics().row_count())) : 0;
+}
+
+double CardinalityEstimator::KeysSelectivity(double left_rows, double right_rows,
+                                             const std::vector<uint32_t>& left_keys,
+                                             const std::vector<uint32_t>& right_keys) const {
+  double unique_rows = std::max(CoveredUniqueKeyRows(left_keys), CoveredUniqueKeyRows(right_keys));
+  if (unique_rows > 0) return 1 / unique_rows;
+  // The most selective key, then a damped share of the rest (keys of one
+  // relation are rarely independent).
   std::vector<double> sels;
   for (size_t i = 0; i < left_keys.size(); i++) {
     sels.push_back(1 / std::max(Ndv(left_keys[i], left_rows), Ndv(right_keys[i], right_rows)));
   }
   std::sort(sels.begin(), sels.end());
-  for (size_t i = 0; i < sels.size(); i++) rows *= i == 0 ? sels[i] : std::sqrt(sels[i]);
+  double s = 1;
+  for (size_t i = 0; i < sels.size(); i++) s *= i == 0 ? sels[i] : std::sqrt(sels[i]);
+  return s;
+}
+
+double CardinalityEstimator::JoinRows(double left_rows, double right_rows,
+                                      const std::vector<uint32_t>& left_keys,
+                                      const std::vector<uint32_t>& right_keys) const {
+  double rows =
+      left_rows * right_rows * KeysSelectivity(left_rows, right_rows, left_keys, right_keys);
   return std::max(rows, 1.0);
 }
 

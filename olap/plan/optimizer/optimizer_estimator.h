@@ -9,6 +9,10 @@
 //   LIKE                0.1 (a literal prefix and no wildcard: 1 / ndv)
 //   a OR b              s(a) + s(b) - s(a) s(b);  NOT a: 1 - s(a)
 //   l = r (join)        1 / max(ndv(l), ndv(r)), ndv capped by the input rows
+//   keys covering a     1 / rows of that table (each row of the other side
+//   composite unique    matches at most one of its rows: a foreign key's
+//   key of one side     join, whatever the columns' own ndvs say)
+//   other multi-key     the most selective pair, the others damped (sqrt)
 //   anything else       1/4
 // ndv comes from the column's HLL sketch, scaled down when its operator has
 // fewer rows than the table (ndv <= rows). Column ids are traced to their
@@ -38,6 +42,11 @@ class CardinalityEstimator {
   // Rows of an equi-join of inputs with the given row counts on key pairs.
   double JoinRows(double left_rows, double right_rows, const std::vector<uint32_t>& left_keys,
                   const std::vector<uint32_t>& right_keys) const;
+  // Selectivity of the equi-join of two inputs on all these key pairs
+  // together (left_keys[i] = right_keys[i]).
+  double KeysSelectivity(double left_rows, double right_rows,
+                         const std::vector<uint32_t>& left_keys,
+                         const std::vector<uint32_t>& right_keys) const;
 
   struct Origin {
     const Table* table = nullptr;
@@ -49,6 +58,9 @@ class CardinalityEstimator {
  private:
   double CompareSelectivity(const Expression& e, double rows) const;
   double RangeFraction(uint32_t id, CompareOp op, const Value& c) const;
+  // Rows of the table whose unique key (of two or more columns) `keys` cover;
+  // 0 if they cover none.
+  double CoveredUniqueKeyRows(const std::vector<uint32_t>& keys) const;
 
   const Catalog& catalog_;
   std::map<uint32_t, Origin> origins_;

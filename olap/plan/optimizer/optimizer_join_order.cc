@@ -86,14 +86,18 @@ class JoinOrderer {
   }
 
   void ClassifyPredicates() {
-    // Key pairs between the same two relations: the most selective counts
-    // fully, the others damped (composite keys are correlated).
+    // Key pairs between the same two relations are estimated together (a
+    // composite key is unique where its columns are not): the group's
+    // selectivity goes to its first pair, 1 to the others.
     std::map<Mask, std::vector<JoinPred*>> key_groups;
     for (JoinPred& p : preds_) {
       if (p.is_key) {
         int ra = RelationOf(p.a), rb = RelationOf(p.b);
+        if (ra > rb) {
+          std::swap(p.a, p.b);
+          std::swap(ra, rb);
+        }
         p.mask = (Mask{1} << ra) | (Mask{1} << rb);
-        p.selectivity = 1 / std::max(est_.Ndv(p.a, rows_[ra]), est_.Ndv(p.b, rows_[rb]));
         key_groups[p.mask].push_back(&p);
       } else {
         ColumnSet cols = ColumnsOf(*p.residual);
@@ -109,12 +113,14 @@ class JoinOrderer {
       }
     }
     for (auto& [mask, group] : key_groups) {
-      std::sort(group.begin(), group.end(), [](const JoinPred* x, const JoinPred* y) {
-        return x->selectivity < y->selectivity;
-      });
-      for (size_t i = 1; i < group.size(); i++) {
-        group[i]->selectivity = std::sqrt(group[i]->selectivity);
+      int ra = RelationOf(group[0]->a), rb = RelationOf(group[0]->b);
+      std::vector<uint32_t> a, b;
+      for (JoinPred* p : group) {
+        a.push_back(p->a);
+        b.push_back(p->b);
+        p->selectivity = 1;
       }
+      group[0]->selectivity = est_.KeysSelectivity(rows_[ra], rows_[rb], a, b);
     }
   }
 
