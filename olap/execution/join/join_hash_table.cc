@@ -1,12 +1,18 @@
 #include "olap/execution/join/join_hash_table.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "olap/expression/kernels.h"
 
 namespace forktail {
 
 namespace {
+// Blocks of a partition while it is built grow up to this; larger ones are
+// mmap'ed by malloc and so return to the system when Finalize frees them.
+constexpr size_t kMaxBlockBytes = 256 * 1024;
+
 uint64_t BucketCount(uint64_t rows) {
   uint64_t cap = 16;
   while (cap < rows * 2) cap <<= 1;
@@ -21,33 +27,60 @@ JoinHashTable::JoinHashTable(std::vector<Type> key_types, std::vector<uint32_t> 
       key_cols_(std::move(key_cols)),
       payload_types_(std::move(payload_types)),
       payload_cols_(std::move(payload_cols)),
-      parts_(threads) {}
+      parts_(threads) {
+  uint32_t at = 2 + enc_.words();
+  for (const Type& t : payload_types_) {
+    payload_at_.push_back(at);
+    at += PhysicalWidth(PhysicalTypeOf(t)) > sizeof(uint64_t) ? 2 : 1;
+  }
+  nulls_at_ = at;
+  entry_words_ = at + static_cast<uint32_t>((payload_types_.size() + 63) / 64);
+  max_block_rows_ = std::max<uint32_t>(64, kMaxBlockBytes / (entry_words_ * sizeof(uint64_t)));
+}
 
 void JoinHashTable::Add(int thread, const DataChunk& chunk) {
   Part& p = parts_[thread];
   Rows rows = chunk.rows();
   if (rows.count == 0) return;
-  size_t w = enc_.words();
-  size_t old = p.hashes.size();
-  p.keys.resize((old + rows.count) * w);
-  p.hashes.resize(old + rows.count);
-  enc_.Encode(chunk, key_cols_, rows, &p.keys[old * w], &p.hashes[old]);
-  for (uint32_t k = 0; k < rows.count; ++k) enc_.Own(&p.keys[(old + k) * w], p.arena.get());
-  uint32_t done = 0;
-  while (done < rows.count) {
-    if (p.payload.empty() || p.payload.back().size() == kVectorSize) {
-      p.payload.emplace_back(payload_types_);
+  const size_t w = enc_.words();
+  p.keys.resize(size_t{rows.count} * w);
+  p.hashes.resize(rows.count);
+  enc_.Encode(chunk, key_cols_, rows, p.keys.data(), p.hashes.data());
+  p.dest.resize(rows.count);
+  for (uint32_t k = 0; k < rows.count; ++k) {
+    if (p.blocks.empty() || p.blocks.back().used == p.blocks.back().capacity) {
+      uint32_t capacity =
+          p.blocks.empty() ? 64 : std::min(max_block_rows_, p.blocks.back().capacity * 2);
+      p.blocks.push_back(
+          {std::unique_ptr<uint64_t[]>(new uint64_t[size_t{capacity} * entry_words_]), capacity});
     }
-    DataChunk& out = p.payload.back();
-    uint32_t take = std::min(kVectorSize - out.size(), rows.count - done);
-    std::vector<uint32_t> sub(take);
-    for (uint32_t k = 0; k < take; ++k) sub[k] = rows[done + k];
-    for (size_t c = 0; c < payload_cols_.size(); ++c) {
-      GatherRows(chunk.column(payload_cols_[c]), Rows{sub.data(), take}, &out.column(c), out.size(),
-                 p.arena.get());
-    }
-    out.set_size(out.size() + take);
-    done += take;
+    Part::Block& block = p.blocks.back();
+    uint64_t* e = &block.entries[size_t{block.used++} * entry_words_];
+    p.dest[k] = e;
+    e[0] = kEnd;
+    e[1] = p.hashes[k];
+    std::copy(&p.keys[k * w], &p.keys[(k + 1) * w], e + 2);
+    enc_.Own(e + 2, p.arena.get());
+    std::fill(e + 2 + w, e + entry_words_, 0);
+  }
+  for (size_t c = 0; c < payload_cols_.size(); ++c) {
+    const Vector& v = chunk.column(payload_cols_[c]);
+    const uint32_t at = payload_at_[c];
+    const uint32_t null_word = nulls_at_ + static_cast<uint32_t>(c / 64);
+    const uint64_t null_bit = uint64_t{1} << (c % 64);
+    DispatchPhysical(v.physical(), [&]<typename T>() {
+      const T* d = v.data<T>();
+      for (uint32_t k = 0; k < rows.count; ++k) {
+        uint64_t* e = p.dest[k];
+        if (v.IsNull(rows[k])) {
+          e[null_word] |= null_bit;
+          continue;
+        }
+        T x = d[rows[k]];
+        if constexpr (std::is_same_v<T, std::string_view>) x = p.arena->AddReusing(x);
+        std::memcpy(e + at, &x, sizeof(T));
+      }
+    });
   }
   p.count += rows.count;
 }
@@ -64,44 +97,46 @@ void JoinHashTable::Allocate() {
   mask_ = cap - 1;
   heads_.reset(new std::atomic<uint32_t>[cap]);
   for (uint64_t b = 0; b < cap; ++b) heads_[b].store(kEnd, std::memory_order_relaxed);
-  entry_words_ = 2 + enc_.words();
   entries_.reset(new uint64_t[std::max<uint64_t>(total_, 1) * entry_words_]);
 }
 
 void JoinHashTable::Finalize(int thread) {
   std::call_once(allocated_, [&] { Allocate(); });
   Part& p = parts_[thread];
-  size_t w = enc_.words();
   bool saw_null = false;
-  for (uint64_t i = 0; i < p.count; ++i) {
-    uint32_t row = static_cast<uint32_t>(p.base + i);
-    uint64_t* e = &entries_[size_t{row} * entry_words_];
-    e[0] = kEnd;
-    e[1] = p.hashes[i];
-    std::copy(&p.keys[i * w], &p.keys[(i + 1) * w], e + 2);
-    if (KeyEncoder::HasNull(&p.keys[i * w])) {
-      saw_null = true;
-      continue;
+  uint64_t row = p.base;
+  // Block by block: move the entries, free the block, link the rows while
+  // they are in cache.
+  for (Part::Block& block : p.blocks) {
+    uint64_t* e = &entries_[row * entry_words_];
+    std::copy(block.entries.get(), block.entries.get() + size_t{block.used} * entry_words_, e);
+    block.entries.reset();
+    for (uint32_t i = 0; i < block.used; ++i, ++row, e += entry_words_) {
+      if (KeyEncoder::HasNull(e + 2)) {
+        saw_null = true;
+        continue;
+      }
+      std::atomic<uint32_t>& head = heads_[e[1] & mask_];
+      uint32_t old = head.load(std::memory_order_relaxed);
+      do {
+        e[0] = old;
+      } while (!head.compare_exchange_weak(old, static_cast<uint32_t>(row),
+                                           std::memory_order_release, std::memory_order_relaxed));
     }
-    std::atomic<uint32_t>& head = heads_[p.hashes[i] & mask_];
-    uint32_t old = head.load(std::memory_order_relaxed);
-    do {
-      e[0] = old;
-    } while (!head.compare_exchange_weak(old, row, std::memory_order_release,
-                                         std::memory_order_relaxed));
   }
+  std::vector<Part::Block>().swap(p.blocks);
   std::vector<uint64_t>().swap(p.keys);
   std::vector<uint64_t>().swap(p.hashes);
+  std::vector<uint64_t*>().swap(p.dest);
   if (saw_null) has_null_key_.store(true, std::memory_order_relaxed);
 }
 
 size_t JoinHashTable::PartBytes(int thread) const {
   const Part& p = parts_[thread];
-  size_t chunk = 0;
-  for (const Type& t : payload_types_) {
-    chunk += size_t{kVectorSize} * PhysicalWidth(PhysicalTypeOf(t)) + kVectorSize / 8;
-  }
-  return (p.keys.capacity() + p.hashes.capacity()) * sizeof(uint64_t) + p.payload.size() * chunk +
+  size_t entries = 0;
+  for (const Part::Block& b : p.blocks) entries += b.entries ? b.capacity : 0;
+  return entries * entry_words_ * sizeof(uint64_t) +
+         (p.keys.capacity() + p.hashes.capacity() + p.dest.capacity()) * sizeof(uint64_t) +
          p.arena->bytes();
 }
 
@@ -109,30 +144,25 @@ size_t JoinHashTable::DirectoryBytes() const {
   uint64_t rows = 0;
   for (const Part& p : parts_) rows += p.count;
   return BucketCount(rows) * sizeof(uint32_t) +
-         std::max<uint64_t>(rows, 1) * (2 + enc_.words()) * sizeof(uint64_t);
-}
-
-uint32_t JoinHashTable::PartOf(uint32_t row) const {
-  size_t i = parts_.size() - 1;
-  while (parts_[i].base > row || parts_[i].count == 0) --i;
-  return static_cast<uint32_t>(i);
+         std::max<uint64_t>(rows, 1) * entry_words_ * sizeof(uint64_t);
 }
 
 void JoinHashTable::GatherPayload(const uint32_t* rows, uint32_t n, uint32_t c, Vector* out,
                                   uint32_t out_offset) const {
+  const uint32_t at = payload_at_[c];
+  const uint32_t null_word = nulls_at_ + c / 64;
+  const uint64_t null_bit = uint64_t{1} << (c % 64);
   DispatchPhysical(out->physical(), [&]<typename T>() {
     T* o = out->mutable_data<T>() + out_offset;
     for (uint32_t k = 0; k < n; ++k) {
       if (rows[k] == kEnd) {  // outer join filler
+        o[k] = T();
         out->SetNull(out_offset + k, true);
         continue;
       }
-      const Part& p = parts_[PartOf(rows[k])];
-      uint64_t local = rows[k] - p.base;
-      const Vector& v = p.payload[local / kVectorSize].column(c);
-      uint32_t i = static_cast<uint32_t>(local % kVectorSize);
-      o[k] = v.data<T>()[i];
-      out->SetNull(out_offset + k, v.IsNull(i));
+      const uint64_t* e = Entry(rows[k]);
+      std::memcpy(static_cast<void*>(&o[k]), e + at, sizeof(T));
+      out->SetNull(out_offset + k, (e[null_word] & null_bit) != 0);
     }
   });
 }

@@ -1,19 +1,24 @@
 // JoinHashTable: the build side of a hash join, built by several threads.
 //
 // Build in two phases (the caller puts a barrier between them):
-//   1. Add(t, chunk): thread t appends build rows to its own partition —
-//      encoded keys, hashes, and payload columns copied into thread-local
-//      chunks (strings into a thread-local arena). No sharing, no latches.
-//   2. Finalize(t): the first caller sizes the bucket array for all rows
-//      (std::call_once); every thread then links its own rows into the
+//   1. Add(t, chunk): thread t appends build rows to its own partition, as
+//      whole entries (below) in blocks of 256 KiB; strings are copied into a
+//      thread-local arena. No sharing, no latches.
+//   2. Finalize(t): the first caller sizes the bucket array and the entry
+//      array for all rows (std::call_once); every thread then moves its own
+//      entries there (freeing its blocks as it goes) and links them into the
 //      chains with a lock-free CAS on the bucket heads:
 //         next[row] = head[b]; CAS(head[b], next[row], row)
 //      so chains are complete once every thread returned (caller's barrier).
 //
 //   row id = partition base + index in the thread's partition
 //   head[b]: uint32 row id of the chain's first row (kEnd = empty)
-//   entry[r]: [next row in the chain][hash][key words]: Finalize copies each
-//             thread's keys there, so a probe step touches one entry
+//   entry[r]: [next row in the chain][hash][key words][payload][payload NULLs]
+//     payload: one word per column (two for strings and wide decimals);
+//     NULLs: one bit per payload column.
+//   A row's key and payload share its entry, so the probe that compared the
+//   key finds the payload in the cache lines it just read; columnar payload
+//   costs a dependent miss per column of every matched row.
 //
 // Rows whose key has a NULL are kept (for payload) but never linked: NULL
 // keys never match. has_null_key() remembers that one existed, which NOT IN
@@ -44,9 +49,9 @@ class JoinHashTable {
   uint64_t rows() const { return total_; }
   bool has_null_key() const { return has_null_key_.load(std::memory_order_relaxed); }
 
-  // Memory, for the query's charge: what thread's partition holds now (keys
-  // and hashes until Finalize, payload chunks and strings), and what the
-  // bucket heads and entries will take for the rows added so far.
+  // Memory, for the query's charge: what thread's partition holds now
+  // (its entry blocks until Finalize, and strings), and what the bucket heads
+  // and entries will take for the rows added so far.
   size_t PartBytes(int thread) const;
   size_t DirectoryBytes() const;
 
@@ -65,17 +70,19 @@ class JoinHashTable {
 
  private:
   struct Part {
-    std::vector<uint64_t> keys;
-    std::vector<uint64_t> hashes;
-    std::vector<DataChunk> payload;  // full chunks of kVectorSize rows
+    struct Block {
+      std::unique_ptr<uint64_t[]> entries;
+      uint32_t capacity = 0, used = 0;
+    };
+    std::vector<Block> blocks;  // growing from 64 rows up to max_block_rows_
     std::shared_ptr<StringArena> arena = std::make_shared<StringArena>();
+    std::vector<uint64_t> keys, hashes;  // scratch for one chunk's encoded keys
+    std::vector<uint64_t*> dest;         // scratch: where each row of the chunk goes
     uint64_t base = 0;
     uint64_t count = 0;
   };
   // Entries are contiguous after Finalize: one cache line per probe step.
-  //   entry: [next row][hash][key words ...]
   const uint64_t* Entry(uint32_t row) const { return &entries_[size_t{row} * entry_words_]; }
-  uint32_t PartOf(uint32_t row) const;
   void Allocate();
 
   KeyEncoder enc_;
@@ -88,7 +95,12 @@ class JoinHashTable {
   uint64_t mask_ = 0;
   std::unique_ptr<std::atomic<uint32_t>[]> heads_;
   std::unique_ptr<uint64_t[]> entries_;
+  // Entry layout: payload column c at word payload_at_[c]; its NULL bit in
+  // word nulls_at_ + c / 64.
+  std::vector<uint32_t> payload_at_;
+  uint32_t nulls_at_ = 0;
   uint32_t entry_words_ = 0;
+  uint32_t max_block_rows_ = 0;
   std::atomic<bool> has_null_key_{false};
 };
 
