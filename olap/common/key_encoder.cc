@@ -156,7 +156,7 @@ void KeyEncoder::Own(uint64_t* key, StringArena* arena) const {
     const uint32_t o = offsets_[c];
     if (!is_string_[c] || key[o + 1] == 0) continue;
     if (kinds_[c] == Kind::kString && key[o + 1] <= 8) continue;  // inline
-    std::string_view s = arena->Add({reinterpret_cast<const char*>(key[o]), key[o + 1]});
+    std::string_view s = arena->AddReusing({reinterpret_cast<const char*>(key[o]), key[o + 1]});
     key[o] = reinterpret_cast<uint64_t>(s.data());
   }
 }

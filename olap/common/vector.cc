@@ -66,6 +66,19 @@ std::string_view StringArena::Add(std::string_view s) {
   return {p, s.size()};
 }
 
+std::string_view StringArena::AddReusing(std::string_view s) {
+  if (s.empty()) return {};
+  if (!recent_) recent_.reset(new Copy[kReuseSlots]);
+  uintptr_t address = reinterpret_cast<uintptr_t>(s.data());
+  Copy& slot = recent_[(address ^ (address >> 12)) % kReuseSlots];
+  if (slot.source == s.data() && slot.copy.size() == s.size() &&
+      memcmp(slot.copy.data(), s.data(), s.size()) == 0) {
+    return slot.copy;
+  }
+  slot = {s.data(), Add(s)};
+  return slot.copy;
+}
+
 void Vector::Reset(const Type& type) {
   type_ = type;
   physical_ = PhysicalTypeOf(type);

@@ -111,13 +111,25 @@ decltype(auto) DispatchPhysical(PhysicalType p, F&& f) {
 class StringArena {
  public:
   std::string_view Add(std::string_view s);
+  // Add, except that a string copied here a moment ago from the same source
+  // address, with the same bytes, is returned again instead of copied (a
+  // small cache keyed by the address, verified byte for byte). Joins repeat
+  // a dimension row's strings for every matching row: reusing one copy
+  // saves the copies and keeps later hashing and comparing in cache.
+  std::string_view AddReusing(std::string_view s);
   size_t bytes() const { return used_total_; }
 
  private:
   static constexpr size_t kChunkBytes = 64 * 1024;
+  static constexpr size_t kReuseSlots = 64;
+  struct Copy {
+    const char* source = nullptr;
+    std::string_view copy;
+  };
   std::vector<std::unique_ptr<char[]>> chunks_;
   size_t used_ = kChunkBytes;
   size_t used_total_ = 0;
+  std::unique_ptr<Copy[]> recent_;  // kReuseSlots, made on first use
 };
 
 inline bool NullAt(const uint64_t* nulls, uint32_t i) {

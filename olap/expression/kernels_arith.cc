@@ -272,7 +272,7 @@ void GatherRows(const Vector& in, Rows rows, Vector* out, uint32_t out_offset, S
     if constexpr (std::is_same_v<T, std::string_view>) {
       if (arena != nullptr) {
         for (uint32_t k = 0; k < rows.count; ++k) {
-          o[k] = in.IsNull(rows[k]) ? std::string_view() : arena->Add(a[rows[k]]);
+          o[k] = in.IsNull(rows[k]) ? std::string_view() : arena->AddReusing(a[rows[k]]);
         }
         return;
       }
