@@ -61,10 +61,12 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
     const uint64_t salt = 0x9E3779B97F4A7C15ULL * (c + 1);
     DispatchPhysical(v.physical(), [&]<typename T>() {
       const T* a = v.data<T>();
-      // Writes row r's value into key and returns its hash.
-      auto value = [&](uint32_t r, uint64_t* key) -> uint64_t {
+      // Writes row r's value into key and returns its hash. kTrim: CHAR,
+      // whose trailing blanks do not count (a template argument, so that the
+      // loops below are compiled for each case without a test per value).
+      auto value = [&]<bool kTrim>(uint32_t r, uint64_t* key) -> uint64_t {
         if constexpr (std::is_same_v<T, std::string_view>) {
-          std::string_view s = trim ? TrimTrailingBlanks(a[r]) : a[r];
+          std::string_view s = kTrim ? TrimTrailingBlanks(a[r]) : a[r];
           key[off + 1] = s.size();
           if (json) {  // equal jsonb values may differ in text (1.0, 1.00): Equal()
             key[off] = reinterpret_cast<uint64_t>(s.data());
@@ -90,28 +92,38 @@ void KeyEncoder::Encode(const DataChunk& chunk, const std::vector<uint32_t>& col
           return key[off];
         }
       };
-      if (nulls == nullptr) {  // the common case: no per-row NULL test
-        for (uint32_t k = 0; k < rows.count; ++k) {
-          hashes[k] = Mix(hashes[k] ^ (value(rows[k], keys + size_t{k} * w) + salt));
-        }
-        return;
-      }
-      for (uint32_t k = 0; k < rows.count; ++k) {
-        const uint32_t r = rows[k];
-        uint64_t* key = keys + size_t{k} * w;
-        uint64_t h;
-        if (NullAt(nulls, r)) {
-          key[0] |= uint64_t{1} << c;
-          key[off] = 0;
-          if constexpr (std::is_same_v<T, std::string_view> || std::is_same_v<T, __int128>) {
-            key[off + 1] = 0;
+      auto encode = [&]<bool kTrim>() {
+        if (nulls == nullptr) {  // the common case: no per-row NULL test
+          for (uint32_t k = 0; k < rows.count; ++k) {
+            const uint64_t h = value.template operator()<kTrim>(rows[k], keys + size_t{k} * w);
+            hashes[k] = Mix(hashes[k] ^ (h + salt));
           }
-          h = 0x5bd1e995 + c;
-        } else {
-          h = value(r, key);
+          return;
         }
-        hashes[k] = Mix(hashes[k] ^ (h + salt));
+        for (uint32_t k = 0; k < rows.count; ++k) {
+          const uint32_t r = rows[k];
+          uint64_t* key = keys + size_t{k} * w;
+          uint64_t h;
+          if (NullAt(nulls, r)) {
+            key[0] |= uint64_t{1} << c;
+            key[off] = 0;
+            if constexpr (std::is_same_v<T, std::string_view> || std::is_same_v<T, __int128>) {
+              key[off + 1] = 0;
+            }
+            h = 0x5bd1e995 + c;
+          } else {
+            h = value.template operator()<kTrim>(r, key);
+          }
+          hashes[k] = Mix(hashes[k] ^ (h + salt));
+        }
+      };
+      if constexpr (std::is_same_v<T, std::string_view>) {
+        if (trim) {
+          encode.template operator()<true>();
+          return;
+        }
       }
+      encode.template operator()<false>();
     });
   }
 }
