@@ -28,13 +28,22 @@ JoinHashTable::JoinHashTable(std::vector<Type> key_types, std::vector<uint32_t> 
       payload_types_(std::move(payload_types)),
       payload_cols_(std::move(payload_cols)),
       parts_(threads) {
-  uint32_t at = 2 + enc_.words();
-  for (const Type& t : payload_types_) {
-    payload_at_.push_back(at);
-    at += PhysicalWidth(PhysicalTypeOf(t)) > sizeof(uint64_t) ? 2 : 1;
+  // Payload bytes after the key words, widest columns first so that each
+  // value sits at a multiple of its width, then one NULL bit per column.
+  std::vector<uint32_t> order(payload_types_.size());
+  for (uint32_t c = 0; c < order.size(); ++c) order[c] = c;
+  auto width = [&](uint32_t c) { return PhysicalWidth(PhysicalTypeOf(payload_types_[c])); };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t x, uint32_t y) { return width(x) > width(y); });
+  uint32_t at = (2 + enc_.words()) * sizeof(uint64_t);
+  payload_at_.resize(payload_types_.size());
+  for (uint32_t c : order) {
+    payload_at_[c] = at;
+    at += width(c);
   }
   nulls_at_ = at;
-  entry_words_ = at + static_cast<uint32_t>((payload_types_.size() + 63) / 64);
+  at += static_cast<uint32_t>((payload_types_.size() + 7) / 8);
+  entry_words_ = (at + sizeof(uint64_t) - 1) / sizeof(uint64_t);
   max_block_rows_ = std::max<uint32_t>(64, kMaxBlockBytes / (entry_words_ * sizeof(uint64_t)));
 }
 
@@ -66,14 +75,14 @@ void JoinHashTable::Add(int thread, const DataChunk& chunk) {
   for (size_t c = 0; c < payload_cols_.size(); ++c) {
     const Vector& v = chunk.column(payload_cols_[c]);
     const uint32_t at = payload_at_[c];
-    const uint32_t null_word = nulls_at_ + static_cast<uint32_t>(c / 64);
-    const uint64_t null_bit = uint64_t{1} << (c % 64);
+    const uint32_t null_byte = nulls_at_ + static_cast<uint32_t>(c / 8);
+    const uint8_t null_bit = static_cast<uint8_t>(1u << (c % 8));
     DispatchPhysical(v.physical(), [&]<typename T>() {
       const T* d = v.data<T>();
       for (uint32_t k = 0; k < rows.count; ++k) {
-        uint64_t* e = p.dest[k];
+        auto* e = reinterpret_cast<uint8_t*>(p.dest[k]);
         if (v.IsNull(rows[k])) {
-          e[null_word] |= null_bit;
+          e[null_byte] |= null_bit;
           continue;
         }
         T x = d[rows[k]];
@@ -150,8 +159,8 @@ size_t JoinHashTable::DirectoryBytes() const {
 void JoinHashTable::GatherPayload(const uint32_t* rows, uint32_t n, uint32_t c, Vector* out,
                                   uint32_t out_offset) const {
   const uint32_t at = payload_at_[c];
-  const uint32_t null_word = nulls_at_ + c / 64;
-  const uint64_t null_bit = uint64_t{1} << (c % 64);
+  const uint32_t null_byte = nulls_at_ + c / 8;
+  const uint8_t null_bit = static_cast<uint8_t>(1u << (c % 8));
   DispatchPhysical(out->physical(), [&]<typename T>() {
     T* o = out->mutable_data<T>() + out_offset;
     for (uint32_t k = 0; k < n; ++k) {
@@ -160,9 +169,9 @@ void JoinHashTable::GatherPayload(const uint32_t* rows, uint32_t n, uint32_t c, 
         out->SetNull(out_offset + k, true);
         continue;
       }
-      const uint64_t* e = Entry(rows[k]);
+      const auto* e = reinterpret_cast<const uint8_t*>(Entry(rows[k]));
       std::memcpy(static_cast<void*>(&o[k]), e + at, sizeof(T));
-      out->SetNull(out_offset + k, (e[null_word] & null_bit) != 0);
+      out->SetNull(out_offset + k, (e[null_byte] & null_bit) != 0);
     }
   });
 }

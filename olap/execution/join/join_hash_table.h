@@ -14,8 +14,9 @@
 //   row id = partition base + index in the thread's partition
 //   head[b]: uint32 row id of the chain's first row (kEnd = empty)
 //   entry[r]: [next row in the chain][hash][key words][payload][payload NULLs]
-//     payload: one word per column (two for strings and wide decimals);
-//     NULLs: one bit per payload column.
+//     payload: each column's value at its physical width (4 bytes for an
+//     INTEGER, 16 for a string view), widest first; NULLs: one bit per
+//     column; the entry rounded up to whole words.
 //   A row's key and payload share its entry, so the probe that compared the
 //   key finds the payload in the cache lines it just read; columnar payload
 //   costs a dependent miss per column of every matched row.
@@ -95,8 +96,8 @@ class JoinHashTable {
   uint64_t mask_ = 0;
   std::unique_ptr<std::atomic<uint32_t>[]> heads_;
   std::unique_ptr<uint64_t[]> entries_;
-  // Entry layout: payload column c at word payload_at_[c]; its NULL bit in
-  // word nulls_at_ + c / 64.
+  // Entry layout: payload column c at byte payload_at_[c]; its NULL bit in
+  // byte nulls_at_ + c / 8.
   std::vector<uint32_t> payload_at_;
   uint32_t nulls_at_ = 0;
   uint32_t entry_words_ = 0;
