@@ -1,13 +1,9 @@
 #include "olap/session/statement/query_runner.h"
 
-#include <malloc.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <cstdio>
 #include <utility>
 
+#include "olap/common/freed_memory.h"
 #include "olap/parser/ast.h"
 #include "olap/plan/optimizer/optimizer.h"
 #include "olap/plan/planner/executor.h"
@@ -44,34 +40,6 @@ ExecuteOptions OptionsOf(const QueryRunContext& context) {
   options.max_memory = std::min(options.max_memory, context.memory_limit);
   options.index_only_row_limit = context.index_only_row_limit;
   return options;
-}
-
-// glibc keeps what a query freed in its arenas (one per thread that
-// allocated), reused only by later allocations from the same arena: without
-// returning it the RSS ratchets up query after query (TPC-H SF1, the 22
-// queries in a row: +1.4 GiB, more than any one query's peak). Once the RSS
-// after a query is kTrimSlackBytes above what it was after the last trim,
-// malloc_trim gives the arenas' free pages back; below that they stay for the
-// next queries (faulting pages in again costs CPU: trimming after every
-// query cost ~15% more CPU at SF1). The RSS is the measure because glibc's
-// free-byte count (mallinfo2) still counts the pages a trim gave back.
-constexpr size_t kTrimSlackBytes = size_t{256} << 20;
-std::atomic<size_t> rss_after_trim{0};  // 0: no trim yet
-
-size_t ResidentBytes() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  if (f == nullptr) return 0;
-  unsigned long long pages = 0, resident = 0;
-  int n = std::fscanf(f, "%llu %llu", &pages, &resident);
-  std::fclose(f);
-  return n == 2 ? static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGE_SIZE)) : 0;
-}
-
-void ReturnFreedMemory() {
-  const size_t base = rss_after_trim.load(std::memory_order_relaxed);
-  if (base != 0 && ResidentBytes() <= base + kTrimSlackBytes) return;
-  ::malloc_trim(0);
-  rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
 }
 
 std::vector<Row> ExecutePlan(const LogicalOp& plan, const QueryRunContext& context) {

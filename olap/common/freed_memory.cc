@@ -1,0 +1,33 @@
+#include "olap/common/freed_memory.h"
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+
+namespace forktail {
+namespace {
+
+std::atomic<size_t> rss_after_trim{0};  // 0: no trim yet
+
+}  // namespace
+
+size_t ResidentBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  unsigned long long pages = 0, resident = 0;
+  int n = std::fscanf(f, "%llu %llu", &pages, &resident);
+  std::fclose(f);
+  return n == 2 ? static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGE_SIZE)) : 0;
+}
+
+void ReturnFreedMemory() {
+  const size_t base = rss_after_trim.load(std::memory_order_relaxed);
+  if (base != 0 && ResidentBytes() <= base + kTrimSlackBytes) return;
+  ::malloc_trim(0);
+  rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
+}
+
+}  // namespace forktail
