@@ -6,11 +6,15 @@
 // max_connections, max_startup_connections, authentication_timeout,
 // routing = snapshot|inprocess, idle_in_transaction_hold_ms,
 // ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
-// copy_to_dir, query_memory),
+// copy_to_dir, query_memory, freeze_interval),
 // then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
 // database (which flushes the log).
+//
+// Every freeze_interval seconds (default 10; 0: never) the blocks no write
+// changed since the last pass are frozen into their compressed form
+// (Database::FreezeBlocks), so a block freezes after 10-20 s without a change.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -18,13 +22,17 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
+#include "olap/common/freed_memory.h"
 #include "olap/session/sql_frontend.h"
 #include "scheduler/memory_governor.h"
 #include "server/server.h"
@@ -56,6 +64,46 @@ struct ServeArgs {
   std::string copy_to_dir;    // empty: COPY TO 'file' refused
   std::string password_file;
   std::string query_memory;  // empty: half of RAM or of the cgroup's limit
+  int freeze_interval = 10;  // seconds; 0: blocks are never frozen
+};
+
+// Calls Database::FreezeBlocks(kIdle) every `interval` seconds on its own
+// thread (each call runs in short steps on the transaction thread) and gives
+// the plain blocks' memory back.
+class BlockFreezer {
+ public:
+  BlockFreezer(Database* db, int interval) : db_(db), interval_(interval) {
+    if (interval_ > 0) thread_ = std::thread([this] { Loop(); });
+  }
+  ~BlockFreezer() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> l(mu_);
+    while (!cv_.wait_for(l, std::chrono::seconds(interval_), [this] { return stop_; })) {
+      l.unlock();
+      try {
+        if (db_->FreezeBlocks(Database::FreezeScope::kIdle) > 0) ReturnFreedMemory();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "forktail serve: freezing blocks failed: %s\n", e.what());
+      }
+      l.lock();
+    }
+  }
+
+  Database* db_;
+  int interval_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
 };
 
 int stop_pipe[2] = {-1, -1};
@@ -175,6 +223,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
           [&](const std::string& v) { args.copy_from_dir = v; });
       set("copy_to_dir", "--copy-to-dir", [&](const std::string& v) { args.copy_to_dir = v; });
       set("query_memory", "--query-memory", [&](const std::string& v) { args.query_memory = v; });
+      set("freeze_interval", "--freeze-interval",
+          [&](const std::string& v) { args.freeze_interval = std::stoi(v); });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -195,7 +245,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "password_file",
                                      "max_startup_connections",
                                      "authentication_timeout",
-                                     "query_memory"};
+                                     "query_memory",
+                                     "freeze_interval"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       // As PostgreSQL refuses to start on an unrecognized parameter: a
@@ -219,6 +270,10 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     std::fprintf(stderr,
                  "forktail serve: max_connections and max_startup_connections must be "
                  "at least 1\n");
+    return 2;
+  }
+  if (args.freeze_interval < 0 || args.freeze_interval > 86400) {
+    std::fprintf(stderr, "forktail serve: freeze_interval must be 0 (never) to 86400 seconds\n");
     return 2;
   }
   if (args.routing != "snapshot" && args.routing != "inprocess") {
@@ -311,6 +366,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
         MemoryGovernor::Global().budget() >> 20);
     std::fflush(stdout);
 
+    auto freezer = std::make_unique<BlockFreezer>(&engine->database(), args.freeze_interval);
+
     char c;
     while (::read(stop_pipe[0], &c, 1) < 0 && errno == EINTR) {
     }
@@ -318,6 +375,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     std::fflush(stdout);
     server.Stop();
     control.reset();
+    freezer.reset();
     CheckpointResult checkpoint = engine->database().Checkpoint();
     engine.reset();  // closes the database: the log is flushed
     std::printf("forktail serve: checkpoint %llu written, stopped\n",
@@ -375,6 +433,10 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--hold-ms", args->hold_ms,
                   "How long the implicit block of a multi-statement query string may hold the "
                   "transaction thread between its statements (BEGIN blocks never hold it)");
+  cmd->add_option("--freeze-interval", args->freeze_interval,
+                  "Seconds between passes that freeze the blocks no write changed since the "
+                  "last pass into their compressed form (0: never)")
+      ->capture_default_str();
   cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
 }
 

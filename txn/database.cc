@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <future>
 
 namespace forktail {
 namespace {
@@ -126,6 +127,37 @@ void Database::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {
   impl_->engine->RunBetweenTransactions([this, fn = std::move(fn)](wal::Lsn lsn) {
     fn(lsn == wal::kInvalidLsn ? impl_->recovered_lsn : lsn);
   });
+}
+
+size_t Database::FreezeBlocks(FreezeScope scope) {
+  // One step freezes at most this many blocks (~1-3 ms each), so that a walk
+  // over a freshly loaded table does not hold the thread for seconds.
+  constexpr size_t kBlocksPerStep = 8;
+  size_t frozen = 0;
+  TableId table(0);  // the walk resumes at this table ...
+  uint32_t cursor = 0;  // ... at this block
+  for (bool done = false; !done;) {
+    std::promise<bool> step;
+    std::future<bool> stepped = step.get_future();
+    impl_->engine->RunBetweenTransactions([&](wal::Lsn) {
+      size_t budget = kBlocksPerStep;
+      for (TableId id : impl_->catalog.ListTables()) {
+        if (id.value() < table.value()) continue;
+        if (id != table) cursor = 0;  // the table the walk stopped in is gone
+        table = id;
+        size_t n = impl_->catalog.GetTable(id).FreezeBlocks(scope == FreezeScope::kIdle, budget,
+                                                            &cursor);
+        frozen += n;
+        budget -= n;
+        if (budget == 0) return step.set_value(false);
+        table = TableId(id.value() + 1);
+        cursor = 0;
+      }
+      step.set_value(true);
+    });
+    done = stepped.get();
+  }
+  return frozen;
 }
 
 wal::Lsn Database::last_commit_lsn() const {

@@ -2,7 +2,7 @@
 //
 //   tpch_bench [--sf 1] [--data build/tpch/sf1] [--threads 2] [--runs 3]
 //              [--snapshot] [--queries 1,3,6] [--no-duckdb] [--explain]
-//              [--db DIR]
+//              [--db DIR] [--freeze]
 //
 // 1. scripts/tpch/make-data.sh SF DATA (idempotent) makes the data and
 //    DuckDB's database of it;
@@ -17,7 +17,9 @@
 //    totals over the queries both ran (--no-duckdb: Forktail only).
 // --explain prints each query's EXPLAIN ANALYZE after its runs. --db DIR
 // keeps the loaded database in DIR and reuses it when DIR/loaded exists
-// (profiling without a load per run); peak RSS is printed at the end. The
+// (profiling without a load per run); peak RSS is printed at the end.
+// --freeze freezes the blocks after the load (storage/table/block.h, "Frozen
+// blocks") and prints the memory again: the queries then scan frozen blocks. The
 // table's columns after the ratio: Forktail's best CPU time (user + system,
 // all threads); "peak+": the peak RSS during the query's runs over the RSS
 // before them (VmHWM after resetting it through /proc/self/clear_refs); and
@@ -37,6 +39,7 @@
 #include <vector>
 
 #include "forktail/database.h"
+#include "olap/common/freed_memory.h"
 #include "olap/session/sql_frontend.h"
 #include "olap/session/sql_session.h"
 
@@ -89,30 +92,35 @@ double PeakRssMiB() {
 }
 
 // Where the loaded tables' memory is: per table the input's bytes, the
-// blocks (2 MiB each), what the schema's guess of the string sizes would have
-// taken (rows / its capacity), the bytes the stripes and bitmaps hold for the
-// rows, the heap bytes used and left free, the primary key's hash index and
-// the ordered indexes (the primary key's and any secondary one).
+// blocks (how many, how many of them frozen, and the bytes they hold: 2 MiB
+// plain, the encoded size frozen), what the schema's guess of the string
+// sizes would have taken (rows / its capacity), the bytes the plain stripes
+// and bitmaps hold for the rows, the plain heap bytes used, the primary key's
+// hash index and the ordered indexes (the primary key's and any secondary one).
 void PrintMemory(Database& db, const std::vector<std::string>& tables,
                  const std::map<std::string, uint64_t>& csv_bytes) {
-  std::printf("%-10s %10s %8s %7s %9s %9s %9s %9s %9s %9s %9s %6s\n", "memory", "rows", "csv MiB",
-              "blocks", "block MiB", "guess MiB", "fixed MiB", "heap MiB", "free MiB", "index MiB",
+  std::printf("%-10s %10s %8s %7s %7s %9s %9s %9s %9s %9s %9s %6s\n", "memory", "rows", "csv MiB",
+              "blocks", "frozen", "block MiB", "guess MiB", "fixed MiB", "heap MiB", "index MiB",
               "order MiB", "B/row");
   double total_block = 0, total_index = 0, total_order = 0, total_guess = 0, total_csv = 0;
   const double mib = 1 << 20;
   db.Run([&](Transaction& txn) {
       for (const std::string& name : tables) {
         const Table& t = txn.GetTable(name);
-        uint64_t rows = 0, heap = 0, fixed = 0;
+        uint64_t rows = 0, heap = 0, fixed = 0, bytes = 0, frozen = 0;
         double blocks = static_cast<double>(t.block_count());
-        t.ForEachBlock([&](const BlockRef& b, const BlockReadView& v) {
-          rows += v.row_count();
+        for (size_t i = 0; i < t.block_count(); i++) {
+          BlockRef b = t.PinBlock(BlockNo(static_cast<uint32_t>(i)));
+          rows += b->row_count();
+          bytes += b->memory_bytes();
+          frozen += b->frozen();
+          if (b->frozen()) continue;
           heap += b->header().heap_used;
           uint64_t per_row = 0;
           for (const ColumnLayout& c : b->layout().columns()) per_row += c.width;
-          fixed += uint64_t{v.row_count()} * per_row;
-        });
-        double block_mib = blocks * kBlockSize / mib;
+          fixed += uint64_t{b->row_count()} * per_row;
+        }
+        double block_mib = static_cast<double>(bytes) / mib;
         double guess_mib =
             static_cast<double>((rows + t.layout().capacity() - 1) / t.layout().capacity()) *
             kBlockSize / mib;
@@ -125,10 +133,11 @@ void PrintMemory(Database& db, const std::vector<std::string>& tables,
           order_mib += static_cast<double>(key_order->memory_bytes()) / mib;
         }
         double csv_mib = csv_bytes.count(name) ? csv_bytes.at(name) / mib : 0;
-        std::printf("%-10s %10llu %8.0f %7.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %6.0f\n",
-                    name.c_str(), static_cast<unsigned long long>(rows), csv_mib, blocks, block_mib,
-                    guess_mib, fixed / mib, heap / mib, block_mib - fixed / mib - heap / mib,
-                    index_mib, order_mib, rows ? blocks * kBlockSize / rows : 0.0);
+        std::printf("%-10s %10llu %8.0f %7.0f %7llu %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %6.0f\n",
+                    name.c_str(), static_cast<unsigned long long>(rows), csv_mib, blocks,
+                    static_cast<unsigned long long>(frozen), block_mib, guess_mib, fixed / mib,
+                    heap / mib, index_mib, order_mib,
+                    rows ? static_cast<double>(bytes) / static_cast<double>(rows) : 0.0);
         total_block += block_mib;
         total_guess += guess_mib;
         total_index += index_mib;
@@ -136,8 +145,8 @@ void PrintMemory(Database& db, const std::vector<std::string>& tables,
         total_csv += csv_mib;
       }
     }).ThrowIfError();
-  std::printf("%-10s %10s %8.0f %7s %9.0f %9.0f %9s %9s %9s %9.0f %9.0f   RSS now %.0f MiB\n\n",
-              "total", "", total_csv, "", total_block, total_guess, "", "", "", total_index,
+  std::printf("%-10s %10s %8.0f %7s %7s %9.0f %9.0f %9s %9s %9.0f %9.0f   RSS now %.0f MiB\n\n",
+              "total", "", total_csv, "", "", total_block, total_guess, "", "", total_index,
               total_order, RssMiB());
 }
 
@@ -183,9 +192,12 @@ int Main(int argc, char** argv) {
   app.add_option("--queries", queries, "query numbers (default all 22)")->delimiter(',');
   bool no_duckdb = false;
   bool explain = false;
+  bool freeze = false;
   std::string keep_db;
   app.add_flag("--no-duckdb", no_duckdb, "time Forktail only");
   app.add_flag("--explain", explain, "print EXPLAIN ANALYZE of each query");
+  app.add_flag("--freeze", freeze,
+               "freeze every block but each table's tail after the load (compressed blocks)");
   app.add_option("--db", keep_db, "keep the loaded database here; reuse it when loaded");
   CLI11_PARSE(app, argc, argv);
   if (data.empty()) data = std::string(FORKTAIL_SOURCE_DIR) + "/build/tpch/sf" + sf;
@@ -248,6 +260,13 @@ int Main(int argc, char** argv) {
                 load_bytes / load_ms / 1000);
   }
   PrintMemory(*db, loaded_tables, csv_bytes);
+  if (freeze) {
+    auto start = Clock::now();
+    size_t n = db->FreezeBlocks(Database::FreezeScope::kAll);
+    ReturnFreedMemory();
+    std::printf("froze %zu blocks in %.0f ms\n\n", n, Ms(start));
+    PrintMemory(*db, loaded_tables, csv_bytes);
+  }
   if (!keep_db.empty() && !reuse) {
     db->Checkpoint();  // reopening reads the checkpoint instead of replaying the load
     std::ofstream(fs::path(keep_db) / "loaded") << "1\n";

@@ -152,6 +152,17 @@ class Database {
   // thread; must return like fork().
   void SetForkFunction(std::function<pid_t()> fork);
 
+  // Freezes the blocks that have stopped changing into their compressed,
+  // read-only form (storage/table/block.h, "Frozen blocks"): every table's
+  // blocks but its tail that no write changed since the previous call
+  // (kIdle: the server calls it every few seconds, so a block freezes after
+  // one to two intervals without a change), or all of them (kAll: after a
+  // bulk load; tests). Runs on the transaction thread in steps of a few
+  // blocks between transactions, so transactions keep going. Returns the
+  // blocks frozen. Not logged: replay and checkpoints take either form.
+  enum class FreezeScope { kIdle, kAll };
+  size_t FreezeBlocks(FreezeScope scope);
+
   // Snapshot fork point (snapshot/database_fork_point.h): runs `fn` on the
   // transaction thread between two transactions with the LSN of the last
   // committed transaction (wal::kInvalidLsn before the first commit since

@@ -50,7 +50,12 @@ void SetBit(uint64_t* bitmap, uint32_t i, bool on) {
 Block::Block(std::shared_ptr<const BlockLayout> layout, uint8_t* data)
     : layout_(std::move(layout)), data_(data) {}
 
-Block::~Block() { munmap(data_, kBlockSize); }
+Block::~Block() {
+  if (!frozen()) munmap(data_, kBlockSize);
+}
+
+size_t Block::image_size() const { return frozen() ? frozen_bytes_ : kBlockSize; }
+size_t Block::memory_bytes() const { return image_size(); }
 
 std::unique_ptr<Block> Block::Create(std::shared_ptr<const BlockLayout> layout, TableId table,
                                      BlockNo block_no) {
@@ -69,6 +74,9 @@ std::unique_ptr<Block> Block::Create(std::shared_ptr<const BlockLayout> layout, 
 
 Status Block::FromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,
                         std::unique_ptr<Block>* out) {
+  uint32_t magic = 0;
+  if (image.size() >= sizeof(magic)) std::memcpy(&magic, image.data(), sizeof(magic));
+  if (magic == kFrozenBlockMagic) return FrozenFromImage(std::move(layout), image, out);
   if (image.size() != kBlockSize) {
     return Status::Corruption(
         fmt::format("block image has {} bytes, expected {}", image.size(), kBlockSize));
@@ -100,18 +108,26 @@ void Block::Touch() {
     h.version++;
     h.flags |= kBlockChanged;
   }
-  h.flags &= ~kBlockSealed;
+  h.flags = static_cast<uint16_t>((h.flags & ~kBlockSealed) | kBlockTouched);
 }
 
 void Block::MarkCheckpointed() { mutable_header().flags &= ~kBlockChanged; }
 
+bool Block::TakeTouched() {
+  if (!(header().flags & kBlockTouched)) return false;
+  mutable_header().flags &= ~kBlockTouched;
+  return true;
+}
+
 SlotNo Block::AppendSlot() {
+  assert(!frozen());
   assert(row_count() < capacity());
   Touch();
   return SlotNo(mutable_header().row_count++);
 }
 
 void Block::TruncateLastSlot() {
+  assert(!frozen());
   assert(row_count() > 0);
   Touch();
   BlockHeader& h = mutable_header();
@@ -144,6 +160,7 @@ void Block::SetDeleted(SlotNo s, bool deleted) {
 }
 
 void Block::SetCell(ColumnId c, SlotNo s, const Value& v) {
+  assert(!frozen());
   assert(s.value() < row_count());
   Touch();
   const ColumnLayout& col = layout_->column(c);
@@ -193,11 +210,11 @@ void Block::SetCell(ColumnId c, SlotNo s, const Value& v) {
   }
 }
 
-Value Block::GetCell(ColumnId c, SlotNo s) const {
-  const ColumnLayout& col = layout_->column(c);
-  if (IsNull(c, s)) return Value::Null(col.type);
-  const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  switch (col.type.id) {
+namespace {
+
+// A stripe cell of a fixed-width type as a Value (not NULL).
+Value ValueOfCell(const Type& type, const uint8_t* cell) {
+  switch (type.id) {
     case TypeId::kBoolean:
       return Value::Boolean(*cell != 0);
     case TypeId::kSmallInt: {
@@ -209,31 +226,44 @@ Value Block::GetCell(ColumnId c, SlotNo s) const {
     case TypeId::kDate: {
       int32_t x;
       std::memcpy(&x, cell, 4);
-      return col.type.id == TypeId::kDate ? Value::Date(x) : Value::Integer(x);
+      return type.id == TypeId::kDate ? Value::Date(x) : Value::Integer(x);
     }
     case TypeId::kDouble: {
       double d;
       std::memcpy(&d, cell, 8);
       return Value::Double(d);
     }
-    case TypeId::kChar:
-    case TypeId::kVarchar:
-    case TypeId::kText:
-    case TypeId::kJsonb: {
-      StringRef ref;
-      std::memcpy(&ref, cell, sizeof(ref));
-      return Value::String(
-          col.type, std::string(reinterpret_cast<const char*>(data_ + ref.offset), ref.length));
-    }
     default: {
       int64_t x;
       std::memcpy(&x, cell, 8);
-      if (col.type.id == TypeId::kBigInt) return Value::BigInt(x);
-      if (col.type.id == TypeId::kTimestamp) return Value::Timestamp(x);
-      if (col.type.id == TypeId::kTimestampTz) return Value::TimestampTz(x);
-      return Value::Decimal(x, col.type.precision, col.type.scale);
+      if (type.id == TypeId::kBigInt) return Value::BigInt(x);
+      if (type.id == TypeId::kTimestamp) return Value::Timestamp(x);
+      if (type.id == TypeId::kTimestampTz) return Value::TimestampTz(x);
+      return Value::Decimal(x, type.precision, type.scale);
     }
   }
+}
+
+}  // namespace
+
+Value Block::GetCell(ColumnId c, SlotNo s) const {
+  const ColumnLayout& col = layout_->column(c);
+  if (IsNull(c, s)) return Value::Null(col.type);
+  if (frozen()) {
+    alignas(16) uint8_t cell[16];
+    std::string_view str;
+    FrozenCell(c, s, cell, &str);
+    if (col.type.StoredAsString()) return Value::String(col.type, std::string(str));
+    return ValueOfCell(col.type, cell);
+  }
+  const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
+  if (col.type.StoredAsString()) {
+    StringRef ref;
+    std::memcpy(&ref, cell, sizeof(ref));
+    return Value::String(col.type,
+                         std::string(reinterpret_cast<const char*>(data_ + ref.offset), ref.length));
+  }
+  return ValueOfCell(col.type, cell);
 }
 
 namespace {
@@ -266,12 +296,17 @@ bool Block::CellEquals(ColumnId c, SlotNo s, const Value& v) const {
   if (IsNull(c, s) || v.is_null()) return IsNull(c, s) == v.is_null();
   const ColumnLayout& col = layout_->column(c);
   const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  if (col.type.StoredAsString()) {
+  alignas(16) uint8_t frozen_cell[16];
+  std::string_view str;
+  if (frozen()) {
+    FrozenCell(c, s, frozen_cell, &str);
+    cell = frozen_cell;
+  } else if (col.type.StoredAsString()) {
     StringRef ref;
     std::memcpy(&ref, cell, sizeof(ref));
-    return std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length) ==
-           v.GetString();
+    str = std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length);
   }
+  if (col.type.StoredAsString()) return str == v.GetString();
   if (col.type.id == TypeId::kDouble) return CompareCell(GetCell(c, s), v) == 0;
   return LoadInt(cell, col.width) == v.GetInt();
 }
@@ -280,11 +315,17 @@ uint64_t Block::HashCellAt(ColumnId c, SlotNo s) const {
   const ColumnLayout& col = layout_->column(c);
   if (IsNull(c, s)) return HashCell(Value::Null(col.type));
   const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  if (col.type.StoredAsString()) {
+  alignas(16) uint8_t frozen_cell[16];
+  std::string_view str;
+  if (frozen()) {
+    FrozenCell(c, s, frozen_cell, &str);
+    cell = frozen_cell;
+  } else if (col.type.StoredAsString()) {
     StringRef ref;
     std::memcpy(&ref, cell, sizeof(ref));
-    return HashBytes({reinterpret_cast<const char*>(data_ + ref.offset), ref.length});
+    str = std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length);
   }
+  if (col.type.StoredAsString()) return HashBytes(str);
   if (col.type.id == TypeId::kDouble) {
     double d;
     std::memcpy(&d, cell, 8);
@@ -295,6 +336,7 @@ uint64_t Block::HashCellAt(ColumnId c, SlotNo s) const {
 
 uint32_t Block::HeapFreeAfterCompaction(SlotNo skip_slot,
                                         const std::vector<bool>& skip_columns) const {
+  if (frozen()) return 0;
   uint64_t live = 0;
   for (size_t ci = 0; ci < layout_->column_count(); ci++) {
     ColumnId c(static_cast<uint16_t>(ci));
@@ -309,6 +351,7 @@ uint32_t Block::HeapFreeAfterCompaction(SlotNo skip_slot,
 }
 
 void Block::CompactHeap(SlotNo skip_slot, const std::vector<bool>& skip_columns) {
+  assert(!frozen());
   Touch();
   std::vector<uint8_t> packed;
   packed.reserve(header().heap_used);
@@ -337,7 +380,7 @@ uint32_t Block::ComputeChecksum() const {
   h.flags = 0;
   h.checksum = 0;
   uint32_t crc = crc32c::Value(&h, sizeof(h));
-  crc = crc32c::Extend(crc, data_ + sizeof(h), kBlockSize - sizeof(h));
+  crc = crc32c::Extend(crc, data_ + sizeof(h), image_size() - sizeof(h));
   return crc32c::Mask(crc);
 }
 
@@ -359,7 +402,7 @@ Status Block::VerifyChecksum() const {
 }
 
 std::string Block::ExportImage() const {
-  return std::string(reinterpret_cast<const char*>(data_), kBlockSize);
+  return std::string(reinterpret_cast<const char*>(data_), image_size());
 }
 
 }  // namespace forktail

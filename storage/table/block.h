@@ -15,9 +15,30 @@
 // blocks with IsChangedSinceCheckpoint(), as image version version().
 //
 // The block is single-writer (the transaction thread); readers in a forked
-// snapshot see a frozen copy. Nothing here locks.
+// snapshot see a copy-on-write image. Nothing here locks.
+//
+// Frozen blocks (frozen_block.cc). A block that has stopped changing can be
+// rewritten by Freeze() into a compressed, read-only form of its own size
+// (malloc'ed, not a 2 MiB page): the same header (magic "FTFZ", the same
+// version, row count, capacity and layout), the same delete bitmap at the
+// same offset, then per column the smallest of
+//   - bit-packed: frame of reference + bit packing of the stripe's integers
+//     (BOOLEAN, SMALLINT, INTEGER, BIGINT, DATE, TIMESTAMP[TZ], DECIMAL p <= 18);
+//     width 0 when every value is equal (a constant column);
+//   - dictionary: the distinct strings in byte order (ordered codes, so a
+//     range of strings is a range of codes), codes bit-packed;
+//   - strings: the bytes one after another, with offsets;
+//   - plain: the stripe's cells as they are (DOUBLE, wide DECIMAL, or when
+//     nothing is smaller);
+// and the NULL bitmap when a row is NULL. Every row keeps its slot (tuple ids
+// never change); deleted rows keep their values. A frozen block answers every
+// read (GetCell, CellEquals, HashCellAt, IsNull, DecodeColumn for scans) and
+// takes deletes (SetDeleted only flips a bit); it never takes a new value:
+// the table moves an updated row to its tail instead (table.h), and Thaw()
+// gives back the plain block when replay must write in place.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -67,6 +88,9 @@ class BlockReadView {
   uint32_t row_count_;
 };
 
+inline constexpr uint32_t kFrozenBlockMagic = 0x5a465446;  // "FTFZ" little-endian
+struct FrozenColumn;
+
 class Block {
  public:
   static std::unique_ptr<Block> Create(std::shared_ptr<const BlockLayout> layout, TableId table,
@@ -86,11 +110,11 @@ class Block {
   uint32_t row_count() const { return header().row_count; }
   uint32_t capacity() const { return header().capacity; }
   uint32_t live_count() const { return header().row_count - header().deleted_count; }
-  uint32_t heap_free() const { return layout_->heap_size() - header().heap_used; }
+  uint32_t heap_free() const { return frozen() ? 0 : layout_->heap_size() - header().heap_used; }
 
   // True if one more row whose strings take `string_bytes` fits.
   bool HasRoomFor(uint32_t string_bytes) const {
-    return row_count() < capacity() && string_bytes <= heap_free();
+    return !frozen() && row_count() < capacity() && string_bytes <= heap_free();
   }
 
   // Takes the next slot (all columns NULL, not deleted). Requires room.
@@ -107,6 +131,7 @@ class Block {
   bool CellEquals(ColumnId c, SlotNo s, const Value& v) const;
   uint64_t HashCellAt(ColumnId c, SlotNo s) const;
   bool IsNull(ColumnId c, SlotNo s) const {
+    if (frozen()) return FrozenIsNull(c, s);
     return TestBit(Bitmap(layout_->column(c).null_offset), s.value());
   }
   bool IsDeleted(SlotNo s) const { return TestBit(Bitmap(layout_->delete_offset()), s.value()); }
@@ -119,7 +144,33 @@ class Block {
   // Heap bytes that CompactHeap(skip_slot, skip_columns) would leave free.
   uint32_t HeapFreeAfterCompaction(SlotNo skip_slot, const std::vector<bool>& skip_columns) const;
 
-  BlockReadView View() const { return BlockReadView(data_, layout_.get(), row_count()); }
+  // Plain blocks only (a frozen block's columns are not stripes: scans use
+  // DecodeColumn, Table::ForEachBlock hands out a thawed copy's view).
+  BlockReadView View() const {
+    assert(!frozen());
+    return BlockReadView(data_, layout_.get(), row_count());
+  }
+
+  // Freezing (see the header comment). Freeze() encodes a plain block; the
+  // result has the same header fields and delete bits. Thaw() decodes a
+  // frozen block into a plain one (strings packed densely in its heap).
+  static std::unique_ptr<Block> Freeze(const Block& plain);
+  std::unique_ptr<Block> Thaw() const;
+  bool frozen() const { return frozen_ != nullptr; }
+  // Memory the block holds: 2 MiB plain, its encoded size frozen.
+  size_t memory_bytes() const;
+  // Frozen blocks: rows [first, first + count) of column c (first + count <=
+  // row_count()) as an array of the column's physical type (uint8_t,
+  // int16_t, int32_t, int64_t, __int128, double, or std::string_view into
+  // this block for strings) at `out`; values under NULL are unspecified.
+  // With `sel`, the rows first + sel[i] (i < sel_count) are decoded, into
+  // out[sel[i]] (a scan that filtered on other columns first); others may
+  // be too.
+  void DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out,
+                    const uint32_t* sel = nullptr, uint32_t sel_count = 0) const;
+  // Frozen blocks: column c's NULL bitmap (bit r = row r), nullptr when no
+  // row is NULL.
+  const uint64_t* FrozenNullBitmap(ColumnId c) const;
 
   // Checksums: Seal() stores the checksum and sets the sealed flag; any later
   // mutation clears the flag. VerifyChecksum() is Ok for a sealed block whose
@@ -131,8 +182,12 @@ class Block {
   uint64_t version() const { return header().version; }
   bool IsChangedSinceCheckpoint() const { return header().flags & kBlockChanged; }
   void MarkCheckpointed();
+  // Whether the block changed since the last call (freezing: a block that
+  // did not is idle). Writes the header only when the flag was set, so that
+  // asking about idle blocks copies no page a snapshot shares.
+  bool TakeTouched();
 
-  // The block's 2 MiB, byte for byte.
+  // The block's bytes: 2 MiB plain, its encoded size frozen.
   std::string ExportImage() const;
   // Tests: direct access to the bytes (e.g. to corrupt one).
   uint8_t* mutable_data_for_testing() { return data_; }
@@ -150,9 +205,21 @@ class Block {
   }
   uint32_t ComputeChecksum() const;
   void Touch();
+  size_t image_size() const;
+
+  // frozen_block.cc
+  static Status FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,
+                                std::unique_ptr<Block>* out);
+  const FrozenColumn& frozen_column(ColumnId c) const;
+  bool FrozenIsNull(ColumnId c, SlotNo s) const;
+  // The cell as a plain stripe holds it (`width` bytes; 0 under NULL), or the
+  // string.
+  void FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* str) const;
 
   std::shared_ptr<const BlockLayout> layout_;
-  uint8_t* data_;
+  uint8_t* data_;  // plain: the 2 MiB mapping; frozen: frozen_'s bytes
+  std::unique_ptr<uint64_t[]> frozen_;
+  uint32_t frozen_bytes_ = 0;
 };
 
 }  // namespace forktail

@@ -17,6 +17,16 @@ void BlockDirectory::RemoveLast() {
   handles_.pop_back();
 }
 
+void BlockDirectory::Replace(BlockNo no, std::unique_ptr<Block> block) {
+  assert(no.value() < handles_.size() && block->block_no() == no);
+  BlockHandle& handle = *handles_[no.value()];
+  if (handle.pins.load() != 0) {
+    std::fprintf(stderr, "forktail: Replace of pinned block %u\n", no.value());
+    std::abort();
+  }
+  handle.block = std::move(block);
+}
+
 BlockRef BlockDirectory::Pin(BlockNo no) const {
   if (no.value() >= handles_.size()) {
     std::fprintf(stderr, "forktail: Pin of block %u, directory has %zu\n", no.value(),

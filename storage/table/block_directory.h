@@ -83,6 +83,9 @@ class BlockDirectory {
   // Removes the newest block (undo of the insert that created it); it must be
   // unpinned.
   void RemoveLast();
+  // Puts `block` (same number) in place of block `no`, which must be
+  // unpinned (freezing and thawing swap a block's form).
+  void Replace(BlockNo no, std::unique_ptr<Block> block);
 
   BlockRef Pin(BlockNo no) const;
   size_t size() const { return handles_.size(); }

@@ -64,6 +64,7 @@ static_assert(sizeof(StringRef) == 8);
 // Block flags.
 inline constexpr uint16_t kBlockSealed = 1u << 0;   // checksum is valid
 inline constexpr uint16_t kBlockChanged = 1u << 1;  // changed since the last checkpoint
+inline constexpr uint16_t kBlockTouched = 1u << 2;  // changed since Block::TakeTouched()
 
 //  offset size  field
 //   0      4    magic "FTBK"

@@ -248,6 +248,7 @@ void Table::PlaceRow(TupleId tid, const Row& row) {
   while (directory_.size() <= tid.block.value()) {
     AddBlock(directory_.size() == tid.block.value() ? bytes : 0);
   }
+  if (directory_.Pin(tid.block)->frozen()) ThawBlock(tid.block);
   BlockRef block = directory_.Pin(tid.block);
   if (block->row_count() > tid.slot.value() || tid.slot.value() >= block->capacity() ||
       !block->HasRoomFor(bytes)) {
@@ -334,8 +335,37 @@ void Table::ForEachBlock(
     const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const {
   for (size_t b = 0; b < directory_.size(); b++) {
     BlockRef block = directory_.Pin(BlockNo(static_cast<uint32_t>(b)));
-    fn(block, block->View());
+    if (block->frozen()) {
+      std::unique_ptr<Block> plain = block->Thaw();
+      fn(block, plain->View());
+    } else {
+      fn(block, block->View());
+    }
   }
+}
+
+size_t Table::FreezeBlocks(bool idle_only, size_t limit, uint32_t* cursor) {
+  size_t frozen = 0;
+  for (; *cursor + 1 < directory_.size() && frozen < limit; ++*cursor) {
+    const BlockNo no(*cursor);
+    std::unique_ptr<Block> cold;
+    {
+      BlockRef block = directory_.Pin(no);
+      if (block->frozen()) continue;
+      const bool touched = block->TakeTouched();
+      if ((idle_only && touched) || directory_.PinCount(no) > 1) continue;
+      cold = Block::Freeze(*block);
+    }
+    directory_.Replace(no, std::move(cold));
+    frozen++;
+  }
+  if (*cursor + 1 >= directory_.size()) *cursor = static_cast<uint32_t>(directory_.size());
+  return frozen;
+}
+
+void Table::ThawBlock(BlockNo no) {
+  std::unique_ptr<Block> plain = directory_.Pin(no)->Thaw();
+  directory_.Replace(no, std::move(plain));
 }
 
 void Table::RefreshStatistics() {

@@ -10,11 +10,12 @@
 //
 // Tuple ids. A row's TupleId is (block, slot). Inserts append to the tail
 // block; when it is full (rows reach capacity, or its heap cannot take the
-// row's strings) a new block is started. Updates are in place; deletes set the
+// row's strings) a new block is started. Updates are in place, except in a
+// frozen block (block.h), whose updated rows move to the tail; deletes set the
 // slot's delete bit. Deleted slots are never reused, so a TupleId names one
 // row version for the table's lifetime (undo records, WAL records and
-// snapshots can rely on that); the space comes back when a block is frozen and
-// compacted (later), not by reuse.
+// snapshots can rely on that). Freezing compresses a block but keeps every
+// slot, deleted ones too.
 //
 // Block capacity. A new block's capacity follows the strings the table really
 // stores: the heap bytes per row reserved for it are the live rows' string
@@ -184,7 +185,16 @@ class Table {
   int64_t identity_value(ColumnId column) const;
   void SetIdentityValue(ColumnId column, int64_t value);
 
-  // Calls fn for each block in block order, with the block pinned.
+  // Freezing (block.h, "Frozen blocks"): walks the blocks from block
+  // `*cursor` on and freezes each plain one but the tail that is idle (no
+  // change since the previous walk took its touched flag) or, with
+  // `idle_only` false, any; pinned blocks are left for a later walk. Stops
+  // after freezing `limit` blocks; *cursor is then where to go on, and
+  // block_count() once the walk is through. Returns the blocks frozen.
+  size_t FreezeBlocks(bool idle_only, size_t limit, uint32_t* cursor);
+
+  // Calls fn for each block in block order, with the block pinned (a frozen
+  // block's view is that of a thawed copy).
   void ForEachBlock(const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const;
   size_t block_count() const { return directory_.size(); }
   BlockRef PinBlock(BlockNo no) const { return directory_.Pin(no); }
@@ -241,6 +251,8 @@ class Table {
   // The cached layout of `capacity` rows; nullptr if no block can have it.
   std::shared_ptr<const BlockLayout> LayoutOfCapacity(uint32_t capacity);
   TupleId AppendRow(const Row& row);
+  // Replay writes in place into a block that may be frozen: the plain form.
+  void ThawBlock(BlockNo no);
   // Writes a cast row at exactly `tid` (redo), creating blocks and filling a
   // slot gap with deleted slots.
   void PlaceRow(TupleId tid, const Row& row);

@@ -87,8 +87,14 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     }
     CheckUniqueIndexes(new_index_keys, new_row, tid, &index_changed);
   }
+  // A frozen block takes no new value: the row moves (block.h), unless
+  // replay repeats an update that stayed in place (the block was plain then).
+  if (redo_result && *redo_result == tid && directory_.Pin(tid.block)->frozen()) {
+    ThawBlock(tid.block);
+  }
   BlockRef block = directory_.Pin(tid.block);
-  bool fits = new_string_bytes <= block->heap_free();
+  const bool frozen = block->frozen();
+  bool fits = !frozen && new_string_bytes <= block->heap_free();
   bool in_place = redo_result ? *redo_result == tid : fits;
   if (in_place && !fits) {
     if (new_string_bytes > block->HeapFreeAfterCompaction(tid.slot, touched)) {
@@ -99,7 +105,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
       std::abort();
     }
     block->CompactHeap(tid.slot, touched);
-  } else if (!in_place && !redo_result &&
+  } else if (!in_place && !redo_result && !frozen &&
              new_string_bytes <= block->HeapFreeAfterCompaction(tid.slot, touched)) {
     block->CompactHeap(tid.slot, touched);
     in_place = true;

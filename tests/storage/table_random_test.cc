@@ -1,10 +1,14 @@
 // 100k random inserts, updates (including key changes and relocations),
 // deletes, lookups and undos, checked against a std::map after every 1k; then
 // the committed changes are replayed (InsertAt, RedoUpdate, Delete) into a new
-// table, which must come out with identical tuple ids.
+// table, which must come out with identical tuple ids. The second run freezes
+// every block but the tail every 1k operations (updates of frozen rows move
+// them), and freezes the replica's blocks during replay too (in-place redo
+// then thaws a block).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <random>
 
@@ -25,7 +29,7 @@ std::string RandomString(std::mt19937_64& rng) {
   return std::string(len, static_cast<char>('a' + rng() % 26));
 }
 
-TEST(TableRandom, MatchesMapModel) {
+void RunModel(bool freeze) {
   const uint64_t seed = 20260521;
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::printf("TableRandom seed %llu\n", static_cast<unsigned long long>(seed));
@@ -42,6 +46,7 @@ TEST(TableRandom, MatchesMapModel) {
     return it == model.end() ? model.begin()->first : it->first;
   };
   int relocations = 0, duplicates = 0;
+  size_t frozen = 0;
   // What a WAL would hold: the committed changes only (undone inserts and
   // deletes are left out), replayed below into an empty table.
   struct RedoOp {
@@ -118,6 +123,10 @@ TEST(TableRandom, MatchesMapModel) {
       }
     }
 
+    if (freeze && op % 1000 == 500) {
+      uint32_t cursor = 0;
+      frozen += t.FreezeBlocks(false, SIZE_MAX, &cursor);
+    }
     if (op % 1000 == 0) {
       ASSERT_EQ(t.live_row_count(), model.size()) << "op " << op;
       ASSERT_EQ(t.index().size(), model.size());
@@ -154,13 +163,23 @@ TEST(TableRandom, MatchesMapModel) {
       }
     }
   }
-  std::printf("TableRandom: %zu rows in %zu blocks, %d relocations, %d duplicate errors\n",
-              model.size(), t.block_count(), relocations, duplicates);
+  std::printf(
+      "TableRandom: %zu rows in %zu blocks, %d relocations, %d duplicate errors, %zu blocks "
+      "frozen\n",
+      model.size(), t.block_count(), relocations, duplicates, frozen);
   EXPECT_GT(relocations, 0);
+  if (freeze) {
+    EXPECT_GT(frozen, 50u);
+  }
 
   // Redo: replay reproduces identical tuple ids and contents.
   Table replica(TableId(1), t.schema(), t.options());
+  size_t replayed = 0;
   for (const RedoOp& op : redo_log) {
+    if (freeze && ++replayed % 5000 == 0) {
+      uint32_t cursor = 0;
+      replica.FreezeBlocks(false, SIZE_MAX, &cursor);
+    }
     switch (op.kind) {
       case RedoOp::kInsert:
         replica.InsertAt(op.tid, op.row);
@@ -190,6 +209,10 @@ TEST(TableRandom, MatchesMapModel) {
               tid);  // the seed exercises relocating updates
   EXPECT_GT(duplicates, 0);
 }
+
+TEST(TableRandom, MatchesMapModel) { RunModel(false); }
+
+TEST(TableRandom, MatchesMapModelWithFrozenBlocks) { RunModel(true); }
 
 }  // namespace
 }  // namespace forktail

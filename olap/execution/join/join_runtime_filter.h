@@ -67,6 +67,9 @@ class JoinRuntimeFilter final : public RuntimeFilter {
  public:
   JoinRuntimeFilter(std::shared_ptr<JoinFilterSlot> slot, uint32_t column);
   uint32_t Select(const DataChunk& chunk, Rows rows, uint32_t* out_sel) const override;
+  std::optional<std::vector<uint32_t>> ReadColumns() const override {
+    return std::vector<uint32_t>{column_};
+  }
 
  private:
   std::shared_ptr<JoinFilterSlot> slot_;

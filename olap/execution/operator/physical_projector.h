@@ -26,6 +26,7 @@ class Projector {
   // Output types given the input types.
   std::vector<Type> OutputTypes(const std::vector<Type>& input_types) const;
   bool has_filter() const { return filter_ != nullptr; }
+  const Expression* filter() const { return filter_.get(); }
 
   // Narrows chunk's selection by the filter; true if rows are left.
   bool Filter(int slot, DataChunk* chunk);

@@ -16,6 +16,30 @@ std::vector<uint32_t> AllColumns(const Table& table, std::vector<uint32_t> colum
   return columns;
 }
 
+void CollectColumnRefs(const Expression& e, std::vector<bool>* used) {
+  if (e.kind == ExprKind::kColumnRef && e.column < used->size()) (*used)[e.column] = true;
+  for (const ExprPtr& child : e.children) CollectColumnRefs(*child, used);
+}
+
+// Read columns that neither the filter nor a runtime filter needs; empty when
+// there is no filter, or a runtime filter does not say what it reads.
+std::vector<bool> DeferredColumns(size_t columns, const Expression* filter,
+                                  const std::vector<std::shared_ptr<const RuntimeFilter>>& runtime) {
+  if (filter == nullptr && runtime.empty()) return {};
+  std::vector<bool> used(columns, false);
+  if (filter != nullptr) CollectColumnRefs(*filter, &used);
+  for (const auto& f : runtime) {
+    std::optional<std::vector<uint32_t>> read = f->ReadColumns();
+    if (!read) return {};
+    for (uint32_t c : *read) {
+      if (c < columns) used[c] = true;
+    }
+  }
+  std::vector<bool> deferred(columns);
+  for (size_t i = 0; i < columns; i++) deferred[i] = !used[i];
+  return deferred;
+}
+
 std::vector<Type> ReadTypes(const Table& table, const std::vector<uint32_t>& columns) {
   std::vector<Type> all = physical::ColumnTypes(table), types;
   for (uint32_t c : columns) types.push_back(all[c]);
@@ -35,6 +59,7 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
       index_join_(std::move(spec.index_join)),
       projector_(std::make_unique<Projector>(std::move(spec.filter), std::move(spec.projections),
                                              this->parallelism())) {
+  deferred_ = DeferredColumns(columns_.size(), projector_->filter(), runtime_filters_);
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
 }
 
@@ -103,17 +128,20 @@ bool TableScanOperator::GetNextWorkOrders(WorkOrderSink& sink) {
 void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no,
                                   const std::vector<uint32_t>* rows) {
   std::vector<DataChunk> chunks;
-  std::shared_ptr<const void> pin =
-      physical::WrapTableBlock(table_, block_no, columns_, &chunks, rows);
+  std::vector<uint32_t> firsts;
+  std::shared_ptr<const void> pin = physical::WrapTableBlock(
+      table_, block_no, columns_, &chunks, rows, deferred_.empty() ? nullptr : &deferred_, &firsts);
   if (pin == nullptr) return;
-  ProcessChunks(context, slot, std::move(chunks), std::move(pin));
+  ProcessChunks(context, slot, std::move(chunks), std::move(pin), firsts);
 }
 
 void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
                                       std::vector<DataChunk> chunks,
-                                      std::shared_ptr<const void> pin) {
+                                      std::shared_ptr<const void> pin,
+                                      const std::vector<uint32_t>& firsts) {
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
-  if (pin != nullptr) out->keep_alive.push_back(std::move(pin));
+  const bool decode_deferred = !deferred_.empty() && pin != nullptr && !firsts.empty();
+  if (pin != nullptr) out->keep_alive.push_back(pin);
   // False once the chunk has no row left.
   auto runtime_filter = [&](DataChunk& chunk) {
     for (const auto& f : runtime_filters_) {
@@ -123,10 +151,12 @@ void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
     }
     return true;
   };
-  for (DataChunk& chunk : chunks) {
+  for (size_t i = 0; i < chunks.size(); i++) {
+    DataChunk& chunk = chunks[i];
     if (runtime_filters_first_ && !runtime_filter(chunk)) continue;
     if (!projector_->Filter(slot, &chunk)) continue;
     if (!runtime_filters_first_ && !runtime_filter(chunk)) continue;
+    if (decode_deferred) physical::DecodeDeferred(pin, columns_, deferred_, firsts[i], &chunk);
     out->chunks.push_back(projector_->Project(slot, std::move(chunk)));
   }
   EmitIfRows(context, std::move(out));

@@ -31,6 +31,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "olap/execution/operator/physical_operator.h"
@@ -47,6 +48,9 @@ class RuntimeFilter {
   virtual ~RuntimeFilter() = default;
   // Rows of `rows` that may qualify, into out_sel (may alias rows.sel); returns count.
   virtual uint32_t Select(const DataChunk& chunk, Rows rows, uint32_t* out_sel) const = 0;
+  // The chunk columns Select reads (a frozen block's scan decodes the other
+  // columns only for the rows the filters keep); nullopt: unknown, any.
+  virtual std::optional<std::vector<uint32_t>> ReadColumns() const { return std::nullopt; }
 };
 
 // Rows of a table by block: block number -> ascending slot numbers.
@@ -120,11 +124,17 @@ class TableScanOperator final : public PhysicalOperator {
                  const std::vector<uint32_t>* rows = nullptr);
   // Filter, runtime filters and projection; emits what is left (with `pin`
   // keeping zero-copy vectors valid).
+  // `firsts` (each chunk's first row) when the chunks come from a frozen
+  // block whose deferred_ columns are still to decode.
   void ProcessChunks(WorkOrderContext& context, int slot, std::vector<DataChunk> chunks,
-                     std::shared_ptr<const void> pin);
+                     std::shared_ptr<const void> pin, const std::vector<uint32_t>& firsts = {});
 
   const Table& table_;
   std::vector<uint32_t> columns_;
+  // Per read column: not needed by the filter or the runtime filters, so a
+  // frozen block decodes it after them, for the rows they keep. Empty when
+  // the scan has no filter (nothing to gain).
+  std::vector<bool> deferred_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
   bool runtime_filters_first_ = false;
   // The index probe to make now: the index join's once its keys are there.

@@ -4,6 +4,8 @@
 #include "olap/execution/operator/physical_table.h"
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 
 #include "storage/table/table.h"
 
@@ -17,19 +19,77 @@ std::vector<Type> ColumnTypes(const Table& table) {
 
 size_t BlockCount(const Table& table) { return table.block_count(); }
 
+namespace {
+
+// What a scan's chunks of one block point into, kept alive with them: the
+// pinned block, and for a frozen block the fixed-width columns decoded into
+// one buffer, each a stripe of the block's rows (vectors wrap slices of it,
+// as they wrap a plain block's stripes).
+struct ScanPin {
+  BlockRef ref;
+  std::unique_ptr<uint64_t[]> decoded;
+  std::vector<size_t> stripe_at;  // per read column: its stripe's offset in `decoded` (bytes)
+};
+
+bool FrozenStripe(const Block& block, ColumnId c) {
+  return !block.layout().column(c).type.StoredAsString();
+}
+
+// A frozen block's column `c` for rows [first, first + count) as a vector:
+// fixed-width values wrapped in the pin's buffer, strings as views.
+void DecodeFrozen(const ScanPin& pin, size_t i, ColumnId c, uint32_t first, uint32_t count,
+                  const Rows* rows, Vector* v) {
+  const Block& block = *pin.ref;
+  const Type& type = block.layout().column(c).type;
+  const uint64_t* nulls = block.FrozenNullBitmap(c);
+  const uint32_t* sel = rows != nullptr ? rows->sel : nullptr;
+  const uint32_t n = rows != nullptr ? rows->count : count;
+  if (FrozenStripe(block, c)) {
+    auto* stripe = reinterpret_cast<uint8_t*>(pin.decoded.get()) + pin.stripe_at[i];
+    const uint32_t width = block.layout().column(c).width;
+    block.DecodeColumn(c, first, count, stripe + uint64_t{first} * width, sel, n);
+    v->WrapStripe(type, stripe, nulls, first, count);
+    return;
+  }
+  v->Reset(type);
+  block.DecodeColumn(c, first, count, v->mutable_data<uint8_t>(), sel, n);
+  if (nulls != nullptr) {
+    uint64_t* out = v->mutable_nulls();
+    std::memcpy(out, nulls + first / 64, (count + 63) / 64 * sizeof(uint64_t));
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
                                            const std::vector<uint32_t>& columns,
                                            std::vector<DataChunk>* out,
-                                           const std::vector<uint32_t>* slots) {
-  auto pin = std::make_shared<BlockRef>(table.PinBlock(BlockNo(block_no)));
-  const Block& block = **pin;
+                                           const std::vector<uint32_t>* slots,
+                                           const std::vector<bool>* deferred,
+                                           std::vector<uint32_t>* firsts) {
+  auto pin = std::make_shared<ScanPin>();
+  pin->ref = table.PinBlock(BlockNo(block_no));
+  const Block& block = *pin->ref;
   if (block.live_count() == 0) return nullptr;
-  const BlockReadView view = block.View();
-  const BlockLayout& layout = table.layout();
+  const BlockLayout& layout = block.layout();
+  const uint32_t rows = block.row_count();
+  const bool frozen = block.frozen();
+  std::optional<BlockReadView> view;
+  if (frozen) {
+    size_t bytes = 0;
+    for (uint32_t c : columns) {
+      const ColumnId id(static_cast<uint16_t>(c));
+      pin->stripe_at.push_back(bytes);
+      if (FrozenStripe(block, id))
+        bytes += (uint64_t{rows} * layout.column(id).width + 63) / 64 * 64;
+    }
+    pin->decoded.reset(new uint64_t[bytes / 8 + 1]);
+  } else {
+    view = block.View();
+  }
   // String refs are offsets from the block's first byte, where the header sits.
-  const auto* base = reinterpret_cast<const uint8_t*>(&block.header());
-  const uint32_t rows = view.row_count();
-  const uint64_t* deleted = view.delete_bitmap();
+  const auto* base = reinterpret_cast<const char*>(&block.header());
+  const uint64_t* deleted = reinterpret_cast<const uint64_t*>(base + layout.delete_offset());
   size_t next_slot = 0;  // into *slots
   for (uint32_t first = 0; first < rows; first += kVectorSize) {
     const uint32_t count = std::min(kVectorSize, rows - first);
@@ -38,15 +98,19 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       if (next_slot == slots->size() || (*slots)[next_slot] >= first + count) continue;
     }
     DataChunk chunk;
-    for (uint32_t c : columns) {
-      const ColumnId id(static_cast<uint16_t>(c));
+    for (size_t i = 0; i < columns.size(); i++) {
+      const ColumnId id(static_cast<uint16_t>(columns[i]));
       const ColumnLayout& col = layout.column(id);
       Vector v;
-      if (col.type.StoredAsString()) {
-        v.WrapStringRefs(col.type, view.stripe<StringRef>(id), reinterpret_cast<const char*>(base),
-                         view.null_bitmap(id), first, count);
+      if (frozen && deferred != nullptr && (*deferred)[i]) {
+        // DecodeDeferred fills it once the filters ran.
+      } else if (frozen) {
+        DecodeFrozen(*pin, i, id, first, count, nullptr, &v);
+      } else if (col.type.StoredAsString()) {
+        v.WrapStringRefs(col.type, view->stripe<StringRef>(id), base, view->null_bitmap(id), first,
+                         count);
       } else {
-        v.WrapStripe(col.type, view.stripe<uint8_t>(id), view.null_bitmap(id), first, count);
+        v.WrapStripe(col.type, view->stripe<uint8_t>(id), view->null_bitmap(id), first, count);
       }
       chunk.AddColumn(std::move(v));
     }
@@ -61,6 +125,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       if (n == 0) continue;
       chunk.SetSelectionCount(n);
       out->push_back(std::move(chunk));
+      if (firsts != nullptr) firsts->push_back(first);
       continue;
     }
     // Deleted rows -> selection vector (word at a time; most words are 0).
@@ -78,8 +143,22 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       chunk.SetSelectionCount(n);
     }
     out->push_back(std::move(chunk));
+    if (firsts != nullptr) firsts->push_back(first);
   }
   return pin;
+}
+
+bool DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
+                    const std::vector<bool>& deferred, uint32_t first, DataChunk* chunk) {
+  const auto& scan = *static_cast<const ScanPin*>(pin.get());
+  if (!scan.ref->frozen()) return false;
+  const Rows rows = chunk->rows();  // sel null: every row
+  for (size_t i = 0; i < columns.size(); i++) {
+    if (!deferred[i]) continue;
+    DecodeFrozen(scan, i, ColumnId(static_cast<uint16_t>(columns[i])), first, chunk->size(), &rows,
+                 &chunk->column(i));
+  }
+  return true;
 }
 
 std::optional<std::map<uint32_t, std::vector<uint32_t>>> ProbeIndexByBlock(const Table& table,

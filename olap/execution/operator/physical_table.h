@@ -38,10 +38,23 @@ size_t BlockCount(const Table& table);
 // row of the slice is deleted; slices without live rows are skipped).
 // Returns the pin (nullptr when the block has no live row).
 // With `slots` (ascending slot numbers), only those rows are selected.
+//
+// A frozen block (storage/table/block.h) is decoded, not wrapped. With
+// `deferred` (one flag per entry of `columns`), the flagged columns of a
+// frozen block's chunks are left empty for DecodeDeferred, so that a scan
+// decodes them only for the rows its filters keep; `firsts` then receives
+// each chunk's first row. A plain block's columns are always all wrapped.
 std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
                                            const std::vector<uint32_t>& columns,
                                            std::vector<DataChunk>* out,
-                                           const std::vector<uint32_t>* slots = nullptr);
+                                           const std::vector<uint32_t>* slots = nullptr,
+                                           const std::vector<bool>* deferred = nullptr,
+                                           std::vector<uint32_t>* firsts = nullptr);
+// Fills the `deferred` columns of a chunk WrapTableBlock made from the block
+// `pin` holds, whose first row is `first`: only the selected rows. False when
+// the block is plain (nothing was deferred).
+bool DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
+                    const std::vector<bool>& deferred, uint32_t first, DataChunk* chunk);
 
 // Table::ProbeIndex grouped for a scan: block number -> ascending slots of
 // the rows found; nullopt when the probe finds more than `limit` rows.

@@ -1,0 +1,644 @@
+// Frozen blocks: Block::Freeze, Thaw and the reads of the compressed form
+// (block.h, "Frozen blocks").
+//
+// Layout (offsets from the block's first byte; regions start 8-byte aligned):
+//
+//   0       BlockHeader: magic "FTFZ", heap_used 0, reserved[0..3] = the
+//           frozen block's size in bytes; every other field as the plain one
+//   64      delete bitmap, the plain layout's size (same offset, same bits)
+//   ...     FrozenColumn[column count]
+//   ...     per column: the NULL bitmap (only when a row is NULL), then the
+//           encoding's regions
+//   ...     16 zero bytes: unpacking reads 9 bytes from a value's first byte
+//
+// Decoding trusts nothing it loads: FrozenFromImage checks every region,
+// offset and code before a block is made of an image.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cassert>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "storage/table/block.h"
+
+namespace forktail {
+
+enum class FrozenEncoding : uint8_t { kPlain, kBitPacked, kDictionary, kStrings };
+
+struct FrozenColumn {
+  uint8_t encoding;  // FrozenEncoding
+  uint8_t bits;      // kBitPacked, kDictionary: bits per value or code
+  uint8_t reserved[2];
+  uint32_t count;  // kDictionary: distinct strings
+  uint32_t nulls;  // offset of the NULL bitmap; 0: no row is NULL
+  // kPlain: the cells; kBitPacked: values - reference; kDictionary: codes;
+  // kStrings: the strings' bytes, one after another.
+  uint32_t data;
+  // kDictionary: count + 1 uint32 offsets, then the strings' bytes (offsets
+  // count from there); kStrings: rows + 1 uint32 offsets into data.
+  uint32_t aux;
+  uint32_t reserved2;
+  int64_t reference;  // kBitPacked: value = reference + packed
+};
+static_assert(sizeof(FrozenColumn) == 32);
+
+namespace {
+
+constexpr uint32_t kTailPadding = 16;
+
+uint32_t FrozenSize(const BlockHeader& h) {
+  uint32_t size;
+  std::memcpy(&size, h.reserved, sizeof(size));
+  return size;
+}
+
+uint64_t PackedBytes(uint32_t rows, uint32_t bits) { return (uint64_t{rows} * bits + 7) / 8; }
+
+// Value i of a bit-packed array (bits <= 64): one unaligned 8-byte load, a
+// ninth byte when the value straddles it.
+inline uint64_t Unpack(const uint8_t* data, uint32_t bits, uint64_t i) {
+  if (bits == 0) return 0;
+  const uint64_t bit = i * bits;
+  const uint8_t* p = data + (bit >> 3);
+  const uint32_t shift = bit & 7;
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  uint64_t v = word >> shift;
+  if (shift + bits > 64) v |= uint64_t{p[8]} << (64 - shift);
+  return bits == 64 ? v : v & ((uint64_t{1} << bits) - 1);
+}
+
+// Writes value i into a zeroed bit-packed array with 8 bytes of slack.
+inline void Pack(uint8_t* data, uint32_t bits, uint64_t i, uint64_t v) {
+  if (bits == 0) return;
+  const uint64_t bit = i * bits;
+  uint8_t* p = data + (bit >> 3);
+  const uint32_t shift = bit & 7;
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  word |= v << shift;
+  std::memcpy(p, &word, 8);
+  if (shift + bits > 64) p[8] |= static_cast<uint8_t>(v >> (64 - shift));
+}
+
+// 64 values of kBits bits from `in` (the first one at bit 0 of in[0]) into
+// out. With the width known at compile time every value's byte and shift are
+// constants: 64 independent load-shift-mask steps the compiler unrolls, where
+// the generic loop carries the bit position from value to value.
+template <uint32_t kBits>
+void Unpack64(const uint8_t* in, uint64_t* out) {
+  constexpr uint64_t kMask = kBits == 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
+#pragma GCC unroll 64
+  for (uint32_t i = 0; i < 64; i++) {
+    const uint32_t bit = i * kBits;
+    uint64_t word;
+    std::memcpy(&word, in + bit / 8, 8);
+    uint64_t v = word >> (bit % 8);
+    if constexpr (kBits > 56) {
+      if (bit % 8 + kBits > 64) v |= uint64_t{in[bit / 8 + 8]} << (64 - bit % 8);
+    }
+    out[i] = v & kMask;
+  }
+}
+
+using Unpack64Fn = void (*)(const uint8_t*, uint64_t*);
+
+template <size_t... kBits>
+constexpr std::array<Unpack64Fn, sizeof...(kBits)> Unpack64Table(std::index_sequence<kBits...>) {
+  return {&Unpack64<static_cast<uint32_t>(kBits)>...};
+}
+
+// Unpack64<bits> by bits (1..64; 0 is handled apart).
+constexpr std::array<Unpack64Fn, 65> kUnpack64 = Unpack64Table(std::make_index_sequence<65>());
+
+// Packed values [first, first + count) into out through `map` (value -> T):
+// 64 at a time when first is a multiple of 64 (a group of 64 then starts on
+// a byte), the rest value by value.
+template <typename T, typename Map>
+void UnpackRange(const uint8_t* data, uint32_t bits, uint32_t first, uint32_t count, T* out,
+                 const Map& map) {
+  assert(bits > 0);
+  uint64_t group[64];
+  uint32_t i = 0;
+  for (; first % 64 == 0 && i + 64 <= count; i += 64) {
+    kUnpack64[bits](data + (uint64_t{first} + i) * bits / 8, group);
+    for (uint32_t j = 0; j < 64; j++) out[i + j] = map(group[j]);
+  }
+  for (; i < count; i++) out[i] = map(Unpack(data, bits, uint64_t{first} + i));
+}
+
+// reference + values [first, first + count) into out: the scan's loop.
+template <typename T>
+void UnpackRange(const uint8_t* data, uint32_t bits, int64_t reference, uint32_t first,
+                 uint32_t count, T* out) {
+  if (bits == 0) {
+    std::fill(out, out + count, static_cast<T>(reference));
+    return;
+  }
+  const auto base = static_cast<uint64_t>(reference);
+  UnpackRange(data, bits, first, count, out,
+              [base](uint64_t v) { return static_cast<T>(base + v); });
+}
+
+uint32_t BitsFor(uint64_t max_value) {
+  return max_value == 0 ? 0 : 64 - static_cast<uint32_t>(std::countl_zero(max_value));
+}
+
+int64_t LoadCell(const uint8_t* cell, uint32_t width) {
+  switch (width) {
+    case 1:
+      return *cell;
+    case 2: {
+      int16_t x;
+      std::memcpy(&x, cell, 2);
+      return x;
+    }
+    case 4: {
+      int32_t x;
+      std::memcpy(&x, cell, 4);
+      return x;
+    }
+    default: {
+      int64_t x;
+      std::memcpy(&x, cell, 8);
+      return x;
+    }
+  }
+}
+
+// The low `width` bytes of v (little-endian: the stripe's cell).
+void StoreCell(uint8_t* cell, uint32_t width, int64_t v) { std::memcpy(cell, &v, width); }
+
+bool BitPackable(const ColumnLayout& col) {
+  return !col.type.StoredAsString() && col.type.id != TypeId::kDouble && col.width <= 8;
+}
+
+// The frozen block's bytes while they are built.
+class Builder {
+ public:
+  explicit Builder(size_t fixed) : bytes_(fixed, 0) {}
+  uint8_t* at(uint32_t offset) { return bytes_.data() + offset; }
+  // `n` zero bytes at an 8-byte aligned offset, which it returns.
+  uint32_t Reserve(size_t n) {
+    bytes_.resize((bytes_.size() + 7) / 8 * 8);
+    const auto offset = static_cast<uint32_t>(bytes_.size());
+    bytes_.resize(bytes_.size() + n, 0);
+    return offset;
+  }
+  uint32_t Append(const void* p, size_t n) {
+    uint32_t offset = Reserve(n);
+    if (n > 0) std::memcpy(at(offset), p, n);
+    return offset;
+  }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+void FreezeFixed(const uint8_t* stripe, const uint64_t* nulls, const ColumnLayout& col,
+                 uint32_t rows, FrozenColumn* fc, Builder* out) {
+  const uint64_t plain_bytes = uint64_t{rows} * col.width;
+  if (BitPackable(col)) {
+    int64_t lo = 0, hi = 0;
+    bool any = false;
+    for (uint32_t r = 0; r < rows; r++) {
+      if (TestBit(nulls, r)) continue;
+      int64_t v = LoadCell(stripe + uint64_t{r} * col.width, col.width);
+      lo = any ? std::min(lo, v) : v;
+      hi = any ? std::max(hi, v) : v;
+      any = true;
+    }
+    const uint32_t bits = BitsFor(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
+    if (PackedBytes(rows, bits) < plain_bytes) {
+      fc->encoding = static_cast<uint8_t>(FrozenEncoding::kBitPacked);
+      fc->bits = static_cast<uint8_t>(bits);
+      fc->reference = lo;
+      fc->data = out->Reserve(PackedBytes(rows, bits) + 8);
+      for (uint32_t r = 0; r < rows; r++) {
+        if (TestBit(nulls, r)) continue;  // packed as 0: the reference
+        int64_t v = LoadCell(stripe + uint64_t{r} * col.width, col.width);
+        Pack(out->at(fc->data), bits, r, static_cast<uint64_t>(v) - static_cast<uint64_t>(lo));
+      }
+      return;
+    }
+  }
+  fc->encoding = static_cast<uint8_t>(FrozenEncoding::kPlain);
+  fc->data = out->Append(stripe, plain_bytes);
+}
+
+void FreezeStrings(const uint8_t* block, const StringRef* refs, const uint64_t* nulls,
+                   uint32_t rows, FrozenColumn* fc, Builder* out) {
+  std::vector<std::string_view> values(rows);
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < rows; r++) {
+    if (TestBit(nulls, r)) continue;
+    values[r] = {reinterpret_cast<const char*>(block + refs[r].offset), refs[r].length};
+    total += refs[r].length;
+  }
+  // A dictionary while it stays at most half the rows (beyond that it cannot
+  // win by much, and building it costs a hash per row).
+  std::unordered_map<std::string_view, uint32_t> codes;
+  bool dictionary = true;
+  for (uint32_t r = 0; r < rows && dictionary; r++) {
+    if (TestBit(nulls, r)) continue;
+    codes.emplace(values[r], 0);
+    dictionary = codes.size() <= std::max<uint32_t>(1, rows / 2);
+  }
+  uint64_t dict_bytes = 0;
+  std::vector<std::string_view> sorted;
+  if (dictionary) {
+    sorted.reserve(codes.size());
+    for (const auto& [s, code] : codes) {
+      sorted.push_back(s);
+      dict_bytes += s.size();
+    }
+    const uint32_t bits = BitsFor(sorted.empty() ? 0 : sorted.size() - 1);
+    const uint64_t dict_size = 4 * (sorted.size() + 1) + dict_bytes + PackedBytes(rows, bits);
+    dictionary = dict_size < 4 * (uint64_t{rows} + 1) + total;
+  }
+  if (dictionary) {
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<uint32_t> offsets(sorted.size() + 1, 0);
+    for (size_t i = 0; i < sorted.size(); i++) {
+      codes[sorted[i]] = static_cast<uint32_t>(i);
+      offsets[i + 1] = offsets[i] + static_cast<uint32_t>(sorted[i].size());
+    }
+    fc->encoding = static_cast<uint8_t>(FrozenEncoding::kDictionary);
+    fc->count = static_cast<uint32_t>(sorted.size());
+    fc->bits = static_cast<uint8_t>(BitsFor(sorted.empty() ? 0 : sorted.size() - 1));
+    // The offsets, then the strings right after them (one region).
+    fc->aux = out->Reserve(offsets.size() * 4 + dict_bytes);
+    std::memcpy(out->at(fc->aux), offsets.data(), offsets.size() * 4);
+    uint32_t at = fc->aux + static_cast<uint32_t>(offsets.size() * 4);
+    for (std::string_view s : sorted) {
+      if (!s.empty()) std::memcpy(out->at(at), s.data(), s.size());
+      at += static_cast<uint32_t>(s.size());
+    }
+    fc->data = out->Reserve(PackedBytes(rows, fc->bits) + 8);
+    for (uint32_t r = 0; r < rows; r++) {
+      if (!TestBit(nulls, r)) Pack(out->at(fc->data), fc->bits, r, codes[values[r]]);
+    }
+    return;
+  }
+  std::vector<uint32_t> offsets(uint64_t{rows} + 1, 0);
+  fc->encoding = static_cast<uint8_t>(FrozenEncoding::kStrings);
+  fc->data = out->Reserve(total);
+  uint32_t at = 0;
+  for (uint32_t r = 0; r < rows; r++) {
+    if (!values[r].empty()) std::memcpy(out->at(fc->data + at), values[r].data(), values[r].size());
+    at += static_cast<uint32_t>(values[r].size());
+    offsets[r + 1] = at;
+  }
+  fc->aux = out->Append(offsets.data(), offsets.size() * 4);
+}
+
+const uint32_t* Offsets(const uint8_t* block, uint32_t at) {
+  return reinterpret_cast<const uint32_t*>(block + at);
+}
+
+std::string_view DictionaryString(const uint8_t* block, const FrozenColumn& fc, uint64_t code) {
+  if (code >= fc.count) return {};
+  const uint32_t* offsets = Offsets(block, fc.aux);
+  const char* bytes = reinterpret_cast<const char*>(block + fc.aux + 4 * (fc.count + 1));
+  return {bytes + offsets[code], offsets[code + 1] - offsets[code]};
+}
+
+std::string_view PlainString(const uint8_t* block, const FrozenColumn& fc, uint32_t row) {
+  const uint32_t* offsets = Offsets(block, fc.aux);
+  return {reinterpret_cast<const char*>(block + fc.data + offsets[row]),
+          offsets[row + 1] - offsets[row]};
+}
+
+}  // namespace
+
+std::unique_ptr<Block> Block::Freeze(const Block& plain) {
+  assert(!plain.frozen());
+  const BlockLayout& layout = *plain.layout_;
+  const uint32_t rows = plain.row_count();
+  const uint32_t columns_at = sizeof(BlockHeader) + layout.bitmap_bytes();
+  Builder out(columns_at + layout.column_count() * sizeof(FrozenColumn));
+  std::memcpy(out.at(0), plain.data_, columns_at);  // header and delete bitmap
+  const uint32_t null_words = (rows + 63) / 64;
+  for (size_t ci = 0; ci < layout.column_count(); ci++) {
+    const ColumnLayout& col = layout.columns()[ci];
+    const uint64_t* nulls = plain.Bitmap(col.null_offset);
+    FrozenColumn fc{};
+    bool any_null = false;
+    for (uint32_t w = 0; w < null_words; w++) any_null |= nulls[w] != 0;
+    if (any_null) fc.nulls = out.Append(nulls, null_words * 8);
+    const uint8_t* stripe = plain.data_ + col.stripe_offset;
+    if (col.type.StoredAsString()) {
+      FreezeStrings(plain.data_, reinterpret_cast<const StringRef*>(stripe), nulls, rows, &fc,
+                    &out);
+    } else {
+      FreezeFixed(stripe, nulls, col, rows, &fc, &out);
+    }
+    std::memcpy(out.at(columns_at + static_cast<uint32_t>(ci * sizeof(FrozenColumn))), &fc,
+                sizeof(fc));
+  }
+  out.Reserve(kTailPadding);
+  std::vector<uint8_t>& bytes = out.bytes();
+  bytes.resize((bytes.size() + 7) / 8 * 8, 0);
+  auto* h = reinterpret_cast<BlockHeader*>(bytes.data());
+  h->magic = kFrozenBlockMagic;
+  h->flags &= ~kBlockSealed;
+  h->heap_used = 0;
+  const auto size = static_cast<uint32_t>(bytes.size());
+  std::memcpy(h->reserved, &size, sizeof(size));
+
+  std::unique_ptr<Block> block(new Block(plain.layout_, nullptr));
+  block->frozen_ = std::make_unique<uint64_t[]>(size / 8);
+  block->frozen_bytes_ = size;
+  block->data_ = reinterpret_cast<uint8_t*>(block->frozen_.get());
+  std::memcpy(block->data_, bytes.data(), size);
+  return block;
+}
+
+std::unique_ptr<Block> Block::Thaw() const {
+  assert(frozen());
+  const BlockHeader& h = header();
+  std::unique_ptr<Block> plain = Create(layout_, TableId(h.table_id), BlockNo(h.block_no));
+  const uint32_t rows = h.row_count;
+  std::memcpy(plain->data_ + sizeof(BlockHeader), data_ + sizeof(BlockHeader),
+              layout_->bitmap_bytes());
+  uint32_t heap_used = 0;
+  for (size_t ci = 0; ci < layout_->column_count(); ci++) {
+    const ColumnId c(static_cast<uint16_t>(ci));
+    const ColumnLayout& col = layout_->column(c);
+    const FrozenColumn& fc = frozen_column(c);
+    if (fc.nulls != 0) {
+      std::memcpy(plain->data_ + col.null_offset, data_ + fc.nulls, uint64_t{(rows + 63) / 64} * 8);
+    }
+    uint8_t* stripe = plain->data_ + col.stripe_offset;
+    for (uint32_t r = 0; r < rows; r++) {
+      if (FrozenIsNull(c, SlotNo(r))) continue;  // the stripe holds zeros, as SetCell leaves
+      alignas(16) uint8_t cell[16];
+      std::string_view str;
+      FrozenCell(c, SlotNo(r), cell, &str);
+      if (!col.type.StoredAsString()) {
+        std::memcpy(stripe + uint64_t{r} * col.width, cell, col.width);
+        continue;
+      }
+      StringRef ref{0, 0};
+      if (!str.empty()) {
+        ref = {layout_->heap_offset() + heap_used, static_cast<uint32_t>(str.size())};
+        std::memcpy(plain->data_ + ref.offset, str.data(), str.size());
+        heap_used += ref.length;
+      }
+      std::memcpy(stripe + uint64_t{r} * sizeof(StringRef), &ref, sizeof(ref));
+    }
+  }
+  BlockHeader& ph = plain->mutable_header();
+  ph = h;
+  ph.magic = kBlockMagic;
+  ph.flags &= ~kBlockSealed;
+  ph.heap_used = heap_used;
+  std::memset(ph.reserved, 0, sizeof(ph.reserved));
+  return plain;
+}
+
+const FrozenColumn& Block::frozen_column(ColumnId c) const {
+  const auto* columns =
+      reinterpret_cast<const FrozenColumn*>(data_ + sizeof(BlockHeader) + layout_->bitmap_bytes());
+  return columns[c.value()];
+}
+
+bool Block::FrozenIsNull(ColumnId c, SlotNo s) const {
+  const FrozenColumn& fc = frozen_column(c);
+  return fc.nulls != 0 && TestBit(Bitmap(fc.nulls), s.value());
+}
+
+void Block::FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* str) const {
+  const FrozenColumn& fc = frozen_column(c);
+  const uint32_t width = layout_->column(c).width;
+  switch (static_cast<FrozenEncoding>(fc.encoding)) {
+    case FrozenEncoding::kPlain:
+      std::memcpy(cell, data_ + fc.data + uint64_t{s.value()} * width, width);
+      return;
+    case FrozenEncoding::kBitPacked:
+      StoreCell(cell, width,
+                static_cast<int64_t>(static_cast<uint64_t>(fc.reference) +
+                                     Unpack(data_ + fc.data, fc.bits, s.value())));
+      return;
+    case FrozenEncoding::kDictionary:
+      *str = DictionaryString(data_, fc, Unpack(data_ + fc.data, fc.bits, s.value()));
+      return;
+    case FrozenEncoding::kStrings:
+      *str = PlainString(data_, fc, s.value());
+      return;
+  }
+}
+
+namespace {
+
+// DecodeColumn's rows [first + sel[i]] into out[sel[i]].
+void DecodeSelected(const uint8_t* block, const FrozenColumn& fc, uint32_t width, uint32_t first,
+                    const uint32_t* sel, uint32_t n, void* out) {
+  const uint8_t* data = block + fc.data;
+  switch (static_cast<FrozenEncoding>(fc.encoding)) {
+    case FrozenEncoding::kPlain:
+      for (uint32_t i = 0; i < n; i++) {
+        std::memcpy(static_cast<uint8_t*>(out) + uint64_t{sel[i]} * width,
+                    data + uint64_t{first + sel[i]} * width, width);
+      }
+      return;
+    case FrozenEncoding::kBitPacked: {
+      auto gather = [&](auto* values) {
+        using T = std::remove_pointer_t<decltype(values)>;
+        const auto base = static_cast<uint64_t>(fc.reference);
+        for (uint32_t i = 0; i < n; i++) {
+          values[sel[i]] = static_cast<T>(base + Unpack(data, fc.bits, first + sel[i]));
+        }
+      };
+      if (width == 1) {
+        gather(static_cast<uint8_t*>(out));
+      } else if (width == 2) {
+        gather(static_cast<int16_t*>(out));
+      } else if (width == 4) {
+        gather(static_cast<int32_t*>(out));
+      } else {
+        gather(static_cast<int64_t*>(out));
+      }
+      return;
+    }
+    case FrozenEncoding::kDictionary: {
+      auto* views = static_cast<std::string_view*>(out);
+      for (uint32_t i = 0; i < n; i++) {
+        views[sel[i]] = DictionaryString(block, fc, Unpack(data, fc.bits, first + sel[i]));
+      }
+      return;
+    }
+    case FrozenEncoding::kStrings: {
+      auto* views = static_cast<std::string_view*>(out);
+      for (uint32_t i = 0; i < n; i++) views[sel[i]] = PlainString(block, fc, first + sel[i]);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+const uint64_t* Block::FrozenNullBitmap(ColumnId c) const {
+  const FrozenColumn& fc = frozen_column(c);
+  return fc.nulls == 0 ? nullptr : Bitmap(fc.nulls);
+}
+
+void Block::DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out, const uint32_t* sel,
+                         uint32_t sel_count) const {
+  assert(frozen() && first + count <= row_count());
+  const FrozenColumn& fc = frozen_column(c);
+  const ColumnLayout& col = layout_->column(c);
+  // A selection of most rows decodes faster as the whole range (values
+  // outside it are unspecified anyway).
+  if (sel != nullptr && sel_count < count / 2) {
+    DecodeSelected(data_, fc, col.width, first, sel, sel_count, out);
+  } else {
+    switch (static_cast<FrozenEncoding>(fc.encoding)) {
+      case FrozenEncoding::kPlain:
+        std::memcpy(out, data_ + fc.data + uint64_t{first} * col.width,
+                    uint64_t{count} * col.width);
+        break;
+      case FrozenEncoding::kBitPacked: {
+        const uint8_t* packed = data_ + fc.data;
+        switch (col.width) {
+          case 1:
+            UnpackRange(packed, fc.bits, fc.reference, first, count, static_cast<uint8_t*>(out));
+            break;
+          case 2:
+            UnpackRange(packed, fc.bits, fc.reference, first, count, static_cast<int16_t*>(out));
+            break;
+          case 4:
+            UnpackRange(packed, fc.bits, fc.reference, first, count, static_cast<int32_t*>(out));
+            break;
+          default:
+            UnpackRange(packed, fc.bits, fc.reference, first, count, static_cast<int64_t*>(out));
+        }
+        break;
+      }
+      case FrozenEncoding::kDictionary: {
+        auto* views = static_cast<std::string_view*>(out);
+        if (fc.count == 0) {
+          std::fill(views, views + count, std::string_view());
+          break;
+        }
+        const uint32_t* offsets = Offsets(data_, fc.aux);
+        const char* bytes = reinterpret_cast<const char*>(data_ + fc.aux + 4 * (fc.count + 1));
+        auto view_of = [offsets, bytes](uint64_t code) {
+          return std::string_view(bytes + offsets[code], offsets[code + 1] - offsets[code]);
+        };
+        if (fc.bits == 0) {
+          std::fill(views, views + count, view_of(0));
+        } else if (fc.count <= 256) {
+          // A small dictionary: its views once, then a gather per row.
+          std::string_view table[256];
+          for (uint32_t k = 0; k < fc.count; k++) table[k] = view_of(k);
+          UnpackRange(data_ + fc.data, fc.bits, first, count, views,
+                      [&table](uint64_t code) { return table[code]; });
+        } else {
+          for (uint32_t i = 0; i < count; i++)
+            views[i] = view_of(Unpack(data_ + fc.data, fc.bits, first + i));
+        }
+        break;
+      }
+      case FrozenEncoding::kStrings: {
+        auto* views = static_cast<std::string_view*>(out);
+        const uint32_t* offsets = Offsets(data_, fc.aux);
+        const char* bytes = reinterpret_cast<const char*>(data_ + fc.data);
+        for (uint32_t i = 0; i < count; i++) {
+          views[i] = {bytes + offsets[first + i], offsets[first + i + 1] - offsets[first + i]};
+        }
+        break;
+      }
+    }
+  }
+}
+
+Status Block::FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,
+                              std::unique_ptr<Block>* out) {
+  BlockHeader h;
+  if (image.size() < sizeof(h)) return Status::Corruption("frozen block image: too short");
+  std::memcpy(&h, image.data(), sizeof(h));
+  const uint32_t size = FrozenSize(h);
+  const uint64_t columns_at = sizeof(BlockHeader) + layout->bitmap_bytes();
+  const uint64_t regions_at = columns_at + layout->column_count() * sizeof(FrozenColumn);
+  auto corrupt = [&](std::string_view what) {
+    return Status::Corruption(fmt::format("frozen block image {}: {}", h.block_no, what));
+  };
+  if (h.format_version != kBlockFormatVersion || size != image.size() || size % 8 != 0 ||
+      size < regions_at + kTailPadding) {
+    return corrupt("bad format version or size");
+  }
+  if (h.layout_fingerprint != layout->fingerprint() || h.capacity != layout->capacity() ||
+      h.row_count > h.capacity || h.deleted_count > h.row_count || h.heap_used != 0) {
+    return corrupt("header does not match the table layout");
+  }
+  std::unique_ptr<Block> block(new Block(std::move(layout), nullptr));
+  block->frozen_ = std::make_unique<uint64_t[]>(size / 8);
+  block->frozen_bytes_ = size;
+  block->data_ = reinterpret_cast<uint8_t*>(block->frozen_.get());
+  std::memcpy(block->data_, image.data(), size);
+  if (block->sealed()) {
+    Status s = block->VerifyChecksum();
+    if (!s.ok()) return s;
+  }
+  // Every region inside the bytes before the tail padding.
+  const uint64_t end = size - kTailPadding;
+  const uint32_t rows = h.row_count;
+  auto inside = [&](uint64_t at, uint64_t n) {
+    return at >= regions_at && at <= end && n <= end - at;
+  };
+  for (size_t ci = 0; ci < block->layout_->column_count(); ci++) {
+    const ColumnId c(static_cast<uint16_t>(ci));
+    const ColumnLayout& col = block->layout_->column(c);
+    const FrozenColumn& fc = block->frozen_column(c);
+    if (fc.nulls != 0 && (fc.nulls % 8 != 0 || !inside(fc.nulls, uint64_t{(rows + 63) / 64} * 8))) {
+      return corrupt("NULL bitmap out of bounds");
+    }
+    bool ok = false;
+    switch (static_cast<FrozenEncoding>(fc.encoding)) {
+      case FrozenEncoding::kPlain:
+        ok = !col.type.StoredAsString() && inside(fc.data, uint64_t{rows} * col.width);
+        break;
+      case FrozenEncoding::kBitPacked:
+        ok = BitPackable(col) && fc.bits <= 64 && inside(fc.data, PackedBytes(rows, fc.bits));
+        break;
+      case FrozenEncoding::kDictionary: {
+        ok = col.type.StoredAsString() && fc.bits <= 32 && fc.aux % 4 == 0 &&
+             inside(fc.aux, 4 * (uint64_t{fc.count} + 1)) &&
+             inside(fc.data, PackedBytes(rows, fc.bits));
+        if (!ok) break;
+        const uint32_t* offsets = Offsets(block->data_, fc.aux);
+        for (uint32_t i = 0; ok && i < fc.count; i++) ok = offsets[i] <= offsets[i + 1];
+        ok = ok && offsets[0] == 0 &&
+             inside(fc.aux + 4 * (uint64_t{fc.count} + 1), offsets[fc.count]);
+        for (uint32_t r = 0; ok && r < rows; r++) {
+          ok = block->FrozenIsNull(c, SlotNo(r)) ||
+               Unpack(block->data_ + fc.data, fc.bits, r) < fc.count;
+        }
+        break;
+      }
+      case FrozenEncoding::kStrings: {
+        ok = col.type.StoredAsString() && fc.aux % 4 == 0 &&
+             inside(fc.aux, 4 * (uint64_t{rows} + 1));
+        if (!ok) break;
+        const uint32_t* offsets = Offsets(block->data_, fc.aux);
+        for (uint32_t i = 0; ok && i < rows; i++) ok = offsets[i] <= offsets[i + 1];
+        ok = ok && offsets[0] == 0 && inside(fc.data, offsets[rows]);
+        break;
+      }
+    }
+    if (!ok) return corrupt(fmt::format("column {} is not a valid encoding", ci));
+  }
+  *out = std::move(block);
+  return Status::Ok();
+}
+
+}  // namespace forktail
