@@ -90,7 +90,7 @@ class BlockFreezer {
     while (!cv_.wait_for(l, std::chrono::seconds(interval_), [this] { return stop_; })) {
       l.unlock();
       try {
-        if (db_->FreezeBlocks(Database::FreezeScope::kIdle) > 0) ReturnFreedMemory();
+        if (db_->FreezeBlocks(Database::FreezeScope::kIdle) > 0) TrimFreedMemory();
       } catch (const std::exception& e) {
         std::fprintf(stderr, "forktail serve: freezing blocks failed: %s\n", e.what());
       }

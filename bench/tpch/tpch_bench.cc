@@ -263,7 +263,7 @@ int Main(int argc, char** argv) {
   if (freeze) {
     auto start = Clock::now();
     size_t n = db->FreezeBlocks(Database::FreezeScope::kAll);
-    ReturnFreedMemory();
+    TrimFreedMemory();
     std::printf("froze %zu blocks in %.0f ms\n\n", n, Ms(start));
     PrintMemory(*db, loaded_tables, csv_bytes);
   }

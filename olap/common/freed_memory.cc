@@ -23,6 +23,11 @@ size_t ResidentBytes() {
   return n == 2 ? static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGE_SIZE)) : 0;
 }
 
+void TrimFreedMemory() {
+  ::malloc_trim(0);
+  rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
+}
+
 void ReturnFreedMemory() {
   const size_t base = rss_after_trim.load(std::memory_order_relaxed);
   if (base != 0 && ResidentBytes() <= base + kTrimSlackBytes) return;

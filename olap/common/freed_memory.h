@@ -21,6 +21,10 @@ inline constexpr size_t kTrimSlackBytes = size_t{256} << 20;
 // Call after a statement that may have freed much (a query, a COPY). Cheap
 // when there is little to give back: one read of /proc/self/statm.
 void ReturnFreedMemory();
+// malloc_trim now, whatever the RSS: after freezing blocks, which shrinks
+// the RSS (the plain blocks are unmapped) while leaving the encoders' freed
+// buffers in the arenas, where the rule above would not look.
+void TrimFreedMemory();
 
 // This process's resident set size in bytes (0 if /proc is unreadable).
 size_t ResidentBytes();

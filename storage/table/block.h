@@ -46,6 +46,7 @@
 
 #include "storage/status.h"
 #include "storage/table/block_layout.h"
+#include "storage/table/cell.h"
 #include "storage/value/value.h"
 
 namespace forktail {
@@ -171,6 +172,14 @@ class Block {
   // Frozen blocks: column c's NULL bitmap (bit r = row r), nullptr when no
   // row is NULL.
   const uint64_t* FrozenNullBitmap(ColumnId c) const;
+  // Frozen blocks, scans on the packed values: of the rows first + sel[i]
+  // (i < n, ascending; n == count means all of [first, first + count)), the
+  // number of those whose value in integer column c (BOOLEAN to BIGINT,
+  // DATE, TIMESTAMP[TZ], DECIMAL p <= 18: the int64 a stripe cell holds) is
+  // not NULL and compares `op` with `k`; their sel entries go to out (which
+  // may be sel). Columns it cannot compare packed keep every row.
+  uint32_t SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t first, uint32_t count,
+                       const uint32_t* sel, uint32_t n, uint32_t* out) const;
 
   // Checksums: Seal() stores the checksum and sets the sealed flag; any later
   // mutation clears the flag. VerifyChecksum() is Ok for a sealed block whose

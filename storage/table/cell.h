@@ -30,6 +30,9 @@ Value IntValue(const Type& type, int64_t i);
 // <0, 0, >0. Both values must be of the same type family.
 int CompareCell(const Value& a, const Value& b);
 
+// A comparison of a stored value with a constant (Block::SelectWhere).
+enum class CellCompare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+
 // Mixes one more column's hash into a composite key hash.
 inline uint64_t CombineHash(uint64_t seed, uint64_t h) {
   return seed ^ (h + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2));

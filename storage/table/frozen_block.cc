@@ -561,6 +561,94 @@ void Block::DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out, 
   }
 }
 
+namespace {
+
+// f(std::integral_constant<CellCompare, op>{}) with op a compile-time constant.
+template <typename F>
+decltype(auto) DispatchCompare(CellCompare op, F&& f) {
+  switch (op) {
+    case CellCompare::kEq:
+      return f(std::integral_constant<CellCompare, CellCompare::kEq>{});
+    case CellCompare::kNe:
+      return f(std::integral_constant<CellCompare, CellCompare::kNe>{});
+    case CellCompare::kLt:
+      return f(std::integral_constant<CellCompare, CellCompare::kLt>{});
+    case CellCompare::kLe:
+      return f(std::integral_constant<CellCompare, CellCompare::kLe>{});
+    case CellCompare::kGt:
+      return f(std::integral_constant<CellCompare, CellCompare::kGt>{});
+    case CellCompare::kGe:
+      break;
+  }
+  return f(std::integral_constant<CellCompare, CellCompare::kGe>{});
+}
+
+template <CellCompare kOp>
+inline bool Holds(int64_t v, int64_t k) {
+  if constexpr (kOp == CellCompare::kEq) return v == k;
+  if constexpr (kOp == CellCompare::kNe) return v != k;
+  if constexpr (kOp == CellCompare::kLt) return v < k;
+  if constexpr (kOp == CellCompare::kLe) return v <= k;
+  if constexpr (kOp == CellCompare::kGt) return v > k;
+  return v >= k;
+}
+
+}  // namespace
+
+uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t first, uint32_t count,
+                            const uint32_t* sel, uint32_t n, uint32_t* out) const {
+  assert(frozen() && n <= count && first + count <= row_count());
+  const FrozenColumn& fc = frozen_column(c);
+  const ColumnLayout& col = layout_->column(c);
+  const auto encoding = static_cast<FrozenEncoding>(fc.encoding);
+  const bool packed = encoding == FrozenEncoding::kBitPacked;
+  if (!BitPackable(col) || (!packed && encoding != FrozenEncoding::kPlain)) {
+    if (out != sel) std::copy(sel, sel + n, out);
+    return n;
+  }
+  const uint64_t* nulls = FrozenNullBitmap(c);
+  const uint8_t* data = data_ + fc.data;
+  const auto base = static_cast<uint64_t>(fc.reference);
+  auto value = [&](uint32_t r) {
+    return packed ? static_cast<int64_t>(base + Unpack(data, fc.bits, r))
+                  : LoadCell(data + uint64_t{r} * col.width, col.width);
+  };
+  return DispatchCompare(op, [&](auto kOp) {
+    constexpr CellCompare kCompare = decltype(kOp)::value;
+    uint32_t m = 0;
+    if (packed && first % 64 == 0 && fc.bits > 0) {
+      // Unpack 64 values at a time (the groups holding a selected row) and
+      // test the selected ones; a dense selection tests without a branch.
+      uint64_t group[64];
+      uint32_t i = 0;
+      while (i < n) {
+        const uint32_t g = sel[i] / 64 * 64;  // the group's first row, relative to `first`
+        if (g + 64 > count) break;            // the tail: value by value below
+        kUnpack64[fc.bits](data + (uint64_t{first} + g) * fc.bits / 8, group);
+        const uint64_t null_word = nulls != nullptr ? nulls[(first + g) / 64] : 0;
+        for (; i < n && sel[i] < g + 64; i++) {
+          const uint32_t j = sel[i] - g;
+          out[m] = sel[i];
+          m += Holds<kCompare>(static_cast<int64_t>(base + group[j]), k) & !((null_word >> j) & 1);
+        }
+      }
+      for (; i < n; i++) {
+        const uint32_t r = first + sel[i];
+        out[m] = sel[i];
+        m += !(nulls != nullptr && TestBit(nulls, r)) && Holds<kCompare>(value(r), k);
+      }
+      return m;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = first + sel[i];
+      if (nulls != nullptr && TestBit(nulls, r)) continue;
+      out[m] = sel[i];
+      m += Holds<kCompare>(value(r), k);
+    }
+    return m;
+  });
+}
+
 Status Block::FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,
                               std::unique_ptr<Block>* out) {
   BlockHeader h;

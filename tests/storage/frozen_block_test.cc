@@ -203,6 +203,65 @@ TEST(FrozenBlock, DecodesSelectedRowsOnly) {
   }
 }
 
+// SelectWhere on packed values keeps exactly the rows a comparison of the
+// plain cells keeps (NULLs never), for every operator, constants inside and
+// outside the column's range, dense and sparse selections.
+TEST(FrozenBlock, PredicatesOnPackedValuesEqualThoseOnPlainCells) {
+  auto layout = BlockLayout::Compute(AllTypes());
+  std::unique_ptr<Block> plain = RandomBlock(layout, 21, 5000);
+  std::unique_ptr<Block> frozen = Block::Freeze(*plain);
+  const uint32_t rows = plain->row_count();
+  std::mt19937_64 rng(5);
+  const CellCompare ops[] = {CellCompare::kEq, CellCompare::kNe, CellCompare::kLt,
+                             CellCompare::kLe, CellCompare::kGt, CellCompare::kGe};
+  int checked = 0;
+  for (size_t ci = 0; ci < layout->column_count(); ci++) {
+    const ColumnId c(static_cast<uint16_t>(ci));
+    const Type& type = layout->column(c).type;
+    if (type.StoredAsString() || type.id == TypeId::kDouble || type.id == TypeId::kBoolean)
+      continue;
+    for (int trial = 0; trial < 12; trial++) {
+      int64_t k = trial == 0   ? std::numeric_limits<int64_t>::min()
+                  : trial == 1 ? std::numeric_limits<int64_t>::max()
+                               : 0;
+      if (trial >= 2) {
+        const SlotNo s(static_cast<uint32_t>(rng() % rows));
+        k = plain->IsNull(c, s) ? 0 : plain->GetCell(c, s).GetInt() + (trial % 3) - 1;
+      }
+      for (CellCompare op : ops) {
+        for (uint32_t first = 0; first < rows; first += 2048) {
+          const uint32_t count = std::min<uint32_t>(2048, rows - first);
+          std::vector<uint32_t> sel;
+          for (uint32_t i = 0; i < count; i++) {
+            if (trial % 2 == 0 || rng() % 3 == 0) sel.push_back(i);
+          }
+          std::vector<uint32_t> expected;
+          for (uint32_t i : sel) {
+            const SlotNo s(first + i);
+            if (plain->IsNull(c, s)) continue;
+            const int64_t v = plain->GetCell(c, s).GetInt();
+            const bool holds = op == CellCompare::kEq   ? v == k
+                               : op == CellCompare::kNe ? v != k
+                               : op == CellCompare::kLt ? v < k
+                               : op == CellCompare::kLe ? v <= k
+                               : op == CellCompare::kGt ? v > k
+                                                        : v >= k;
+            if (holds) expected.push_back(i);
+          }
+          std::vector<uint32_t> got(sel.size());
+          uint32_t n = frozen->SelectWhere(c, op, k, first, count, sel.data(),
+                                           static_cast<uint32_t>(sel.size()), got.data());
+          got.resize(n);
+          ASSERT_EQ(got, expected) << "column " << ci << " op " << static_cast<int>(op) << " k "
+                                   << k << " first " << first;
+          checked++;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
 TEST(FrozenBlock, TakesDeletesAndNoRoomForRows) {
   auto layout = BlockLayout::Compute(AllTypes());
   std::unique_ptr<Block> frozen = Block::Freeze(*RandomBlock(layout, 4, 500));

@@ -23,8 +23,9 @@ void CollectColumnRefs(const Expression& e, std::vector<bool>* used) {
 
 // Read columns that neither the filter nor a runtime filter needs; empty when
 // there is no filter, or a runtime filter does not say what it reads.
-std::vector<bool> DeferredColumns(size_t columns, const Expression* filter,
-                                  const std::vector<std::shared_ptr<const RuntimeFilter>>& runtime) {
+std::vector<bool> DeferredColumns(
+    size_t columns, const Expression* filter,
+    const std::vector<std::shared_ptr<const RuntimeFilter>>& runtime) {
   if (filter == nullptr && runtime.empty()) return {};
   std::vector<bool> used(columns, false);
   if (filter != nullptr) CollectColumnRefs(*filter, &used);
@@ -38,6 +39,33 @@ std::vector<bool> DeferredColumns(size_t columns, const Expression* filter,
   std::vector<bool> deferred(columns);
   for (size_t i = 0; i < columns; i++) deferred[i] = !used[i];
   return deferred;
+}
+
+// The filter's top-level conjuncts `column op constant` on an integer,
+// date, timestamp or narrow DECIMAL column, with a constant of exactly the
+// column's type: a frozen block evaluates them on its packed values.
+void CollectPackedPredicates(const Expression& e, std::vector<physical::PackedPredicate>* out) {
+  if (e.kind == ExprKind::kAnd) {
+    for (const ExprPtr& child : e.children) CollectPackedPredicates(*child, out);
+    return;
+  }
+  if (e.kind != ExprKind::kCompare || e.children.size() != 2) return;
+  const Expression* column = e.children[0].get();
+  const Expression* constant = e.children[1].get();
+  CompareOp op = e.compare;
+  if (column->kind == ExprKind::kConstant) {
+    std::swap(column, constant);
+    op = FlipComparison(op);
+  }
+  if (column->kind != ExprKind::kColumnRef || constant->kind != ExprKind::kConstant) return;
+  const Type& type = column->type;
+  const Value& v = constant->constant;
+  const bool integral = type.IsInteger() || type.IsDateTime() ||
+                        (type.id == TypeId::kDecimal && !type.IsWideDecimal());
+  if (!integral || v.is_null() || !(v.type() == type)) return;
+  static constexpr CellCompare kOps[] = {CellCompare::kEq, CellCompare::kNe, CellCompare::kLt,
+                                         CellCompare::kLe, CellCompare::kGt, CellCompare::kGe};
+  out->push_back({column->column, kOps[static_cast<int>(op)], v.GetInt()});
 }
 
 std::vector<Type> ReadTypes(const Table& table, const std::vector<uint32_t>& columns) {
@@ -60,6 +88,9 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
       projector_(std::make_unique<Projector>(std::move(spec.filter), std::move(spec.projections),
                                              this->parallelism())) {
   deferred_ = DeferredColumns(columns_.size(), projector_->filter(), runtime_filters_);
+  if (projector_->filter() != nullptr) {
+    CollectPackedPredicates(*projector_->filter(), &packed_predicates_);
+  }
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
 }
 
@@ -130,7 +161,8 @@ void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t 
   std::vector<DataChunk> chunks;
   std::vector<uint32_t> firsts;
   std::shared_ptr<const void> pin = physical::WrapTableBlock(
-      table_, block_no, columns_, &chunks, rows, deferred_.empty() ? nullptr : &deferred_, &firsts);
+      table_, block_no, columns_, &chunks, rows, deferred_.empty() ? nullptr : &deferred_, &firsts,
+      &packed_predicates_);
   if (pin == nullptr) return;
   ProcessChunks(context, slot, std::move(chunks), std::move(pin), firsts);
 }

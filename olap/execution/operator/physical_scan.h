@@ -36,6 +36,7 @@
 
 #include "olap/execution/operator/physical_operator.h"
 #include "olap/execution/operator/physical_projector.h"
+#include "olap/execution/operator/physical_table.h"
 #include "storage/table/ordered_index.h"
 
 namespace forktail {
@@ -135,6 +136,9 @@ class TableScanOperator final : public PhysicalOperator {
   // frozen block decodes it after them, for the rows they keep. Empty when
   // the scan has no filter (nothing to gain).
   std::vector<bool> deferred_;
+  // Conjuncts of the filter that a frozen block evaluates on its packed
+  // values before it decodes anything (the filter still runs after them).
+  std::vector<physical::PackedPredicate> packed_predicates_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
   bool runtime_filters_first_ = false;
   // The index probe to make now: the index join's once its keys are there.

@@ -66,7 +66,8 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
                                            std::vector<DataChunk>* out,
                                            const std::vector<uint32_t>* slots,
                                            const std::vector<bool>* deferred,
-                                           std::vector<uint32_t>* firsts) {
+                                           std::vector<uint32_t>* firsts,
+                                           const std::vector<PackedPredicate>* predicates) {
   auto pin = std::make_shared<ScanPin>();
   pin->ref = table.PinBlock(BlockNo(block_no));
   const Block& block = *pin->ref;
@@ -91,12 +92,46 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
   const auto* base = reinterpret_cast<const char*>(&block.header());
   const uint64_t* deleted = reinterpret_cast<const uint64_t*>(base + layout.delete_offset());
   size_t next_slot = 0;  // into *slots
+  uint32_t sel[kVectorSize];
   for (uint32_t first = 0; first < rows; first += kVectorSize) {
     const uint32_t count = std::min(kVectorSize, rows - first);
+    // The rows to read: the given slots, else those not deleted (no
+    // selection when every row is live), narrowed by the packed predicates.
+    bool has_sel = false;
+    uint32_t n = 0;
     if (slots != nullptr) {
       while (next_slot < slots->size() && (*slots)[next_slot] < first) next_slot++;
-      if (next_slot == slots->size() || (*slots)[next_slot] >= first + count) continue;
+      for (; next_slot < slots->size() && (*slots)[next_slot] < first + count; next_slot++) {
+        uint32_t slot = (*slots)[next_slot];
+        if (!TestBit(deleted, slot)) sel[n++] = slot - first;
+      }
+      has_sel = true;
+    } else {
+      bool any_deleted = false;  // word at a time; most words are 0
+      for (uint32_t w = first / 64; w < (first + count + 63) / 64; ++w)
+        any_deleted |= deleted[w] != 0;
+      if (any_deleted) {
+        for (uint32_t i = 0; i < count; ++i) {
+          sel[n] = i;
+          n += !TestBit(deleted, first + i);
+        }
+        has_sel = true;
+      }
     }
+    if (frozen && predicates != nullptr && !predicates->empty()) {
+      if (!has_sel) {
+        for (uint32_t i = 0; i < count; ++i) sel[i] = i;
+        n = count;
+        has_sel = true;
+      }
+      for (const PackedPredicate& p : *predicates) {
+        if (n == 0) break;
+        n = block.SelectWhere(ColumnId(static_cast<uint16_t>(columns[p.column])), p.op, p.value,
+                              first, count, sel, n, sel);
+      }
+    }
+    if (has_sel && n == 0) continue;
+    const Rows selected{has_sel ? sel : nullptr, has_sel ? n : count};
     DataChunk chunk;
     for (size_t i = 0; i < columns.size(); i++) {
       const ColumnId id(static_cast<uint16_t>(columns[i]));
@@ -105,7 +140,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       if (frozen && deferred != nullptr && (*deferred)[i]) {
         // DecodeDeferred fills it once the filters ran.
       } else if (frozen) {
-        DecodeFrozen(*pin, i, id, first, count, nullptr, &v);
+        DecodeFrozen(*pin, i, id, first, count, &selected, &v);
       } else if (col.type.StoredAsString()) {
         v.WrapStringRefs(col.type, view->stripe<StringRef>(id), base, view->null_bitmap(id), first,
                          count);
@@ -115,33 +150,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       chunk.AddColumn(std::move(v));
     }
     chunk.set_size(count);
-    if (slots != nullptr) {
-      uint32_t* sel = chunk.selection().data();
-      uint32_t n = 0;
-      for (; next_slot < slots->size() && (*slots)[next_slot] < first + count; next_slot++) {
-        uint32_t slot = (*slots)[next_slot];
-        if (!TestBit(deleted, slot)) sel[n++] = slot - first;
-      }
-      if (n == 0) continue;
-      chunk.SetSelectionCount(n);
-      out->push_back(std::move(chunk));
-      if (firsts != nullptr) firsts->push_back(first);
-      continue;
-    }
-    // Deleted rows -> selection vector (word at a time; most words are 0).
-    bool any_deleted = false;
-    for (uint32_t w = first / 64; w < (first + count + 63) / 64; ++w)
-      any_deleted |= deleted[w] != 0;
-    if (any_deleted) {
-      uint32_t* sel = chunk.selection().data();
-      uint32_t n = 0;
-      for (uint32_t i = 0; i < count; ++i) {
-        sel[n] = i;
-        n += !TestBit(deleted, first + i);
-      }
-      if (n == 0) continue;
-      chunk.SetSelectionCount(n);
-    }
+    if (has_sel) chunk.SetSelection(sel, n);
     out->push_back(std::move(chunk));
     if (firsts != nullptr) firsts->push_back(first);
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "olap/common/data_chunk.h"
+#include "storage/table/cell.h"
 #include "storage/table/schema.h"
 #include "storage/value/value.h"
 
@@ -44,12 +45,21 @@ size_t BlockCount(const Table& table);
 // frozen block's chunks are left empty for DecodeDeferred, so that a scan
 // decodes them only for the rows its filters keep; `firsts` then receives
 // each chunk's first row. A plain block's columns are always all wrapped.
+// `predicates` (on columns[column]) narrow a frozen block's chunks before
+// any column is decoded, evaluated on the packed values: they must be
+// conjuncts of the scan's filter, which still runs on what they keep.
+struct PackedPredicate {
+  uint32_t column;  // into `columns`
+  CellCompare op;
+  int64_t value;  // of the column's type, as a stripe cell holds it
+};
 std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
                                            const std::vector<uint32_t>& columns,
                                            std::vector<DataChunk>* out,
                                            const std::vector<uint32_t>* slots = nullptr,
                                            const std::vector<bool>* deferred = nullptr,
-                                           std::vector<uint32_t>* firsts = nullptr);
+                                           std::vector<uint32_t>* firsts = nullptr,
+                                           const std::vector<PackedPredicate>* predicates = nullptr);
 // Fills the `deferred` columns of a chunk WrapTableBlock made from the block
 // `pin` holds, whose first row is `first`: only the selected rows. False when
 // the block is plain (nothing was deferred).
