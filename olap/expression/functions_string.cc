@@ -254,17 +254,19 @@ void RegisterConcat(FunctionRegistry& r) {
   r.Register("concat_ws", std::move(ws));
 }
 
-// length of a CHAR(n) ignores the trailing blanks.
+// length of a CHAR(n) ignores the trailing blanks; octet_length counts
+// them (PostgreSQL's bpcharoctetlen: the stored, padded value).
 void RegisterLength(FunctionRegistry& r, const char* name, bool octets) {
   FunctionOverload o;
   o.params = {TypeId::kText};
+  o.takes_char = true;
   o.bind = [name, octets](const FunctionBindContext&, std::vector<ExprPtr>& args) {
     bool is_char = args[0]->type.id == TypeId::kChar;
     return MakeScalarFunction(
         name, Type::Integer(),
         RowKernel<int32_t>([is_char, octets](const ScalarArgs& a, uint32_t i) {
           Sv s = Str(a, 0, i);
-          if (is_char) s = StripBlanks(s);
+          if (is_char && !octets) s = StripBlanks(s);
           return static_cast<int32_t>(octets ? s.size() : CodePoints(s));
         }));
   };

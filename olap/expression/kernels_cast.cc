@@ -313,6 +313,8 @@ void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZo
     auto* o = out->mutable_data<std::string_view>();
     StringArena* arena = out->arena();
     auto fit = [&](std::string_view s) -> std::string_view {
+      // CHAR(n) to VARCHAR or TEXT drops the padding (PostgreSQL's rtrim).
+      if (from.id == TypeId::kChar && to.id != TypeId::kChar) s = TrimTrailingBlanks(s);
       if (to.length == 0) return s;
       if (to.id == TypeId::kChar) {
         std::string_view t = TrimTrailingBlanks(s);

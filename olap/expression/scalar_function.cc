@@ -164,6 +164,13 @@ ExprPtr FunctionRegistry::MakeCall(const Resolution& r, std::vector<ExprPtr> arg
                                    const FunctionBindContext& ctx) {
   for (size_t i = 0; i < args.size(); i++) {
     Type want = ParameterType(r.param_types[i], args[i]->type);
+    // A CHAR(n) argument of a TEXT/VARCHAR parameter loses its padding
+    // (FunctionOverload::takes_char).
+    if (args[i]->type.id == TypeId::kChar && r.param_types[i] != TypeId::kChar &&
+        IsStringId(r.param_types[i]) && !r.overload->any_to_text && !r.overload->takes_char) {
+      args[i] = Cast(std::move(args[i]), Type::Text());
+      continue;
+    }
     if (args[i]->type == want) continue;
     if (want.IsString() && args[i]->type.IsString()) continue;
     args[i] = Cast(std::move(args[i]), want);

@@ -156,6 +156,11 @@ struct FunctionOverload {
   // kText parameters accept arguments of ANY type, cast to TEXT (PostgreSQL's
   // "any" parameters of concat/concat_ws); costlier than a real match.
   bool any_to_text = false;
+  // A CHAR(n) argument of a TEXT/VARCHAR parameter is cast to TEXT, which
+  // drops its padding (PostgreSQL's bpchar -> text), unless the function
+  // takes CHAR as it is (its own bpchar overload: length, octet_length) or
+  // takes "any" (concat prints a CHAR padded, as PostgreSQL's output does).
+  bool takes_char = false;
   FunctionBinder bind;
 };
 

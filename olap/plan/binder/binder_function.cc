@@ -175,6 +175,8 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
       ExprContext c = WithoutHint(ctx);
       ExprPtr s = BindExpr(*args[0], c);
       if (!s->type.IsString()) NoSuchFunction(*this, e, ctx);
+      // CHAR(n) is taken as TEXT, without its padding (as in PostgreSQL).
+      if (s->type.id == TypeId::kChar) s = Cast(std::move(s), Type::Text());
       Type i = Type::Integer();
       c.hint = &i;
       ExprPtr start = BindExpr(*args[1], c);

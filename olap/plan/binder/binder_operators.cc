@@ -174,8 +174,14 @@ ExprPtr BindConcatOperator(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   if (!left->type.IsString() && !right->type.IsString()) {
     NoTextOperator(b, e, left->type, right->type);
   }
-  if (!left->type.IsString()) left = Cast(std::move(left), Type::Text());
-  if (!right->type.IsString()) right = Cast(std::move(right), Type::Text());
+  // CHAR(n) becomes TEXT without its trailing blanks, as PostgreSQL's
+  // bpchar -> text cast: 'ALGERIA'::char(25) || '-' is 'ALGERIA-'.
+  if (!left->type.IsString() || left->type.id == TypeId::kChar) {
+    left = Cast(std::move(left), Type::Text());
+  }
+  if (!right->type.IsString() || right->type.id == TypeId::kChar) {
+    right = Cast(std::move(right), Type::Text());
+  }
   std::vector<ExprPtr> args;
   args.push_back(std::move(left));
   args.push_back(std::move(right));
