@@ -377,7 +377,7 @@ void Table::RefreshStatistics() {
 Status Table::LoadBlock(std::string_view image) {
   // The image's own capacity picks its layout (FromImage checks the rest).
   std::shared_ptr<const BlockLayout> layout = layout_;
-  if (image.size() == kBlockSize) {
+  if (image.size() >= sizeof(BlockHeader)) {  // plain (2 MiB) or frozen
     BlockHeader h;
     std::memcpy(&h, image.data(), sizeof(h));
     if (h.capacity != layout_->capacity()) {

@@ -118,11 +118,21 @@ class FrozenRecoveryTest : public RecoveryDbTest, public ::testing::WithParamInt
 TEST_P(FrozenRecoveryTest, FrozenBlocksSurviveCheckpointAndReplay) {
   const bool checkpoint = GetParam();
   {
-    std::vector<std::pair<std::string, Row>> t, accounts;
+    std::vector<std::pair<std::string, Row>> t, accounts, wide;
     {
       auto db = Open();
       MakeHistory(*db, 400);
+      // Blocks whose capacity follows their strings (no row cap): each
+      // image's own capacity picks its layout when it loads.
+      ExpectOk(db->Run([](Transaction& txn) {
+        txn.CreateTable(
+            {"wide", {{"k", Type::Integer(), true}, {"s", Type::Text()}}, {ColumnId(0)}});
+        for (int k = 0; k < 3000; k++) {
+          txn.Insert("wide", {Value::Integer(k), Value::Text(std::string(1000 + k % 1500, 'w'))});
+        }
+      }));
       EXPECT_GT(db->FreezeBlocks(Database::FreezeScope::kAll), 4u);
+      EXPECT_GT(FrozenBlocks(*db, "wide"), 1u);
       const size_t frozen = FrozenBlocks(*db, "t");
       EXPECT_GT(frozen, 4u);
       if (checkpoint) db->Checkpoint();
@@ -133,16 +143,20 @@ TEST_P(FrozenRecoveryTest, FrozenBlocksSurviveCheckpointAndReplay) {
         }
         for (int k = 100; k < 130; k += 2) txn.DeleteByKey("t", {Value::Integer(k)});
         txn.Insert("t", {Value::Integer(5000), Value::Text("new")});
+        txn.UpdateByKey("wide", {Value::Integer(7)}, {{"s", Value::Text("short")}});
+        txn.DeleteByKey("wide", {Value::Integer(8)});
       }));
       // An idle pass: the blocks just changed are not frozen again yet.
       db->FreezeBlocks(Database::FreezeScope::kIdle);
       t = DumpWithTids(*db, "t");
       accounts = DumpWithTids(*db, "account");
+      wide = DumpWithTids(*db, "wide");
     }
     auto db = Open();
     EXPECT_EQ(db->recovery_report().has_checkpoint, checkpoint);
     EXPECT_EQ(DumpWithTids(*db, "t"), t);
     EXPECT_EQ(DumpWithTids(*db, "account"), accounts);
+    EXPECT_EQ(DumpWithTids(*db, "wide"), wide);
     if (checkpoint) {
       EXPECT_GT(FrozenBlocks(*db, "t"), 4u);  // loaded from their frozen images
     }
