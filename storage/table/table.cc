@@ -177,7 +177,10 @@ std::shared_ptr<const BlockLayout> Table::LayoutForNewBlock(uint32_t first_row_s
   if (directory_.size() == 0 || !layout_->has_strings()) return layout_;
   // String bytes per live row of the tail block.
   BlockRef tail = directory_.Pin(BlockNo(static_cast<uint32_t>(directory_.size() - 1)));
-  const BlockReadView view = tail->View();
+  // A tail is never frozen while rows go in; should one be (the block after
+  // it dropped), a thawed copy has the same string lengths and delete bits.
+  std::unique_ptr<Block> thawed = tail->frozen() ? tail->Thaw() : nullptr;
+  const BlockReadView view = thawed ? thawed->View() : tail->View();
   uint64_t rows = 0, bytes = 0;
   const uint64_t* deleted = view.delete_bitmap();
   for (uint32_t r = 0; r < view.row_count(); r++) rows += !TestBit(deleted, r);
