@@ -226,7 +226,9 @@ TEST(FrozenBlock, PredicatesOnPackedValuesEqualThoseOnPlainCells) {
                                : 0;
       if (trial >= 2) {
         const SlotNo s(static_cast<uint32_t>(rng() % rows));
-        k = plain->IsNull(c, s) ? 0 : plain->GetCell(c, s).GetInt() + (trial % 3) - 1;
+        const int64_t v = plain->IsNull(c, s) ? 0 : plain->GetCell(c, s).GetInt();
+        // v - 1, v or v + 1, without overflowing at the type's extremes.
+        if (__builtin_add_overflow(v, int64_t{trial % 3 - 1}, &k)) k = v;
       }
       for (CellCompare op : ops) {
         for (uint32_t first = 0; first < rows; first += 2048) {
