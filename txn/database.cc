@@ -134,7 +134,7 @@ size_t Database::FreezeBlocks(FreezeScope scope) {
   // over a freshly loaded table does not hold the thread for seconds.
   constexpr size_t kBlocksPerStep = 8;
   size_t frozen = 0;
-  TableId table(0);  // the walk resumes at this table ...
+  TableId table(0);     // the walk resumes at this table ...
   uint32_t cursor = 0;  // ... at this block
   for (bool done = false; !done;) {
     std::promise<bool> step;
@@ -145,8 +145,8 @@ size_t Database::FreezeBlocks(FreezeScope scope) {
         if (id.value() < table.value()) continue;
         if (id != table) cursor = 0;  // the table the walk stopped in is gone
         table = id;
-        size_t n = impl_->catalog.GetTable(id).FreezeBlocks(scope == FreezeScope::kIdle, budget,
-                                                            &cursor);
+        size_t n =
+            impl_->catalog.GetTable(id).FreezeBlocks(scope == FreezeScope::kIdle, budget, &cursor);
         frozen += n;
         budget -= n;
         if (budget == 0) return step.set_value(false);

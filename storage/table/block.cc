@@ -249,89 +249,53 @@ Value ValueOfCell(const Type& type, const uint8_t* cell) {
 Value Block::GetCell(ColumnId c, SlotNo s) const {
   const ColumnLayout& col = layout_->column(c);
   if (IsNull(c, s)) return Value::Null(col.type);
+  alignas(16) uint8_t scratch[16];
+  std::string_view str;
+  const uint8_t* cell = ReadCell(c, s, scratch, &str);
+  if (col.type.StoredAsString()) return Value::String(col.type, std::string(str));
+  return ValueOfCell(col.type, cell);
+}
+
+const uint8_t* Block::ReadCell(ColumnId c, SlotNo s, uint8_t* scratch,
+                               std::string_view* str) const {
   if (frozen()) {
-    alignas(16) uint8_t cell[16];
-    std::string_view str;
-    FrozenCell(c, s, cell, &str);
-    if (col.type.StoredAsString()) return Value::String(col.type, std::string(str));
-    return ValueOfCell(col.type, cell);
+    FrozenCell(c, s, scratch, str);
+    return scratch;
   }
+  const ColumnLayout& col = layout_->column(c);
   const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
   if (col.type.StoredAsString()) {
     StringRef ref;
     std::memcpy(&ref, cell, sizeof(ref));
-    return Value::String(col.type,
-                         std::string(reinterpret_cast<const char*>(data_ + ref.offset), ref.length));
+    *str = std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length);
   }
-  return ValueOfCell(col.type, cell);
+  return cell;
 }
-
-namespace {
-
-int64_t LoadInt(const uint8_t* cell, uint32_t width) {
-  switch (width) {
-    case 1:
-      return *cell;
-    case 2: {
-      int16_t x;
-      std::memcpy(&x, cell, 2);
-      return x;
-    }
-    case 4: {
-      int32_t x;
-      std::memcpy(&x, cell, 4);
-      return x;
-    }
-    default: {
-      int64_t x;
-      std::memcpy(&x, cell, 8);
-      return x;
-    }
-  }
-}
-
-}  // namespace
 
 bool Block::CellEquals(ColumnId c, SlotNo s, const Value& v) const {
   if (IsNull(c, s) || v.is_null()) return IsNull(c, s) == v.is_null();
   const ColumnLayout& col = layout_->column(c);
-  const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  alignas(16) uint8_t frozen_cell[16];
+  alignas(16) uint8_t scratch[16];
   std::string_view str;
-  if (frozen()) {
-    FrozenCell(c, s, frozen_cell, &str);
-    cell = frozen_cell;
-  } else if (col.type.StoredAsString()) {
-    StringRef ref;
-    std::memcpy(&ref, cell, sizeof(ref));
-    str = std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length);
-  }
+  const uint8_t* cell = ReadCell(c, s, scratch, &str);
   if (col.type.StoredAsString()) return str == v.GetString();
   if (col.type.id == TypeId::kDouble) return CompareCell(GetCell(c, s), v) == 0;
-  return LoadInt(cell, col.width) == v.GetInt();
+  return LoadIntCell(cell, col.width) == v.GetInt();
 }
 
 uint64_t Block::HashCellAt(ColumnId c, SlotNo s) const {
   const ColumnLayout& col = layout_->column(c);
   if (IsNull(c, s)) return HashCell(Value::Null(col.type));
-  const uint8_t* cell = data_ + col.stripe_offset + uint64_t{s.value()} * col.width;
-  alignas(16) uint8_t frozen_cell[16];
+  alignas(16) uint8_t scratch[16];
   std::string_view str;
-  if (frozen()) {
-    FrozenCell(c, s, frozen_cell, &str);
-    cell = frozen_cell;
-  } else if (col.type.StoredAsString()) {
-    StringRef ref;
-    std::memcpy(&ref, cell, sizeof(ref));
-    str = std::string_view(reinterpret_cast<const char*>(data_ + ref.offset), ref.length);
-  }
+  const uint8_t* cell = ReadCell(c, s, scratch, &str);
   if (col.type.StoredAsString()) return HashBytes(str);
   if (col.type.id == TypeId::kDouble) {
     double d;
     std::memcpy(&d, cell, 8);
     return HashDouble(d);
   }
-  return HashInt(LoadInt(cell, col.width));
+  return HashInt(LoadIntCell(cell, col.width));
 }
 
 uint32_t Block::HeapFreeAfterCompaction(SlotNo skip_slot,

@@ -224,6 +224,9 @@ class Block {
   // The cell as a plain stripe holds it (`width` bytes; 0 under NULL), or the
   // string.
   void FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* str) const;
+  // Plain or frozen: the cell's bytes (a frozen cell decoded into `scratch`,
+  // 16 bytes) and, for strings, the string.
+  const uint8_t* ReadCell(ColumnId c, SlotNo s, uint8_t* scratch, std::string_view* str) const;
 
   std::shared_ptr<const BlockLayout> layout_;
   uint8_t* data_;  // plain: the 2 MiB mapping; frozen: frozen_'s bytes

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "storage/value/value.h"
 
@@ -29,6 +30,30 @@ Value IntValue(const Type& type, int64_t i);
 
 // <0, 0, >0. Both values must be of the same type family.
 int CompareCell(const Value& a, const Value& b);
+
+// The int64 of a stripe cell of an integer-like type `width` bytes wide
+// (BOOLEAN unsigned, the others sign-extended).
+inline int64_t LoadIntCell(const uint8_t* cell, uint32_t width) {
+  switch (width) {
+    case 1:
+      return *cell;
+    case 2: {
+      int16_t x;
+      std::memcpy(&x, cell, 2);
+      return x;
+    }
+    case 4: {
+      int32_t x;
+      std::memcpy(&x, cell, 4);
+      return x;
+    }
+    default: {
+      int64_t x;
+      std::memcpy(&x, cell, 8);
+      return x;
+    }
+  }
+}
 
 // A comparison of a stored value with a constant (Block::SelectWhere).
 enum class CellCompare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };

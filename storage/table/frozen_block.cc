@@ -151,28 +151,6 @@ uint32_t BitsFor(uint64_t max_value) {
   return max_value == 0 ? 0 : 64 - static_cast<uint32_t>(std::countl_zero(max_value));
 }
 
-int64_t LoadCell(const uint8_t* cell, uint32_t width) {
-  switch (width) {
-    case 1:
-      return *cell;
-    case 2: {
-      int16_t x;
-      std::memcpy(&x, cell, 2);
-      return x;
-    }
-    case 4: {
-      int32_t x;
-      std::memcpy(&x, cell, 4);
-      return x;
-    }
-    default: {
-      int64_t x;
-      std::memcpy(&x, cell, 8);
-      return x;
-    }
-  }
-}
-
 // The low `width` bytes of v (little-endian: the stripe's cell).
 void StoreCell(uint8_t* cell, uint32_t width, int64_t v) { std::memcpy(cell, &v, width); }
 
@@ -211,7 +189,7 @@ void FreezeFixed(const uint8_t* stripe, const uint64_t* nulls, const ColumnLayou
     bool any = false;
     for (uint32_t r = 0; r < rows; r++) {
       if (TestBit(nulls, r)) continue;
-      int64_t v = LoadCell(stripe + uint64_t{r} * col.width, col.width);
+      int64_t v = LoadIntCell(stripe + uint64_t{r} * col.width, col.width);
       lo = any ? std::min(lo, v) : v;
       hi = any ? std::max(hi, v) : v;
       any = true;
@@ -224,7 +202,7 @@ void FreezeFixed(const uint8_t* stripe, const uint64_t* nulls, const ColumnLayou
       fc->data = out->Reserve(PackedBytes(rows, bits) + 8);
       for (uint32_t r = 0; r < rows; r++) {
         if (TestBit(nulls, r)) continue;  // packed as 0: the reference
-        int64_t v = LoadCell(stripe + uint64_t{r} * col.width, col.width);
+        int64_t v = LoadIntCell(stripe + uint64_t{r} * col.width, col.width);
         Pack(out->at(fc->data), bits, r, static_cast<uint64_t>(v) - static_cast<uint64_t>(lo));
       }
       return;
@@ -611,7 +589,7 @@ uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t firs
   const auto base = static_cast<uint64_t>(fc.reference);
   auto value = [&](uint32_t r) {
     return packed ? static_cast<int64_t>(base + Unpack(data, fc.bits, r))
-                  : LoadCell(data + uint64_t{r} * col.width, col.width);
+                  : LoadIntCell(data + uint64_t{r} * col.width, col.width);
   };
   return DispatchCompare(op, [&](auto kOp) {
     constexpr CellCompare kCompare = decltype(kOp)::value;

@@ -53,13 +53,11 @@ struct PackedPredicate {
   CellCompare op;
   int64_t value;  // of the column's type, as a stripe cell holds it
 };
-std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
-                                           const std::vector<uint32_t>& columns,
-                                           std::vector<DataChunk>* out,
-                                           const std::vector<uint32_t>* slots = nullptr,
-                                           const std::vector<bool>* deferred = nullptr,
-                                           std::vector<uint32_t>* firsts = nullptr,
-                                           const std::vector<PackedPredicate>* predicates = nullptr);
+std::shared_ptr<const void> WrapTableBlock(
+    const Table& table, uint32_t block_no, const std::vector<uint32_t>& columns,
+    std::vector<DataChunk>* out, const std::vector<uint32_t>* slots = nullptr,
+    const std::vector<bool>* deferred = nullptr, std::vector<uint32_t>* firsts = nullptr,
+    const std::vector<PackedPredicate>* predicates = nullptr);
 // Fills the `deferred` columns of a chunk WrapTableBlock made from the block
 // `pin` holds, whose first row is `first`: only the selected rows. False when
 // the block is plain (nothing was deferred).
