@@ -79,14 +79,58 @@ std::string_view StringArena::AddReusing(std::string_view s) {
   return slot.copy;
 }
 
+namespace {
+
+// Value buffers a thread freed, for its next Vector::Reset (BufferRecycler).
+// Bounded, so a thread that built many vectors at once (a wide join) keeps
+// at most kKept of them; emptied when the thread ends.
+class RecycledBuffers {
+ public:
+  static constexpr size_t kKept = 64;  // 2 MiB
+
+  ~RecycledBuffers() {
+    for (uint64_t* b : buffers_) delete[] b;
+    buffers_.clear();
+    gone_ = true;
+  }
+  uint64_t* Take() {
+    if (buffers_.empty()) {
+      // 16 bytes per slot covers string_view and __int128, the widest
+      // elements (operator new aligns to 16, as __int128 needs).
+      return new uint64_t[kVectorSize * 2];
+    }
+    uint64_t* b = buffers_.back();
+    buffers_.pop_back();
+    return b;
+  }
+  // Thread-local destructors run in no fixed order: a vector freed after
+  // this thread's list is gone frees its buffer.
+  static void Give(uint64_t* buffer) {
+    if (gone_ || list_.buffers_.size() >= kKept) {
+      delete[] buffer;
+      return;
+    }
+    list_.buffers_.push_back(buffer);
+  }
+  static RecycledBuffers& List() { return list_; }
+
+ private:
+  std::vector<uint64_t*> buffers_;
+  static thread_local RecycledBuffers list_;
+  static thread_local bool gone_;
+};
+
+thread_local RecycledBuffers RecycledBuffers::list_;
+thread_local bool RecycledBuffers::gone_ = false;
+
+}  // namespace
+
+void Vector::BufferRecycler::operator()(uint64_t* buffer) const { RecycledBuffers::Give(buffer); }
+
 void Vector::Reset(const Type& type) {
   type_ = type;
   physical_ = PhysicalTypeOf(type);
-  if (owned_ == nullptr) {
-    // 16 bytes per slot covers string_view and __int128, the widest
-    // elements (operator new aligns to 16, as __int128 needs).
-    owned_.reset(new uint64_t[kVectorSize * 2]);
-  }
+  if (owned_ == nullptr) owned_.reset(RecycledBuffers::List().Take());
   data_ = owned_.get();
   nulls_ = nullptr;
 }

@@ -15,6 +15,7 @@ struct ExpressionExecutor::Node {
   std::unique_ptr<LikeMatcher> like;
   ScalarArgs args;  // kFunction: the children's results
   SelectionVector sel_a, sel_b, sel_c;
+  uint32_t filled = 0;  // kConstant: rows 0 .. filled - 1 of `result` hold it
 };
 
 namespace {
@@ -53,6 +54,24 @@ uint32_t SelectTrue(const Vector& v, Rows rows, uint32_t* out, bool want = true)
 }  // namespace
 
 namespace {
+constexpr uint32_t kSmallFill = 64;
+
+// A constant's vector is filled once, on first use, for as many rows as the
+// first evaluation reaches (a few, or a whole chunk): an executor for a
+// one-row statement then writes one small run, not kVectorSize values.
+void FillConstant(ExpressionExecutor::Node& n, Rows rows) {
+  uint32_t need = 0;
+  if (rows.sel == nullptr) {
+    need = rows.count;
+  } else {
+    for (uint32_t i = 0; i < rows.count; ++i) need = std::max(need, rows.sel[i] + 1);
+  }
+  if (need <= n.filled) return;
+  const uint32_t fill = need <= kSmallFill ? kSmallFill : kVectorSize;
+  ConstantKernel(n.expr->constant, Rows{nullptr, fill}, &n.result);
+  n.filled = fill;
+}
+
 std::unique_ptr<ExpressionExecutor::Node> Build(const Expression& e) {
   auto n = std::make_unique<ExpressionExecutor::Node>();
   n->expr = &e;
@@ -60,9 +79,6 @@ std::unique_ptr<ExpressionExecutor::Node> Build(const Expression& e) {
   for (const auto& c : e.children) n->children.push_back(Build(*c));
   n->args.resize(e.kind == ExprKind::kFunction ? e.children.size() : 0);
   if (e.kind == ExprKind::kLike) n->like = std::make_unique<LikeMatcher>(e.pattern, e.escape);
-  if (e.kind == ExprKind::kConstant) {
-    ConstantKernel(e.constant, Rows{nullptr, kVectorSize}, &n->result);
-  }
   return n;
 }
 }  // namespace
@@ -87,7 +103,10 @@ const Vector& ExpressionExecutor::Eval(Node& n, const DataChunk& chunk, Rows row
   const Expression& e = *n.expr;
   Vector& out = n.result;
   if (e.kind == ExprKind::kColumnRef) return chunk.column(e.column);
-  if (e.kind == ExprKind::kConstant) return out;
+  if (e.kind == ExprKind::kConstant) {
+    FillConstant(n, rows);
+    return out;
+  }
   out.ResetAuxiliary();
   out.ClearNulls();
   switch (e.kind) {

@@ -34,6 +34,7 @@
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
+#include "olap/session/statement/point_statement.h"
 #include "olap/session/statement/query_runner.h"
 #include "olap/session/statement/write_executor.h"
 
@@ -178,9 +179,16 @@ std::optional<StatementResult> SqlSession::LockingRead(const Request& request, b
   std::shared_ptr<std::vector<std::string>> keys = lock.keys;
   std::shared_ptr<SkippedRows> skipped = lock.skipped;
   const std::string prefix = table_name + kKeySeparator;
-  StatementBody body = [this, extra, keys, skipped, limits, limit_at, offset_at, prefix](
-                           Transaction& txn, const Request& r) {
-    StatementResult result = ExecuteRead(txn, r, nullptr);
+  // Bound once here, as Read binds: a lock by primary key reads its row
+  // directly, one through an index reads without the workers, at every run.
+  std::optional<PreBoundStatement> bound = PreBindRequest(locking);
+  const bool indexed = bound && !bound->point_select && IndexedRead(bound);
+  std::shared_ptr<const PreBoundStatement> pre;
+  if (bound && bound->point_select)
+    pre = std::make_shared<const PreBoundStatement>(std::move(*bound));
+  StatementBody body = [this, extra, keys, skipped, limits, limit_at, offset_at, prefix, pre,
+                        indexed](Transaction& txn, const Request& r) {
+    StatementResult result = ExecuteRead(txn, r, pre.get(), indexed);
     keys->clear();
     const size_t shown = result.columns.size() - extra;
     std::vector<Row> kept;

@@ -620,7 +620,7 @@ std::optional<StepFootprint> SqlSession::BlockStepTables(const PreBoundStatement
 }
 
 StatementResult SqlSession::ExecuteRead(Transaction& txn, const Request& request,
-                                        const PreBoundStatement* pre) {
+                                        const PreBoundStatement* pre, bool indexed) {
   // A SELECT by primary key reads its row directly (point_statement.h).
   if (pre && pre->point_select && pre->Current(engine_.database().frozen_catalog())) {
     if (std::optional<StatementResult> point = pre->point_select->Execute(txn)) {
@@ -628,7 +628,26 @@ StatementResult SqlSession::ExecuteRead(Transaction& txn, const Request& request
       return std::move(*point);
     }
   }
+  if (indexed) {
+    // A few rows through indexes: handing them to the workers and waiting
+    // for them costs more than reading them here.
+    QueryRunContext context = RunContext();
+    context.index_only_row_limit = kOnThreadIndexRows;
+    context.scheduler = &ImmediateScheduler();
+    context.parallelism = 1;
+    try {
+      return RunQueryStatement(*request.statement, request.Bind(), context);
+    } catch (const ReadNeedsSnapshot&) {
+      // A probe found more rows than a short read: with the workers.
+    }
+  }
   return RunQueryStatement(*request.statement, request.Bind(), RunContext());
+}
+
+bool SqlSession::IndexedRead(const std::optional<PreBoundStatement>& bound) const {
+  if (!bound) return false;
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  return schemas && bound->Current(*schemas) && ReadsThroughIndexes(*bound, *schemas);
 }
 
 bool SqlSession::ReadsNoTable(const PreBoundStatement& pre) {
@@ -678,9 +697,12 @@ StatementResult SqlSession::Read(const Request& request) {
   if (optimistic_) {  // a step of the block; it runs again at COMMIT
     const std::optional<StepFootprint> tables =
         BlockStepTables(pre ? pre.get() : (bound ? &*bound : nullptr));
+    const bool indexed = !point && IndexedRead(bound);
     return RunStatement(
         request, /*writes=*/sequences == SequenceUse::kWrites,
-        [this, pre](Transaction& txn, const Request& r) { return ExecuteRead(txn, r, pre.get()); },
+        [this, pre, indexed](Transaction& txn, const Request& r) {
+          return ExecuteRead(txn, r, pre.get(), indexed);
+        },
         nullptr, nullptr, tables ? &*tables : nullptr);
   }
   // Outside a block: a point SELECT, or one that reads no table, on the

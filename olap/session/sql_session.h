@@ -221,8 +221,13 @@ class SqlSession {
   // `pre`: bound off the thread (used when still current), or nullptr.
   StatementResult ExecuteWrite(Transaction& txn, const Request& request,
                                const PreBoundStatement* pre);
+  // `indexed`: every table the read looks at is probed through an index
+  // (ReadsThroughIndexes), so it runs on the calling thread without the
+  // scheduler's workers, unless a probe finds too many rows.
   StatementResult ExecuteRead(Transaction& txn, const Request& request,
-                              const PreBoundStatement* pre);
+                              const PreBoundStatement* pre, bool indexed = false);
+  // Whether `bound` reads only through indexes (see ExecuteRead).
+  bool IndexedRead(const std::optional<PreBoundStatement>& bound) const;
   // A SELECT that reads no user table (catalog views, constants) and builds
   // few rows: cheap enough to run on the transaction thread.
   static bool ReadsNoTable(const PreBoundStatement& pre);

@@ -199,6 +199,36 @@ TEST(Expression, SmallChunksAndEmpty) {
   CheckAll(8, 0, kVectorSize);
 }
 
+// A constant's vector is filled on first use for the rows that use reaches
+// (expression_executor.cc): later chunks that reach further rows must see
+// the constant there too.
+TEST(Expression, ConstantsReachEveryRowAfterASmallFirstUse) {
+  auto rows = test::RandomRows(Gens(), 3 * kVectorSize, 11);
+  auto chunks = test::ToChunks(Types(), rows, kVectorSize);
+  ExprPtr e = Arith(ArithOp::kAdd, Col(0), Int(7));
+  ExprPtr text = Compare(CompareOp::kNe, Col(4), Str("zz"));
+  ExpressionExecutor exec(*e);
+  ExpressionExecutor text_exec(*text);
+  std::vector<std::vector<uint32_t>> selections = {{3}, {}, {kVectorSize - 1}};
+  for (size_t c = 0; c < chunks.size(); c++) {
+    DataChunk& chunk = chunks[c];
+    if (selections[c].empty()) {
+      chunk.ClearSelection();
+    } else {
+      for (size_t k = 0; k < selections[c].size(); k++) chunk.selection()[k] = selections[c][k];
+      chunk.SetSelectionCount(static_cast<uint32_t>(selections[c].size()));
+    }
+    const Vector& v = exec.Execute(chunk);
+    const Vector& t = text_exec.Execute(chunk);
+    Rows live = chunk.rows();
+    for (uint32_t k = 0; k < live.count; ++k) {
+      const Row& row = rows[c * kVectorSize + live[k]];
+      ASSERT_EQ(test::Show(test::ValueAt(v, live[k])), test::Show(RefEval(*e, row)));
+      ASSERT_EQ(test::Show(test::ValueAt(t, live[k])), test::Show(RefEval(*text, row)));
+    }
+  }
+}
+
 void ExpectError(const Expression& e, const DataChunk& chunk, const char* state) {
   ExpressionExecutor exec(e);
   try {

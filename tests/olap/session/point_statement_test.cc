@@ -62,6 +62,29 @@ TEST_F(EnginePointStatementTest, PointSelectMatchesTheGeneralPath) {
   Same("SELECT DISTINCT bid FROM $T WHERE aid = 2", false);
 }
 
+TEST_F(EnginePointStatementTest, LockingPointSelectMatchesTheGeneralPath) {
+  // FOR UPDATE appends the key columns to lock the rows it returns
+  // (session_locking.cc); by the whole key it still reads one row directly.
+  Same("SELECT abalance FROM $T WHERE aid = 2 FOR UPDATE", true);
+  Same("SELECT * FROM $T WHERE aid = 3 FOR SHARE", true);
+  Same("SELECT t.abalance FROM $T t WHERE t.aid = 1 AND t.bid = 2 FOR UPDATE", true);
+  Same("SELECT abalance FROM $T WHERE aid = 99 FOR UPDATE", true);
+  Same("SELECT abalance FROM $T WHERE aid > 1 ORDER BY aid LIMIT 2 FOR UPDATE", false);
+}
+
+TEST_F(EnginePointStatementTest, LockingPointSelectRunsAgainWithoutBinding) {
+  auto lock = session_->Prepare("SELECT abalance FROM acc WHERE aid = $1 FOR UPDATE", {});
+  Run("BEGIN");
+  uint64_t before = PreBoundExecutions();
+  EXPECT_THAT(Lines(session_->ExecutePrepared(*lock, {Value::Integer(3)})), ElementsAre("30"));
+  Run("UPDATE acc SET abalance = abalance + 1 WHERE aid = 3");
+  EXPECT_THAT(Lines(session_->ExecutePrepared(*lock, {Value::Integer(3)})), ElementsAre("31"));
+  EXPECT_EQ(PreBoundExecutions() - before, 4u);  // the UPDATE again at step 3
+  Run("COMMIT");
+  EXPECT_EQ(PreBoundExecutions() - before, 7u);  // COMMIT runs all three again
+  EXPECT_THAT(Query("SELECT abalance FROM acc WHERE aid = 3"), ElementsAre("31"));
+}
+
 TEST_F(EnginePointStatementTest, PreparedPointStatementsInABlock) {
   auto update = session_->Prepare("UPDATE acc SET abalance = abalance + $1 WHERE aid = $2", {});
   auto select = session_->Prepare("SELECT abalance FROM acc WHERE aid = $1", {});
