@@ -124,7 +124,7 @@ void PrintMemory(Database& db, const std::vector<std::string>& tables,
         double guess_mib =
             static_cast<double>((rows + t.layout().capacity() - 1) / t.layout().capacity()) *
             kBlockSize / mib;
-        double index_mib = t.index().capacity() * 16.0 / mib;
+        double index_mib = static_cast<double>(t.index().memory_bytes()) / mib;
         double order_mib = 0;
         for (size_t i = 0; i < t.schema().indexes.size(); i++) {
           order_mib += static_cast<double>(t.secondary_index(i).memory_bytes()) / mib;

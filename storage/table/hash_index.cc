@@ -5,85 +5,88 @@
 
 namespace forktail {
 
-void HashIndex::Place(uint64_t hash, uint64_t tid) {
-  size_t mask = slots_.size() - 1;
+void HashIndex::Place(uint64_t hash, uint64_t entry) {
+  const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
-  while (slots_[i].tid != kEmpty) i = (i + 1) & mask;
-  slots_[i] = {hash, tid};
+  while (slots_[i] != kEmpty) i = (i + 1) & mask;
+  slots_[i] = entry;
 }
 
-void HashIndex::Grow(size_t capacity) {
-  std::vector<Slot> old;
+void HashIndex::Grow(size_t capacity, const HashOf& hash_of) {
+  std::vector<uint64_t> old;
   old.swap(slots_);
-  slots_.assign(capacity, Slot{});
-  for (const Slot& s : old) {
-    if (s.tid != kEmpty) Place(s.hash, s.tid);
+  slots_.assign(capacity, kEmpty);
+  for (uint64_t s : old) {
+    if (s != kEmpty) Place(hash_of(TidOf(s)), s);
   }
 }
 
-void HashIndex::Reserve(size_t n) {
+void HashIndex::Reserve(size_t n, const HashOf& hash_of) {
   size_t want = std::bit_ceil(static_cast<size_t>(static_cast<double>(n) / kMaxLoadFactor) + 1);
-  if (want > slots_.size()) Grow(want);
+  if (want > slots_.size()) Grow(want, hash_of);
 }
 
-void HashIndex::Insert(uint64_t hash, TupleId tid) {
-  assert(tid != kInvalidTupleId);
+void HashIndex::Insert(uint64_t hash, TupleId tid, const HashOf& hash_of) {
+  assert(Fits(tid));
   if (static_cast<double>(size_ + 1) > kMaxLoadFactor * static_cast<double>(slots_.size())) {
-    Grow(slots_.size() * 2);
+    Grow(slots_.size() * 2, hash_of);
   }
-  Place(hash, tid.Pack());
+  Place(hash, Entry(hash, tid));
   size_++;
 }
 
-bool HashIndex::Erase(uint64_t hash, TupleId tid) {
-  size_t mask = slots_.size() - 1;
-  uint64_t packed = tid.Pack();
+bool HashIndex::Erase(uint64_t hash, TupleId tid, const HashOf& hash_of) {
+  const size_t mask = slots_.size() - 1;
+  const uint64_t entry = Entry(hash, tid);
   size_t i = hash & mask;
   while (true) {
-    if (slots_[i].tid == kEmpty) return false;
-    if (slots_[i].tid == packed && slots_[i].hash == hash) break;
+    if (slots_[i] == kEmpty) return false;
+    if (slots_[i] == entry) break;
     i = (i + 1) & mask;
   }
   // Backward shift: pull later entries of the cluster into the hole when
   // their home slot does not lie (cyclically) after the hole.
   size_t hole = i;
-  for (size_t j = (hole + 1) & mask; slots_[j].tid != kEmpty; j = (j + 1) & mask) {
-    size_t home = slots_[j].hash & mask;
+  for (size_t j = (hole + 1) & mask; slots_[j] != kEmpty; j = (j + 1) & mask) {
+    const size_t home = hash_of(TidOf(slots_[j])) & mask;
     // The entry at j may move to `hole` iff its home is not in (hole, j].
-    bool home_in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+    const bool home_in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
     if (!home_in_range) {
       slots_[hole] = slots_[j];
       hole = j;
     }
   }
-  slots_[hole] = Slot{};
+  slots_[hole] = kEmpty;
   size_--;
   return true;
 }
 
 void HashIndex::Clear() {
-  slots_.assign(kMinCapacity, Slot{});
+  slots_.assign(kMinCapacity, kEmpty);
+  slots_.shrink_to_fit();
   size_ = 0;
 }
 
-bool HashIndex::CheckInvariants() const {
-  size_t mask = slots_.size() - 1;
+bool HashIndex::CheckInvariants(const HashOf& hash_of) const {
+  const size_t mask = slots_.size() - 1;
   size_t count = 0;
   for (size_t i = 0; i < slots_.size(); i++) {
-    if (slots_[i].tid == kEmpty) continue;
+    if (slots_[i] == kEmpty) continue;
     count++;
-    for (size_t k = slots_[i].hash & mask; k != i; k = (k + 1) & mask) {
-      if (slots_[k].tid == kEmpty) return false;
+    const uint64_t hash = hash_of(TidOf(slots_[i]));
+    if (Tag(hash) != (slots_[i] & kTagMask)) return false;
+    for (size_t k = hash & mask; k != i; k = (k + 1) & mask) {
+      if (slots_[k] == kEmpty) return false;
     }
   }
   return count == size_;
 }
 
 int HashIndex::ProbeDistance(uint64_t hash, TupleId tid) const {
-  size_t mask = slots_.size() - 1;
-  size_t home = hash & mask;
-  for (size_t d = 0, i = home; slots_[i].tid != kEmpty; d++, i = (i + 1) & mask) {
-    if (slots_[i].tid == tid.Pack() && slots_[i].hash == hash) return static_cast<int>(d);
+  const size_t mask = slots_.size() - 1;
+  const uint64_t entry = Entry(hash, tid);
+  for (size_t d = 0, i = hash & mask; slots_[i] != kEmpty; d++, i = (i + 1) & mask) {
+    if (slots_[i] == entry) return static_cast<int>(d);
   }
   return -1;
 }

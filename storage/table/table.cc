@@ -126,6 +126,10 @@ uint64_t Table::StoredKeyHash(TupleId tid) const {
   return h;
 }
 
+HashIndex::HashOf Table::KeyHashOf() const {
+  return [this](TupleId tid) { return StoredKeyHash(tid); };
+}
+
 std::optional<TupleId> Table::FindKey(const std::vector<Value>& key, uint64_t hash) const {
   return index_.Find(hash, [&](TupleId tid) { return KeyEquals(tid, key); });
 }
@@ -212,6 +216,12 @@ std::shared_ptr<const BlockLayout> Table::LayoutForNewBlock(uint32_t first_row_s
 }
 
 void Table::AddBlock(uint32_t first_row_string_bytes) {
+  // The key index names rows in 48 bits (hash_index.h): 2^27 blocks, 256 TiB.
+  if (directory_.size() > HashIndex::kMaxBlock) {
+    throw DbError(sqlstate::kProgramLimitExceeded,
+                  fmt::format("table \"{}\" cannot have more than {} blocks", schema_.name,
+                              HashIndex::kMaxBlock + 1));
+  }
   BlockNo no(static_cast<uint32_t>(directory_.size()));
   directory_.Add(Block::Create(LayoutForNewBlock(first_row_string_bytes), id_, no));
 }
@@ -278,7 +288,7 @@ Table::CheckedRow Table::CheckInsert(const Row& row) const {
 }
 
 void Table::FinishInsert(TupleId tid, const CheckedRow& checked) {
-  if (has_key()) index_.Insert(checked.key_hash, tid);
+  if (has_key()) index_.Insert(checked.key_hash, tid, KeyHashOf());
   IndexRow(checked.index_keys, tid);
   stats_.OnInsert(checked.row);
 }
@@ -412,12 +422,12 @@ void Table::RebuildIndex() {
   RebuildSecondaryIndexes();
   index_.Clear();
   if (!has_key()) return;
-  index_.Reserve(stats_.row_count());
+  index_.Reserve(stats_.row_count(), KeyHashOf());
   ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
     for (uint32_t r = 0; r < view.row_count(); r++) {
       if (view.is_deleted(r)) continue;
       TupleId tid{block->block_no(), SlotNo(r)};
-      index_.Insert(StoredKeyHash(tid), tid);
+      index_.Insert(StoredKeyHash(tid), tid, KeyHashOf());
     }
   });
 }

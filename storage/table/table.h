@@ -214,6 +214,9 @@ class Table {
   Status LoadBlock(std::string_view image);
   void FinishLoading();
   const HashIndex& index() const { return index_; }
+  // The hash of the stored key of a row, as the key index asks for it (it
+  // keeps only part of each hash; hash_index.h).
+  HashIndex::HashOf KeyHashOf() const;
 
  private:
   // A row cast to the column types and checked for insertion (NOT NULL, key

@@ -115,11 +115,11 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   // 2. Changes.
   for (const auto& [c, v] : updates) stats_.OnUpdate(c, new_row[c.value()]);
   if (in_place) {
-    if (key_changed) index_.Erase(old_hash, tid);
+    if (key_changed) index_.Erase(old_hash, tid, KeyHashOf());
     for (size_t i = 0; i < touched.size(); i++) {
       if (touched[i]) block->SetCell(ColumnId(static_cast<uint16_t>(i)), tid.slot, new_row[i]);
     }
-    if (key_changed) index_.Insert(new_hash, tid);
+    if (key_changed) index_.Insert(new_hash, tid, KeyHashOf());
     for (size_t i = 0; i < secondary_.size(); i++) {
       if (!index_changed[i]) continue;
       secondary_[i].Erase(old_index_keys[i], tid);
@@ -129,7 +129,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   }
   // Relocation: the old slot keeps the old values (undo: Undelete), the row
   // moves to the tail.
-  if (has_key()) index_.Erase(old_hash, tid);
+  if (has_key()) index_.Erase(old_hash, tid, KeyHashOf());
   if (!index_touched && !secondary_.empty()) {
     old_index_keys = StoredIndexKeys(tid);
     new_index_keys = old_index_keys;
@@ -139,7 +139,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   block = BlockRef();
   TupleId moved = redo_result ? *redo_result : AppendRow(new_row);
   if (redo_result) PlaceRow(moved, new_row);
-  if (has_key()) index_.Insert(new_hash, moved);
+  if (has_key()) index_.Insert(new_hash, moved, KeyHashOf());
   IndexRow(new_index_keys, moved);
   return moved;
 }
@@ -147,7 +147,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
 void Table::Delete(TupleId tid) {
   RequireLive(*this, tid, "Delete");
   if (has_key()) {
-    bool erased = index_.Erase(StoredKeyHash(tid), tid);
+    bool erased = index_.Erase(StoredKeyHash(tid), tid, KeyHashOf());
     assert(erased);
     (void)erased;
   }
@@ -166,7 +166,7 @@ void Table::Undelete(TupleId tid) {
       uint64_t hash = KeyHash(key);
       // Undo runs in reverse order, so the key cannot be taken by now.
       assert(!FindKey(key, hash));
-      index_.Insert(hash, tid);
+      index_.Insert(hash, tid, KeyHashOf());
     }
     if (!secondary_.empty()) IndexRow(StoredIndexKeys(tid), tid);
     block->SetDeleted(tid.slot, false);
@@ -179,7 +179,7 @@ void Table::RemoveInserted(TupleId tid) {
   BlockRef block = directory_.Pin(tid.block);
   assert(tid.slot.value() < block->row_count());
   if (!block->IsDeleted(tid.slot)) {
-    if (has_key()) index_.Erase(StoredKeyHash(tid), tid);
+    if (has_key()) index_.Erase(StoredKeyHash(tid), tid, KeyHashOf());
     if (!secondary_.empty()) UnindexRow(StoredIndexKeys(tid), tid);
     stats_.OnDelete();
   }

@@ -29,7 +29,7 @@ void Table::AddPrimaryKey(const std::vector<ColumnId>& key) {
   // Build the index with the key in place; a duplicate puts everything back.
   schema_.primary_key = key;
   HashIndex built;
-  built.Reserve(stats_.row_count());
+  built.Reserve(stats_.row_count(), KeyHashOf());
   std::optional<std::vector<Value>> duplicate;
   ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
     for (uint32_t r = 0; r < view.row_count() && !duplicate; r++) {
@@ -40,7 +40,7 @@ void Table::AddPrimaryKey(const std::vector<ColumnId>& key) {
       if (built.Find(hash, [&](TupleId other) { return KeyEquals(other, values); })) {
         duplicate = std::move(values);
       } else {
-        built.Insert(hash, tid);
+        built.Insert(hash, tid, KeyHashOf());
       }
     }
   });
