@@ -1,16 +1,47 @@
 #include "storage/table/ordered_index.h"
 
+#include <cassert>
 #include <cstring>
+
+#include "storage/table/hash_index.h"
 
 namespace forktail {
 namespace {
 
-constexpr size_t kTidBytes = 8;
+// A tid in 6 bytes: block and slot fit 48 bits as they do in the key index's
+// entries (Table::AddBlock refuses block numbers past HashIndex::kMaxBlock),
+// and (block << kSlotBits | slot) orders as the tids do.
+constexpr size_t kTidBytes = 6;
+constexpr int kSlotBits = HashIndex::kSlotBits;
 constexpr char kValueMarker = 0x01;
 constexpr char kNullMarker = 0x02;
 
 void PutBigEndian(std::string* out, unsigned __int128 v, int bytes) {
   for (int i = bytes - 1; i >= 0; i--) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+// Bytes of an integer-like column's encoding: its type's width.
+int IntegerBytes(const Type& type) {
+  switch (type.id) {
+    case TypeId::kSmallInt:
+      return 2;
+    case TypeId::kInteger:
+    case TypeId::kDate:
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+// Where a probe's value lies against the values an integer-like column can
+// hold (a join key or bound of a wider type may lie outside).
+enum class Fit { kFits, kBelow, kAbove };
+Fit FitOf(const Type& type, const Value& v) {
+  const int bytes = IntegerBytes(type);
+  if (bytes == 8 || v.is_null() || type.id == TypeId::kDecimal) return Fit::kFits;
+  const int64_t i = v.GetInt();
+  const int64_t max = (int64_t{1} << (8 * bytes - 1)) - 1;
+  return i > max ? Fit::kAbove : i < -max - 1 ? Fit::kBelow : Fit::kFits;
 }
 
 void EncodeValue(const Type& type, const Value& v, std::string* out) {
@@ -48,9 +79,13 @@ void EncodeValue(const Type& type, const Value& v, std::string* out) {
         return;
       }
       [[fallthrough]];
-    default:  // integers, narrow decimals, dates, timestamps
-      PutBigEndian(out, static_cast<uint64_t>(v.GetInt()) ^ (uint64_t{1} << 63), 8);
+    default: {  // integers, narrow decimals, dates, timestamps
+      const int bytes = IntegerBytes(type);
+      const int64_t i = v.GetInt();
+      assert(FitOf(type, v) == Fit::kFits);
+      PutBigEndian(out, static_cast<uint64_t>(i) ^ (uint64_t{1} << (8 * bytes - 1)), bytes);
       return;
+    }
   }
 }
 
@@ -65,7 +100,8 @@ std::string Successor(std::string prefix) {
 
 std::string WithTid(const std::string& key, TupleId tid) {
   std::string entry = key;
-  PutBigEndian(&entry, tid.Pack(), kTidBytes);
+  assert(HashIndex::Fits(tid));
+  PutBigEndian(&entry, (uint64_t{tid.block.value()} << kSlotBits) | tid.slot.value(), kTidBytes);
   return entry;
 }
 
@@ -74,7 +110,8 @@ TupleId TidOf(std::string_view entry) {
   for (size_t i = entry.size() - kTidBytes; i < entry.size(); i++) {
     packed = (packed << 8) | static_cast<unsigned char>(entry[i]);
   }
-  return TupleId::Unpack(packed);
+  return {BlockNo(static_cast<uint32_t>(packed >> kSlotBits)),
+          SlotNo(static_cast<uint32_t>(packed & ((uint64_t{1} << kSlotBits) - 1)))};
 }
 
 }  // namespace
@@ -109,26 +146,43 @@ std::optional<std::vector<TupleId>> OrderedIndex::Probe(const IndexRange& range,
   std::string prefix;
   for (size_t i = 0; i < range.equal.size(); i++) {
     if (range.equal[i].is_null()) return std::vector<TupleId>{};
+    // No value of the column equals one outside its type's range.
+    if (FitOf(key_types_[i], range.equal[i]) != Fit::kFits) return std::vector<TupleId>{};
     EncodeValue(key_types_[i], range.equal[i], &prefix);
   }
   const Type& next = key_types_[std::min(range.equal.size(), key_types_.size() - 1)];
+  // A bound outside the next column's range either holds for every value
+  // (dropped) or for none (an empty range).
+  std::optional<IndexBound> lower = range.lower;
+  std::optional<IndexBound> upper = range.upper;
+  if (lower && !lower->value.is_null()) {
+    const Fit at = FitOf(next, lower->value);
+    if (at == Fit::kAbove) return std::vector<TupleId>{};
+    if (at == Fit::kBelow) lower.reset();
+  }
+  if (upper && !upper->value.is_null()) {
+    const Fit at = FitOf(next, upper->value);
+    if (at == Fit::kBelow) return std::vector<TupleId>{};
+    if (at == Fit::kAbove) upper.reset();
+  }
+  const bool bounded = range.lower || range.upper;
   std::string from = prefix, to = Successor(prefix);
-  if (range.lower || range.upper) {
+  if (bounded) {
     // Only values of the next column, not its NULLs (which sort after them).
     from = prefix + kValueMarker;
     to = prefix + kNullMarker;
   }
-  if (range.lower) {
-    if (range.lower->value.is_null()) return std::vector<TupleId>{};
+  if (lower) {
+    if (lower->value.is_null()) return std::vector<TupleId>{};
     std::string v = prefix;
-    EncodeValue(next, range.lower->value, &v);
-    from = range.lower->inclusive ? v : Successor(v);
+    EncodeValue(next, lower->value, &v);
+    from = lower->inclusive ? v : Successor(v);
   }
-  if (range.upper) {
-    if (range.upper->value.is_null()) return std::vector<TupleId>{};
+  if (upper) {
+    if (upper->value.is_null()) return std::vector<TupleId>{};
     std::string v = prefix;
-    EncodeValue(next, range.upper->value, &v);
-    std::string bound = range.upper->inclusive ? Successor(v) : v;
+    EncodeValue(next, upper->value, &v);
+    std::string bound = upper->inclusive ? Successor(v) : v;
     if (!bound.empty() && (to.empty() || bound < to)) to = std::move(bound);
   }
   std::vector<TupleId> tids;

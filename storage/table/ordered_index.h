@@ -3,24 +3,29 @@
 // next one.
 //
 // Entries are byte strings: the key columns' values in an order-preserving
-// encoding (memcmp order = the values' order), then the row's packed TupleId
-// (8 bytes, big-endian). Appending the tid makes every entry distinct, so
-// duplicates of a non-unique key are simply adjacent entries, and the tid
-// comes back with the entry without a separate payload.
+// encoding (memcmp order = the values' order), then the row's TupleId
+// (6 bytes, big-endian: block << 21 | slot, as in the key index).
+// Appending the tid makes every entry distinct, so duplicates of a
+// non-unique key are simply adjacent entries, and the tid comes back with
+// the entry without a separate payload.
 //
 // Encoding (each component self-delimiting, so no value's encoding is a
 // prefix of another's and "all entries whose column k equals v" is a
 // contiguous range with a common prefix). A component is a marker byte, 0x01
 // for a value and 0x02 for NULL (NULLs sort last, as in PostgreSQL's btree),
 // then for a value:
-//   integers, dates, timestamps, narrow decimals  8 bytes big-endian, sign
+//   smallint                                      2 bytes big-endian, sign
 //                                                 bit flipped
+//   integer, date                                 4 bytes, same
+//   bigint, timestamps, narrow decimals           8 bytes, same
 //   wide decimals                                 16 bytes, same
 //   booleans                                      1 byte
 //   strings (CHAR stored padded, VARCHAR, TEXT)   bytes with 0x00 written as
 //                                                 0x00 0xFF, then 0x00 0x00
 //   doubles                                       IEEE bits, sign-flipped
 //                                                 (negative: all bits flipped)
+// A probe's value outside its column type's range (a join key of a wider
+// type) equals no row, and as a bound it holds for all rows or for none.
 // Every live row has an entry, NULLs included: a probe on a prefix of the
 // columns must find rows whose later columns are NULL. A probe's values and
 // bounds are never NULL (no comparison matches NULL), and a unique index

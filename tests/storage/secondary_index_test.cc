@@ -91,6 +91,44 @@ TEST(OrderedIndexProbe, BoundsAndEmptyRanges) {
   EXPECT_EQ(found.front(), (TupleId{BlockNo(0), SlotNo(90)}));  // key order
 }
 
+// Integer columns are encoded at their type's width, and a probe with a value
+// of a wider type outside the column's range (a join key, a bigint literal)
+// finds what comparing the values would: nothing for an equality, all rows or
+// none for a bound.
+TEST(OrderedIndexProbe, NarrowColumnsAndValuesOutsideTheirRange) {
+  OrderedIndex small({Type::SmallInt()});
+  OrderedIndex ints({Type::Integer(), Type::Integer()});
+  EXPECT_EQ(Encoded(small, {Value::SmallInt(7)}).size(), 3u);  // marker + 2 bytes
+  EXPECT_EQ(Encoded(ints, {Value::Integer(7), Value::Integer(8)}).size(), 10u);
+  std::vector<int64_t> values = {INT32_MIN, -70000, -1, 0, 1, 65536, INT32_MAX};
+  for (size_t i = 0; i < values.size(); i++) {
+    for (int64_t b : values) {
+      EXPECT_EQ(
+          values[i] < b,
+          Encoded(ints, {Value::Integer(static_cast<int32_t>(values[i])), Value::Integer(0)}) <
+              Encoded(ints, {Value::Integer(static_cast<int32_t>(b)), Value::Integer(0)}));
+    }
+    ints.Insert(ints.EncodeKey({Value::Integer(static_cast<int32_t>(values[i])),
+                                Value::Integer(static_cast<int32_t>(values[i]))}),
+                TupleId{BlockNo(0), SlotNo(static_cast<uint32_t>(i))});
+  }
+  auto count = [&](IndexRange r) { return ints.Probe(r, 1000)->size(); };
+  const Value above = Value::BigInt(int64_t{3} << 31);  // 6442450944
+  const Value below = Value::BigInt(-(int64_t{3} << 31));
+  EXPECT_EQ(count(IndexRange{0, {above}, {}, {}}), 0u);
+  EXPECT_EQ(count(IndexRange{0, {below}, {}, {}}), 0u);
+  EXPECT_EQ(count(IndexRange{0, {}, IndexBound{below, true}, {}}), 7u);
+  EXPECT_EQ(count(IndexRange{0, {}, IndexBound{above, false}, {}}), 0u);
+  EXPECT_EQ(count(IndexRange{0, {}, {}, IndexBound{above, true}}), 7u);
+  EXPECT_EQ(count(IndexRange{0, {}, {}, IndexBound{below, true}}), 0u);
+  EXPECT_EQ(count(IndexRange{0, {}, IndexBound{below, false}, IndexBound{Value::BigInt(0), true}}),
+            4u);
+  // On the second column, after an equal prefix.
+  EXPECT_EQ(count(IndexRange{0, {Value::Integer(-1)}, IndexBound{below, true}, {}}), 1u);
+  EXPECT_EQ(count(IndexRange{0, {Value::Integer(-1)}, {}, IndexBound{below, true}}), 0u);
+  EXPECT_EQ(count(IndexRange{0, {Value::Integer(-1), above}, {}, {}}), 0u);
+}
+
 TableSchema IndexedSchema() {
   TableSchema s{
       "r", {{"k", Type::Integer()}, {"v", Type::Integer()}, {"s", Type::Text()}}, {ColumnId(0)}};
