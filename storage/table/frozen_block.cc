@@ -88,12 +88,13 @@ inline void Pack(uint8_t* data, uint32_t bits, uint64_t i, uint64_t v) {
   if (shift + bits > 64) p[8] |= static_cast<uint8_t>(v >> (64 - shift));
 }
 
-// 64 values of kBits bits from `in` (the first one at bit 0 of in[0]) into
-// out. With the width known at compile time every value's byte and shift are
-// constants: 64 independent load-shift-mask steps the compiler unrolls, where
-// the generic loop carries the bit position from value to value.
-template <uint32_t kBits>
-void Unpack64(const uint8_t* in, uint64_t* out) {
+// 64 values of kBits bits from `in` (the first one at bit 0 of in[0]), each
+// plus `add` (wrapping) and cast to T, into out. With the width known at compile time every value's
+// byte and shift are constants: 64 independent load-shift-mask-add steps the
+// compiler unrolls, where the generic loop carries the bit position from
+// value to value.
+template <uint32_t kBits, typename T>
+void Unpack64(const uint8_t* in, uint64_t add, T* out) {
   constexpr uint64_t kMask = kBits == 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
 #pragma GCC unroll 64
   for (uint32_t i = 0; i < 64; i++) {
@@ -104,23 +105,25 @@ void Unpack64(const uint8_t* in, uint64_t* out) {
     if constexpr (kBits > 56) {
       if (bit % 8 + kBits > 64) v |= uint64_t{in[bit / 8 + 8]} << (64 - bit % 8);
     }
-    out[i] = v & kMask;
+    out[i] = static_cast<T>((v & kMask) + add);
   }
 }
 
-using Unpack64Fn = void (*)(const uint8_t*, uint64_t*);
+template <typename T>
+using Unpack64Fn = void (*)(const uint8_t*, uint64_t, T*);
 
-template <size_t... kBits>
-constexpr std::array<Unpack64Fn, sizeof...(kBits)> Unpack64Table(std::index_sequence<kBits...>) {
-  return {&Unpack64<static_cast<uint32_t>(kBits)>...};
+template <typename T, size_t... kBits>
+constexpr std::array<Unpack64Fn<T>, sizeof...(kBits)> Unpack64Table(std::index_sequence<kBits...>) {
+  return {&Unpack64<static_cast<uint32_t>(kBits), T>...};
 }
 
-// Unpack64<bits> by bits (1..64; 0 is handled apart).
-constexpr std::array<Unpack64Fn, 65> kUnpack64 = Unpack64Table(std::make_index_sequence<65>());
+// Unpack64<bits, T> by bits (1..64; 0 is handled apart).
+template <typename T>
+constexpr std::array<Unpack64Fn<T>, 65> kUnpack64 =
+    Unpack64Table<T>(std::make_index_sequence<65>());
 
-// Packed values [first, first + count) into out through `map` (value -> T):
-// 64 at a time when first is a multiple of 64 (a group of 64 then starts on
-// a byte), the rest value by value.
+// Packed values [first, first + count) into out through `map` (value -> T),
+// 64 at a time where a group starts on a byte (see below).
 template <typename T, typename Map>
 void UnpackRange(const uint8_t* data, uint32_t bits, uint32_t first, uint32_t count, T* out,
                  const Map& map) {
@@ -128,13 +131,15 @@ void UnpackRange(const uint8_t* data, uint32_t bits, uint32_t first, uint32_t co
   uint64_t group[64];
   uint32_t i = 0;
   for (; first % 64 == 0 && i + 64 <= count; i += 64) {
-    kUnpack64[bits](data + (uint64_t{first} + i) * bits / 8, group);
+    kUnpack64<uint64_t>[bits](data + (uint64_t{first} + i) * bits / 8, 0, group);
     for (uint32_t j = 0; j < 64; j++) out[i + j] = map(group[j]);
   }
   for (; i < count; i++) out[i] = map(Unpack(data, bits, uint64_t{first} + i));
 }
 
-// reference + values [first, first + count) into out: the scan's loop.
+// reference + packed values [first, first + count) into out: the scan's
+// loop. 64 at a time when first is a multiple of 64 (a group of 64 then
+// starts on a byte), the rest value by value.
 template <typename T>
 void UnpackRange(const uint8_t* data, uint32_t bits, int64_t reference, uint32_t first,
                  uint32_t count, T* out) {
@@ -143,8 +148,11 @@ void UnpackRange(const uint8_t* data, uint32_t bits, int64_t reference, uint32_t
     return;
   }
   const auto base = static_cast<uint64_t>(reference);
-  UnpackRange(data, bits, first, count, out,
-              [base](uint64_t v) { return static_cast<T>(base + v); });
+  uint32_t i = 0;
+  for (; first % 64 == 0 && i + 64 <= count; i += 64) {
+    kUnpack64<T>[bits](data + (uint64_t{first} + i) * bits / 8, base, out + i);
+  }
+  for (; i < count; i++) out[i] = static_cast<T>(base + Unpack(data, bits, uint64_t{first} + i));
 }
 
 uint32_t BitsFor(uint64_t max_value) {
@@ -602,7 +610,7 @@ uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t firs
       while (i < n) {
         const uint32_t g = sel[i] / 64 * 64;  // the group's first row, relative to `first`
         if (g + 64 > count) break;            // the tail: value by value below
-        kUnpack64[fc.bits](data + (uint64_t{first} + g) * fc.bits / 8, group);
+        kUnpack64<uint64_t>[fc.bits](data + (uint64_t{first} + g) * fc.bits / 8, 0, group);
         const uint64_t null_word = nulls != nullptr ? nulls[(first + g) / 64] : 0;
         for (; i < n && sel[i] < g + 64; i++) {
           const uint32_t j = sel[i] - g;
