@@ -569,8 +569,8 @@ decltype(auto) DispatchCompare(CellCompare op, F&& f) {
   return f(std::integral_constant<CellCompare, CellCompare::kGe>{});
 }
 
-template <CellCompare kOp>
-inline bool Holds(int64_t v, int64_t k) {
+template <CellCompare kOp, typename T>
+inline bool Holds(T v, T k) {
   if constexpr (kOp == CellCompare::kEq) return v == k;
   if constexpr (kOp == CellCompare::kNe) return v != k;
   if constexpr (kOp == CellCompare::kLt) return v < k;
@@ -594,42 +594,86 @@ uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t firs
   }
   const uint64_t* nulls = FrozenNullBitmap(c);
   const uint8_t* data = data_ + fc.data;
-  const auto base = static_cast<uint64_t>(fc.reference);
-  auto value = [&](uint32_t r) {
-    return packed ? static_cast<int64_t>(base + Unpack(data, fc.bits, r))
-                  : LoadIntCell(data + uint64_t{r} * col.width, col.width);
+  // Rows that are not NULL, all of them holding (`keep`) or none.
+  auto all_or_none = [&](bool keep) -> uint32_t {
+    if (!keep) return 0;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      out[m] = sel[i];
+      m += !(nulls != nullptr && TestBit(nulls, first + sel[i]));
+    }
+    return m;
   };
+  if (!packed) {
+    return DispatchCompare(op, [&](auto kOp) {
+      constexpr CellCompare kCompare = decltype(kOp)::value;
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t r = first + sel[i];
+        out[m] = sel[i];
+        m += !(nulls != nullptr && TestBit(nulls, r)) &&
+             Holds<kCompare>(LoadIntCell(data + uint64_t{r} * col.width, col.width), k);
+      }
+      return m;
+    });
+  }
+  // Packed: value = reference + p with p in [0, 2^bits - 1], so `value op k`
+  // is `p op (k - reference)`, compared unsigned without decoding; when
+  // k - reference lies outside p's range every row gives the same answer.
+  const __int128 d = static_cast<__int128>(k) - fc.reference;
+  const __int128 max_p =
+      fc.bits == 64 ? static_cast<__int128>(UINT64_MAX) : (static_cast<__int128>(1) << fc.bits) - 1;
+  if (d < 0 || d > max_p) {
+    const bool above = d > max_p;  // every value is below k
+    switch (op) {
+      case CellCompare::kEq:
+        return 0;
+      case CellCompare::kNe:
+        return all_or_none(true);
+      case CellCompare::kLt:
+      case CellCompare::kLe:
+        return all_or_none(above);
+      case CellCompare::kGt:
+      case CellCompare::kGe:
+        return all_or_none(!above);
+    }
+  }
+  const auto kp = static_cast<uint64_t>(d);
   return DispatchCompare(op, [&](auto kOp) {
     constexpr CellCompare kCompare = decltype(kOp)::value;
     uint32_t m = 0;
-    if (packed && first % 64 == 0 && fc.bits > 0) {
+    uint32_t i = 0;
+    if (first % 64 == 0 && fc.bits > 0) {
       // Unpack 64 values at a time (the groups holding a selected row) and
-      // test the selected ones; a dense selection tests without a branch.
+      // test the selected ones without a branch; a dense selection (every
+      // row: sel is the identity) is not read.
       uint64_t group[64];
-      uint32_t i = 0;
+      const bool dense = n == count;
       while (i < n) {
-        const uint32_t g = sel[i] / 64 * 64;  // the group's first row, relative to `first`
-        if (g + 64 > count) break;            // the tail: value by value below
+        const uint32_t g = dense ? i : sel[i] / 64 * 64;  // the group's first row
+        if (g + 64 > count) break;                        // the tail: value by value below
         kUnpack64<uint64_t>[fc.bits](data + (uint64_t{first} + g) * fc.bits / 8, 0, group);
         const uint64_t null_word = nulls != nullptr ? nulls[(first + g) / 64] : 0;
+        if (dense) {
+          for (uint32_t j = 0; j < 64; j++) {
+            out[m] = g + j;
+            m += Holds<kCompare>(group[j], kp) & !((null_word >> j) & 1);
+          }
+          i += 64;
+          continue;
+        }
         for (; i < n && sel[i] < g + 64; i++) {
           const uint32_t j = sel[i] - g;
           out[m] = sel[i];
-          m += Holds<kCompare>(static_cast<int64_t>(base + group[j]), k) & !((null_word >> j) & 1);
+          m += Holds<kCompare>(group[j], kp) & !((null_word >> j) & 1);
         }
       }
-      for (; i < n; i++) {
-        const uint32_t r = first + sel[i];
-        out[m] = sel[i];
-        m += !(nulls != nullptr && TestBit(nulls, r)) && Holds<kCompare>(value(r), k);
-      }
-      return m;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (; i < n; i++) {
       const uint32_t r = first + sel[i];
-      if (nulls != nullptr && TestBit(nulls, r)) continue;
       out[m] = sel[i];
-      m += Holds<kCompare>(value(r), k);
+      m +=
+          !(nulls != nullptr && TestBit(nulls, r)) && Holds<kCompare>(Unpack(data, fc.bits, r), kp);
     }
     return m;
   });

@@ -256,6 +256,13 @@ TEST(FrozenBlock, PredicatesOnPackedValuesEqualThoseOnPlainCells) {
           got.resize(n);
           ASSERT_EQ(got, expected) << "column " << ci << " op " << static_cast<int>(op) << " k "
                                    << k << " first " << first;
+          // In place, as scans call it (out == sel).
+          std::vector<uint32_t> in_place = sel;
+          n = frozen->SelectWhere(c, op, k, first, count, in_place.data(),
+                                  static_cast<uint32_t>(in_place.size()), in_place.data());
+          in_place.resize(n);
+          ASSERT_EQ(in_place, expected)
+              << "in place: column " << ci << " op " << static_cast<int>(op) << " k " << k;
           checked++;
         }
       }
