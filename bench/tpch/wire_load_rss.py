@@ -5,10 +5,14 @@ Starts a server on 127.0.0.1 over a fresh data directory, loads every table
 with one `COPY ... FROM STDIN` per table through psycopg (as a user would),
 and prints the server's RSS after each table, then every 5 s for --wait
 seconds (idle blocks freeze after one to two --freeze-interval periods), and
-the growth per byte of text loaded: the figure issue 19 asks for.
+the growth per byte of text loaded: the figure issue 19 asks for. With
+--forks N it then makes N snapshots (a write, then a scan that needs a fresh
+snapshot) and prints each one's fork time and memory from `forktail
+snapshots`: run it with --freeze-interval 0 (never freeze) and with the
+default to compare fork costs of plain and frozen blocks.
 
   python3 bench/tpch/wire_load_rss.py build/release/tools/forktail build/tpch/sf1 \
-      [--wait 30] [--freeze-interval 10]
+      [--wait 30] [--freeze-interval 10] [--forks 3]
 
 The data directory is what scripts/tpch/make-data.sh makes (schema.sql and
 the .tbl files, '|'-separated CSV). Needs psycopg 3 (Debian: python3-psycopg).
@@ -40,12 +44,34 @@ def free_port():
         return s.getsockname()[1]
 
 
+def report_forks(forktail, data_dir, conn, forks):
+    """Makes `forks` snapshots and prints fork_ms, copied and shared KiB of each."""
+    conn.execute("CREATE TABLE fork_probe (x int)")
+    seen = set()
+    print(f"{'snapshot':>8s} {'fork ms':>8s} {'copied KiB':>11s} {'shared KiB':>11s}")
+    for i in range(forks):
+        conn.execute("INSERT INTO fork_probe VALUES (%s)", (i,))  # the next read needs a new fork
+        conn.execute("SELECT sum(l_quantity) FROM lineitem").fetchone()
+        time.sleep(1)  # the manager reads each snapshot's memory (smaps_rollup) periodically
+        out = subprocess.run([forktail, "snapshots", "--data", data_dir], capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+        header = out[0].split()
+        for line in out[1:]:
+            row = dict(zip(header, line.split()))
+            if not row.get("id", "").isdigit() or row["id"] in seen:
+                continue
+            seen.add(row["id"])
+            print(f"{row['id']:>8s} {row['fork_ms']:>8s} {row['copied_kib']:>11s} "
+                  f"{row['shared_kib']:>11s}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("forktail")
     ap.add_argument("data")
     ap.add_argument("--wait", type=int, default=30, help="seconds to watch the RSS after the load")
     ap.add_argument("--freeze-interval", type=int, default=10)
+    ap.add_argument("--forks", type=int, default=0, help="snapshots to make and report after the wait")
     args = ap.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="forktail_wire_load_") as db_dir:
@@ -87,6 +113,8 @@ def main():
             print(f"text {mib:.0f} MiB; server RSS {base:.0f} MiB before, {after:.0f} after the load "
                   f"({(after - base) / mib:.2f} per byte), {later:.0f} after {args.wait} s "
                   f"({(later - base) / mib:.2f} per byte)")
+            if args.forks > 0:
+                report_forks(args.forktail, os.path.join(db_dir, "db"), conn, args.forks)
             conn.close()
         finally:
             server.terminate()

@@ -47,6 +47,7 @@
 #include "storage/status.h"
 #include "storage/table/block_layout.h"
 #include "storage/table/cell.h"
+#include "storage/table/frozen_arena.h"
 #include "storage/value/value.h"
 
 namespace forktail {
@@ -229,8 +230,8 @@ class Block {
   const uint8_t* ReadCell(ColumnId c, SlotNo s, uint8_t* scratch, std::string_view* str) const;
 
   std::shared_ptr<const BlockLayout> layout_;
-  uint8_t* data_;  // plain: the 2 MiB mapping; frozen: frozen_'s bytes
-  std::unique_ptr<uint64_t[]> frozen_;
+  uint8_t* data_;       // plain: the 2 MiB mapping; frozen: frozen_'s bytes
+  FrozenBytes frozen_;  // frozen_arena.h
   uint32_t frozen_bytes_ = 0;
 };
 

@@ -341,7 +341,7 @@ std::unique_ptr<Block> Block::Freeze(const Block& plain) {
   std::memcpy(h->reserved, &size, sizeof(size));
 
   std::unique_ptr<Block> block(new Block(plain.layout_, nullptr));
-  block->frozen_ = std::make_unique<uint64_t[]>(size / 8);
+  block->frozen_ = FrozenBytes(size);
   block->frozen_bytes_ = size;
   block->data_ = reinterpret_cast<uint8_t*>(block->frozen_.get());
   std::memcpy(block->data_, bytes.data(), size);
@@ -699,7 +699,7 @@ Status Block::FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::st
     return corrupt("header does not match the table layout");
   }
   std::unique_ptr<Block> block(new Block(std::move(layout), nullptr));
-  block->frozen_ = std::make_unique<uint64_t[]>(size / 8);
+  block->frozen_ = FrozenBytes(size);
   block->frozen_bytes_ = size;
   block->data_ = reinterpret_cast<uint8_t*>(block->frozen_.get());
   std::memcpy(block->data_, image.data(), size);
