@@ -77,12 +77,12 @@ uint64_t* FrozenArena::Allocate(size_t bytes) {
       return reinterpret_cast<uint64_t*>(base_ + at);
     }
   }
-  return static_cast<uint64_t*>(::operator new (bytes, std::align_val_t{8}));
+  return static_cast<uint64_t*>(::operator new(bytes));  // aligned for any scalar
 }
 
 void FrozenArena::Free(uint64_t* p, size_t bytes) {
   if (!Owns(p)) {
-    ::operator delete (p, bytes, std::align_val_t{8});
+    ::operator delete(p);
     return;
   }
   std::lock_guard<std::mutex> lock(mu_);
