@@ -88,6 +88,25 @@ Table* FactsTable() {
   return t;
 }
 
+// The sum of values[0, count) whose bits are clear in `deleted` and `nulls`
+// (bit r for value r; nulls may be null), a 64-row word at a time.
+int64_t SumLive(const int64_t* values, uint32_t count, const uint64_t* deleted,
+                const uint64_t* nulls) {
+  int64_t sum = 0;
+  for (uint32_t w = 0; w * 64 < count; w++) {
+    const uint64_t skip = deleted[w] | (nulls != nullptr ? nulls[w] : 0);
+    const uint32_t end = std::min(count, (w + 1) * 64);
+    int64_t s = 0;
+    if (skip == 0) {
+      for (uint32_t r = w * 64; r < end; r++) s += values[r];
+    } else {
+      for (uint32_t r = w * 64; r < end; r++) s += ((skip >> (r & 63)) & 1) ? 0 : values[r];
+    }
+    sum += s;
+  }
+  return sum;
+}
+
 void BM_ScanBigintColumn(benchmark::State& state) {
   static Table* table = FactsTable();
   double seconds = 0;
@@ -98,18 +117,7 @@ void BM_ScanBigintColumn(benchmark::State& state) {
       const int64_t* col = v.stripe<int64_t>(ColumnId(0));
       const uint64_t* deleted = v.delete_bitmap();
       const uint64_t* nulls = v.null_bitmap(ColumnId(0));
-      uint32_t n = v.row_count();
-      for (uint32_t w = 0; w * 64 < n; w++) {
-        uint64_t skip = deleted[w] | nulls[w];
-        uint32_t end = std::min(n, (w + 1) * 64);
-        int64_t s = 0;
-        if (skip == 0) {
-          for (uint32_t r = w * 64; r < end; r++) s += col[r];
-        } else {
-          for (uint32_t r = w * 64; r < end; r++) s += ((skip >> (r & 63)) & 1) ? 0 : col[r];
-        }
-        sum += s;
-      }
+      sum += SumLive(col, v.row_count(), deleted, nulls);
     });
     benchmark::DoNotOptimize(sum);
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -147,18 +155,8 @@ void BM_ScanBigintFrozen(benchmark::State& state) {
       for (uint32_t first = 0; first < n; first += kVector) {
         const uint32_t count = std::min(kVector, n - first);
         block.DecodeColumn(ColumnId(0), first, count, values.data());
-        for (uint32_t w = 0; w * 64 < count; w++) {
-          const uint32_t word = (first / 64) + w;
-          const uint64_t skip = deleted[word] | (nulls != nullptr ? nulls[word] : 0);
-          const uint32_t end = std::min(count, (w + 1) * 64);
-          int64_t s = 0;
-          if (skip == 0) {
-            for (uint32_t r = w * 64; r < end; r++) s += values[r];
-          } else {
-            for (uint32_t r = w * 64; r < end; r++) s += ((skip >> (r & 63)) & 1) ? 0 : values[r];
-          }
-          sum += s;
-        }
+        sum += SumLive(values.data(), count, deleted + first / 64,
+                       nulls != nullptr ? nulls + first / 64 : nullptr);
       }
     }
     benchmark::DoNotOptimize(sum);
