@@ -6,8 +6,8 @@
 // max_connections, max_startup_connections, authentication_timeout,
 // routing = snapshot|inprocess, idle_in_transaction_hold_ms,
 // ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
-// copy_to_dir, query_memory, freeze_interval),
-// then from the
+// copy_to_dir, query_memory, freeze_interval, checkpoint_timeout,
+// max_wal_size), then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
 // database (which flushes the log).
@@ -15,6 +15,13 @@
 // Every freeze_interval seconds (default 10; 0: never) the blocks no write
 // changed since the last pass are frozen into their compressed form
 // (Database::FreezeBlocks), so a block freezes after 10-20 s without a change.
+//
+// Checkpoints, as PostgreSQL takes them: checkpoint_timeout seconds (default
+// 300; 0: never by time) after the previous one when something committed
+// since, or as soon as the log written since the previous one reaches
+// max_wal_size (default 1GB). A crash then replays a bounded log, and each
+// checkpoint removes the log segments it covers. SQL's CHECKPOINT takes one
+// at once.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -26,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -63,19 +71,21 @@ struct ServeArgs {
   std::string copy_from_dir;  // empty: COPY FROM 'file' refused
   std::string copy_to_dir;    // empty: COPY TO 'file' refused
   std::string password_file;
-  std::string query_memory;  // empty: half of RAM or of the cgroup's limit
-  int freeze_interval = 10;  // seconds; 0: blocks are never frozen
+  std::string query_memory;      // empty: half of RAM or of the cgroup's limit
+  int freeze_interval = 10;      // seconds; 0: blocks are never frozen
+  int checkpoint_timeout = 300;  // seconds; 0: no checkpoint by time
+  std::string max_wal_size = "1GB";
 };
 
-// Calls Database::FreezeBlocks(kIdle) every `interval` seconds on its own
-// thread (each call runs in short steps on the transaction thread) and gives
-// the plain blocks' memory back.
-class BlockFreezer {
+// Runs `step` every `period` on its own thread until destroyed; never when
+// the period is zero.
+class PeriodicTask {
  public:
-  BlockFreezer(Database* db, int interval) : db_(db), interval_(interval) {
-    if (interval_ > 0) thread_ = std::thread([this] { Loop(); });
+  PeriodicTask(std::chrono::milliseconds period, std::function<void()> step)
+      : period_(period), step_(std::move(step)) {
+    if (period_.count() > 0) thread_ = std::thread([this] { Loop(); });
   }
-  ~BlockFreezer() {
+  ~PeriodicTask() {
     {
       std::lock_guard<std::mutex> l(mu_);
       stop_ = true;
@@ -87,23 +97,88 @@ class BlockFreezer {
  private:
   void Loop() {
     std::unique_lock<std::mutex> l(mu_);
-    while (!cv_.wait_for(l, std::chrono::seconds(interval_), [this] { return stop_; })) {
+    while (!cv_.wait_for(l, period_, [this] { return stop_; })) {
       l.unlock();
-      try {
-        if (db_->FreezeBlocks(Database::FreezeScope::kIdle) > 0) TrimFreedMemory();
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "forktail serve: freezing blocks failed: %s\n", e.what());
-      }
+      step_();
       l.lock();
     }
   }
 
-  Database* db_;
-  int interval_;
+  const std::chrono::milliseconds period_;
+  const std::function<void()> step_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
   std::thread thread_;
+};
+
+// Calls Database::FreezeBlocks(kIdle) every `interval` seconds (each call
+// runs in short steps on the transaction thread) and gives the plain
+// blocks' memory back.
+std::unique_ptr<PeriodicTask> StartFreezer(Database* db, int interval) {
+  return std::make_unique<PeriodicTask>(std::chrono::seconds(interval), [db] {
+    try {
+      if (db->FreezeBlocks(Database::FreezeScope::kIdle) > 0) TrimFreedMemory();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "forktail serve: freezing blocks failed: %s\n", e.what());
+    }
+  });
+}
+
+// Checks once a second whether a checkpoint is due (see the top of this
+// file) and takes it on this thread: the transaction thread only collects
+// the plan and forks the writer.
+class Checkpointer {
+ public:
+  Checkpointer(Database* db, int timeout_seconds, uint64_t max_wal_bytes)
+      : db_(db),
+        timeout_(timeout_seconds),
+        max_wal_bytes_(max_wal_bytes),
+        last_lsn_(db->checkpoint_lsn()),
+        last_count_(db->committed_count()),
+        task_(std::chrono::seconds(1), [this] { Step(); }) {}
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void Step() {
+    const wal::Lsn base = db_->checkpoint_lsn();
+    if (base != last_lsn_) {  // a CHECKPOINT statement took one
+      last_lsn_ = base;
+      last_time_ = Clock::now();
+    }
+    const wal::Lsn end = db_->last_commit_lsn();
+    const uint64_t count = db_->committed_count();
+    const bool logged_since = end != wal::kInvalidLsn && end > base;
+    if (!logged_since && count == last_count_) return;
+    const bool by_size = logged_since && max_wal_bytes_ > 0 && end - base >= max_wal_bytes_;
+    const bool by_time = timeout_.count() > 0 && Clock::now() - last_time_ >= timeout_;
+    if (!by_size && !by_time) return;
+    last_time_ = Clock::now();  // also after a failure: retried at the next trigger
+    last_count_ = count;
+    try {
+      const CheckpointResult r = db_->Checkpoint();
+      last_lsn_ = r.lsn;
+      std::printf(
+          "forktail serve: checkpoint %llu (%s): wrote %llu of %llu blocks (%.1f MiB) in %.2f s, "
+          "removed %d log segments\n",
+          static_cast<unsigned long long>(r.sequence), by_size ? "max_wal_size" : "time",
+          static_cast<unsigned long long>(r.blocks_written),
+          static_cast<unsigned long long>(r.blocks_total),
+          static_cast<double>(r.bytes_written) / (1 << 20), r.seconds, r.segments_removed);
+      std::fflush(stdout);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "forktail serve: checkpoint failed: %s\n", e.what());
+    }
+  }
+
+  Database* const db_;
+  const std::chrono::seconds timeout_;
+  const uint64_t max_wal_bytes_;
+  wal::Lsn last_lsn_;
+  uint64_t last_count_;
+  Clock::time_point last_time_ = Clock::now();
+  PeriodicTask task_;  // last: its thread starts once the rest is set
 };
 
 int stop_pipe[2] = {-1, -1};
@@ -225,6 +300,9 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("query_memory", "--query-memory", [&](const std::string& v) { args.query_memory = v; });
       set("freeze_interval", "--freeze-interval",
           [&](const std::string& v) { args.freeze_interval = std::stoi(v); });
+      set("checkpoint_timeout", "--checkpoint-timeout",
+          [&](const std::string& v) { args.checkpoint_timeout = std::stoi(v); });
+      set("max_wal_size", "--max-wal-size", [&](const std::string& v) { args.max_wal_size = v; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -246,7 +324,9 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "max_startup_connections",
                                      "authentication_timeout",
                                      "query_memory",
-                                     "freeze_interval"};
+                                     "freeze_interval",
+                                     "checkpoint_timeout",
+                                     "max_wal_size"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       // As PostgreSQL refuses to start on an unrecognized parameter: a
@@ -274,6 +354,19 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
   }
   if (args.freeze_interval < 0 || args.freeze_interval > 86400) {
     std::fprintf(stderr, "forktail serve: freeze_interval must be 0 (never) to 86400 seconds\n");
+    return 2;
+  }
+  if (args.checkpoint_timeout < 0 || args.checkpoint_timeout > 86400) {
+    std::fprintf(stderr,
+                 "forktail serve: checkpoint_timeout must be 0 (never by time) to 86400 seconds\n");
+    return 2;
+  }
+  const uint64_t max_wal_bytes = ParseMemorySize(args.max_wal_size);
+  if (max_wal_bytes < (uint64_t{32} << 20)) {
+    std::fprintf(stderr,
+                 "forktail serve: max_wal_size must be a size of at least 32MB, like 1GB (got "
+                 "'%s')\n",
+                 args.max_wal_size.c_str());
     return 2;
   }
   if (args.routing != "snapshot" && args.routing != "inprocess") {
@@ -366,7 +459,9 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
         MemoryGovernor::Global().budget() >> 20);
     std::fflush(stdout);
 
-    auto freezer = std::make_unique<BlockFreezer>(&engine->database(), args.freeze_interval);
+    auto freezer = StartFreezer(&engine->database(), args.freeze_interval);
+    auto checkpointer =
+        std::make_unique<Checkpointer>(&engine->database(), args.checkpoint_timeout, max_wal_bytes);
 
     char c;
     while (::read(stop_pipe[0], &c, 1) < 0 && errno == EINTR) {
@@ -375,6 +470,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     std::fflush(stdout);
     server.Stop();
     control.reset();
+    checkpointer.reset();
     freezer.reset();
     CheckpointResult checkpoint = engine->database().Checkpoint();
     engine.reset();  // closes the database: the log is flushed
@@ -436,6 +532,14 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--freeze-interval", args->freeze_interval,
                   "Seconds between passes that freeze the blocks no write changed since the "
                   "last pass into their compressed form (0: never)")
+      ->capture_default_str();
+  cmd->add_option("--checkpoint-timeout", args->checkpoint_timeout,
+                  "Seconds after a checkpoint when the next is taken if anything committed "
+                  "since (0: only by --max-wal-size, CHECKPOINT and shutdown)")
+      ->capture_default_str();
+  cmd->add_option("--max-wal-size", args->max_wal_size,
+                  "Log written since the last checkpoint that triggers the next one (32MB at "
+                  "least; 512MB, 4GB)")
       ->capture_default_str();
   cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
 }

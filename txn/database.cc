@@ -45,6 +45,7 @@ void Database::OpenAndRecover() {
   if (!s.ok()) ThrowStatus(fmt::format("recovery of \"{}\" failed", impl_->dir), s);
   if (impl_->report.has_checkpoint) {
     impl_->last_manifest = std::make_unique<ckpt::Manifest>(impl_->report.checkpoint);
+    impl_->checkpoint_lsn = impl_->last_manifest->lsn;
   }
   wal::LogWriterOptions lo;
   lo.file_system = impl_->options.wal_file_system;
@@ -159,6 +160,8 @@ size_t Database::FreezeBlocks(FreezeScope scope) {
   }
   return frozen;
 }
+
+wal::Lsn Database::checkpoint_lsn() const { return impl_->checkpoint_lsn; }
 
 wal::Lsn Database::last_commit_lsn() const {
   wal::Lsn lsn = impl_->engine->last_commit_lsn();

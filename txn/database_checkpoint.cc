@@ -249,6 +249,7 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
   r->txn_thread_seconds = p->txn_thread_seconds;
   manifest.catalog.clear();
   impl_->last_manifest = std::make_unique<ckpt::Manifest>(std::move(manifest));
+  impl_->checkpoint_lsn = impl_->last_manifest->lsn;
 }
 
 }  // namespace forktail

@@ -3,6 +3,7 @@
 // txn/database*.cc see it.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,6 +31,7 @@ struct Database::Impl {
   // Guarded by checkpoint_mu (read on the transaction thread while the
   // checkpointing caller holds it).
   std::unique_ptr<ckpt::Manifest> last_manifest;
+  std::atomic<wal::Lsn> checkpoint_lsn{0};    // last_manifest's LSN, for any thread
   std::mutex checkpoint_mu;                   // one checkpoint at a time
   std::function<pid_t()> fork;                // set before use; read on the transaction thread
   wal::Lsn recovered_lsn = wal::kInvalidLsn;  // last LSN of the recovered log

@@ -174,6 +174,9 @@ class Database {
   // is the recovered log's last position (every recovered commit is at or
   // before it, every new one after); kInvalidLsn only for an empty database.
   wal::Lsn last_commit_lsn() const;
+  // Any thread: the log position the newest complete checkpoint covers
+  // (replay starts there); 0 before the first checkpoint.
+  wal::Lsn checkpoint_lsn() const;
   uint64_t committed_count() const;
   // Any thread: the transaction thread's busy and alive time (utilization).
   TxnThreadTime txn_thread_time() const;

@@ -453,6 +453,7 @@ enum class StatementKind : uint8_t {
   kCreateSequence,
   // alter_sequence
   kAlterSequence,
+  kCheckpoint,  // CHECKPOINT (no member)
 };
 
 struct SetClause {

@@ -239,6 +239,10 @@ StatementPtr Parser::ParseStatement() {
   if (kw == "declare") return ParseDeclare();
   if (kw == "fetch" || kw == "move") return ParseFetch();
   if (kw == "close") return ParseClose();
+  if (kw == "checkpoint") {
+    ExpectKw("checkpoint");
+    return MakeStatement(StatementKind::kCheckpoint);
+  }
   for (const char* missing :
        {"savepoint", "release", "prepare", "execute", "lock", "listen", "notify", "unlisten",
         "grant", "revoke", "comment", "call", "do", "refresh", "reindex", "cluster"}) {

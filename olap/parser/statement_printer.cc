@@ -315,6 +315,8 @@ std::string ToString(const Statement& st) {
     }
     case StatementKind::kDiscard:
       return "DISCARD " + st.discard->what;
+    case StatementKind::kCheckpoint:
+      return "CHECKPOINT";
     case StatementKind::kDeallocate:
       return st.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE " + st.deallocate->name;
     case StatementKind::kDeclare: {

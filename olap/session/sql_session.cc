@@ -390,6 +390,15 @@ StatementResult SqlSession::Route(const Request& arrived) {
       return FetchCursor(s);
     case sql::StatementKind::kClose:
       return CloseCursor(s);
+    case sql::StatementKind::kCheckpoint: {
+      // Off the transaction thread, like a client's Database::Checkpoint():
+      // the thread only collects the plan and forks the writer, and this
+      // returns once the checkpoint is durable (PostgreSQL's CHECKPOINT).
+      engine_.database().Checkpoint();
+      StatementResult result;
+      result.command_tag = "CHECKPOINT";
+      return result;
+    }
     default:
       if (WriteExecutor::Handles(s)) {
         CheckWritable(s);

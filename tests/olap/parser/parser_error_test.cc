@@ -70,6 +70,7 @@ const ErrorCase kCases[] = {
       {"copy t from", "syntax error at end of input", 12},
       {"explain", "syntax error at end of input", 8},
       {"vacuum 1", "syntax error at or near \"1\"", 8},
+      {"checkpoint now", "syntax error at or near \"now\"", 12},
       {"select 1 from (select 1) ", "subquery in FROM must have an alias", 15},
       {"VALUES (1),(1,2)", "VALUES lists must all be the same length", 13},
       {"VALUES (1,2),(1)", "VALUES lists must all be the same length", 15},

@@ -279,6 +279,8 @@ TEST(ParserUtility, VacuumAnalyzeDiscardDeallocate) {
   EXPECT_EQ(S("DISCARD ALL"), "DISCARD all");
   EXPECT_EQ(S("DEALLOCATE ALL"), "DEALLOCATE ALL");
   EXPECT_EQ(S("DEALLOCATE PREPARE s1"), "DEALLOCATE s1");
+  EXPECT_EQ(S("CHECKPOINT"), "CHECKPOINT");
+  EXPECT_EQ(One("checkpoint;")->kind, StatementKind::kCheckpoint);
 }
 
 TEST(ParserUtility, Copy) {
