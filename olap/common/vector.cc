@@ -1,5 +1,7 @@
 #include "olap/common/vector.h"
 
+#include <algorithm>
+
 namespace forktail {
 
 PhysicalType PhysicalTypeOf(const Type& type) {
@@ -196,8 +198,12 @@ StringArena* Vector::arena() {
 }
 
 void Vector::ShareAuxiliary(const Vector& other) {
-  for (const auto& a : other.arenas_) arenas_.push_back(a);
-  if (other.own_arena_ != nullptr) arenas_.push_back(other.own_arena_);
+  // Vectors packed from many chunks share the same few arenas: keep each once.
+  auto keep = [&](const std::shared_ptr<StringArena>& a) {
+    if (std::find(arenas_.begin(), arenas_.end(), a) == arenas_.end()) arenas_.push_back(a);
+  };
+  for (const auto& a : other.arenas_) keep(a);
+  if (other.own_arena_ != nullptr) keep(other.own_arena_);
 }
 
 }  // namespace forktail

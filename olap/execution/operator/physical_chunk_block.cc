@@ -132,4 +132,34 @@ DataChunk BorrowChunk(const DataChunk& in) {
   return out;
 }
 
+void PackChunks(std::vector<DataChunk>* chunks) {
+  std::vector<DataChunk> packed;
+  for (const DataChunk& in : *chunks) {
+    Rows rows = in.rows();
+    for (uint32_t done = 0; done < rows.count;) {
+      if (packed.empty() || packed.back().size() == kVectorSize) {
+        DataChunk out;
+        for (size_t c = 0; c < in.column_count(); ++c) out.AddColumn(Vector(in.column(c).type()));
+        packed.push_back(std::move(out));
+      }
+      DataChunk& out = packed.back();
+      const uint32_t n = std::min(rows.count - done, kVectorSize - out.size());
+      const Rows part{rows.sel != nullptr ? rows.sel + done : nullptr, n};
+      // A dense source's slice starts at `done`: gather through an offset selection.
+      uint32_t dense[kVectorSize];
+      if (rows.sel == nullptr) {
+        for (uint32_t k = 0; k < n; ++k) dense[k] = done + k;
+      }
+      const Rows from = rows.sel != nullptr ? part : Rows{dense, n};
+      for (size_t c = 0; c < in.column_count(); ++c) {
+        GatherRows(in.column(c), from, &out.column(c), out.size(), nullptr);
+        out.column(c).ShareAuxiliary(in.column(c));
+      }
+      out.set_size(out.size() + n);
+      done += n;
+    }
+  }
+  *chunks = std::move(packed);
+}
+
 }  // namespace forktail

@@ -93,4 +93,12 @@ DataChunk CopyChunk(const DataChunk& in);
 // filter or project a shared input block without disturbing it.
 DataChunk BorrowChunk(const DataChunk& in);
 
+// The live rows of `chunks` packed densely into as few chunks of owned
+// vectors as hold them (kVectorSize rows each, no selection), in order.
+// Strings stay views: the copies share the source vectors' arenas, and the
+// caller keeps any other borrowed memory (pins) alive. For a scan whose
+// filters kept few rows: a chunk per kVectorSize rows read would carry a
+// selection, its vectors and whatever they borrow for a handful of rows.
+void PackChunks(std::vector<DataChunk>* chunks);
+
 }  // namespace forktail

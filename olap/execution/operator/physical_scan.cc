@@ -173,7 +173,6 @@ void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
                                       const std::vector<uint32_t>& firsts) {
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   const bool decode_deferred = !deferred_.empty() && pin != nullptr && !firsts.empty();
-  if (pin != nullptr) out->keep_alive.push_back(pin);
   // False once the chunk has no row left.
   auto runtime_filter = [&](DataChunk& chunk) {
     for (const auto& f : runtime_filters_) {
@@ -183,14 +182,27 @@ void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
     }
     return true;
   };
+  std::vector<DataChunk> kept;
+  uint64_t rows_read = 0, rows_kept = 0;
   for (size_t i = 0; i < chunks.size(); i++) {
     DataChunk& chunk = chunks[i];
+    rows_read += chunk.size();
     if (runtime_filters_first_ && !runtime_filter(chunk)) continue;
     if (!projector_->Filter(slot, &chunk)) continue;
     if (!runtime_filters_first_ && !runtime_filter(chunk)) continue;
     if (decode_deferred) physical::DecodeDeferred(pin, columns_, deferred_, firsts[i], &chunk);
-    out->chunks.push_back(projector_->Project(slot, std::move(chunk)));
+    rows_kept += chunk.count();
+    kept.push_back(projector_->Project(slot, std::move(chunk)));
   }
+  // Few rows kept: pack them, so that the block's output does not hold a
+  // chunk, a selection and (for a frozen block) the decoded columns per
+  // kVectorSize rows read while it waits downstream, e.g. for a join's build.
+  if (kept.size() > 1 && rows_kept * kSparseOutput <= rows_read) {
+    PackChunks(&kept);
+    if (pin != nullptr) pin = physical::WithoutDecoded(pin);
+  }
+  if (pin != nullptr) out->keep_alive.push_back(std::move(pin));
+  for (DataChunk& chunk : kept) out->chunks.push_back(std::move(chunk));
   EmitIfRows(context, std::move(out));
 }
 

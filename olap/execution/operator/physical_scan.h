@@ -113,6 +113,9 @@ class TableScanOperator final : public PhysicalOperator {
   static constexpr size_t kMinIndexJoinKeys = 1024;
   static constexpr size_t kMaxIndexJoinKeys = 4096;
   static constexpr size_t kIndexJoinKeyFraction = 64;
+  // A block's output is packed when at most 1 / kSparseOutput of the rows
+  // read survive the filters.
+  static constexpr uint64_t kSparseOutput = 4;
   static size_t MaxIndexJoinKeys(const Table& table);
 
   bool GetNextWorkOrders(WorkOrderSink& sink) override;

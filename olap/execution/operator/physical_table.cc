@@ -26,7 +26,7 @@ namespace {
 // one buffer, each a stripe of the block's rows (vectors wrap slices of it,
 // as they wrap a plain block's stripes).
 struct ScanPin {
-  BlockRef ref;
+  std::shared_ptr<const BlockRef> ref;  // shared with WithoutDecoded's pin
   std::unique_ptr<uint64_t[]> decoded;
   std::vector<size_t> stripe_at;  // per read column: its stripe's offset in `decoded` (bytes)
 };
@@ -39,7 +39,7 @@ bool FrozenStripe(const Block& block, ColumnId c) {
 // fixed-width values wrapped in the pin's buffer, strings as views.
 void DecodeFrozen(const ScanPin& pin, size_t i, ColumnId c, uint32_t first, uint32_t count,
                   const Rows* rows, Vector* v) {
-  const Block& block = *pin.ref;
+  const Block& block = **pin.ref;
   const Type& type = block.layout().column(c).type;
   const uint64_t* nulls = block.FrozenNullBitmap(c);
   const uint32_t* sel = rows != nullptr ? rows->sel : nullptr;
@@ -69,8 +69,8 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
                                            std::vector<uint32_t>* firsts,
                                            const std::vector<PackedPredicate>* predicates) {
   auto pin = std::make_shared<ScanPin>();
-  pin->ref = table.PinBlock(BlockNo(block_no));
-  const Block& block = *pin->ref;
+  pin->ref = std::make_shared<const BlockRef>(table.PinBlock(BlockNo(block_no)));
+  const Block& block = **pin->ref;
   if (block.live_count() == 0) return nullptr;
   const BlockLayout& layout = block.layout();
   const uint32_t rows = block.row_count();
@@ -160,7 +160,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
 bool DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
                     const std::vector<bool>& deferred, uint32_t first, DataChunk* chunk) {
   const auto& scan = *static_cast<const ScanPin*>(pin.get());
-  if (!scan.ref->frozen()) return false;
+  if (!(*scan.ref)->frozen()) return false;
   const Rows rows = chunk->rows();  // sel null: every row
   for (size_t i = 0; i < columns.size(); i++) {
     if (!deferred[i]) continue;
@@ -168,6 +168,14 @@ bool DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<ui
                  &chunk->column(i));
   }
   return true;
+}
+
+std::shared_ptr<const void> WithoutDecoded(const std::shared_ptr<const void>& pin) {
+  const auto& scan = *static_cast<const ScanPin*>(pin.get());
+  if (scan.decoded == nullptr) return pin;
+  auto block_only = std::make_shared<ScanPin>();
+  block_only->ref = scan.ref;
+  return block_only;
 }
 
 std::optional<std::map<uint32_t, std::vector<uint32_t>>> ProbeIndexByBlock(const Table& table,

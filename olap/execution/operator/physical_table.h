@@ -63,6 +63,11 @@ std::shared_ptr<const void> WrapTableBlock(
 // the block is plain (nothing was deferred).
 bool DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
                     const std::vector<bool>& deferred, uint32_t first, DataChunk* chunk);
+// A pin of the same block without the frozen columns WrapTableBlock decoded
+// (the pin itself when the block is plain): for chunks that no longer point
+// into them, only into the block (strings of a frozen block are views into
+// its dictionaries).
+std::shared_ptr<const void> WithoutDecoded(const std::shared_ptr<const void>& pin);
 
 // Table::ProbeIndex grouped for a scan: block number -> ascending slots of
 // the rows found; nullopt when the probe finds more than `limit` rows.

@@ -3,6 +3,10 @@
 // reference over the rows read back one by one with Table::Read.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
+
+#include "storage/table/table.h"
 #include "tests/olap/execution/physical_testing.h"
 
 namespace forktail {
@@ -71,6 +75,76 @@ TEST(PhysicalScan, FixedWidthColumnsAreZeroCopy) {
   scheduler.Submit(std::move(plan), 1, size_t{64} << 20).Wait();
   ASSERT_FALSE(pointers.empty());
   for (const void* p : pointers) EXPECT_TRUE(physical::PointsIntoTable(*t.table, p));
+}
+
+// Records the rows of its input and how they came: chunks per block, and
+// whether any chunk carried a selection (into a Shape the test owns: the
+// plan, and the operator with it, go with the query).
+struct Shape {
+  std::vector<Row> rows;
+  std::vector<size_t> chunks_per_block;
+  bool any_selection = false;
+};
+class ShapeProbe final : public PhysicalOperator {
+ public:
+  explicit ShapeProbe(Shape* out) : PhysicalOperator("ShapeProbe", {}, 1, 4), out_(out) {}
+
+ protected:
+  void ProcessBlock(WorkOrderContext&, int, size_t, const StreamBlockPtr& block) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    out_->chunks_per_block.push_back(AsChunkBlock(block).chunks.size());
+    for (const DataChunk& c : AsChunkBlock(block).chunks) {
+      out_->any_selection |= c.rows().sel != nullptr;
+      AppendChunkRows(c, &out_->rows);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  Shape* out_;
+};
+
+// A filter that keeps few rows of each block: the block's output is packed
+// into dense chunks (one here), plain or frozen, with the same rows.
+TEST(PhysicalScan, SparseOutputIsPacked) {
+  for (bool frozen : {false, true}) {
+    SCOPED_TRACE(frozen ? "frozen" : "plain");
+    ptest::TestTable t = ptest::MakeTable("t", 20000, 104, 1000, 0, 8192);
+    if (frozen) {
+      uint32_t cursor = 0;
+      ASSERT_GT(t.table->FreezeBlocks(false, 100, &cursor), 0u);
+    }
+    std::vector<Row> want;
+    for (const Row& r : t.live) {
+      if (r[0].is_null() || r[0].GetInt() >= 30) continue;
+      want.push_back({r[2], r[1].is_null() ? r[1] : Value::BigInt(r[1].GetInt() + 1), r[0]});
+    }
+    ASSERT_GT(want.size(), 100u);
+    for (int workers : {0, 2}) {
+      SchedulerOptions options;
+      options.immediate = workers == 0;
+      options.num_workers = std::max(workers, 1);
+      options.pin_workers = false;
+      Scheduler scheduler(options);
+      auto plan = std::make_unique<QueryPlan>();
+      ScanSpec spec;
+      spec.columns = {0, 1, 2};
+      spec.filter = Compare(CompareOp::kLt, A(), Constant(Value::Integer(30)));
+      spec.projections.push_back(C());
+      spec.projections.push_back(Arith(ArithOp::kAdd, B(), Constant(Value::BigInt(1))));
+      spec.projections.push_back(A());
+      OperatorId scan = plan->AddOperator(
+          std::make_unique<TableScanOperator>(*t.table, std::move(spec), options.num_workers));
+      Shape shape;
+      OperatorId sink = plan->AddOperator(std::make_unique<ShapeProbe>(&shape));
+      plan->AddEdge(scan, sink, true);
+      scheduler.Submit(std::move(plan), options.num_workers, size_t{64} << 20).Wait();
+      EXPECT_EQ(ptest::Bag(shape.rows), ptest::Bag(want)) << workers << " workers";
+      EXPECT_FALSE(shape.any_selection);
+      EXPECT_EQ(shape.chunks_per_block.size(), t.table->block_count());
+      for (size_t n : shape.chunks_per_block) EXPECT_EQ(n, 1u);
+    }
+  }
 }
 
 TEST(PhysicalScan, FilterAndProjection) {
