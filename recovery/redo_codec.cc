@@ -63,6 +63,7 @@ void EncodeValue(const Value& v, std::string* out) {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
+    case TypeId::kUuid:
       PutBytes(out, v.GetString());
       break;
     default:
@@ -252,7 +253,8 @@ bool Decoder::ReadValue(Value* v) {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
-    case TypeId::kJsonb: {
+    case TypeId::kJsonb:
+    case TypeId::kUuid: {
       std::string s;
       if (!ReadBytes(&s)) return false;
       *v = Value::String(t, std::move(s));

@@ -104,6 +104,8 @@ PgTypeInfo PgTypeOf(const Type& type) {
       return {pgoid::kTimestampTz, 8, -1};
     case TypeId::kJsonb:
       return {pgoid::kJsonb, -1, -1};
+    case TypeId::kUuid:
+      return {pgoid::kUuid, 16, -1};
   }
   return {pgoid::kText, -1, -1};
 }
@@ -140,6 +142,8 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
       return Type::TimestampTz();
     case pgoid::kJsonb:
       return Type::Jsonb();
+    case pgoid::kUuid:
+      return Type::Uuid();
     default:
       return std::nullopt;
   }

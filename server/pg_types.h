@@ -54,6 +54,7 @@ inline constexpr int32_t kDate = 1082;
 inline constexpr int32_t kTimestamp = 1114;
 inline constexpr int32_t kTimestampTz = 1184;
 inline constexpr int32_t kJsonb = 3802;
+inline constexpr int32_t kUuid = 2950;
 inline constexpr int32_t kNumeric = 1700;
 }  // namespace pgoid
 

@@ -25,6 +25,7 @@ PhysicalType PhysicalTypeOf(const Type& type) {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
+    case TypeId::kUuid:
       return PhysicalType::kString;
   }
   abort();

@@ -273,9 +273,10 @@ void TimestampTzCast(const Vector& in, Rows rows, Vector* out, const datetime::T
 }  // namespace
 
 // Casts to or from jsonb (only strings and jsonb itself go to jsonb; jsonb
-// goes to strings, numbers and booleans): row by row through Value, whose
-// CastTo parses and prints it (storage/value/jsonb.h).
-void JsonbCast(const Vector& in, Rows rows, Vector* out) {
+// goes to strings, numbers and booleans) and uuid (to and from strings):
+// row by row through Value, whose CastTo parses and prints them
+// (storage/value/jsonb.h, uuid.h).
+void CastByValue(const Vector& in, Rows rows, Vector* out) {
   const Type& from = in.type();
   const Type& to = out->type();
   if (!from.StoredAsString()) {
@@ -294,8 +295,9 @@ void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZo
   UnionNulls(in, nullptr, rows, out);
   const Type& from = in.type();
   const Type& to = out->type();
-  if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb) {
-    JsonbCast(in, rows, out);
+  if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb || from.id == TypeId::kUuid ||
+      to.id == TypeId::kUuid) {
+    CastByValue(in, rows, out);
     return;
   }
   if (from.id == TypeId::kTimestampTz || to.id == TypeId::kTimestampTz) {

@@ -8,6 +8,7 @@
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
 #include "storage/value/utf8.h"
+#include "storage/value/uuid.h"
 
 namespace forktail {
 namespace {
@@ -139,6 +140,11 @@ Value ReadValue(BinaryReader& r, const Type& type) {
       CheckUtf8(text);
       return Value::Parse(type, text);
     }
+    case TypeId::kUuid: {  // uuid_recv: the 16 bytes
+      uint8_t bytes[uuid::kBytes];
+      for (uint8_t& b : bytes) b = static_cast<uint8_t>(r.Unsigned(1));
+      return Value::String(type, uuid::FromBytes(bytes));
+    }
     case TypeId::kDate: {
       // Forktail's dates are years 1..9999 (as the text input checks):
       // every date computation (date + interval, casts) relies on it.
@@ -193,6 +199,12 @@ std::string PgBinarySend(const Value& value) {
       out.push_back(1);  // jsonb_send's version
       out += value.GetString();
       break;
+    case TypeId::kUuid: {
+      uint8_t bytes[uuid::kBytes];
+      uuid::ToBytes(value.GetString(), bytes);
+      out.assign(reinterpret_cast<const char*>(bytes), uuid::kBytes);
+      break;
+    }
     case TypeId::kDate:
       PutBigEndian(&out, static_cast<uint32_t>(static_cast<int32_t>(value.GetInt() - kPgEpochDays)),
                    4);

@@ -41,6 +41,7 @@ uint32_t Type::StripeWidth() const {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
+    case TypeId::kUuid:
       return 8;  // StringRef
   }
   return 8;
@@ -74,6 +75,8 @@ std::string Type::ToString() const {
       return "timestamp with time zone";
     case TypeId::kJsonb:
       return "jsonb";
+    case TypeId::kUuid:
+      return "uuid";
   }
   return "unknown";
 }

@@ -39,11 +39,12 @@ enum class TypeId : uint8_t {
   // Values are persisted (catalog images, log records): append new types.
   kTimestampTz,
   kJsonb,  // canonical jsonb text (storage/value/jsonb.h), stored as a string
+  kUuid,   // canonical uuid text (36 lower-case characters), stored as a string
 };
 
 // A persisted type id (catalog image, log record, snapshot rows) is valid.
 inline constexpr bool IsKnownTypeId(uint8_t id) {
-  return id <= static_cast<uint8_t>(TypeId::kJsonb);
+  return id <= static_cast<uint8_t>(TypeId::kUuid);
 }
 
 inline constexpr int kMaxDecimalPrecision = 38;
@@ -73,14 +74,16 @@ struct Type {
   static Type Timestamp() { return {TypeId::kTimestamp}; }
   static Type TimestampTz() { return {TypeId::kTimestampTz}; }
   static Type Jsonb() { return {TypeId::kJsonb}; }
+  static Type Uuid() { return {TypeId::kUuid}; }
 
   bool IsString() const {
     return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
   }
   // Held as bytes (a StringRef in stripes, GetString() in a Value): the
-  // string types, and jsonb, which is none of them to SQL (no implicit casts
-  // to or from text, no string functions).
-  bool StoredAsString() const { return IsString() || id == TypeId::kJsonb; }
+  // string types, and jsonb and uuid, which are none of them to SQL (no
+  // implicit casts to or from text, no string functions). A uuid's canonical
+  // text orders as its 16 bytes do, so it compares as bytes.
+  bool StoredAsString() const { return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid; }
   bool IsInteger() const {
     return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;
   }

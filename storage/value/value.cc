@@ -18,6 +18,7 @@
 #include "storage/value/decimal.h"
 #include "storage/value/jsonb.h"
 #include "storage/value/timezone.h"
+#include "storage/value/uuid.h"
 
 namespace forktail {
 namespace {
@@ -313,6 +314,8 @@ Value Value::Parse(const Type& type, std::string_view text) {
       return TimestampTz(datetime::ParseTimestampTz(text, datetime::CurrentTimeZone()));
     case TypeId::kJsonb:
       return String(type, jsonb::Canonicalize(text));
+    case TypeId::kUuid:
+      return String(type, uuid::Canonicalize(text));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -334,6 +337,7 @@ std::string Value::ToString() const {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
+    case TypeId::kUuid:
       return s_;
     case TypeId::kDate:
       return datetime::FormatDate(static_cast<int32_t>(i_));
@@ -354,6 +358,13 @@ std::string Value::ToString() const {
 Value Value::CastTo(const Type& target) const {
   if (null_) return Null(target);
   Family src = FamilyOf(type_), dst = FamilyOf(target);
+  // uuid: from and to the string types only, by its input and output.
+  if (target.id == TypeId::kUuid) {
+    if (type_.id == TypeId::kUuid) return *this;
+    if (src != Family::kString || type_.id == TypeId::kJsonb) ThrowCannotCast(type_, target);
+    return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
+  }
+  if (type_.id == TypeId::kUuid && !target.IsString()) ThrowCannotCast(type_, target);
   // jsonb: from and to text by its input and output functions; to a number
   // or a boolean when it is one (PostgreSQL 11+); nothing else.
   if (target.id == TypeId::kJsonb) {
@@ -531,6 +542,7 @@ uint64_t Value::Hash() const {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
+    case TypeId::kUuid:
       return HashBytes(s_.data(), s_.size(), 0x737472);
     case TypeId::kDate:
       return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));

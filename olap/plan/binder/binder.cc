@@ -116,8 +116,9 @@ Type TypeFromName(const sql::TypeName& t) {
   if (n == "timestamp" || n == "timestamp without time zone") return Type::Timestamp();
   if (n == "timestamptz" || n == "timestamp with time zone") return Type::TimestampTz();
   if (n == "jsonb") return mods(0), Type::Jsonb();
+  if (n == "uuid") return mods(0), Type::Uuid();
   if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "time" || n == "timetz" ||
-      n == "interval" || n == "bytea" || n == "json" || n == "uuid") {
+      n == "interval" || n == "bytea" || n == "json") {
     NotSupported("type " + n, t.position);
   }
   throw DbError(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist", t.position);
@@ -617,14 +618,29 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
     throw DbError(sqlstate::kSyntaxError, "INSERT has more expressions than target columns",
                   src->position);
   }
+  // A select list's NULL or string literal has no type of its own in
+  // PostgreSQL: it takes the target column's (INSERT INTO t SELECT 1, NULL
+  // into a date column), read by that type's input function.
+  auto untyped_literal = [&](size_t i) {
+    if (src->kind != sql::QueryKind::kSelect || src->select_list.size() != bq.columns.size()) {
+      return false;
+    }
+    const sql::Expr& e = *src->select_list[i].expr;
+    return e.kind == sql::ExprKind::kLiteral && (e.literal_kind == sql::LiteralKind::kString ||
+                                                 e.literal_kind == sql::LiteralKind::kNull);
+  };
   auto proj = std::make_unique<LogicalOp>();
   proj->kind = LogicalOpKind::kProject;
   std::vector<ExprPtr> exprs(ncols);
   for (size_t i = 0; i < bq.columns.size(); i++) {
     const ColumnDef& col = schema.columns[targets[i]];
     refuse_explicit(targets[i], src->position);
-    exprs[targets[i]] =
-        AssignTo(ColumnRef(bq.columns[i].id, bq.columns[i].type), col, src->position);
+    ExprPtr value = ColumnRef(bq.columns[i].id, bq.columns[i].type);
+    if (untyped_literal(i) && value->type != col.type) {
+      exprs[targets[i]] = Cast(std::move(value), col.type);
+    } else {
+      exprs[targets[i]] = AssignTo(std::move(value), col, src->position);
+    }
   }
   for (size_t c = 0; c < ncols; c++) {
     if (!exprs[c]) exprs[c] = DefaultOf(schema.columns[c], schema.name);

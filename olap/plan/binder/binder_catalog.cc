@@ -365,6 +365,11 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
       }
     }
     *out = Membership(oid_arg(0), visible);
+  } else if (name == "pg_type_is_visible" && n == 1) {
+    // Every type is pg_catalog's, which every search_path reads.
+    std::vector<int64_t> types;
+    for (const PgCatalogType& t : PgCatalogTypes()) types.push_back(t.oid);
+    *out = Membership(oid_arg(0), types);
   } else if (name == "pg_function_is_visible" && n == 1) {
     // pg_proc lists no function: Forktail has no user functions, and psql's
     // \df hides pg_catalog's.

@@ -36,6 +36,8 @@ char Family(const Type& t) {
       return 'd';
     case TypeId::kJsonb:
       return 'j';
+    case TypeId::kUuid:
+      return 'u';
   }
   return '?';
 }

@@ -99,7 +99,9 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
       kind = name == "sum" ? AggKind::kSum : AggKind::kAvg;
     }
   } else {
-    if (input->type.id == TypeId::kBoolean || input->type.id == TypeId::kJsonb) {
+    // PostgreSQL 15 has no min/max of boolean, jsonb or uuid.
+    if (input->type.id == TypeId::kBoolean || input->type.id == TypeId::kJsonb ||
+        input->type.id == TypeId::kUuid) {
       NoSuchFunction(*this, e, ctx);
     }
     kind = name == "min" ? AggKind::kMin : AggKind::kMax;

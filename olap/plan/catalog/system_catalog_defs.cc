@@ -282,6 +282,8 @@ std::vector<PgCatalogType> MakeTypes() {
       {1700, "numeric", "numeric", -1, 'N', 0, 1231, false},
       {3802, "jsonb", "jsonb", -1, 'U', 0, 3807, false},
       {3807, "_jsonb", "jsonb[]", -1, 'A', 3802, 0, false},
+      {2950, "uuid", "uuid", 16, 'U', 0, 2951, false},
+      {2951, "_uuid", "uuid[]", -1, 'A', 2950, 0, false},
       {1231, "_numeric", "numeric[]", -1, 'A', 1700, 0, false},
       {2205, "regclass", "regclass", 4, 'N', 0, 2210, false},
       {2206, "regtype", "regtype", 4, 'N', 0, 2211, false},
@@ -374,6 +376,8 @@ int32_t PgTypeOid(const Type& type) {
       return 1184;
     case TypeId::kJsonb:
       return 3802;
+    case TypeId::kUuid:
+      return 2950;
   }
   return 0;
 }

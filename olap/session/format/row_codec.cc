@@ -96,6 +96,7 @@ void EncodeValue(const Type& type, const Value& value, std::string* out) {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
+    case TypeId::kUuid:
       PutVarint(out, v->GetString().size());
       out->append(v->GetString());
       return;
@@ -149,7 +150,8 @@ Value DecodeValue(const Type& type, Reader& r) {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
-    case TypeId::kJsonb: {
+    case TypeId::kJsonb:
+    case TypeId::kUuid: {
       uint64_t n = r.Varint();
       return Value::String(type, std::string(r.Bytes(n)));
     }

@@ -209,3 +209,43 @@ def test_jsonb_round_trip_parameters_and_operators(conn, binary):
             {"id": 1, "kind": "object"}, {"id": 2, "kind": "array"}, {"id": 3, "kind": "string"}]
     with pytest.raises(psycopg.errors.InvalidTextRepresentation):
         conn.execute("SELECT %s::jsonb", ("{not json",))
+
+
+# ---- uuid --------------------------------------------------------------------
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_uuid_round_trip_parameters_and_copy(conn, binary):
+    import uuid
+    fixed = uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")
+    conn.execute("DROP TABLE IF EXISTS py_uuid")
+    conn.execute("CREATE TABLE py_uuid (id uuid PRIMARY KEY, parent uuid, n integer)")
+    ids = [fixed] + [uuid.uuid4() for _ in range(20)]
+    with conn.cursor(binary=binary) as cur:
+        # Parameters as psycopg sends uuid.UUID (oid 2950, in the cursor's format).
+        cur.executemany("INSERT INTO py_uuid VALUES (%s, %s, %s)",
+                        [(u, None if i == 0 else fixed, i) for i, u in enumerate(ids)])
+        cur.execute("SELECT id, parent FROM py_uuid WHERE id = %s", (fixed,))
+        assert cur.fetchall() == [(fixed, None)]
+        cur.execute("SELECT count(*) FROM py_uuid WHERE parent = %s", (fixed,))
+        assert cur.fetchone()[0] == 20
+        cur.execute("SELECT id FROM py_uuid ORDER BY id")
+        assert [r[0] for r in cur.fetchall()] == sorted(ids, key=lambda u: u.bytes)
+        cur.execute("SELECT gen_random_uuid()")
+        generated = cur.fetchone()[0]
+        assert isinstance(generated, uuid.UUID) and generated.version == 4
+    # COPY in the session's format, both ways.
+    with conn.cursor() as cur:
+        fmt = "binary" if binary else "text"
+        with cur.copy(f"COPY py_uuid (id, n) TO STDOUT (FORMAT {fmt})") as copy:
+            copy.set_types(["uuid", "int4"])
+            out = sorted(copy.rows(), key=lambda r: r[1])
+        assert [r[0] for r in out] == ids
+        conn.execute("DELETE FROM py_uuid")
+        with cur.copy(f"COPY py_uuid (id, n) FROM STDIN (FORMAT {fmt})") as copy:
+            copy.set_types(["uuid", "int4"])
+            for u, n in out:
+                copy.write_row((u, n))
+        cur.execute("SELECT count(*), min(n), max(n) FROM py_uuid")
+        assert cur.fetchone() == (21, 0, 20)
+    with pytest.raises(psycopg.errors.InvalidTextRepresentation):
+        conn.execute("SELECT %s::uuid", ("not-a-uuid",))
