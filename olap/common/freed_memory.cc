@@ -11,6 +11,8 @@ namespace forktail {
 namespace {
 
 std::atomic<size_t> rss_after_trim{0};  // 0: no trim yet
+// steady_clock ticks of the last RSS read by ReturnFreedMemory.
+std::atomic<std::chrono::steady_clock::rep> last_check{0};
 
 }  // namespace
 
@@ -28,7 +30,14 @@ void TrimFreedMemory() {
   rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
 }
 
-void ReturnFreedMemory() {
+void ReturnFreedMemory(std::chrono::steady_clock::duration statement_time) {
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  if (statement_time < kQuickStatement &&
+      now - std::chrono::steady_clock::duration(last_check.load(std::memory_order_relaxed)) <
+          kRecheckInterval) {
+    return;
+  }
+  last_check.store(now.count(), std::memory_order_relaxed);
   const size_t base = rss_after_trim.load(std::memory_order_relaxed);
   if (base != 0 && ResidentBytes() <= base + kTrimSlackBytes) return;
   ::malloc_trim(0);

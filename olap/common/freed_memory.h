@@ -12,6 +12,7 @@
 // still counts the pages a trim gave back.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 namespace forktail {
@@ -19,8 +20,15 @@ namespace forktail {
 inline constexpr size_t kTrimSlackBytes = size_t{256} << 20;
 
 // Call after a statement that may have freed much (a query, a COPY). Cheap
-// when there is little to give back: one read of /proc/self/statm.
-void ReturnFreedMemory();
+// when there is little to give back: one read of /proc/self/statm, and none
+// at all after a statement that ran less than kQuickStatement while the
+// last read is less than kRecheckInterval old (a statement that quick cannot
+// have grown the RSS by kTrimSlackBytes; point queries at tens of thousands
+// per second paid an open, read and close of /proc each).
+inline constexpr std::chrono::milliseconds kQuickStatement{2};
+inline constexpr std::chrono::milliseconds kRecheckInterval{1000};
+void ReturnFreedMemory(std::chrono::steady_clock::duration statement_time =
+                           std::chrono::steady_clock::duration::max());
 // malloc_trim now, whatever the RSS: after freezing blocks, which shrinks
 // the RSS (the plain blocks are unmapped) while leaving the encoders' freed
 // buffers in the arenas, where the rule above would not look.

@@ -1,6 +1,7 @@
 #include "olap/session/statement/query_runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "olap/common/freed_memory.h"
@@ -43,9 +44,10 @@ ExecuteOptions OptionsOf(const QueryRunContext& context) {
 }
 
 std::vector<Row> ExecutePlan(const LogicalOp& plan, const QueryRunContext& context) {
+  const auto start = std::chrono::steady_clock::now();
   std::vector<Row> rows =
       ExecuteQuery(*context.scheduler, plan, *context.catalog, OptionsOf(context)).rows;
-  ReturnFreedMemory();
+  ReturnFreedMemory(std::chrono::steady_clock::now() - start);
   return rows;
 }
 
