@@ -64,6 +64,7 @@ void EncodeValue(const Value& v, std::string* out) {
     case TypeId::kText:
     case TypeId::kJsonb:
     case TypeId::kUuid:
+    case TypeId::kBytea:
       PutBytes(out, v.GetString());
       break;
     default:
@@ -254,7 +255,8 @@ bool Decoder::ReadValue(Value* v) {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
-    case TypeId::kUuid: {
+    case TypeId::kUuid:
+    case TypeId::kBytea: {
       std::string s;
       if (!ReadBytes(&s)) return false;
       *v = Value::String(t, std::move(s));

@@ -106,6 +106,8 @@ PgTypeInfo PgTypeOf(const Type& type) {
       return {pgoid::kJsonb, -1, -1};
     case TypeId::kUuid:
       return {pgoid::kUuid, 16, -1};
+    case TypeId::kBytea:
+      return {pgoid::kBytea, -1, -1};
   }
   return {pgoid::kText, -1, -1};
 }
@@ -144,6 +146,8 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
       return Type::Jsonb();
     case pgoid::kUuid:
       return Type::Uuid();
+    case pgoid::kBytea:
+      return Type::Bytea();
     default:
       return std::nullopt;
   }

@@ -26,6 +26,7 @@ PhysicalType PhysicalTypeOf(const Type& type) {
     case TypeId::kText:
     case TypeId::kJsonb:
     case TypeId::kUuid:
+    case TypeId::kBytea:
       return PhysicalType::kString;
   }
   abort();

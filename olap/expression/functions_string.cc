@@ -12,6 +12,7 @@
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/scalar_function.h"
+#include "storage/value/bytea.h"
 
 namespace forktail {
 namespace {
@@ -273,9 +274,33 @@ void RegisterLength(FunctionRegistry& r, const char* name, bool octets) {
   r.Register(name, std::move(o));
 }
 
+// bytea's functions: its lengths, concatenation, encode() and decode().
+void RegisterByteaFunctions(FunctionRegistry& r) {
+  for (const char* name : {"length", "octet_length"}) {
+    r.Register(name, {TypeId::kBytea}, Type::Integer(),
+               RowKernel<int32_t>([](const ScalarArgs& a, uint32_t i) {
+                 return static_cast<int32_t>(Str(a, 0, i).size());
+               }));
+  }
+  r.Register("byteacat", {TypeId::kBytea, TypeId::kBytea}, Type::Bytea(),
+             RowString([](const ScalarArgs& a, uint32_t i, std::string* out) {
+               CheckLength(static_cast<int64_t>(Str(a, 0, i).size() + Str(a, 1, i).size()));
+               out->append(Str(a, 0, i)).append(Str(a, 1, i));
+             }));
+  r.Register("encode", {TypeId::kBytea, TypeId::kText}, Type::Text(),
+             RowString([](const ScalarArgs& a, uint32_t i, std::string* out) {
+               *out = bytea::Encode(Str(a, 0, i), Str(a, 1, i));
+             }));
+  r.Register("decode", {TypeId::kText, TypeId::kText}, Type::Bytea(),
+             RowString([](const ScalarArgs& a, uint32_t i, std::string* out) {
+               *out = bytea::Decode(Str(a, 0, i), Str(a, 1, i));
+             }));
+}
+
 }  // namespace
 
 void RegisterStringFunctions(FunctionRegistry& r) {
+  RegisterByteaFunctions(r);
   const std::vector<TypeId> kS = {TypeId::kText};
   const std::vector<TypeId> kSS = {TypeId::kText, TypeId::kText};
   const std::vector<TypeId> kSI = {TypeId::kText, TypeId::kInteger};

@@ -296,7 +296,7 @@ void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZo
   const Type& from = in.type();
   const Type& to = out->type();
   if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb || from.id == TypeId::kUuid ||
-      to.id == TypeId::kUuid) {
+      to.id == TypeId::kUuid || from.id == TypeId::kBytea || to.id == TypeId::kBytea) {
     CastByValue(in, rows, out);
     return;
   }

@@ -140,6 +140,8 @@ Value ReadValue(BinaryReader& r, const Type& type) {
       CheckUtf8(text);
       return Value::Parse(type, text);
     }
+    case TypeId::kBytea:  // bytearecv: the bytes as they are
+      return Value::String(type, std::string(r.Rest()));
     case TypeId::kUuid: {  // uuid_recv: the 16 bytes
       uint8_t bytes[uuid::kBytes];
       for (uint8_t& b : bytes) b = static_cast<uint8_t>(r.Unsigned(1));
@@ -198,6 +200,9 @@ std::string PgBinarySend(const Value& value) {
     case TypeId::kJsonb:
       out.push_back(1);  // jsonb_send's version
       out += value.GetString();
+      break;
+    case TypeId::kBytea:
+      out = value.GetString();
       break;
     case TypeId::kUuid: {
       uint8_t bytes[uuid::kBytes];

@@ -42,6 +42,7 @@ uint32_t Type::StripeWidth() const {
     case TypeId::kText:
     case TypeId::kJsonb:
     case TypeId::kUuid:
+    case TypeId::kBytea:
       return 8;  // StringRef
   }
   return 8;
@@ -77,6 +78,8 @@ std::string Type::ToString() const {
       return "jsonb";
     case TypeId::kUuid:
       return "uuid";
+    case TypeId::kBytea:
+      return "bytea";
   }
   return "unknown";
 }

@@ -40,11 +40,12 @@ enum class TypeId : uint8_t {
   kTimestampTz,
   kJsonb,  // canonical jsonb text (storage/value/jsonb.h), stored as a string
   kUuid,   // canonical uuid text (36 lower-case characters), stored as a string
+  kBytea,  // the raw bytes, stored as a string (storage/value/bytea.h)
 };
 
 // A persisted type id (catalog image, log record, snapshot rows) is valid.
 inline constexpr bool IsKnownTypeId(uint8_t id) {
-  return id <= static_cast<uint8_t>(TypeId::kUuid);
+  return id <= static_cast<uint8_t>(TypeId::kBytea);
 }
 
 inline constexpr int kMaxDecimalPrecision = 38;
@@ -75,15 +76,19 @@ struct Type {
   static Type TimestampTz() { return {TypeId::kTimestampTz}; }
   static Type Jsonb() { return {TypeId::kJsonb}; }
   static Type Uuid() { return {TypeId::kUuid}; }
+  static Type Bytea() { return {TypeId::kBytea}; }
 
   bool IsString() const {
     return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
   }
   // Held as bytes (a StringRef in stripes, GetString() in a Value): the
-  // string types, and jsonb and uuid, which are none of them to SQL (no
-  // implicit casts to or from text, no string functions). A uuid's canonical
-  // text orders as its 16 bytes do, so it compares as bytes.
-  bool StoredAsString() const { return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid; }
+  // string types, and jsonb, uuid and bytea, which are none of them to SQL
+  // (no implicit casts to or from text, no string functions). A uuid's
+  // canonical text orders as its 16 bytes do, and bytea compares bytewise,
+  // so both compare as strings.
+  bool StoredAsString() const {
+    return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid || id == TypeId::kBytea;
+  }
   bool IsInteger() const {
     return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;
   }

@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "storage/error.h"
+#include "storage/value/bytea.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
 #include "storage/value/jsonb.h"
@@ -316,6 +317,8 @@ Value Value::Parse(const Type& type, std::string_view text) {
       return String(type, jsonb::Canonicalize(text));
     case TypeId::kUuid:
       return String(type, uuid::Canonicalize(text));
+    case TypeId::kBytea:
+      return String(type, bytea::Parse(text));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -339,6 +342,8 @@ std::string Value::ToString() const {
     case TypeId::kJsonb:
     case TypeId::kUuid:
       return s_;
+    case TypeId::kBytea:
+      return bytea::FormatHex(s_);
     case TypeId::kDate:
       return datetime::FormatDate(static_cast<int32_t>(i_));
     case TypeId::kTimestamp:
@@ -361,15 +366,27 @@ Value Value::CastTo(const Type& target) const {
   // uuid: from and to the string types only, by its input and output.
   if (target.id == TypeId::kUuid) {
     if (type_.id == TypeId::kUuid) return *this;
-    if (src != Family::kString || type_.id == TypeId::kJsonb) ThrowCannotCast(type_, target);
+    if (!type_.IsString()) ThrowCannotCast(type_, target);
     return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
   }
   if (type_.id == TypeId::kUuid && !target.IsString()) ThrowCannotCast(type_, target);
+  // bytea: from the string types by its input function (PostgreSQL's I/O
+  // conversion: '\\x41'::text::bytea), to them by its output (the hex
+  // format); nothing else.
+  if (target.id == TypeId::kBytea) {
+    if (type_.id == TypeId::kBytea) return *this;
+    if (!type_.IsString()) ThrowCannotCast(type_, target);
+    return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
+  }
+  if (type_.id == TypeId::kBytea) {
+    if (!target.IsString()) ThrowCannotCast(type_, target);
+    return String(target, FitString(target, ToString()));
+  }
   // jsonb: from and to text by its input and output functions; to a number
   // or a boolean when it is one (PostgreSQL 11+); nothing else.
   if (target.id == TypeId::kJsonb) {
     if (type_.id == TypeId::kJsonb) return *this;
-    if (src != Family::kString) ThrowCannotCast(type_, target);
+    if (!type_.IsString()) ThrowCannotCast(type_, target);
     return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
   }
   if (type_.id == TypeId::kJsonb && dst != Family::kString) {
@@ -543,6 +560,7 @@ uint64_t Value::Hash() const {
     case TypeId::kText:
     case TypeId::kJsonb:
     case TypeId::kUuid:
+    case TypeId::kBytea:
       return HashBytes(s_.data(), s_.size(), 0x737472);
     case TypeId::kDate:
       return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));

@@ -117,8 +117,9 @@ Type TypeFromName(const sql::TypeName& t) {
   if (n == "timestamptz" || n == "timestamp with time zone") return Type::TimestampTz();
   if (n == "jsonb") return mods(0), Type::Jsonb();
   if (n == "uuid") return mods(0), Type::Uuid();
+  if (n == "bytea") return mods(0), Type::Bytea();
   if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "time" || n == "timetz" ||
-      n == "interval" || n == "bytea" || n == "json") {
+      n == "interval" || n == "json") {
     NotSupported("type " + n, t.position);
   }
   throw DbError(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist", t.position);

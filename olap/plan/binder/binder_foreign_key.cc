@@ -38,6 +38,8 @@ char Family(const Type& t) {
       return 'j';
     case TypeId::kUuid:
       return 'u';
+    case TypeId::kBytea:
+      return 'y';
   }
   return '?';
 }

@@ -99,9 +99,9 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
       kind = name == "sum" ? AggKind::kSum : AggKind::kAvg;
     }
   } else {
-    // PostgreSQL 15 has no min/max of boolean, jsonb or uuid.
+    // PostgreSQL 15 has no min/max of boolean, jsonb, uuid or bytea.
     if (input->type.id == TypeId::kBoolean || input->type.id == TypeId::kJsonb ||
-        input->type.id == TypeId::kUuid) {
+        input->type.id == TypeId::kUuid || input->type.id == TypeId::kBytea) {
       NoSuchFunction(*this, e, ctx);
     }
     kind = name == "min" ? AggKind::kMin : AggKind::kMax;
@@ -298,17 +298,46 @@ FunctionBindContext Binder::FunctionContext() {
   return c;
 }
 
+namespace {
+
+// How firmly an expression names its output column, as PostgreSQL's
+// FigureColname ranks it: 2 for a column, a function call and the like, 1
+// for a cast or CASE, 0 for anything else. A cast names the column after its
+// type unless its argument's name is firmer: 'abc'::text::bytea is "bytea",
+// a::text::bytea is "a".
+int NameStrength(const sql::Expr& e) {
+  switch (e.kind) {
+    case sql::ExprKind::kColumnRef:
+    case sql::ExprKind::kFunction:
+    case sql::ExprKind::kExtract:
+    case sql::ExprKind::kExists:
+    case sql::ExprKind::kSubquery:
+      return 2;
+    case sql::ExprKind::kCast:
+      return NameStrength(*e.children[0]) == 2 ? 2 : 1;
+    case sql::ExprKind::kCase:
+      return 1;
+    case sql::ExprKind::kLiteral:
+      return e.literal_kind == sql::LiteralKind::kTyped ||
+                     e.literal_kind == sql::LiteralKind::kBoolean
+                 ? 1
+                 : 0;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
 std::string Binder::OutputName(const sql::Expr& e) {
   switch (e.kind) {
     case sql::ExprKind::kColumnRef:
       return e.names.back();
     case sql::ExprKind::kFunction:
       return e.names.back();
-    case sql::ExprKind::kCast: {
-      std::string inner = OutputName(*e.children[0]);
-      if (inner != "?column?") return inner;
+    case sql::ExprKind::kCast:
+      if (NameStrength(*e.children[0]) == 2) return OutputName(*e.children[0]);
       return e.type.name;
-    }
     case sql::ExprKind::kLiteral:
       if (e.literal_kind == sql::LiteralKind::kTyped) return e.type.name;
       if (e.literal_kind == sql::LiteralKind::kBoolean) return "bool";

@@ -171,6 +171,20 @@ ExprPtr BindConcatOperator(Binder& b, const sql::Expr& e, ExprContext& ctx) {
     ExprPtr l = CloneExpr(*left), r = CloneExpr(*right);
     if (ExprPtr j = b.BindJsonbConcatOrDelete(e, std::move(l), std::move(r))) return j;
   }
+  // bytea || bytea, an unknown literal beside a bytea being one too.
+  const bool left_bytea = left->type.id == TypeId::kBytea;
+  const bool right_bytea = right->type.id == TypeId::kBytea;
+  if ((left_bytea && (right_bytea || b.IsUnknownTyped(*e.children[1]))) ||
+      (right_bytea && b.IsUnknownTyped(*e.children[0]))) {
+    std::vector<ExprPtr> args;
+    args.push_back(left_bytea ? std::move(left) : Cast(std::move(left), Type::Bytea()));
+    args.push_back(right_bytea ? std::move(right) : Cast(std::move(right), Type::Bytea()));
+    try {
+      return FunctionRegistry::Global().Call("byteacat", std::move(args), b.FunctionContext());
+    } catch (const DbError& err) {
+      RethrowAt(err, e.position);
+    }
+  }
   if (!left->type.IsString() && !right->type.IsString()) {
     NoTextOperator(b, e, left->type, right->type);
   }

@@ -284,6 +284,8 @@ std::vector<PgCatalogType> MakeTypes() {
       {3807, "_jsonb", "jsonb[]", -1, 'A', 3802, 0, false},
       {2950, "uuid", "uuid", 16, 'U', 0, 2951, false},
       {2951, "_uuid", "uuid[]", -1, 'A', 2950, 0, false},
+      {17, "bytea", "bytea", -1, 'U', 0, 1001, false},
+      {1001, "_bytea", "bytea[]", -1, 'A', 17, 0, false},
       {1231, "_numeric", "numeric[]", -1, 'A', 1700, 0, false},
       {2205, "regclass", "regclass", 4, 'N', 0, 2210, false},
       {2206, "regtype", "regtype", 4, 'N', 0, 2211, false},
@@ -378,6 +380,8 @@ int32_t PgTypeOid(const Type& type) {
       return 3802;
     case TypeId::kUuid:
       return 2950;
+    case TypeId::kBytea:
+      return 17;
   }
   return 0;
 }

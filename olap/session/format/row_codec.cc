@@ -97,6 +97,7 @@ void EncodeValue(const Type& type, const Value& value, std::string* out) {
     case TypeId::kText:
     case TypeId::kJsonb:
     case TypeId::kUuid:
+    case TypeId::kBytea:
       PutVarint(out, v->GetString().size());
       out->append(v->GetString());
       return;
@@ -151,7 +152,8 @@ Value DecodeValue(const Type& type, Reader& r) {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
-    case TypeId::kUuid: {
+    case TypeId::kUuid:
+    case TypeId::kBytea: {
       uint64_t n = r.Varint();
       return Value::String(type, std::string(r.Bytes(n)));
     }

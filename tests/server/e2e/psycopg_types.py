@@ -249,3 +249,46 @@ def test_uuid_round_trip_parameters_and_copy(conn, binary):
         assert cur.fetchone() == (21, 0, 20)
     with pytest.raises(psycopg.errors.InvalidTextRepresentation):
         conn.execute("SELECT %s::uuid", ("not-a-uuid",))
+
+
+# ---- bytea -------------------------------------------------------------------
+
+BLOBS = [
+    (1, b""),
+    (2, b"\x00\x01\x02\xff\xfe\\'\"\n\t plain text"),
+    (3, bytes(range(256)) * 40),  # 10 KiB, every byte value
+    (4, None),
+]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_bytea_round_trip_parameters_and_copy(conn, binary):
+    conn.execute("DROP TABLE IF EXISTS py_bytea")
+    conn.execute("CREATE TABLE py_bytea (id integer PRIMARY KEY, b bytea)")
+    with conn.cursor(binary=binary) as cur:
+        # psycopg sends bytes as bytea (oid 17), binary unless told otherwise.
+        cur.executemany("INSERT INTO py_bytea VALUES (%s, %s)", BLOBS)
+        cur.execute("SELECT id, b FROM py_bytea ORDER BY id")
+        assert cur.fetchall() == BLOBS
+        cur.execute("SELECT id FROM py_bytea WHERE b = %s", (BLOBS[1][1],))
+        assert cur.fetchall() == [(2,)]
+        cur.execute("SELECT length(b), encode(b, 'base64') FROM py_bytea WHERE id = 2")
+        import base64
+        assert cur.fetchone() == (len(BLOBS[1][1]), base64.b64encode(BLOBS[1][1]).decode())
+        cur.execute("SELECT %s::bytea || %s::bytea", (b"\x00a", b"\xffb"))
+        assert cur.fetchone()[0] == b"\x00a\xffb"
+    with conn.cursor() as cur:
+        fmt = "binary" if binary else "text"
+        with cur.copy(f"COPY py_bytea TO STDOUT (FORMAT {fmt})") as copy:
+            copy.set_types(["int4", "bytea"])
+            out = sorted(copy.rows(), key=lambda r: r[0])
+        assert out == BLOBS
+        conn.execute("DELETE FROM py_bytea")
+        with cur.copy(f"COPY py_bytea FROM STDIN (FORMAT {fmt})") as copy:
+            copy.set_types(["int4", "bytea"])
+            for row in out:
+                copy.write_row(row)
+        cur.execute("SELECT id, b FROM py_bytea ORDER BY id")
+        assert cur.fetchall() == BLOBS
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        conn.execute("SELECT '\\x0g'::bytea")
