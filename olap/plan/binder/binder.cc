@@ -30,6 +30,22 @@ ExprPtr AssignTo(ExprPtr e, const ColumnDef& col, int position) {
 
 }  // namespace
 
+bool ExplicitCastExists(const Type& from, const Type& to) {
+  // uuid and bytea convert to and from the string types only; jsonb from
+  // them, and to them, numbers and booleans (Value::CastTo's rules).
+  auto only_strings = [&](TypeId id) {
+    if (to.id == id) return from.id == id || from.IsString();
+    if (from.id == id) return to.IsString();
+    return true;
+  };
+  if (!only_strings(TypeId::kUuid) || !only_strings(TypeId::kBytea)) return false;
+  if (to.id == TypeId::kJsonb) return from.id == TypeId::kJsonb || from.IsString();
+  if (from.id == TypeId::kJsonb) {
+    return to.IsString() || to.IsNumeric() || to.id == TypeId::kBoolean;
+  }
+  return true;
+}
+
 bool AssignmentCastExists(const Type& from, const Type& to) {
   if (to.IsString()) return true;
   if (from.IsNumeric() && to.IsNumeric()) return true;

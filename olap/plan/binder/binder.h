@@ -221,6 +221,10 @@ std::vector<std::pair<std::string, Type>> BindViewColumns(const ViewDef& view,
 // TYPE's without USING): numbers to numbers, anything to strings, dates and
 // timestamps to each other, a type to itself.
 bool AssignmentCastExists(const Type& from, const Type& to);
+// False where no explicit cast converts `from` to `to` at all (uuid or bytea
+// and a non-string type, jsonb and a date), so that the error points at the
+// cast; others fail, if they do, on their values.
+bool ExplicitCastExists(const Type& from, const Type& to);
 
 // The storage type for a SQL type name (sql::TypeName, as the parser
 // canonicalizes it) as written in DDL or CAST: int2/smallint, int4/int/integer, int8/bigint,

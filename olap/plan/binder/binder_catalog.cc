@@ -345,6 +345,17 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     }
     return true;
   }
+  if (name == "pg_typeof" && n == 1) {
+    // The argument's type as regtype prints it (no modifiers); an untyped
+    // literal's is "unknown". Not evaluated: only its type counts.
+    if (binder.IsUnknownTyped(*call.children[0])) {
+      *out = Constant(Value::Text("unknown"));
+    } else {
+      ExprContext c = WithoutHint(ctx);
+      *out = Constant(Value::Text(BaseTypeName(binder.BindExpr(*call.children[0], c)->type)));
+    }
+    return true;
+  }
   if ((name == "pg_cancel_backend" && n == 1) || (name == "pg_terminate_backend" && n <= 2)) {
     Type int_hint = Type::Integer();
     std::vector<ExprPtr> args;

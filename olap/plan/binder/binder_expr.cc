@@ -297,6 +297,11 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
         r = std::move(x);
         break;
       }
+      if (!ExplicitCastExists(x->type, t)) {
+        throw DbError("42846",
+                      "cannot cast type " + BaseTypeName(x->type) + " to " + BaseTypeName(t),
+                      e.position);
+      }
       r = Cast(std::move(x), t);
       break;
     }

@@ -58,7 +58,10 @@ bool Binder::ContainsAggregate(const sql::Expr& e) {
     }
   }
   throw DbError(sqlstate::kUndefinedFunction,
-                "function " + e.names.back() + "(" + args + ") does not exist", e.position);
+                "function " + e.names.back() + "(" + args + ") does not exist", e.position)
+      .WithHint(
+          "No function matches the given name and argument types. You might need to add "
+          "explicit type casts.");
 }
 
 ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
