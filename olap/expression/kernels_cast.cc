@@ -10,6 +10,7 @@
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
 #include "storage/value/timezone.h"
+#include "storage/value/utf8.h"
 
 namespace forktail {
 namespace {
@@ -318,19 +319,22 @@ void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZo
       // CHAR(n) to VARCHAR or TEXT drops the padding (PostgreSQL's rtrim).
       if (from.id == TypeId::kChar && to.id != TypeId::kChar) s = TrimTrailingBlanks(s);
       if (to.length == 0) return s;
+      // Lengths count characters (no more bytes than n: no more characters).
       if (to.id == TypeId::kChar) {
         std::string_view t = TrimTrailingBlanks(s);
-        if (t.size() > to.length) {
+        const size_t chars = Utf8Length(t);
+        if (chars > to.length) {
           throw DbError(sqlstate::kStringDataRightTruncation,
                         fmt::format("value too long for type character({})", to.length));
         }
-        if (s.size() == to.length) return s;
+        if (s.size() == t.size() + (to.length - chars)) return s;  // padded already
         std::string padded(t);
-        padded.resize(to.length, ' ');
+        padded.append(to.length - chars, ' ');
         return arena->Add(padded);
       }
-      if (s.size() > to.length) {
-        if (TrimTrailingBlanks(s).size() <= to.length) return s.substr(0, to.length);
+      if (s.size() > to.length && Utf8Length(s) > to.length) {
+        const size_t cut = Utf8Offset(s, to.length);
+        if (TrimTrailingBlanks(s).size() <= cut) return s.substr(0, cut);
         throw DbError(sqlstate::kStringDataRightTruncation,
                       fmt::format("value too long for type character varying({})", to.length));
       }

@@ -86,4 +86,21 @@ int HexValue(char c) {
   return -1;
 }
 
+size_t Utf8Length(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+size_t Utf8Offset(std::string_view s, size_t chars) {
+  size_t seen = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
+      if (seen == chars) return i;
+      ++seen;
+    }
+  }
+  return s.size();
+}
+
 }  // namespace forktail

@@ -23,6 +23,13 @@ std::string InvalidUtf8Message(std::string_view s, size_t at);
 // `s` is not valid UTF-8; `position` as DbError's (-1: none).
 void CheckUtf8(std::string_view s, int position = -1);
 
+// Characters (code points) of valid UTF-8 `s`: the bytes that do not
+// continue a sequence.
+size_t Utf8Length(std::string_view s);
+// Byte offset of the `chars`-th character of `s` (s.size() if it has fewer):
+// s.substr(0, Utf8Offset(s, n)) is its first n characters.
+size_t Utf8Offset(std::string_view s, size_t chars);
+
 // Appends code point `cp` (at most U+10FFFF) encoded as UTF-8.
 void AppendUtf8(std::string& out, uint32_t cp);
 

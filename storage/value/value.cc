@@ -19,6 +19,7 @@
 #include "storage/value/decimal.h"
 #include "storage/value/jsonb.h"
 #include "storage/value/timezone.h"
+#include "storage/value/utf8.h"
 #include "storage/value/uuid.h"
 
 namespace forktail {
@@ -151,24 +152,6 @@ std::string FormatDouble(double d) {
   }
   out += fmt::format("e{}{:02d}", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
   return out;
-}
-
-size_t Utf8Length(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
-// Byte offset of the `chars`-th character (s.size() if there are fewer).
-size_t Utf8Offset(std::string_view s, size_t chars) {
-  size_t seen = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
-      if (seen == chars) return i;
-      ++seen;
-    }
-  }
-  return s.size();
 }
 
 // CHAR(n)/VARCHAR(n) assignment: too long is an error unless only blanks are
@@ -357,9 +340,9 @@ std::string Value::ToString() const {
 // Casts between families go through text (PostgreSQL's I/O conversion);
 // within the numeric family they are exact where possible and otherwise round
 // as PostgreSQL does: DECIMAL half away from zero, DOUBLE half to even (rint). Casting to
-// CHAR(n)/VARCHAR(n) applies the *assignment* rule (too long -> 22001 unless only blanks are cut),
-// not PostgreSQL's explicit-cast rule (silent truncation): Forktail uses CastTo for INSERT and
-// UPDATE, where silent truncation would lose data.
+// CHAR(n)/VARCHAR(n) applies the *assignment* rule (too long -> 22001 unless only blanks are cut):
+// Forktail uses CastTo for INSERT and UPDATE, where silent truncation would lose data. SQL's
+// explicit casts cut to n characters before (the binder's ::varchar(n), PostgreSQL's rule).
 Value Value::CastTo(const Type& target) const {
   if (null_) return Null(target);
   Family src = FamilyOf(type_), dst = FamilyOf(target);

@@ -302,6 +302,16 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
                       "cannot cast type " + BaseTypeName(x->type) + " to " + BaseTypeName(t),
                       e.position);
       }
+      if ((t.id == TypeId::kVarchar || t.id == TypeId::kChar) && t.length > 0) {
+        // An explicit cast to VARCHAR(n) or CHAR(n) cuts the value to n
+        // characters, as PostgreSQL's does (an assignment fails with 22001).
+        if (!x->type.IsString() || x->type.id == TypeId::kChar)
+          x = Cast(std::move(x), Type::Text());
+        std::vector<ExprPtr> args;
+        args.push_back(std::move(x));
+        args.push_back(Constant(Value::Integer(static_cast<int32_t>(t.length))));
+        x = FunctionRegistry::Global().Call("left", std::move(args), FunctionContext());
+      }
       r = Cast(std::move(x), t);
       break;
     }

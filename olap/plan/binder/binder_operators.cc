@@ -7,6 +7,7 @@
 
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/constant_folding.h"
+#include "storage/value/utf8.h"
 
 namespace forktail {
 
@@ -300,7 +301,12 @@ ExprPtr Binder::BindLiteral(const sql::Expr& e, const Type* hint) {
                         e.position);
         }
         Type t = TypeFromName(e.type);
-        if (t.IsString()) return Constant(Value::String(t, e.text).CastTo(t));
+        if (t.IsString()) {
+          // varchar(n) 'text' is an explicit cast: cut to n characters.
+          std::string_view text = e.text;
+          if (t.length > 0) text = text.substr(0, Utf8Offset(text, t.length));
+          return Constant(Value::String(t, std::string(text)).CastTo(t));
+        }
         return Constant(Value::Parse(t, e.text));
       }
       case sql::LiteralKind::kBitString:
