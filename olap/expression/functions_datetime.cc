@@ -9,6 +9,8 @@
 // A TIMESTAMPTZ argument is taken in the session's zone (captured at bind
 // time): date_trunc('day', tz) is the local midnight, date_part('hour', tz)
 // the local hour. date_trunc/date_part of a DATE work on its midnight.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 
@@ -334,10 +336,50 @@ void RegisterDateArithmetic(FunctionRegistry& r) {
              });
 }
 
+// make_date(year, month, day) and to_timestamp(seconds since 1970 UTC).
+void RegisterMakeDateAndToTimestamp(FunctionRegistry& r) {
+  r.Register("make_date", {TypeId::kInteger, TypeId::kInteger, TypeId::kInteger}, Type::Date(),
+             [](const ScalarArgs& a, Rows rows, Vector* out) {
+               const int32_t* y = a[0]->data<int32_t>();
+               const int32_t* m = a[1]->data<int32_t>();
+               const int32_t* d = a[2]->data<int32_t>();
+               int32_t* o = out->mutable_data<int32_t>();
+               ForEachRow(rows, [&](uint32_t i) {
+                 if (y[i] == 0 || m[i] < 1 || m[i] > 12 || d[i] < 1 ||
+                     (y[i] > 0 && y[i] <= 9999 && d[i] > dt::DaysInMonth(y[i], m[i]))) {
+                   throw DbError(sqlstate::kDatetimeFieldOverflow,
+                                 fmt::format("date field value out of range: {}-{:02d}-{:02d}",
+                                             y[i], m[i], d[i]));
+                 }
+                 if (y[i] < 1 || y[i] > 9999) throw DbError("22008", "date out of range");
+                 o[i] = dt::DaysFromCivil(y[i], m[i], d[i]);
+               });
+             });
+  r.Register("to_timestamp", {TypeId::kDouble}, Type::TimestampTz(),
+             [](const ScalarArgs& a, Rows rows, Vector* out) {
+               const double* x = a[0]->data<double>();
+               int64_t* o = out->mutable_data<int64_t>();
+               ForEachRow(rows, [&](uint32_t i) {
+                 if (std::isnan(x[i])) {
+                   throw DbError(sqlstate::kDatetimeFieldOverflow, "timestamp cannot be NaN");
+                 }
+                 const double us = std::nearbyint(x[i] * 1e6);
+                 if (!(us >= static_cast<double>(dt::kMinTimestamp) &&
+                       us <= static_cast<double>(dt::kMaxTimestamp))) {
+                   throw DbError(sqlstate::kDatetimeFieldOverflow,
+                                 fmt::format("timestamp out of range: \"{}\"",
+                                             Value::Double(x[i]).ToString()));
+                 }
+                 o[i] = static_cast<int64_t>(us);
+               });
+             });
+}
+
 }  // namespace
 
 void RegisterDatetimeFunctions(FunctionRegistry& r) {
   RegisterDateArithmetic(r);
+  RegisterMakeDateAndToTimestamp(r);
   for (const char* name :
        {"now", "current_timestamp", "transaction_timestamp", "statement_timestamp"}) {
     RegisterNow(r, name, NowKind::kInstant);

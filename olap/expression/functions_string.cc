@@ -8,6 +8,8 @@
 // ILIKE) covers ASCII letters only: other characters pass unchanged
 // (PostgreSQL maps every letter by the collation). CHAR(n) arguments are
 // compared and measured without their trailing blanks (length of a CHAR).
+#include <openssl/evp.h>
+
 #include <algorithm>
 
 #include "olap/common/kernel_util.h"
@@ -274,6 +276,37 @@ void RegisterLength(FunctionRegistry& r, const char* name, bool octets) {
   r.Register(name, std::move(o));
 }
 
+// md5 (hex text) of text or bytea, and sha224/256/384/512 (bytea) of bytea,
+// as PostgreSQL's (OpenSSL's digests).
+void RegisterDigests(FunctionRegistry& r) {
+  auto digest = [](const EVP_MD* md, Sv in, std::string* out) {
+    unsigned char bytes[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (EVP_Digest(in.data(), in.size(), bytes, &n, md, nullptr) != 1) {
+      throw DbError(sqlstate::kInternalError, "could not compute the digest");
+    }
+    out->assign(reinterpret_cast<const char*>(bytes), n);
+  };
+  for (TypeId input : {TypeId::kText, TypeId::kBytea}) {
+    r.Register("md5", {input}, Type::Text(),
+               RowString([digest](const ScalarArgs& a, uint32_t i, std::string* out) {
+                 std::string bytes;
+                 digest(EVP_md5(), Str(a, 0, i), &bytes);
+                 *out = bytea::Encode(bytes, "hex");
+               }));
+  }
+  const std::pair<const char*, const EVP_MD* (*)()> kSha[] = {{"sha224", EVP_sha224},
+                                                              {"sha256", EVP_sha256},
+                                                              {"sha384", EVP_sha384},
+                                                              {"sha512", EVP_sha512}};
+  for (const auto& [name, md] : kSha) {
+    r.Register(name, {TypeId::kBytea}, Type::Bytea(),
+               RowString([digest, md = md](const ScalarArgs& a, uint32_t i, std::string* out) {
+                 digest(md(), Str(a, 0, i), out);
+               }));
+  }
+}
+
 // bytea's functions: its lengths, concatenation, encode() and decode().
 void RegisterByteaFunctions(FunctionRegistry& r) {
   for (const char* name : {"length", "octet_length"}) {
@@ -301,6 +334,7 @@ void RegisterByteaFunctions(FunctionRegistry& r) {
 
 void RegisterStringFunctions(FunctionRegistry& r) {
   RegisterByteaFunctions(r);
+  RegisterDigests(r);
   const std::vector<TypeId> kS = {TypeId::kText};
   const std::vector<TypeId> kSS = {TypeId::kText, TypeId::kText};
   const std::vector<TypeId> kSI = {TypeId::kText, TypeId::kInteger};
