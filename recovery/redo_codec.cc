@@ -65,6 +65,7 @@ void EncodeValue(const Value& v, std::string* out) {
     case TypeId::kJsonb:
     case TypeId::kUuid:
     case TypeId::kBytea:
+    case TypeId::kInterval:
       PutBytes(out, v.GetString());
       break;
     default:
@@ -256,7 +257,8 @@ bool Decoder::ReadValue(Value* v) {
     case TypeId::kText:
     case TypeId::kJsonb:
     case TypeId::kUuid:
-    case TypeId::kBytea: {
+    case TypeId::kBytea:
+    case TypeId::kInterval: {
       std::string s;
       if (!ReadBytes(&s)) return false;
       *v = Value::String(t, std::move(s));

@@ -108,6 +108,8 @@ PgTypeInfo PgTypeOf(const Type& type) {
       return {pgoid::kUuid, 16, -1};
     case TypeId::kBytea:
       return {pgoid::kBytea, -1, -1};
+    case TypeId::kInterval:
+      return {pgoid::kInterval, 16, -1};
   }
   return {pgoid::kText, -1, -1};
 }
@@ -148,6 +150,8 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
       return Type::Uuid();
     case pgoid::kBytea:
       return Type::Bytea();
+    case pgoid::kInterval:
+      return Type::Interval();
     default:
       return std::nullopt;
   }

@@ -27,6 +27,7 @@ PhysicalType PhysicalTypeOf(const Type& type) {
     case TypeId::kJsonb:
     case TypeId::kUuid:
     case TypeId::kBytea:
+    case TypeId::kInterval:
       return PhysicalType::kString;
   }
   abort();

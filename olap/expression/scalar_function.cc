@@ -88,6 +88,7 @@ FunctionRegistry& FunctionRegistry::Global() {
     RegisterDatetimeFunctions(*r);
     RegisterRegexFunctions(*r);
     RegisterJsonbFunctions(*r);
+    RegisterIntervalFunctions(*r);
     return r;
   }();
   return *registry;

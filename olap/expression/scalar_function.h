@@ -210,6 +210,7 @@ void RegisterMathFunctions(FunctionRegistry& r);
 void RegisterStringFunctions(FunctionRegistry& r);
 void RegisterDatetimeFunctions(FunctionRegistry& r);
 void RegisterRegexFunctions(FunctionRegistry& r);
-void RegisterJsonbFunctions(FunctionRegistry& r);  // functions_jsonb.cc
+void RegisterJsonbFunctions(FunctionRegistry& r);     // functions_jsonb.cc
+void RegisterIntervalFunctions(FunctionRegistry& r);  // functions_interval.cc
 
 }  // namespace forktail

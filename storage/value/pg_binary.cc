@@ -7,6 +7,7 @@
 #include "storage/error.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
+#include "storage/value/interval.h"
 #include "storage/value/utf8.h"
 #include "storage/value/uuid.h"
 
@@ -142,6 +143,13 @@ Value ReadValue(BinaryReader& r, const Type& type) {
     }
     case TypeId::kBytea:  // bytearecv: the bytes as they are
       return Value::String(type, std::string(r.Rest()));
+    case TypeId::kInterval: {  // interval_recv: microseconds, days, months
+      datetime::Interval iv;
+      iv.micros = static_cast<int64_t>(r.Unsigned(8));
+      iv.days = static_cast<int32_t>(r.Unsigned(4));
+      iv.months = static_cast<int32_t>(r.Unsigned(4));
+      return Value::String(type, interval::Encode(iv));
+    }
     case TypeId::kUuid: {  // uuid_recv: the 16 bytes
       uint8_t bytes[uuid::kBytes];
       for (uint8_t& b : bytes) b = static_cast<uint8_t>(r.Unsigned(1));
@@ -204,6 +212,13 @@ std::string PgBinarySend(const Value& value) {
     case TypeId::kBytea:
       out = value.GetString();
       break;
+    case TypeId::kInterval: {
+      const datetime::Interval iv = interval::Decode(value.GetString());
+      PutBigEndian(&out, static_cast<uint64_t>(iv.micros), 8);
+      PutBigEndian(&out, static_cast<uint32_t>(iv.days), 4);
+      PutBigEndian(&out, static_cast<uint32_t>(iv.months), 4);
+      break;
+    }
     case TypeId::kUuid: {
       uint8_t bytes[uuid::kBytes];
       uuid::ToBytes(value.GetString(), bytes);

@@ -43,6 +43,7 @@ uint32_t Type::StripeWidth() const {
     case TypeId::kJsonb:
     case TypeId::kUuid:
     case TypeId::kBytea:
+    case TypeId::kInterval:
       return 8;  // StringRef
   }
   return 8;
@@ -80,6 +81,8 @@ std::string Type::ToString() const {
       return "uuid";
     case TypeId::kBytea:
       return "bytea";
+    case TypeId::kInterval:
+      return "interval";
   }
   return "unknown";
 }

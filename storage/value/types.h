@@ -38,14 +38,15 @@ enum class TypeId : uint8_t {
   kTimestamp,
   // Values are persisted (catalog images, log records): append new types.
   kTimestampTz,
-  kJsonb,  // canonical jsonb text (storage/value/jsonb.h), stored as a string
-  kUuid,   // canonical uuid text (36 lower-case characters), stored as a string
-  kBytea,  // the raw bytes, stored as a string (storage/value/bytea.h)
+  kJsonb,     // canonical jsonb text (storage/value/jsonb.h), stored as a string
+  kUuid,      // canonical uuid text (36 lower-case characters), stored as a string
+  kBytea,     // the raw bytes, stored as a string (storage/value/bytea.h)
+  kInterval,  // months, days, microseconds: 24 bytes stored as a string (storage/value/interval.h)
 };
 
 // A persisted type id (catalog image, log record, snapshot rows) is valid.
 inline constexpr bool IsKnownTypeId(uint8_t id) {
-  return id <= static_cast<uint8_t>(TypeId::kBytea);
+  return id <= static_cast<uint8_t>(TypeId::kInterval);
 }
 
 inline constexpr int kMaxDecimalPrecision = 38;
@@ -77,17 +78,20 @@ struct Type {
   static Type Jsonb() { return {TypeId::kJsonb}; }
   static Type Uuid() { return {TypeId::kUuid}; }
   static Type Bytea() { return {TypeId::kBytea}; }
+  static Type Interval() { return {TypeId::kInterval}; }
 
   bool IsString() const {
     return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
   }
   // Held as bytes (a StringRef in stripes, GetString() in a Value): the
-  // string types, and jsonb, uuid and bytea, which are none of them to SQL
-  // (no implicit casts to or from text, no string functions). A uuid's
-  // canonical text orders as its 16 bytes do, and bytea compares bytewise,
-  // so both compare as strings.
+  // string types, and jsonb, uuid, bytea and interval, which are none of
+  // them to SQL (no implicit casts to or from text, no string functions). A
+  // uuid's canonical text orders as its 16 bytes do, bytea compares
+  // bytewise, and an interval's bytes are built to order as it does, so all
+  // three compare as strings.
   bool StoredAsString() const {
-    return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid || id == TypeId::kBytea;
+    return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid || id == TypeId::kBytea ||
+           id == TypeId::kInterval;
   }
   bool IsInteger() const {
     return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;

@@ -17,6 +17,7 @@
 #include "storage/value/bytea.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
+#include "storage/value/interval.h"
 #include "storage/value/jsonb.h"
 #include "storage/value/timezone.h"
 #include "storage/value/utf8.h"
@@ -302,6 +303,8 @@ Value Value::Parse(const Type& type, std::string_view text) {
       return String(type, uuid::Canonicalize(text));
     case TypeId::kBytea:
       return String(type, bytea::Parse(text));
+    case TypeId::kInterval:
+      return String(type, interval::Encode(datetime::ParseInterval(text)));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -327,6 +330,8 @@ std::string Value::ToString() const {
       return s_;
     case TypeId::kBytea:
       return bytea::FormatHex(s_);
+    case TypeId::kInterval:
+      return datetime::FormatInterval(interval::Decode(s_));
     case TypeId::kDate:
       return datetime::FormatDate(static_cast<int32_t>(i_));
     case TypeId::kTimestamp:
@@ -362,6 +367,17 @@ Value Value::CastTo(const Type& target) const {
     return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
   }
   if (type_.id == TypeId::kBytea) {
+    if (!target.IsString()) ThrowCannotCast(type_, target);
+    return String(target, FitString(target, ToString()));
+  }
+  // interval: likewise from and to the string types only (Forktail has no
+  // TIME type, PostgreSQL's other cast to interval).
+  if (target.id == TypeId::kInterval) {
+    if (type_.id == TypeId::kInterval) return *this;
+    if (!type_.IsString()) ThrowCannotCast(type_, target);
+    return Parse(target, s_);
+  }
+  if (type_.id == TypeId::kInterval) {
     if (!target.IsString()) ThrowCannotCast(type_, target);
     return String(target, FitString(target, ToString()));
   }
@@ -544,6 +560,7 @@ uint64_t Value::Hash() const {
     case TypeId::kJsonb:
     case TypeId::kUuid:
     case TypeId::kBytea:
+    case TypeId::kInterval:
       return HashBytes(s_.data(), s_.size(), 0x737472);
     case TypeId::kDate:
       return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));

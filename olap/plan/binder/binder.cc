@@ -31,14 +31,17 @@ ExprPtr AssignTo(ExprPtr e, const ColumnDef& col, int position) {
 }  // namespace
 
 bool ExplicitCastExists(const Type& from, const Type& to) {
-  // uuid and bytea convert to and from the string types only; jsonb from
+  // uuid, bytea and interval convert to and from the string types only; jsonb from
   // them, and to them, numbers and booleans (Value::CastTo's rules).
   auto only_strings = [&](TypeId id) {
     if (to.id == id) return from.id == id || from.IsString();
     if (from.id == id) return to.IsString();
     return true;
   };
-  if (!only_strings(TypeId::kUuid) || !only_strings(TypeId::kBytea)) return false;
+  if (!only_strings(TypeId::kUuid) || !only_strings(TypeId::kBytea) ||
+      !only_strings(TypeId::kInterval)) {
+    return false;
+  }
   if (to.id == TypeId::kJsonb) return from.id == TypeId::kJsonb || from.IsString();
   if (from.id == TypeId::kJsonb) {
     return to.IsString() || to.IsNumeric() || to.id == TypeId::kBoolean;
@@ -134,8 +137,16 @@ Type TypeFromName(const sql::TypeName& t) {
   if (n == "jsonb") return mods(0), Type::Jsonb();
   if (n == "uuid") return mods(0), Type::Uuid();
   if (n == "bytea") return mods(0), Type::Bytea();
+  if (n == "interval") {
+    // INTERVAL DAY TO SECOND, INTERVAL(3): a column or cast that keeps only
+    // some fields, or rounds the seconds.
+    if (!t.interval_fields.empty() || !t.modifiers.empty()) {
+      NotSupported("an interval with fields or a precision", t.position);
+    }
+    return Type::Interval();
+  }
   if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "time" || n == "timetz" ||
-      n == "interval" || n == "json") {
+      n == "json") {
     NotSupported("type " + n, t.position);
   }
   throw DbError(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist", t.position);

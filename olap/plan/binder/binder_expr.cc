@@ -10,6 +10,7 @@
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/binder/binder_srf.h"
 #include "olap/plan/constant_folding.h"
+#include "storage/value/interval.h"
 
 namespace forktail {
 
@@ -208,6 +209,12 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       }
       ExprContext cc = ctx;
       ExprPtr x = BindExpr(c, cc);
+      if (x->type.id == TypeId::kInterval) {
+        std::vector<ExprPtr> args;
+        args.push_back(std::move(x));
+        r = FunctionRegistry::Global().Call("interval_um", std::move(args), FunctionContext());
+        break;
+      }
       if (!x->type.IsNumeric()) {
         throw DbError(sqlstate::kUndefinedFunction,
                       "operator does not exist: - " + BaseTypeName(x->type), e.position);
@@ -288,7 +295,10 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       break;
     case sql::ExprKind::kCast: {
       if (BindCatalogCast(*this, e, ctx, &r)) break;  // ::regclass etc.
-      if (e.type.name == "interval") NotSupported("a standalone interval value", e.position);
+      if (IsIntervalLiteral(e)) {
+        r = Constant(Value::String(Type::Interval(), interval::Encode(IntervalOfLiteral(e))));
+        break;
+      }
       Type t = TypeFromName(e.type);
       ExprContext c = WithoutHint(ctx);
       c.hint = &t;
@@ -316,12 +326,20 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       break;
     }
     case sql::ExprKind::kExtract: {
-      DateField f = FieldOf(e.text, e.position);
       ExprContext c = WithoutHint(ctx);
       Type ts = Type::Timestamp();
       c.hint = &ts;
       try {
-        r = Extract(f, BindExpr(*e.children[0], c));
+        ExprPtr x = BindExpr(*e.children[0], c);
+        if (x->type.id == TypeId::kInterval) {
+          // EXTRACT(field FROM interval): numeric, as interval_part.
+          std::vector<ExprPtr> args;
+          args.push_back(Constant(Value::Text(e.text)));
+          args.push_back(std::move(x));
+          r = FunctionRegistry::Global().Call("extract", std::move(args), FunctionContext());
+        } else {
+          r = Extract(FieldOf(e.text, e.position), std::move(x));
+        }
       } catch (const DbError& err) {
         RethrowAt(err, e.position);
       }

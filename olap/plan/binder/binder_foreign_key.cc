@@ -40,6 +40,8 @@ char Family(const Type& t) {
       return 'u';
     case TypeId::kBytea:
       return 'y';
+    case TypeId::kInterval:
+      return 'i';
   }
   return '?';
 }

@@ -95,6 +95,10 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
   if (name == "count") {
     kind = e.star ? AggKind::kCountStar : (e.distinct ? AggKind::kCountDistinct : AggKind::kCount);
   } else if (name == "sum" || name == "avg") {
+    if (input->type.id == TypeId::kInterval) {
+      if (e.distinct) NotSupported(name + "(DISTINCT interval)", e.position);
+      return BindIntervalSumOrAvg(name == "avg", std::move(input), std::move(filter), ctx);
+    }
     if (!input->type.IsNumeric()) NoSuchFunction(*this, e, ctx);
     if (e.distinct) {
       kind = name == "sum" ? AggKind::kSumDistinct : AggKind::kAvgDistinct;
@@ -145,6 +149,51 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
   agg.kind = kind;
   return AddAggregate(*this, std::move(agg), std::move(input), AggregateResultType(spec), name,
                       ctx);
+}
+
+// sum(interval) adds months, days and microseconds apart (interval_pl's
+// rule), so it is three sums put back together; avg(interval) divides that
+// by the count (interval_avg). `filter` is applied to the input first.
+ExprPtr Binder::BindIntervalSumOrAvg(bool avg, ExprPtr input, ExprPtr filter, ExprContext& ctx) {
+  if (filter) {
+    std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+    whens.emplace_back(std::move(filter), std::move(input));
+    input = Case(std::move(whens), Constant(Value::Null(Type::Interval())));
+  }
+  auto aggregate = [&](AggKind kind, ExprPtr x, const char* name) {
+    AggState& st = *ctx.aggs;
+    for (size_t i = 0; i < st.aggs.size(); i++) {
+      if (st.aggs[i].kind == kind && st.agg_inputs[i] && ExprEquals(*x, *st.agg_inputs[i])) {
+        return ColumnRef(st.agg_columns[i].id, st.agg_columns[i].type);
+      }
+    }
+    AggregateSpec spec;
+    spec.kind = kind;
+    spec.input_type = x->type;
+    LogicalAggregate agg;
+    agg.kind = kind;
+    return AddAggregate(*this, std::move(agg), std::move(x), AggregateResultType(spec), name, ctx);
+  };
+  auto call = [this](const char* fn, std::vector<ExprPtr> args) {
+    return FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext());
+  };
+  std::vector<ExprPtr> sums;
+  for (const char* part : {"interval_months", "interval_days", "interval_micros"}) {
+    std::vector<ExprPtr> args;
+    args.push_back(CloneExpr(*input));
+    ExprPtr x = call(part, std::move(args));
+    // Microseconds add up past BIGINT in a few thousand rows of years.
+    if (x->type.id == TypeId::kBigInt)
+      x = Cast(std::move(x), Type::Decimal(kMaxDecimalPrecision, 0));
+    ExprPtr sum = aggregate(AggKind::kSum, std::move(x), "sum");
+    sums.push_back(Cast(std::move(sum), Type::Decimal(kMaxDecimalPrecision, 0)));
+  }
+  ExprPtr total = call("interval_from_sums", std::move(sums));
+  if (!avg) return total;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(total));
+  args.push_back(Cast(aggregate(AggKind::kCount, std::move(input), "avg"), Type::Double()));
+  return call("interval_div", std::move(args));
 }
 
 ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const Type& type,

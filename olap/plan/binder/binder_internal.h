@@ -183,6 +183,8 @@ class Binder {
   // text, made one jsonb value (binder_jsonb.cc).
   ExprPtr BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx);
   ExprPtr BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
+  ExprPtr BindIntervalArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
+  ExprPtr BindIntervalSumOrAvg(bool avg, ExprPtr input, ExprPtr filter, ExprContext& ctx);
   // x ILIKE p as lower(x) LIKE lower(p) (ASCII case folding).
   ExprPtr FoldCaseForILike(ExprPtr x, std::string* pattern);
   ExprPtr BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r, ExprContext& ctx,
@@ -324,6 +326,11 @@ class Binder {
 // Rethrows a DbError from an expression factory with a position (and
 // 42883 for "operator does not exist", as PostgreSQL reports it).
 [[noreturn]] void RethrowAt(const DbError& e, int position);
+
+// An interval literal (INTERVAL '1 day', INTERVAL '3' MONTH, '2 hours'::interval)
+// and its value (22007/22008 at its position).
+bool IsIntervalLiteral(const sql::Expr& e);
+Interval IntervalOfLiteral(const sql::Expr& e);
 
 // A type's name without modifiers, as PostgreSQL's messages spell it
 // ("character", "numeric", "character varying").

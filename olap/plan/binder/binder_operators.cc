@@ -7,6 +7,7 @@
 
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/constant_folding.h"
+#include "storage/value/interval.h"
 #include "storage/value/utf8.h"
 
 namespace forktail {
@@ -20,32 +21,6 @@ ExprContext WithHint(const ExprContext& ctx, const Type* hint) {
 }
 
 std::string TypeText(const Type& t) { return BaseTypeName(t); }
-
-bool IsIntervalExpr(const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kTyped) {
-    return e.type.name == "interval";
-  }
-  if (e.kind == sql::ExprKind::kCast && e.type.name == "interval") {
-    const sql::Expr& c = *e.children[0];
-    return c.kind == sql::ExprKind::kLiteral && c.literal_kind == sql::LiteralKind::kString;
-  }
-  return false;
-}
-
-Interval IntervalOf(const sql::Expr& e) {
-  std::string text = e.kind == sql::ExprKind::kCast ? e.children[0]->text : e.text;
-  const std::string& fields = e.type.interval_fields;
-  try {
-    if (!fields.empty()) {
-      // INTERVAL '3' MONTH: a bare number in the field's unit.
-      bool bare = !text.empty() && text.find_first_not_of("+-0123456789. ") == std::string::npos;
-      if (bare) text += " " + fields.substr(0, fields.find(' '));
-    }
-    return datetime::ParseInterval(text);
-  } catch (const DbError& err) {
-    RethrowAt(err, e.position);
-  }
-}
 
 bool CompareOpOf(const std::string& op, CompareOp* out) {
   if (op == "=")
@@ -224,6 +199,46 @@ ExprPtr BindRegexOperator(Binder& b, const sql::Expr& e, const char* fn, ExprCon
 
 }  // namespace
 
+bool IsIntervalLiteral(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kTyped) {
+    return e.type.name == "interval";
+  }
+  if (e.kind == sql::ExprKind::kCast && e.type.name == "interval") {
+    const sql::Expr& c = *e.children[0];
+    return c.kind == sql::ExprKind::kLiteral && c.literal_kind == sql::LiteralKind::kString;
+  }
+  return false;
+}
+
+Interval IntervalOfLiteral(const sql::Expr& e) {
+  std::string text = e.kind == sql::ExprKind::kCast ? e.children[0]->text : e.text;
+  const std::string& fields = e.type.interval_fields;
+  try {
+    if (!fields.empty()) {
+      // INTERVAL '3' MONTH: a bare number in the field's unit.
+      bool bare = !text.empty() && text.find_first_not_of("+-0123456789. ") == std::string::npos;
+      if (bare) text += " " + fields.substr(0, fields.find(' '));
+    }
+    Interval iv = datetime::ParseInterval(text);
+    if (fields.empty() && !e.type.modifiers.empty()) {
+      // INTERVAL(p) '...': seconds rounded to p digits, half away from zero.
+      const int64_t p = e.type.modifiers[0];
+      if (p < 0 || p > 6 || e.type.modifiers.size() > 1) {
+        throw DbError(sqlstate::kInvalidParameterValue,
+                      "INTERVAL(" + std::to_string(p) + ") precision must be between 0 and 6");
+      }
+      int64_t unit = 1;
+      for (int64_t k = p; k < 6; ++k) unit *= 10;
+      const int64_t half = unit / 2;
+      iv.micros =
+          iv.micros >= 0 ? (iv.micros + half) / unit * unit : -((-iv.micros + half) / unit * unit);
+    }
+    return iv;
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
+}
+
 bool Binder::IsUnknownTyped(const sql::Expr& e) const {
   if (e.kind == sql::ExprKind::kLiteral) {
     return e.literal_kind == sql::LiteralKind::kString || e.literal_kind == sql::LiteralKind::kNull;
@@ -296,9 +311,7 @@ ExprPtr Binder::BindLiteral(const sql::Expr& e, const Type* hint) {
         return Constant(Value::Text(e.text));
       case sql::LiteralKind::kTyped: {
         if (e.type.name == "interval") {
-          throw DbError(sqlstate::kFeatureNotSupported,
-                        "interval values are only supported in date/timestamp +/- interval",
-                        e.position);
+          return Constant(Value::String(Type::Interval(), interval::Encode(IntervalOfLiteral(e))));
         }
         Type t = TypeFromName(e.type);
         if (t.IsString()) {
@@ -429,7 +442,8 @@ ExprPtr Binder::BindRowComparison(CompareOp op, const sql::Expr& l, const sql::E
 }
 
 // date + integer, integer + date, date - integer (DATE), date - date
-// (INTEGER); timestamp - timestamp would be an interval (no value type).
+// (INTEGER); timestamp - timestamp (INTERVAL; a date as its midnight, both
+// as timestamptz when one is).
 ExprPtr Binder::BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right) {
   Type lt = left->type, rt = right->type;
   bool l_date = lt.id == TypeId::kDate, r_date = rt.id == TypeId::kDate;
@@ -440,9 +454,11 @@ ExprPtr Binder::BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, Expr
   if (op == ArithOp::kSub && l_date && rt.IsInteger()) fn = "date_mii";
   if (op == ArithOp::kSub && l_date && r_date) fn = "date_mi";
   if (fn == nullptr && op == ArithOp::kSub && l_time && r_time) {
-    throw DbError(sqlstate::kFeatureNotSupported,
-                  "timestamp - timestamp is not supported (interval values are not supported)",
-                  e.position);
+    const bool zoned = lt.id == TypeId::kTimestampTz || rt.id == TypeId::kTimestampTz;
+    const Type common = zoned ? Type::TimestampTz() : Type::Timestamp();
+    if (lt != common) left = Cast(std::move(left), common);
+    if (rt != common) right = Cast(std::move(right), common);
+    fn = zoned ? "timestamptz_mi" : "timestamp_mi";
   }
   ExprPtr r;
   if (fn != nullptr) {
@@ -457,6 +473,46 @@ ExprPtr Binder::BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, Expr
   }
   if (!r) NoOperator(lt, e.op, rt, e.position);
   return r;
+}
+
+// The operators on intervals: interval +/- interval, date/timestamp[tz] +/-
+// interval (interval + date/timestamp[tz]), interval * number, number *
+// interval, interval / number. A date becomes its midnight (PostgreSQL:
+// date + interval is a timestamp).
+ExprPtr Binder::BindIntervalArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right) {
+  const Type lt = left->type, rt = right->type;
+  const bool l_iv = lt.id == TypeId::kInterval, r_iv = rt.id == TypeId::kInterval;
+  const bool add_or_sub = op == ArithOp::kAdd || op == ArithOp::kSub;
+  const char* fn = nullptr;
+  if (l_iv && r_iv && add_or_sub) {
+    fn = op == ArithOp::kAdd ? "interval_pl" : "interval_mi";
+  } else if (add_or_sub && (r_iv || op == ArithOp::kAdd)) {
+    // date/timestamp[tz] +/- interval, interval + date/timestamp[tz].
+    if (!r_iv) std::swap(left, right);
+    Type t = left->type;
+    if (t.IsDateTime()) {
+      if (t.id == TypeId::kDate) left = Cast(std::move(left), Type::Timestamp());
+      const bool zoned = t.id == TypeId::kTimestampTz;
+      fn = op == ArithOp::kAdd ? (zoned ? "timestamptz_pl_interval" : "timestamp_pl_interval")
+                               : (zoned ? "timestamptz_mi_interval" : "timestamp_mi_interval");
+    }
+  } else if (op == ArithOp::kMul && (l_iv ? rt : lt).IsNumeric()) {
+    if (!l_iv) std::swap(left, right);
+    right = Cast(std::move(right), Type::Double());
+    fn = "interval_mul";
+  } else if (op == ArithOp::kDiv && l_iv && rt.IsNumeric()) {
+    right = Cast(std::move(right), Type::Double());
+    fn = "interval_div";
+  }
+  if (fn == nullptr) NoOperator(lt, e.op, rt, e.position);
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  try {
+    return FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext());
+  } catch (const DbError& err) {
+    RethrowAt(err, e.position);
+  }
 }
 
 ExprPtr Binder::FoldCaseForILike(ExprPtr x, std::string* pattern) {
@@ -495,28 +551,36 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
     throw DbError(sqlstate::kFeatureNotSupported, "operator " + e.op + " is not supported",
                   e.position);
   }
-  // date/timestamp +/- interval (and interval + date).
-  if ((op == ArithOp::kAdd || op == ArithOp::kSub) && IsIntervalExpr(r)) {
+  // date/timestamp +/- an interval literal (and an interval literal + date):
+  // a kDateAdd node, which the optimizer folds and pushes down (TPC-H's
+  // date '1998-12-01' - interval '90' day).
+  ExprPtr left, right;
+  if ((op == ArithOp::kAdd || op == ArithOp::kSub) && IsIntervalLiteral(r)) {
     Type d = Type::Date();
     ExprContext lc = WithHint(ctx, &d);
-    ExprPtr left = BindExpr(l, lc);
-    try {
-      return DateAdd(std::move(left), IntervalOf(r), op == ArithOp::kSub);
-    } catch (const DbError& err) {
-      RethrowAt(err, e.position);
+    left = BindExpr(l, lc);
+    const Interval iv = IntervalOfLiteral(r);
+    if (left->type.IsDateTime()) {
+      try {
+        return DateAdd(std::move(left), iv, op == ArithOp::kSub);
+      } catch (const DbError& err) {
+        RethrowAt(err, e.position);
+      }
     }
-  }
-  if (op == ArithOp::kAdd && IsIntervalExpr(l)) {
+    right = Constant(Value::String(Type::Interval(), interval::Encode(iv)));
+  } else if (op == ArithOp::kAdd && IsIntervalLiteral(l)) {
     ExprContext rc = WithHint(ctx, nullptr);
-    ExprPtr right = BindExpr(r, rc);
-    try {
-      return DateAdd(std::move(right), IntervalOf(l), false);
-    } catch (const DbError& err) {
-      RethrowAt(err, e.position);
+    right = BindExpr(r, rc);
+    const Interval iv = IntervalOfLiteral(l);
+    if (right->type.IsDateTime()) {
+      try {
+        return DateAdd(std::move(right), iv, false);
+      } catch (const DbError& err) {
+        RethrowAt(err, e.position);
+      }
     }
-  }
-  ExprPtr left, right;
-  if (op == ArithOp::kSub && !IsUnknownTyped(l)) {
+    left = Constant(Value::String(Type::Interval(), interval::Encode(iv)));
+  } else if (op == ArithOp::kSub && !IsUnknownTyped(l)) {
     // BindPair's order, with a look at the left side first: jsonb - 'key'
     // must not bind 'key' as jsonb.
     ExprContext lc = WithHint(ctx, nullptr);
@@ -533,6 +597,9 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
     std::tie(left, right) = BindPair(l, r, ctx);
   }
   Type lt = left->type, rt = right->type;
+  if (lt.id == TypeId::kInterval || rt.id == TypeId::kInterval) {
+    return BindIntervalArith(e, op, std::move(left), std::move(right));
+  }
   if (lt.IsDateTime() || rt.IsDateTime()) {
     return BindDateArith(e, op, std::move(left), std::move(right));
   }

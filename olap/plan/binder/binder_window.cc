@@ -22,8 +22,8 @@
 // not bound (so not checked).
 // Frames: ROWS and GROUPS with integer-constant offsets; RANGE with numeric
 // constant offsets over one integer / DECIMAL / DOUBLE ORDER BY key (date and
-// timestamp keys need an interval: PostgreSQL's 0A000 for a number, and
-// Forktail has no interval values); EXCLUDE CURRENT ROW / GROUP / TIES / NO
+// timestamp keys with interval offsets are 0A000 here); EXCLUDE CURRENT ROW /
+// GROUP / TIES / NO
 // OTHERS. Offsets that are not constants are 0A000. Errors are reported at
 // the frame's position (PostgreSQL points at the offending bound).
 #include <sstream>

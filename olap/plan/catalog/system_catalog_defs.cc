@@ -286,6 +286,8 @@ std::vector<PgCatalogType> MakeTypes() {
       {2951, "_uuid", "uuid[]", -1, 'A', 2950, 0, false},
       {17, "bytea", "bytea", -1, 'U', 0, 1001, false},
       {1001, "_bytea", "bytea[]", -1, 'A', 17, 0, false},
+      {1186, "interval", "interval", 16, 'T', 0, 1187, false},
+      {1187, "_interval", "interval[]", -1, 'A', 1186, 0, false},
       {1231, "_numeric", "numeric[]", -1, 'A', 1700, 0, false},
       {2205, "regclass", "regclass", 4, 'N', 0, 2210, false},
       {2206, "regtype", "regtype", 4, 'N', 0, 2211, false},
@@ -382,6 +384,8 @@ int32_t PgTypeOid(const Type& type) {
       return 2950;
     case TypeId::kBytea:
       return 17;
+    case TypeId::kInterval:
+      return 1186;
   }
   return 0;
 }

@@ -98,6 +98,7 @@ void EncodeValue(const Type& type, const Value& value, std::string* out) {
     case TypeId::kJsonb:
     case TypeId::kUuid:
     case TypeId::kBytea:
+    case TypeId::kInterval:
       PutVarint(out, v->GetString().size());
       out->append(v->GetString());
       return;
@@ -153,7 +154,8 @@ Value DecodeValue(const Type& type, Reader& r) {
     case TypeId::kText:
     case TypeId::kJsonb:
     case TypeId::kUuid:
-    case TypeId::kBytea: {
+    case TypeId::kBytea:
+    case TypeId::kInterval: {
       uint64_t n = r.Varint();
       return Value::String(type, std::string(r.Bytes(n)));
     }

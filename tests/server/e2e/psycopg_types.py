@@ -292,3 +292,55 @@ def test_bytea_round_trip_parameters_and_copy(conn, binary):
         assert cur.fetchall() == BLOBS
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         conn.execute("SELECT '\\x0g'::bytea")
+
+
+# ---- interval ----------------------------------------------------------------
+
+SPANS = [
+    (1, datetime.timedelta(days=1, hours=2, minutes=3, seconds=4, microseconds=500000)),
+    (2, datetime.timedelta(seconds=-1, microseconds=250)),
+    (3, datetime.timedelta(days=-40, hours=5)),
+    (4, datetime.timedelta(0)),
+    (5, None),
+]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_interval_round_trip_parameters_and_copy(conn, binary):
+    conn.execute("DROP TABLE IF EXISTS py_interval")
+    conn.execute("CREATE TABLE py_interval (id integer PRIMARY KEY, took interval, "
+                 "started timestamptz)")
+    start = datetime.datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
+    with conn.cursor(binary=binary) as cur:
+        # psycopg sends timedelta as interval (oid 1186).
+        cur.executemany("INSERT INTO py_interval VALUES (%s, %s, %s)",
+                        [(i, d, start) for i, d in SPANS])
+        cur.execute("SELECT id, took FROM py_interval ORDER BY id")
+        assert cur.fetchall() == SPANS
+        cur.execute("SELECT id FROM py_interval WHERE took > %s ORDER BY took",
+                    (datetime.timedelta(0),))
+        assert [r[0] for r in cur.fetchall()] == [1]
+        cur.execute("SELECT started + took FROM py_interval WHERE id = 1")
+        assert cur.fetchone()[0] == start + SPANS[0][1]
+        cur.execute("SELECT %s::timestamptz - started FROM py_interval WHERE id = 1",
+                    (start + datetime.timedelta(hours=36),))
+        assert cur.fetchone()[0] == datetime.timedelta(hours=36)
+        cur.execute("SELECT sum(took), avg(took) FILTER (WHERE id < 3) FROM py_interval")
+        total, avg = cur.fetchone()
+        assert total == sum((d for _, d in SPANS if d is not None), datetime.timedelta(0))
+        assert avg == (SPANS[0][1] + SPANS[1][1]) / 2
+    with conn.cursor() as cur:
+        fmt = "binary" if binary else "text"
+        with cur.copy(f"COPY py_interval (id, took) TO STDOUT (FORMAT {fmt})") as copy:
+            copy.set_types(["int4", "interval"])
+            out = sorted(copy.rows(), key=lambda r: r[0])
+        assert out == SPANS
+        conn.execute("DELETE FROM py_interval")
+        with cur.copy(f"COPY py_interval (id, took) FROM STDIN (FORMAT {fmt})") as copy:
+            copy.set_types(["int4", "interval"])
+            for row in out:
+                copy.write_row(row)
+        cur.execute("SELECT id, took FROM py_interval ORDER BY id")
+        assert cur.fetchall() == SPANS
+    with pytest.raises(psycopg.errors.InvalidDatetimeFormat):
+        conn.execute("SELECT %s::interval", ("soon",))
