@@ -2,6 +2,7 @@
 
 #include <climits>
 
+#include "olap/common/kernel_util.h"
 #include "storage/error.h"
 
 namespace forktail {
@@ -89,6 +90,7 @@ FunctionRegistry& FunctionRegistry::Global() {
     RegisterRegexFunctions(*r);
     RegisterJsonbFunctions(*r);
     RegisterIntervalFunctions(*r);
+    RegisterToCharFunctions(*r);
     return r;
   }();
   return *registry;
@@ -174,6 +176,20 @@ ExprPtr FunctionRegistry::MakeCall(const Resolution& r, std::vector<ExprPtr> arg
     }
     if (args[i]->type == want) continue;
     if (want.IsString() && args[i]->type.IsString()) continue;
+    if (r.overload->any_to_text && args[i]->type.id == TypeId::kBoolean && want.IsString()) {
+      // "any" arguments print as their type's output function does: a
+      // boolean as t or f (its cast to text says true or false).
+      static const ScalarFunctionPtr boolout = MakeScalarFunction(
+          "boolout", Type::Text(), [](const ScalarArgs& a, Rows rows, Vector* out) {
+            const uint8_t* in = a[0]->data<uint8_t>();
+            auto* o = out->mutable_data<std::string_view>();
+            ForEachRow(rows, [&](uint32_t k) { o[k] = in[k] ? "t" : "f"; });
+          });
+      std::vector<ExprPtr> b;
+      b.push_back(std::move(args[i]));
+      args[i] = Function(boolout, std::move(b));
+      continue;
+    }
     args[i] = Cast(std::move(args[i]), want);
   }
   ScalarFunctionPtr fn = r.overload->bind(ctx, args);

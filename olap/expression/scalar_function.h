@@ -212,5 +212,6 @@ void RegisterDatetimeFunctions(FunctionRegistry& r);
 void RegisterRegexFunctions(FunctionRegistry& r);
 void RegisterJsonbFunctions(FunctionRegistry& r);     // functions_jsonb.cc
 void RegisterIntervalFunctions(FunctionRegistry& r);  // functions_interval.cc
+void RegisterToCharFunctions(FunctionRegistry& r);    // functions_to_char.cc
 
 }  // namespace forktail

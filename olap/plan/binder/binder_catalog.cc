@@ -449,14 +449,7 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
       const auto* in = a[0]->data<std::string_view>();
       auto* o = out->mutable_data<std::string_view>();
       ForEachRow(rows, [&](uint32_t i) {
-        std::string s(in[i]);
-        std::string quoted = QuoteIdent(s);
-        sql::KeywordCategory k = sql::LookupKeyword(s).category;
-        if (quoted == s && k != sql::KeywordCategory::kNone &&
-            k != sql::KeywordCategory::kUnreserved) {
-          quoted = "\"" + s + "\"";
-        }
-        o[i] = out->arena()->Add(quoted);
+        o[i] = out->arena()->Add(QuoteIdentifierSql(std::string(in[i])));
       });
     };
     *out = Function(MakeScalarFunction("quote_ident", Type::Text(), kernel), std::move(args));

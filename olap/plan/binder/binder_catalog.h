@@ -53,6 +53,12 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
 // sequence_functions.h): true and *out set, the binder's sequence use
 // raised; false if `call` is none of them.
 bool BindSequenceFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
+
+// format(), quote_literal() and quote_nullable() (binder_format.cc), and
+// PostgreSQL's quoting of an identifier (quote_ident) and a literal.
+bool BindFormatFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
+std::string QuoteIdentifierSql(const std::string& s);
+std::string QuoteLiteralSql(std::string_view s);
 // nextval of a known sequence (an identity column's default).
 ExprPtr NextvalOf(Binder& binder, TableId sequence);
 // pg_get_serial_sequence(table, column), answered at bind time like the

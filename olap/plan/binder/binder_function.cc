@@ -219,7 +219,8 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
   if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h
   if (ExprPtr r; BindSequenceFunction(*this, e, ctx, &r)) return r;
   if (ExprPtr r; BindSerialSequenceFunction(*this, e, ctx, &r)) return r;
-  if (ExprPtr r; BindJsonbConstructor(e, ctx, &r)) return r;  // binder_jsonb.cc
+  if (ExprPtr r; BindFormatFunction(*this, e, ctx, &r)) return r;  // binder_format.cc
+  if (ExprPtr r; BindJsonbConstructor(e, ctx, &r)) return r;       // binder_jsonb.cc
   if (e.star || e.distinct) NoSuchFunction(*this, e, ctx);
   std::vector<const sql::Expr*> args;
   for (const sql::ExprPtr& a : e.children) args.push_back(a.get());

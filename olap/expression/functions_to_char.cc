@@ -1,0 +1,84 @@
+// to_char(timestamp | timestamptz | number, text), PostgreSQL's templates
+// (to_char.h). A DATE argument is a TIMESTAMPTZ at its local midnight (the
+// overload PostgreSQL picks too).
+#include "olap/common/kernel_util.h"
+#include "olap/expression/scalar_function.h"
+#include "olap/expression/to_char.h"
+#include "storage/value/datetime.h"
+#include "storage/value/decimal.h"
+#include "storage/value/timezone.h"
+#include "storage/value/value.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace forktail {
+namespace {
+
+using Sv = std::string_view;
+
+Sv Str(const ScalarArgs& a, size_t k, uint32_t i) { return a[k]->data<Sv>()[i]; }
+
+template <typename F>
+ScalarKernel Texts(F f) {
+  return [f](const ScalarArgs& a, Rows rows, Vector* out) {
+    Sv* o = out->mutable_data<Sv>();
+    StringArena* arena = out->arena();
+    ForEachRow(rows, [&](uint32_t i) { o[i] = arena->Add(f(a, i)); });
+  };
+}
+
+}  // namespace
+
+void RegisterToCharFunctions(FunctionRegistry& r) {
+  r.Register("to_char", {TypeId::kTimestamp, TypeId::kText}, Type::Text(),
+             Texts([](const ScalarArgs& a, uint32_t i) {
+               return ToCharTimestamp(a[0]->data<int64_t>()[i], 0, nullptr, Str(a, 1, i));
+             }));
+  FunctionOverload zoned;
+  zoned.params = {TypeId::kTimestampTz, TypeId::kText};
+  zoned.bind = [](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
+    std::shared_ptr<const datetime::TimeZone> zone =
+        ctx.time_zone ? ctx.time_zone : datetime::CurrentTimeZonePtr();
+    return MakeScalarFunction("to_char", Type::Text(),
+                              Texts([zone](const ScalarArgs& a, uint32_t i) {
+                                const int64_t utc = a[0]->data<int64_t>()[i];
+                                const int32_t offset = zone->OffsetAt(utc);
+                                return ToCharTimestamp(utc + int64_t{offset} * 1'000'000, offset,
+                                                       zone.get(), Str(a, 1, i));
+                              }));
+  };
+  r.Register("to_char", std::move(zoned));
+  // Numbers: integers and DECIMALs exactly, doubles as printed with the
+  // template's decimals first.
+  r.Register("to_char", {TypeId::kBigInt, TypeId::kText}, Type::Text(),
+             Texts([](const ScalarArgs& a, uint32_t i) {
+               return ToCharNumber(std::to_string(a[0]->data<int64_t>()[i]), Str(a, 1, i));
+             }));
+  FunctionOverload decimal;
+  decimal.params = {TypeId::kDecimal, TypeId::kText};
+  decimal.bind = [](const FunctionBindContext&, std::vector<ExprPtr>& args) {
+    const Type t = args[0]->type;
+    return MakeScalarFunction(
+        "to_char", Type::Text(), Texts([t](const ScalarArgs& a, uint32_t i) {
+          const __int128 unscaled =
+              t.IsWideDecimal() ? a[0]->data<__int128>()[i] : a[0]->data<int64_t>()[i];
+          return ToCharNumber(decimal::FormatWide(unscaled, t.scale), Str(a, 1, i));
+        }));
+  };
+  r.Register("to_char", std::move(decimal));
+  r.Register("to_char", {TypeId::kDouble, TypeId::kText}, Type::Text(),
+             Texts([](const ScalarArgs& a, uint32_t i) {
+               const double x = a[0]->data<double>()[i];
+               const Sv format = Str(a, 1, i);
+               const int post = ToCharNumberDecimals(format);
+               // Beyond 1e300 or NaN: too wide for any template.
+               std::string text = std::isfinite(x) && std::fabs(x) < 1e300
+                                      ? fmt::format("{:.{}f}", x, post)
+                                      : std::string(400, '9');
+               return ToCharNumber(text, format);
+             }));
+}
+
+}  // namespace forktail
