@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/scalar_function.h"
@@ -136,6 +137,25 @@ void RegisterAge(FunctionRegistry& r) {
   }
 }
 
+// make_interval(years, months, weeks, days, hours, mins, secs) (the binder
+// supplies the defaults and the names).
+void RegisterMakeInterval(FunctionRegistry& r) {
+  constexpr TypeId kI = TypeId::kInteger;
+  r.Register("make_interval", {kI, kI, kI, kI, kI, kI, TypeId::kDouble}, Type::Interval(),
+             Intervals([](const ScalarArgs& a, uint32_t i) {
+               auto n = [&](size_t k) { return __int128{a[k]->data<int32_t>()[i]}; };
+               const double secs = Dbl(a, 6, i);
+               const double micros = std::rint(secs * 1e6);
+               if (!std::isfinite(micros) || std::fabs(micros) > 9.2e18) {
+                 throw DbError(sqlstate::kDatetimeFieldOverflow, "interval out of range");
+               }
+               return interval::FromWide(n(0) * 12 + n(1), n(2) * 7 + n(3),
+                                         n(4) * datetime::kMicrosPerHour +
+                                             n(5) * datetime::kMicrosPerMinute +
+                                             static_cast<int64_t>(micros));
+             }));
+}
+
 void RegisterJustify(FunctionRegistry& r) {
   const std::pair<const char*, Interval (*)(const Interval&)> kJustify[] = {
       {"justify_days", interval::JustifyDays},
@@ -232,6 +252,7 @@ void RegisterIntervalFunctions(FunctionRegistry& r) {
   RegisterIntervalArithmetic(r);
   RegisterAge(r);
   RegisterJustify(r);
+  RegisterMakeInterval(r);
   RegisterIntervalParts(r);
 }
 

@@ -223,10 +223,13 @@ struct Expr {
   ExprPtr else_result;
 
   // kFunction: arguments are `children`.
-  bool star = false;                 // COUNT(*) (children empty)
-  bool distinct = false;             // agg(DISTINCT x)
-  bool no_parens = false;            // CURRENT_TIMESTAMP & co. written without ()
-  bool variadic = false;             // f(VARIADIC arr)
+  bool star = false;       // COUNT(*) (children empty)
+  bool distinct = false;   // agg(DISTINCT x)
+  bool no_parens = false;  // CURRENT_TIMESTAMP & co. written without ()
+  bool variadic = false;   // f(VARIADIC arr)
+  // f(name => value): one name per child ("" for a positional argument);
+  // empty when no argument is named.
+  std::vector<std::string> arg_names;
   ExprPtr filter;                    // agg(...) FILTER (WHERE filter); null if none
   std::vector<OrderItem> agg_order;  // string_agg(x, ',' ORDER BY y)
   std::unique_ptr<WindowSpec> over;  // f(...) OVER (...); null if not a window call

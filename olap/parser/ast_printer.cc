@@ -79,7 +79,17 @@ std::string Function(const Expr& e) {
   s += '(';
   if (e.distinct) s += "DISTINCT ";
   if (e.variadic) s += "VARIADIC ";
-  s += e.star ? "*" : List(e.children);
+  if (e.star) {
+    s += "*";
+  } else if (e.arg_names.empty()) {
+    s += List(e.children);
+  } else {
+    for (size_t i = 0; i < e.children.size(); ++i) {
+      if (i > 0) s += ", ";
+      if (!e.arg_names[i].empty()) s += e.arg_names[i] + " => ";
+      s += ToString(*e.children[i]);
+    }
+  }
   if (!e.agg_order.empty()) s += " ORDER BY " + OrderList(e.agg_order);
   s += ')';
   if (e.filter) s += " FILTER (WHERE " + ToString(*e.filter) + ")";

@@ -201,10 +201,19 @@ ExprPtr Parser::ParseFunctionArgs(ExprPtr fn) {
     }
     do {
       if (AcceptKw("variadic")) fn->variadic = true;
-      // Named arguments (name => value): the name is accepted and dropped.
-      if (IsColLabel() && (IsOp("=>", 1) || IsOp(":=", 1))) pos_ += 2;
+      // Named arguments (name => value), kept for the binder to match.
+      std::string arg_name;
+      if (IsColLabel() && (IsOp("=>", 1) || IsOp(":=", 1))) {
+        arg_name = Peek().text;
+        pos_ += 2;
+      }
+      if (!arg_name.empty() || !fn->arg_names.empty()) {
+        fn->arg_names.resize(fn->children.size());
+        fn->arg_names.push_back(arg_name);
+      }
       fn->children.push_back(ParseExpr());
     } while (AcceptPunct(','));
+    if (!fn->arg_names.empty()) fn->arg_names.resize(fn->children.size());
     if (AcceptKw("order")) {
       ExpectKw("by");
       fn->agg_order = ParseOrderByList();

@@ -54,6 +54,13 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
 // raised; false if `call` is none of them.
 bool BindSequenceFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
 
+// generate_series's arguments (binder_catalog_from.cc): 2 or 3 integers, or
+// two timestamps (a DATE or TIMESTAMPTZ makes both TIMESTAMPTZ) and an
+// interval step; cast to the series' type, which is returned. 0A000 for
+// other types.
+Type BindSeriesArguments(Binder& binder, const std::vector<sql::ExprPtr>& children,
+                         const ExprContext& ctx, int position, std::vector<ExprPtr>* out);
+
 // format(), quote_literal() and quote_nullable() (binder_format.cc), and
 // PostgreSQL's quoting of an identifier (quote_ident) and a literal.
 bool BindFormatFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
@@ -77,7 +84,12 @@ ExprPtr BindArrayArgument(Binder& binder, const sql::Expr& e, ExprContext& ctx,
 // ARRAY[...], a[i], x = ANY (array), x <> ALL (array).
 bool IsArrayExpr(const sql::Expr& e);
 ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx);
-// array_to_string, array_upper/lower/length, cardinality: true and *out set.
+// a || b with an array operand (array_cat, array_append, array_prepend; an
+// unknown literal beside an array is one); nullptr when neither is an array.
+ExprPtr BindArrayConcat(ExprPtr left, ExprPtr right, bool left_unknown, bool right_unknown,
+                        int position);
+// array_to_string, array_upper/lower/length, cardinality, array_cat,
+// array_append, array_prepend: true and *out set.
 bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
 // x::T[]
 ExprPtr BindArrayCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx);

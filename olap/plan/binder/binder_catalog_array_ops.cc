@@ -9,6 +9,8 @@
 
 #include "olap/expression/scalar_function.h"
 #include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/catalog/system_catalog.h"
 
 namespace forktail {
 
@@ -20,9 +22,16 @@ using Elements = std::vector<std::optional<std::string>>;
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
 }
 
+// A value as it reads inside an array's text form: its type's output (a
+// boolean as t or f, where its cast to text says true or false).
 ExprPtr ToText(ExprPtr e) {
   if (e->type.IsString()) return e;
-  return Cast(std::move(e), Type::Text());
+  if (e->type.id != TypeId::kBoolean) return Cast(std::move(e), Type::Text());
+  ExprPtr negated = Not(CloneExpr(*e));
+  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+  whens.emplace_back(std::move(e), Constant(Value::Text("t")));
+  whens.emplace_back(std::move(negated), Constant(Value::Text("f")));
+  return Case(std::move(whens), Constant(Value::Null(Type::Text())));
 }
 
 ExprPtr Call(const char* name, const Type& result, ScalarKernel kernel, std::vector<ExprPtr> args,
@@ -230,6 +239,73 @@ ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
       std::move(args), /*strict=*/false);
 }
 
+ExprPtr BindArrayConcat(ExprPtr left, ExprPtr right, bool left_unknown, bool right_unknown,
+                        int position) {
+  const std::optional<Type> la = ArrayElementType(left->type);
+  const std::optional<Type> ra = ArrayElementType(right->type);
+  if (!la && !ra) return nullptr;
+  auto name_of = [](const Type& t) {
+    std::optional<Type> element = ArrayElementType(t);
+    return element ? BaseTypeName(*element) + "[]" : BaseTypeName(t);
+  };
+  auto no_operator = [&]() {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "operator does not exist: " + name_of(left->type) + " || " + name_of(right->type),
+                  position);
+  };
+  // NULL arguments: array_cat(NULL, b) is b, array_append(NULL, x) is {x},
+  // array_append(a, NULL) has a NULL more (PostgreSQL's array_cat and
+  // array_append).
+  auto elements = [](const Vector& v, uint32_t i) {
+    return v.IsNull(i) ? Elements() : ParseArrayText(v.data<std::string_view>()[i]);
+  };
+  std::vector<ExprPtr> args;
+  if ((la && (ra || right_unknown)) || (ra && left_unknown)) {
+    const Type element = la ? *la : *ra;
+    if (la && ra && la->id != ra->id) no_operator();
+    args.push_back(ToText(std::move(left)));
+    args.push_back(ToText(std::move(right)));
+    return Call(
+        "array_cat", ArrayTextType(element),
+        [elements](const ScalarArgs& a, Rows rows, Vector* out) {
+          ForEachRow(rows, [&](uint32_t i) {
+            if (a[0]->IsNull(i) && a[1]->IsNull(i)) return out->SetNull(i, true);
+            Elements all = elements(*a[0], i);
+            for (std::optional<std::string>& v : elements(*a[1], i)) all.push_back(std::move(v));
+            SetString(out, i, FormatArrayText(all));
+          });
+        },
+        std::move(args), /*strict=*/false);
+  }
+  const bool append = la.has_value();
+  const Type element = append ? *la : *ra;
+  ExprPtr& item = append ? right : left;
+  if (ArrayElementType(item->type)) no_operator();
+  // A number joins a numeric array as it prints (an array's element type
+  // here keeps no DECIMAL scale); other types are cast to the element's.
+  if (!(item->type == element) && !(item->type.IsNumeric() && element.IsNumeric())) {
+    if (!ExplicitCastExists(item->type, element)) no_operator();
+    item = Cast(std::move(item), element);
+  }
+  item = ToText(std::move(item));
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  return Call(
+      append ? "array_append" : "array_prepend", ArrayTextType(element),
+      [append, elements](const ScalarArgs& a, Rows rows, Vector* out) {
+        const Vector& array = *a[append ? 0 : 1];
+        const Vector& item = *a[append ? 1 : 0];
+        ForEachRow(rows, [&](uint32_t i) {
+          Elements all = elements(array, i);
+          std::optional<std::string> v;
+          if (!item.IsNull(i)) v = std::string(item.data<std::string_view>()[i]);
+          all.insert(append ? all.end() : all.begin(), std::move(v));
+          SetString(out, i, FormatArrayText(all));
+        });
+      },
+      std::move(args), /*strict=*/false);
+}
+
 bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {
   const std::string& name = call.names.back();
   size_t n = call.children.size();
@@ -267,6 +343,24 @@ bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, 
           });
         },
         std::move(args));
+    return true;
+  }
+  if ((name == "array_cat" || name == "array_append" || name == "array_prepend") && n == 2) {
+    ExprContext c0 = WithoutHint(ctx), c1 = WithoutHint(ctx);
+    ExprPtr left = binder.BindExpr(*call.children[0], c0);
+    ExprPtr right = binder.BindExpr(*call.children[1], c1);
+    const bool left_array = ArrayElementType(left->type).has_value();
+    const bool right_array = ArrayElementType(right->type).has_value();
+    const bool fits = name == "array_cat"      ? left_array && right_array
+                      : name == "array_append" ? left_array && !right_array
+                                               : right_array && !left_array;
+    if (!fits) {
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function " + name + "(" + BaseTypeName(left->type) + ", " +
+                        BaseTypeName(right->type) + ") does not exist",
+                    call.position);
+    }
+    *out = BindArrayConcat(std::move(left), std::move(right), false, false, call.position);
     return true;
   }
   if (((name == "array_upper" || name == "array_lower" || name == "array_length") && n == 2) ||

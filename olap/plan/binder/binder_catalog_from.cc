@@ -21,6 +21,50 @@
 
 namespace forktail {
 
+Type BindSeriesArguments(Binder& binder, const std::vector<sql::ExprPtr>& children,
+                         const ExprContext& ctx, int position, std::vector<ExprPtr>* out) {
+  auto bind = [&](size_t i, const Type& hint) {
+    ExprContext c = ctx;
+    c.hint = &hint;
+    return binder.BindExpr(*children[i], c);
+  };
+  ExprPtr first = bind(0, Type::Integer());
+  if (first->type.IsDateTime() && children.size() == 3) {
+    ExprPtr last = bind(1, first->type);
+    ExprPtr step = bind(2, Type::Interval());
+    if (!last->type.IsDateTime() || step->type.id != TypeId::kInterval) {
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function generate_series(" + BaseTypeName(first->type) + ", " +
+                        BaseTypeName(last->type) + ", " + BaseTypeName(step->type) +
+                        ") does not exist",
+                    position);
+    }
+    const Type type = first->type.id == TypeId::kTimestamp && last->type.id == TypeId::kTimestamp
+                          ? Type::Timestamp()
+                          : Type::TimestampTz();
+    out->push_back(first->type == type ? std::move(first) : Cast(std::move(first), type));
+    out->push_back(last->type == type ? std::move(last) : Cast(std::move(last), type));
+    out->push_back(std::move(step));
+    return type;
+  }
+  bool bigint = false;
+  for (size_t i = 0; i < children.size(); i++) {
+    ExprPtr x = i == 0 ? std::move(first) : bind(i, Type::Integer());
+    if (!x->type.IsInteger()) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "generate_series over " + BaseTypeName(x->type) + " is not supported",
+                    position);
+    }
+    bigint = bigint || x->type.id == TypeId::kBigInt;
+    out->push_back(std::move(x));
+  }
+  const Type type = bigint ? Type::BigInt() : Type::Integer();
+  for (ExprPtr& a : *out) {
+    if (!(a->type == type)) a = Cast(std::move(a), type);
+  }
+  return type;
+}
+
 LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
                                ScopeRelation* rel) {
   const sql::Expr& call = *ref.function;
@@ -44,21 +88,7 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
   std::optional<LogicalColumn> second;  // jsonb_each's value column
   size_t n = call.children.size();
   if (name == "generate_series" && (n == 2 || n == 3)) {
-    bool bigint = false;
-    for (size_t i = 0; i < n; i++) {
-      ExprPtr x = bind(i, Type::Integer());
-      if (!x->type.IsInteger()) {
-        throw DbError(sqlstate::kFeatureNotSupported,
-                      "generate_series over " + BaseTypeName(x->type) + " is not supported",
-                      call.position);
-      }
-      bigint = bigint || x->type.id == TypeId::kBigInt;
-      args.push_back(std::move(x));
-    }
-    type = bigint ? Type::BigInt() : Type::Integer();
-    for (ExprPtr& a : args) {
-      if (!(a->type == type)) a = Cast(std::move(a), type);
-    }
+    type = BindSeriesArguments(binder, call.children, ctx, call.position, &args);
   } else if (name == "unnest" && n == 1) {
     ExprContext c = ctx;
     ExprPtr arr = binder.BindExpr(*call.children[0], c);

@@ -8,6 +8,9 @@
 // upper, now, ...). Anything else: 42883 `function f(integer) does not
 // exist`, as PostgreSQL reports it. COUNT/SUM/AVG(DISTINCT x) keep a set
 // of x per group (group_table.h); MIN/MAX(DISTINCT x) are MIN/MAX(x).
+#include <fmt/format.h>
+
+#include <iterator>
 #include <string>
 
 #include "olap/execution/aggregate/group_table.h"
@@ -211,9 +214,63 @@ ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const 
   return ColumnRef(out.id, out.type);
 }
 
+// make_interval(years, months, weeks, days, hours, mins, secs): every
+// parameter defaults to 0 and may be named (make_interval(days => 3)).
+ExprPtr Binder::BindMakeInterval(const sql::Expr& e, ExprContext& ctx) {
+  static const char* const kParams[] = {"years", "months", "weeks", "days",
+                                        "hours", "mins",   "secs"};
+  constexpr size_t kCount = std::size(kParams);
+  std::vector<ExprPtr> args(kCount);
+  auto bind = [&](size_t param, const sql::Expr& x) {
+    if (args[param]) {
+      throw DbError(sqlstate::kSyntaxError,
+                    fmt::format("argument name \"{}\" used more than once", kParams[param]),
+                    x.position);
+    }
+    Type want = param == kCount - 1 ? Type::Double() : Type::Integer();
+    ExprContext c = WithoutHint(ctx);
+    c.hint = &want;
+    ExprPtr v = BindExpr(x, c);
+    if (!v->type.IsNumeric() || (param < kCount - 1 && !v->type.IsInteger())) {
+      NoSuchFunction(*this, e, ctx);
+    }
+    args[param] = v->type == want ? std::move(v) : Cast(std::move(v), want);
+  };
+  if (e.children.size() > kCount) NoSuchFunction(*this, e, ctx);
+  for (size_t i = 0; i < e.children.size(); ++i) {
+    const std::string& arg_name = e.arg_names.empty() ? std::string() : e.arg_names[i];
+    if (arg_name.empty()) {
+      if (i > 0 && !e.arg_names.empty() && !e.arg_names[i - 1].empty()) {
+        throw DbError(sqlstate::kSyntaxError, "positional argument cannot follow named argument",
+                      e.children[i]->position);
+      }
+      bind(i, *e.children[i]);
+      continue;
+    }
+    size_t param = kCount;
+    for (size_t p = 0; p < kCount; ++p) {
+      if (arg_name == kParams[p]) param = p;
+    }
+    if (param == kCount) NoSuchFunction(*this, e, ctx);
+    bind(param, *e.children[i]);
+  }
+  for (size_t p = 0; p < kCount; ++p) {
+    if (!args[p]) args[p] = Constant(p == kCount - 1 ? Value::Double(0) : Value::Integer(0));
+  }
+  return FunctionRegistry::Global().Call("make_interval", std::move(args), FunctionContext());
+}
+
 ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
   const std::string& name = e.names.back();
   if (e.names.size() > 1 && e.names[0] != "pg_catalog") NoSuchFunction(*this, e, ctx);
+  if (name == "make_interval" && !e.over && !e.star && !e.distinct) return BindMakeInterval(e, ctx);
+  if (!e.arg_names.empty()) {
+    // Only make_interval has parameter names Forktail knows; a name is never
+    // dropped (it would bind the value to another parameter).
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "named arguments (name => value) are not supported for function " + name,
+                  e.position);
+  }
   if (e.over || IsWindowOnlyName(name)) return BindWindowCall(e, ctx);  // binder_window.cc
   if (IsAggregateName(name)) return BindAggregate(e, ctx);
   if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h

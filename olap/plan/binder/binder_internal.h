@@ -185,6 +185,7 @@ class Binder {
   ExprPtr BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
   ExprPtr BindIntervalArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
   ExprPtr BindIntervalSumOrAvg(bool avg, ExprPtr input, ExprPtr filter, ExprContext& ctx);
+  ExprPtr BindMakeInterval(const sql::Expr& e, ExprContext& ctx);
   // x ILIKE p as lower(x) LIKE lower(p) (ASCII case folding).
   ExprPtr FoldCaseForILike(ExprPtr x, std::string* pattern);
   ExprPtr BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr& r, ExprContext& ctx,

@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/catalog/system_catalog.h"
 #include "olap/plan/constant_folding.h"
 #include "storage/value/interval.h"
 #include "storage/value/utf8.h"
@@ -146,6 +148,10 @@ ExprPtr BindConcatOperator(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   if (left->type.id == TypeId::kJsonb || right->type.id == TypeId::kJsonb) {
     ExprPtr l = CloneExpr(*left), r = CloneExpr(*right);
     if (ExprPtr j = b.BindJsonbConcatOrDelete(e, std::move(l), std::move(r))) return j;
+  }
+  if (ArrayElementType(left->type) || ArrayElementType(right->type)) {
+    return BindArrayConcat(std::move(left), std::move(right), b.IsUnknownTyped(*e.children[0]),
+                           b.IsUnknownTyped(*e.children[1]), e.position);
   }
   // bytea || bytea, an unknown literal beside a bytea being one too.
   const bool left_bytea = left->type.id == TypeId::kBytea;

@@ -37,21 +37,7 @@ SrfCall BindCall(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
       throw DbError(sqlstate::kUndefinedFunction, "function generate_series does not exist",
                     e.position);
     }
-    bool bigint = false;
-    Type integer = Type::Integer();
-    for (size_t i = 0; i < n; i++) {
-      ExprPtr x = bind(i, &integer);
-      if (!x->type.IsInteger()) {
-        NotAllowed("generate_series over " + BaseTypeName(x->type) + " is not supported",
-                   e.position);
-      }
-      bigint = bigint || x->type.id == TypeId::kBigInt;
-      call.args.push_back(std::move(x));
-    }
-    Type type = bigint ? Type::BigInt() : Type::Integer();
-    for (ExprPtr& a : call.args) {
-      if (!(a->type == type)) a = Cast(std::move(a), type);
-    }
+    Type type = BindSeriesArguments(binder, e.children, ctx, e.position, &call.args);
     call.columns.push_back({0, "generate_series", type});
     return call;
   }

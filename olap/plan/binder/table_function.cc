@@ -9,7 +9,9 @@
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/constant_folding.h"
 #include "storage/error.h"
+#include "storage/value/interval.h"
 #include "storage/value/jsonb.h"
+#include "storage/value/timezone.h"
 
 namespace forktail {
 
@@ -26,6 +28,30 @@ std::vector<Value> Series(const std::string& name, const Type& type,
   if (name == "generate_series") {
     for (const Value& a : args) {
       if (a.is_null()) return out;
+    }
+    if (type.id == TypeId::kTimestamp || type.id == TypeId::kTimestampTz) {
+      // Timestamps by an interval step: until past the end, as PostgreSQL's
+      // generate_series_timestamp (a zero step is an error).
+      const datetime::Interval step = interval::Decode(args[2].GetString());
+      const __int128 direction = interval::Span(step);
+      if (direction == 0) {
+        throw DbError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+      }
+      const int64_t to = args[1].GetInt();
+      const bool zoned = type.id == TypeId::kTimestampTz;
+      for (int64_t v = args[0].GetInt(); direction > 0 ? v <= to : v >= to;) {
+        if (static_cast<int64_t>(out.size()) >= kMaxSeriesRows) {
+          Unsupported("generate_series of more than 1000000 rows");
+        }
+        out.push_back(zoned ? Value::TimestampTz(v) : Value::Timestamp(v));
+        try {
+          v = zoned ? datetime::AddIntervalTz(v, step, datetime::CurrentTimeZone())
+                    : datetime::AddInterval(v, step);
+        } catch (const DbError&) {
+          break;  // past the last timestamp: the series ends
+        }
+      }
+      return out;
     }
     int64_t from = args[0].GetInt(), to = args[1].GetInt();
     int64_t step = args.size() == 3 ? args[2].GetInt() : 1;

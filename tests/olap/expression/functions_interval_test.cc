@@ -71,3 +71,23 @@ TEST_F(IntervalSql, Functions) {
 
 }  // namespace
 }  // namespace forktail
+
+namespace forktail {
+namespace {
+
+TEST_F(IntervalSql, MakeIntervalAndNamedArguments) {
+  EXPECT_EQ(Eval("make_interval(days => 3), make_interval(1, 2), "
+                 "make_interval(hours => 1, mins => 30, secs => 1.5), make_interval(years => 1, "
+                 "weeks => 2)"),
+            "3 days|1 year 2 mons|01:30:01.5|1 year 14 days");
+  EXPECT_EQ(Error("SELECT make_interval(days => 1, days => 2)"),
+            "42601 argument name \"days\" used more than once");
+  EXPECT_EQ(Error("SELECT make_interval(days => 1, 2)"),
+            "42601 positional argument cannot follow named argument");
+  // Elsewhere a name is refused, never dropped.
+  EXPECT_EQ(Error("SELECT lpad(string => 'x', 3)"),
+            "0A000 named arguments (name => value) are not supported for function lpad");
+}
+
+}  // namespace
+}  // namespace forktail

@@ -169,6 +169,9 @@ TEST(ParserExpr, FunctionCalls) {
   EXPECT_EQ(E("sum(x) OVER w"), "sum(x) OVER w");
   EXPECT_EQ(E("sum(x) OVER (w ORDER BY y)"), "sum(x) OVER (w ORDER BY y)");
   EXPECT_EQ(E("left(s, 2)"), "left(s, 2)");
+  // Named arguments keep their names (the binder matches or refuses them).
+  EXPECT_EQ(E("make_interval(1, days => 3, secs := 1.5)"),
+            "make_interval(1, days => 3, secs => 1.5)");
 
   std::vector<StatementPtr> stmts = Parse("SELECT count(*), pg_catalog.count(DISTINCT x)");
   const Expr& count = *stmts[0]->query->select_list[0].expr;
