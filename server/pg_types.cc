@@ -6,6 +6,7 @@
 
 #include "server/wire_format.h"
 #include "storage/error.h"
+#include "storage/value/array_text.h"
 #include "storage/value/decimal.h"
 #include "storage/value/utf8.h"
 
@@ -73,9 +74,84 @@ Value DecodeBinaryAs(std::string_view b, int32_t oid, int n) {
   }
 }
 
+// Arrays travel through expressions in their text form, as TEXT tagged with
+// the element type (Type::ArrayText); on the wire they are the element
+// type's array type, so that clients read lists (psycopg), java.sql.Array
+// (JDBC).
+int32_t ArrayOidOf(const Type& element) {
+  switch (element.id) {
+    case TypeId::kBoolean:
+      return 1000;
+    case TypeId::kSmallInt:
+      return 1005;
+    case TypeId::kInteger:
+      return 1007;
+    case TypeId::kBigInt:
+      return 1016;
+    case TypeId::kDouble:
+      return 1022;
+    case TypeId::kDecimal:
+      return 1231;
+    case TypeId::kChar:
+      return 1014;
+    case TypeId::kVarchar:
+      return 1015;
+    case TypeId::kText:
+      return 1009;
+    case TypeId::kDate:
+      return 1182;
+    case TypeId::kTimestamp:
+      return 1115;
+    case TypeId::kTimestampTz:
+      return 1185;
+    case TypeId::kJsonb:
+      return 3807;
+    case TypeId::kUuid:
+      return 2951;
+    case TypeId::kBytea:
+      return 1001;
+    case TypeId::kInterval:
+      return 1187;
+  }
+  return pgoid::kText;
+}
+
+// array_send of a one-dimensional array: dimensions, a NULL flag, the
+// element oid, then each element as its type's binary (or -1 for NULL).
+std::string ArrayBinarySend(const Value& array, const Type& element) {
+  std::vector<std::optional<std::string>> items = ParseArrayText(array.GetString());
+  std::string out;
+  auto put32 = [&out](uint32_t v) { PutBigEndian(&out, v, 4); };
+  bool has_null = false;
+  for (const auto& item : items) has_null = has_null || !item;
+  put32(items.empty() ? 0 : 1);
+  put32(has_null ? 1 : 0);
+  put32(static_cast<uint32_t>(PgTypeOf(element).oid));
+  if (items.empty()) return out;
+  put32(static_cast<uint32_t>(items.size()));
+  put32(1);  // lower bound
+  for (const auto& item : items) {
+    if (!item) {
+      put32(0xFFFFFFFFu);
+      continue;
+    }
+    const Type t = element.id == TypeId::kDecimal ? DecimalTypeFor(*item) : element;
+    const std::string bytes = PgBinarySend(Value::Parse(t, *item));
+    put32(static_cast<uint32_t>(bytes.size()));
+    out += bytes;
+  }
+  return out;
+}
+
+std::optional<Type> ArrayElementOf(const Type& t) {
+  if (!t.IsArrayText()) return std::nullopt;
+  return t.ArrayElement();
+}
+
 }  // namespace
 
 PgTypeInfo PgTypeOf(const Type& type) {
+  if (std::optional<Type> element = ArrayElementOf(type)) return {ArrayOidOf(*element), -1, -1};
   switch (type.id) {
     case TypeId::kBoolean:
       return {pgoid::kBool, 1, -1};
@@ -159,7 +235,12 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
 
 std::string EncodeTextValue(const Value& value) { return value.ToString(); }
 
-std::string EncodeBinaryValue(const Value& value) { return PgBinarySend(value); }
+std::string EncodeBinaryValue(const Value& value) {
+  if (std::optional<Type> element = ArrayElementOf(value.type())) {
+    return ArrayBinarySend(value, *element);
+  }
+  return PgBinarySend(value);
+}
 
 Value DecodeParameter(std::string_view bytes, int16_t format, int32_t client_oid,
                       const std::optional<Type>& target, int parameter_number) {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "olap/common/kernel_util.h"
-#include "olap/expression/array_text.h"
 #include "olap/expression/scalar_function.h"
 #include "storage/error.h"
+#include "storage/value/array_text.h"
 #include "storage/value/datetime.h"
 #include "storage/value/jsonb.h"
 #include "storage/value/timezone.h"

@@ -93,6 +93,23 @@ struct Type {
     return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid || id == TypeId::kBytea ||
            id == TypeId::kInterval;
   }
+  // Arrays travel through expressions in their text form ('{1,2}',
+  // storage/value/array_text.h): TEXT tagged with the element type (the
+  // otherwise unused `precision` holds the element's TypeId + 1).
+  static Type ArrayText(const Type& element) {
+    Type t = Text();
+    t.precision = static_cast<uint8_t>(static_cast<int>(element.id) + 1);
+    return t;
+  }
+  bool IsArrayText() const { return id == TypeId::kText && precision != 0; }
+  // The element type of an array (a DECIMAL element as DECIMAL(18,4));
+  // only for IsArrayText().
+  Type ArrayElement() const {
+    Type e;
+    e.id = static_cast<TypeId>(precision - 1);
+    if (e.id == TypeId::kDecimal) e = Decimal(18, 4);
+    return e;
+  }
   bool IsInteger() const {
     return id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt;
   }

@@ -26,9 +26,9 @@
 #include <string_view>
 #include <vector>
 
-#include "olap/expression/array_text.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/catalog/system_catalog.h"
+#include "storage/value/array_text.h"
 
 namespace forktail {
 

@@ -345,6 +345,62 @@ bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, 
         std::move(args));
     return true;
   }
+  if (name == "string_to_array" && (n == 2 || n == 3)) {
+    // string_to_array(s, separator [, null_string]): NULL separator splits
+    // into characters, '' keeps s whole, '' input is the empty array.
+    std::vector<ExprPtr> args;
+    for (size_t i = 0; i < n; i++) {
+      ExprContext c = WithoutHint(ctx);
+      Type text = Type::Text();
+      c.hint = &text;
+      ExprPtr x = binder.BindExpr(*call.children[i], c);
+      if (!x->type.IsString()) {
+        throw DbError(sqlstate::kUndefinedFunction,
+                      "function string_to_array(" + BaseTypeName(x->type) + ", ...) does not exist",
+                      call.position);
+      }
+      args.push_back(x->type.id == TypeId::kChar ? Cast(std::move(x), Type::Text()) : std::move(x));
+    }
+    *out = Call(
+        "string_to_array", ArrayTextType(Type::Text()),
+        [](const ScalarArgs& a, Rows rows, Vector* out) {
+          ForEachRow(rows, [&](uint32_t i) {
+            if (a[0]->IsNull(i)) return out->SetNull(i, true);
+            const std::string_view s = a[0]->data<std::string_view>()[i];
+            Elements parts;
+            if (a[1]->IsNull(i)) {
+              for (size_t k = 0; k < s.size();) {
+                size_t len = 1;
+                while (k + len < s.size() && (static_cast<uint8_t>(s[k + len]) & 0xC0) == 0x80)
+                  ++len;
+                parts.emplace_back(std::string(s.substr(k, len)));
+                k += len;
+              }
+            } else if (!s.empty()) {
+              const std::string_view sep = a[1]->data<std::string_view>()[i];
+              if (sep.empty()) {
+                parts.emplace_back(std::string(s));
+              } else {
+                size_t start = 0;
+                for (size_t hit; (hit = s.find(sep, start)) != std::string_view::npos;
+                     start = hit + sep.size()) {
+                  parts.emplace_back(std::string(s.substr(start, hit - start)));
+                }
+                parts.emplace_back(std::string(s.substr(start)));
+              }
+            }
+            if (a.size() == 3 && !a[2]->IsNull(i)) {
+              const std::string_view null_string = a[2]->data<std::string_view>()[i];
+              for (std::optional<std::string>& p : parts) {
+                if (p && *p == null_string) p.reset();
+              }
+            }
+            SetString(out, i, FormatArrayText(parts));
+          });
+        },
+        std::move(args), /*strict=*/false);
+    return true;
+  }
   if ((name == "array_cat" || name == "array_append" || name == "array_prepend") && n == 2) {
     ExprContext c0 = WithoutHint(ctx), c1 = WithoutHint(ctx);
     ExprPtr left = binder.BindExpr(*call.children[0], c0);

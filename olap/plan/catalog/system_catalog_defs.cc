@@ -297,18 +297,11 @@ std::vector<PgCatalogType> MakeTypes() {
 
 }  // namespace
 
-Type ArrayTextType(const Type& element) {
-  Type t = Type::Text();
-  t.precision = static_cast<uint8_t>(static_cast<int>(element.id) + 1);
-  return t;
-}
+Type ArrayTextType(const Type& element) { return Type::ArrayText(element); }
 
 std::optional<Type> ArrayElementType(const Type& t) {
-  if (t.id != TypeId::kText || t.precision == 0) return std::nullopt;
-  Type e;
-  e.id = static_cast<TypeId>(t.precision - 1);
-  if (e.id == TypeId::kDecimal) e = Type::Decimal(18, 4);
-  return e;
+  if (!t.IsArrayText()) return std::nullopt;
+  return t.ArrayElement();
 }
 
 int SystemRelationDef::Column(const std::string& column) const {

@@ -5,6 +5,7 @@ binary), in the session's TimeZone, and the ParameterStatus that follows
 SET TIME ZONE. FORKTAIL_PORT may point at a PostgreSQL 15 too: the answers
 are PostgreSQL's."""
 import datetime
+import decimal
 import os
 import zoneinfo
 
@@ -344,3 +345,26 @@ def test_interval_round_trip_parameters_and_copy(conn, binary):
         assert cur.fetchall() == SPANS
     with pytest.raises(psycopg.errors.InvalidDatetimeFormat):
         conn.execute("SELECT %s::interval", ("soon",))
+
+
+# ---- arrays ------------------------------------------------------------------
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_arrays_arrive_as_lists(conn, binary):
+    conn.execute("DROP TABLE IF EXISTS py_arr")
+    conn.execute("CREATE TABLE py_arr (id integer PRIMARY KEY, name text)")
+    conn.execute("INSERT INTO py_arr VALUES (1, 'a'), (2, 'b b'), (3, NULL)")
+    with conn.cursor(binary=binary) as cur:
+        # Array results carry their array type's oid: psycopg reads lists.
+        cur.execute("SELECT array_agg(id ORDER BY id), array_agg(name ORDER BY name) FROM py_arr")
+        assert cur.fetchone() == ([1, 2, 3], ["a", "b b", None])
+        cur.execute("SELECT array[1.5, 2.25], array[true, false], array[date '2024-01-02'], "
+                    "'{}'::int[], array[interval '1 day'], string_to_array('x,y', ',')")
+        assert cur.fetchone() == ([decimal.Decimal("1.5"), decimal.Decimal("2.25")], [True, False],
+                                  [datetime.date(2024, 1, 2)], [], [datetime.timedelta(days=1)],
+                                  ["x", "y"])
+        # A list parameter, in the cursor's format.
+        cur.execute("SELECT name FROM py_arr WHERE id = ANY(%s) ORDER BY id", ([1, 3],))
+        assert cur.fetchall() == [("a",), (None,)]
+        cur.execute("SELECT %s::text[] || 'z'::text", (["p", "q"],))
+        assert cur.fetchone()[0] == ["p", "q", "z"]

@@ -1,4 +1,4 @@
-#include "olap/expression/array_text.h"
+#include "storage/value/array_text.h"
 
 namespace forktail {
 

@@ -1,6 +1,7 @@
 // PostgreSQL's text form of a one-dimensional array ('{1,2}', '{"a b",NULL}';
 // int2vector's '1 2' is read too): how array values travel through
-// expressions (olap/plan/binder/binder_catalog_array.cc) and how jsonb paths
+// expressions (Type::ArrayText; olap/plan/binder/binder_catalog_array.cc), how
+// they go out in binary (server/pg_types.cc) and how jsonb paths
 // ('{a,0,b}') arrive.
 #pragma once
 
