@@ -143,8 +143,9 @@ std::string ArrayBinarySend(const Value& array, const Type& element) {
   return out;
 }
 
+// A user array (not a pg_catalog column's, which go out as text).
 std::optional<Type> ArrayElementOf(const Type& t) {
-  if (!t.IsArrayText()) return std::nullopt;
+  if (!t.IsArrayText() || t.IsCatalogArrayText()) return std::nullopt;
   return t.ArrayElement();
 }
 

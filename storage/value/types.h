@@ -95,18 +95,23 @@ struct Type {
   }
   // Arrays travel through expressions in their text form ('{1,2}',
   // storage/value/array_text.h): TEXT tagged with the element type (the
-  // otherwise unused `precision` holds the element's TypeId + 1).
-  static Type ArrayText(const Type& element) {
+  // otherwise unused `precision` holds the element's TypeId + 1). The
+  // pg_catalog's array-like columns (int2vector, oid[], ...) carry
+  // kCatalogArray too: they go out on the wire as text, as they always have.
+  static constexpr uint8_t kCatalogArray = 0x80;
+  static Type ArrayText(const Type& element, bool catalog = false) {
     Type t = Text();
-    t.precision = static_cast<uint8_t>(static_cast<int>(element.id) + 1);
+    t.precision =
+        static_cast<uint8_t>((static_cast<int>(element.id) + 1) | (catalog ? kCatalogArray : 0));
     return t;
   }
   bool IsArrayText() const { return id == TypeId::kText && precision != 0; }
+  bool IsCatalogArrayText() const { return IsArrayText() && (precision & kCatalogArray) != 0; }
   // The element type of an array (a DECIMAL element as DECIMAL(18,4));
   // only for IsArrayText().
   Type ArrayElement() const {
     Type e;
-    e.id = static_cast<TypeId>(precision - 1);
+    e.id = static_cast<TypeId>((precision & ~kCatalogArray) - 1);
     if (e.id == TypeId::kDecimal) e = Decimal(18, 4);
     return e;
   }

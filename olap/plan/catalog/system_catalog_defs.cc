@@ -57,19 +57,19 @@ SystemColumn ParseColumn(const std::string& spec) {
       c.type = Type::Text(), c.pg_type = 25;
       break;
     case 'a':
-      c.type = ArrayTextType(Type::Text()), c.pg_type = 1009;
+      c.type = Type::ArrayText(Type::Text(), true), c.pg_type = 1009;
       break;
     case 'A':
-      c.type = ArrayTextType(Type::Integer()), c.pg_type = 1028;
+      c.type = Type::ArrayText(Type::Integer(), true), c.pg_type = 1028;
       break;
     case 'K':
-      c.type = ArrayTextType(Type::SmallInt()), c.pg_type = 1005;
+      c.type = Type::ArrayText(Type::SmallInt(), true), c.pg_type = 1005;
       break;
     case 'x':
       c.type = Type::Text(), c.pg_type = 194;
       break;
     case 'v':
-      c.type = ArrayTextType(Type::SmallInt()), c.pg_type = 22;
+      c.type = Type::ArrayText(Type::SmallInt(), true), c.pg_type = 22;
       break;
     case 'r':
       c.type = Type::Text(), c.pg_type = 24;
