@@ -28,10 +28,12 @@ enum class AggKind : uint8_t {
                  // dependent on grouped primary keys; the optimizer's, not SQL's)
 };
 
-// Ordering of a list aggregate's values: none (arrival order), or by the
-// value as text (byte order) or as a number, ascending or descending.
+// Ordering of a list aggregate's values: none (arrival order), by the value
+// as text (byte order) or as a number, ascending or descending; or kKeyed:
+// each input is its sort key's bytes followed by the value
+// (olap/execution/aggregate/list_agg.h), ordered by those bytes.
 struct ListAggOrder {
-  enum class By : uint8_t { kNone, kText, kNumber };
+  enum class By : uint8_t { kNone, kText, kNumber, kKeyed };
   By by = By::kNone;
   bool descending = false;
   bool nulls_first = false;

@@ -119,6 +119,10 @@ TupleId TidOf(std::string_view entry) {
 
 }  // namespace
 
+void AppendOrderedKey(const Type& type, const Value& value, std::string* out) {
+  EncodeValue(type, value, out);
+}
+
 OrderedIndex::Key OrderedIndex::EncodeKey(const std::vector<Value>& key) const {
   Key out;
   for (size_t i = 0; i < key.size(); i++) {

@@ -85,6 +85,11 @@ struct IndexRange {
   std::vector<IndexRange> any_of;
 };
 
+// A value of `type` in the index's order-preserving encoding (memcmp order
+// is the values' order; NULL after every value; prefix-free, so encodings
+// can be concatenated): also the sort keys of string_agg(... ORDER BY).
+void AppendOrderedKey(const Type& type, const Value& value, std::string* out);
+
 class OrderedIndex {
  public:
   explicit OrderedIndex(const std::vector<Type>& key_types) : key_types_(key_types) {}

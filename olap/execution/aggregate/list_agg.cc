@@ -25,8 +25,36 @@ bool NeedsQuotes(std::string_view s) {
 
 }  // namespace
 
+std::string KeyedListAggInput(std::string key, const std::optional<std::string_view>& value) {
+  key.push_back(value ? '\x01' : '\x00');
+  const uint32_t n = value ? static_cast<uint32_t>(value->size()) : 0;
+  if (value) key.append(*value);
+  for (int shift = 24; shift >= 0; shift -= 8)
+    key.push_back(static_cast<char>((n >> shift) & 0xFF));
+  return key;
+}
+
 void SortListAgg(const ListAggOrder& order, ListAggValues* values) {
   if (order.by == ListAggOrder::By::kNone) return;
+  if (order.by == ListAggOrder::By::kKeyed) {
+    // Keyed inputs are never NULL; sort by their bytes, then unwrap.
+    std::stable_sort(values->begin(), values->end(),
+                     [](const std::optional<std::string>& a, const std::optional<std::string>& b) {
+                       return *a < *b;
+                     });
+    for (std::optional<std::string>& v : *values) {
+      const std::string& s = *v;
+      uint32_t n = 0;
+      for (size_t k = s.size() - 4; k < s.size(); ++k) n = (n << 8) | static_cast<uint8_t>(s[k]);
+      const size_t flag = s.size() - 4 - n - 1;
+      if (s[flag] == '\x00') {
+        v.reset();
+      } else {
+        v = s.substr(flag + 1, n);
+      }
+    }
+    return;
+  }
   auto less = [&](const std::optional<std::string>& a, const std::optional<std::string>& b) {
     if (!a || !b) {
       if (!a && !b) return false;

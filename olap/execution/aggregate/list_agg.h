@@ -1,5 +1,6 @@
 // The list aggregates string_agg(text, sep) and array_agg(x), with an
-// optional ORDER BY on the aggregated value itself, as GroupTable states.
+// optional ORDER BY (on the value itself, or keyed: ListAggOrder), as
+// GroupTable states.
 //
 // A group's state is one word, the index of a ListAggValues in the table's
 // side vector (like COUNT(DISTINCT)'s sets): the input values in arrival
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "olap/expression/aggregates.h"
@@ -24,8 +26,14 @@ namespace forktail {
 
 using ListAggValues = std::vector<std::optional<std::string>>;
 
-// Sorts `values` (stable) as `order` says.
+// Sorts `values` (stable) as `order` says. Keyed inputs are then replaced by
+// their values.
 void SortListAgg(const ListAggOrder& order, ListAggValues* values);
+
+// A keyed input (ListAggOrder::By::kKeyed): `key` (memcmp-ordered bytes),
+// then the value (nullopt: NULL), then the value's length, so that byte
+// order is key order and the value can be taken back off the end.
+std::string KeyedListAggInput(std::string key, const std::optional<std::string_view>& value);
 // string_agg's result: the non-NULL values joined by `separator`; nullopt if
 // there are none.
 std::optional<std::string> StringAggResult(const ListAggValues& values,

@@ -94,12 +94,12 @@ bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, 
 // x::T[]
 ExprPtr BindArrayCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx);
 
-// string_agg(text, sep [ORDER BY x]) and array_agg(x [ORDER BY x])
-// (binder_list_agg.cc; olap/execution/aggregate/list_agg.h): ORDER BY only on the aggregated
-// value itself (else 0A000), a constant separator, no FILTER or DISTINCT.
+// string_agg(text, sep [ORDER BY keys]) and array_agg(x [ORDER BY keys])
+// (binder_list_agg.cc; olap/execution/aggregate/list_agg.h): a constant
+// separator, no FILTER or DISTINCT; keys of any type but jsonb.
 ExprPtr BindListAggregate(Binder& binder, const sql::Expr& call, ExprContext& ctx);
-// ARRAY(SELECT x FROM .. [WHERE ..] [ORDER BY x]) as the scalar subquery
-// COALESCE((SELECT array_agg(x [ORDER BY x]) ...), '{}') (binder_list_agg.cc).
+// ARRAY(SELECT x FROM .. [WHERE ..] [ORDER BY ..]) as the scalar subquery
+// COALESCE((SELECT array_agg(x [ORDER BY ..]) ...), '{}') (binder_list_agg.cc).
 ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx);
 // Records aggregate `agg` over `input` in ctx.aggs and returns the reference
 // to its output column (binder_function.cc).

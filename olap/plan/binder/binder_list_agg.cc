@@ -1,14 +1,19 @@
 // string_agg / array_agg and ARRAY(subquery) (binder_catalog.h). The
 // aggregates run in the group table (olap/execution/aggregate/list_agg.h); the binder checks the
 // arguments, turns array_agg's input into text (the result's TEXT carries the
-// element type, as every array here: binder_catalog_array.cc) and reduces an
-// aggregate ORDER BY to the one form the state supports, the aggregated value
-// itself, compared as text or as a number.
+// element type, as every array here: binder_catalog_array.cc) and turns an
+// aggregate ORDER BY into what the state sorts: the aggregated value itself
+// (compared as text or as a number), or each input prefixed with its keys'
+// order-preserving bytes (KeyedInput).
 #include <string>
 
+#include "olap/common/kernel_util.h"
+#include "olap/execution/aggregate/list_agg.h"
+#include "olap/execution/operator/physical_chunk_block.h"
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/catalog/system_catalog.h"
+#include "storage/table/ordered_index.h"
 
 namespace forktail {
 
@@ -30,6 +35,50 @@ bool IsRewrittenArrayAgg(const sql::Expr& e) {
 bool IsOrdinalOne(const sql::Expr& e) {
   return e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kInteger &&
          e.text == "1";
+}
+
+// string_agg(x, sep ORDER BY k1, k2 ...): each input becomes k1..kn in
+// memcmp order (DESC complemented, NULLS FIRST/LAST by their marker), then
+// x (list_agg.h KeyedListAggInput); the state sorts the bytes.
+ExprPtr KeyedInput(std::vector<ExprPtr> keys, const std::vector<sql::OrderItem>& order,
+                   ExprPtr value) {
+  struct KeySpec {
+    Type type;
+    bool descending;
+    bool nulls_first;
+  };
+  std::vector<KeySpec> specs;
+  for (size_t i = 0; i < keys.size(); i++) {
+    const bool desc = order[i].direction == sql::SortDirection::kDesc;
+    const bool nulls_first = order[i].nulls == sql::NullsOrder::kDefault
+                                 ? desc
+                                 : order[i].nulls == sql::NullsOrder::kFirst;
+    specs.push_back({keys[i]->type, desc, nulls_first});
+  }
+  std::vector<ExprPtr> args = std::move(keys);
+  args.push_back(std::move(value));
+  auto kernel = [specs](const ScalarArgs& a, Rows rows, Vector* out) {
+    auto* o = out->mutable_data<std::string_view>();
+    const Vector& values = *a[specs.size()];
+    ForEachRow(rows, [&](uint32_t i) {
+      std::string key;
+      for (size_t k = 0; k < specs.size(); k++) {
+        const size_t start = key.size();
+        AppendOrderedKey(specs[k].type, VectorValue(*a[k], i), &key);
+        // NULL's marker (after the values) moves before them for NULLS
+        // FIRST; DESC complements the key's bytes, reversing its order.
+        if (a[k]->IsNull(i)) key[start] = specs[k].nulls_first != specs[k].descending ? 0x00 : 0x02;
+        if (specs[k].descending) {
+          for (size_t b = start; b < key.size(); b++) key[b] = static_cast<char>(~key[b]);
+        }
+      }
+      std::optional<std::string_view> v;
+      if (!values.IsNull(i)) v = values.data<std::string_view>()[i];
+      o[i] = out->arena()->Add(KeyedListAggInput(std::move(key), v));
+    });
+  };
+  return Function(MakeScalarFunction("list_agg_key", Type::Text(), kernel, /*strict=*/false),
+                  std::move(args));
 }
 
 }  // namespace
@@ -85,11 +134,21 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
     if (ArrayElementType(input->type)) Unsupported("array_agg of arrays", e.position);
     result = ArrayTextType(input->type);
   }
-  for (size_t i = 0; i < keys.size(); i++) {
-    if (!ExprEquals(*keys[i], *input)) {
-      Unsupported(name + "(... ORDER BY) on anything but the aggregated value",
-                  e.agg_order[i].position);
+  bool by_value = true;  // every key is the aggregated value itself
+  for (const ExprPtr& k : keys) by_value = by_value && ExprEquals(*k, *input);
+  if (!by_value) {
+    // Any other keys: each input carries its keys' ordered bytes.
+    for (size_t i = 0; i < keys.size(); i++) {
+      if (keys[i]->type.id == TypeId::kJsonb) {
+        Unsupported(name + "(... ORDER BY a jsonb value)", e.agg_order[i].position);
+      }
     }
+    if (!input->type.IsString()) input = Cast(std::move(input), Type::Text());
+    input = KeyedInput(std::move(keys), e.agg_order, std::move(input));
+    agg.order.by = ListAggOrder::By::kKeyed;
+    return AddAggregate(binder, std::move(agg), std::move(input), result, name, ctx);
+  }
+  for (size_t i = 0; i < keys.size(); i++) {
     if (i > 0) continue;  // later keys equal to the first change nothing
     const sql::OrderItem& o = e.agg_order[i];
     agg.order.by = input->type.IsNumeric() ? ListAggOrder::By::kNumber : ListAggOrder::By::kText;
