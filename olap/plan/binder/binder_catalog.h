@@ -84,6 +84,10 @@ ExprPtr BindArrayArgument(Binder& binder, const sql::Expr& e, ExprContext& ctx,
 // ARRAY[...], a[i], x = ANY (array), x <> ALL (array).
 bool IsArrayExpr(const sql::Expr& e);
 ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx);
+// A value as its type's output function prints it, as TEXT (array
+// elements, format() and string_agg arguments): a boolean as t or f, where
+// its cast to text says true or false; strings as they are.
+ExprPtr OutputText(ExprPtr e);
 // a || b with an array operand (array_cat, array_append, array_prepend; an
 // unknown literal beside an array is one); nullptr when neither is an array.
 ExprPtr BindArrayConcat(ExprPtr left, ExprPtr right, bool left_unknown, bool right_unknown,

@@ -22,17 +22,7 @@ using Elements = std::vector<std::optional<std::string>>;
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported", position);
 }
 
-// A value as it reads inside an array's text form: its type's output (a
-// boolean as t or f, where its cast to text says true or false).
-ExprPtr ToText(ExprPtr e) {
-  if (e->type.IsString()) return e;
-  if (e->type.id != TypeId::kBoolean) return Cast(std::move(e), Type::Text());
-  ExprPtr negated = Not(CloneExpr(*e));
-  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
-  whens.emplace_back(std::move(e), Constant(Value::Text("t")));
-  whens.emplace_back(std::move(negated), Constant(Value::Text("f")));
-  return Case(std::move(whens), Constant(Value::Null(Type::Text())));
-}
+ExprPtr ToText(ExprPtr e) { return OutputText(std::move(e)); }
 
 ExprPtr Call(const char* name, const Type& result, ScalarKernel kernel, std::vector<ExprPtr> args,
              bool strict = true) {
@@ -304,6 +294,16 @@ ExprPtr BindArrayConcat(ExprPtr left, ExprPtr right, bool left_unknown, bool rig
         });
       },
       std::move(args), /*strict=*/false);
+}
+
+ExprPtr OutputText(ExprPtr e) {
+  if (e->type.IsString()) return e;
+  if (e->type.id != TypeId::kBoolean) return Cast(std::move(e), Type::Text());
+  ExprPtr negated = Not(CloneExpr(*e));
+  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+  whens.emplace_back(std::move(e), Constant(Value::Text("t")));
+  whens.emplace_back(std::move(negated), Constant(Value::Text("f")));
+  return Case(std::move(whens), Constant(Value::Null(Type::Text())));
 }
 
 bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {

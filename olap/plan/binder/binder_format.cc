@@ -169,16 +169,7 @@ bool BindFormatFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx,
     Type text = Type::Text();
     c.hint = &text;
     ExprPtr x = binder.BindExpr(*call.children[i], c);
-    if (x->type.id == TypeId::kBoolean) {
-      // boolout: t or f (the cast to text says true or false).
-      ExprPtr negated = Not(CloneExpr(*x));
-      std::vector<std::pair<ExprPtr, ExprPtr>> whens;
-      whens.emplace_back(std::move(x), Constant(Value::Text("t")));
-      whens.emplace_back(std::move(negated), Constant(Value::Text("f")));
-      x = Case(std::move(whens), Constant(Value::Null(Type::Text())));
-    } else if (!x->type.IsString()) {
-      x = Cast(std::move(x), Type::Text());
-    }
+    x = OutputText(std::move(x));
     args.push_back(std::move(x));
   }
   ScalarKernel kernel;

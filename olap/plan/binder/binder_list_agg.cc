@@ -143,7 +143,7 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
         Unsupported(name + "(... ORDER BY a jsonb value)", e.agg_order[i].position);
       }
     }
-    if (!input->type.IsString()) input = Cast(std::move(input), Type::Text());
+    input = OutputText(std::move(input));
     input = KeyedInput(std::move(keys), e.agg_order, std::move(input));
     agg.order.by = ListAggOrder::By::kKeyed;
     return AddAggregate(binder, std::move(agg), std::move(input), result, name, ctx);
@@ -157,7 +157,7 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
                                 ? agg.order.descending
                                 : o.nulls == sql::NullsOrder::kFirst;
   }
-  if (!input->type.IsString()) input = Cast(std::move(input), Type::Text());
+  input = OutputText(std::move(input));
   return AddAggregate(binder, std::move(agg), std::move(input), result, name, ctx);
 }
 
