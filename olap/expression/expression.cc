@@ -276,7 +276,12 @@ ExprPtr Extract(DateField field, ExprPtr child) {
     throw DbError(sqlstate::kDatatypeMismatch,
                   "function extract(unknown, " + child->type.ToString() + ") does not exist");
   }
-  auto e = MakeNode(ExprKind::kExtract, Type::BigInt());
+  // SECOND and EPOCH of a timestamp keep their microseconds: numeric with 6
+  // decimals, as PostgreSQL's extract (the other fields are integers).
+  const bool fraction = (field == DateField::kSecond || field == DateField::kEpoch) &&
+                        child->type.id != TypeId::kDate;
+  auto e = MakeNode(ExprKind::kExtract,
+                    fraction ? Type::Decimal(kMaxNarrowDecimalPrecision, 6) : Type::BigInt());
   if (child->type.id == TypeId::kTimestampTz) e->zone = datetime::CurrentTimeZonePtr();
   e->field = field;
   e->children.push_back(std::move(child));

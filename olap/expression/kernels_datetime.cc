@@ -46,13 +46,17 @@ void ExtractKernel(DateField field, const Vector& in, Rows rows, Vector* out,
   UnionNulls(in, nullptr, rows, out);
   const uint64_t* nulls = out->nulls();
   int64_t* o = out->mutable_data<int64_t>();
+  // A DECIMAL(18,6) result (SECOND, EPOCH of a timestamp) is the field in
+  // microseconds.
+  const bool micros = out->type().id == TypeId::kDecimal;
   if (in.type().id == TypeId::kTimestampTz) {
     // Fields of the wall clock in the session's zone; EPOCH of the instant.
     const datetime::TimeZone& z = zone != nullptr ? *zone : *datetime::TimeZone::Utc();
     const int64_t* a = in.data<int64_t>();
     ForEachRow(rows, [&](uint32_t i) {
       if (NullAt(nulls, i)) return;
-      o[i] = datetime::Extract(field, field == DateField::kEpoch ? a[i] : z.ToLocal(a[i]));
+      const int64_t ts = field == DateField::kEpoch ? a[i] : z.ToLocal(a[i]);
+      o[i] = micros ? datetime::ExtractMicros(field, ts) : datetime::Extract(field, ts);
     });
     return;
   }
@@ -64,7 +68,8 @@ void ExtractKernel(DateField field, const Vector& in, Rows rows, Vector* out,
   } else {
     const int64_t* a = in.data<int64_t>();
     ForEachRow(rows, [&](uint32_t i) {
-      if (!NullAt(nulls, i)) o[i] = datetime::Extract(field, a[i]);
+      if (NullAt(nulls, i)) return;
+      o[i] = micros ? datetime::ExtractMicros(field, a[i]) : datetime::Extract(field, a[i]);
     });
   }
 }

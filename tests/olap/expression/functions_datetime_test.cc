@@ -19,6 +19,12 @@ TEST_F(Datetime, DateArithmeticTypes) {
   EXPECT_EQ(Query("SELECT d + i, d - date '2000-01-01', d - i FROM t ORDER BY id"),
             "2024-02-05|8796|2024-01-26;NULL|NULL|NULL;2000-02-22|59|2000-03-07;");
   EXPECT_EQ(Eval("timestamp '2024-01-01' - timestamp '2023-01-01'"), "365 days");
+  // SECOND and EPOCH of a timestamp keep their fraction (numeric, 6 decimals).
+  EXPECT_EQ(Eval("extract(second from timestamp '2024-01-01 10:00:05.25'), "
+                 "extract(epoch from timestamp '2024-01-01 00:00:01.5'), "
+                 "extract(epoch from date '2024-01-01'), extract(minute from timestamp '2024-01-01 "
+                 "10:07')"),
+            "5.250000|1704067201.500000|1704067200|7");
   EXPECT_EQ(Error("SELECT date '9999-12-31' + 1"), "22008 date out of range");
   EXPECT_EQ(Error("SELECT date '2024-01-01' + 1.5"),
             "42883 operator does not exist: date + numeric");
