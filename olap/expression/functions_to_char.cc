@@ -6,6 +6,7 @@
 #include "olap/expression/to_char.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
+#include "storage/value/interval.h"
 #include "storage/value/timezone.h"
 #include "storage/value/value.h"
 
@@ -50,6 +51,10 @@ void RegisterToCharFunctions(FunctionRegistry& r) {
                               }));
   };
   r.Register("to_char", std::move(zoned));
+  r.Register("to_char", {TypeId::kInterval, TypeId::kText}, Type::Text(),
+             Texts([](const ScalarArgs& a, uint32_t i) {
+               return ToCharInterval(interval::Decode(Str(a, 0, i)), Str(a, 1, i));
+             }));
   // Numbers: integers and DECIMALs exactly, doubles as printed with the
   // template's decimals first.
   r.Register("to_char", {TypeId::kBigInt, TypeId::kText}, Type::Text(),

@@ -88,17 +88,12 @@ void IsoWeek(int32_t days, int64_t* iso_year, int64_t* week) {
   *week = (thursday - dt::DaysFromCivil(c.year, 1, 1)) / 7 + 1;
 }
 
-}  // namespace
-
-std::string ToCharTimestamp(int64_t local, int32_t offset_seconds, const datetime::TimeZone* zone,
-                            std::string_view format) {
-  const dt::DayTime split = dt::SplitTimestamp(local);
-  const dt::CivilDate c = dt::CivilFromDays(split.days);
-  const int64_t t = split.time;
-  const int64_t hour = t / dt::kMicrosPerHour, minute = t / dt::kMicrosPerMinute % 60;
-  const int64_t second = t / dt::kMicrosPerSecond % 60, micros = t % dt::kMicrosPerSecond;
-  const int32_t doy = split.days - dt::DaysFromCivil(c.year, 1, 1) + 1;
-  const int32_t dow = DayOfWeek(split.days);
+// Walks a date/time template: quoted text and \-escapes are copied, FM
+// and TH/th are read around each pattern, and `field(pattern, upper-case
+// pattern, fill, &number, &text)` gives a pattern's text (true: a number,
+// which TH follows with its ordinal suffix).
+template <typename Field>
+std::string WalkDateTemplate(std::string_view format, Field field) {
   std::string out;
   size_t i = 0;
   while (i < format.size()) {
@@ -133,6 +128,33 @@ std::string ToCharTimestamp(int64_t local, int32_t offset_seconds, const datetim
     i += p.size();
     std::string upper(p);
     for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    int64_t number = 0;
+    std::string text;
+    const bool numeric = field(p, upper, fill, &number, &text);
+    out += text;
+    // TH / th after a number: its ordinal suffix.
+    std::string_view after = format.substr(i);
+    if (after.substr(0, 2) == "TH" || after.substr(0, 2) == "th") {
+      if (numeric) out += Ordinal(number, after[0] == 'T');
+      i += 2;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ToCharTimestamp(int64_t local, int32_t offset_seconds, const datetime::TimeZone* zone,
+                            std::string_view format) {
+  const dt::DayTime split = dt::SplitTimestamp(local);
+  const dt::CivilDate c = dt::CivilFromDays(split.days);
+  const int64_t t = split.time;
+  const int64_t hour = t / dt::kMicrosPerHour, minute = t / dt::kMicrosPerMinute % 60;
+  const int64_t second = t / dt::kMicrosPerSecond % 60, micros = t % dt::kMicrosPerSecond;
+  const int32_t doy = split.days - dt::DaysFromCivil(c.year, 1, 1) + 1;
+  const int32_t dow = DayOfWeek(split.days);
+  auto field = [&](std::string_view p, const std::string& upper, bool fill, int64_t* number_out,
+                   std::string* text_out) {
     // A number, zero-padded to `width` unless FM, then an ordinal suffix.
     bool numeric = true;
     int64_t number = 0;
@@ -242,15 +264,59 @@ std::string ToCharTimestamp(int64_t local, int32_t offset_seconds, const datetim
     if (numeric) {
       text = fill || width == 0 ? std::to_string(number) : fmt::format("{:0{}d}", number, width);
     }
-    out += text;
-    // TH / th after a number: its ordinal suffix.
-    std::string_view after = format.substr(i);
-    if (after.substr(0, 2) == "TH" || after.substr(0, 2) == "th") {
-      if (numeric) out += Ordinal(number, after[0] == 'T');
-      i += 2;
+    *number_out = number;
+    *text_out = std::move(text);
+    return numeric;
+  };
+  return WalkDateTemplate(format, field);
+}
+
+std::string ToCharInterval(const datetime::Interval& iv, std::string_view format) {
+  // interval2itm's fields: hours are not folded into days, and a negative
+  // time has negative fields (printed one digit wider, for the sign).
+  const int64_t year = iv.months / 12, month = iv.months % 12, day = iv.days;
+  const int64_t hour = iv.micros / dt::kMicrosPerHour;
+  const int64_t minute = iv.micros / dt::kMicrosPerMinute % 60;
+  const int64_t second = iv.micros / dt::kMicrosPerSecond % 60;
+  const int64_t micros = iv.micros % dt::kMicrosPerSecond;
+  auto field = [&](std::string_view p, const std::string& upper, bool fill, int64_t* number_out,
+                   std::string* text_out) {
+    int64_t number = 0;
+    int width = 0;
+    if (upper == "YYYY") {
+      number = year, width = 4;
+    } else if (upper == "MM") {
+      number = month, width = 2;
+    } else if (upper == "DD") {
+      number = day, width = 2;
+    } else if (upper == "HH24") {
+      number = hour, width = 2;
+    } else if (upper == "HH" || upper == "HH12") {
+      number = hour % 12 == 0 ? 12 : hour % 12, width = 2;
+    } else if (upper == "MI") {
+      number = minute, width = 2;
+    } else if (upper == "SS") {
+      number = second, width = 2;
+    } else if (upper == "MS") {
+      number = micros / 1000, width = 3;
+    } else if (upper == "US") {
+      number = micros, width = 6;
+    } else if (upper == "SSSS" || upper == "SSSSS") {
+      number = hour * 3600 + minute * 60 + second;
+    } else if (upper == "DAY" || upper == "DY" || upper == "D" || upper == "ID") {
+      throw DbError(sqlstate::kInvalidDatetimeFormat,
+                    "invalid format specification for an interval value")
+          .WithHint("Intervals are not tied to specific calendar dates.");
+    } else {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    fmt::format("the pattern \"{}\" of to_char is not supported for intervals", p));
     }
-  }
-  return out;
+    if (number < 0 && width > 0) ++width;  // room for the sign
+    *number_out = number;
+    *text_out = fill || width == 0 ? std::to_string(number) : fmt::format("{:0{}d}", number, width);
+    return true;
+  };
+  return WalkDateTemplate(format, field);
 }
 
 // ---- numbers -----------------------------------------------------------------

@@ -8,6 +8,11 @@
 // copied. The TZ pattern needs a zone abbreviation, which Forktail's zones do
 // not carry: it prints "UTC" in UTC and is 0A000 elsewhere.
 //
+// Interval templates (interval2itm's fields: hours not folded into days):
+// YYYY MM DD HH HH12 HH24 MI SS MS US SSSS, with FM and TH; the others are
+// 0A000 (PostgreSQL prints some of them from a calendar the interval does
+// not have).
+//
 // Number templates: 9 0 . , D G S MI PL SG PR FM, with PostgreSQL's widths
 // (a position for the sign unless FM or an explicit sign), rounding to the
 // template's decimals, and '#'s when the integer part does not fit. V, EEEE,
@@ -17,6 +22,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "storage/value/datetime.h"
 
 namespace forktail {
 
@@ -29,6 +36,8 @@ class TimeZone;
 // nothing and OF "+00").
 std::string ToCharTimestamp(int64_t local, int32_t offset_seconds, const datetime::TimeZone* zone,
                             std::string_view format);
+
+std::string ToCharInterval(const datetime::Interval& iv, std::string_view format);
 
 // `text` is the number in decimal ("-1234.5678", no exponent); it is
 // rounded half away from zero to the template's decimals, which

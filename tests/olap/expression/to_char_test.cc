@@ -49,6 +49,20 @@ TEST(ToChar, Timestamps) {
             "2020-53-5");
 }
 
+TEST(ToChar, Intervals) {
+  EXPECT_EQ(ToCharInterval(datetime::ParseInterval("1 day 27:04:05.678"), "HH24:MI:SS.MS"),
+            "27:04:05.678");
+  EXPECT_EQ(ToCharInterval(datetime::ParseInterval("-1 hour -5 minutes"), "HH24:MI"), "-01:-05");
+  EXPECT_EQ(ToCharInterval(datetime::ParseInterval("1 year 2 months 3 days"), "YYYY-MM-FMDDth"),
+            "0001-02-3rd");
+  try {
+    ToCharInterval(datetime::ParseInterval("1 day"), "Day");
+    FAIL() << "no error";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), "22007");
+  }
+}
+
 TEST(ToChar, RefusedPatterns) {
   try {
     Num("1", "9.99EEEE");
