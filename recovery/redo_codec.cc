@@ -28,8 +28,21 @@ void PutBytes(std::string* out, std::string_view s) {
   out->append(s);
 }
 
+// The type byte: the TypeId, with kArrayBit for an array (TEXT tagged with
+// its element type, Type::ArrayText), whose tag follows in PutTypeParams.
+// Logs written before arrays were persisted never set the bit.
+constexpr uint8_t kArrayBit = 0x40;
+static_assert(static_cast<uint8_t>(TypeId::kInterval) < kArrayBit);
+
+void PutTypeByte(std::string* out, const Type& t, uint8_t flags = 0) {
+  out->push_back(
+      static_cast<char>(static_cast<uint8_t>(t.id) | flags | (t.IsArrayText() ? kArrayBit : 0)));
+}
+
 void PutTypeParams(std::string* out, const Type& t) {
-  if (t.id == TypeId::kDecimal) {
+  if (t.IsArrayText()) {
+    out->push_back(static_cast<char>(t.precision));
+  } else if (t.id == TypeId::kDecimal) {
     out->push_back(static_cast<char>(t.precision));
     out->push_back(static_cast<char>(t.scale));
   } else if (t.id == TypeId::kChar || t.id == TypeId::kVarchar) {
@@ -45,7 +58,7 @@ Status Bad(const char* what) {
 
 void EncodeValue(const Value& v, std::string* out) {
   const Type& t = v.type();
-  out->push_back(static_cast<char>(static_cast<uint8_t>(t.id) | (v.is_null() ? kNullBit : 0)));
+  PutTypeByte(out, t, v.is_null() ? kNullBit : 0);
   PutTypeParams(out, t);
   if (v.is_null()) return;
   switch (t.id) {
@@ -112,7 +125,7 @@ void EncodeSchema(const TableSchema& schema, std::string* out) {
   PutVarint(out, schema.columns.size());
   for (const ColumnDef& c : schema.columns) {
     PutBytes(out, c.name);
-    out->push_back(static_cast<char>(c.type.id));
+    PutTypeByte(out, c.type);
     PutTypeParams(out, c.type);
     out->push_back(c.not_null ? 1 : 0);
   }
@@ -213,6 +226,14 @@ bool Decoder::ReadBytes(std::string* s) {
 }
 
 bool Decoder::ReadType(uint8_t type_id, Type* type) {
+  if ((type_id & kArrayBit) != 0) {
+    uint8_t tag;
+    if (type_id != (static_cast<uint8_t>(TypeId::kText) | kArrayBit) || !ReadU8(&tag)) return false;
+    const uint8_t element = static_cast<uint8_t>((tag & ~Type::kCatalogArray) - 1);
+    if ((tag & ~Type::kCatalogArray) == 0 || !IsKnownTypeId(element)) return false;
+    *type = Type::ArrayText(Type{static_cast<TypeId>(element)}, (tag & Type::kCatalogArray) != 0);
+    return true;
+  }
   if (!IsKnownTypeId(type_id)) return false;
   *type = Type{static_cast<TypeId>(type_id)};
   if (type->id == TypeId::kDecimal) {
@@ -511,7 +532,7 @@ std::string EncodeCreateView(const ViewDef& view) {
   PutVarint(&out, view.column_names.size());
   for (size_t i = 0; i < view.column_names.size(); i++) {
     PutBytes(&out, view.column_names[i]);
-    out.push_back(static_cast<char>(view.column_types[i].id));
+    PutTypeByte(&out, view.column_types[i]);
     PutTypeParams(&out, view.column_types[i]);
   }
   PutVarint(&out, view.depends_on.size());

@@ -31,49 +31,10 @@
 #include <string_view>
 
 #include "storage/value/pg_binary.h"
+#include "storage/value/pg_type_oid.h"
 #include "storage/value/value.h"
 
 namespace forktail {
-
-namespace pgoid {
-inline constexpr int32_t kUnspecified = 0;
-inline constexpr int32_t kBool = 16;
-inline constexpr int32_t kChar = 18;
-inline constexpr int32_t kName = 19;
-inline constexpr int32_t kInt8 = 20;
-inline constexpr int32_t kInt2 = 21;
-inline constexpr int32_t kInt4 = 23;
-inline constexpr int32_t kText = 25;
-inline constexpr int32_t kOid = 26;
-inline constexpr int32_t kFloat4 = 700;
-inline constexpr int32_t kFloat8 = 701;
-inline constexpr int32_t kUnknown = 705;
-inline constexpr int32_t kBpchar = 1042;
-inline constexpr int32_t kVarchar = 1043;
-inline constexpr int32_t kDate = 1082;
-inline constexpr int32_t kTimestamp = 1114;
-inline constexpr int32_t kTimestampTz = 1184;
-inline constexpr int32_t kJsonb = 3802;
-inline constexpr int32_t kUuid = 2950;
-inline constexpr int32_t kBytea = 17;
-inline constexpr int32_t kInterval = 1186;
-inline constexpr int32_t kNumeric = 1700;
-}  // namespace pgoid
-
-// Days and microseconds between 1970-01-01 (Forktail's epoch) and 2000-01-01 (PG's).
-inline constexpr int32_t kPgEpochDays = 10957;
-inline constexpr int64_t kPgEpochMicros = int64_t{kPgEpochDays} * 86'400'000'000;
-
-struct PgTypeInfo {
-  int32_t oid = 0;
-  int16_t length = -1;
-  int32_t modifier = -1;
-};
-PgTypeInfo PgTypeOf(const Type& type);
-
-// The Forktail type a client's parameter OID stands for; nullopt for 0 and
-// OIDs Forktail has no type for.
-std::optional<Type> TypeFromPgOid(int32_t oid);
 
 // Text format (format code 0): PostgreSQL's output functions. Not for NULL.
 std::string EncodeTextValue(const Value& value);

@@ -45,6 +45,10 @@ Type DecimalDigits(const Type& t) {
 }
 
 Type CommonType(const Type& a, const Type& b, bool for_arith) {
+  if (!for_arith && a.IsArrayText() && b.IsArrayText()) {  // int[] and bigint[]: bigint[]
+    if (a == b) return a;
+    return Type::ArrayText(CommonType(a.ArrayElement(), b.ArrayElement(), false));
+  }
   if (a.IsString() && b.IsString() && !for_arith) {
     return a.id == TypeId::kChar && b.id == TypeId::kChar ? a : Type::Text();
   }

@@ -4,12 +4,22 @@
 // output is set for those rows.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "olap/common/data_chunk.h"
 #include "olap/expression/expression.h"
 
 namespace forktail {
+
+// The order of a type held as bytes whose order is not its bytes': jsonb
+// (storage/value/jsonb.h) and arrays (storage/value/array_text.h). Every
+// comparison of such values (kernels, sort, min/max) goes through it.
+struct OwnOrder {
+  std::optional<Type> array_element;  // empty: jsonb
+  int operator()(std::string_view a, std::string_view b) const;
+};
+std::optional<OwnOrder> OwnOrderOf(const Type& type);
 
 void ArithKernel(ArithOp op, const Vector& l, const Vector& r, Rows rows, Vector* out);
 // Boolean result (three-valued: NULL if either side is NULL).

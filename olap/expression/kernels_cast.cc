@@ -298,7 +298,8 @@ void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZo
   const Type& to = out->type();
   if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb || from.id == TypeId::kUuid ||
       to.id == TypeId::kUuid || from.id == TypeId::kBytea || to.id == TypeId::kBytea ||
-      from.id == TypeId::kInterval || to.id == TypeId::kInterval) {
+      from.id == TypeId::kInterval || to.id == TypeId::kInterval ||
+      (to.IsArrayText() && !to.IsCatalogArrayText() && from != to)) {
     CastByValue(in, rows, out);
     return;
   }

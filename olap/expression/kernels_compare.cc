@@ -4,6 +4,7 @@
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/kernels.h"
+#include "storage/value/array_text.h"
 #include "storage/value/jsonb.h"
 
 namespace forktail {
@@ -80,15 +81,26 @@ bool Holds(CompareOp op, int c) {
 
 }  // namespace
 
+int OwnOrder::operator()(std::string_view a, std::string_view b) const {
+  int c = array_element ? CompareArrayText(a, b, *array_element) : jsonb::Compare(a, b);
+  return (c > 0) - (c < 0);
+}
+
+std::optional<OwnOrder> OwnOrderOf(const Type& type) {
+  if (type.id == TypeId::kJsonb) return OwnOrder{};
+  if (type.IsArrayText()) return OwnOrder{type.ArrayElement()};
+  return std::nullopt;
+}
+
 void CompareKernel(CompareOp op, const Vector& l, const Vector& r, Rows rows, Vector* out) {
   UnionNulls(l, &r, rows, out);
-  if (l.type().id == TypeId::kJsonb) {  // jsonb's own order (jsonb.h), not its text's
+  if (std::optional<OwnOrder> order = OwnOrderOf(l.type())) {
     const auto* a = l.data<std::string_view>();
     const auto* b = r.data<std::string_view>();
     uint8_t* o = out->mutable_data<uint8_t>();
     const uint64_t* nulls = out->nulls();
     ForEachRow(rows, [&](uint32_t i) {
-      if (!NullAt(nulls, i)) o[i] = Holds(op, jsonb::Compare(a[i], b[i]));
+      if (!NullAt(nulls, i)) o[i] = Holds(op, (*order)(a[i], b[i]));
     });
     return;
   }
@@ -116,11 +128,11 @@ uint32_t CompareConstantSelect(CompareOp op, const Vector& l, const Value& c, Ro
   if (c.is_null()) return 0;
   bool trim = l.type().id == TypeId::kChar;
   const uint64_t* nulls = l.nulls();
-  if (l.type().id == TypeId::kJsonb) {
+  if (std::optional<OwnOrder> order = OwnOrderOf(l.type())) {
     const auto* a = l.data<std::string_view>();
     uint32_t k = 0;
     ForEachRow(rows, [&](uint32_t i) {
-      if (!NullAt(nulls, i) && Holds(op, jsonb::Compare(a[i], c.GetString()))) out_sel[k++] = i;
+      if (!NullAt(nulls, i) && Holds(op, (*order)(a[i], c.GetString()))) out_sel[k++] = i;
     });
     return k;
   }
@@ -157,12 +169,12 @@ uint32_t CompareSelect(CompareOp op, const Vector& l, const Vector& r, Rows rows
                        uint32_t* out_sel) {
   const uint64_t* ln = l.nulls();
   const uint64_t* rn = r.nulls();
-  if (l.type().id == TypeId::kJsonb) {
+  if (std::optional<OwnOrder> order = OwnOrderOf(l.type())) {
     const auto* a = l.data<std::string_view>();
     const auto* b = r.data<std::string_view>();
     uint32_t k = 0;
     ForEachRow(rows, [&](uint32_t i) {
-      if (!NullAt(ln, i) && !NullAt(rn, i) && Holds(op, jsonb::Compare(a[i], b[i]))) {
+      if (!NullAt(ln, i) && !NullAt(rn, i) && Holds(op, (*order)(a[i], b[i]))) {
         out_sel[k++] = i;
       }
     });

@@ -161,6 +161,19 @@ void Catalog::Validate(const TableSchema& schema) {
       }
     }
   }
+  // Keys are ordered by their bytes (ordered_index.h); an array's order is
+  // its elements' (array_text.h), so no key or index holds one.
+  auto refuse_array = [&](ColumnId c) {
+    if (c.value() < schema.columns.size() && schema.column(c).type.IsArrayText()) {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    fmt::format("column \"{}\" is an array: keys and indexes on array columns "
+                                "are not supported",
+                                schema.column(c).name));
+    }
+  };
+  for (const IndexDef& index : schema.indexes)
+    std::for_each(index.columns.begin(), index.columns.end(), refuse_array);
+  std::for_each(schema.primary_key.begin(), schema.primary_key.end(), refuse_array);
   std::set<ColumnId> key;
   for (ColumnId c : schema.primary_key) {
     if (c.value() >= schema.columns.size()) {
@@ -876,6 +889,10 @@ Status Catalog::Deserialize(std::string_view bytes) {
         return Status::Corruption(fmt::format("catalog image: unknown type id {}", type_id));
       }
       c.type.id = static_cast<TypeId>(type_id);
+      if (c.type.IsArrayText() &&
+          !IsKnownTypeId(static_cast<uint8_t>((c.type.precision & ~Type::kCatalogArray) - 1))) {
+        return Status::Corruption("catalog image: unknown array element type");
+      }
       c.not_null = not_null != 0;
       s.columns.push_back(std::move(c));
     }

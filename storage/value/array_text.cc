@@ -1,5 +1,10 @@
 #include "storage/value/array_text.h"
 
+#include <algorithm>
+
+#include "storage/error.h"
+#include "storage/value/value.h"
+
 namespace forktail {
 
 namespace {
@@ -80,6 +85,169 @@ std::string FormatArrayText(const std::vector<std::optional<std::string>>& eleme
     }
   }
   return s + "}";
+}
+
+namespace {
+
+[[noreturn]] void Malformed(std::string_view text) {
+  throw DbError(sqlstate::kInvalidTextRepresentation,
+                "malformed array literal: \"" + std::string(text) + "\"");
+}
+
+bool IsArraySpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// The element type to read an element as: a numeric element keeps the
+// scale it was written with ('{1.50}' prints 1.50, as in PostgreSQL), so
+// DECIMAL elements are read at the scale of their own digits.
+Type ElementTypeFor(const Type& element, std::string_view item) {
+  if (element.id != TypeId::kDecimal) return element;
+  size_t dot = item.find('.');
+  int scale = 0;
+  if (dot != std::string_view::npos) {
+    for (size_t i = dot + 1; i < item.size() && item[i] >= '0' && item[i] <= '9'; i++) scale++;
+  }
+  if (item.find_first_of("eE") != std::string_view::npos) scale = 4;
+  scale = std::min(scale, kMaxDecimalPrecision - 1);
+  return Type::Decimal(kMaxDecimalPrecision, scale);
+}
+
+Value ParseElement(const Type& element, std::string_view item) {
+  return Value::Parse(ElementTypeFor(element, item), item);
+}
+
+}  // namespace
+
+std::string CanonicalArrayText(std::string_view text, const Type& element) {
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n && IsArraySpace(text[i])) i++;
+  if (i < n && text[i] == '[') {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "array bounds (\"" + std::string(text) + "\") are not supported");
+  }
+  if (i >= n || text[i] != '{') Malformed(text);
+  i++;
+  std::vector<std::optional<std::string>> elements;
+  bool expect_element = true;  // after '{' or ','
+  bool closed = false;
+  while (i < n) {
+    while (i < n && IsArraySpace(text[i])) i++;
+    if (i >= n) break;
+    char c = text[i];
+    if (c == '}') {
+      if (!elements.empty() && expect_element) Malformed(text);
+      closed = true;
+      i++;
+      break;
+    }
+    if (c == '{') {
+      throw DbError(sqlstate::kFeatureNotSupported,
+                    "multidimensional arrays are not supported: \"" + std::string(text) + "\"");
+    }
+    if (c == ',') {
+      if (expect_element) Malformed(text);
+      expect_element = true;
+      i++;
+      continue;
+    }
+    if (!expect_element) Malformed(text);
+    // One element: quoted, or unquoted characters; backslash escapes.
+    std::string item;
+    bool any_quoted = false;
+    size_t unquoted_end = 0;  // item's length after its last unquoted non-space
+    while (i < n) {
+      c = text[i];
+      if (c == '"') {
+        if (any_quoted || !item.empty()) Malformed(text);  // quotes only around a whole element
+        any_quoted = true;
+        for (i++; i < n && text[i] != '"'; i++) {
+          if (text[i] == '\\') {
+            if (++i >= n) break;
+          }
+          item += text[i];
+        }
+        if (i >= n) Malformed(text);
+        i++;
+        while (i < n && IsArraySpace(text[i])) i++;
+        if (i < n && text[i] != ',' && text[i] != '}') Malformed(text);
+        unquoted_end = item.size();
+        continue;
+      }
+      if (c == ',' || c == '}') break;
+      if (c == '{') Malformed(text);
+      if (c == '\\') {
+        if (++i >= n) Malformed(text);
+        item += text[i++];
+        unquoted_end = item.size();
+        continue;
+      }
+      item += c;
+      if (!IsArraySpace(c)) unquoted_end = item.size();
+      i++;
+    }
+    item.resize(unquoted_end);  // trailing blanks outside quotes are not part of it
+    if (!any_quoted && item.size() == 4 && (item[0] | 0x20) == 'n' && (item[1] | 0x20) == 'u' &&
+        (item[2] | 0x20) == 'l' && (item[3] | 0x20) == 'l') {
+      elements.emplace_back(std::nullopt);
+    } else {
+      elements.emplace_back(ParseElement(element, item).ToString());
+    }
+    expect_element = false;
+  }
+  if (!closed) Malformed(text);
+  while (i < n && IsArraySpace(text[i])) i++;
+  if (i < n) Malformed(text);
+  return FormatArrayText(elements);
+}
+
+namespace {
+
+// Two non-NULL elements of canonical arrays in the element type's order.
+int CompareElements(const std::string& x, const std::string& y, const Type& element) {
+  if (element.IsString()) return Value::String(element, x).Compare(Value::String(element, y));
+  return ParseElement(element, x).Compare(ParseElement(element, y));
+}
+
+// Whether some element of `b` equals `x` (not NULL).
+bool AnyEquals(const std::string& x, const std::vector<std::optional<std::string>>& b,
+               const Type& element) {
+  for (const std::optional<std::string>& y : b) {
+    if (y && CompareElements(x, *y, element) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int CompareArrayText(std::string_view a, std::string_view b, const Type& element) {
+  if (a == b) return 0;
+  std::vector<std::optional<std::string>> x = ParseArrayText(a), y = ParseArrayText(b);
+  for (size_t i = 0; i < x.size() && i < y.size(); i++) {
+    if (!x[i] || !y[i]) {
+      if (!x[i] && !y[i]) continue;
+      return x[i] ? -1 : 1;  // NULL elements sort above all others
+    }
+    if (int c = CompareElements(*x[i], *y[i], element); c != 0) return c;
+  }
+  return (x.size() > y.size()) - (x.size() < y.size());
+}
+
+bool ArrayContains(std::string_view a, std::string_view b, const Type& element) {
+  std::vector<std::optional<std::string>> x = ParseArrayText(a), y = ParseArrayText(b);
+  for (const std::optional<std::string>& e : y) {
+    if (!e || !AnyEquals(*e, x, element)) return false;
+  }
+  return true;
+}
+
+bool ArrayOverlaps(std::string_view a, std::string_view b, const Type& element) {
+  std::vector<std::optional<std::string>> x = ParseArrayText(a), y = ParseArrayText(b);
+  for (const std::optional<std::string>& e : x) {
+    if (e && AnyEquals(*e, y, element)) return true;
+  }
+  return false;
 }
 
 }  // namespace forktail

@@ -8,6 +8,7 @@
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
 #include "storage/value/interval.h"
+#include "storage/value/pg_type_oid.h"
 #include "storage/value/utf8.h"
 #include "storage/value/uuid.h"
 
@@ -180,6 +181,7 @@ Value ReadValue(BinaryReader& r, const Type& type) {
 }  // namespace
 
 std::string PgBinarySend(const Value& value) {
+  if (value.type().IsArrayText() && !value.type().IsCatalogArrayText()) return PgArraySend(value);
   std::string out;
   switch (value.type().id) {
     case TypeId::kBoolean:
@@ -238,6 +240,7 @@ std::string PgBinarySend(const Value& value) {
 }
 
 Value PgBinaryReceive(std::string_view bytes, const Type& type) {
+  if (type.IsArrayText() && !type.IsCatalogArrayText()) return PgArrayReceive(bytes, type);
   BinaryReader r(bytes);
   Value v = ReadValue(r, type);
   r.ExpectEnd();

@@ -68,6 +68,10 @@ std::string Type::ToString() const {
     case TypeId::kVarchar:
       return length == 0 ? "character varying" : fmt::format("character varying({})", length);
     case TypeId::kText:
+      if (IsArrayText()) {
+        Type e = ArrayElement();
+        return (e.id == TypeId::kDecimal ? std::string("numeric") : e.ToString()) + "[]";
+      }
       return "text";
     case TypeId::kDate:
       return "date";

@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "storage/error.h"
+#include "storage/value/array_text.h"
 #include "storage/value/bytea.h"
 #include "storage/value/datetime.h"
 #include "storage/value/decimal.h"
@@ -290,6 +291,9 @@ Value Value::Parse(const Type& type, std::string_view text) {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
+      if (type.IsArrayText() && !type.IsCatalogArrayText()) {
+        return String(type, CanonicalArrayText(text, type.ArrayElement()));
+      }
       return String(type, FitString(type, text));
     case TypeId::kDate:
       return Date(datetime::ParseDate(text));
@@ -351,6 +355,12 @@ std::string Value::ToString() const {
 Value Value::CastTo(const Type& target) const {
   if (null_) return Null(target);
   Family src = FamilyOf(type_), dst = FamilyOf(target);
+  // To an array: array_in over the text form (an array of another element
+  // type too), so a stored array is always canonical and valid.
+  if (target.IsArrayText() && !target.IsCatalogArrayText() && type_ != target) {
+    if (!type_.IsString()) ThrowCannotCast(type_, target);
+    return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
+  }
   // uuid: from and to the string types only, by its input and output.
   if (target.id == TypeId::kUuid) {
     if (type_.id == TypeId::kUuid) return *this;
@@ -488,6 +498,9 @@ int Value::Compare(const Value& other) const {
   if (null_ || other.null_) return Cmp<int>(null_, other.null_);
   if (type_.id == TypeId::kJsonb && other.type_.id == TypeId::kJsonb) {
     return jsonb::Compare(s_, other.s_);
+  }
+  if (type_.IsArrayText() && other.type_.IsArrayText()) {
+    return CompareArrayText(s_, other.s_, type_.ArrayElement());
   }
   Family fa = FamilyOf(type_), fb = FamilyOf(other.type_);
   if (fa != fb) {

@@ -23,7 +23,9 @@ TEST(ReplayCodecTest, ValuesRoundTripEveryType) {
              Value::Date(-3),
              Value::Timestamp(1700000000000000),
              Value::Null(Type::Decimal(5, 1)),
-             Value::Null(Type::Varchar(3))};
+             Value::Null(Type::Varchar(3)),
+             Value::String(Type::ArrayText(Type::Integer()), "{1,NULL}"),
+             Value::Null(Type::ArrayText(Type::Date()))};
   std::string bytes = EncodeInsert(TableId(3), {BlockNo(1), SlotNo(2)}, row);
   InsertRecord r;
   ASSERT_TRUE(DecodeInsert(bytes, &r).ok());
@@ -61,11 +63,25 @@ TEST(ReplayCodecTest, ValuesOutsideTheirTypeAreMalformed) {
   bytes[0] = static_cast<char>(TypeId::kInteger);
   Value out;
   EXPECT_FALSE(Decoder(bytes).ReadValue(&out));
+  // An array's element tag must name a type; the array bit only on TEXT.
+  std::string array;
+  EncodeValue(Value::String(Type::ArrayText(Type::Integer()), "{1}"), &array);
+  EXPECT_TRUE(Decoder(array).ReadValue(&out));
+  std::string bad_element = array;
+  bad_element[1] = static_cast<char>(0x7f);
+  EXPECT_FALSE(Decoder(bad_element).ReadValue(&out));
+  std::string bad_base = array;
+  bad_base[0] = static_cast<char>(bad_base[0] ^ static_cast<char>(TypeId::kText) ^
+                                  static_cast<char>(TypeId::kBigInt));
+  EXPECT_FALSE(Decoder(bad_base).ReadValue(&out));
 }
 
 TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   TableSchema schema{"t",
-                     {{"a", Type::Decimal(12, 3), true}, {"b", Type::Char(4)}, {"c", Type::Text()}},
+                     {{"a", Type::Decimal(12, 3), true},
+                      {"b", Type::Char(4)},
+                      {"c", Type::Text()},
+                      {"d", Type::ArrayText(Type::Interval())}},
                      {ColumnId(0), ColumnId(1)}};
   TableOptions o;
   o.max_rows_per_block = 64;
@@ -97,7 +113,11 @@ TEST(ReplayCodecTest, EveryTruncationAndSchemaRoundTrip) {
   EXPECT_EQ(r.schema, rich);
   EXPECT_FALSE(DecodeCreateTable(rich_bytes.substr(0, rich_bytes.size() - 3), &r).ok());
   EXPECT_FALSE(DecodeCreateTable(rich_bytes + "\x07", &r).ok());  // an unknown section
-  ViewDef view{"v", "SELECT a FROM t", {"a"}, {Type::Decimal(12, 3)}, {"t"}};
+  ViewDef view{"v",
+               "SELECT a, d FROM t",
+               {"a", "d"},
+               {Type::Decimal(12, 3), Type::ArrayText(Type::BigInt())},
+               {"t"}};
   ViewDef back;
   ASSERT_TRUE(DecodeCreateView(EncodeCreateView(view), &back).ok());
   EXPECT_EQ(back, view);

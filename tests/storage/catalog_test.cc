@@ -74,6 +74,13 @@ TEST(Catalog, Errors) {
   for (int i = 0; i < 1601; i++) wide.columns.push_back({"c" + std::to_string(i), Type::Integer()});
   ExpectError([&] { catalog.CreateTable(wide); }, sqlstate::kProgramLimitExceeded,
               "tables can have at most 1600 columns");
+  // Keys are ordered by bytes; arrays are not (storage/value/array_text.h).
+  ExpectError(
+      [&] {
+        catalog.CreateTable({"t", {{"a", Type::ArrayText(Type::Integer())}}, {ColumnId(0)}});
+      },
+      sqlstate::kFeatureNotSupported,
+      "column \"a\" is an array: keys and indexes on array columns are not supported");
   EXPECT_EQ(catalog.size(), 1u);
   EXPECT_EQ(catalog.CreateTable({"t", {{"a", Type::Integer()}}, {}}).id(), TableId(2));
 }
@@ -87,7 +94,8 @@ TEST(Catalog, SerializeRoundTrip) {
                         {"b", Type::Text()},
                         {"c", Type::Boolean()},
                         {"d", Type::Date()},
-                        {"e", Type::Varchar()}},
+                        {"e", Type::Varchar()},
+                        {"f", Type::ArrayText(Type::Decimal(18, 4))}},
                        {ColumnId(1), ColumnId(0)}},
                       {.max_rows_per_block = 640});
   catalog.DropTable("gone");

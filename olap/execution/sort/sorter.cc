@@ -5,7 +5,6 @@
 #include <queue>
 
 #include "olap/expression/kernels.h"
-#include "storage/value/jsonb.h"
 
 namespace forktail {
 namespace {
@@ -37,15 +36,14 @@ int CompareChar(const Vector& a, uint32_t i, const Vector& b, uint32_t j) {
   return (c > 0) - (c < 0);
 }
 
-// jsonb's own order (jsonb.h), not its text's.
-int CompareJsonb(const Vector& a, uint32_t i, const Vector& b, uint32_t j) {
-  int c = jsonb::Compare(a.data<std::string_view>()[i], b.data<std::string_view>()[j]);
-  return (c > 0) - (c < 0);
+// jsonb's and arrays' own order (OwnOrder), not their text's.
+int CompareOwnOrder(const Vector& a, uint32_t i, const Vector& b, uint32_t j) {
+  return (*OwnOrderOf(a.type()))(a.data<std::string_view>()[i], b.data<std::string_view>()[j]);
 }
 
 Sorter::CompareFn CompareFor(const Type& type) {
   if (type.id == TypeId::kChar) return &CompareChar;
-  if (type.id == TypeId::kJsonb) return &CompareJsonb;
+  if (OwnOrderOf(type)) return &CompareOwnOrder;
   return DispatchPhysical(PhysicalTypeOf(type),
                           []<typename T>() -> Sorter::CompareFn { return &CompareTyped<T>; });
 }

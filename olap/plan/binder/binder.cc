@@ -59,6 +59,33 @@ bool AssignmentCastExists(const Type& from, const Type& to) {
 Binder::Binder(const Catalog& catalog, const BindOptions& options)
     : catalog_(catalog), options_(options), param_types_(options.parameter_types) {}
 
+namespace {
+
+// T[] (any number of [] or [n]: PostgreSQL ignores them) and _T, one
+// dimension; nullopt for a name that is neither. The element type carries no
+// modifier: it would not be kept.
+std::optional<Type> ArrayTypeFromName(const sql::TypeName& t) {
+  const std::string& n = t.name;
+  sql::TypeName base = t;
+  base.array_bounds = 0;
+  if (t.array_bounds == 0) {
+    if (n.size() < 2 || n[0] != '_' || !t.schema.empty()) return std::nullopt;
+    base.name = n.substr(1);
+    try {
+      TypeFromName(base);
+    } catch (const DbError&) {
+      return std::nullopt;  // an unknown name, reported as written
+    }
+  }
+  Type element = TypeFromName(base);
+  if (!base.modifiers.empty() || element.id == TypeId::kChar) {
+    NotSupported("the array type " + element.ToString() + "[]", t.position);
+  }
+  return Type::ArrayText(element);
+}
+
+}  // namespace
+
 Type TypeFromName(const sql::TypeName& t) {
   const std::string& n = t.name;
   auto mods = [&](size_t max) {
@@ -66,7 +93,7 @@ Type TypeFromName(const sql::TypeName& t) {
       throw DbError(sqlstate::kSyntaxError, "invalid type modifier", t.position);
     }
   };
-  if (t.array_bounds > 0) NotSupported("array types", t.position);
+  if (std::optional<Type> array = ArrayTypeFromName(t)) return *array;
   if (!t.schema.empty() && t.schema != "pg_catalog") {
     throw DbError(sqlstate::kUndefinedObject, "type \"" + t.schema + "." + n + "\" does not exist",
                   t.position);

@@ -92,6 +92,9 @@ ExprPtr OutputText(ExprPtr e);
 // unknown literal beside an array is one); nullptr when neither is an array.
 ExprPtr BindArrayConcat(ExprPtr left, ExprPtr right, bool left_unknown, bool right_unknown,
                         int position);
+// left @> right, left <@ right, left && right for an array `left` (already
+// bound); the right side an array of its element type.
+ExprPtr BindArrayContainment(Binder& binder, const sql::Expr& e, ExprPtr left, ExprContext& ctx);
 // array_to_string, array_upper/lower/length, cardinality, array_cat,
 // array_append, array_prepend: true and *out set.
 bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);

@@ -11,6 +11,7 @@
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/catalog/system_catalog.h"
+#include "storage/value/array_text.h"
 
 namespace forktail {
 
@@ -227,6 +228,45 @@ ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
         });
       },
       std::move(args), /*strict=*/false);
+}
+
+ExprPtr BindArrayContainment(Binder& binder, const sql::Expr& e, ExprPtr left, ExprContext& ctx) {
+  const Type element = left->type.ArrayElement();
+  ExprPtr right;
+  if (binder.IsUnknownTyped(*e.children[1])) {
+    right = BindArrayArgument(binder, *e.children[1], ctx, element);
+  } else {
+    ExprContext c = WithoutHint(ctx);
+    right = binder.BindExpr(*e.children[1], c);
+  }
+  const std::optional<Type> r = ArrayElementType(right->type);
+  if (!r || (!(*r == element) && !(r->IsString() && element.IsString()))) {  // anyarray: one type
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "operator does not exist: " + left->type.ToString() + " " + e.op + " " +
+                      right->type.ToString(),
+                  e.position)
+        .WithHint(
+            "No operator matches the given name and argument types. You might need to add "
+            "explicit type casts.");
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  const std::string op = e.op;
+  const char* name = op == "@>" ? "arraycontains" : op == "<@" ? "arraycontained" : "arrayoverlap";
+  return Call(
+      name, Type::Boolean(),
+      [op, element](const ScalarArgs& a, Rows rows, Vector* out) {
+        const std::string_view* x = a[0]->data<std::string_view>();
+        const std::string_view* y = a[1]->data<std::string_view>();
+        uint8_t* o = out->mutable_data<uint8_t>();
+        ForEachRow(rows, [&](uint32_t i) {
+          o[i] = op == "@>"   ? ArrayContains(x[i], y[i], element)
+                 : op == "<@" ? ArrayContains(y[i], x[i], element)
+                              : ArrayOverlaps(x[i], y[i], element);
+        });
+      },
+      std::move(args));
 }
 
 ExprPtr BindArrayConcat(ExprPtr left, ExprPtr right, bool left_unknown, bool right_unknown,

@@ -114,6 +114,8 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
         input->type.id == TypeId::kUuid || input->type.id == TypeId::kBytea) {
       NoSuchFunction(*this, e, ctx);
     }
+    // Aggregate states compare bytes; an array's order is its elements'.
+    if (input->type.IsArrayText()) NotSupported(name + " of an array", e.position);
     kind = name == "min" ? AggKind::kMin : AggKind::kMax;
   }
   // ORDER BY does not change COUNT/SUM/AVG/MIN/MAX: its keys are only checked.

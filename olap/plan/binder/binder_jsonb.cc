@@ -58,8 +58,8 @@ ExprPtr CallOperatorFunction(const std::string& fn, ExprPtr left, ExprPtr right,
 }  // namespace
 
 ExprPtr Binder::BindJsonbOperator(const sql::Expr& e, ExprContext& ctx) {
-  static const std::set<std::string> kOperators = {"->", "->>", "#>", "#>>", "@>",
-                                                   "<@", "?",   "?|", "?&",  "#-"};
+  static const std::set<std::string> kOperators = {"->", "->>", "#>", "#>>", "@>", "<@",
+                                                   "?",  "?|",  "?&", "#-",  "&&"};
   const std::string& op = e.op;
   if (!kOperators.count(op)) return nullptr;
   const sql::Expr& l = *e.children[0];
@@ -69,6 +69,9 @@ ExprPtr Binder::BindJsonbOperator(const sql::Expr& e, ExprContext& ctx) {
   ExprContext lc = WithoutHint(ctx);
   if (IsUnknownTyped(l)) lc.hint = &jsonb;
   ExprPtr left = BindExpr(l, lc);
+  if ((op == "@>" || op == "<@" || op == "&&") && ArrayElementType(left->type)) {
+    return BindArrayContainment(*this, e, std::move(left), ctx);  // binder_catalog_array_ops.cc
+  }
   ExprPtr right;
   std::string fn;
   if (op == "#>" || op == "#>>" || op == "#-" || op == "?|" || op == "?&") {
@@ -79,6 +82,7 @@ ExprPtr Binder::BindJsonbOperator(const sql::Expr& e, ExprContext& ctx) {
          : op == "?|"  ? "jsonb_exists_any"
                        : "jsonb_exists_all";
   } else {
+    if (op == "&&") NoJsonbOperator(*this, e, left->type, BindExpr(r, ctx)->type);
     ExprContext rc = WithoutHint(ctx);
     if (IsUnknownTyped(r)) rc.hint = op == "@>" || op == "<@" ? &jsonb : &text;
     right = BindExpr(r, rc);

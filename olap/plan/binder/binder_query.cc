@@ -327,7 +327,7 @@ BoundQuery Binder::BindValues(const sql::Query& q, const Scope* outer) {
       op->rows[r][c] = std::move(e);
     }
     if (!t) t = Type::Text();
-    if (t->IsString()) t = Type::Text();
+    if (t->IsString() && !t->IsArrayText()) t = Type::Text();
     for (size_t r = 0; r < q.values.size(); r++) {
       op->rows[r].resize(n);
       if (!op->rows[r][c]) {
@@ -336,7 +336,9 @@ BoundQuery Binder::BindValues(const sql::Query& q, const Scope* outer) {
         op->rows[r][c] = BindExpr(*q.values[r][c], x);
       }
       ExprPtr& e = op->rows[r][c];
-      if (!(e->type == *t) && !(e->type.IsString() && t->IsString())) e = Cast(std::move(e), *t);
+      if (!(e->type == *t) && !(e->type.IsString() && t->IsString() && !t->IsArrayText())) {
+        e = Cast(std::move(e), *t);
+      }
       e = FoldExpression(std::move(e));
     }
     op->columns.push_back({NewId(), "column" + std::to_string(c + 1), *t});
@@ -367,7 +369,7 @@ BoundQuery Binder::BindSetOp(const sql::Query& q, const Scope* outer) {
   for (size_t i = 0; i < l.columns.size(); i++) {
     try {
       Type t = CommonType(l.columns[i].type, r.columns[i].type, false);
-      types.push_back(t.IsString() ? Type::Text() : t);
+      types.push_back(t.IsString() && !t.IsArrayText() ? Type::Text() : t);
     } catch (const DbError&) {
       throw DbError(sqlstate::kDatatypeMismatch,
                     std::string(name) + " types " + BaseTypeName(l.columns[i].type) + " and " +
@@ -383,7 +385,8 @@ BoundQuery Binder::BindSetOp(const sql::Query& q, const Scope* outer) {
     for (size_t i = 0; i < side->columns.size(); i++) {
       const LogicalColumn& c = side->columns[i];
       ExprPtr e = ColumnRef(c.id, c.type);
-      if (!(c.type == types[i]) && !(c.type.IsString() && types[i].IsString())) {
+      if (!(c.type == types[i]) &&
+          !(c.type.IsString() && types[i].IsString() && !types[i].IsArrayText())) {
         e = Cast(std::move(e), types[i]);
         cast = true;
         cols.push_back({NewId(), c.name, types[i]});

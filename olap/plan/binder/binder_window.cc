@@ -360,7 +360,11 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
         if (!args[0]->type.IsNumeric()) no_such();
         fn.agg = name == "sum" ? AggKind::kSum : AggKind::kAvg;
       } else {
-        if (args[0]->type.id == TypeId::kBoolean) no_such();
+        if (args[0]->type.id == TypeId::kBoolean || args[0]->type.id == TypeId::kJsonb ||
+            args[0]->type.id == TypeId::kUuid || args[0]->type.id == TypeId::kBytea) {
+          no_such();
+        }
+        if (args[0]->type.IsArrayText()) NotSupported(name + " of an array", e.position);
         fn.agg = name == "min" ? AggKind::kMin : AggKind::kMax;
       }
       if (e.filter) {  // agg(x) FILTER (WHERE c) OVER (...): agg(CASE WHEN c THEN x END)

@@ -364,6 +364,10 @@ int32_t PgTypeOid(const Type& type) {
     case TypeId::kVarchar:
       return 1043;
     case TypeId::kText:
+      if (type.IsArrayText() && !type.IsCatalogArrayText()) {  // an array column: its array type
+        const PgCatalogType* element = FindPgCatalogType(PgTypeOid(type.ArrayElement()));
+        if (element != nullptr && element->array != 0) return element->array;
+      }
       return 25;
     case TypeId::kDate:
       return 1082;

@@ -368,3 +368,52 @@ def test_arrays_arrive_as_lists(conn, binary):
         assert cur.fetchall() == [("a",), (None,)]
         cur.execute("SELECT %s::text[] || 'z'::text", (["p", "q"],))
         assert cur.fetchone()[0] == ["p", "q", "z"]
+
+
+ARRAY_ROWS = [
+    (1, ["a", "b c", None, "NULL", '"q"'], [1, 2, 3], [decimal.Decimal("1.50"), None],
+     [datetime.date(2024, 1, 2)]),
+    (2, [], [10], [], None),
+    (3, None, [-5, 6], [decimal.Decimal("-0.5")], []),
+]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_array_columns_round_trip_parameters_and_copy(conn, binary):
+    conn.execute("DROP TABLE IF EXISTS py_arr_cols")
+    conn.execute("CREATE TABLE py_arr_cols (id integer PRIMARY KEY, tags text[], nums bigint[], "
+                 "prices numeric[], days date[])")
+    with conn.cursor(binary=binary) as cur:
+        # Lists go as parameters in the cursor's format (array_recv for binary).
+        cur.executemany("INSERT INTO py_arr_cols VALUES (%s, %s, %s, %s, %s)", ARRAY_ROWS)
+        cur.execute("SELECT id, tags, nums, prices, days FROM py_arr_cols ORDER BY id")
+        assert cur.fetchall() == ARRAY_ROWS
+        # Order and equality are by elements, not by the text form.
+        cur.execute("SELECT id FROM py_arr_cols ORDER BY nums DESC")
+        assert [r[0] for r in cur.fetchall()] == [2, 1, 3]
+        cur.execute("SELECT id FROM py_arr_cols WHERE nums = %s::bigint[]", ([-5, 6],))
+        assert cur.fetchall() == [(3,)]
+        cur.execute("UPDATE py_arr_cols SET nums = %s WHERE id = 2", ([7, None, 9],))
+        cur.execute("SELECT nums FROM py_arr_cols WHERE id = 2")
+        assert cur.fetchone()[0] == [7, None, 9]
+    # A bad element is refused with the element type's error, nothing stored.
+    with pytest.raises(psycopg.errors.InvalidTextRepresentation):
+        conn.execute("INSERT INTO py_arr_cols (id, nums) VALUES (9, %s)", ("{1,x}",))
+    with pytest.raises(psycopg.errors.InvalidTextRepresentation):
+        conn.execute("INSERT INTO py_arr_cols (id, tags) VALUES (9, %s)", ("{a",))
+    assert conn.execute("SELECT count(*) FROM py_arr_cols").fetchone()[0] == 3
+    conn.execute("UPDATE py_arr_cols SET nums = %s WHERE id = 2", ([10],))
+    with conn.cursor() as cur:
+        fmt = "binary" if binary else "text"
+        types = ["int4", "text[]", "int8[]", "numeric[]", "date[]"]
+        with cur.copy(f"COPY py_arr_cols TO STDOUT (FORMAT {fmt})") as copy:
+            copy.set_types(types)
+            out = sorted(copy.rows(), key=lambda r: r[0])
+        assert out == ARRAY_ROWS
+        conn.execute("DELETE FROM py_arr_cols")
+        with cur.copy(f"COPY py_arr_cols FROM STDIN (FORMAT {fmt})") as copy:
+            copy.set_types(types)
+            for row in out:
+                copy.write_row(row)
+        cur.execute("SELECT id, tags, nums, prices, days FROM py_arr_cols ORDER BY id")
+        assert cur.fetchall() == ARRAY_ROWS

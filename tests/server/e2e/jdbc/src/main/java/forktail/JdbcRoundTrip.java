@@ -347,6 +347,41 @@ public final class JdbcRoundTrip {
         check("rewritten batch sum", 2L * (300 + 324) * 25 / 2, rs.getLong(2));
       }
     }
+    // Array columns: setArray / getArray, as prepared statements and with
+    // the driver's binary transfer (java.sql.Array both ways).
+    try (Connection c = DriverManager.getConnection(url, "tester", "")) {
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("DROP TABLE IF EXISTS ja");
+        st.executeUpdate("CREATE TABLE ja (id integer PRIMARY KEY, tags text[], nums int4[])");
+      }
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO ja VALUES (?, ?, ?)")) {
+        for (int i = 0; i < 6; i++) {  // past prepareThreshold: the driver goes binary
+          ps.setInt(1, i);
+          ps.setArray(2, c.createArrayOf("text", new String[] {"a" + i, "b c", null}));
+          ps.setArray(3, c.createArrayOf("int4", new Integer[] {10 - i, null, i}));
+          check("array insert " + i, 1, ps.executeUpdate());
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement(
+               "SELECT tags, nums FROM ja WHERE nums > ? ORDER BY nums")) {
+        ps.setArray(1, c.createArrayOf("int4", new Integer[] {7}));
+        for (int round = 0; round < 6; round++) {
+          try (ResultSet rs = ps.executeQuery()) {
+            StringBuilder got = new StringBuilder();
+            while (rs.next()) {
+              got.append(java.util.Arrays.toString((Object[]) rs.getArray(1).getArray()))
+                  .append(java.util.Arrays.toString((Object[]) rs.getArray(2).getArray()))
+                  .append('\n');
+            }
+            check("array select " + round,
+                "[a3, b c, null][7, null, 3]\n[a2, b c, null][8, null, 2]\n"
+                    + "[a1, b c, null][9, null, 1]\n"
+                    + "[a0, b c, null][10, null, 0]\n",
+                got.toString());
+          }
+        }
+      }
+    }
     System.out.println(passed + " passed, " + failed + " failed");
     System.exit(failed == 0 ? 0 : 1);
   }
