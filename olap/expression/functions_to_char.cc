@@ -1,7 +1,9 @@
 // to_char(timestamp | timestamptz | number, text), PostgreSQL's templates
-// (to_char.h). A DATE argument is a TIMESTAMPTZ at its local midnight (the
+// (to_char.h); to_timestamp(text, text) and to_date(text, text) read them
+// (from_char.h). A DATE argument is a TIMESTAMPTZ at its local midnight (the
 // overload PostgreSQL picks too).
 #include "olap/common/kernel_util.h"
+#include "olap/expression/from_char.h"
 #include "olap/expression/scalar_function.h"
 #include "olap/expression/to_char.h"
 #include "storage/value/datetime.h"
@@ -28,6 +30,17 @@ ScalarKernel Texts(F f) {
     StringArena* arena = out->arena();
     ForEachRow(rows, [&](uint32_t i) { o[i] = arena->Add(f(a, i)); });
   };
+}
+
+// The date FromChar read, as days, when Forktail's dates hold it (years 1
+// to 9999): 22008 "<what> out of range" otherwise.
+int32_t CheckedDate(const FromCharResult& r, Sv input, const char* what) {
+  if (r.year < 1 || r.year > 9999 || r.day > datetime::DaysInMonth(r.year, r.month)) {
+    DbError e("22008", fmt::format("{} out of range: \"{}\"", what, input));
+    if (r.year < 1) e.WithHint("Forktail's dates and timestamps are years 1 to 9999.");
+    throw e;
+  }
+  return datetime::DaysFromCivil(r.year, r.month, r.day);
 }
 
 }  // namespace
@@ -84,6 +97,39 @@ void RegisterToCharFunctions(FunctionRegistry& r) {
                                       : std::string(400, '9');
                return ToCharNumber(text, format);
              }));
+
+  // The other way: to_timestamp(text, template) in the session's zone unless
+  // the input gives its offset (TZH/TZM), and to_date(text, template).
+  FunctionOverload to_timestamp;
+  to_timestamp.params = {TypeId::kText, TypeId::kText};
+  to_timestamp.bind = [](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
+    std::shared_ptr<const datetime::TimeZone> zone =
+        ctx.time_zone ? ctx.time_zone : datetime::CurrentTimeZonePtr();
+    return MakeScalarFunction(
+        "to_timestamp", Type::TimestampTz(), [zone](const ScalarArgs& a, Rows rows, Vector* out) {
+          int64_t* o = out->mutable_data<int64_t>();
+          ForEachRow(rows, [&](uint32_t i) {
+            const Sv input = Str(a, 0, i);
+            const FromCharResult r = FromChar(input, Str(a, 1, i));
+            const int64_t local =
+                int64_t{CheckedDate(r, input, "timestamp")} * datetime::kMicrosPerDay + r.time;
+            o[i] = r.offset_seconds ? local - int64_t{*r.offset_seconds} * 1'000'000
+                                    : zone->ToUtc(local);
+            if (o[i] < datetime::kMinTimestamp || o[i] > datetime::kMaxTimestamp) {
+              throw DbError("22008", fmt::format("timestamp out of range: \"{}\"", input));
+            }
+          });
+        });
+  };
+  r.Register("to_timestamp", std::move(to_timestamp));
+  r.Register("to_date", {TypeId::kText, TypeId::kText}, Type::Date(),
+             [](const ScalarArgs& a, Rows rows, Vector* out) {
+               int32_t* o = out->mutable_data<int32_t>();
+               ForEachRow(rows, [&](uint32_t i) {
+                 const Sv input = Str(a, 0, i);
+                 o[i] = CheckedDate(FromChar(input, Str(a, 1, i)), input, "date");
+               });
+             });
 }
 
 }  // namespace forktail

@@ -44,16 +44,6 @@ constexpr std::string_view kPatterns[] = {
 constexpr std::string_view kMorePatterns[] = {"Y",   "y",   "AD",  "ad",  "BC", "bc", "RM", "rm",
                                               "TZH", "tzh", "TZM", "tzm", "TZ", "tz", "OF", "of"};
 
-std::string_view MatchPattern(std::string_view rest) {
-  for (std::string_view p : kPatterns) {
-    if (rest.substr(0, p.size()) == p) return p;
-  }
-  for (std::string_view p : kMorePatterns) {
-    if (rest.substr(0, p.size()) == p) return p;
-  }
-  return {};
-}
-
 std::string Cased(std::string_view word, std::string_view pattern) {
   std::string out(word);
   const bool upper = pattern.size() > 1 && std::isupper(static_cast<unsigned char>(pattern[1]));
@@ -117,7 +107,7 @@ std::string WalkDateTemplate(std::string_view format, Field field) {
       rest.remove_prefix(2);
       i += 2;
     }
-    std::string_view p = MatchPattern(rest);
+    std::string_view p = MatchDateTimePattern(rest);
     if (p.empty()) {
       if (!fill) {
         out.push_back(rest[0]);
@@ -143,6 +133,16 @@ std::string WalkDateTemplate(std::string_view format, Field field) {
 }
 
 }  // namespace
+
+std::string_view MatchDateTimePattern(std::string_view rest) {
+  for (std::string_view p : kPatterns) {
+    if (rest.substr(0, p.size()) == p) return p;
+  }
+  for (std::string_view p : kMorePatterns) {
+    if (rest.substr(0, p.size()) == p) return p;
+  }
+  return {};
+}
 
 std::string ToCharTimestamp(int64_t local, int32_t offset_seconds, const datetime::TimeZone* zone,
                             std::string_view format) {

@@ -31,6 +31,9 @@ namespace datetime {
 class TimeZone;
 }
 
+// The date/time pattern `rest` starts with (longest first; "" for none).
+std::string_view MatchDateTimePattern(std::string_view rest);
+
 // `local` is the wall-clock timestamp; `offset_seconds` its UTC offset and
 // `zone` its zone (nullptr for a TIMESTAMP without time zone: TZ prints
 // nothing and OF "+00").
