@@ -79,6 +79,7 @@ void EncodeValue(const Value& v, std::string* out) {
     case TypeId::kUuid:
     case TypeId::kBytea:
     case TypeId::kInterval:
+    case TypeId::kTime:
       PutBytes(out, v.GetString());
       break;
     default:
@@ -279,9 +280,15 @@ bool Decoder::ReadValue(Value* v) {
     case TypeId::kJsonb:
     case TypeId::kUuid:
     case TypeId::kBytea:
-    case TypeId::kInterval: {
+    case TypeId::kInterval:
+    case TypeId::kTime: {
       std::string s;
       if (!ReadBytes(&s)) return false;
+      if (t.id == TypeId::kTime &&
+          (s.size() != 8 || static_cast<uint64_t>(datetime::DecodeTime(s)) >
+                                static_cast<uint64_t>(datetime::kMaxTime))) {
+        return false;
+      }
       *v = Value::String(t, std::move(s));
       return true;
     }

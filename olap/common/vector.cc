@@ -28,6 +28,7 @@ PhysicalType PhysicalTypeOf(const Type& type) {
     case TypeId::kUuid:
     case TypeId::kBytea:
     case TypeId::kInterval:
+    case TypeId::kTime:
       return PhysicalType::kString;
   }
   abort();

@@ -245,7 +245,7 @@ FunctionOverload AtTimeZoneFunction(TypeId arg) {
 // now() and its kin: the binder's statement timestamp (the transaction's
 // start), as TIMESTAMPTZ, or the session zone's wall clock (localtimestamp,
 // current_date).
-enum class NowKind { kInstant, kLocal, kDate };
+enum class NowKind { kInstant, kLocal, kDate, kTime };
 
 void RegisterNow(FunctionRegistry& r, const char* name, NowKind kind) {
   FunctionOverload o;
@@ -258,6 +258,15 @@ void RegisterNow(FunctionRegistry& r, const char* name, NowKind kind) {
                                 [day](const ScalarArgs&, Rows rows, Vector* out) {
                                   int32_t* o = out->mutable_data<int32_t>();
                                   ForEachRow(rows, [&](uint32_t i) { o[i] = day; });
+                                });
+    }
+    if (kind == NowKind::kTime) {  // localtime: the wall clock's time of day
+      const std::string time = dt::EncodeTime(dt::SplitTimestamp(zone.ToLocal(now)).time);
+      return MakeScalarFunction(name, Type::Time(),
+                                [time](const ScalarArgs&, Rows rows, Vector* out) {
+                                  auto* o = out->mutable_data<std::string_view>();
+                                  const std::string_view v = out->arena()->Add(time);
+                                  ForEachRow(rows, [&](uint32_t i) { o[i] = v; });
                                 });
     }
     const int64_t value = kind == NowKind::kLocal ? zone.ToLocal(now) : now;
@@ -386,6 +395,16 @@ void RegisterDatetimeFunctions(FunctionRegistry& r) {
   }
   RegisterNow(r, "localtimestamp", NowKind::kLocal);
   RegisterNow(r, "current_date", NowKind::kDate);
+  RegisterNow(r, "localtime", NowKind::kTime);
+  // current_time is a time with time zone in PostgreSQL, a type Forktail
+  // does not have.
+  FunctionOverload current_time;
+  current_time.bind = [](const FunctionBindContext&, std::vector<ExprPtr>&) -> ScalarFunctionPtr {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "current_time (a time with time zone) is not supported")
+        .WithHint("localtime is the time of day without time zone.");
+  };
+  r.Register("current_time", std::move(current_time));
   RegisterClockTimestamp(r);
   r.Register("date_trunc", UnitFunction<int64_t>("date_trunc", Type::Timestamp(), Trunc));
   r.Register("date_trunc",

@@ -296,10 +296,24 @@ void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZo
   UnionNulls(in, nullptr, rows, out);
   const Type& from = in.type();
   const Type& to = out->type();
+  if (to.id == TypeId::kTime &&
+      (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz)) {
+    // The time of day of the wall clock (a timestamptz's in the session's zone).
+    const datetime::TimeZone& z = zone != nullptr ? *zone : *datetime::TimeZone::Utc();
+    const int64_t* a = in.data<int64_t>();
+    const uint64_t* nulls = out->nulls();
+    auto* o = out->mutable_data<std::string_view>();
+    ForEachRow(rows, [&](uint32_t i) {
+      if (NullAt(nulls, i)) return;
+      const int64_t local = from.id == TypeId::kTimestamp ? a[i] : z.ToLocal(a[i]);
+      o[i] = out->arena()->Add(datetime::EncodeTime(datetime::SplitTimestamp(local).time));
+    });
+    return;
+  }
   if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb || from.id == TypeId::kUuid ||
       to.id == TypeId::kUuid || from.id == TypeId::kBytea || to.id == TypeId::kBytea ||
-      from.id == TypeId::kInterval || to.id == TypeId::kInterval ||
-      (to.IsArrayText() && !to.IsCatalogArrayText() && from != to)) {
+      from.id == TypeId::kInterval || to.id == TypeId::kInterval || from.id == TypeId::kTime ||
+      to.id == TypeId::kTime || (to.IsArrayText() && !to.IsCatalogArrayText() && from != to)) {
     CastByValue(in, rows, out);
     return;
   }

@@ -91,6 +91,7 @@ FunctionRegistry& FunctionRegistry::Global() {
     RegisterJsonbFunctions(*r);
     RegisterIntervalFunctions(*r);
     RegisterToCharFunctions(*r);
+    RegisterTimeFunctions(*r);
     return r;
   }();
   return *registry;

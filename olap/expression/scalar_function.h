@@ -213,5 +213,6 @@ void RegisterRegexFunctions(FunctionRegistry& r);
 void RegisterJsonbFunctions(FunctionRegistry& r);     // functions_jsonb.cc
 void RegisterIntervalFunctions(FunctionRegistry& r);  // functions_interval.cc
 void RegisterToCharFunctions(FunctionRegistry& r);    // functions_to_char.cc
+void RegisterTimeFunctions(FunctionRegistry& r);      // functions_time.cc
 
 }  // namespace forktail

@@ -247,6 +247,123 @@ std::string FormatTimestamp(int64_t micros) {
   return out;
 }
 
+namespace {
+
+// HH:MM[:SS[.f]], HHMM or HHMMSS, then AM/PM: the time of day in
+// microseconds, or kSyntax / kFieldRange.
+ParseResult ParseClock(Scanner& sc, int64_t* out) {
+  int64_t hour = 0, minute = 0, second = 0, micros = 0;
+  int64_t first = 0;
+  const int n = sc.Number(&first, 6);
+  if (n == 0) return ParseResult::kSyntax;
+  if (sc.Eat(':')) {
+    if (n > 2) return ParseResult::kSyntax;
+    hour = first;
+    if (sc.Number(&minute, 2) == 0) return ParseResult::kSyntax;
+    if (sc.Eat(':') && sc.Number(&second, 2) == 0) return ParseResult::kSyntax;
+  } else if (n == 4 || n == 6) {
+    hour = n == 4 ? first / 100 : first / 10000;
+    minute = n == 4 ? first % 100 : first / 100 % 100;
+    second = n == 4 ? 0 : first % 100;
+  } else {
+    return ParseResult::kSyntax;
+  }
+  if (sc.Eat('.')) {  // six digits kept, the seventh rounds half up
+    int64_t digit = 0;
+    int digits = 0;
+    while (IsDigit(sc.Peek())) {
+      sc.Number(&digit, 1);
+      if (digits < 6) micros = micros * 10 + digit;
+      if (digits == 6 && digit >= 5) ++micros;
+      ++digits;
+    }
+    for (int k = digits; k < 6; ++k) micros *= 10;
+  }
+  sc.SkipSpaces();
+  std::string_view rest = sc.Rest();
+  if (rest.size() >= 2 &&
+      (IEqualsLower(rest.substr(0, 2), "am") || IEqualsLower(rest.substr(0, 2), "pm"))) {
+    const bool pm = IEqualsLower(rest.substr(0, 2), "pm");
+    if (hour < 1 || hour > 12) return ParseResult::kFieldRange;
+    hour = hour % 12 + (pm ? 12 : 0);
+    for (int k = 0; k < 2; ++k) sc.Eat(rest[k]);
+  }
+  if (minute > 59 || second > 60) return ParseResult::kFieldRange;
+  const int64_t t =
+      hour * kMicrosPerHour + minute * kMicrosPerMinute + second * kMicrosPerSecond + micros;
+  if (t > kMaxTime) return ParseResult::kFieldRange;
+  *out = t;
+  return ParseResult::kOk;
+}
+
+}  // namespace
+
+int64_t ParseTime(std::string_view text) {
+  std::string_view s = text;
+  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  if (IEqualsLower(s, "allballs")) return 0;
+  // A leading date ('2024-03-05 14:07'): its time.
+  size_t digits = 0;
+  while (digits < s.size() && IsDigit(s[digits])) ++digits;
+  if (digits >= 4 && digits < s.size() && s[digits] == '-') {
+    Fields f;
+    ParseResult r = ParseFields(s, &f);
+    if (r != ParseResult::kOk) ThrowParseError(r, "time", text);
+    const int64_t t = f.hour * kMicrosPerHour + f.minute * kMicrosPerMinute +
+                      f.second * kMicrosPerSecond + f.micros;
+    if (t > kMaxTime) ThrowParseError(ParseResult::kFieldRange, "time", text);
+    return t;
+  }
+  Scanner sc(s);
+  if (!sc.Eat('T')) sc.Eat('t');
+  int64_t t = 0;
+  ParseResult r = ParseClock(sc, &t);
+  if (r != ParseResult::kOk) ThrowParseError(r, "time", text);
+  sc.SkipSpaces();
+  // A zone is checked and ignored, as PostgreSQL does for time: an offset or
+  // an abbreviation ('Z', 'UTC', '+02', '-08:00').
+  std::string_view zone = sc.Rest();
+  if (!zone.empty()) {
+    ZoneAbbreviation abbrev;
+    Fields f;
+    const std::string as_timestamp = "2000-01-01 00:00 " + std::string(zone);
+    const bool offset = zone[0] == '+' || zone[0] == '-';
+    if (!offset && !FindZoneAbbreviation(zone, &abbrev)) {
+      ThrowParseError(ParseResult::kSyntax, "time", text);
+    }
+    if (offset) {
+      r = ParseFields(as_timestamp, &f);
+      if (r != ParseResult::kOk) ThrowParseError(r, "time", text);
+    }
+  }
+  return t;
+}
+
+std::string FormatTime(int64_t t) {
+  std::string out = fmt::format("{:02d}:{:02d}:{:02d}", t / kMicrosPerHour,
+                                t / kMicrosPerMinute % 60, t / kMicrosPerSecond % 60);
+  int64_t frac = t % kMicrosPerSecond;
+  if (frac != 0) {
+    std::string f = fmt::format(".{:06d}", frac);
+    while (f.back() == '0') f.pop_back();
+    out += f;
+  }
+  return out;
+}
+
+std::string EncodeTime(int64_t micros) {
+  std::string out(8, '\0');
+  for (int i = 7; i >= 0; --i, micros >>= 8) out[i] = static_cast<char>(micros & 0xff);
+  return out;
+}
+
+int64_t DecodeTime(std::string_view bytes) {
+  int64_t v = 0;
+  for (unsigned char c : bytes) v = (v << 8) | c;
+  return v;
+}
+
 std::string FormatOffset(int32_t seconds_east) {
   int32_t a = seconds_east < 0 ? -seconds_east : seconds_east;
   std::string out = fmt::format("{}{:02d}", seconds_east < 0 ? '-' : '+', a / 3600);

@@ -116,6 +116,20 @@ int64_t ParseTimestampTz(std::string_view text, const TimeZone& session);
 std::string FormatTimestampTz(int64_t utc_micros, const TimeZone& zone);
 std::string FormatOffset(int32_t seconds_east);  // "+01", "-03:30"
 
+// TIME (without time zone): microseconds since midnight, 0 to 24:00:00
+// inclusive. ParseTime reads PostgreSQL's time_in forms: HH:MM[:SS[.f]]
+// ('14:7' too), HHMM and HHMMSS, AM/PM, 'allballs', a leading date or 'T'
+// (ignored) and a trailing zone (checked and ignored); fractions round to
+// microseconds, 23:59:60 is 24:00:00. Errors: 22007 `invalid input syntax
+// for type time: "..."`, 22008 `date/time field value out of range: "..."`.
+inline constexpr int64_t kMaxTime = 24 * kMicrosPerHour;
+int64_t ParseTime(std::string_view text);
+std::string FormatTime(int64_t micros);  // "14:07:09.5"
+// A TIME value is held as 8 bytes, big-endian, so that its bytes order as
+// it does (TypeId::kTime is stored as a string, as interval is).
+std::string EncodeTime(int64_t micros);
+int64_t DecodeTime(std::string_view bytes);
+
 enum class DateField { kYear, kQuarter, kMonth, kDay, kDow, kDoy, kHour, kMinute, kSecond, kEpoch };
 
 // EXTRACT(field FROM timestamp), scaled by 10^6 so that SECOND and EPOCH keep

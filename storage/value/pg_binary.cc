@@ -144,6 +144,13 @@ Value ReadValue(BinaryReader& r, const Type& type) {
     }
     case TypeId::kBytea:  // bytearecv: the bytes as they are
       return Value::String(type, std::string(r.Rest()));
+    case TypeId::kTime: {  // time_recv: microseconds since midnight
+      const auto us = static_cast<int64_t>(r.Unsigned(8));
+      if (us < 0 || us > datetime::kMaxTime) {
+        throw DbError(sqlstate::kDatetimeFieldOverflow, "time out of range");
+      }
+      return Value::String(type, datetime::EncodeTime(us));
+    }
     case TypeId::kInterval: {  // interval_recv: microseconds, days, months
       datetime::Interval iv;
       iv.micros = static_cast<int64_t>(r.Unsigned(8));
@@ -213,6 +220,9 @@ std::string PgBinarySend(const Value& value) {
       break;
     case TypeId::kBytea:
       out = value.GetString();
+      break;
+    case TypeId::kTime:
+      PutBigEndian(&out, static_cast<uint64_t>(datetime::DecodeTime(value.GetString())), 8);
       break;
     case TypeId::kInterval: {
       const datetime::Interval iv = interval::Decode(value.GetString());

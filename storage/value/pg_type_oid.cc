@@ -63,6 +63,8 @@ int32_t ArrayOidOf(const Type& element) {
       return 1001;
     case TypeId::kInterval:
       return 1187;
+    case TypeId::kTime:
+      return 1183;
   }
   return pgoid::kText;
 }
@@ -73,10 +75,10 @@ std::optional<Type> ArrayTypeFromOid(int32_t oid) {
   if (oid == 1021) return Type::ArrayText(Type::Double());
   if (oid == 1014) return Type::ArrayText(Type::Varchar());
   if (oid == 1003) return Type::ArrayText(Type::Text());
-  for (Type element :
-       {Type::Boolean(), Type::SmallInt(), Type::Integer(), Type::BigInt(), Type::Double(),
-        Type::Decimal(18, 4), Type::Varchar(), Type::Text(), Type::Date(), Type::Timestamp(),
-        Type::TimestampTz(), Type::Jsonb(), Type::Uuid(), Type::Bytea(), Type::Interval()}) {
+  for (Type element : {Type::Boolean(), Type::SmallInt(), Type::Integer(), Type::BigInt(),
+                       Type::Double(), Type::Decimal(18, 4), Type::Varchar(), Type::Text(),
+                       Type::Date(), Type::Timestamp(), Type::TimestampTz(), Type::Jsonb(),
+                       Type::Uuid(), Type::Bytea(), Type::Interval(), Type::Time()}) {
     if (ArrayOidOf(element) == oid) return Type::ArrayText(element);
   }
   return std::nullopt;
@@ -144,6 +146,8 @@ PgTypeInfo PgTypeOf(const Type& type) {
       return {pgoid::kBytea, -1, -1};
     case TypeId::kInterval:
       return {pgoid::kInterval, 16, -1};
+    case TypeId::kTime:
+      return {pgoid::kTime, 8, -1};
   }
   return {pgoid::kText, -1, -1};
 }
@@ -186,6 +190,8 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
       return Type::Bytea();
     case pgoid::kInterval:
       return Type::Interval();
+    case pgoid::kTime:
+      return Type::Time();
     default:
       return ArrayTypeFromOid(oid);
   }

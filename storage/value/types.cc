@@ -44,6 +44,7 @@ uint32_t Type::StripeWidth() const {
     case TypeId::kUuid:
     case TypeId::kBytea:
     case TypeId::kInterval:
+    case TypeId::kTime:
       return 8;  // StringRef
   }
   return 8;
@@ -87,6 +88,8 @@ std::string Type::ToString() const {
       return "bytea";
     case TypeId::kInterval:
       return "interval";
+    case TypeId::kTime:
+      return "time without time zone";
   }
   return "unknown";
 }

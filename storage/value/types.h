@@ -42,11 +42,12 @@ enum class TypeId : uint8_t {
   kUuid,      // canonical uuid text (36 lower-case characters), stored as a string
   kBytea,     // the raw bytes, stored as a string (storage/value/bytea.h)
   kInterval,  // months, days, microseconds: 24 bytes stored as a string (storage/value/interval.h)
+  kTime,      // time of day in microseconds: 8 bytes big-endian stored as a string (datetime.h)
 };
 
 // A persisted type id (catalog image, log record, snapshot rows) is valid.
 inline constexpr bool IsKnownTypeId(uint8_t id) {
-  return id <= static_cast<uint8_t>(TypeId::kInterval);
+  return id <= static_cast<uint8_t>(TypeId::kTime);
 }
 
 inline constexpr int kMaxDecimalPrecision = 38;
@@ -79,6 +80,7 @@ struct Type {
   static Type Uuid() { return {TypeId::kUuid}; }
   static Type Bytea() { return {TypeId::kBytea}; }
   static Type Interval() { return {TypeId::kInterval}; }
+  static Type Time() { return {TypeId::kTime}; }
 
   bool IsString() const {
     return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
@@ -91,7 +93,7 @@ struct Type {
   // three compare as strings.
   bool StoredAsString() const {
     return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid || id == TypeId::kBytea ||
-           id == TypeId::kInterval;
+           id == TypeId::kInterval || id == TypeId::kTime;
   }
   // Arrays travel through expressions in their text form ('{1,2}',
   // storage/value/array_text.h): TEXT tagged with the element type (the

@@ -309,6 +309,8 @@ Value Value::Parse(const Type& type, std::string_view text) {
       return String(type, bytea::Parse(text));
     case TypeId::kInterval:
       return String(type, interval::Encode(datetime::ParseInterval(text)));
+    case TypeId::kTime:
+      return String(type, datetime::EncodeTime(datetime::ParseTime(text)));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -336,6 +338,8 @@ std::string Value::ToString() const {
       return bytea::FormatHex(s_);
     case TypeId::kInterval:
       return datetime::FormatInterval(interval::Decode(s_));
+    case TypeId::kTime:
+      return datetime::FormatTime(datetime::DecodeTime(s_));
     case TypeId::kDate:
       return datetime::FormatDate(static_cast<int32_t>(i_));
     case TypeId::kTimestamp:
@@ -380,8 +384,26 @@ Value Value::CastTo(const Type& target) const {
     if (!target.IsString()) ThrowCannotCast(type_, target);
     return String(target, FitString(target, ToString()));
   }
-  // interval: likewise from and to the string types only (Forktail has no
-  // TIME type, PostgreSQL's other cast to interval).
+  // time: from the string types and the time of a timestamp (timestamptz in
+  // the current zone); to the string types and interval.
+  if (target.id == TypeId::kTime) {
+    if (type_.id == TypeId::kTime) return *this;
+    if (type_.id == TypeId::kTimestamp || type_.id == TypeId::kTimestampTz) {
+      return String(target, datetime::EncodeTime(datetime::SplitTimestamp(LocalMicros()).time));
+    }
+    if (!type_.IsString()) ThrowCannotCast(type_, target);
+    return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
+  }
+  if (type_.id == TypeId::kTime) {
+    if (target.id == TypeId::kInterval) {
+      datetime::Interval iv;
+      iv.micros = datetime::DecodeTime(s_);
+      return String(target, interval::Encode(iv));
+    }
+    if (!target.IsString()) ThrowCannotCast(type_, target);
+    return String(target, FitString(target, ToString()));
+  }
+  // interval: likewise from and to the string types only (and from time).
   if (target.id == TypeId::kInterval) {
     if (type_.id == TypeId::kInterval) return *this;
     if (!type_.IsString()) ThrowCannotCast(type_, target);
@@ -574,6 +596,7 @@ uint64_t Value::Hash() const {
     case TypeId::kUuid:
     case TypeId::kBytea:
     case TypeId::kInterval:
+    case TypeId::kTime:
       return HashBytes(s_.data(), s_.size(), 0x737472);
     case TypeId::kDate:
       return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));

@@ -197,3 +197,59 @@ TEST(DatetimeTest, TimestampTextRandomRoundTrip) {
 
 }  // namespace
 }  // namespace forktail::datetime
+
+namespace forktail::datetime {
+namespace {
+
+std::string TimeIn(const char* text) {
+  try {
+    return FormatTime(ParseTime(text));
+  } catch (const DbError& e) {
+    return std::string(e.sqlstate()) + " " + e.what();
+  }
+}
+
+// PostgreSQL 15's time_in and time_out (psql).
+TEST(TimeOfDay, ParsesPostgresqlForms) {
+  EXPECT_EQ(TimeIn("14:07"), "14:07:00");
+  EXPECT_EQ(TimeIn("14:7"), "14:07:00");
+  EXPECT_EQ(TimeIn(" 14:07 "), "14:07:00");
+  EXPECT_EQ(TimeIn("14:07:09.5"), "14:07:09.5");
+  EXPECT_EQ(TimeIn("14:07:09.1234567"), "14:07:09.123457");
+  EXPECT_EQ(TimeIn("2:07 PM"), "14:07:00");
+  EXPECT_EQ(TimeIn("12:00 am"), "00:00:00");
+  EXPECT_EQ(TimeIn("12:30 PM"), "12:30:00");
+  EXPECT_EQ(TimeIn("1407"), "14:07:00");
+  EXPECT_EQ(TimeIn("140709"), "14:07:09");
+  EXPECT_EQ(TimeIn("24:00"), "24:00:00");
+  EXPECT_EQ(TimeIn("23:59:60"), "24:00:00");
+  EXPECT_EQ(TimeIn("allballs"), "00:00:00");
+  EXPECT_EQ(TimeIn("T14:07"), "14:07:00");
+  EXPECT_EQ(TimeIn("2024-03-05 14:07"), "14:07:00");
+  EXPECT_EQ(TimeIn("14:07+02"), "14:07:00");
+  EXPECT_EQ(TimeIn("14:07:09 z"), "14:07:09");
+}
+
+TEST(TimeOfDay, RefusesWhatPostgresqlRefuses) {
+  EXPECT_EQ(TimeIn("14"), "22007 invalid input syntax for type time: \"14\"");
+  EXPECT_EQ(TimeIn("14:07 Europe/Paris"),
+            "22007 invalid input syntax for type time: \"14:07 Europe/Paris\"");
+  EXPECT_EQ(TimeIn("25:00"), "22008 date/time field value out of range: \"25:00\"");
+  EXPECT_EQ(TimeIn("24:00:01"), "22008 date/time field value out of range: \"24:00:01\"");
+  EXPECT_EQ(TimeIn("14:60"), "22008 date/time field value out of range: \"14:60\"");
+  EXPECT_EQ(TimeIn("13:00 PM"), "22008 date/time field value out of range: \"13:00 PM\"");
+  EXPECT_EQ(TimeIn(""), "22007 invalid input syntax for type time: \"\"");
+}
+
+TEST(TimeOfDay, EncodingOrdersAsTheTime) {
+  const int64_t times[] = {0, 1, kMicrosPerSecond, 14 * kMicrosPerHour, kMaxTime};
+  for (size_t i = 0; i < std::size(times); ++i) {
+    EXPECT_EQ(DecodeTime(EncodeTime(times[i])), times[i]);
+    if (i > 0) {
+      EXPECT_LT(EncodeTime(times[i - 1]), EncodeTime(times[i]));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace forktail::datetime

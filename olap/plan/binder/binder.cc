@@ -31,6 +31,12 @@ ExprPtr AssignTo(ExprPtr e, const ColumnDef& col, int position) {
 }  // namespace
 
 bool ExplicitCastExists(const Type& from, const Type& to) {
+  // time: from the strings and timestamps, to the strings and interval.
+  if (to.id == TypeId::kTime) {
+    return from.id == TypeId::kTime || from.IsString() || from.id == TypeId::kTimestamp ||
+           from.id == TypeId::kTimestampTz;
+  }
+  if (from.id == TypeId::kTime) return to.IsString() || to.id == TypeId::kInterval;
   // uuid, bytea and interval convert to and from the string types only; jsonb from
   // them, and to them, numbers and booleans (Value::CastTo's rules).
   auto only_strings = [&](TypeId id) {
@@ -172,8 +178,12 @@ Type TypeFromName(const sql::TypeName& t) {
     }
     return Type::Interval();
   }
-  if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "time" || n == "timetz" ||
-      n == "json") {
+  if (n == "time" || n == "time without time zone") {
+    // TIME(p): a column or cast that rounds the seconds.
+    if (!t.modifiers.empty()) NotSupported("a time with a precision", t.position);
+    return Type::Time();
+  }
+  if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "timetz" || n == "json") {
     NotSupported("type " + n, t.position);
   }
   throw DbError(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist", t.position);

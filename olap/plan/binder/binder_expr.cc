@@ -331,8 +331,9 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       c.hint = &ts;
       try {
         ExprPtr x = BindExpr(*e.children[0], c);
-        if (x->type.id == TypeId::kInterval) {
-          // EXTRACT(field FROM interval): numeric, as interval_part.
+        if (x->type.id == TypeId::kInterval || x->type.id == TypeId::kTime) {
+          // EXTRACT(field FROM interval | time): numeric, as interval_part
+          // and time_part.
           std::vector<ExprPtr> args;
           args.push_back(Constant(Value::Text(e.text)));
           args.push_back(std::move(x));

@@ -42,6 +42,8 @@ char Family(const Type& t) {
       return 'y';
     case TypeId::kInterval:
       return 'i';
+    case TypeId::kTime:
+      return 't';
   }
   return '?';
 }

@@ -496,7 +496,9 @@ ExprPtr Binder::BindIntervalArith(const sql::Expr& e, ArithOp op, ExprPtr left, 
     // date/timestamp[tz] +/- interval, interval + date/timestamp[tz].
     if (!r_iv) std::swap(left, right);
     Type t = left->type;
-    if (t.IsDateTime()) {
+    if (t.id == TypeId::kTime) {
+      fn = op == ArithOp::kAdd ? "time_pl_interval" : "time_mi_interval";
+    } else if (t.IsDateTime()) {
       if (t.id == TypeId::kDate) left = Cast(std::move(left), Type::Timestamp());
       const bool zoned = t.id == TypeId::kTimestampTz;
       fn = op == ArithOp::kAdd ? (zoned ? "timestamptz_pl_interval" : "timestamp_pl_interval")
@@ -605,6 +607,21 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
   Type lt = left->type, rt = right->type;
   if (lt.id == TypeId::kInterval || rt.id == TypeId::kInterval) {
     return BindIntervalArith(e, op, std::move(left), std::move(right));
+  }
+  if (lt.id == TypeId::kTime || rt.id == TypeId::kTime) {
+    // time - time (an interval), date + time and time + date (a timestamp).
+    const char* fn = nullptr;
+    if (op == ArithOp::kSub && lt.id == TypeId::kTime && rt.id == TypeId::kTime) {
+      fn = "time_mi_time";
+    } else if (op == ArithOp::kAdd && (lt.id == TypeId::kDate || rt.id == TypeId::kDate)) {
+      if (lt.id == TypeId::kTime) std::swap(left, right);
+      fn = "datetime_pl";
+    }
+    if (fn == nullptr) NoOperator(lt, e.op, rt, e.position);
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(left));
+    args.push_back(std::move(right));
+    return FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext());
   }
   if (lt.IsDateTime() || rt.IsDateTime()) {
     return BindDateArith(e, op, std::move(left), std::move(right));

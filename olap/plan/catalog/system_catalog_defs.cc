@@ -289,6 +289,8 @@ std::vector<PgCatalogType> MakeTypes() {
       {1186, "interval", "interval", 16, 'T', 0, 1187, false},
       {1187, "_interval", "interval[]", -1, 'A', 1186, 0, false},
       {1231, "_numeric", "numeric[]", -1, 'A', 1700, 0, false},
+      {1083, "time", "time without time zone", 8, 'D', 0, 1183, false},
+      {1183, "_time", "time without time zone[]", -1, 'A', 1083, 0, false},
       {2205, "regclass", "regclass", 4, 'N', 0, 2210, false},
       {2206, "regtype", "regtype", 4, 'N', 0, 2211, false},
       {4089, "regnamespace", "regnamespace", 4, 'N', 0, 4090, false},
@@ -383,6 +385,8 @@ int32_t PgTypeOid(const Type& type) {
       return 17;
     case TypeId::kInterval:
       return 1186;
+    case TypeId::kTime:
+      return 1083;
   }
   return 0;
 }

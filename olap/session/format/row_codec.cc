@@ -99,6 +99,7 @@ void EncodeValue(const Type& type, const Value& value, std::string* out) {
     case TypeId::kUuid:
     case TypeId::kBytea:
     case TypeId::kInterval:
+    case TypeId::kTime:
       PutVarint(out, v->GetString().size());
       out->append(v->GetString());
       return;
@@ -155,7 +156,8 @@ Value DecodeValue(const Type& type, Reader& r) {
     case TypeId::kJsonb:
     case TypeId::kUuid:
     case TypeId::kBytea:
-    case TypeId::kInterval: {
+    case TypeId::kInterval:
+    case TypeId::kTime: {
       uint64_t n = r.Varint();
       return Value::String(type, std::string(r.Bytes(n)));
     }

@@ -417,3 +417,47 @@ def test_array_columns_round_trip_parameters_and_copy(conn, binary):
                 copy.write_row(row)
         cur.execute("SELECT id, tags, nums, prices, days FROM py_arr_cols ORDER BY id")
         assert cur.fetchall() == ARRAY_ROWS
+
+
+# ---- time --------------------------------------------------------------------
+
+TIME_ROWS = [
+    (1, datetime.time(9, 0)),
+    (2, datetime.time(14, 7, 9, 500000)),
+    (3, datetime.time(23, 59, 59, 999999)),
+    (4, None),
+]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_time_round_trip_parameters_and_copy(conn, binary):
+    conn.execute("DROP TABLE IF EXISTS py_time")
+    conn.execute("CREATE TABLE py_time (id integer PRIMARY KEY, opens time)")
+    with conn.cursor(binary=binary) as cur:
+        # psycopg sends datetime.time as time (oid 1083).
+        cur.executemany("INSERT INTO py_time VALUES (%s, %s)", TIME_ROWS)
+        cur.execute("SELECT id, opens FROM py_time ORDER BY id")
+        assert cur.fetchall() == TIME_ROWS
+        cur.execute("SELECT id FROM py_time WHERE opens > %s ORDER BY opens",
+                    (datetime.time(12, 0),))
+        assert [r[0] for r in cur.fetchall()] == [2, 3]
+        cur.execute("SELECT opens - %s, opens + interval '1 hour', date '2024-03-05' + opens "
+                    "FROM py_time WHERE id = 2", (datetime.time(14, 0),))
+        assert cur.fetchone() == (datetime.timedelta(minutes=7, seconds=9.5),
+                                  datetime.time(15, 7, 9, 500000),
+                                  datetime.datetime(2024, 3, 5, 14, 7, 9, 500000))
+    with conn.cursor() as cur:
+        fmt = "binary" if binary else "text"
+        with cur.copy(f"COPY py_time TO STDOUT (FORMAT {fmt})") as copy:
+            copy.set_types(["int4", "time"])
+            out = sorted(copy.rows(), key=lambda r: r[0])
+        assert out == TIME_ROWS
+        conn.execute("DELETE FROM py_time")
+        with cur.copy(f"COPY py_time FROM STDIN (FORMAT {fmt})") as copy:
+            copy.set_types(["int4", "time"])
+            for row in out:
+                copy.write_row(row)
+        cur.execute("SELECT id, opens FROM py_time ORDER BY id")
+        assert cur.fetchall() == TIME_ROWS
+    with pytest.raises(psycopg.errors.DatetimeFieldOverflow):
+        conn.execute("SELECT %s::time", ("25:00",))
