@@ -204,22 +204,23 @@ std::string CanonicalArrayText(std::string_view text, const Type& element) {
 
 namespace {
 
-// Two non-NULL elements of canonical arrays in the element type's order.
-int CompareElements(const std::string& x, const std::string& y, const Type& element) {
-  if (element.IsString()) return Value::String(element, x).Compare(Value::String(element, y));
-  return ParseElement(element, x).Compare(ParseElement(element, y));
-}
-
 // Whether some element of `b` equals `x` (not NULL).
 bool AnyEquals(const std::string& x, const std::vector<std::optional<std::string>>& b,
                const Type& element) {
   for (const std::optional<std::string>& y : b) {
-    if (y && CompareElements(x, *y, element) == 0) return true;
+    if (y && CompareArrayElements(x, *y, element) == 0) return true;
   }
   return false;
 }
 
 }  // namespace
+
+int CompareArrayElements(std::string_view x, std::string_view y, const Type& element) {
+  if (element.IsString()) {
+    return Value::String(element, std::string(x)).Compare(Value::String(element, std::string(y)));
+  }
+  return ParseElement(element, x).Compare(ParseElement(element, y));
+}
 
 int CompareArrayText(std::string_view a, std::string_view b, const Type& element) {
   if (a == b) return 0;
@@ -229,7 +230,7 @@ int CompareArrayText(std::string_view a, std::string_view b, const Type& element
       if (!x[i] && !y[i]) continue;
       return x[i] ? -1 : 1;  // NULL elements sort above all others
     }
-    if (int c = CompareElements(*x[i], *y[i], element); c != 0) return c;
+    if (int c = CompareArrayElements(*x[i], *y[i], element); c != 0) return c;
   }
   return (x.size() > y.size()) - (x.size() < y.size());
 }

@@ -37,6 +37,9 @@ std::string CanonicalArrayText(std::string_view text, const Type& element);
 // <0, 0, >0 as PostgreSQL orders the two arrays of `element` (canonical text).
 int CompareArrayText(std::string_view a, std::string_view b, const Type& element);
 
+// Two non-NULL elements of canonical arrays of `element`, in its order.
+int CompareArrayElements(std::string_view x, std::string_view y, const Type& element);
+
 // a @> b: every element of b equals one of a; a NULL element equals
 // nothing (PostgreSQL's arraycontains). a <@ b is ArrayContains(b, a).
 bool ArrayContains(std::string_view a, std::string_view b, const Type& element);

@@ -2,6 +2,8 @@
 // ARRAY[...], a[i], x = ANY (array), x <> ALL (array), array_to_string,
 // array_upper / array_lower / array_length, cardinality. Each is a
 // ScalarFunction (olap/expression/scalar_function.h) that parses the text form per row.
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +55,77 @@ ExprPtr BindArrayBound(const std::string& name, std::vector<ExprPtr> args) {
           } else {
             o[i] = lower ? 1 : static_cast<int32_t>(n);
           }
+        });
+      },
+      std::move(args));
+}
+
+// An element argument of an array function: `arg` bound as (and cast to) the
+// array's element type, in its text form; an unknown literal is one. A
+// mismatch is reported at the call's `position`.
+ExprPtr BindElementArgument(Binder& binder, const sql::Expr& arg, ExprContext& ctx,
+                            const Type& element, const std::string& function, const Type& array,
+                            int position) {
+  ExprContext c = WithoutHint(ctx);
+  c.hint = &element;
+  ExprPtr x = binder.BindExpr(arg, c);
+  const bool fits = x->type == element || (x->type.IsString() && element.IsString()) ||
+                    (x->type.IsNumeric() && element.IsNumeric());
+  if (!fits) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "function " + function + "(" + array.ToString() + ", " + x->type.ToString() +
+                      ") does not exist",
+                  position)
+        .WithHint(
+            "No function matches the given name and argument types. You might need to add "
+            "explicit type casts.");
+  }
+  if (!(x->type == element)) x = Cast(std::move(x), element);
+  return ToText(std::move(x));
+}
+
+// arr[lo:hi], arr[:hi], arr[lo:]: the elements between the bounds (clamped
+// to the array), an empty array when none; NULL when a bound is NULL.
+ExprPtr BindArraySlice(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
+  ExprContext c = WithoutHint(ctx);
+  ExprPtr arr = binder.BindExpr(*e.children[0], c);
+  if (!ArrayElementType(arr->type)) {
+    throw DbError(sqlstate::kDatatypeMismatch,
+                  "cannot subscript type " + BaseTypeName(arr->type) +
+                      " because it does not support subscripting",
+                  e.position);
+  }
+  const Type type = arr->type;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(arr));
+  // The parser leaves an omitted bound out (children[1] or [2] null).
+  for (size_t k = 1; k <= 2; ++k) {
+    if (k < e.children.size() && e.children[k]) {
+      Type bigint = Type::BigInt();
+      ExprContext ic = WithoutHint(ctx);
+      ic.hint = &bigint;
+      ExprPtr b = binder.BindExpr(*e.children[k], ic);
+      if (!b->type.IsInteger()) {
+        throw DbError(sqlstate::kDatatypeMismatch, "array subscript must have type integer",
+                      e.children[k]->position);
+      }
+      args.push_back(b->type.id == TypeId::kBigInt ? std::move(b) : Cast(std::move(b), bigint));
+    } else {
+      args.push_back(Constant(Value::BigInt(k == 1 ? 1 : INT64_MAX)));
+    }
+  }
+  return Call(
+      "array_slice", type,
+      [](const ScalarArgs& a, Rows rows, Vector* out) {
+        const std::string_view* arr = a[0]->data<std::string_view>();
+        ForEachRow(rows, [&](uint32_t i) {
+          const Elements el = ParseArrayText(arr[i]);
+          const int64_t lo = std::max<int64_t>(a[1]->data<int64_t>()[i], 1);
+          const int64_t hi =
+              std::min<int64_t>(a[2]->data<int64_t>()[i], static_cast<int64_t>(el.size()));
+          Elements slice;
+          for (int64_t k = lo; k <= hi; ++k) slice.push_back(el[k - 1]);
+          SetString(out, i, FormatArrayText(slice));
         });
       },
       std::move(args));
@@ -127,8 +200,8 @@ ExprPtr BindArrayExpr(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
         },
         std::move(items), /*strict=*/false);
   }
+  if (e.kind == sql::ExprKind::kSubscript && e.is_slice) return BindArraySlice(binder, e, ctx);
   if (e.kind == sql::ExprKind::kSubscript) {
-    if (e.is_slice) Unsupported("array slices", e.position);
     ExprContext c = WithoutHint(ctx);
     ExprPtr arr = binder.BindExpr(*e.children[0], c);
     std::optional<Type> element = ArrayElementType(arr->type);
@@ -457,6 +530,102 @@ bool BindArrayFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, 
                     call.position);
     }
     *out = BindArrayConcat(std::move(left), std::move(right), false, false, call.position);
+    return true;
+  }
+  if ((name == "array_position" && (n == 2 || n == 3)) || (name == "array_positions" && n == 2) ||
+      (name == "array_remove" && n == 2) || (name == "array_replace" && n == 3)) {
+    // Elements compare as IS NOT DISTINCT FROM: a NULL argument finds the
+    // NULL elements.
+    ExprContext c = WithoutHint(ctx);
+    ExprPtr arr = binder.BindExpr(*call.children[0], c);
+    const std::optional<Type> element = ArrayElementType(arr->type);
+    if (!element) {
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function " + name + "(" + arr->type.ToString() + ", ...) does not exist",
+                    call.position);
+    }
+    const Type array = arr->type;
+    const Type e = *element;
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(arr));
+    args.push_back(
+        BindElementArgument(binder, *call.children[1], ctx, e, name, array, call.position));
+    if (name == "array_replace") {
+      args.push_back(
+          BindElementArgument(binder, *call.children[2], ctx, e, name, array, call.position));
+    } else if (n == 3) {
+      args.push_back(int_arg(2));
+    }
+    auto same = [e](const std::optional<std::string>& item, const Vector& v, uint32_t i) {
+      if (v.IsNull(i)) return !item.has_value();
+      return item && CompareArrayElements(*item, v.data<std::string_view>()[i], e) == 0;
+    };
+    const Type result = name == "array_position"    ? Type::Integer()
+                        : name == "array_positions" ? ArrayTextType(Type::Integer())
+                                                    : array;
+    *out = Call(
+        name.c_str(), result,
+        [name, same](const ScalarArgs& a, Rows rows, Vector* out) {
+          ForEachRow(rows, [&](uint32_t i) {
+            if (a[0]->IsNull(i)) return out->SetNull(i, true);
+            Elements el = ParseArrayText(a[0]->data<std::string_view>()[i]);
+            if (name == "array_position") {
+              int64_t start = 1;
+              if (a.size() == 3) {
+                if (a[2]->IsNull(i)) {
+                  throw DbError(sqlstate::kNullValueNotAllowed,
+                                "initial position must not be null");
+                }
+                start = a[2]->data<int64_t>()[i];
+              }
+              for (int64_t k = std::max<int64_t>(start, 1); k <= static_cast<int64_t>(el.size());
+                   ++k) {
+                if (same(el[k - 1], *a[1], i)) {
+                  out->mutable_data<int32_t>()[i] = static_cast<int32_t>(k);
+                  return;
+                }
+              }
+              return out->SetNull(i, true);
+            }
+            Elements kept;
+            for (size_t k = 0; k < el.size(); ++k) {
+              const bool hit = same(el[k], *a[1], i);
+              if (name == "array_positions") {
+                if (hit) kept.emplace_back(std::to_string(k + 1));
+              } else if (name == "array_remove") {
+                if (!hit) kept.push_back(el[k]);
+              } else if (hit) {  // array_replace
+                kept.push_back(a[2]->IsNull(i) ? std::nullopt
+                                               : std::optional<std::string>(std::string(
+                                                     a[2]->data<std::string_view>()[i])));
+              } else {
+                kept.push_back(el[k]);
+              }
+            }
+            SetString(out, i, FormatArrayText(kept));
+          });
+        },
+        std::move(args), /*strict=*/false);
+    return true;
+  }
+  if ((name == "array_ndims" || name == "array_dims") && n == 1) {
+    std::vector<ExprPtr> args;
+    args.push_back(BindArrayArgument(binder, *call.children[0], ctx, Type::Text()));
+    const bool dims = name == "array_dims";
+    *out = Call(
+        name.c_str(), dims ? Type::Text() : Type::Integer(),
+        [dims](const ScalarArgs& a, Rows rows, Vector* out) {
+          ForEachRow(rows, [&](uint32_t i) {
+            const size_t count = ParseArrayText(a[0]->data<std::string_view>()[i]).size();
+            if (count == 0) return out->SetNull(i, true);  // an empty array has no dimensions
+            if (dims) {
+              SetString(out, i, "[1:" + std::to_string(count) + "]");
+            } else {
+              out->mutable_data<int32_t>()[i] = 1;
+            }
+          });
+        },
+        std::move(args));
     return true;
   }
   if (((name == "array_upper" || name == "array_lower" || name == "array_length") && n == 2) ||
