@@ -80,6 +80,7 @@ void EncodeValue(const Value& v, std::string* out) {
     case TypeId::kBytea:
     case TypeId::kInterval:
     case TypeId::kTime:
+    case TypeId::kJson:
       PutBytes(out, v.GetString());
       break;
     default:
@@ -281,7 +282,8 @@ bool Decoder::ReadValue(Value* v) {
     case TypeId::kUuid:
     case TypeId::kBytea:
     case TypeId::kInterval:
-    case TypeId::kTime: {
+    case TypeId::kTime:
+    case TypeId::kJson: {
       std::string s;
       if (!ReadBytes(&s)) return false;
       if (t.id == TypeId::kTime &&

@@ -29,6 +29,7 @@ PhysicalType PhysicalTypeOf(const Type& type) {
     case TypeId::kBytea:
     case TypeId::kInterval:
     case TypeId::kTime:
+    case TypeId::kJson:
       return PhysicalType::kString;
   }
   abort();

@@ -230,6 +230,18 @@ void RegisterInspectors(FunctionRegistry& r) {
                  o[i] = static_cast<int32_t>(jsonb::ArrayLength(Str(a, 0, i)));
                });
              });
+  // json_typeof, json_array_length: the same over json's text.
+  r.Register("json_typeof", {TypeId::kJson}, Type::Text(),
+             Strings([](const ScalarArgs& a, uint32_t i) -> MaybeText {
+               return jsonb::TypeOf(jsonb::Canonicalize(Str(a, 0, i)));
+             }));
+  r.Register("json_array_length", {TypeId::kJson}, Type::Integer(),
+             [](const ScalarArgs& a, Rows rows, Vector* out) {
+               int32_t* o = out->mutable_data<int32_t>();
+               ForEachRow(rows, [&](uint32_t i) {
+                 o[i] = static_cast<int32_t>(jsonb::ArrayLength(jsonb::Canonicalize(Str(a, 0, i))));
+               });
+             });
 }
 
 // to_jsonb of a value of `type` held in row i of `v` (not NULL).

@@ -310,10 +310,11 @@ void CastKernel(const Vector& in, Rows rows, Vector* out, const datetime::TimeZo
     });
     return;
   }
-  if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb || from.id == TypeId::kUuid ||
-      to.id == TypeId::kUuid || from.id == TypeId::kBytea || to.id == TypeId::kBytea ||
-      from.id == TypeId::kInterval || to.id == TypeId::kInterval || from.id == TypeId::kTime ||
-      to.id == TypeId::kTime || (to.IsArrayText() && !to.IsCatalogArrayText() && from != to)) {
+  if (from.id == TypeId::kJsonb || to.id == TypeId::kJsonb || from.id == TypeId::kJson ||
+      to.id == TypeId::kJson || from.id == TypeId::kUuid || to.id == TypeId::kUuid ||
+      from.id == TypeId::kBytea || to.id == TypeId::kBytea || from.id == TypeId::kInterval ||
+      to.id == TypeId::kInterval || from.id == TypeId::kTime || to.id == TypeId::kTime ||
+      (to.IsArrayText() && !to.IsCatalogArrayText() && from != to)) {
     CastByValue(in, rows, out);
     return;
   }

@@ -70,6 +70,7 @@ void EncodeValue(const Type& type, const Value& v, std::string* out) {
     case TypeId::kBytea:
     case TypeId::kInterval:
     case TypeId::kTime:
+    case TypeId::kJson:
       for (char c : v.GetString()) {
         out->push_back(c);
         if (c == '\0') out->push_back('\xFF');

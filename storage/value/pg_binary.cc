@@ -134,6 +134,11 @@ Value ReadValue(BinaryReader& r, const Type& type) {
       CheckUtf8(text);
       return Value::Text(std::string(text)).CastTo(type);
     }
+    case TypeId::kJson: {  // json_recv: the text
+      std::string_view text = r.Rest();
+      CheckUtf8(text);
+      return Value::Parse(type, text);
+    }
     case TypeId::kJsonb: {  // PostgreSQL's jsonb_recv: a version byte (1), then the text
       if (r.Unsigned(1) != 1) {
         throw DbError("22P03", "unsupported jsonb version number");
@@ -212,6 +217,7 @@ std::string PgBinarySend(const Value& value) {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kJson:
       out = value.GetString();
       break;
     case TypeId::kJsonb:

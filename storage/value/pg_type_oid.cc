@@ -65,6 +65,8 @@ int32_t ArrayOidOf(const Type& element) {
       return 1187;
     case TypeId::kTime:
       return 1183;
+    case TypeId::kJson:
+      return 199;
   }
   return pgoid::kText;
 }
@@ -78,7 +80,7 @@ std::optional<Type> ArrayTypeFromOid(int32_t oid) {
   for (Type element : {Type::Boolean(), Type::SmallInt(), Type::Integer(), Type::BigInt(),
                        Type::Double(), Type::Decimal(18, 4), Type::Varchar(), Type::Text(),
                        Type::Date(), Type::Timestamp(), Type::TimestampTz(), Type::Jsonb(),
-                       Type::Uuid(), Type::Bytea(), Type::Interval(), Type::Time()}) {
+                       Type::Uuid(), Type::Bytea(), Type::Interval(), Type::Time(), Type::Json()}) {
     if (ArrayOidOf(element) == oid) return Type::ArrayText(element);
   }
   return std::nullopt;
@@ -148,6 +150,8 @@ PgTypeInfo PgTypeOf(const Type& type) {
       return {pgoid::kInterval, 16, -1};
     case TypeId::kTime:
       return {pgoid::kTime, 8, -1};
+    case TypeId::kJson:
+      return {pgoid::kJson, -1, -1};
   }
   return {pgoid::kText, -1, -1};
 }
@@ -192,6 +196,8 @@ std::optional<Type> TypeFromPgOid(int32_t oid) {
       return Type::Interval();
     case pgoid::kTime:
       return Type::Time();
+    case pgoid::kJson:
+      return Type::Json();
     default:
       return ArrayTypeFromOid(oid);
   }

@@ -36,6 +36,7 @@ inline constexpr int32_t kUuid = 2950;
 inline constexpr int32_t kBytea = 17;
 inline constexpr int32_t kInterval = 1186;
 inline constexpr int32_t kTime = 1083;
+inline constexpr int32_t kJson = 114;
 inline constexpr int32_t kNumeric = 1700;
 }  // namespace pgoid
 

@@ -45,6 +45,7 @@ uint32_t Type::StripeWidth() const {
     case TypeId::kBytea:
     case TypeId::kInterval:
     case TypeId::kTime:
+    case TypeId::kJson:
       return 8;  // StringRef
   }
   return 8;
@@ -90,6 +91,8 @@ std::string Type::ToString() const {
       return "interval";
     case TypeId::kTime:
       return "time without time zone";
+    case TypeId::kJson:
+      return "json";
   }
   return "unknown";
 }

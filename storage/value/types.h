@@ -43,11 +43,12 @@ enum class TypeId : uint8_t {
   kBytea,     // the raw bytes, stored as a string (storage/value/bytea.h)
   kInterval,  // months, days, microseconds: 24 bytes stored as a string (storage/value/interval.h)
   kTime,      // time of day in microseconds: 8 bytes big-endian stored as a string (datetime.h)
+  kJson,      // json: the input text as written (checked), stored as a string
 };
 
 // A persisted type id (catalog image, log record, snapshot rows) is valid.
 inline constexpr bool IsKnownTypeId(uint8_t id) {
-  return id <= static_cast<uint8_t>(TypeId::kTime);
+  return id <= static_cast<uint8_t>(TypeId::kJson);
 }
 
 inline constexpr int kMaxDecimalPrecision = 38;
@@ -81,6 +82,7 @@ struct Type {
   static Type Bytea() { return {TypeId::kBytea}; }
   static Type Interval() { return {TypeId::kInterval}; }
   static Type Time() { return {TypeId::kTime}; }
+  static Type Json() { return {TypeId::kJson}; }
 
   bool IsString() const {
     return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText;
@@ -93,7 +95,7 @@ struct Type {
   // three compare as strings.
   bool StoredAsString() const {
     return IsString() || id == TypeId::kJsonb || id == TypeId::kUuid || id == TypeId::kBytea ||
-           id == TypeId::kInterval || id == TypeId::kTime;
+           id == TypeId::kInterval || id == TypeId::kTime || id == TypeId::kJson;
   }
   // Arrays travel through expressions in their text form ('{1,2}',
   // storage/value/array_text.h): TEXT tagged with the element type (the

@@ -311,6 +311,9 @@ Value Value::Parse(const Type& type, std::string_view text) {
       return String(type, interval::Encode(datetime::ParseInterval(text)));
     case TypeId::kTime:
       return String(type, datetime::EncodeTime(datetime::ParseTime(text)));
+    case TypeId::kJson:  // json keeps its text as written, once it is valid json
+      jsonb::Parse(text);
+      return String(type, std::string(text));
   }
   throw DbError(sqlstate::kInternalError, "unknown type");
 }
@@ -332,6 +335,7 @@ std::string Value::ToString() const {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kJsonb:
+    case TypeId::kJson:
     case TypeId::kUuid:
       return s_;
     case TypeId::kBytea:
@@ -383,6 +387,18 @@ Value Value::CastTo(const Type& target) const {
   if (type_.id == TypeId::kBytea) {
     if (!target.IsString()) ThrowCannotCast(type_, target);
     return String(target, FitString(target, ToString()));
+  }
+  // json: from and to the string types and jsonb (its text), nothing else.
+  if (target.id == TypeId::kJson) {
+    if (type_.id == TypeId::kJson) return *this;
+    if (type_.id == TypeId::kJsonb) return String(target, s_);
+    if (!type_.IsString()) ThrowCannotCast(type_, target);
+    return Parse(target, type_.id == TypeId::kChar ? StripTrailingBlanks(s_) : s_);
+  }
+  if (type_.id == TypeId::kJson) {
+    if (target.id == TypeId::kJsonb) return Parse(target, s_);
+    if (!target.IsString()) ThrowCannotCast(type_, target);
+    return String(target, FitString(target, s_));
   }
   // time: from the string types and the time of a timestamp (timestamptz in
   // the current zone); to the string types and interval.
@@ -597,6 +613,7 @@ uint64_t Value::Hash() const {
     case TypeId::kBytea:
     case TypeId::kInterval:
     case TypeId::kTime:
+    case TypeId::kJson:
       return HashBytes(s_.data(), s_.size(), 0x737472);
     case TypeId::kDate:
       return HashInt(datetime::DateToTimestamp(static_cast<int32_t>(i_)));

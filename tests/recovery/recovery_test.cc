@@ -26,6 +26,7 @@ TEST(ReplayCodecTest, ValuesRoundTripEveryType) {
              Value::Null(Type::Varchar(3)),
              Value::String(Type::ArrayText(Type::Integer()), "{1,NULL}"),
              Value::Parse(Type::Time(), "14:07:09.5"),
+             Value::Parse(Type::Json(), "{\"k\":  1,  \"k\": [2]}"),
              Value::Null(Type::ArrayText(Type::Date()))};
   std::string bytes = EncodeInsert(TableId(3), {BlockNo(1), SlotNo(2)}, row);
   InsertRecord r;

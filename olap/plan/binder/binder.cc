@@ -48,6 +48,11 @@ bool ExplicitCastExists(const Type& from, const Type& to) {
       !only_strings(TypeId::kInterval)) {
     return false;
   }
+  // json: to and from the string types and jsonb only.
+  if (to.id == TypeId::kJson) {
+    return from.id == TypeId::kJson || from.id == TypeId::kJsonb || from.IsString();
+  }
+  if (from.id == TypeId::kJson) return to.IsString() || to.id == TypeId::kJsonb;
   if (to.id == TypeId::kJsonb) return from.id == TypeId::kJsonb || from.IsString();
   if (from.id == TypeId::kJsonb) {
     return to.IsString() || to.IsNumeric() || to.id == TypeId::kBoolean;
@@ -168,6 +173,7 @@ Type TypeFromName(const sql::TypeName& t) {
   if (n == "timestamp" || n == "timestamp without time zone") return Type::Timestamp();
   if (n == "timestamptz" || n == "timestamp with time zone") return Type::TimestampTz();
   if (n == "jsonb") return mods(0), Type::Jsonb();
+  if (n == "json") return mods(0), Type::Json();
   if (n == "uuid") return mods(0), Type::Uuid();
   if (n == "bytea") return mods(0), Type::Bytea();
   if (n == "interval") {
@@ -183,7 +189,7 @@ Type TypeFromName(const sql::TypeName& t) {
     if (!t.modifiers.empty()) NotSupported("a time with a precision", t.position);
     return Type::Time();
   }
-  if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "timetz" || n == "json") {
+  if (n == "serial" || n == "bigserial" || n == "smallserial" || n == "timetz") {
     NotSupported("type " + n, t.position);
   }
   throw DbError(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist", t.position);

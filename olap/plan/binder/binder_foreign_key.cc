@@ -44,6 +44,8 @@ char Family(const Type& t) {
       return 'i';
     case TypeId::kTime:
       return 't';
+    case TypeId::kJson:
+      return 'J';
   }
   return '?';
 }

@@ -109,9 +109,10 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
       kind = name == "sum" ? AggKind::kSum : AggKind::kAvg;
     }
   } else {
-    // PostgreSQL 15 has no min/max of boolean, jsonb, uuid or bytea.
+    // PostgreSQL 15 has no min/max of boolean, json, jsonb, uuid or bytea.
     if (input->type.id == TypeId::kBoolean || input->type.id == TypeId::kJsonb ||
-        input->type.id == TypeId::kUuid || input->type.id == TypeId::kBytea) {
+        input->type.id == TypeId::kJson || input->type.id == TypeId::kUuid ||
+        input->type.id == TypeId::kBytea) {
       NoSuchFunction(*this, e, ctx);
     }
     // Aggregate states compare bytes; an array's order is its elements'.

@@ -72,6 +72,16 @@ ExprPtr Binder::BindJsonbOperator(const sql::Expr& e, ExprContext& ctx) {
   if ((op == "@>" || op == "<@" || op == "&&") && ArrayElementType(left->type)) {
     return BindArrayContainment(*this, e, std::move(left), ctx);  // binder_catalog_array_ops.cc
   }
+  // json has -> ->> #> #>> (as jsonb's, on its value: an object or array
+  // they return is jsonb's text of it, not the input's own spacing).
+  const bool json = left->type.id == TypeId::kJson;
+  if (json) {
+    if (op != "->" && op != "->>" && op != "#>" && op != "#>>") {
+      ExprContext rc = WithoutHint(ctx);
+      NoJsonbOperator(*this, e, left->type, BindExpr(r, rc)->type);
+    }
+    left = Cast(std::move(left), Type::Jsonb());
+  }
   ExprPtr right;
   std::string fn;
   if (op == "#>" || op == "#>>" || op == "#-" || op == "?|" || op == "?&") {
@@ -101,7 +111,10 @@ ExprPtr Binder::BindJsonbOperator(const sql::Expr& e, ExprContext& ctx) {
     }
   }
   if (!IsJsonb(left)) NoJsonbOperator(*this, e, left->type, right->type);
-  return CallOperatorFunction(fn, std::move(left), std::move(right), e, FunctionContext());
+  ExprPtr result =
+      CallOperatorFunction(fn, std::move(left), std::move(right), e, FunctionContext());
+  if (json && IsJsonb(result)) result = Cast(std::move(result), Type::Json());
+  return result;
 }
 
 ExprPtr Binder::BindJsonbConcatOrDelete(const sql::Expr& e, ExprPtr left, ExprPtr right) {

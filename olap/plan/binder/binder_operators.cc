@@ -381,6 +381,15 @@ ExprPtr Binder::BindComparison(CompareOp op, const sql::Expr& l, const sql::Expr
   DateBound(left, op, &right);
   DateBound(right, FlipComparison(op), &left);
   Type lt = left->type, rt = right->type;
+  if (lt.id == TypeId::kJson || rt.id == TypeId::kJson) {  // json has no comparison operators
+    throw DbError(
+        sqlstate::kUndefinedFunction,
+        "operator does not exist: " + TypeText(lt) + " " + CompareSymbol(op) + " " + TypeText(rt),
+        position)
+        .WithHint(
+            "No operator matches the given name and argument types. You might need to add "
+            "explicit type casts.");
+  }
   if (lt.id == TypeId::kDecimal && rt.id == TypeId::kDecimal && lt.scale == rt.scale &&
       lt.IsWideDecimal() == rt.IsWideDecimal()) {
     // Same scale: the unscaled integers compare directly; the factory would

@@ -361,7 +361,8 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
         fn.agg = name == "sum" ? AggKind::kSum : AggKind::kAvg;
       } else {
         if (args[0]->type.id == TypeId::kBoolean || args[0]->type.id == TypeId::kJsonb ||
-            args[0]->type.id == TypeId::kUuid || args[0]->type.id == TypeId::kBytea) {
+            args[0]->type.id == TypeId::kJson || args[0]->type.id == TypeId::kUuid ||
+            args[0]->type.id == TypeId::kBytea) {
           no_such();
         }
         if (args[0]->type.IsArrayText()) NotSupported(name + " of an array", e.position);

@@ -290,6 +290,8 @@ std::vector<PgCatalogType> MakeTypes() {
       {1187, "_interval", "interval[]", -1, 'A', 1186, 0, false},
       {1231, "_numeric", "numeric[]", -1, 'A', 1700, 0, false},
       {1083, "time", "time without time zone", 8, 'D', 0, 1183, false},
+      {114, "json", "json", -1, 'U', 0, 199, false},
+      {199, "_json", "json[]", -1, 'A', 114, 0, false},
       {1183, "_time", "time without time zone[]", -1, 'A', 1083, 0, false},
       {2205, "regclass", "regclass", 4, 'N', 0, 2210, false},
       {2206, "regtype", "regtype", 4, 'N', 0, 2211, false},
@@ -387,6 +389,8 @@ int32_t PgTypeOid(const Type& type) {
       return 1186;
     case TypeId::kTime:
       return 1083;
+    case TypeId::kJson:
+      return 114;
   }
   return 0;
 }

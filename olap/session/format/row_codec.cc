@@ -100,6 +100,7 @@ void EncodeValue(const Type& type, const Value& value, std::string* out) {
     case TypeId::kBytea:
     case TypeId::kInterval:
     case TypeId::kTime:
+    case TypeId::kJson:
       PutVarint(out, v->GetString().size());
       out->append(v->GetString());
       return;
@@ -157,7 +158,8 @@ Value DecodeValue(const Type& type, Reader& r) {
     case TypeId::kUuid:
     case TypeId::kBytea:
     case TypeId::kInterval:
-    case TypeId::kTime: {
+    case TypeId::kTime:
+    case TypeId::kJson: {
       uint64_t n = r.Varint();
       return Value::String(type, std::string(r.Bytes(n)));
     }

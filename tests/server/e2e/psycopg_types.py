@@ -461,3 +461,32 @@ def test_time_round_trip_parameters_and_copy(conn, binary):
         assert cur.fetchall() == TIME_ROWS
     with pytest.raises(psycopg.errors.DatetimeFieldOverflow):
         conn.execute("SELECT %s::time", ("25:00",))
+
+
+# ---- json --------------------------------------------------------------------
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_json_keeps_its_text_and_round_trips(conn, binary):
+    from psycopg.types.json import Json
+    conn.execute("DROP TABLE IF EXISTS py_json")
+    conn.execute("CREATE TABLE py_json (id integer PRIMARY KEY, doc json)")
+    doc = {"b": [1, 2], "a": {"x": "y"}}
+    with conn.cursor(binary=binary) as cur:
+        # psycopg sends Json as json (oid 114) and reads json into objects.
+        cur.execute("INSERT INTO py_json VALUES (1, %s), (2, NULL)", (Json(doc),))
+        cur.execute("INSERT INTO py_json VALUES (3, %s)", ('{"k":  1,  "k": 2}',))
+        cur.execute("SELECT doc FROM py_json WHERE id = 1")
+        assert cur.fetchone()[0] == doc
+        cur.execute("SELECT doc::text, doc ->> 'k', json_typeof(doc) FROM py_json WHERE id = 3")
+        # json keeps the text as written, duplicate keys and spaces too.
+        assert cur.fetchone() == ('{"k":  1,  "k": 2}', "2", "object")
+        cur.execute("SELECT id FROM py_json WHERE doc -> 'a' ->> 'x' = %s", ("y",))
+        assert cur.fetchall() == [(1,)]
+    with pytest.raises(psycopg.errors.InvalidTextRepresentation):
+        conn.execute("INSERT INTO py_json VALUES (9, %s)", ('{"a":',))
+    with conn.cursor() as cur:
+        fmt = "binary" if binary else "text"
+        with cur.copy(f"COPY py_json (id, doc) TO STDOUT (FORMAT {fmt})") as copy:
+            copy.set_types(["int4", "text"])
+            out = sorted(copy.rows(), key=lambda r: r[0])
+        assert out[2] == (3, '{"k":  1,  "k": 2}')
