@@ -177,13 +177,19 @@ Status CommitCheckpoint(const Manifest& manifest, const std::string& image_file,
 }
 
 Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
-                      uint64_t* blocks_loaded) {
+                      uint64_t* blocks_loaded, BlockImageSource* source) {
   *blocks_loaded = 0;
   std::string bytes;
   Status s = store->GetManifest(&bytes);
   if (!s.ok()) return s;
   if (!(s = Manifest::Decode(bytes, manifest)).ok()) return s;
   if (!(s = catalog->Deserialize(manifest->catalog)).ok()) return s;
+  if (source != nullptr && !(s = source->Start(*manifest)).ok()) return s;
+  // Images are read in batches, so that a tier can keep many reads in
+  // flight while memory stays bounded (kBatch x 2 MiB).
+  constexpr size_t kBatch = 32;
+  std::vector<BlockKey> keys;
+  std::vector<std::string> images;
   for (const auto& [id, versions] : manifest->tables) {
     Table* t = nullptr;
     try {
@@ -194,19 +200,31 @@ Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
                       "checkpoint's catalog does not have",
                       id));
     }
-    for (size_t b = 0; b < versions.size(); b++) {
-      BlockKey key{id, static_cast<uint32_t>(b), versions[b]};
-      std::string image;
-      if (!(s = store->GetBlockImage(key, &image)).ok()) return s;
-      if (!(s = t->LoadBlock(image)).ok()) return s;  // checks table id and block order
-      BlockRef block = t->PinBlock(BlockNo(static_cast<uint32_t>(b)));
-      if (block->version() != key.version) {
-        return Status::Corruption(fmt::format("block image {}/{}/v{} holds version {}", id, b,
-                                              key.version, block->version()));
+    for (size_t first = 0; first < versions.size(); first += kBatch) {
+      keys.clear();
+      for (size_t b = first; b < std::min(versions.size(), first + kBatch); b++) {
+        keys.push_back(BlockKey{id, static_cast<uint32_t>(b), versions[b]});
       }
-      // The image is exactly the cold store's version: unchanged since this checkpoint.
-      block->MarkCheckpointed();
-      (*blocks_loaded)++;
+      if (source != nullptr) {
+        if (!(s = source->ReadImages(keys, &images)).ok()) return s;
+      } else {
+        images.assign(keys.size(), std::string());
+        for (size_t i = 0; i < keys.size(); i++) {
+          if (!(s = store->GetBlockImage(keys[i], &images[i])).ok()) return s;
+        }
+      }
+      for (size_t i = 0; i < keys.size(); i++) {
+        const BlockKey& key = keys[i];
+        if (!(s = t->LoadBlock(images[i])).ok()) return s;  // checks table id and block order
+        BlockRef block = t->PinBlock(BlockNo(key.block));
+        if (block->version() != key.version) {
+          return Status::Corruption(fmt::format("block image {}/{}/v{} holds version {}", id,
+                                                key.block, key.version, block->version()));
+        }
+        // The image is exactly the cold store's version: unchanged since this checkpoint.
+        block->MarkCheckpointed();
+        (*blocks_loaded)++;
+      }
     }
     t->FinishLoading();
   }

@@ -104,9 +104,22 @@ Status WriteCheckpointImages(const CheckpointPlan& plan, const std::string& path
 Status CommitCheckpoint(const Manifest& manifest, const std::string& image_file, ColdStore* store,
                         CheckpointStats* stats, const std::function<void()>& after_ingest);
 
+// Where LoadCheckpoint reads block images: the cold store itself, or the SSD
+// tier in front of it (tiering/tiered_images.h).
+class BlockImageSource {
+ public:
+  virtual ~BlockImageSource() = default;
+  // Once, with the checkpoint's manifest, before any read.
+  virtual Status Start(const Manifest& manifest) = 0;
+  // images[i] for keys[i] (the cold store's exact image of that version).
+  virtual Status ReadImages(const std::vector<BlockKey>& keys,
+                            std::vector<std::string>* images) = 0;
+};
+
 // Recovery: loads the manifest's catalog and block images into an empty
 // catalog, rebuilds indexes and statistics. NotFound if there is no checkpoint.
+// Images come from `source` when given, else from `store`.
 Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
-                      uint64_t* blocks_loaded);
+                      uint64_t* blocks_loaded, BlockImageSource* source = nullptr);
 
 }  // namespace forktail::ckpt

@@ -44,13 +44,14 @@ std::string RecoveryReport::ToString() const {
 }
 
 Status RecoverDatabase(const std::string& data_dir, wal::LogFileSystem* fs, ckpt::ColdStore* store,
-                       Catalog* catalog, bool check_only, RecoveryReport* report) {
+                       ckpt::BlockImageSource* images, Catalog* catalog, bool check_only,
+                       RecoveryReport* report) {
   *report = RecoveryReport{};
   if (fs == nullptr) fs = wal::PosixLogFileSystem();
   auto t0 = std::chrono::steady_clock::now();
   Status s;
   if (store != nullptr) {
-    s = ckpt::LoadCheckpoint(store, catalog, &report->checkpoint, &report->blocks_loaded);
+    s = ckpt::LoadCheckpoint(store, catalog, &report->checkpoint, &report->blocks_loaded, images);
     if (s.ok()) {
       report->has_checkpoint = true;
       report->checkpoint.catalog.clear();

@@ -43,8 +43,10 @@ struct RecoveryReport {
 };
 
 // Recovers into an empty catalog. `store` may be nullptr (no cold store yet).
-// fs nullptr = the POSIX file system.
+// fs nullptr = the POSIX file system. `images` (may be nullptr) is where the
+// checkpoint's block images are read, the SSD tier in front of `store`.
 Status RecoverDatabase(const std::string& data_dir, wal::LogFileSystem* fs, ckpt::ColdStore* store,
-                       Catalog* catalog, bool check_only, RecoveryReport* report);
+                       ckpt::BlockImageSource* images, Catalog* catalog, bool check_only,
+                       RecoveryReport* report);
 
 }  // namespace forktail::redo

@@ -14,6 +14,7 @@ void RegisterWalCommand(CLI::App& app);        // wal dump | wal verify
 void RegisterRecoverCommand(CLI::App& app);    // recover DIR [--check]
 void RegisterSqlCommand(CLI::App& app);        // sql --data DIR [-c SQL] [-f FILE]
 void RegisterSnapshotsCommand(CLI::App& app);  // snapshots --data DIR
+void RegisterTierCommand(CLI::App& app);       // tier inspect | tier verify
 void RegisterServeCommand(CLI::App& app);      // serve [--data DIR] [--port N] ...
 
 }  // namespace forktail::tools

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   forktail::tools::RegisterDemoCommand(app);
   forktail::tools::RegisterWalCommand(app);
   forktail::tools::RegisterRecoverCommand(app);
+  forktail::tools::RegisterTierCommand(app);
   forktail::tools::RegisterSqlCommand(app);
   forktail::tools::RegisterSnapshotsCommand(app);
   forktail::tools::RegisterServeCommand(app);

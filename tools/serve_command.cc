@@ -75,6 +75,8 @@ struct ServeArgs {
   int freeze_interval = 10;      // seconds; 0: blocks are never frozen
   int checkpoint_timeout = 300;  // seconds; 0: no checkpoint by time
   std::string max_wal_size = "1GB";
+  std::string ssd_tier_size;  // empty or 0: no SSD tier
+  std::string ssd_tier_dir;   // empty: DATA/tier
 };
 
 // Runs `step` every `period` on its own thread until destroyed; never when
@@ -266,6 +268,24 @@ bool ReadConfig(const std::string& path, std::map<std::string, std::string>* out
   return true;
 }
 
+// One line on how the SSD tier served the restart (nothing without a tier).
+void PrintTierReport(const TierReport& t) {
+  if (!t.enabled) return;
+  if (!t.error.empty()) {
+    std::printf("forktail serve: SSD tier %s bypassed: %s\n", t.dir.c_str(), t.error.c_str());
+  } else {
+    std::printf(
+        "forktail serve: SSD tier %s: %u slots (%u valid at open, %s, %s); blocks read from it "
+        "%llu, from the cold store %llu; stale slots dropped %llu\n",
+        t.dir.c_str(), t.slots, t.valid_at_open, t.direct_io ? "O_DIRECT" : "buffered",
+        t.io_uring ? "io_uring" : "pread/pwrite",
+        static_cast<unsigned long long>(t.blocks_from_tier),
+        static_cast<unsigned long long>(t.blocks_from_cold),
+        static_cast<unsigned long long>(t.dropped_stale));
+  }
+  std::fflush(stdout);
+}
+
 int RunServe(ServeArgs args, const CLI::App& cmd) {
   if (!args.config.empty()) {
     std::map<std::string, std::string> config;
@@ -303,6 +323,9 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("checkpoint_timeout", "--checkpoint-timeout",
           [&](const std::string& v) { args.checkpoint_timeout = std::stoi(v); });
       set("max_wal_size", "--max-wal-size", [&](const std::string& v) { args.max_wal_size = v; });
+      set("ssd_tier_size", "--ssd-tier-size",
+          [&](const std::string& v) { args.ssd_tier_size = v; });
+      set("ssd_tier_dir", "--ssd-tier-dir", [&](const std::string& v) { args.ssd_tier_dir = v; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -326,7 +349,9 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "query_memory",
                                      "freeze_interval",
                                      "checkpoint_timeout",
-                                     "max_wal_size"};
+                                     "max_wal_size",
+                                     "ssd_tier_size",
+                                     "ssd_tier_dir"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       // As PostgreSQL refuses to start on an unrecognized parameter: a
@@ -367,6 +392,22 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                  "forktail serve: max_wal_size must be a size of at least 32MB, like 1GB (got "
                  "'%s')\n",
                  args.max_wal_size.c_str());
+    return 2;
+  }
+  // The SSD tier: whole 2 MiB slots, at least one.
+  uint32_t ssd_tier_slots = 0;
+  if (!args.ssd_tier_size.empty() && args.ssd_tier_size != "0") {
+    const uint64_t bytes = ParseMemorySize(args.ssd_tier_size);
+    if (bytes < (uint64_t{2} << 20) || bytes / (uint64_t{2} << 20) > (uint64_t{1} << 31)) {
+      std::fprintf(stderr,
+                   "forktail serve: ssd_tier_size must be 0 (no tier) or a size of at least 2MB, "
+                   "like 64GB (got '%s')\n",
+                   args.ssd_tier_size.c_str());
+      return 2;
+    }
+    ssd_tier_slots = static_cast<uint32_t>(bytes / (uint64_t{2} << 20));
+  } else if (!args.ssd_tier_dir.empty()) {
+    std::fprintf(stderr, "forktail serve: ssd_tier_dir needs ssd_tier_size\n");
     return 2;
   }
   if (args.routing != "snapshot" && args.routing != "inprocess") {
@@ -432,7 +473,11 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                        ? SqlFrontendOptions::ServerFiles::kNever
                                        : SqlFrontendOptions::ServerFiles::kUnderDir;
     engine_options.copy_to_dir = args.copy_to_dir;
-    std::unique_ptr<SqlFrontend> engine = SqlFrontend::Open(args.data, engine_options);
+    DatabaseOptions db_options;
+    db_options.ssd_tier_slots = ssd_tier_slots;
+    db_options.ssd_tier_dir = args.ssd_tier_dir;
+    std::unique_ptr<SqlFrontend> engine = SqlFrontend::Open(args.data, engine_options, db_options);
+    PrintTierReport(engine->database().tier_report());
     SqlBackend backend(*engine);
     ServerOptions options;
     options.listen_address = args.listen;
@@ -541,6 +586,11 @@ void RegisterServeCommand(CLI::App& app) {
                   "Log written since the last checkpoint that triggers the next one (32MB at "
                   "least; 512MB, 4GB)")
       ->capture_default_str();
+  cmd->add_option("--ssd-tier-size", args->ssd_tier_size,
+                  "Size of the SSD tier, in 2 MiB slots (64GB; 0 or unset: none). A restart "
+                  "reads block images from it before the cold store");
+  cmd->add_option("--ssd-tier-dir", args->ssd_tier_dir,
+                  "Directory of the SSD tier's slot file and slot table (default DATA/tier)");
   cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
 }
 

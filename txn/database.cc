@@ -39,10 +39,21 @@ void Database::OpenAndRecover() {
   Status s = ckpt::ColdStore::Open(redo::ColdStoreDir(impl_->dir), false, &impl_->cold_store);
   // s names the cold store's directory and the cause ("No space left on device").
   if (!s.ok()) ThrowStatus(fmt::format("could not open data directory \"{}\"", impl_->dir), s);
+  std::unique_ptr<tier::TieredImageSource> images = OpenTier();
   s = redo::RecoverDatabase(impl_->dir, impl_->options.wal_file_system, impl_->cold_store.get(),
-                            &impl_->catalog,
+                            images.get(), &impl_->catalog,
                             /*check_only=*/false, &impl_->report);
   if (!s.ok()) ThrowStatus(fmt::format("recovery of \"{}\" failed", impl_->dir), s);
+  if (images) {
+    TierReport& t = impl_->tier_report;
+    t.blocks_from_tier = images->from_tier();
+    t.blocks_from_cold = images->from_cold();
+    t.dropped_stale = images->dropped_stale();
+    if (!images->tier_error().ok()) {
+      t.error = images->tier_error().ToString();
+      impl_->ssd_tier.reset();
+    }
+  }
   if (impl_->report.has_checkpoint) {
     impl_->last_manifest = std::make_unique<ckpt::Manifest>(impl_->report.checkpoint);
     impl_->checkpoint_lsn = impl_->last_manifest->lsn;
@@ -72,12 +83,38 @@ void Database::OpenAndRecover() {
   MigrateIdentityColumns();
 }
 
+std::unique_ptr<tier::TieredImageSource> Database::OpenTier() {
+  if (impl_->options.ssd_tier_slots == 0) return nullptr;
+  TierReport& t = impl_->tier_report;
+  t.enabled = true;
+  t.dir =
+      impl_->options.ssd_tier_dir.empty() ? tier::TierDir(impl_->dir) : impl_->options.ssd_tier_dir;
+  tier::SsdTierOptions options;
+  options.slots = impl_->options.ssd_tier_slots;
+  Status s = tier::SsdTier::Open(t.dir, options, &impl_->ssd_tier);
+  if (!s.ok()) {
+    // A cache that cannot open is bypassed: the cold store has every image.
+    t.error = s.ToString();
+    impl_->ssd_tier.reset();
+    return std::make_unique<tier::TieredImageSource>(impl_->cold_store.get(), nullptr);
+  }
+  t.slots = impl_->ssd_tier->slot_count();
+  t.valid_at_open = impl_->ssd_tier->valid_count();
+  t.direct_io = impl_->ssd_tier->direct();
+  t.io_uring = impl_->ssd_tier->uring();
+  return std::make_unique<tier::TieredImageSource>(impl_->cold_store.get(), impl_->ssd_tier.get());
+}
+
+const TierReport& Database::tier_report() const { return impl_->tier_report; }
+
 Database::~Database() { Close(); }
 
 void Database::Close() {
   if (impl_->closed) return;
   impl_->closed = true;
   if (impl_->engine) impl_->engine->Stop();
+  // Temperatures are hints: a failure to keep them loses nothing.
+  if (impl_->ssd_tier) impl_->ssd_tier->PersistTemperatures().PermitUnchecked();
   if (impl_->log) impl_->log->Close().PermitUnchecked();  // a sticky error was already reported
 }
 

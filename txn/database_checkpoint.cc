@@ -247,6 +247,17 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
   r->images_deleted = p->stats.images_deleted;
   r->segments_removed = removed;
   r->txn_thread_seconds = p->txn_thread_seconds;
+  if (impl_->ssd_tier) {
+    // Write-through: the new images reach the tier only once the cold store
+    // holds them durably (the manifest above). A failing tier is bypassed.
+    s = tier::AdmitCheckpointImages(impl_->cold_store.get(), impl_->ssd_tier.get(), manifest,
+                                    p->plan.keys, &r->tier_admitted);
+    if (!s.ok()) {
+      r->tier_error = s.ToString();
+      impl_->tier_report.error = r->tier_error;
+      impl_->ssd_tier.reset();
+    }
+  }
   manifest.catalog.clear();
   impl_->last_manifest = std::make_unique<ckpt::Manifest>(std::move(manifest));
   impl_->checkpoint_lsn = impl_->last_manifest->lsn;

@@ -14,6 +14,7 @@
 #include "forktail/database.h"
 #include "recovery/recovery.h"
 #include "recovery/replay_driver.h"
+#include "tiering/tiering.h"
 #include "txn/txn_engine.h"
 
 namespace forktail {
@@ -28,6 +29,8 @@ struct Database::Impl {
   std::unique_ptr<wal::LogWriter> log;
   std::unique_ptr<TxnEngine> engine;
   redo::RecoveryReport report;
+  std::unique_ptr<tier::SsdTier> ssd_tier;  // nullptr without one, or once it failed
+  TierReport tier_report;
   // Guarded by checkpoint_mu (read on the transaction thread while the
   // checkpointing caller holds it).
   std::unique_ptr<ckpt::Manifest> last_manifest;

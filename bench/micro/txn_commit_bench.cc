@@ -103,7 +103,7 @@ void BM_Replay(benchmark::State& state) {
   for (auto _ : state) {
     Catalog catalog;
     redo::RecoveryReport report;
-    Status s = redo::RecoverDatabase(dir, nullptr, nullptr, &catalog, true, &report);
+    Status s = redo::RecoverDatabase(dir, nullptr, nullptr, nullptr, &catalog, true, &report);
     if (!s.ok()) std::abort();
     records += report.replay.records;
     bytes += report.replay.bytes;

@@ -51,6 +51,9 @@ struct LogWriterStats;
 namespace redo {
 struct RecoveryReport;
 }  // namespace redo
+namespace tier {
+class TieredImageSource;
+}  // namespace tier
 
 struct DatabaseOptions {
   // true (default): a commit is acknowledged after its log record is durable.
@@ -82,6 +85,13 @@ struct DatabaseOptions {
 #else
   CheckpointMode checkpoint_mode = CheckpointMode::kSnapshotProcess;
 #endif
+  // The SSD tier (DESIGN.md, Tiering): 0 = none, else the number of 2 MiB
+  // slots, in ssd_tier_dir (empty = DATA_DIR/tier). A restart reads the
+  // checkpoint's block images from the tier where it holds them and from the
+  // cold store otherwise (copying those in); a checkpoint copies its new
+  // images in. A tier that fails is bypassed and reported, never fatal.
+  uint32_t ssd_tier_slots = 0;
+  std::string ssd_tier_dir;
   // Tests only: called at each step of a checkpoint (crash and delay
   // injection). "child" runs in the checkpoint child before it writes (only in
   // kSnapshotProcess mode); "before_ingest", "after_ingest" (images ingested,
@@ -104,6 +114,24 @@ struct CheckpointResult {
   double txn_thread_seconds = 0;
   double write_seconds = 0;
   uint64_t bytes_written = 0;  // uncompressed image bytes
+  // With an SSD tier: images copied into it, and the error that made the
+  // copy stop (empty when none).
+  uint64_t tier_admitted = 0;
+  std::string tier_error;
+};
+
+// How the SSD tier served the last open (Database::tier_report()).
+struct TierReport {
+  bool enabled = false;
+  std::string dir;
+  uint32_t slots = 0;
+  uint32_t valid_at_open = 0;
+  uint64_t blocks_from_tier = 0;
+  uint64_t blocks_from_cold = 0;
+  uint64_t dropped_stale = 0;
+  bool direct_io = false;
+  bool io_uring = false;
+  std::string error;  // why the tier was bypassed (empty when it was not)
 };
 
 class Database {
@@ -192,6 +220,7 @@ class Database {
 
   // What Open's recovery did (recovery/replay_driver.h).
   const redo::RecoveryReport& recovery_report() const;
+  const TierReport& tier_report() const;
   const std::string& dir() const;
   // Ok, or the write-ahead log's sticky error.
   Status health() const;
@@ -213,6 +242,9 @@ class Database {
   struct PendingCheckpoint;
   Database(std::string dir, const DatabaseOptions& options);
   void OpenAndRecover();
+  // Opens the SSD tier when the options ask for one; the source recovery
+  // reads images through (nullptr without a tier).
+  std::unique_ptr<tier::TieredImageSource> OpenTier();
   // Identity and SERIAL columns of tables made before sequences existed
   // (a per-table counter, Table::identity_value) get their sequences, in
   // one logged transaction (txn/database_migrate.cc).

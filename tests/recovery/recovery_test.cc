@@ -412,12 +412,12 @@ TEST(RecoverDatabaseTest, CorruptionBeforeTheTailStopsRecovery) {
   std::string data = fs.Contents(segs[0].path);
   Catalog ok_catalog;
   RecoveryReport report;
-  ASSERT_TRUE(RecoverDatabase("/db", &fs, nullptr, &ok_catalog, true, &report).ok());
+  ASSERT_TRUE(RecoverDatabase("/db", &fs, nullptr, nullptr, &ok_catalog, true, &report).ok());
   EXPECT_EQ(report.replay.committed_txns, 4u);
   data[wal::kSegmentHeaderSize + 50] ^= 1;
   fs.SetContents(segs[0].path, data);
   Catalog catalog;
-  Status s = RecoverDatabase("/db", &fs, nullptr, &catalog, false, &report);
+  Status s = RecoverDatabase("/db", &fs, nullptr, nullptr, &catalog, false, &report);
   EXPECT_EQ(s.code(), Status::Code::kCorruption);
   EXPECT_NE(s.message().find("0000000000000000.wal"), std::string::npos) << s.message();
 }

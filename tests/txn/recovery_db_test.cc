@@ -284,7 +284,7 @@ TEST_F(RecoveryDbTest, TornTailAtEveryByteOffset) {
     fs_.SetContents(seg, full.substr(0, cut));
     Catalog catalog;
     redo::RecoveryReport report;
-    Status s = redo::RecoverDatabase(dir_.path(), &fs_, nullptr, &catalog, false, &report);
+    Status s = redo::RecoverDatabase(dir_.path(), &fs_, nullptr, nullptr, &catalog, false, &report);
     ASSERT_TRUE(s.ok()) << "cut at " << cut << ": " << s.ToString();
     bool complete = cut == full_size;
     EXPECT_EQ(catalog.FindTable("account")->LookupKey({Value::BigInt(77)}).has_value(), complete)

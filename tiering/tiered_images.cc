@@ -1,0 +1,88 @@
+#include "tiering/tiered_images.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace forktail::tier {
+namespace {
+
+// Images read from the cold store per admission batch (x 2 MiB of memory).
+constexpr size_t kBatch = 32;
+
+}  // namespace
+
+std::string TierDir(const std::string& data_dir) { return data_dir + "/tier"; }
+
+void TieredImageSource::Bypass(const Status& s) {
+  if (tier_error_.ok()) tier_error_ = s;
+  tier_ = nullptr;
+}
+
+Status TieredImageSource::Start(const ckpt::Manifest& manifest) {
+  if (tier_ == nullptr) return Status::Ok();
+  Status s = tier_->DropStale(manifest.Keys(), &dropped_stale_);
+  if (!s.ok()) Bypass(s);
+  return Status::Ok();
+}
+
+Status TieredImageSource::ReadImages(const std::vector<BlockKey>& keys,
+                                     std::vector<std::string>* images) {
+  std::vector<bool> found(keys.size(), false);
+  if (tier_ != nullptr) {
+    Status s = tier_->Read(keys, images, &found);
+    if (!s.ok()) {
+      Bypass(s);
+      found.assign(keys.size(), false);
+    }
+  }
+  images->resize(keys.size());
+  std::vector<BlockKey> missed;
+  std::vector<std::string_view> missed_images;
+  for (size_t i = 0; i < keys.size(); i++) {
+    if (found[i]) {
+      from_tier_++;
+      continue;
+    }
+    Status s = cold_->GetBlockImage(keys[i], &(*images)[i]);
+    if (!s.ok()) return s;
+    from_cold_++;
+    missed.push_back(keys[i]);
+    missed_images.push_back((*images)[i]);
+  }
+  if (tier_ != nullptr && !missed.empty()) {
+    uint64_t admitted = 0;
+    Status s =
+        tier_->Admit(missed, missed_images, std::vector<uint64_t>(missed.size(), 1), &admitted);
+    if (!s.ok()) Bypass(s);
+  }
+  return Status::Ok();
+}
+
+Status AdmitCheckpointImages(ckpt::ColdStore* cold, SsdTier* tier, const ckpt::Manifest& manifest,
+                             const std::vector<BlockKey>& written, uint64_t* admitted) {
+  *admitted = 0;
+  // Heat first: dropping the replaced versions forgets theirs.
+  std::vector<uint64_t> heat = tier->BlockTemperatures(written);
+  uint64_t dropped = 0;
+  Status s = tier->DropStale(manifest.Keys(), &dropped);
+  if (!s.ok()) return s;
+  std::vector<std::string> images;
+  for (size_t first = 0; first < written.size(); first += kBatch) {
+    const size_t end = std::min(written.size(), first + kBatch);
+    std::vector<BlockKey> keys(written.begin() + first, written.begin() + end);
+    std::vector<uint64_t> temperatures(heat.begin() + first, heat.begin() + end);
+    images.assign(keys.size(), std::string());
+    std::vector<std::string_view> views;
+    for (size_t i = 0; i < keys.size(); i++) {
+      if (!(s = cold->GetBlockImage(keys[i], &images[i])).ok()) return s;
+      views.push_back(images[i]);
+      temperatures[i] = std::max<uint64_t>(temperatures[i], 1);
+    }
+    uint64_t n = 0;
+    if (!(s = tier->Admit(keys, views, temperatures, &n)).ok()) return s;
+    *admitted += n;
+  }
+  return Status::Ok();
+}
+
+}  // namespace forktail::tier
