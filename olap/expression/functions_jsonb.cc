@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "olap/common/kernel_util.h"
+#include "olap/expression/json_text.h"
 #include "olap/expression/scalar_function.h"
 #include "storage/error.h"
 #include "storage/value/array_text.h"
@@ -244,52 +245,10 @@ void RegisterInspectors(FunctionRegistry& r) {
              });
 }
 
-// to_jsonb of a value of `type` held in row i of `v` (not NULL).
-std::string ToJsonb(const Vector& v, uint32_t i, const datetime::TimeZone& zone) {
-  const Type& type = v.type();
-  switch (type.id) {
-    case TypeId::kJsonb:
-      return std::string(v.data<Sv>()[i]);
-    case TypeId::kBoolean:
-      return v.data<uint8_t>()[i] ? "true" : "false";
-    case TypeId::kDouble: {
-      const double d = v.data<double>()[i];
-      std::string text = Value::Double(d).ToString();
-      // NaN and the infinities are no JSON numbers: PostgreSQL gives strings.
-      return std::isfinite(d) ? jsonb::Canonicalize(text) : jsonb::Quote(text);
-    }
-    case TypeId::kSmallInt:
-    case TypeId::kInteger:
-    case TypeId::kBigInt:
-      return std::to_string(IntArg({&v}, 0, i));
-    case TypeId::kDecimal: {
-      const __int128 x = type.IsWideDecimal() ? v.data<__int128>()[i] : v.data<int64_t>()[i];
-      return jsonb::Canonicalize(Value::Decimal(x, type.precision, type.scale).ToString());
-    }
-    case TypeId::kDate:
-      return jsonb::Quote(datetime::FormatDate(v.data<int32_t>()[i]));
-    case TypeId::kTimestamp: {  // ISO 8601, as PostgreSQL's JSON output: "2024-01-02T10:00:00"
-      std::string text = datetime::FormatTimestamp(v.data<int64_t>()[i]);
-      if (text.size() > 10 && text[10] == ' ') text[10] = 'T';
-      return jsonb::Quote(text);
-    }
-    case TypeId::kTimestampTz: {  // "2024-01-02T10:00:00+00:00"
-      std::string text = datetime::FormatTimestampTz(v.data<int64_t>()[i], zone);
-      if (text.size() > 10 && text[10] == ' ') text[10] = 'T';
-      const size_t sign = text.find_last_of("+-");
-      if (sign != std::string::npos && sign > 10 && text.size() - sign == 3) text += ":00";
-      return jsonb::Quote(text);
-    }
-    default:  // the string types
-      return jsonb::Quote(type.id == TypeId::kChar ? TrimTrailingBlanks(v.data<Sv>()[i])
-                                                   : v.data<Sv>()[i]);
-  }
-}
-
 void RegisterConstructors(FunctionRegistry& r) {
   for (TypeId t : {TypeId::kBoolean, TypeId::kSmallInt, TypeId::kInteger, TypeId::kBigInt,
                    TypeId::kDouble, TypeId::kDecimal, TypeId::kText, TypeId::kDate,
-                   TypeId::kTimestamp, TypeId::kTimestampTz, TypeId::kJsonb}) {
+                   TypeId::kTimestamp, TypeId::kTimestampTz, TypeId::kJsonb, TypeId::kJson}) {
     FunctionOverload o;
     o.params = {t};
     o.bind = [](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
@@ -297,7 +256,7 @@ void RegisterConstructors(FunctionRegistry& r) {
           ctx.time_zone ? ctx.time_zone : datetime::TimeZone::Utc();
       return MakeScalarFunction("to_jsonb", Type::Jsonb(),
                                 Strings([zone](const ScalarArgs& a, uint32_t i) -> MaybeText {
-                                  return ToJsonb(*a[0], i, *zone);
+                                  return ValueToJson(*a[0], i, *zone, /*jsonb=*/true);
                                 }));
     };
     r.Register("to_jsonb", std::move(o));
@@ -356,7 +315,7 @@ void RegisterConstructors(FunctionRegistry& r) {
     return MakeScalarFunction("jsonb_object_agg key", Type::Text(),
                               Strings([](const ScalarArgs& a, uint32_t i) -> MaybeText {
                                 if (a[0]->IsNull(i)) {
-                                  throw DbError(sqlstate::kNullValueNotAllowed,
+                                  throw DbError(sqlstate::kInvalidParameterValue,
                                                 "field name must not be null");
                                 }
                                 return jsonb::Quote(Str(a, 0, i)) + ": ";

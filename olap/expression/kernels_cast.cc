@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 
 #include "olap/common/data_chunk.h"
 #include "olap/common/kernel_util.h"
@@ -107,7 +108,9 @@ std::string ToText(const Type& t, int64_t i, double d) {
       return std::to_string(i);
     case Cat::kDecimal:
       return decimal::Format(i, t.scale);
-    case Cat::kDouble:
+    case Cat::kDouble:  // PostgreSQL's spellings, not printf's nan / inf
+      if (std::isnan(d)) return "NaN";
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
       return fmt::format("{}", d);
     case Cat::kDate:
       return datetime::FormatDate(static_cast<int32_t>(i));

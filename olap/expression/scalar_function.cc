@@ -89,6 +89,7 @@ FunctionRegistry& FunctionRegistry::Global() {
     RegisterDatetimeFunctions(*r);
     RegisterRegexFunctions(*r);
     RegisterJsonbFunctions(*r);
+    RegisterJsonFunctions(*r);
     RegisterIntervalFunctions(*r);
     RegisterToCharFunctions(*r);
     RegisterTimeFunctions(*r);

@@ -211,6 +211,7 @@ void RegisterStringFunctions(FunctionRegistry& r);
 void RegisterDatetimeFunctions(FunctionRegistry& r);
 void RegisterRegexFunctions(FunctionRegistry& r);
 void RegisterJsonbFunctions(FunctionRegistry& r);     // functions_jsonb.cc
+void RegisterJsonFunctions(FunctionRegistry& r);      // functions_json.cc
 void RegisterIntervalFunctions(FunctionRegistry& r);  // functions_interval.cc
 void RegisterToCharFunctions(FunctionRegistry& r);    // functions_to_char.cc
 void RegisterTimeFunctions(FunctionRegistry& r);      // functions_time.cc

@@ -105,6 +105,12 @@ ExprPtr BindArrayCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx);
 // (binder_list_agg.cc; olap/execution/aggregate/list_agg.h): a constant
 // separator, no FILTER or DISTINCT; keys of any type but jsonb.
 ExprPtr BindListAggregate(Binder& binder, const sql::Expr& call, ExprContext& ctx);
+// For a string_agg of a text made per row (json_agg & co., binder_jsonb.cc):
+// binds call's ORDER BY and returns `text` prefixed with each row's key bytes
+// (agg->order keyed); `text` itself without ORDER BY. Call it while the
+// aggregate's arguments are being bound (AggState::in_aggregate).
+ExprPtr OrderListAggInput(Binder& binder, const sql::Expr& call, ExprPtr text,
+                          LogicalAggregate* agg, ExprContext& ctx);
 // ARRAY(SELECT x FROM .. [WHERE ..] [ORDER BY ..]) as the scalar subquery
 // COALESCE((SELECT array_agg(x [ORDER BY ..]) ...), '{}') (binder_list_agg.cc).
 ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx);

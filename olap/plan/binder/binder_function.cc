@@ -24,7 +24,7 @@ namespace {}  // namespace
 bool Binder::IsAggregateName(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
          name == "string_agg" || name == "array_agg" || name == "jsonb_agg" ||
-         name == "jsonb_object_agg";
+         name == "jsonb_object_agg" || name == "json_agg" || name == "json_object_agg";
 }
 
 bool Binder::ContainsAggregate(const sql::Expr& e) {
@@ -79,7 +79,10 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
                   e.position);
   }
   if (name == "string_agg" || name == "array_agg") return BindListAggregate(*this, e, ctx);
-  if (name == "jsonb_agg" || name == "jsonb_object_agg") return BindJsonbAggregate(e, ctx);
+  if (name == "jsonb_agg" || name == "jsonb_object_agg" || name == "json_agg" ||
+      name == "json_object_agg") {
+    return BindJsonbAggregate(e, ctx);
+  }
   if (e.star ? name != "count" : e.children.size() != 1) NoSuchFunction(*this, e, ctx);
   st.in_aggregate = true;
   ExprContext c = WithoutHint(ctx);

@@ -178,10 +178,17 @@ class Binder {
   // jsonb_build_object / jsonb_build_array (false if `call` is not one).
   ExprPtr BindJsonbOperator(const sql::Expr& e, ExprContext& ctx);
   ExprPtr BindJsonbConcatOrDelete(const sql::Expr& e, ExprPtr left, ExprPtr right);
+  // Also json_build_object / json_build_array, and to_json(t) / to_jsonb(t) /
+  // row_to_json(t) of a whole row t (false otherwise).
   bool BindJsonbConstructor(const sql::Expr& call, ExprContext& ctx, ExprPtr* out);
-  // jsonb_agg(x) / jsonb_object_agg(k, v): string_agg of each row's jsonb
-  // text, made one jsonb value (binder_jsonb.cc).
+  // json[b]_agg(x [ORDER BY ..]) / json[b]_object_agg(k, v [ORDER BY ..]):
+  // string_agg of each row's JSON text, made one json or jsonb value.
   ExprPtr BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx);
+  // An argument of a JSON constructor as json (jsonb): to_json(b) of its
+  // value, or the object of a whole row. *structured: an array or a row.
+  ExprPtr BindJsonArgument(const sql::Expr& arg, bool jsonb, const std::string& fn,
+                           ExprContext& ctx, bool* structured);
+  ExprPtr ToJsonValue(ExprPtr value, bool jsonb, const std::string& fn, int position);
   ExprPtr BindDateArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
   ExprPtr BindIntervalArith(const sql::Expr& e, ArithOp op, ExprPtr left, ExprPtr right);
   ExprPtr BindIntervalSumOrAvg(bool avg, ExprPtr input, ExprPtr filter, ExprContext& ctx);

@@ -12,9 +12,14 @@
 //   jsonb_build_object(k, v, ...), jsonb_build_array(v, ...): any argument
 //                              types, each made jsonb by to_jsonb (keys by
 //                              their text)
-//   jsonb_agg(x), jsonb_object_agg(k, v): the group table's string_agg of
-//                              each row's jsonb text (a NULL value is JSON
-//                              null, a NULL key 22004), then one jsonb value
+//   json_build_object, json_build_array: the same with to_json, and json's
+//                              own spacing (functions_json.cc)
+//   to_json(t), to_jsonb(t), row_to_json(t) of a whole row t: an object of
+//                              its columns
+//   json[b]_agg(x), json[b]_object_agg(k, v) [ORDER BY ..]: the group
+//                              table's string_agg of each row's JSON text (a
+//                              NULL value is JSON null, a NULL key 22023),
+//                              then one json or jsonb value
 //
 // An unknown-typed operand (a literal, an untyped parameter) takes the type
 // the operator wants, as in PostgreSQL: jsonb for the other side of @>, ||;
@@ -24,6 +29,7 @@
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "storage/error.h"
+#include "storage/value/jsonb.h"
 
 namespace forktail {
 namespace {
@@ -140,36 +146,121 @@ ExprPtr Binder::BindJsonbConcatOrDelete(const sql::Expr& e, ExprPtr left, ExprPt
   return CallOperatorFunction(fn, std::move(left), std::move(right), e, FunctionContext());
 }
 
+namespace {
+
+// t in to_json(t), json_agg(t): a bare name that is no column in reach but
+// a FROM item's alias; *refs become t.c for each of its visible columns.
+bool WholeRowRefs(const sql::Expr& e, const ExprContext& ctx, std::vector<sql::ExprPtr>* refs,
+                  std::vector<std::string>* names) {
+  if (e.kind != sql::ExprKind::kColumnRef || e.names.size() != 1) return false;
+  const std::string& name = e.names[0];
+  for (const Scope* s = ctx.scope; s != nullptr; s = s->outer) {
+    for (const ScopeRelation& rel : s->relations) {
+      for (size_t i = 0; i < rel.columns.size(); i++) {
+        if (!rel.hidden[i] && rel.columns[i].name == name) return false;  // a column wins
+      }
+    }
+    for (const ScopeRelation& rel : s->relations) {
+      if (rel.alias != name) continue;
+      for (size_t i = 0; i < rel.columns.size(); i++) {
+        if (rel.hidden[i]) continue;
+        auto ref = std::make_unique<sql::Expr>();
+        ref->kind = sql::ExprKind::kColumnRef;
+        ref->names = {rel.alias, rel.columns[i].name};
+        ref->position = e.position;
+        refs->push_back(std::move(ref));
+        names->push_back(rel.columns[i].name);
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+ExprPtr Binder::ToJsonValue(ExprPtr a, bool jsonb, const std::string& fn, int position) {
+  const char* to = jsonb ? "to_jsonb" : "to_json";
+  if ((jsonb && a->type.id == TypeId::kJsonb) || (!jsonb && a->type.id == TypeId::kJson)) return a;
+  std::vector<ExprPtr> one;
+  one.push_back(CloneExpr(*a));
+  ExprPtr r;
+  try {
+    r = FunctionRegistry::Global().Call(to, std::move(one), FunctionContext());
+    if (!r) {  // uuid, interval, time, bytea, ...: a JSON string of the value's text
+      one.clear();
+      one.push_back(Cast(std::move(a), Type::Text()));
+      r = FunctionRegistry::Global().Call(to, std::move(one), FunctionContext());
+    }
+  } catch (const DbError& err) {
+    RethrowAt(err, position);
+  }
+  if (!r) NotSupported("this argument type in " + fn, position);
+  return r;
+}
+
+ExprPtr Binder::BindJsonArgument(const sql::Expr& arg, bool jsonb, const std::string& fn,
+                                 ExprContext& ctx, bool* structured) {
+  std::vector<sql::ExprPtr> refs;
+  std::vector<std::string> names;
+  *structured = WholeRowRefs(arg, ctx, &refs, &names);
+  if (!*structured) {
+    Type text = Type::Text();
+    ExprContext c = WithoutHint(ctx);
+    if (IsUnknownTyped(arg)) c.hint = &text;
+    ExprPtr value = BindExpr(arg, c);
+    *structured = value->type.IsArrayText();
+    return ToJsonValue(std::move(value), jsonb, fn, arg.position);
+  }
+  // The row as an object: {"c1":v1,...} (json), {"c1": v1, ...} (jsonb).
+  std::vector<ExprPtr> args;
+  ExprContext c = WithoutHint(ctx);
+  for (size_t i = 0; i < refs.size(); i++) {
+    args.push_back(
+        Constant(Value::Parse(jsonb ? Type::Jsonb() : Type::Json(), jsonb::Quote(names[i]))));
+    args.push_back(ToJsonValue(BindExpr(*refs[i], c), jsonb, fn, arg.position));
+  }
+  if (args.empty()) return Constant(Value::Parse(jsonb ? Type::Jsonb() : Type::Json(), "{}"));
+  return FunctionRegistry::Global().Call(jsonb ? "jsonb_build_object" : "json row object",
+                                         std::move(args), FunctionContext());
+}
+
 bool Binder::BindJsonbConstructor(const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {
   const std::string& name = call.names.back();
-  const bool object = name == "jsonb_build_object";
-  if (!object && name != "jsonb_build_array") return false;
+  const bool jsonb = name.rfind("jsonb", 0) == 0;
+  if (name == "to_json" || name == "to_jsonb" || name == "row_to_json") {
+    // Only a whole-row argument is bound here; to_json(x) is a plain function.
+    std::vector<sql::ExprPtr> refs;
+    std::vector<std::string> names;
+    if (call.star || call.distinct || call.children.size() != 1 ||
+        !WholeRowRefs(*call.children[0], ctx, &refs, &names)) {
+      return false;
+    }
+    bool structured = false;
+    *out = BindJsonArgument(*call.children[0], name == "to_jsonb", name, ctx, &structured);
+    return true;
+  }
+  const bool object = name == "jsonb_build_object" || name == "json_build_object";
+  if (!object && name != "jsonb_build_array" && name != "json_build_array") return false;
   if (call.star || call.distinct) return false;
   if (call.children.empty()) {
-    *out = Constant(Value::Parse(Type::Jsonb(), object ? "{}" : "[]"));
+    *out = Constant(Value::Parse(jsonb ? Type::Jsonb() : Type::Json(), object ? "{}" : "[]"));
     return true;
   }
   std::vector<ExprPtr> args;
   for (size_t i = 0; i < call.children.size(); i++) {
-    Type text = Type::Text();
-    ExprContext c = WithoutHint(ctx);
-    if (IsUnknownTyped(*call.children[i])) c.hint = &text;
-    ExprPtr a = BindExpr(*call.children[i], c);
-    // A key is its text (numbers and dates by their output), a value its jsonb.
-    if (object && i % 2 == 0 && !a->type.IsString()) a = Cast(std::move(a), Type::Text());
-    std::vector<ExprPtr> one;
-    one.push_back(std::move(a));
-    const Type was = one[0]->type;
-    try {
-      a = FunctionRegistry::Global().Call("to_jsonb", std::move(one), FunctionContext());
-    } catch (const DbError& err) {
-      RethrowAt(err, call.children[i]->position);
+    if (object && i % 2 == 0) {
+      // A key is its text (numbers and dates by their output), as a JSON string.
+      Type text = Type::Text();
+      ExprContext c = WithoutHint(ctx);
+      if (IsUnknownTyped(*call.children[i])) c.hint = &text;
+      ExprPtr a = BindExpr(*call.children[i], c);
+      if (!a->type.IsString() || a->type.IsArrayText()) a = Cast(std::move(a), Type::Text());
+      args.push_back(ToJsonValue(std::move(a), jsonb, name, call.children[i]->position));
+      continue;
     }
-    if (!a) {
-      NotSupported("a value of type " + BaseTypeName(was) + " in " + name,
-                   call.children[i]->position);
-    }
-    args.push_back(std::move(a));
+    bool structured = false;
+    args.push_back(BindJsonArgument(*call.children[i], jsonb, name, ctx, &structured));
   }
   try {
     *out = FunctionRegistry::Global().Call(name, std::move(args), FunctionContext());
@@ -181,7 +272,8 @@ bool Binder::BindJsonbConstructor(const sql::Expr& call, ExprContext& ctx, ExprP
 
 ExprPtr Binder::BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx) {
   const std::string& name = call.names.back();
-  const bool object = name == "jsonb_object_agg";
+  const bool jsonb = name.rfind("jsonb", 0) == 0;
+  const bool object = name == "jsonb_object_agg" || name == "json_object_agg";
   if (call.star || call.children.size() != (object ? 2u : 1u)) {
     throw DbError(sqlstate::kUndefinedFunction,
                   "function " + name + " with " + std::to_string(call.children.size()) +
@@ -190,58 +282,75 @@ ExprPtr Binder::BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx) {
   }
   if (call.distinct) NotSupported(name + "(DISTINCT ...)", call.position);
   if (call.filter) NotSupported(name + "(...) FILTER", call.position);
-  if (!call.agg_order.empty()) NotSupported(name + "(... ORDER BY ...)", call.position);
   AggState& st = *ctx.aggs;
   ExprContext c = WithoutHint(ctx);
   c.plan = nullptr;  // no subqueries inside aggregate arguments
-  auto to_text = [&](ExprPtr x, const char* fn) {
-    std::vector<ExprPtr> args;
-    args.push_back(std::move(x));
-    ExprPtr r = FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext());
-    if (!r) NotSupported(std::string("this argument type in ") + name, call.position);
-    return r;
+  auto call_fn = [this](const char* fn, std::vector<ExprPtr> args) {
+    return FunctionRegistry::Global().Call(fn, std::move(args), FunctionContext());
   };
-  ExprPtr element;
+  LogicalAggregate agg;
+  agg.kind = AggKind::kStringAgg;
+  agg.separator = ", ";
+  ExprPtr input;
+  // json_agg puts "\n " before every structured element but the first
+  // (PostgreSQL's json_agg_transfn): each non-NULL one gets it here, and the
+  // final step drops it from the front of the list.
+  bool structured = false;
   st.in_aggregate = true;
   try {
-    Type text = Type::Text();
-    ExprContext vc = c;
-    if (IsUnknownTyped(*call.children.back())) vc.hint = &text;
-    ExprPtr value = BindExpr(*call.children.back(), vc);
-    // A row's element: its jsonb text, "null" for NULL.
+    ExprPtr value = BindJsonArgument(*call.children.back(), jsonb, name, c, &structured);
+    structured = structured && !jsonb && !object;
+    ExprPtr element = Cast(std::move(value), Type::Text());
+    if (structured) {
+      std::vector<ExprPtr> parts;
+      parts.push_back(Constant(Value::Text("\n ")));
+      parts.push_back(std::move(element));
+      element = call_fn("textcat", std::move(parts));
+    }
+    // A row's element: its JSON text, "null" for NULL.
     std::vector<ExprPtr> either;
-    either.push_back(Cast(to_text(std::move(value), "to_jsonb"), Type::Text()));
+    either.push_back(std::move(element));
     either.push_back(Constant(Value::Text("null")));
     element = Coalesce(std::move(either));
     if (object) {
+      Type text = Type::Text();
       ExprContext kc = c;
       kc.hint = &text;
       ExprPtr key = BindExpr(*call.children[0], kc);
-      if (!key->type.IsString()) key = Cast(std::move(key), Type::Text());
+      if (!key->type.IsString() || key->type.IsArrayText())
+        key = Cast(std::move(key), Type::Text());
+      std::vector<ExprPtr> one;
+      one.push_back(std::move(key));
       std::vector<ExprPtr> parts;
-      parts.push_back(to_text(std::move(key), "jsonb_object_agg key"));
+      parts.push_back(
+          call_fn(jsonb ? "jsonb_object_agg key" : "json_object_agg key", std::move(one)));
       parts.push_back(std::move(element));
-      element = FunctionRegistry::Global().Call("textcat", std::move(parts), FunctionContext());
+      element = call_fn("textcat", std::move(parts));
     }
+    input = OrderListAggInput(*this, call, std::move(element), &agg, c);
   } catch (...) {
     st.in_aggregate = false;
     throw;
   }
   st.in_aggregate = false;
-  LogicalAggregate agg;
-  agg.kind = AggKind::kStringAgg;
-  agg.separator = ", ";
-  ExprPtr list = AddAggregate(*this, std::move(agg), std::move(element), Type::Text(), name, ctx);
-  // [e1, e2] / {"k1": v1, "k2": v2}, parsed once more into canonical jsonb
-  // (jsonb_object_agg's last duplicate key wins there); no rows: NULL.
-  std::vector<ExprPtr> open;
-  open.push_back(Constant(Value::Text(object ? "{" : "[")));
-  open.push_back(std::move(list));
-  std::vector<ExprPtr> close;
-  close.push_back(FunctionRegistry::Global().Call("textcat", std::move(open), FunctionContext()));
-  close.push_back(Constant(Value::Text(object ? "}" : "]")));
-  return Cast(FunctionRegistry::Global().Call("textcat", std::move(close), FunctionContext()),
-              Type::Jsonb());
+  ExprPtr list = AddAggregate(*this, std::move(agg), std::move(input), Type::Text(), name, ctx);
+  // No rows: NULL (textcat and the final steps are strict).
+  if (!jsonb && !object) {
+    std::vector<ExprPtr> one;
+    one.push_back(std::move(list));
+    return Cast(call_fn("json_agg final", std::move(one)), Type::Json());
+  }
+  const char* open = object ? (jsonb ? "{" : "{ ") : "[";
+  const char* close = object ? (jsonb ? "}" : " }") : "]";
+  std::vector<ExprPtr> first;
+  first.push_back(Constant(Value::Text(open)));
+  first.push_back(std::move(list));
+  std::vector<ExprPtr> second;
+  second.push_back(call_fn("textcat", std::move(first)));
+  second.push_back(Constant(Value::Text(close)));
+  // jsonb: [e1, e2] / {"k1": v1, ...} parsed once more into canonical jsonb
+  // (jsonb_object_agg's last duplicate key wins there).
+  return Cast(call_fn("textcat", std::move(second)), jsonb ? Type::Jsonb() : Type::Json());
 }
 
 }  // namespace forktail

@@ -161,6 +161,24 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
   return AddAggregate(binder, std::move(agg), std::move(input), result, name, ctx);
 }
 
+ExprPtr OrderListAggInput(Binder& binder, const sql::Expr& call, ExprPtr text,
+                          LogicalAggregate* agg, ExprContext& ctx) {
+  if (call.agg_order.empty()) return text;
+  const std::string& name = call.names.back();
+  ExprContext c = ctx;
+  c.hint = nullptr;
+  c.plan = nullptr;
+  std::vector<ExprPtr> keys;
+  for (size_t i = 0; i < call.agg_order.size(); i++) {
+    keys.push_back(binder.BindExpr(*call.agg_order[i].expr, c));
+    if (keys.back()->type.id == TypeId::kJsonb || keys.back()->type.id == TypeId::kJson) {
+      Unsupported(name + "(... ORDER BY a json value)", call.agg_order[i].position);
+    }
+  }
+  agg->order.by = ListAggOrder::By::kKeyed;
+  return KeyedInput(std::move(keys), call.agg_order, std::move(text));
+}
+
 ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
   // The rewrite happens once, in place: the statement's tree is not shared.
   sql::Query& q = const_cast<sql::Query&>(*e.subquery);

@@ -303,8 +303,10 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
         "OVER specified, but " + name + " is not a window function nor an aggregate function",
         e.position);
   }
-  if (name == "string_agg" || name == "array_agg")
+  if (name == "string_agg" || name == "array_agg" || name == "jsonb_agg" ||
+      name == "jsonb_object_agg" || name == "json_agg" || name == "json_object_agg") {
     NotSupported(name + " as a window function", e.position);
+  }
   if (e.distinct) {
     throw DbError(sqlstate::kFeatureNotSupported,
                   "DISTINCT is not implemented for window functions", e.position);

@@ -490,3 +490,33 @@ def test_json_keeps_its_text_and_round_trips(conn, binary):
             copy.set_types(["int4", "text"])
             out = sorted(copy.rows(), key=lambda r: r[0])
         assert out[2] == (3, '{"k":  1,  "k": 2}')
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_json_builders_arrive_as_objects(conn, binary):
+    # What an application does with json_agg / json_build_object / row_to_json:
+    # one round trip that returns nested objects, parsed by psycopg.
+    conn.execute("DROP TABLE IF EXISTS py_jb_order")
+    conn.execute("DROP TABLE IF EXISTS py_jb_customer")
+    conn.execute("CREATE TABLE py_jb_customer (id integer PRIMARY KEY, name text)")
+    conn.execute("CREATE TABLE py_jb_order (id integer PRIMARY KEY, customer integer, "
+                 "total numeric(8,2), tags text[])")
+    conn.execute("INSERT INTO py_jb_customer VALUES (1, 'ann'), (2, 'bo')")
+    conn.execute("INSERT INTO py_jb_order VALUES (10, 1, 9.50, '{new}'), (11, 1, 1.25, '{}')")
+    with conn.cursor(binary=binary) as cur:
+        cur.execute(
+            "SELECT json_build_object('id', c.id, 'name', c.name, 'orders', "
+            "(SELECT coalesce(json_agg(o ORDER BY o.id DESC), '[]') FROM py_jb_order o "
+            "WHERE o.customer = c.id)) FROM py_jb_customer c WHERE c.id = ANY(%s) ORDER BY c.id",
+            ([1, 2],))
+        assert [r[0] for r in cur.fetchall()] == [
+            {"id": 1, "name": "ann", "orders": [
+                {"id": 11, "customer": 1, "total": 1.25, "tags": []},
+                {"id": 10, "customer": 1, "total": 9.5, "tags": ["new"]}]},
+            {"id": 2, "name": "bo", "orders": []}]
+        cur.execute("SELECT row_to_json(c), to_jsonb(c) FROM py_jb_customer c WHERE id = %s", (2,))
+        assert cur.fetchone() == ({"id": 2, "name": "bo"}, {"id": 2, "name": "bo"})
+        cur.execute("SELECT json_object_agg(name, id ORDER BY id) FROM py_jb_customer")
+        assert cur.fetchone()[0] == {"ann": 1, "bo": 2}
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        conn.execute("SELECT json_object_agg(NULL::text, 1)")
