@@ -37,6 +37,12 @@ struct ListAggOrder {
   By by = By::kNone;
   bool descending = false;
   bool nulls_first = false;
+  // DISTINCT: once sorted, each value (NULL too) is kept once.
+  bool distinct = false;
+  // FILTER on an aggregate that keeps NULLs (array_agg; keyed inputs): a
+  // NULL input is a row the filter dropped, and unkeyed values arrive
+  // wrapped (list_agg.h WrapListAggInput) so that a NULL element is not one.
+  bool filtered = false;
 };
 
 enum class WindowFuncKind : uint8_t {

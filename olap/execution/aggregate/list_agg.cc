@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 
 namespace forktail {
 namespace {
@@ -34,7 +36,49 @@ std::string KeyedListAggInput(std::string key, const std::optional<std::string_v
   return key;
 }
 
+std::string WrapListAggInput(const std::optional<std::string_view>& value) {
+  if (!value) return std::string(1, '\x00');
+  std::string out(1, '\x01');
+  out += *value;
+  return out;
+}
+
+namespace {
+
+void DropFilteredAndUnwrap(const ListAggOrder& order, ListAggValues* values) {
+  std::erase_if(*values, [](const std::optional<std::string>& v) { return !v.has_value(); });
+  if (order.by == ListAggOrder::By::kKeyed) return;  // keyed inputs hold their NULLs
+  for (std::optional<std::string>& v : *values) {
+    if ((*v)[0] == '\x00') {
+      v.reset();
+    } else {
+      v->erase(0, 1);
+    }
+  }
+}
+
+void KeepFirstOfEqual(ListAggValues* values) {
+  std::unordered_set<std::string> seen;
+  bool seen_null = false;
+  std::erase_if(*values, [&](const std::optional<std::string>& v) {
+    if (!v) return std::exchange(seen_null, true);
+    return !seen.insert(*v).second;
+  });
+}
+
+void SortValues(const ListAggOrder& order, ListAggValues* values);
+
+}  // namespace
+
 void SortListAgg(const ListAggOrder& order, ListAggValues* values) {
+  if (order.filtered) DropFilteredAndUnwrap(order, values);
+  SortValues(order, values);
+  if (order.distinct) KeepFirstOfEqual(values);
+}
+
+namespace {
+
+void SortValues(const ListAggOrder& order, ListAggValues* values) {
   if (order.by == ListAggOrder::By::kNone) return;
   if (order.by == ListAggOrder::By::kKeyed) {
     // Keyed inputs are never NULL; sort by their bytes, then unwrap.
@@ -74,6 +118,8 @@ void SortListAgg(const ListAggOrder& order, ListAggValues* values) {
   };
   std::stable_sort(values->begin(), values->end(), less);
 }
+
+}  // namespace
 
 std::optional<std::string> StringAggResult(const ListAggValues& values,
                                            const std::string& separator) {

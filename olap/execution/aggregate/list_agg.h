@@ -27,13 +27,17 @@ namespace forktail {
 using ListAggValues = std::vector<std::optional<std::string>>;
 
 // Sorts `values` (stable) as `order` says. Keyed inputs are then replaced by
-// their values.
+// their values. A filtered list first loses the filter's rejects and is
+// unwrapped; a DISTINCT one then keeps the first of equal values.
 void SortListAgg(const ListAggOrder& order, ListAggValues* values);
 
 // A keyed input (ListAggOrder::By::kKeyed): `key` (memcmp-ordered bytes),
 // then the value (nullopt: NULL), then the value's length, so that byte
 // order is key order and the value can be taken back off the end.
 std::string KeyedListAggInput(std::string key, const std::optional<std::string_view>& value);
+// A value of a FILTERed array_agg (ListAggOrder::filtered): "\x01" + value,
+// or "\x00" for a NULL element; the filter's rejects are NULL.
+std::string WrapListAggInput(const std::optional<std::string_view>& value);
 // string_agg's result: the non-NULL values joined by `separator`; nullopt if
 // there are none.
 std::optional<std::string> StringAggResult(const ListAggValues& values,

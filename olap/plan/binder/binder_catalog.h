@@ -107,10 +107,13 @@ ExprPtr BindArrayCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx);
 ExprPtr BindListAggregate(Binder& binder, const sql::Expr& call, ExprContext& ctx);
 // For a string_agg of a text made per row (json_agg & co., binder_jsonb.cc):
 // binds call's ORDER BY and returns `text` prefixed with each row's key bytes
-// (agg->order keyed); `text` itself without ORDER BY. Call it while the
-// aggregate's arguments are being bound (AggState::in_aggregate).
+// (agg->order keyed); `text` itself without ORDER BY. With distinct_value
+// (the aggregate's DISTINCT argument, bound) the list is sorted by it and
+// each text kept once; ORDER BY may name only it (else 42P10). Call it while
+// the aggregate's arguments are being bound (AggState::in_aggregate).
 ExprPtr OrderListAggInput(Binder& binder, const sql::Expr& call, ExprPtr text,
-                          LogicalAggregate* agg, ExprContext& ctx);
+                          LogicalAggregate* agg, ExprContext& ctx,
+                          ExprPtr distinct_value = nullptr);
 // ARRAY(SELECT x FROM .. [WHERE ..] [ORDER BY ..]) as the scalar subquery
 // COALESCE((SELECT array_agg(x [ORDER BY ..]) ...), '{}') (binder_list_agg.cc).
 ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx);

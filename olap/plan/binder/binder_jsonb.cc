@@ -280,8 +280,7 @@ ExprPtr Binder::BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx) {
                       " arguments does not exist",
                   call.position);
   }
-  if (call.distinct) NotSupported(name + "(DISTINCT ...)", call.position);
-  if (call.filter) NotSupported(name + "(...) FILTER", call.position);
+  if (call.distinct && object) NotSupported(name + "(DISTINCT ...)", call.position);
   AggState& st = *ctx.aggs;
   ExprContext c = WithoutHint(ctx);
   c.plan = nullptr;  // no subqueries inside aggregate arguments
@@ -327,7 +326,32 @@ ExprPtr Binder::BindJsonbAggregate(const sql::Expr& call, ExprContext& ctx) {
       parts.push_back(std::move(element));
       element = call_fn("textcat", std::move(parts));
     }
-    input = OrderListAggInput(*this, call, std::move(element), &agg, c);
+    ExprPtr distinct_value;
+    if (call.distinct) {
+      std::vector<sql::ExprPtr> refs;
+      std::vector<std::string> names;
+      if (WholeRowRefs(*call.children.back(), c, &refs, &names)) {
+        NotSupported(name + "(DISTINCT a whole row)", call.position);
+      }
+      distinct_value = BindExpr(*call.children.back(), c);
+      if (distinct_value->type.id == TypeId::kJsonb) {
+        NotSupported(name + "(DISTINCT a jsonb value)", call.children.back()->position);
+      }
+      if (distinct_value->type.id == TypeId::kJson) {
+        throw DbError(sqlstate::kUndefinedFunction,
+                      "could not identify an equality operator for type json",
+                      call.children.back()->position);
+      }
+    }
+    input = OrderListAggInput(*this, call, std::move(element), &agg, c, std::move(distinct_value));
+    if (call.filter) {
+      // Rows the filter rejects give NULL, which the list skips (a keyed
+      // list is told: its inputs are otherwise never NULL).
+      agg.order.filtered = agg.order.by == ListAggOrder::By::kKeyed;
+      std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+      whens.emplace_back(BindCondition(*call.filter, c, "FILTER"), std::move(input));
+      input = Case(std::move(whens), Constant(Value::Null(Type::Text())));
+    }
   } catch (...) {
     st.in_aggregate = false;
     throw;

@@ -92,8 +92,6 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
                       " arguments does not exist",
                   e.position);
   }
-  if (e.distinct) Unsupported(name + "(DISTINCT ...)", e.position);
-  if (e.filter) Unsupported(name + "(...) FILTER", e.position);
   AggState& st = *ctx.aggs;
   ExprContext c = ctx;
   c.hint = nullptr;
@@ -102,7 +100,9 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
   ExprPtr input;
   ExprPtr sep;
   std::vector<ExprPtr> keys;
+  ExprPtr filter;
   try {
+    if (e.filter) filter = binder.BindCondition(*e.filter, c, "FILTER");
     Type text = Type::Text();
     if (is_string) c.hint = &text;
     input = binder.BindExpr(*e.children[0], c);
@@ -136,6 +136,49 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
   }
   bool by_value = true;  // every key is the aggregated value itself
   for (const ExprPtr& k : keys) by_value = by_value && ExprEquals(*k, *input);
+  // FILTER (WHERE f): an input is NULL where f is not true. string_agg skips
+  // NULLs anyway; array_agg keeps them, so its values are wrapped first and
+  // the state drops the NULLs (ListAggOrder::filtered).
+  auto add = [&](ExprPtr in) {
+    if (filter) {
+      const bool keyed = agg.order.by == ListAggOrder::By::kKeyed;
+      if (!is_string && !keyed) {
+        std::vector<ExprPtr> one;
+        one.push_back(std::move(in));
+        in = Function(MakeScalarFunction(
+                          "list_agg_wrap", Type::Text(),
+                          [](const ScalarArgs& a, Rows rows, Vector* out) {
+                            auto* o = out->mutable_data<std::string_view>();
+                            const Vector& v = *a[0];
+                            ForEachRow(rows, [&](uint32_t i) {
+                              std::optional<std::string_view> x;
+                              if (!v.IsNull(i)) x = v.data<std::string_view>()[i];
+                              o[i] = out->arena()->Add(WrapListAggInput(x));
+                            });
+                          },
+                          /*strict=*/false),
+                      std::move(one));
+      }
+      agg.order.filtered = keyed || !is_string;
+      std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+      const Type t = in->type;
+      whens.emplace_back(std::move(filter), std::move(in));
+      in = Case(std::move(whens), Constant(Value::Null(t)));
+    }
+    return AddAggregate(binder, std::move(agg), std::move(in), result, name, ctx);
+  };
+  if (e.distinct) {
+    // As PostgreSQL: the values sorted (ascending unless ORDER BY says),
+    // each kept once; any other ORDER BY is an error.
+    if (!by_value) {
+      throw DbError(sqlstate::kInvalidColumnReference,
+                    "in an aggregate with DISTINCT, ORDER BY expressions must appear in "
+                    "argument list",
+                    e.agg_order[0].position);
+    }
+    agg.order.distinct = true;
+    agg.order.by = input->type.IsNumeric() ? ListAggOrder::By::kNumber : ListAggOrder::By::kText;
+  }
   if (!by_value) {
     // Any other keys: each input carries its keys' ordered bytes.
     for (size_t i = 0; i < keys.size(); i++) {
@@ -146,7 +189,7 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
     input = OutputText(std::move(input));
     input = KeyedInput(std::move(keys), e.agg_order, std::move(input));
     agg.order.by = ListAggOrder::By::kKeyed;
-    return AddAggregate(binder, std::move(agg), std::move(input), result, name, ctx);
+    return add(std::move(input));
   }
   for (size_t i = 0; i < keys.size(); i++) {
     if (i > 0) continue;  // later keys equal to the first change nothing
@@ -158,12 +201,12 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
                                 : o.nulls == sql::NullsOrder::kFirst;
   }
   input = OutputText(std::move(input));
-  return AddAggregate(binder, std::move(agg), std::move(input), result, name, ctx);
+  return add(std::move(input));
 }
 
 ExprPtr OrderListAggInput(Binder& binder, const sql::Expr& call, ExprPtr text,
-                          LogicalAggregate* agg, ExprContext& ctx) {
-  if (call.agg_order.empty()) return text;
+                          LogicalAggregate* agg, ExprContext& ctx, ExprPtr distinct_value) {
+  if (call.agg_order.empty() && !distinct_value) return text;
   const std::string& name = call.names.back();
   ExprContext c = ctx;
   c.hint = nullptr;
@@ -171,11 +214,26 @@ ExprPtr OrderListAggInput(Binder& binder, const sql::Expr& call, ExprPtr text,
   std::vector<ExprPtr> keys;
   for (size_t i = 0; i < call.agg_order.size(); i++) {
     keys.push_back(binder.BindExpr(*call.agg_order[i].expr, c));
+    if (distinct_value && !ExprEquals(*keys.back(), *distinct_value)) {
+      throw DbError(sqlstate::kInvalidColumnReference,
+                    "in an aggregate with DISTINCT, ORDER BY expressions must appear in "
+                    "argument list",
+                    call.agg_order[i].position);
+    }
     if (keys.back()->type.id == TypeId::kJsonb || keys.back()->type.id == TypeId::kJson) {
       Unsupported(name + "(... ORDER BY a json value)", call.agg_order[i].position);
     }
   }
   agg->order.by = ListAggOrder::By::kKeyed;
+  if (!distinct_value) return KeyedInput(std::move(keys), call.agg_order, std::move(text));
+  // DISTINCT: sorted by the value (ascending unless ORDER BY says), then
+  // each value's text kept once.
+  agg->order.distinct = true;
+  if (keys.empty()) {
+    std::vector<sql::OrderItem> ascending(1);
+    keys.push_back(std::move(distinct_value));
+    return KeyedInput(std::move(keys), ascending, std::move(text));
+  }
   return KeyedInput(std::move(keys), call.agg_order, std::move(text));
 }
 

@@ -125,7 +125,8 @@ class SameComputation {
           const LogicalAggregate& y = b.aggregates[i];
           if (x.kind != y.kind || x.order.by != y.order.by ||
               x.order.descending != y.order.descending ||
-              x.order.nulls_first != y.order.nulls_first || x.separator != y.separator ||
+              x.order.nulls_first != y.order.nulls_first || x.order.distinct != y.order.distinct ||
+              x.order.filtered != y.order.filtered || x.separator != y.separator ||
               (x.kind != AggKind::kCountStar && !SameId(x.input, y.input))) {
             return false;
           }
