@@ -39,10 +39,7 @@ from() { sed -n "s/.*blocks read from it \([0-9]*\), from the cold store \([0-9]
 TIER=(--ssd-tier-size 8GB)
 start "${TIER[@]}"
 "${PSQL[@]}" -c "create table t (id bigint primary key, a bigint, b text, c double precision)"
-for ((first = 1; first <= ROWS; first += 1000000)); do  # generate_series: 1M rows at most
-  last=$((first + 999999 < ROWS ? first + 999999 : ROWS))
-  "${PSQL[@]}" -c "insert into t select g, g % 1000, 'row ' || g, g * 0.5 from generate_series($first, $last) g"
-done
+"${PSQL[@]}" -c "insert into t select g, g % 1000, 'row ' || g, g * 0.5 from generate_series(1, $ROWS) g"
 "${PSQL[@]}" -c "checkpoint"
 stop
 "$BIN" tier inspect "$DATA"

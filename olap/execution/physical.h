@@ -32,6 +32,7 @@
 #include "olap/execution/operator/physical_sink.h"
 #include "olap/execution/operator/physical_table.h"
 #include "olap/execution/operator/physical_union.h"
+#include "olap/execution/operator/physical_series.h"
 #include "olap/execution/operator/physical_values.h"
 #include "olap/execution/physical_plan_builder.h"
 #include "olap/execution/sort/physical_sort.h"

@@ -3,6 +3,7 @@
 #include "olap/execution/aggregate/physical_aggregate.h"
 #include "olap/execution/join/physical_hash_join.h"
 #include "olap/execution/operator/physical_select.h"
+#include "olap/execution/operator/physical_series.h"
 #include "olap/execution/operator/physical_union.h"
 #include "olap/execution/operator/physical_values.h"
 
@@ -130,6 +131,11 @@ OperatorId PlanBuilder::UnionAll(const std::vector<OperatorId>& inputs) {
 
 OperatorId PlanBuilder::Values(std::vector<Type> types, std::vector<Row> rows) {
   return Add(std::make_unique<ValuesOperator>(std::move(types), std::move(rows)));
+}
+
+OperatorId PlanBuilder::Series(const Type& type, int64_t from, int64_t step, uint64_t count,
+                               bool with_ordinality) {
+  return Add(std::make_unique<SeriesOperator>(type, from, step, count, with_ordinality));
 }
 
 OperatorId PlanBuilder::LoopJoin(OperatorId probe_input, OperatorId build_input, LoopJoinType type,

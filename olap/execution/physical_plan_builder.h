@@ -74,6 +74,9 @@ class PlanBuilder {
   OperatorId UnionAll(const std::vector<OperatorId>& inputs);
   // Constant rows (cast to `types` where they differ).
   OperatorId Values(std::vector<Type> types, std::vector<Row> rows);
+  // generate_series over integers (physical_series.h).
+  OperatorId Series(const Type& type, int64_t from, int64_t step, uint64_t count,
+                    bool with_ordinality);
   // See physical_nested_loop_join.h; build is materialized (blocking edge).
   OperatorId LoopJoin(OperatorId probe_input, OperatorId build_input, LoopJoinType type,
                       std::vector<uint32_t> probe_keys, std::vector<uint32_t> build_keys,

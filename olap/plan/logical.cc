@@ -84,6 +84,7 @@ LogicalOpPtr ClonePlan(const LogicalOp& op) {
   c->partition_keys = op.partition_keys;
   c->window_functions = op.window_functions;
   c->function_name = op.function_name;
+  c->series = op.series;
   if (op.subplan) c->subplan = ClonePlan(*op.subplan);
   return c;
 }
@@ -132,6 +133,8 @@ const char* LogicalOpKindName(LogicalOpKind k) {
       return "Window";
     case LogicalOpKind::kTableFunction:
       return "TableFunction";
+    case LogicalOpKind::kSeries:
+      return "Series";
   }
   return "?";
 }
@@ -489,6 +492,11 @@ std::string DescribeOp(const LogicalOp& op) {
     }
     case LogicalOpKind::kTableFunction:
       s += " " + op.function_name + "(" + ExprList(p, op.expressions) + ") " +
+           ColumnList(op.columns);
+      break;
+    case LogicalOpKind::kSeries:
+      s += fmt::format(" from {} step {}: {} rows ", op.series.from, op.series.step,
+                       op.series.count) +
            ColumnList(op.columns);
       break;
   }

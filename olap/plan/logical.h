@@ -77,6 +77,9 @@ enum class LogicalOpKind : uint8_t {
   kTableFunction,  // a set-returning function in FROM whose arguments read
                    // outer columns (olap/plan/binder/table_function.h); only inside
                    // an Apply's subplan, expanded to kValues per binding
+  kSeries,         // generate_series over integers with constant arguments, too
+                   // long for kValues rows: `series` (an INTEGER/BIGINT column,
+                   // then WITH ORDINALITY's BIGINT if asked)
 };
 
 // What an Apply computes from the rows its subplan returns for one outer row
@@ -208,6 +211,15 @@ struct LogicalOp {
 
   // kValues: rows of constant expressions (one per output column).
   std::vector<std::vector<ExprPtr>> rows;
+
+  // kSeries: from, from + step, ... (`count` values; the rows' order is not
+  // kept downstream, as a table scan's).
+  struct Series {
+    int64_t from = 0;
+    int64_t step = 1;
+    uint64_t count = 0;
+    bool operator==(const Series&) const = default;
+  } series;
 
   // kApply (a correlated subquery the binder could not turn into a join):
   // output = children[0]'s columns then one result column (last; lateral

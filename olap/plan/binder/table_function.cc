@@ -21,6 +21,49 @@ namespace {
   throw DbError(sqlstate::kFeatureNotSupported, what + " is not supported");
 }
 
+// How many values generate_series(from, to [, step]) over integers has.
+uint64_t IntSeriesCount(const std::vector<Value>& args) {
+  const int64_t from = args[0].GetInt(), to = args[1].GetInt();
+  const int64_t step = args.size() == 3 ? args[2].GetInt() : 1;
+  if (step == 0) throw DbError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+  // In unsigned arithmetic: b - a cannot overflow for any int64 pair.
+  const uint64_t span =
+      step > 0
+          ? (to >= from ? static_cast<uint64_t>(to) - static_cast<uint64_t>(from) : UINT64_MAX)
+          : (from >= to ? static_cast<uint64_t>(from) - static_cast<uint64_t>(to) : UINT64_MAX);
+  if (span == UINT64_MAX) return 0;
+  const uint64_t abs_step =
+      step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+  return span / abs_step + 1;
+}
+
+// A kSeries node for generate_series over integers with more than
+// kSeriesValuesRows values; nullptr otherwise.
+LogicalOpPtr SeriesNode(const LogicalOp& op, const std::vector<Value>& args) {
+  std::string name = op.function_name;
+  if (name.rfind(kZipPrefix, 0) == 0) {
+    name = name.substr(std::string(kZipPrefix).size());
+    if (name.find(',') != std::string::npos) return nullptr;  // several calls zipped
+    name = name.substr(0, name.find('/'));
+  }
+  // The value column, then WITH ORDINALITY's BIGINT.
+  if (name != "generate_series" || op.columns.size() > 2) return nullptr;
+  const Type& type = op.columns[0].type;
+  if (type.id != TypeId::kInteger && type.id != TypeId::kBigInt) return nullptr;
+  for (const Value& a : args) {
+    if (a.is_null()) return nullptr;
+  }
+  const uint64_t count = IntSeriesCount(args);
+  if (count <= static_cast<uint64_t>(kSeriesValuesRows)) return nullptr;
+  auto series = std::make_unique<LogicalOp>();
+  series->kind = LogicalOpKind::kSeries;
+  series->columns = op.columns;
+  series->series.from = args[0].GetInt();
+  series->series.step = args.size() == 3 ? args[2].GetInt() : 1;
+  series->series.count = count;
+  return series;
+}
+
 // The function's values (one per output row) for constant arguments.
 std::vector<Value> Series(const std::string& name, const Type& type,
                           const std::vector<Value>& args) {
@@ -53,17 +96,9 @@ std::vector<Value> Series(const std::string& name, const Type& type,
       }
       return out;
     }
-    int64_t from = args[0].GetInt(), to = args[1].GetInt();
-    int64_t step = args.size() == 3 ? args[2].GetInt() : 1;
-    if (step == 0) throw DbError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
-    // In unsigned arithmetic: b - a cannot overflow for any int64 pair.
-    uint64_t span =
-        step > 0
-            ? (to >= from ? static_cast<uint64_t>(to) - static_cast<uint64_t>(from) : UINT64_MAX)
-            : (from >= to ? static_cast<uint64_t>(from) - static_cast<uint64_t>(to) : UINT64_MAX);
-    if (span == UINT64_MAX) return out;
-    uint64_t abs_step = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
-    uint64_t count = span / abs_step + 1;
+    const int64_t from = args[0].GetInt();
+    const int64_t step = args.size() == 3 ? args[2].GetInt() : 1;
+    const uint64_t count = IntSeriesCount(args);
     if (count > static_cast<uint64_t>(kMaxSeriesRows)) {
       Unsupported("generate_series of more than 1000000 rows");
     }
@@ -187,6 +222,7 @@ LogicalOpPtr ExpandTableFunction(const LogicalOp& op) {
     }
     args.push_back(folded->constant);
   }
+  if (LogicalOpPtr series = SeriesNode(op, args)) return series;
   auto values = std::make_unique<LogicalOp>();
   values->kind = LogicalOpKind::kValues;
   values->columns = op.columns;

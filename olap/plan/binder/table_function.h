@@ -18,7 +18,9 @@
 // ORDINALITY. The output row count depends only on the arguments:
 //   generate_series(a, b [, s])  a, a+s, ... up to b (s < 0: down to b);
 //                                a NULL argument: no rows; s = 0: 22023;
-//                                more than kMaxSeriesRows rows: 0A000
+//                                over integers and more than
+//                                kSeriesValuesRows values: a kSeries node;
+//                                else more than kMaxSeriesRows rows: 0A000
 //   unnest(arr)                  one row per element (NULL array: none)
 //   _pg_expandarray(arr)         columns x (element), n (INTEGER, 1-based)
 //
@@ -39,13 +41,17 @@
 namespace forktail {
 
 inline constexpr int64_t kMaxSeriesRows = 1'000'000;
+// Integer series longer than this become a kSeries node (produced in
+// parallel, any length) instead of Values rows (ordered, at most
+// kMaxSeriesRows: timestamps, WITH ORDINALITY, zipped calls).
+inline constexpr int64_t kSeriesValuesRows = 10'000;
 inline constexpr const char* kZipPrefix = "ROWS FROM:";
 
 // function_name of a zipped node of calls (name, argument count).
 std::string ZipFunctionName(const std::vector<std::pair<std::string, size_t>>& calls);
 
-// The kValues node of a kTableFunction whose arguments fold to constants
-// (same column ids). Throws the function's DbError (22023 zero step, 0A000
+// The kValues (or kSeries) node of a kTableFunction whose arguments fold to
+// constants (same column ids). Throws the function's DbError (22023 zero step, 0A000
 // too many rows or arguments that are not constant).
 LogicalOpPtr ExpandTableFunction(const LogicalOp& op);
 

@@ -338,6 +338,9 @@ double CardinalityEstimator::Estimate(LogicalOp& op) {
     case LogicalOpKind::kValues:
       rows = static_cast<double>(op.rows.size());
       break;
+    case LogicalOpKind::kSeries:
+      rows = static_cast<double>(op.series.count);
+      break;
     case LogicalOpKind::kApply:
       rows = in[0];
       break;

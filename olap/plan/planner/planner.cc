@@ -170,7 +170,9 @@ Planned Planner::PlanNew(const LogicalOp& op) {
     case LogicalOpKind::kWindow:
       return PlanWindow(op);
     case LogicalOpKind::kTableFunction:
-      return PlanValues(*ExpandTableFunction(op));  // table_function.h
+      return PlanNew(*ExpandTableFunction(op));  // table_function.h
+    case LogicalOpKind::kSeries:
+      return PlanSeries(op);
   }
   throw DbError(sqlstate::kInternalError, "planner: unknown logical operator");
 }

@@ -69,6 +69,7 @@ class Planner {
   Planned PlanUnion(const LogicalOp& op);
   Planned PlanSetOp(const LogicalOp& op);
   Planned PlanValues(const LogicalOp& op);
+  Planned PlanSeries(const LogicalOp& op);
 
   PlanBuilder& builder() { return b_; }
 

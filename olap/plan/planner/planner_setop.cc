@@ -1,4 +1,6 @@
 // UNION [ALL], INTERSECT, EXCEPT and VALUES.
+#include <fmt/format.h>
+
 #include "olap/expression/expression_executor.h"
 #include "olap/plan/planner/planner_internal.h"
 #include "storage/error.h"
@@ -115,6 +117,16 @@ Planned Planner::PlanValues(const LogicalOp& op) {
   Planned out{b_.Values(types, std::move(rows)), ColumnIds(op.columns)};
   Note(out.id, "Values", std::to_string(count) + (count == 1 ? " row" : " rows"),
        static_cast<double>(count), {});
+  return out;
+}
+
+Planned Planner::PlanSeries(const LogicalOp& op) {
+  const LogicalOp::Series& s = op.series;
+  Planned out{b_.Series(op.columns[0].type, s.from, s.step, s.count, op.columns.size() == 2),
+              ColumnIds(op.columns)};
+  Note(out.id, "Series",
+       fmt::format("generate_series from {} step {}: {} rows", s.from, s.step, s.count),
+       static_cast<double>(s.count), {});
   return out;
 }
 

@@ -157,6 +157,8 @@ class SameComputation {
           if (!SameExprs(a.rows[i], b.rows[i])) return false;
         }
         return true;
+      case LogicalOpKind::kSeries:
+        return a.series == b.series;
       case LogicalOpKind::kApply:  // planned per binding at run time
       case LogicalOpKind::kWindow:
       case LogicalOpKind::kTableFunction:
