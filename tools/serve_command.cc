@@ -77,6 +77,7 @@ struct ServeArgs {
   std::string max_wal_size = "1GB";
   std::string ssd_tier_size;  // empty or 0: no SSD tier
   std::string ssd_tier_dir;   // empty: DATA/tier
+  std::string cold_dir;       // empty: DATA/cold
 };
 
 // Runs `step` every `period` on its own thread until destroyed; never when
@@ -326,6 +327,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("ssd_tier_size", "--ssd-tier-size",
           [&](const std::string& v) { args.ssd_tier_size = v; });
       set("ssd_tier_dir", "--ssd-tier-dir", [&](const std::string& v) { args.ssd_tier_dir = v; });
+      set("cold_dir", "--cold-dir", [&](const std::string& v) { args.cold_dir = v; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -351,7 +353,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "checkpoint_timeout",
                                      "max_wal_size",
                                      "ssd_tier_size",
-                                     "ssd_tier_dir"};
+                                     "ssd_tier_dir",
+                                     "cold_dir"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       // As PostgreSQL refuses to start on an unrecognized parameter: a
@@ -476,6 +479,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     DatabaseOptions db_options;
     db_options.ssd_tier_slots = ssd_tier_slots;
     db_options.ssd_tier_dir = args.ssd_tier_dir;
+    db_options.cold_dir = args.cold_dir;
     std::unique_ptr<SqlFrontend> engine = SqlFrontend::Open(args.data, engine_options, db_options);
     PrintTierReport(engine->database().tier_report());
     SqlBackend backend(*engine);
@@ -591,6 +595,9 @@ void RegisterServeCommand(CLI::App& app) {
                   "reads block images from it before the cold store");
   cmd->add_option("--ssd-tier-dir", args->ssd_tier_dir,
                   "Directory of the SSD tier's slot file and slot table (default DATA/tier)");
+  cmd->add_option("--cold-dir", args->cold_dir,
+                  "Directory of the cold store (checkpoint images, manifest), e.g. on cheaper "
+                  "storage; linked from DATA/cold on first use (default DATA/cold)");
   cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
 }
 

@@ -36,6 +36,7 @@ void Database::OpenAndRecover() {
     throw DbError(sqlstate::kIoError, fmt::format("could not create data directory \"{}\": {}",
                                                   impl_->dir, ec.message()));
   }
+  PlaceColdStore();
   Status s = ckpt::ColdStore::Open(redo::ColdStoreDir(impl_->dir), false, &impl_->cold_store);
   // s names the cold store's directory and the cause ("No space left on device").
   if (!s.ok()) ThrowStatus(fmt::format("could not open data directory \"{}\"", impl_->dir), s);
@@ -106,6 +107,34 @@ std::unique_ptr<tier::TieredImageSource> Database::OpenTier() {
 }
 
 const TierReport& Database::tier_report() const { return impl_->tier_report; }
+
+void Database::PlaceColdStore() {
+  const std::string& want = impl_->options.cold_dir;
+  if (want.empty()) return;  // DATA_DIR/cold, a directory or a link made before
+  namespace fs = std::filesystem;
+  const fs::path link = redo::ColdStoreDir(impl_->dir);
+  std::error_code ec;
+  auto fail = [&](const std::string& why) {
+    throw DbError(
+        sqlstate::kIoError,
+        fmt::format("cannot place the cold store of \"{}\" in \"{}\": {}", impl_->dir, want, why));
+  };
+  const fs::file_status st = fs::symlink_status(link, ec);
+  if (fs::exists(st)) {
+    const fs::path now = fs::canonical(link, ec);
+    std::error_code asked_ec;
+    const fs::path asked = fs::weakly_canonical(want, asked_ec);
+    if (!ec && !asked_ec && now == asked) return;
+    fail(fmt::format("the data directory's cold store is already at \"{}\"",
+                     ec ? link.string() : now.string()));
+  }
+  fs::create_directories(want, ec);
+  if (ec) fail(ec.message());
+  const fs::path target = fs::canonical(want, ec);
+  if (ec) fail(ec.message());
+  fs::create_directory_symlink(target, link, ec);
+  if (ec) fail(ec.message());
+}
 
 Database::~Database() { Close(); }
 

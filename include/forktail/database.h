@@ -92,6 +92,12 @@ struct DatabaseOptions {
   // images in. A tier that fails is bypassed and reported, never fatal.
   uint32_t ssd_tier_slots = 0;
   std::string ssd_tier_dir;
+  // Where the cold store (RocksDB: checkpoint images, manifest) lives, when
+  // not in DATA_DIR/cold - cheaper storage than the log's and the tier's.
+  // Recorded as the symlink DATA_DIR/cold -> cold_dir, made on first open, so
+  // that every later open and tool finds it; an open that names another
+  // place than the link's fails (58030) rather than start an empty store.
+  std::string cold_dir;
   // Tests only: called at each step of a checkpoint (crash and delay
   // injection). "child" runs in the checkpoint child before it writes (only in
   // kSnapshotProcess mode); "before_ingest", "after_ingest" (images ingested,
@@ -245,6 +251,8 @@ class Database {
   // Opens the SSD tier when the options ask for one; the source recovery
   // reads images through (nullptr without a tier).
   std::unique_ptr<tier::TieredImageSource> OpenTier();
+  // DatabaseOptions::cold_dir: links DATA_DIR/cold there (or checks the link).
+  void PlaceColdStore();
   // Identity and SERIAL columns of tables made before sequences existed
   // (a per-table counter, Table::identity_value) get their sequences, in
   // one logged transaction (txn/database_migrate.cc).

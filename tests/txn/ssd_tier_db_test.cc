@@ -144,5 +144,40 @@ TEST_F(SsdTierDbTest, ATierThatCannotOpenIsBypassed) {
   EXPECT_EQ(Dump(*db, Table(2)).size(), 50u);
 }
 
+TEST_F(SsdTierDbTest, TheColdStoreMayLiveApartAndIsFoundAgain) {
+  TempDir cold;
+  DatabaseOptions o = Options();
+  o.cold_dir = cold.path() + "/store";
+  std::vector<Row> rows;
+  {
+    auto db = Database::Open(dir_.path(), o);
+    Fill(*db);
+    db->Checkpoint();
+    rows = Dump(*db, Table(1));
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_.path() + "/cold"));
+  EXPECT_TRUE(std::filesystem::exists(o.cold_dir + "/CURRENT"));  // RocksDB's files are there
+  {
+    // Without the option the link is followed; with it, the same place is fine.
+    auto db = Database::Open(dir_.path(), Options());
+    EXPECT_EQ(Dump(*db, Table(1)), rows);
+    EXPECT_EQ(db->tier_report().blocks_from_tier, static_cast<uint64_t>(kTables));
+  }
+  auto db = Database::Open(dir_.path(), o);
+  EXPECT_EQ(Dump(*db, Table(1)), rows);
+  db.reset();
+  // Another place than the link's: refused, nothing made there.
+  DatabaseOptions elsewhere = Options();
+  elsewhere.cold_dir = cold.path() + "/other";
+  try {
+    Database::Open(dir_.path(), elsewhere);
+    ADD_FAILURE() << "opened with a second cold store";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), sqlstate::kIoError);
+    EXPECT_NE(std::string(e.what()).find("already at"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(elsewhere.cold_dir));
+}
+
 }  // namespace
 }  // namespace forktail
