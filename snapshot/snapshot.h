@@ -15,7 +15,12 @@
 //      thread held at fork time stays held forever: the child never locks a
 //      mutex, condition variable, logger, thread pool or singleton created by
 //      the parent. It creates what it needs after the fork (the worker
-//      threads, their mutexes).
+//      threads, their mutexes). The exceptions are the leaf mutexes of
+//      process-wide caches that binding needs (the function registry, the
+//      time-zone cache): they are held across fork by the forking thread
+//      (storage/fork_guard.h), so the child finds them free. A child that
+//      took a zone lookup's mutex held by a session thread hung until its
+//      10-minute lifetime ended.
 //   2. glibc malloc/free and pthread_create are usable: glibc resets its
 //      allocator arenas and thread bookkeeping in the child. (Sanitizer
 //      allocators of older toolchains do not always: see README.md.)

@@ -5,6 +5,7 @@
 
 #include "storage/crc32c.h"
 #include "storage/error.h"
+#include "storage/fork_guard.h"
 #include "storage/ids.h"
 #include "storage/status.h"
 #include "storage/table/block.h"

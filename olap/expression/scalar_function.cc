@@ -4,6 +4,7 @@
 
 #include "olap/common/kernel_util.h"
 #include "storage/error.h"
+#include "storage/fork_guard.h"
 
 namespace forktail {
 
@@ -93,6 +94,9 @@ FunctionRegistry& FunctionRegistry::Global() {
     RegisterIntervalFunctions(*r);
     RegisterToCharFunctions(*r);
     RegisterTimeFunctions(*r);
+    // Sessions bind while the transaction thread forks snapshot processes,
+    // which bind too.
+    HoldAcrossFork(&r->mu_);
     return r;
   }();
   return *registry;

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "storage/fork_guard.h"
 #include "storage/value/datetime.h"
 
 namespace forktail::datetime {
@@ -332,7 +333,13 @@ struct ZoneCache {
 };
 
 ZoneCache& Cache() {
-  static ZoneCache* cache = new ZoneCache();
+  static ZoneCache* cache = [] {
+    auto* c = new ZoneCache();
+    // Sessions look zones up while the transaction thread forks snapshot
+    // processes, which look zones up too.
+    HoldAcrossFork(&c->mu);
+    return c;
+  }();
   return *cache;
 }
 
