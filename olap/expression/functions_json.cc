@@ -74,22 +74,27 @@ FunctionOverload ObjectCore(std::string name, const char* colon, const char* com
 
 }  // namespace
 
-void RegisterJsonFunctions(FunctionRegistry& r) {
+void RegisterToJson(FunctionRegistry& r, bool jsonb) {
+  const char* name = jsonb ? "to_jsonb" : "to_json";
   for (TypeId t : {TypeId::kBoolean, TypeId::kSmallInt, TypeId::kInteger, TypeId::kBigInt,
                    TypeId::kDouble, TypeId::kDecimal, TypeId::kText, TypeId::kDate,
                    TypeId::kTimestamp, TypeId::kTimestampTz, TypeId::kJsonb, TypeId::kJson}) {
     FunctionOverload o;
     o.params = {t};
-    o.bind = [](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
+    o.bind = [name, jsonb](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
       std::shared_ptr<const datetime::TimeZone> zone =
           ctx.time_zone ? ctx.time_zone : datetime::TimeZone::Utc();
-      return MakeScalarFunction("to_json", Type::Json(),
-                                Texts([zone](const ScalarArgs& a, uint32_t i) {
-                                  return ValueToJson(*a[0], i, *zone, /*jsonb=*/false);
+      return MakeScalarFunction(name, jsonb ? Type::Jsonb() : Type::Json(),
+                                Texts([zone, jsonb](const ScalarArgs& a, uint32_t i) {
+                                  return ValueToJson(*a[0], i, *zone, jsonb);
                                 }));
     };
-    r.Register("to_json", std::move(o));
+    r.Register(name, std::move(o));
   }
+}
+
+void RegisterJsonFunctions(FunctionRegistry& r) {
+  RegisterToJson(r, /*jsonb=*/false);
   r.Register("json_build_object", ObjectCore("json_build_object", " : ", ", "));
   // row_to_json(t), to_json(t): the binder passes the column names as json
   // strings and the values as json.

@@ -246,21 +246,7 @@ void RegisterInspectors(FunctionRegistry& r) {
 }
 
 void RegisterConstructors(FunctionRegistry& r) {
-  for (TypeId t : {TypeId::kBoolean, TypeId::kSmallInt, TypeId::kInteger, TypeId::kBigInt,
-                   TypeId::kDouble, TypeId::kDecimal, TypeId::kText, TypeId::kDate,
-                   TypeId::kTimestamp, TypeId::kTimestampTz, TypeId::kJsonb, TypeId::kJson}) {
-    FunctionOverload o;
-    o.params = {t};
-    o.bind = [](const FunctionBindContext& ctx, std::vector<ExprPtr>&) {
-      std::shared_ptr<const datetime::TimeZone> zone =
-          ctx.time_zone ? ctx.time_zone : datetime::TimeZone::Utc();
-      return MakeScalarFunction("to_jsonb", Type::Jsonb(),
-                                Strings([zone](const ScalarArgs& a, uint32_t i) -> MaybeText {
-                                  return ValueToJson(*a[0], i, *zone, /*jsonb=*/true);
-                                }));
-    };
-    r.Register("to_jsonb", std::move(o));
-  }
+  RegisterToJson(r, /*jsonb=*/true);
   // The cores of jsonb_build_object / jsonb_build_array: every argument is
   // already jsonb (keys as jsonb strings); a NULL value is JSON null.
   FunctionOverload object;

@@ -17,4 +17,9 @@ namespace forktail {
 // compact form ("[1,2]").
 std::string ValueToJson(const Vector& v, uint32_t i, const datetime::TimeZone& zone, bool jsonb);
 
+class FunctionRegistry;
+// to_json (jsonb: to_jsonb) of every type ValueToJson writes; other types
+// reach the TEXT overload by their cast (functions_json.cc).
+void RegisterToJson(FunctionRegistry& r, bool jsonb);
+
 }  // namespace forktail
