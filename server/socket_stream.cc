@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include "server/messages.h"
 #include "server/tls_context.h"
@@ -16,6 +17,8 @@
 namespace forktail {
 namespace {
 constexpr size_t kReadChunk = 64 * 1024;
+// Input buffer kept between messages (a larger one is released when drained).
+constexpr size_t kKeptInputBytes = 4 * kReadChunk;
 }  // namespace
 
 SocketStream::SocketStream(int fd, int stop_fd) : fd_(fd), stop_fd_(stop_fd) {}
@@ -82,26 +85,27 @@ SocketStream::ReadStatus SocketStream::Wait(short events) {
 }
 
 SocketStream::ReadStatus SocketStream::Fill(size_t n) {
-  if (in_pos_ > 0 && in_pos_ >= in_.size() / 2) {
-    in_.erase(0, in_pos_);
+  if (in_pos_ > 0 && in_pos_ >= in_end_ / 2) {
+    std::memmove(in_.data(), in_.data() + in_pos_, in_end_ - in_pos_);
+    in_end_ -= in_pos_;
     in_pos_ = 0;
+    // A large message is gone: give its buffer back.
+    if (in_end_ == 0 && in_.size() > kKeptInputBytes) std::string().swap(in_);
   }
-  while (in_.size() - in_pos_ < n) {
+  while (in_end_ - in_pos_ < n) {
+    // Grows by the bytes that may arrive next; resize zero-fills only the growth.
+    if (in_.size() < in_end_ + kReadChunk) in_.resize(in_end_ + kReadChunk);
     if (ssl_ != nullptr) {
-      size_t old = in_.size();
-      in_.resize(old + kReadChunk);
       size_t got = 0;
-      ReadStatus s = TlsIo(in_.data() + old, kReadChunk, /*write=*/false, &got);
-      in_.resize(old + got);
+      ReadStatus s = TlsIo(in_.data() + in_end_, kReadChunk, /*write=*/false, &got);
+      in_end_ += got;
       if (s != ReadStatus::kOk) return s;
       continue;
     }
     ReadStatus s = Wait(POLLIN);
     if (s != ReadStatus::kOk) return s;
-    size_t old = in_.size();
-    in_.resize(old + kReadChunk);
-    ssize_t got = ::recv(fd_, in_.data() + old, kReadChunk, 0);
-    in_.resize(old + (got > 0 ? got : 0));
+    ssize_t got = ::recv(fd_, in_.data() + in_end_, kReadChunk, 0);
+    if (got > 0) in_end_ += static_cast<size_t>(got);
     if (got == 0) return ReadStatus::kClosed;
     if (got < 0 && errno != EINTR && errno != EAGAIN) return ReadStatus::kClosed;
   }

@@ -48,7 +48,7 @@ class SocketStream {
   std::string* output() { return &out_; }
   bool Flush();
   // Bytes already received and not yet consumed (pipelined messages).
-  bool HasBufferedInput() const { return in_.size() > in_pos_; }
+  bool HasBufferedInput() const { return in_end_ > in_pos_; }
 
   // The TLS handshake (the client was just sent 'S'). False when it fails,
   // the peer leaves or the server stops: the connection is then unusable.
@@ -72,8 +72,12 @@ class SocketStream {
 
   int fd_;
   int stop_fd_;
+  // Received bytes are in_[in_pos_, in_end_); in_ beyond in_end_ is room for
+  // the next recv (never zero-filled again: that cost a 64 KiB memset per
+  // message).
   std::string in_;
   size_t in_pos_ = 0;
+  size_t in_end_ = 0;
   std::string out_;
   std::optional<Clock::time_point> deadline_;
   ssl_st* ssl_ = nullptr;
