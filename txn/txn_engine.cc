@@ -235,15 +235,19 @@ TxnEngine::Outcome TxnEngine::Execute(TxnBody& body) {
     }
     return Outcome{std::move(result), wait_lsn};
   };
-  if (txn.discard_on_return() || txn.redo().empty()) {
-    // A dry run or a read-only transaction: acknowledged once what it may
-    // have read is durable (a commit that never becomes durable must not be
-    // seen by anyone).
-    if (txn.discard_on_return()) {
-      txn.Rollback();
-    } else {
-      txn.FinishCommit();
-    }
+  if (txn.discard_on_return()) {
+    // A dry run (a step of a transaction block) reports at once: what it
+    // read is a forecast that only the block's COMMIT makes true, and that
+    // COMMIT is acknowledged after everything it read is durable (header,
+    // "Dry runs").
+    txn.Rollback();
+    PublishSchemasIfChanged();
+    return outcome(wal::kInvalidLsn);
+  }
+  if (txn.redo().empty()) {
+    // A read-only transaction: acknowledged once what it may have read is
+    // durable (a commit that never becomes durable must not be reported).
+    txn.FinishCommit();
     PublishSchemasIfChanged();
     return outcome(last_commit_lsn_);
   }

@@ -218,10 +218,12 @@ class Transaction {
   void Emit(Row row) { output_.push_back(std::move(row)); }
 
   // A dry run: when the body returns, every change is undone and nothing is
-  // logged, yet the submitter gets ok (with what was Emit()ted) once what the
-  // body may have read is durable, as for a read-only transaction. The
-  // statements of an optimistic transaction block run so: against committed
-  // state plus the block's own writes, which are then taken back.
+  // logged, and the submitter gets ok (with what was Emit()ted) at once, even
+  // if a commit it read is not durable yet: its result is a forecast that
+  // only a later real transaction may act on, and that one waits (TxnEngine,
+  // "Dry runs"). The statements of an optimistic transaction block run so:
+  // against committed state plus the block's own writes, which are then taken
+  // back; the block's COMMIT runs them again for real.
   void DiscardOnReturn() { discard_on_return_ = true; }
   bool discard_on_return() const { return discard_on_return_; }
 

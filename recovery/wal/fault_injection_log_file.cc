@@ -137,7 +137,8 @@ Status FaultInjectionLogFileSystem::DoAppend(const std::string& path, const void
 }
 
 Status FaultInjectionLogFileSystem::DoSync(const std::string& path) {
-  std::lock_guard<std::mutex> l(mu_);
+  std::unique_lock<std::mutex> l(mu_);
+  released_.wait(l, [&] { return !hold_syncs_; });
   syncs_++;
   if (fail_sync_at_ != 0 && syncs_ >= fail_sync_at_) {
     return Status::IoError("fdatasync of " + DisplayPath(path) + " failed: " + std::strerror(EIO));
@@ -145,6 +146,19 @@ Status FaultInjectionLogFileSystem::DoSync(const std::string& path) {
   auto it = files_.find(path);
   if (it != files_.end()) it->second->synced = it->second->data.size();
   return Status::Ok();
+}
+
+void FaultInjectionLogFileSystem::HoldSyncs() {
+  std::lock_guard<std::mutex> l(mu_);
+  hold_syncs_ = true;
+}
+
+void FaultInjectionLogFileSystem::ReleaseSyncs() {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    hold_syncs_ = false;
+  }
+  released_.notify_all();
 }
 
 void FaultInjectionLogFileSystem::FailSyncAt(uint64_t nth_from_now) {

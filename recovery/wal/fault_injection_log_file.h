@@ -5,6 +5,8 @@
 //  - FailWritesWithNoSpace(): writes fail with ENOSPC (nothing is written);
 //  - TearNextWrite(k): the next write stores only its first k bytes and fails
 //    with EIO, as a crash in the middle of write(2) would leave it;
+//  - HoldSyncs() / ReleaseSyncs(): fdatasync calls wait until released, as
+//    on a slow device (what a reader sees while a commit is not yet durable);
 //  - SimulateCrash(): every file loses what was appended after its last sync,
 //    and files created since the last directory sync disappear.
 // It also counts syncs and records, per file, how many bytes are durable, so a
@@ -12,6 +14,7 @@
 // Thread-safe: one mutex guards everything (tests, not speed).
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -37,6 +40,8 @@ class FaultInjectionLogFileSystem final : public LogFileSystem {
   void FailSyncAt(uint64_t nth_from_now);
   void FailWritesWithNoSpace(bool on);
   void TearNextWrite(size_t keep_bytes);
+  void HoldSyncs();
+  void ReleaseSyncs();
   void SimulateCrash();
 
   uint64_t sync_count() const;
@@ -57,6 +62,8 @@ class FaultInjectionLogFileSystem final : public LogFileSystem {
   Status DoSync(const std::string& path);
 
   mutable std::mutex mu_;
+  std::condition_variable released_;
+  bool hold_syncs_ = false;
   std::map<std::string, std::shared_ptr<Node>> files_;
   std::map<std::string, bool> dirs_;
   uint64_t syncs_ = 0;

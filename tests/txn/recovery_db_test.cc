@@ -2,7 +2,11 @@
 // torn tail cut at every byte offset, flipped bits, fdatasync failure.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <random>
+#include <thread>
+#include <utility>
 
 #include "tests/common/txn_test_util.h"
 
@@ -64,6 +68,60 @@ class RecoveryDbTest : public ::testing::Test {
   TempDir dir_;
   wal::FaultInjectionLogFileSystem fs_;
 };
+
+// A dry run (a step of a transaction block) reads a commit that is applied
+// but not yet durable and reports at once; the commit itself and a read-only
+// transaction that read it wait for the fdatasync (TxnEngine, "Dry runs").
+TEST_F(RecoveryDbTest, DryRunSeesAnAppliedCommitWhileReadOnlyWaitsForItsSync) {
+  auto db = Open();
+  ExpectOk(db->Run([](Transaction& txn) { txn.CreateTable(AccountSchema()); }));
+  ExpectOk(db->Run([](Transaction& txn) { txn.Insert("account", Account(1, "a", 100)); }));
+  auto balance = [](Transaction& txn) {
+    return (*txn.Get("account", {Value::BigInt(1)}))[2].GetInt();
+  };
+  using Read = std::pair<bool, int64_t>;
+  auto read = [&](bool dry) {
+    int64_t b = 0;
+    TxnResult r = db->Run([&](Transaction& txn) {
+      if (dry) txn.DiscardOnReturn();
+      b = balance(txn);
+    });
+    return Read{r.ok, b};
+  };
+  // Declared before the guard, so that a failing assertion releases the
+  // held syncs before these futures wait for their threads.
+  std::future<TxnResult> writer;
+  std::future<Read> dry, reader;
+  fs_.HoldSyncs();
+  struct Release {
+    wal::FaultInjectionLogFileSystem& fs;
+    ~Release() { fs.ReleaseSyncs(); }
+  } release{fs_};
+
+  writer = std::async(std::launch::async, [&] {
+    return db->Run([](Transaction& txn) {
+      txn.UpdateByKey("account", {Value::BigInt(1)}, {{"balance", Value::BigInt(42)}});
+    });
+  });
+  Read seen{false, 0};
+  for (int i = 0; i < 5000 && seen.second != 42; i++) {
+    dry = std::async(std::launch::async, read, true);
+    ASSERT_EQ(dry.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+        << "a dry run waited for a held fdatasync";
+    seen = dry.get();
+    ASSERT_TRUE(seen.first);
+    if (seen.second != 42) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(seen.second, 42);
+
+  EXPECT_EQ(writer.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  reader = std::async(std::launch::async, read, false);
+  EXPECT_EQ(reader.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+      << "a read-only transaction reported a commit that is not durable";
+  fs_.ReleaseSyncs();
+  ExpectOk(writer.get());
+  EXPECT_EQ(reader.get(), (Read{true, 42}));
+}
 
 TEST_F(RecoveryDbTest, ReopenReplaysTheLog) {
   std::vector<Row> accounts, t;
