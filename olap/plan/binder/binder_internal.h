@@ -168,6 +168,13 @@ class Binder {
   // Pre-projection of computed window arguments and keys, then one Window
   // operator per distinct (PARTITION BY, ORDER BY) on top of *plan.
   LogicalOpPtr PlanWindows(LogicalOpPtr plan, WindowState* ws);
+  // DISTINCT ON (binder_select.cc): over the select list's projection `all`,
+  // the first row of each group equal on the outputs `on_outputs`, first in
+  // the ORDER BY's order.
+  LogicalOpPtr FirstRowPerGroup(LogicalOpPtr plan, const std::vector<LogicalColumn>& all,
+                                const std::vector<size_t>& on_outputs,
+                                const std::vector<SortKeyRef>& sort_keys,
+                                const std::vector<size_t>& sort_outputs);
   // A function of the FunctionRegistry (olap/expression/scalar_function.h).
   ExprPtr BindRegisteredFunction(const sql::Expr& e, ExprContext& ctx);
   // now() etc.: one timestamp per statement (taken on first use).

@@ -6,6 +6,13 @@
 //   -> [select-list scalar-subquery joins] -> Project(select list + hidden
 //   ORDER BY columns) -> [Distinct] -> [Sort] -> [Limit] -> [Project(visible)]
 //
+// DISTINCT ON (exprs) keeps the first row of each group of rows equal on
+// exprs, first in ORDER BY order: in place of [Distinct] it plans
+// Window(row_number() PARTITION BY exprs ORDER BY the ORDER BY) ->
+// Filter(row_number = 1) -> Project(without it). Its expressions resolve as
+// ORDER BY's do (position, output name, expression; hidden if not output),
+// and must match the leading ORDER BY items (PostgreSQL's 42P10).
+//
 // The select list, HAVING and ORDER BY are bound before the aggregation they
 // sit on exists (their aggregate calls define it), so scalar subqueries in
 // them join onto a "hole": a join whose left child is still null, filled in
@@ -44,8 +51,39 @@ struct SelectOutput {
 
 }  // namespace
 
+LogicalOpPtr Binder::FirstRowPerGroup(LogicalOpPtr plan, const std::vector<LogicalColumn>& all,
+                                      const std::vector<size_t>& on_outputs,
+                                      const std::vector<SortKeyRef>& sort_keys,
+                                      const std::vector<size_t>& sort_outputs) {
+  auto w = std::make_unique<LogicalOp>();
+  w->kind = LogicalOpKind::kWindow;
+  for (size_t o : on_outputs) w->partition_keys.push_back(all[o].id);
+  for (size_t i = 0; i < sort_keys.size(); i++) {
+    SortKeyRef k = sort_keys[i];
+    k.column = all[sort_outputs[i]].id;
+    w->sort_keys.push_back(k);
+  }
+  WindowFunction row_number;
+  row_number.kind = WindowFuncKind::kRowNumber;
+  row_number.type = Type::BigInt();
+  w->window_functions.push_back(row_number);
+  const LogicalColumn rn{NewId(), "row_number", Type::BigInt()};
+  w->columns = all;
+  w->columns.push_back(rn);
+  w->children.push_back(std::move(plan));
+  std::vector<ExprPtr> first;
+  first.push_back(Compare(CompareOp::kEq, ColumnRef(rn.id, rn.type), Constant(Value::BigInt(1))));
+  plan = MakeFilter(std::move(w), std::move(first));
+  auto back = std::make_unique<LogicalOp>();
+  back->kind = LogicalOpKind::kProject;
+  back->columns = all;
+  for (const LogicalColumn& c : all) back->expressions.push_back(ColumnRef(c.id, c.type));
+  back->children.push_back(std::move(plan));
+  return back;
+}
+
 BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryMode* mode) {
-  if (!q.distinct_on.empty()) NotSupported("DISTINCT ON", q.position);
+  const bool distinct_on = !q.distinct_on.empty();
   Scope scope;
   scope.outer = outer;
   LogicalOpPtr plan = q.from.empty() ? OneRow() : BindFrom(q.from, &scope);
@@ -248,51 +286,83 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   }
   size_t visible = outputs.size();
 
-  // ORDER BY: ordinal, output name, or an expression (hidden if not output).
-  std::vector<SortKeyRef> sort_keys;
-  std::vector<size_t> sort_outputs;
-  for (const sql::OrderItem& item : q.order_by) {
-    const sql::Expr& e = *item.expr;
+  // ORDER BY (and DISTINCT ON): ordinal, output name, or an expression
+  // (hidden if not output). Returns the output's index.
+  auto resolve_output = [&](const sql::Expr& e, const char* clause) -> size_t {
     size_t out = SIZE_MAX;
     if (IsOrdinal(e)) {
       int64_t k = std::stoll(e.text);
       if (k < 1 || k > static_cast<int64_t>(visible)) {
         throw DbError(sqlstate::kInvalidColumnReference,
-                      "ORDER BY position " + e.text + " is not in select list", e.position);
+                      std::string(clause) + " position " + e.text + " is not in select list",
+                      e.position);
       }
-      out = static_cast<size_t>(k - 1);
-    } else if (e.kind == sql::ExprKind::kColumnRef && e.names.size() == 1) {
+      return static_cast<size_t>(k - 1);
+    }
+    if (e.kind == sql::ExprKind::kColumnRef && e.names.size() == 1) {
       for (size_t i = 0; i < visible; i++) {
         if (outputs[i].name != e.names[0]) continue;
         if (out != SIZE_MAX && !ExprEquals(*outputs[out].expr, *outputs[i].expr)) {
-          throw DbError(sqlstate::kAmbiguousColumn, "ORDER BY \"" + e.names[0] + "\" is ambiguous",
-                        e.position);
+          throw DbError(sqlstate::kAmbiguousColumn,
+                        std::string(clause) + " \"" + e.names[0] + "\" is ambiguous", e.position);
         }
         if (out == SIZE_MAX) out = i;
       }
+      if (out != SIZE_MAX) return out;
     }
-    if (out == SIZE_MAX) {
-      ExprPtr b = BindExpr(e, sctx);
-      check_grouped(*b, e.position);
-      for (size_t i = 0; i < outputs.size() && out == SIZE_MAX; i++) {
-        if (ExprEquals(*outputs[i].expr, *b)) out = i;
-      }
-      if (out == SIZE_MAX) {
-        if (q.distinct) {
-          throw DbError(sqlstate::kInvalidColumnReference,
-                        "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
-                        e.position);
-        }
-        out = outputs.size();
-        outputs.push_back({std::move(b), "?order?"});
-      }
+    ExprPtr b = BindExpr(e, sctx);
+    check_grouped(*b, e.position);
+    for (size_t i = 0; i < outputs.size(); i++) {
+      if (ExprEquals(*outputs[i].expr, *b)) return i;
     }
+    if (q.distinct && !distinct_on) {
+      throw DbError(sqlstate::kInvalidColumnReference,
+                    "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                    e.position);
+    }
+    outputs.push_back({std::move(b), "?order?"});
+    return outputs.size() - 1;
+  };
+  std::vector<SortKeyRef> sort_keys;
+  std::vector<size_t> sort_outputs;
+  for (const sql::OrderItem& item : q.order_by) {
+    const size_t out = resolve_output(*item.expr, "ORDER BY");
     SortKeyRef k;
     k.descending = item.direction == sql::SortDirection::kDesc;
     k.nulls_first = item.nulls == sql::NullsOrder::kDefault ? k.descending
                                                             : item.nulls == sql::NullsOrder::kFirst;
     sort_keys.push_back(k);
     sort_outputs.push_back(out);
+  }
+  std::vector<size_t> on_outputs;
+  for (const sql::ExprPtr& e : q.distinct_on) {
+    const size_t out = resolve_output(*e, "DISTINCT ON");
+    bool seen = false;
+    for (size_t o : on_outputs) seen = seen || o == out;
+    if (!seen) on_outputs.push_back(out);
+  }
+  if (distinct_on) {
+    // PostgreSQL: the ORDER BY items that are DISTINCT ON expressions come
+    // before every one that is not (a repeated item counts once: it sorts
+    // nothing).
+    bool skipped = false;
+    for (size_t i = 0; i < sort_outputs.size(); i++) {
+      bool repeated = false;
+      for (size_t j = 0; j < i; j++) {
+        repeated =
+            repeated || ExprEquals(*outputs[sort_outputs[j]].expr, *outputs[sort_outputs[i]].expr);
+      }
+      if (repeated) continue;
+      bool on = false;
+      for (size_t o : on_outputs)
+        on = on || ExprEquals(*outputs[o].expr, *outputs[sort_outputs[i]].expr);
+      if (on && skipped) {
+        throw DbError(sqlstate::kInvalidColumnReference,
+                      "SELECT DISTINCT ON expressions must match initial ORDER BY expressions",
+                      q.distinct_on[0]->position);
+      }
+      skipped = skipped || !on;
+    }
   }
 
   for (const BoundWindowCall& w : windows.calls) {
@@ -426,7 +496,9 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   proj->children.push_back(std::move(plan));
   std::vector<LogicalColumn> all = proj->columns;
   plan = std::move(proj);
-  if (q.distinct) {
+  if (distinct_on)
+    plan = FirstRowPerGroup(std::move(plan), all, on_outputs, sort_keys, sort_outputs);
+  if (q.distinct && !distinct_on) {
     auto d = std::make_unique<LogicalOp>();
     d->kind = LogicalOpKind::kDistinct;
     d->children.push_back(std::move(plan));
