@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "olap/parser/ast.h"
+#include "olap/plan/catalog/system_catalog.h"
 #include "olap/session/format/row_codec.h"
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
@@ -62,6 +63,10 @@ StatementResult SqlSession::ReadFromSnapshot(const Request& request) {
   QueryRequest query_request;
   query_request.sql = PaddedStatementText(request.text, *request.statement);
   query_request.time_zone = request.time_zone ? request.time_zone->name() : "UTC";
+  query_request.user = catalog_session_->user;
+  query_request.database = catalog_session_->database;
+  query_request.backend_pid = catalog_session_->backend_pid;
+  query_request.settings = parameters_->All();
   for (size_t i = 0; i < request.parameters.size(); i++) {
     const std::optional<Type>& t =
         i < request.parameter_types.size() ? request.parameter_types[i] : std::nullopt;

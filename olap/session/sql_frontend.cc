@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 
 #include "olap/parser/ast.h"
+#include "olap/plan/catalog/system_catalog.h"
 #include "olap/session/format/row_codec.h"
 #include "olap/session/statement/query_runner.h"
 #include "storage/value/timezone.h"
@@ -86,6 +88,9 @@ void SqlFrontend::RunSnapshotRequest(std::string_view request_bytes, BatchSink& 
     BindOptions bind;
     for (const Type& t : request.parameter_types) bind.parameter_types.push_back(t);
     bind.parameters = request.parameters;
+    CatalogSession session{request.user, request.database, request.backend_pid};
+    session.settings = [settings = std::move(request.settings)] { return settings; };
+    bind.session = std::make_shared<const CatalogSession>(std::move(session));
     // A watcher thread turns the parent's Cancel into a scheduler cancel: the
     // query may run a long time without emitting anything.
     std::atomic<bool> cancel{false};

@@ -159,14 +159,18 @@ SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
     : engine_(engine),
       options_(std::move(options)),
       running_notices_(std::make_unique<StatementNotices>()),
-      catalog_session_(std::make_shared<const CatalogSession>(CatalogSession{
-          options_.user, options_.database,
-          options_.backend_pid != 0 ? options_.backend_pid : static_cast<int32_t>(getpid()),
-          options_.backends, running_notices_.get()})),
       parameters_(std::make_unique<SessionParameters>(options_.user, options_.application_name)),
       cursors_(std::make_unique<CursorSet>()),
       sequences_(std::make_unique<SequenceSessionState>()),
       block_sequences_(std::make_unique<SequenceSessionState>()) {
+  CatalogSession catalog{
+      options_.user, options_.database,
+      options_.backend_pid != 0 ? options_.backend_pid : static_cast<int32_t>(getpid()),
+      options_.backends, running_notices_.get()};
+  // The parameters live as long as the session; statements are bound and
+  // catalog rows built on the session's behalf while it waits for them.
+  catalog.settings = [parameters = parameters_.get()] { return parameters->All(); };
+  catalog_session_ = std::make_shared<const CatalogSession>(std::move(catalog));
   if (!options_.time_zone.empty()) parameters_->Set("TimeZone", options_.time_zone);
   if (options_.max_snapshot_age_ms != 0) {
     parameters_->Set("forktail.max_snapshot_age_ms", std::to_string(options_.max_snapshot_age_ms));

@@ -2,6 +2,8 @@
 // binder_catalog.h for why they are answered at bind time).
 #include "olap/plan/binder/binder_catalog.h"
 
+#include <strings.h>
+
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -314,6 +316,41 @@ bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, Ex
   return true;
 }
 
+namespace {
+
+// current_setting(name [, missing_ok]): the session's value as SHOW gives it,
+// read when the statement is bound (as PostgreSQL's is per call: a statement
+// does not change a setting while it runs); 42704 for an unknown name, NULL
+// with missing_ok. The arguments must be constants.
+ExprPtr CurrentSetting(Binder& binder, const sql::Expr& call, ExprContext& ctx,
+                       const CatalogSession& session) {
+  auto constant_arg = [&](size_t i, const Type& hint) {
+    ExprContext c = WithoutHint(ctx);
+    c.hint = &hint;
+    ExprPtr e = binder.BindExpr(*call.children[i], c);
+    if (e->kind != ExprKind::kConstant) {
+      NotSupported("current_setting() of a name that is not a constant",
+                   call.children[i]->position);
+    }
+    return e->constant;
+  };
+  const Value name = constant_arg(0, Type::Text());
+  const Value missing_ok =
+      call.children.size() == 2 ? constant_arg(1, Type::Boolean()) : Value::Boolean(false);
+  if (name.is_null()) return Constant(Value::Null(Type::Text()));
+  const std::string wanted = name.ToString();
+  if (session.settings) {
+    for (const std::vector<std::string>& row : session.settings()) {
+      if (strcasecmp(row[0].c_str(), wanted.c_str()) == 0) return Constant(Value::Text(row[1]));
+    }
+  }
+  if (!missing_ok.is_null() && missing_ok.GetBool()) return Constant(Value::Null(Type::Text()));
+  throw DbError(sqlstate::kUndefinedObject,
+                "unrecognized configuration parameter \"" + wanted + "\"", call.position);
+}
+
+}  // namespace
+
 bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out) {
   if (call.names.size() > 1 && call.names[0] != "pg_catalog") return false;
   if (BindArrayFunction(binder, call, ctx, out)) return true;
@@ -343,6 +380,10 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     } else {
       return false;
     }
+    return true;
+  }
+  if (name == "current_setting" && (n == 1 || n == 2)) {
+    *out = CurrentSetting(binder, call, ctx, session);
     return true;
   }
   if (name == "pg_typeof" && n == 1) {

@@ -1,5 +1,8 @@
 // CatalogView: the relations of a Catalog with their OIDs, the rows of the
 // system relations, and what the catalog functions answer about them.
+#include <strings.h>
+
+#include <algorithm>
 #include <map>
 
 #include "olap/plan/catalog/system_catalog.h"
@@ -698,22 +701,20 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       }
     }
   } else if (n == "pg_settings") {
-    const std::pair<const char*, const char*> settings[] = {
-        {"client_encoding", "UTF8"},
-        {"DateStyle", "ISO, MDY"},
-        {"integer_datetimes", "on"},
-        {"max_index_keys", "32"},  // pgJDBC's getImportedKeys reads it
-        {"search_path", "\"$user\", public"},
-        {"server_encoding", "UTF8"},
-        {"server_version", "15.0"},
-        {"server_version_num", "150000"},
-        {"standard_conforming_strings", "on"},
-        {"TimeZone", "UTC"},
-    };
-    for (const auto& [name, value] : settings) {
+    // The session's values (what SHOW says), and max_index_keys, which
+    // pgJDBC's getImportedKeys reads.
+    std::vector<std::vector<std::string>> settings = {{"max_index_keys", "32", ""}};
+    if (session_.settings) {
+      for (std::vector<std::string>& row : session_.settings()) settings.push_back(std::move(row));
+    }
+    std::sort(settings.begin(), settings.end(), [](const auto& a, const auto& b) {
+      return strcasecmp(a[0].c_str(), b[0].c_str()) < 0;
+    });
+    for (const std::vector<std::string>& row : settings) {
       RowBuilder b(def);
-      b.Str("name", name).Str("setting", value).Str("context", "user").Str("vartype", "string");
-      b.Str("source", "default").Str("boot_val", value).Str("reset_val", value);
+      b.Str("name", row[0]).Str("setting", row[1]).Str("short_desc", row[2]);
+      b.Str("context", "user").Str("vartype", "string");
+      b.Str("source", "session").Str("boot_val", row[1]).Str("reset_val", row[1]);
       b.Bool("pending_restart", false);
       add(b);
     }

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,6 +103,10 @@ struct CatalogSession {
   int32_t backend_pid = 0;
   BackendDirectory* backends = nullptr;
   StatementNotices* notices = nullptr;  // null: notices raised while running are dropped
+  // The session's settings as they are now, as SHOW ALL shows them: (name,
+  // value, description), sorted by name. For current_setting() and
+  // pg_settings; null (no session): their defaults are not known here.
+  std::function<std::vector<std::vector<std::string>>()> settings;
 };
 
 // A relation as pg_class shows it: a user table, its primary key index, or

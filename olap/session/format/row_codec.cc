@@ -271,8 +271,18 @@ std::string EncodeQueryRequest(const QueryRequest& request) {
   std::string out;
   PutU32(&out, static_cast<uint32_t>(request.sql.size()));
   out.append(request.sql);
-  PutU32(&out, static_cast<uint32_t>(request.time_zone.size()));
-  out.append(request.time_zone);
+  auto put_string = [&](const std::string& text) {
+    PutU32(&out, static_cast<uint32_t>(text.size()));
+    out.append(text);
+  };
+  put_string(request.time_zone);
+  put_string(request.user);
+  put_string(request.database);
+  PutU32(&out, static_cast<uint32_t>(request.backend_pid));
+  PutU32(&out, static_cast<uint32_t>(request.settings.size()));
+  for (const std::vector<std::string>& setting : request.settings) {
+    for (size_t i = 0; i < 3; i++) put_string(i < setting.size() ? setting[i] : std::string());
+  }
   std::vector<ResultColumn> columns;
   for (const Type& t : request.parameter_types) columns.push_back({"", t});
   std::string header = EncodeResultHeader(columns);
@@ -288,6 +298,15 @@ QueryRequest DecodeQueryRequest(std::string_view bytes) {
   QueryRequest request;
   request.sql = std::string(r.Bytes(r.U32()));
   request.time_zone = std::string(r.Bytes(r.U32()));
+  request.user = std::string(r.Bytes(r.U32()));
+  request.database = std::string(r.Bytes(r.U32()));
+  request.backend_pid = static_cast<int32_t>(r.U32());
+  const uint32_t settings = r.U32();
+  for (uint32_t i = 0; i < settings; i++) {
+    std::vector<std::string> setting;
+    for (size_t k = 0; k < 3; k++) setting.emplace_back(r.Bytes(r.U32()));
+    request.settings.push_back(std::move(setting));
+  }
   std::string_view header = r.Bytes(r.U32());
   ResultDecoder decoder;
   decoder.Add(header);

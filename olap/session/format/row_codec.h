@@ -61,6 +61,14 @@ std::string EncodeResultTag(std::string_view tag);
 struct QueryRequest {
   std::string sql;
   std::string time_zone;  // the session's TimeZone (timestamptz text I/O)
+  // The session the statement is bound for (current_user, current_database,
+  // pg_backend_pid, current_setting and pg_settings): its user, database,
+  // backend pid and settings as SHOW ALL gives them (name, value,
+  // description).
+  std::string user;
+  std::string database;
+  int32_t backend_pid = 0;
+  std::vector<std::vector<std::string>> settings;
   std::vector<Type> parameter_types;
   std::vector<Value> parameters;  // one per type
 };

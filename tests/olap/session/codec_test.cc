@@ -87,8 +87,19 @@ TEST(EngineCodecTest, QueryRequestRoundTrip) {
   request.sql = "   SELECT $1, $2";
   request.parameter_types = {Type::BigInt(), Type::Text()};
   request.parameters = {Value::BigInt(-7), Value::Null(Type::Text())};
+  request.time_zone = "Europe/Paris";
+  request.user = "alice";
+  request.database = "shop";
+  request.backend_pid = 4242;
+  request.settings = {{"application_name", "", "Sets the application name."},
+                      {"statement_timeout", "5s", ""}};
   QueryRequest back = DecodeQueryRequest(EncodeQueryRequest(request));
   EXPECT_EQ(back.sql, request.sql);
+  EXPECT_EQ(back.time_zone, request.time_zone);
+  EXPECT_EQ(back.user, "alice");
+  EXPECT_EQ(back.database, "shop");
+  EXPECT_EQ(back.backend_pid, 4242);
+  EXPECT_EQ(back.settings, request.settings);
   EXPECT_EQ(back.parameter_types, request.parameter_types);
   ASSERT_EQ(back.parameters.size(), 2u);
   EXPECT_EQ(back.parameters[0].GetInt(), -7);
