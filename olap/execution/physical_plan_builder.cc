@@ -133,6 +133,10 @@ OperatorId PlanBuilder::Values(std::vector<Type> types, std::vector<Row> rows) {
   return Add(std::make_unique<ValuesOperator>(std::move(types), std::move(rows)));
 }
 
+OperatorId PlanBuilder::ComputedValues(std::vector<Type> types, ValuesOperator::Producer producer) {
+  return Add(std::make_unique<ValuesOperator>(std::move(types), std::move(producer)));
+}
+
 OperatorId PlanBuilder::Series(const Type& type, int64_t from, int64_t step, uint64_t count,
                                bool with_ordinality) {
   return Add(std::make_unique<SeriesOperator>(type, from, step, count, with_ordinality));

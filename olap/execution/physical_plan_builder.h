@@ -24,6 +24,7 @@
 #include "olap/execution/operator/physical_apply.h"
 #include "olap/execution/operator/physical_scan.h"
 #include "olap/execution/operator/physical_sink.h"
+#include "olap/execution/operator/physical_values.h"
 #include "olap/execution/sort/physical_sort.h"
 #include "olap/execution/sort/physical_window.h"
 #include "scheduler/query_plan.h"
@@ -74,6 +75,8 @@ class PlanBuilder {
   OperatorId UnionAll(const std::vector<OperatorId>& inputs);
   // Constant rows (cast to `types` where they differ).
   OperatorId Values(std::vector<Type> types, std::vector<Row> rows);
+  // Rows computed when the query runs (physical_values.h).
+  OperatorId ComputedValues(std::vector<Type> types, ValuesOperator::Producer producer);
   // generate_series over integers (physical_series.h).
   OperatorId Series(const Type& type, int64_t from, int64_t step, uint64_t count,
                     bool with_ordinality);

@@ -319,6 +319,10 @@ std::vector<CommonTableExpr> Parser::ParseWith(bool& recursive) {
     ExpectPunct('(');
     cte.query = ParseQuery();
     ExpectPunct(')');
+    if (IsKw("search") || IsKw("cycle")) {
+      NotSupportedAt(Peek(),
+                     std::string(IsKw("search") ? "SEARCH" : "CYCLE") + " of WITH RECURSIVE");
+    }
     ctes.push_back(std::move(cte));
   } while (AcceptPunct(','));
   return ctes;

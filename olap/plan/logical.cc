@@ -85,6 +85,7 @@ LogicalOpPtr ClonePlan(const LogicalOp& op) {
   c->window_functions = op.window_functions;
   c->function_name = op.function_name;
   c->series = op.series;
+  c->work_table_id = op.work_table_id;
   if (op.subplan) c->subplan = ClonePlan(*op.subplan);
   return c;
 }
@@ -135,6 +136,10 @@ const char* LogicalOpKindName(LogicalOpKind k) {
       return "TableFunction";
     case LogicalOpKind::kSeries:
       return "Series";
+    case LogicalOpKind::kRecursiveUnion:
+      return "RecursiveUnion";
+    case LogicalOpKind::kWorkTable:
+      return "WorkTable";
   }
   return "?";
 }
@@ -498,6 +503,15 @@ std::string DescribeOp(const LogicalOp& op) {
       s += fmt::format(" from {} step {}: {} rows ", op.series.from, op.series.step,
                        op.series.count) +
            ColumnList(op.columns);
+      break;
+    case LogicalOpKind::kRecursiveUnion:
+    case LogicalOpKind::kWorkTable:
+      s += fmt::format(" #{}", op.work_table_id);
+      if (op.kind == LogicalOpKind::kRecursiveUnion && op.set_distinct) s += " distinct";
+      if (op.kind == LogicalOpKind::kRecursiveUnion && op.limit != kNoRowLimit) {
+        s += fmt::format(" limit={}", op.limit);
+      }
+      s += " " + ColumnList(op.columns);
       break;
   }
   return s;

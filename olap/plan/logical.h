@@ -60,26 +60,30 @@ struct LogicalColumn {
 };
 
 enum class LogicalOpKind : uint8_t {
-  kGet,            // table scan: reads `table_columns`, applies `conditions`
-  kFilter,         // keeps rows where every `conditions` entry is TRUE
-  kProject,        // one `expressions` entry per output column
-  kJoin,           // see LogicalJoinKind
-  kAggregate,      // group_keys, then aggregates; no keys: exactly one row
-  kDistinct,       // removes duplicate rows (all columns)
-  kSort,           // sort_keys; output = input columns in sorted order
-  kLimit,          // skips `offset` rows, then passes at most `limit` rows
-  kUnion,          // children have equal arity; positional; set_distinct: UNION
-  kIntersect,      // set_distinct: INTERSECT, else INTERSECT ALL (may be absent)
-  kExcept,         // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
-  kValues,         // constant rows (also SELECT without FROM: one row, no columns)
-  kApply,          // dependent join: `subplan` evaluated per row of children[0]
-  kWindow,         // window functions over children[0] (partition_keys, sort_keys)
-  kTableFunction,  // a set-returning function in FROM whose arguments read
-                   // outer columns (olap/plan/binder/table_function.h); only inside
-                   // an Apply's subplan, expanded to kValues per binding
-  kSeries,         // generate_series over integers with constant arguments, too
-                   // long for kValues rows: `series` (an INTEGER/BIGINT column,
-                   // then WITH ORDINALITY's BIGINT if asked)
+  kGet,             // table scan: reads `table_columns`, applies `conditions`
+  kFilter,          // keeps rows where every `conditions` entry is TRUE
+  kProject,         // one `expressions` entry per output column
+  kJoin,            // see LogicalJoinKind
+  kAggregate,       // group_keys, then aggregates; no keys: exactly one row
+  kDistinct,        // removes duplicate rows (all columns)
+  kSort,            // sort_keys; output = input columns in sorted order
+  kLimit,           // skips `offset` rows, then passes at most `limit` rows
+  kUnion,           // children have equal arity; positional; set_distinct: UNION
+  kIntersect,       // set_distinct: INTERSECT, else INTERSECT ALL (may be absent)
+  kExcept,          // set_distinct: EXCEPT, else EXCEPT ALL (may be absent)
+  kValues,          // constant rows (also SELECT without FROM: one row, no columns)
+  kApply,           // dependent join: `subplan` evaluated per row of children[0]
+  kWindow,          // window functions over children[0] (partition_keys, sort_keys)
+  kTableFunction,   // a set-returning function in FROM whose arguments read
+                    // outer columns (olap/plan/binder/table_function.h); only inside
+                    // an Apply's subplan, expanded to kValues per binding
+  kSeries,          // generate_series over integers with constant arguments, too
+                    // long for kValues rows: `series` (an INTEGER/BIGINT column,
+                    // then WITH ORDINALITY's BIGINT if asked)
+  kRecursiveUnion,  // WITH RECURSIVE: a leaf whose rows are computed when the
+                    // query runs, from `subplan` (see below)
+  kWorkTable,       // inside a kRecursiveUnion's recursive term: the rows the
+                    // previous iteration added (`work_table_id` names which)
 };
 
 // What an Apply computes from the rows its subplan returns for one outer row
@@ -235,6 +239,20 @@ struct LogicalOp {
   // the outer Apply substitutes them before this one runs.
   ApplyKind apply_kind = ApplyKind::kScalar;
   LogicalOpPtr subplan;
+
+  // kRecursiveUnion (WITH RECURSIVE t AS (anchor UNION [ALL] term)): a leaf
+  // with fresh output ids. `subplan` is a kUnion whose children are the
+  // anchor and the recursive term, both with exactly the output's types, in
+  // its order; they are NOT children (the optimizer never rewrites them
+  // against the outer plan) and run at run time
+  // (olap/plan/planner/apply_runner.h): the anchor once, then the term again
+  // and again with each kWorkTable leaf of id `work_table_id` replaced by the
+  // rows the previous round added, until a round adds none. set_distinct
+  // (UNION): a row equal to one already produced is not added (nor iterated
+  // on). The term reads the work table once (the binder's 42P19). `limit`
+  // (kNoRowLimit: none): the rows a LIMIT above needs; rounds stop once
+  // they produced that many (the optimizer's CapRecursions).
+  uint32_t work_table_id = 0;
 
   // kTableFunction: the function's name; `expressions` are its arguments;
   // `columns` its value column, then `ordinality` when WITH ORDINALITY.

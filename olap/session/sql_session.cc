@@ -53,7 +53,8 @@ int64_t NowMicros() {
 // `*budget` constant rows (catalog views and set-returning functions bind
 // to Values nodes).
 bool SmallAndTableFree(const LogicalOp& op, size_t* budget) {
-  if (op.kind == LogicalOpKind::kGet) return false;
+  // WITH RECURSIVE: rounds without a bound, even over no table.
+  if (op.kind == LogicalOpKind::kGet || op.kind == LogicalOpKind::kRecursiveUnion) return false;
   if (op.kind == LogicalOpKind::kValues) {
     if (op.rows.size() > *budget) return false;
     *budget -= op.rows.size();

@@ -43,7 +43,7 @@ Value FoldApplyRows(ApplyFold fold, const std::vector<Row>& rows, const Type& ty
   return Value::Null(type);
 }
 
-bool ApplyOperator::RowLess::operator()(const Row& a, const Row& b) const {
+bool RowLess::operator()(const Row& a, const Row& b) const {
   for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
     bool an = a[i].is_null(), bn = b[i].is_null();
     if (an != bn) return an;

@@ -40,6 +40,12 @@ enum class ApplyFold : uint8_t {
   kLateralLeft,  // ... and once with NULLs when there is none
 };
 
+// A total order on rows of the same types in which NULLs come first and
+// equal each other (as UNION and DISTINCT compare rows).
+struct RowLess {
+  bool operator()(const Row& a, const Row& b) const;
+};
+
 // The subquery's result rows for one binding (values in binding order).
 using ApplyRunner = std::function<std::vector<Row>(const Row& binding)>;
 
@@ -63,9 +69,6 @@ class ApplyOperator final : public PhysicalOperator {
                     const StreamBlockPtr& block) override;
 
  private:
-  struct RowLess {
-    bool operator()(const Row& a, const Row& b) const;
-  };
   Value Evaluate(const Row& binding);
   // The subquery's rows for `binding` (lateral; cached).
   const std::vector<Row>& LateralRows(const Row& binding);

@@ -8,6 +8,13 @@ namespace forktail {
 
 ValuesOperator::ValuesOperator(std::vector<Type> types, std::vector<Row> rows)
     : PhysicalOperator("Values", std::move(types), 0, 1), rows_(std::move(rows)) {
+  CastRows();
+}
+
+ValuesOperator::ValuesOperator(std::vector<Type> types, Producer producer)
+    : PhysicalOperator("Values", std::move(types), 0, 1), producer_(std::move(producer)) {}
+
+void ValuesOperator::CastRows() {
   const std::vector<Type>& t = output_types();
   for (Row& row : rows_) {
     for (size_t c = 0; c < t.size(); ++c) {
@@ -18,7 +25,7 @@ ValuesOperator::ValuesOperator(std::vector<Type> types, std::vector<Row> rows)
 }
 
 bool ValuesOperator::GetNextWorkOrders(WorkOrderSink& sink) {
-  if (!spawned_ && !rows_.empty()) {
+  if (!spawned_ && (producer_ || !rows_.empty())) {
     spawned_ = true;
     Spawn(sink, [this](WorkOrderContext& context) { Produce(context); });
   }
@@ -26,6 +33,10 @@ bool ValuesOperator::GetNextWorkOrders(WorkOrderSink& sink) {
 }
 
 void ValuesOperator::Produce(WorkOrderContext& context) {
+  if (producer_) {
+    rows_ = producer_(context);
+    CastRows();
+  }
   const std::vector<Type>& types = output_types();
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
   for (size_t first = 0; first < rows_.size(); first += kVectorSize) {

@@ -322,6 +322,31 @@ class Binder {
   std::vector<std::optional<Type>> param_types_;
   // CTEs visible while binding (innermost last).
   std::vector<const sql::CommonTableExpr*> ctes_;
+  // WITH RECURSIVE (binder_query.cc): the CTEs of WITH RECURSIVE lists, and
+  // those being bound that may read themselves (innermost last). A CTE of
+  // such a list is first bound as a probe; if it reads itself, it is bound
+  // again as anchor, then recursive term, which reads the work table.
+  struct RecursiveCte {
+    enum class Phase : uint8_t { kProbe, kAnchor, kTerm };
+    const sql::CommonTableExpr* cte;
+    Phase phase;
+    std::vector<LogicalColumn> columns;  // kTerm: the work table's
+    uint32_t work_table_id;
+    int references;     // kTerm: of the work table, so far
+    int nullable_side;  // nullable_side_ where the CTE's binding began
+  };
+  // Sides of outer joins being bound that are padded with NULLs.
+  int nullable_side_ = 0;
+  std::set<const sql::CommonTableExpr*> recursive_list_;
+  std::vector<RecursiveCte> recursive_;
+  // Makes q's WITH list visible; returns the depth to restore.
+  size_t PushCtes(const sql::Query& q);
+  // A reference to ctes_[index] in FROM, named `alias`.
+  // `in_subquery`: the reference is in a subquery's FROM that sees outer
+  // columns (an expression's subquery).
+  LogicalOpPtr BindCteRef(size_t index, const std::string& alias, bool in_subquery,
+                          ScopeRelation* rel);
+  BoundQuery BindRecursiveCte(const sql::CommonTableExpr& cte);
   // Views being expanded (innermost last; a cycle is an error) and the
   // parsed view queries, kept for the binder's lifetime.
   std::vector<std::string> views_expanding_;

@@ -26,19 +26,26 @@ LogicalOpPtr MakeProject(LogicalOpPtr child, std::vector<LogicalColumn> cols,
 
 }  // namespace
 
-BoundQuery Binder::BindQuery(const sql::Query& q, const Scope* outer, SubqueryMode* mode) {
-  if (q.recursive) NotSupported("WITH RECURSIVE", q.position);
+size_t Binder::PushCtes(const sql::Query& q) {
   size_t depth = ctes_.size();
   for (const sql::CommonTableExpr& cte : q.with) {
     for (size_t i = depth; i < ctes_.size(); i++) {
       if (ctes_[i]->name == cte.name) {
+        ctes_.resize(depth);
         throw DbError(sqlstate::kDuplicateAlias,
                       "WITH query name \"" + cte.name + "\" specified more than once",
                       cte.position);
       }
     }
     ctes_.push_back(&cte);
+    // A CTE of WITH RECURSIVE sees itself (BindCteRef).
+    if (q.recursive) recursive_list_.insert(&cte);
   }
+  return depth;
+}
+
+BoundQuery Binder::BindQuery(const sql::Query& q, const Scope* outer, SubqueryMode* mode) {
+  size_t depth = PushCtes(q);
   BoundQuery bq;
   try {
     switch (q.kind) {
@@ -57,6 +64,183 @@ BoundQuery Binder::BindQuery(const sql::Query& q, const Scope* outer, SubqueryMo
     throw;
   }
   ctes_.resize(depth);
+  return bq;
+}
+
+namespace {
+
+// Thrown while a CTE of WITH RECURSIVE is bound to learn whether it reads
+// itself; caught where that binding began (Binder::BindCteRef).
+struct CteSelfReference {
+  const sql::CommonTableExpr* cte;
+};
+
+[[noreturn]] void InvalidRecursion(const std::string& message, int position) {
+  throw DbError("42P19", message, position);
+}
+
+}  // namespace
+
+LogicalOpPtr Binder::BindCteRef(size_t index, const std::string& alias, bool in_subquery,
+                                ScopeRelation* rel) {
+  const sql::CommonTableExpr* cte = ctes_[index];
+  for (size_t r = recursive_.size(); r-- > 0;) {
+    RecursiveCte& rec = recursive_[r];
+    if (rec.cte != cte) continue;
+    switch (rec.phase) {
+      case RecursiveCte::Phase::kProbe:
+        throw CteSelfReference{cte};
+      case RecursiveCte::Phase::kAnchor:
+        InvalidRecursion("recursive reference to query \"" + cte->name +
+                             "\" must not appear within its non-recursive term",
+                         cte->position);
+      case RecursiveCte::Phase::kTerm:
+        break;
+    }
+    if (in_subquery || nullable_side_ > rec.nullable_side) {
+      InvalidRecursion("recursive reference to query \"" + cte->name +
+                           "\" must not appear within " +
+                           (in_subquery ? "a subquery" : "an outer join"),
+                       cte->position);
+    }
+    if (++rec.references > 1) {
+      InvalidRecursion(
+          "recursive reference to query \"" + cte->name + "\" must not appear more than once",
+          cte->position);
+    }
+    auto work = std::make_unique<LogicalOp>();
+    work->kind = LogicalOpKind::kWorkTable;
+    work->work_table_id = rec.work_table_id;
+    for (const LogicalColumn& c : rec.columns) work->columns.push_back({NewId(), c.name, c.type});
+    rel->alias = alias;
+    rel->columns = work->columns;
+    rel->hidden.assign(work->columns.size(), false);
+    return work;
+  }
+  std::vector<const sql::CommonTableExpr*> saved = ctes_;
+  bool may_recurse = recursive_list_.count(cte) > 0;
+  ctes_.resize(may_recurse ? index + 1 : index);  // a CTE sees the ones before it
+  BoundQuery bq;
+  try {
+    if (!may_recurse) {
+      bq = BindQuery(*cte->query, nullptr);
+    } else {
+      recursive_.push_back({cte, RecursiveCte::Phase::kProbe, {}, 0, 0, 0});
+      try {
+        bq = BindQuery(*cte->query, nullptr);
+        recursive_.pop_back();
+      } catch (const CteSelfReference& self) {
+        recursive_.pop_back();
+        if (self.cte != cte) throw;
+        bq = BindRecursiveCte(*cte);
+      } catch (...) {
+        recursive_.pop_back();
+        throw;
+      }
+    }
+  } catch (...) {
+    ctes_ = saved;
+    throw;
+  }
+  ctes_ = saved;
+  rel->alias = alias;
+  rel->columns = bq.columns;
+  rel->hidden.assign(bq.columns.size(), false);
+  for (size_t c = 0; c < cte->column_names.size() && c < rel->columns.size(); c++) {
+    rel->columns[c].name = cte->column_names[c];
+  }
+  return std::move(bq.plan);
+}
+
+// WITH RECURSIVE t AS (anchor UNION [ALL] term), as PostgreSQL has it: the
+// anchor fixes the column types, the term reads t (the rows the previous
+// round added) exactly once and must produce those types.
+BoundQuery Binder::BindRecursiveCte(const sql::CommonTableExpr& cte) {
+  const sql::Query& q = *cte.query;
+  if (q.kind != sql::QueryKind::kSetOp || q.set_op != sql::SetOpKind::kUnion) {
+    InvalidRecursion("recursive query \"" + cte.name +
+                         "\" does not have the form non-recursive-term UNION [ALL] "
+                         "recursive-term",
+                     cte.position);
+  }
+  auto not_implemented = [](const char* what, int position) {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  std::string(what) + " in a recursive query is not implemented", position);
+  };
+  if (!q.order_by.empty()) not_implemented("ORDER BY", q.order_by[0].position);
+  if (q.offset) not_implemented("OFFSET", q.position);
+  if (q.limit) not_implemented("LIMIT", q.position);
+  if (!q.locking.empty()) not_implemented("FOR UPDATE/SHARE", q.position);
+  size_t depth = PushCtes(q);
+  recursive_.push_back({&cte, RecursiveCte::Phase::kAnchor, {}, 0, 0, nullable_side_});
+  BoundQuery anchor, term;
+  try {
+    anchor = BindQuery(*q.left, nullptr);
+    RecursiveCte& rec = recursive_.back();
+    rec.phase = RecursiveCte::Phase::kTerm;
+    rec.columns = anchor.columns;
+    for (size_t c = 0; c < cte.column_names.size() && c < rec.columns.size(); c++) {
+      rec.columns[c].name = cte.column_names[c];
+    }
+    rec.work_table_id = NewId();
+    term = BindQuery(*q.right, nullptr);
+  } catch (...) {
+    recursive_.pop_back();
+    ctes_.resize(depth);
+    throw;
+  }
+  uint32_t work_table_id = recursive_.back().work_table_id;
+  recursive_.pop_back();
+  ctes_.resize(depth);
+  if (anchor.columns.size() != term.columns.size()) {
+    throw DbError(sqlstate::kSyntaxError, "each UNION query must have the same number of columns",
+                  q.right->position);
+  }
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kRecursiveUnion;
+  op->set_distinct = !q.set_all;
+  op->work_table_id = work_table_id;
+  std::vector<ExprPtr> anchor_exprs, term_exprs;
+  std::vector<LogicalColumn> anchor_cols, term_cols;
+  for (size_t i = 0; i < anchor.columns.size(); i++) {
+    const LogicalColumn& a = anchor.columns[i];
+    const LogicalColumn& t = term.columns[i];
+    std::optional<Type> common;
+    try {
+      common = CommonType(a.type, t.type, false);
+      if (common->IsString() && !common->IsArrayText()) common = Type::Text();
+    } catch (const DbError&) {
+    }
+    // DECIMAL's precision and scale are not PostgreSQL's typmod: any
+    // DECIMAL term is cast to the anchor's.
+    bool same = a.type == t.type || (common && *common == a.type) ||
+                (a.type.id == TypeId::kDecimal && t.type.id == TypeId::kDecimal);
+    if (!same) {
+      throw DbError(sqlstate::kDatatypeMismatch,
+                    "recursive query \"" + cte.name + "\" column " + std::to_string(i + 1) +
+                        " has type " + a.type.ToString() + " in non-recursive term but type " +
+                        (common ? *common : t.type).ToString() + " overall",
+                    q.left->position)
+          .WithHint("Cast the output of the non-recursive term to the correct type.");
+    }
+    op->columns.push_back({NewId(), a.name, a.type});
+    anchor_cols.push_back(a);
+    anchor_exprs.push_back(ColumnRef(a.id, a.type));
+    term_cols.push_back({NewId(), t.name, a.type});
+    ExprPtr e = ColumnRef(t.id, t.type);
+    term_exprs.push_back(t.type == a.type ? std::move(e) : Cast(std::move(e), a.type));
+  }
+  // Both runs yield exactly the output's columns, in its order.
+  auto sides = std::make_unique<LogicalOp>();
+  sides->kind = LogicalOpKind::kUnion;
+  sides->columns = op->columns;
+  sides->children.push_back(
+      MakeProject(std::move(anchor.plan), anchor_cols, std::move(anchor_exprs)));
+  sides->children.push_back(MakeProject(std::move(term.plan), term_cols, std::move(term_exprs)));
+  op->subplan = std::move(sides);
+  BoundQuery bq;
+  bq.columns = op->columns;
+  bq.plan = std::move(op);
   return bq;
 }
 
@@ -161,24 +345,7 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
       // A CTE of that name (innermost first) hides a table.
       for (size_t i = ctes_.size(); ref.names.size() == 1 && i-- > 0;) {
         if (ctes_[i]->name != name) continue;
-        const sql::CommonTableExpr* cte = ctes_[i];
-        std::vector<const sql::CommonTableExpr*> saved = ctes_;
-        ctes_.resize(i);  // a CTE sees the ones before it
-        BoundQuery bq;
-        try {
-          bq = BindQuery(*cte->query, nullptr);
-        } catch (...) {
-          ctes_ = saved;
-          throw;
-        }
-        ctes_ = saved;
-        rel.alias = alias;
-        rel.columns = bq.columns;
-        rel.hidden.assign(bq.columns.size(), false);
-        for (size_t c = 0; c < cte->column_names.size() && c < rel.columns.size(); c++) {
-          rel.columns[c].name = cte->column_names[c];
-        }
-        plan = std::move(bq.plan);
+        plan = BindCteRef(i, alias, scope->outer != nullptr, &rel);
         break;
       }
       if (!plan) {
@@ -235,13 +402,29 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
   }
   Scope left_scope, right_scope;
   left_scope.outer = right_scope.outer = scope->outer;
-  LogicalOpPtr left = BindTableRef(*ref.left, &left_scope);
+  // The sides an outer join pads with NULLs (WITH RECURSIVE's work table
+  // must not be read there: BindCteRef).
+  auto bind_side = [&](const sql::TableRef& side, Scope* side_scope, bool padded) {
+    nullable_side_ += padded ? 1 : 0;
+    try {
+      LogicalOpPtr plan = BindTableRef(side, side_scope);
+      nullable_side_ -= padded ? 1 : 0;
+      return plan;
+    } catch (...) {
+      nullable_side_ -= padded ? 1 : 0;
+      throw;
+    }
+  };
+  const bool full = ref.join_kind == sql::JoinKind::kFull;
+  LogicalOpPtr left =
+      bind_side(*ref.left, &left_scope, full || ref.join_kind == sql::JoinKind::kRight);
   // A LATERAL item (or function) on the right sees the left side; a
   // subquery without LATERAL only to report 42P01 (binder_lateral.h).
   const bool sees_left = ref.right->kind == sql::TableRefKind::kFunction ||
                          ref.right->kind == sql::TableRefKind::kSubquery;
   if (sees_left) right_scope.relations = left_scope.relations;
-  LogicalOpPtr right = BindTableRef(*ref.right, &right_scope);
+  LogicalOpPtr right =
+      bind_side(*ref.right, &right_scope, full || ref.join_kind == sql::JoinKind::kLeft);
   if (sees_left) {
     right_scope.relations.erase(right_scope.relations.begin(),
                                 right_scope.relations.begin() + left_scope.relations.size());

@@ -1,5 +1,6 @@
 #include "olap/plan/optimizer/optimizer.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "olap/plan/constant_folding.h"
@@ -35,6 +36,23 @@ LogicalOpPtr KeepResultColumns(LogicalOpPtr plan, const std::vector<LogicalColum
   return plan;
 }
 
+// A LIMIT over a WITH RECURSIVE reference through projections only needs
+// that many of its rows, in the order the rounds produce them: the rounds
+// stop once they have (as PostgreSQL evaluates a recursive query only as far
+// as its reader fetches, so that `... UNION ALL SELECT n + 1 FROM t) SELECT
+// * FROM t LIMIT 10` ends).
+void CapRecursions(LogicalOp* op) {
+  if (op->kind == LogicalOpKind::kLimit && op->limit >= 0) {
+    LogicalOp* below = op->children[0].get();
+    while (below->kind == LogicalOpKind::kProject) below = below->children[0].get();
+    if (below->kind == LogicalOpKind::kRecursiveUnion) {
+      int64_t cap = op->limit + std::max<int64_t>(op->offset, 0);
+      if (below->limit < 0 || cap < below->limit) below->limit = cap;
+    }
+  }
+  for (LogicalOpPtr& c : op->children) CapRecursions(c.get());
+}
+
 }  // namespace
 
 LogicalOpPtr Optimize(LogicalOpPtr plan, const Catalog& catalog, const OptimizerOptions& options) {
@@ -45,6 +63,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, const Catalog& catalog, const Optimizer
   estimator.LearnColumns(*plan);
   plan = ReorderJoins(std::move(plan), estimator, options);
   plan = PruneColumns(std::move(plan), estimator);
+  CapRecursions(plan.get());
   SplitDistinctAggregates(plan.get());
   ReduceDependentGroupKeys(plan.get(), catalog);
   estimator.Estimate(*plan);

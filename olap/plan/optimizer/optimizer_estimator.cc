@@ -347,6 +347,12 @@ double CardinalityEstimator::Estimate(LogicalOp& op) {
     case LogicalOpKind::kTableFunction:  // unknown until expanded: a guess
       rows = 10;
       break;
+    case LogicalOpKind::kRecursiveUnion:  // unknown until it has run: a guess
+      rows = 100;
+      break;
+    case LogicalOpKind::kWorkTable:
+      rows = 10;
+      break;
   }
   op.estimated_rows = std::max(rows, op.kind == LogicalOpKind::kValues ? 0.0 : 1.0);
   return op.estimated_rows;

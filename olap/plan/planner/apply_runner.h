@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "olap/plan/logical.h"
+#include "scheduler/work_order.h"
 #include "storage/table/catalog.h"
 #include "storage/value/value.h"
 
@@ -28,5 +29,16 @@ LogicalOpPtr SubstituteBindings(const LogicalOp& plan, const std::vector<uint32_
 // DbError.
 std::vector<Row> RunApplySubplan(const LogicalOp& subplan, const std::vector<uint32_t>& ids,
                                  const Row& binding, const Catalog& catalog);
+
+// The rows of a kRecursiveUnion (logical.h): its anchor, then its recursive
+// term run again and again, each time with the work table replaced by the
+// rows the previous round added, until a round adds none (or the rows reach
+// the op's `limit`). Each run is
+// planned and run like an Apply's subplan (above). Between rounds it polls
+// the query's cancel flag (57014), and it charges the rows it holds to the
+// query's memory, so that a recursion that never ends stops at the query's
+// memory budget (53200) or its statement_timeout. Throws the query's DbError.
+std::vector<Row> RunRecursiveUnion(const LogicalOp& op, const Catalog& catalog,
+                                   WorkOrderContext& context);
 
 }  // namespace forktail

@@ -40,6 +40,9 @@ void Format(const PhysicalPlan& plan, const ExecutionProfile* profile, OperatorI
     line += ")";
   }
   out->push_back(std::move(line));
+  for (const std::string& nested : node.nested) {
+    out->push_back(std::string(static_cast<size_t>(depth + 1) * 2, ' ') + nested);
+  }
   for (OperatorId in : node.inputs) Format(plan, profile, in, depth + 1, shown, out);
 }
 

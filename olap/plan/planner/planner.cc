@@ -173,6 +173,10 @@ Planned Planner::PlanNew(const LogicalOp& op) {
       return PlanNew(*ExpandTableFunction(op));  // table_function.h
     case LogicalOpKind::kSeries:
       return PlanSeries(op);
+    case LogicalOpKind::kRecursiveUnion:
+      return PlanRecursiveUnion(op);
+    case LogicalOpKind::kWorkTable:  // replaced by rows before its term is planned
+      break;
   }
   throw DbError(sqlstate::kInternalError, "planner: unknown logical operator");
 }

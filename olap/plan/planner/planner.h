@@ -52,6 +52,9 @@ struct PlanNode {
   double estimated_rows = -1;      // from the logical operator it implements; -1: unknown
   std::vector<OperatorId> inputs;  // shown as children (build side last)
   std::shared_ptr<OperatorStats> stats;
+  // Plans run at run time (WITH RECURSIVE's terms), shown above the inputs:
+  // lines of logical plan, already indented relative to the node.
+  std::vector<std::string> nested;
 };
 
 struct PhysicalPlan {

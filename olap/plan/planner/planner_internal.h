@@ -70,6 +70,7 @@ class Planner {
   Planned PlanSetOp(const LogicalOp& op);
   Planned PlanValues(const LogicalOp& op);
   Planned PlanSeries(const LogicalOp& op);
+  Planned PlanRecursiveUnion(const LogicalOp& op);
 
   PlanBuilder& builder() { return b_; }
 

@@ -1,7 +1,10 @@
-// UNION [ALL], INTERSECT, EXCEPT and VALUES.
+// UNION [ALL], INTERSECT, EXCEPT, VALUES and WITH RECURSIVE.
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "olap/expression/expression_executor.h"
+#include "olap/plan/planner/apply_runner.h"
 #include "olap/plan/planner/planner_internal.h"
 #include "storage/error.h"
 
@@ -127,6 +130,36 @@ Planned Planner::PlanSeries(const LogicalOp& op) {
   Note(out.id, "Series",
        fmt::format("generate_series from {} step {}: {} rows", s.from, s.step, s.count),
        static_cast<double>(s.count), {});
+  return out;
+}
+
+Planned Planner::PlanRecursiveUnion(const LogicalOp& op) {
+  // Rounds without a bound on their number or their rows: never on the
+  // transaction thread.
+  if (options_.index_only_row_limit > 0) throw ReadNeedsSnapshot();
+  std::shared_ptr<const LogicalOp> recursion = ClonePlan(op);
+  const Catalog* catalog = &catalog_;
+  Planned out{b_.ComputedValues(Types(op.columns),
+                                [recursion, catalog](WorkOrderContext& context) {
+                                  return RunRecursiveUnion(*recursion, *catalog, context);
+                                }),
+              ColumnIds(op.columns)};
+  std::string detail = op.set_distinct ? "UNION" : "UNION ALL";
+  if (op.limit != kNoRowLimit) detail += fmt::format(", first {} rows", op.limit);
+  Note(out.id, "RecursiveUnion", std::move(detail), op.estimated_rows, {});
+  // The terms are optimized and planned when they run: their logical plans.
+  std::vector<std::string>& nested = nodes_[out.id].nested;
+  const char* titles[] = {"non-recursive term:", "recursive term (per round):"};
+  for (size_t side = 0; side < 2; side++) {
+    nested.push_back(titles[side]);
+    std::string text = PlanToString(*op.subplan->children[side], false);
+    for (size_t at = 0; at < text.size();) {
+      size_t end = text.find('\n', at);
+      if (end == std::string::npos) end = text.size();
+      nested.push_back("  " + text.substr(at, end - at));
+      at = end + 1;
+    }
+  }
   return out;
 }
 

@@ -160,6 +160,8 @@ class SameComputation {
       case LogicalOpKind::kSeries:
         return a.series == b.series;
       case LogicalOpKind::kApply:  // planned per binding at run time
+      case LogicalOpKind::kRecursiveUnion:
+      case LogicalOpKind::kWorkTable:
       case LogicalOpKind::kWindow:
       case LogicalOpKind::kTableFunction:
         return false;

@@ -172,7 +172,11 @@ TEST_F(BinderErrorTest, Unsupported) {
   EXPECT_EQ(state("create table t1 (a serial)"), "OK");
   EXPECT_EQ(state("select 1::serial"), "0A000");  // a column type only
   EXPECT_EQ(state("create table t1 (a int generated always as (1) stored)"), "0A000");
-  EXPECT_EQ(state("with recursive r as (select 1) select * from r"), "0A000");
+  EXPECT_EQ(state("with recursive r as (select 1) select * from r"), "OK");
+  EXPECT_EQ(state("with recursive r(n) as (select n from r) select * from r"), "42P19");
+  EXPECT_EQ(state("with recursive r(n) as (select 1 union all select n + 1 from r) "
+                  "search depth first by n set o select * from r"),
+            "0A000");
   EXPECT_EQ(state("select soundex(n_name) from nation"), "42883");
 }
 

@@ -129,6 +129,47 @@ TEST_F(PlannerSql, ValuesAndNoFrom) {
   EXPECT_EQ(Query("VALUES (1, 'a'), (2, 'b') ORDER BY 1 DESC"), "2|'b'|;1|'a'|;");
 }
 
+// WITH RECURSIVE in every scheduler mode: a walk down the reporting lines
+// (emp.dept as the manager's id), UNION's cycle ending, LIMIT over an
+// endless recursion (the rounds stop at the rows the LIMIT needs: EXPLAIN
+// says so), and an endless one without LIMIT stopping at the memory budget.
+TEST_F(PlannerSql, WithRecursive) {
+  EXPECT_EQ(Query("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 4) "
+                  "SELECT n, n * n FROM t ORDER BY n"),
+            "1|1|;2|4|;3|9|;4|16|;");
+  EXPECT_EQ(Query("WITH RECURSIVE r(id, depth) AS (SELECT id, 0 FROM emp WHERE id = 1 UNION ALL "
+                  "SELECT e.id + 1, r.depth + 1 FROM r JOIN emp e ON e.id = r.id WHERE e.id < 5) "
+                  "SELECT id, depth FROM r ORDER BY id"),
+            "1|0|;2|1|;3|2|;4|3|;5|4|;");
+  EXPECT_EQ(Query("WITH RECURSIVE t(n) AS (SELECT 1 UNION SELECT n % 3 + 1 FROM t) "
+                  "SELECT n FROM t ORDER BY n"),
+            "1|;2|;3|;");
+  EXPECT_EQ(Query("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) "
+                  "SELECT n FROM t LIMIT 3"),
+            "1|;2|;3|;");
+  LogicalOpPtr capped = Optimized(
+      "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT n FROM t LIMIT 3");
+  SchedulerOptions immediate;
+  immediate.immediate = true;
+  Scheduler scheduler(immediate);
+  std::string text = Explain(*capped, catalog_, false, scheduler);
+  EXPECT_NE(text.find("RecursiveUnion UNION ALL, first 3 rows"), std::string::npos) << text;
+  EXPECT_NE(text.find("recursive term (per round):"), std::string::npos) << text;
+  EXPECT_NE(text.find("WorkTable"), std::string::npos) << text;
+
+  LogicalOpPtr endless = Optimized(
+      "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) "
+      "SELECT count(*) FROM t");
+  ExecuteOptions options;
+  options.memory_limit = size_t{4} << 20;
+  try {
+    ExecuteQuery(scheduler, *endless, catalog_, options);
+    ADD_FAILURE() << "no error";
+  } catch (const DbError& e) {
+    EXPECT_STREQ(e.sqlstate(), sqlstate::kOutOfMemory) << e.what();
+  }
+}
+
 TEST_F(PlannerSql, ExplainAndAnalyze) {
   LogicalOpPtr plan = Optimized(
       "SELECT d.dname, count(*) FROM emp e JOIN dept d ON e.dept = d.id GROUP BY d.dname");
