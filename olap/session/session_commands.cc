@@ -293,8 +293,11 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
   }
   std::optional<StatementResult> builtin = AnswerBuiltinQuery(s);
   const sql::Statement* bindable = nullptr;
+  std::optional<SessionFunctionCall> session_call = FindSessionFunctionCall(s);
   if (builtin) {
     prepared->columns = builtin->columns;
+  } else if (session_call) {
+    prepared->columns = {{session_call->column, Type::Text()}};
   } else if (s.kind == sql::StatementKind::kExplain) {
     prepared->columns = {{"QUERY PLAN", Type::Text()}};
     bindable = s.explain->statement.get();

@@ -381,6 +381,10 @@ StatementResult SqlSession::Route(const Request& arrived) {
   }
   switch (s.kind) {
     case sql::StatementKind::kSelect:
+      if (std::optional<SessionFunctionCall> call = FindSessionFunctionCall(s)) {
+        return RunSessionFunction(request, *call);
+      }
+      return Read(request);
     case sql::StatementKind::kExplain:
       return Read(request);
     case sql::StatementKind::kCopy:

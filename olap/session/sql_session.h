@@ -101,6 +101,7 @@ struct PreparedStatement {
 class TxnBlock;
 class CursorSet;
 struct SequenceSessionState;
+struct SessionFunctionCall;
 struct LogicalOp;
 using LogicalOpPtr = std::unique_ptr<LogicalOp>;
 struct QueryRunContext;
@@ -196,6 +197,8 @@ class SqlSession {
   StatementResult Route(const Request& request);
   StatementResult TransactionControl(const sql::Statement& statement);
   StatementResult SessionCommand(const sql::Statement& statement);
+  // SELECT set_config(...) / pg_sleep(...) alone (session_functions.cc).
+  StatementResult RunSessionFunction(const Request& request, const SessionFunctionCall& call);
   StatementResult Read(const Request& request);
   StatementResult ReadServerState(const Request& request, const PreBoundStatement& bound);
   StatementResult ReadFromSnapshot(const Request& request);

@@ -382,6 +382,11 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     }
     return true;
   }
+  if ((name == "set_config" && n == 3) || (name == "pg_sleep" && n == 1)) {
+    // They act on the session: the session runs them when they are the
+    // whole statement (FindSessionFunctionCall, query_runner.h).
+    NotSupported(name + "() other than alone in a SELECT without FROM", call.position);
+  }
   if (name == "current_setting" && (n == 1 || n == 2)) {
     *out = CurrentSetting(binder, call, ctx, session);
     return true;

@@ -20,7 +20,38 @@ bool IsCurrentSchemaCall(const sql::Expr& e) {
   return e.names.size() == 2 && e.names[0] == "pg_catalog" && e.names[1] == "current_schema";
 }
 
+// The one item of `SELECT item` without FROM or any other clause; nullptr
+// for any other statement.
+const sql::SelectItem* SoleSelectItem(const sql::Statement& statement) {
+  if (statement.kind != sql::StatementKind::kSelect || !statement.query) return nullptr;
+  const sql::Query& q = *statement.query;
+  if (q.kind != sql::QueryKind::kSelect || !q.from.empty() || q.where ||
+      q.select_list.size() != 1 || !q.group_by.empty() || q.having || !q.order_by.empty() ||
+      q.limit || q.offset || !q.with.empty() || !q.locking.empty() || q.distinct ||
+      !q.select_list[0].expr) {
+    return nullptr;
+  }
+  return &q.select_list[0];
+}
+
 }  // namespace
+
+std::optional<SessionFunctionCall> FindSessionFunctionCall(const sql::Statement& statement) {
+  const sql::SelectItem* item = SoleSelectItem(statement);
+  if (item == nullptr) return std::nullopt;
+  const sql::Expr& e = *item->expr;
+  if (e.kind != sql::ExprKind::kFunction || e.star || e.names.empty() || e.names.size() > 2 ||
+      (e.names.size() == 2 && e.names[0] != "pg_catalog")) {
+    return std::nullopt;
+  }
+  const std::string& name = e.names.back();
+  SessionFunctionCall call{SessionFunction::kSetConfig, &e,
+                           item->alias.empty() ? name : item->alias};
+  if (name == "set_config" && e.children.size() == 3) return call;
+  call.function = SessionFunction::kPgSleep;
+  if (name == "pg_sleep" && e.children.size() == 1) return call;
+  return std::nullopt;
+}
 
 // One query may take half of the server-wide budget, so that a runaway query
 // fails on its own limit while other sessions' queries still find memory; the
@@ -86,15 +117,9 @@ StatementResult Explain(const sql::Statement& statement, const BindOptions& opti
 // functions, so the engine answers that exact query itself. Anything more
 // elaborate (current_schema() in an expression, with FROM) goes to the binder.
 std::optional<StatementResult> AnswerBuiltinQuery(const sql::Statement& statement) {
-  if (statement.kind != sql::StatementKind::kSelect || !statement.query) return std::nullopt;
-  const sql::Query& q = *statement.query;
-  if (q.kind != sql::QueryKind::kSelect || !q.from.empty() || q.where ||
-      q.select_list.size() != 1 || !q.group_by.empty() || q.having || !q.order_by.empty() ||
-      q.limit || q.offset || !q.with.empty()) {
-    return std::nullopt;
-  }
-  const sql::SelectItem& item = q.select_list[0];
-  if (!item.expr || !IsCurrentSchemaCall(*item.expr)) return std::nullopt;
+  const sql::SelectItem* sole = SoleSelectItem(statement);
+  if (sole == nullptr || !IsCurrentSchemaCall(*sole->expr)) return std::nullopt;
+  const sql::SelectItem& item = *sole;
   StatementResult result;
   result.columns = {{item.alias.empty() ? "current_schema" : item.alias, Type::Text()}};
   result.rows.push_back({Value::Text("public")});
