@@ -111,6 +111,16 @@ class BackendSession {
   virtual void SetPipelined(bool more_input) { (void)more_input; }
   virtual void WaitDurable() {}
   virtual BackendTxnStatus status() const = 0;
+  // LISTEN: a descriptor readable while notifications wait (-1: none), and
+  // the waiting ones (pid, channel, payload), which the connection sends
+  // when the session is idle outside a transaction block.
+  struct Notice {
+    int32_t pid;
+    std::string channel;
+    std::string payload;
+  };
+  virtual int NotificationFd() const { return -1; }
+  virtual std::vector<Notice> TakeNotifications() { return {}; }
   // SHOW values, for ParameterStatus ("" when unknown).
   virtual std::string GetParameter(std::string_view name) const = 0;
   // Moves whenever a parameter may have changed, never back to an earlier

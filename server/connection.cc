@@ -388,8 +388,21 @@ void Connection::ReadOrEnd(char* type, std::string_view* body) {
   if (!stream_.HasBufferedInput() && !stream_.output()->empty() && !FlushDurable()) {
     throw ConnectionEnded{};
   }
-  switch (stream_.ReadMessage(type, body, host_.options().max_message_bytes)) {
+  SocketStream::ReadStatus status;
+  while (true) {
+    // LISTEN: a notification that arrives while the client is idle outside
+    // a block goes out at once (psycopg's notifies() waits for it).
+    const bool idle = session_ && session_->status() == BackendTxnStatus::kIdle;
+    stream_.set_wake_fd(idle ? session_->NotificationFd() : -1);
+    status = stream_.ReadMessage(type, body, host_.options().max_message_bytes);
+    stream_.set_wake_fd(-1);
+    if (status != SocketStream::ReadStatus::kWoken) break;
+    SendNotifications();
+    if (!FlushDurable()) throw ConnectionEnded{};
+  }
+  switch (status) {
     case SocketStream::ReadStatus::kOk:
+    case SocketStream::ReadStatus::kWoken:
       return;
     case SocketStream::ReadStatus::kStopped:
       SendFatal(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
@@ -673,8 +686,16 @@ void Connection::SendFatal(const char* sqlstate, const std::string& message) {
   (void)stream_.Flush();
 }
 
+void Connection::SendNotifications() {
+  if (!session_ || session_->status() != BackendTxnStatus::kIdle) return;
+  for (const BackendSession::Notice& n : session_->TakeNotifications()) {
+    EncodeNotificationResponse(stream_.output(), n.pid, n.channel, n.payload);
+  }
+}
+
 void Connection::SendReadyForQuery() {
   NoteIdle();
+  SendNotifications();  // those of a commit, before its ReadyForQuery
   char status = session_ ? static_cast<char>(session_->status()) : 'I';
   EncodeReadyForQuery(stream_.output(), status);
   if (!stream_.HasBufferedInput() && !FlushDurable()) throw ConnectionEnded{};

@@ -124,6 +124,8 @@ class Connection {
   void SendError(const DbError& error, const char* severity = "ERROR");
   void SendFatal(const char* sqlstate, const std::string& message);
   void SendReadyForQuery();
+  // LISTEN: the session's waiting notifications, when it is idle outside a block.
+  void SendNotifications();
   // pg_stat_activity's view: a statement starts (`sql`), the backend is
   // idle again (after ReadyForQuery's status).
   void NoteActive(std::string_view sql);

@@ -230,6 +230,16 @@ void EncodeReadyForQuery(std::string* out, char status) {
   w.End();
 }
 
+void EncodeNotificationResponse(std::string* out, int32_t pid, std::string_view channel,
+                                std::string_view payload) {
+  WireWriter w(out);
+  w.Begin('A');
+  w.Int32(pid);
+  w.String(channel);
+  w.String(payload);
+  w.End();
+}
+
 void EncodeRowDescription(std::string* out, const std::vector<FieldDescription>& fields) {
   WireWriter w(out);
   w.Begin('T');

@@ -109,6 +109,9 @@ void EncodeAuthentication(std::string* out, int32_t code, std::string_view data 
 void EncodeParameterStatus(std::string* out, std::string_view name, std::string_view value);
 void EncodeBackendKeyData(std::string* out, int32_t pid, int32_t key);
 void EncodeReadyForQuery(std::string* out, char status);
+// NotificationResponse ('A'): a NOTIFY on a channel the session listens to.
+void EncodeNotificationResponse(std::string* out, int32_t pid, std::string_view channel,
+                                std::string_view payload);
 void EncodeRowDescription(std::string* out, const std::vector<FieldDescription>& fields);
 void EncodeDataRow(std::string* out, const std::vector<std::optional<std::string>>& values);
 void EncodeCommandComplete(std::string* out, std::string_view tag);

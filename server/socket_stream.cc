@@ -66,14 +66,15 @@ SocketStream::ReadStatus SocketStream::TlsIo(char* data, size_t size, bool write
 
 SocketStream::ReadStatus SocketStream::Wait(short events) {
   while (true) {
-    pollfd fds[2] = {{fd_, events, 0}, {stop_fd_, POLLIN, 0}};
+    pollfd fds[3] = {{fd_, events, 0}, {stop_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
     int timeout_ms = -1;
     if (deadline_) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline_ - Clock::now());
       if (left.count() <= 0) return ReadStatus::kTimedOut;
       timeout_ms = static_cast<int>(left.count());
     }
-    int n = ::poll(fds, stop_fd_ >= 0 ? 2 : 1, timeout_ms);
+    // poll skips negative descriptors.
+    int n = ::poll(fds, 3, timeout_ms);
     if (n < 0) {
       if (errno == EINTR) continue;
       return ReadStatus::kClosed;
@@ -81,6 +82,7 @@ SocketStream::ReadStatus SocketStream::Wait(short events) {
     if (n == 0) continue;  // re-check the deadline
     if (stop_fd_ >= 0 && (fds[1].revents & POLLIN)) return ReadStatus::kStopped;
     if (fds[0].revents != 0) return ReadStatus::kOk;
+    if (wake_fd_ >= 0 && (fds[2].revents & POLLIN)) return ReadStatus::kWoken;
   }
 }
 

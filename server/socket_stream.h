@@ -26,7 +26,9 @@ class TlsContext;
 
 class SocketStream {
  public:
-  enum class ReadStatus { kOk, kClosed, kStopped, kTimedOut };
+  // kWoken: the wake descriptor (set_wake_fd) became readable first; what
+  // was read stays buffered and the read may simply be made again.
+  enum class ReadStatus { kOk, kClosed, kStopped, kTimedOut, kWoken };
   using Clock = std::chrono::steady_clock;
 
   // Takes ownership of `fd`; `stop_fd` (eventfd / pipe, may be -1) is borrowed.
@@ -58,6 +60,8 @@ class SocketStream {
   bool tls() const { return ssl_ != nullptr; }
 
   void set_deadline(std::optional<Clock::time_point> deadline) { deadline_ = deadline; }
+  // A borrowed descriptor that ends a wait for input with kWoken (-1: none).
+  void set_wake_fd(int fd) { wake_fd_ = fd; }
   int fd() const { return fd_; }
 
  private:
@@ -72,6 +76,7 @@ class SocketStream {
 
   int fd_;
   int stop_fd_;
+  int wake_fd_ = -1;
   // Received bytes are in_[in_pos_, in_end_); in_ beyond in_end_ is room for
   // the next recv (never zero-filled again: that cost a 64 KiB memset per
   // message).

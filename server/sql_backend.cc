@@ -69,6 +69,14 @@ class SqlBackendSession : public BackendSession {
   }
 
   void Cancel() override { session_.Cancel(); }
+  int NotificationFd() const override { return session_.notification_fd(); }
+  std::vector<Notice> TakeNotifications() override {
+    std::vector<Notice> out;
+    for (Notification& n : session_.TakeNotifications()) {
+      out.push_back({n.sender_pid, std::move(n.channel), std::move(n.payload)});
+    }
+    return out;
+  }
   std::optional<std::vector<BackendColumn>> DescribeCursor(const std::string& name) override {
     std::optional<std::vector<ResultColumn>> columns = session_.CursorColumns(name);
     if (!columns) return std::nullopt;

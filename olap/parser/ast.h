@@ -457,6 +457,7 @@ enum class StatementKind : uint8_t {
   // alter_sequence
   kAlterSequence,
   kCheckpoint,  // CHECKPOINT (no member)
+  kListen,      // listen: LISTEN ch / UNLISTEN ch | * / NOTIFY ch [, 'payload']
 };
 
 struct SetClause {
@@ -693,6 +694,13 @@ struct FetchStmt {
   std::string name;   // the cursor
 };
 
+struct ListenStmt {
+  enum class Action : uint8_t { kListen, kUnlisten, kNotify };
+  Action action = Action::kListen;
+  std::string channel;  // an identifier (case-folded unless quoted); "" for UNLISTEN *
+  std::string payload;  // NOTIFY's; "" if none
+};
+
 struct CloseStmt {
   std::string name;  // "" with all
   bool all = false;
@@ -751,6 +759,7 @@ struct Statement {
   std::unique_ptr<CloseStmt> close;
   std::unique_ptr<CreateSequenceStmt> create_sequence;
   std::unique_ptr<AlterSequenceStmt> alter_sequence;
+  std::unique_ptr<ListenStmt> listen;
 };
 
 // Parses every statement of a ';'-separated string. An empty string, only

@@ -243,9 +243,9 @@ StatementPtr Parser::ParseStatement() {
     ExpectKw("checkpoint");
     return MakeStatement(StatementKind::kCheckpoint);
   }
-  for (const char* missing :
-       {"savepoint", "release", "prepare", "execute", "lock", "listen", "notify", "unlisten",
-        "grant", "revoke", "comment", "call", "do", "refresh", "reindex", "cluster"}) {
+  if (kw == "listen" || kw == "unlisten" || kw == "notify") return ParseListen();
+  for (const char* missing : {"savepoint", "release", "prepare", "execute", "lock", "grant",
+                              "revoke", "comment", "call", "do", "refresh", "reindex", "cluster"}) {
     if (kw == missing) {
       std::string what = kw;
       for (char& c : what) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -253,6 +253,31 @@ StatementPtr Parser::ParseStatement() {
     }
   }
   ErrorAt(t);
+}
+
+StatementPtr Parser::ParseListen() {
+  auto listen = std::make_unique<ListenStmt>();
+  using Action = ListenStmt::Action;
+  if (AcceptKw("listen")) {
+    listen->action = Action::kListen;
+  } else if (AcceptKw("unlisten")) {
+    listen->action = Action::kUnlisten;
+  } else {
+    ExpectKw("notify");
+    listen->action = Action::kNotify;
+  }
+  if (listen->action == Action::kUnlisten && IsOp("*")) {
+    Advance();
+  } else {
+    listen->channel = ParseColId();
+  }
+  if (listen->action == Action::kNotify && AcceptPunct(',')) {
+    if (Peek().kind != TokenKind::kString) ErrorAt(Peek());
+    listen->payload = Advance().text;
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kListen);
+  stmt->listen = std::move(listen);
+  return stmt;
 }
 
 std::vector<StatementPtr> Parser::ParseAll() {

@@ -317,6 +317,18 @@ std::string ToString(const Statement& st) {
       return "DISCARD " + st.discard->what;
     case StatementKind::kCheckpoint:
       return "CHECKPOINT";
+    case StatementKind::kListen: {
+      const ListenStmt& l = *st.listen;
+      switch (l.action) {
+        case ListenStmt::Action::kListen:
+          return "LISTEN " + l.channel;
+        case ListenStmt::Action::kUnlisten:
+          return "UNLISTEN " + (l.channel.empty() ? std::string("*") : l.channel);
+        case ListenStmt::Action::kNotify:
+          return "NOTIFY " + l.channel + (l.payload.empty() ? "" : ", '" + l.payload + "'");
+      }
+      return "";
+    }
     case StatementKind::kDeallocate:
       return st.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE " + st.deallocate->name;
     case StatementKind::kDeclare: {

@@ -149,6 +149,7 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
                       "DISCARD ALL cannot run inside a transaction block", s.position);
       }
       if (what == "all") parameters_->ResetAll();
+      if (what == "all") ApplyListen(false, "");  // UNLISTEN *
       // currval / lastval forget what this session drew.
       if (what == "all" || what == "sequences") *sequences_ = SequenceSessionState{};
       std::transform(what.begin(), what.end(), what.begin(), ::toupper);

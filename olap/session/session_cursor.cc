@@ -100,6 +100,7 @@ StatementResult SqlSession::CloseCursor(const sql::Statement& statement) {
 void SqlSession::EndTransaction(bool committed) {
   cursors_->EndTransaction(committed);
   EndTransactionSettings(committed);
+  EndTransactionNotifications(committed);
 }
 
 std::optional<std::vector<ResultColumn>> SqlSession::CursorColumns(const std::string& name) const {

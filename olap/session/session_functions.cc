@@ -2,6 +2,7 @@
 // statement is one call alone (FindSessionFunctionCall, query_runner.h):
 //   SELECT set_config(name, value, is_local)  -- pg_dump, drivers: SET by name
 //   SELECT pg_sleep(seconds)                  -- scripts and tests
+//   SELECT pg_notify(channel, payload)        -- NOTIFY (session_notify.cc)
 // Neither reaches the transaction thread or a snapshot: pg_sleep waits on the
 // connection's thread and stops at a cancel or statement_timeout (57014).
 #include <algorithm>
@@ -83,11 +84,20 @@ double ParseSeconds(const std::string& text, int position) {
 StatementResult SqlSession::RunSessionFunction(const Request& request,
                                                const SessionFunctionCall& call) {
   const std::vector<sql::ExprPtr>& args = call.call->children;
-  const std::string function =
-      call.function == SessionFunction::kSetConfig ? "set_config" : "pg_sleep";
+  const std::string function = call.function == SessionFunction::kSetConfig ? "set_config"
+                               : call.function == SessionFunction::kPgSleep ? "pg_sleep"
+                                                                            : "pg_notify";
   StatementResult result;
   result.columns = {{call.column, Type::Text()}};
   result.command_tag = "SELECT 1";
+  if (call.function == SessionFunction::kPgNotify) {
+    // NOTIFY with a channel that is any string (not case-folded); void.
+    std::optional<std::string> channel = ArgumentText(*args[0], request.parameters, function);
+    std::optional<std::string> payload = ArgumentText(*args[1], request.parameters, function);
+    Notify(channel.value_or(""), payload.value_or(""), args[0]->position);
+    result.rows.push_back({Value::Text("")});
+    return result;
+  }
   if (call.function == SessionFunction::kPgSleep) {
     // pg_sleep returns void: psql shows an empty value.
     std::optional<std::string> text = ArgumentText(*args[0], request.parameters, function);

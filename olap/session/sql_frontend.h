@@ -35,6 +35,7 @@
 
 #include "forktail/database.h"
 #include "olap/session/block/row_locks.h"
+#include "olap/session/notification_hub.h"
 #include "olap/session/statement_timer.h"
 #include "scheduler/scheduler.h"
 #include "snapshot/snapshot.h"
@@ -106,6 +107,8 @@ class SqlFrontend {
   StatementTimer& statement_timer() { return statement_timer_; }
   // The row locks of SELECT ... FOR UPDATE / SHARE, for every session.
   RowLockTable& row_locks() { return row_locks_; }
+  // LISTEN / NOTIFY between this server's sessions.
+  NotificationHub& notifications() { return notifications_; }
 
   // --- used by SqlSession and the snapshot handler ---
   // The scheduler of the current snapshot process; created by the first
@@ -124,6 +127,7 @@ class SqlFrontend {
   std::unique_ptr<Scheduler> scheduler_;
   StatementTimer statement_timer_;
   RowLockTable row_locks_;  // the parent's only; a snapshot child never locks rows
+  NotificationHub notifications_;
   std::unique_ptr<DatabaseForkPoint> fork_point_;
   std::unique_ptr<SnapshotManager> snapshots_;
   // Child-only state: never touched by the parent, so never locked at fork.

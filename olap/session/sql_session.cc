@@ -186,6 +186,7 @@ SqlSession::~SqlSession() {
     }
   }
   if (block_) block_->Finish(false);
+  if (listener_) engine_.notifications().UnlistenAll(listener_.get());
 }
 
 std::vector<StatementResult> SqlSession::Execute(std::string_view sql) {
@@ -375,6 +376,8 @@ StatementResult SqlSession::Route(const Request& arrived) {
     case sql::StatementKind::kDiscard:
     case sql::StatementKind::kDeallocate:
       return SessionCommand(s);
+    case sql::StatementKind::kListen:
+      return ListenCommand(s);
     default:
       if (InBlock()) block_ran_query_ = true;
       break;

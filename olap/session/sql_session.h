@@ -46,6 +46,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -162,6 +163,11 @@ class SqlSession {
   // "canceling statement due to user request"). No-op when nothing runs.
   void Cancel();
 
+  // LISTEN: readable while notifications for this session wait (-1 when it
+  // never listened); TakeNotifications drains them (session_notify.cc).
+  int notification_fd() const;
+  std::vector<Notification> TakeNotifications();
+
   TxnStatus status() const;
   // SHOW / ParameterStatus values ("server_version" -> "15.8", ...); empty
   // string for an unknown name.
@@ -199,6 +205,12 @@ class SqlSession {
   StatementResult SessionCommand(const sql::Statement& statement);
   // SELECT set_config(...) / pg_sleep(...) alone (session_functions.cc).
   StatementResult RunSessionFunction(const Request& request, const SessionFunctionCall& call);
+  // LISTEN / UNLISTEN / NOTIFY (session_notify.cc): at once outside a
+  // block, at COMMIT inside one (dropped at ROLLBACK).
+  StatementResult ListenCommand(const sql::Statement& statement);
+  void Notify(const std::string& channel, const std::string& payload, int position);
+  void ApplyListen(bool listen, const std::string& channel);
+  void EndTransactionNotifications(bool committed);
   StatementResult Read(const Request& request);
   StatementResult ReadServerState(const Request& request, const PreBoundStatement& bound);
   StatementResult ReadFromSnapshot(const Request& request);
@@ -316,6 +328,16 @@ class SqlSession {
   uint64_t pending_durable_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;
   std::unique_ptr<CursorSet> cursors_;
+  // LISTEN / NOTIFY: the channels listened to (committed), this session's
+  // Listener once it listened, and an open block's pending changes.
+  std::set<std::string> listening_;
+  std::unique_ptr<NotificationHub::Listener> listener_;
+  struct PendingListen {
+    bool listen;          // LISTEN, else UNLISTEN
+    std::string channel;  // "" for UNLISTEN *
+  };
+  std::vector<PendingListen> pending_listens_;
+  std::vector<Notification> pending_notifications_;
   // currval / lastval (sequence_functions.h), and their state when the open
   // optimistic block began: each of its runs (step, COMMIT) starts from it,
   // since each runs the block's statements again.

@@ -382,7 +382,8 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     }
     return true;
   }
-  if ((name == "set_config" && n == 3) || (name == "pg_sleep" && n == 1)) {
+  if ((name == "set_config" && n == 3) || (name == "pg_sleep" && n == 1) ||
+      (name == "pg_notify" && n == 2)) {
     // They act on the session: the session runs them when they are the
     // whole statement (FindSessionFunctionCall, query_runner.h).
     NotSupported(name + "() other than alone in a SELECT without FROM", call.position);

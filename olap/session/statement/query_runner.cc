@@ -50,6 +50,8 @@ std::optional<SessionFunctionCall> FindSessionFunctionCall(const sql::Statement&
   if (name == "set_config" && e.children.size() == 3) return call;
   call.function = SessionFunction::kPgSleep;
   if (name == "pg_sleep" && e.children.size() == 1) return call;
+  call.function = SessionFunction::kPgNotify;
+  if (name == "pg_notify" && e.children.size() == 2) return call;
   return std::nullopt;
 }
 

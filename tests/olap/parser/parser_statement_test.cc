@@ -281,6 +281,15 @@ TEST(ParserUtility, VacuumAnalyzeDiscardDeallocate) {
   EXPECT_EQ(S("DEALLOCATE PREPARE s1"), "DEALLOCATE s1");
   EXPECT_EQ(S("CHECKPOINT"), "CHECKPOINT");
   EXPECT_EQ(One("checkpoint;")->kind, StatementKind::kCheckpoint);
+  EXPECT_EQ(S("listen Jobs"), "LISTEN jobs");
+  EXPECT_EQ(S("LISTEN \"Jobs\""), "LISTEN Jobs");
+  EXPECT_EQ(S("unlisten *"), "UNLISTEN *");
+  EXPECT_EQ(S("UNLISTEN jobs"), "UNLISTEN jobs");
+  EXPECT_EQ(S("notify jobs"), "NOTIFY jobs");
+  EXPECT_EQ(S("NOTIFY jobs, 'a payload'"), "NOTIFY jobs, 'a payload'");
+  for (const char* bad : {"LISTEN", "NOTIFY jobs, 1", "NOTIFY jobs 'x'", "UNLISTEN jobs, 'x'"}) {
+    EXPECT_THROW(Parse(bad), DbError) << bad;
+  }
 }
 
 TEST(ParserUtility, Copy) {
