@@ -99,6 +99,9 @@ constexpr char kSchemaDefaults = 2;
 constexpr char kSchemaIdentities = 3;
 constexpr char kSchemaChecks = 4;
 constexpr char kSchemaForeignKeys = 5;
+constexpr char kSchemaComments = 6;
+// In kSchemaComments, the entry of the table's own comment.
+constexpr uint16_t kTableCommentColumn = 0xffff;
 
 void EncodeIndexDef(const IndexDef& index, std::string* out) {
   PutBytes(out, index.name);
@@ -174,6 +177,21 @@ void EncodeSchema(const TableSchema& schema, std::string* out) {
     out->push_back(kSchemaForeignKeys);
     PutVarint(out, schema.foreign_keys.size());
     for (const ForeignKeyDef& fk : schema.foreign_keys) EncodeForeignKeyDef(fk, out);
+  }
+  size_t comments = !schema.comment.empty();
+  for (const ColumnDef& c : schema.columns) comments += !c.comment.empty();
+  if (comments > 0) {
+    out->push_back(kSchemaComments);
+    PutVarint(out, comments);
+    if (!schema.comment.empty()) {
+      PutFixed(out, kTableCommentColumn, 2);
+      PutBytes(out, schema.comment);
+    }
+    for (size_t i = 0; i < schema.columns.size(); i++) {
+      if (schema.columns[i].comment.empty()) continue;
+      PutFixed(out, i, 2);
+      PutBytes(out, schema.columns[i].comment);
+    }
   }
 }
 
@@ -416,6 +434,19 @@ bool Decoder::ReadSchema(TableSchema* schema) {
       schema->foreign_keys.resize(n);
       for (ForeignKeyDef& fk : schema->foreign_keys) {
         if (!ReadForeignKeyDef(&fk)) return false;
+      }
+    } else if (tag == kSchemaComments) {
+      for (uint64_t i = 0; i < n; i++) {
+        uint16_t c;
+        std::string text;
+        if (!ReadU16(&c) || !ReadBytes(&text) || text.empty()) return false;
+        if (c == kTableCommentColumn) {
+          schema->comment = std::move(text);
+        } else if (c < schema->columns.size()) {
+          schema->columns[c].comment = std::move(text);
+        } else {
+          return false;
+        }
       }
     } else {
       return false;

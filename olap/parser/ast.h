@@ -61,6 +61,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -458,6 +459,7 @@ enum class StatementKind : uint8_t {
   kAlterSequence,
   kCheckpoint,  // CHECKPOINT (no member)
   kListen,      // listen: LISTEN ch / UNLISTEN ch | * / NOTIFY ch [, 'payload']
+  kComment,     // comment: COMMENT ON TABLE t | COLUMN t.c IS 'text' | NULL
 };
 
 struct SetClause {
@@ -701,6 +703,12 @@ struct ListenStmt {
   std::string payload;  // NOTIFY's; "" if none
 };
 
+struct CommentStmt {
+  bool column = false;              // COLUMN, else TABLE
+  QualifiedName name;               // [schema.]table, or [schema.]table.column
+  std::optional<std::string> text;  // nullopt: IS NULL (the comment is removed)
+};
+
 struct CloseStmt {
   std::string name;  // "" with all
   bool all = false;
@@ -760,6 +768,7 @@ struct Statement {
   std::unique_ptr<CreateSequenceStmt> create_sequence;
   std::unique_ptr<AlterSequenceStmt> alter_sequence;
   std::unique_ptr<ListenStmt> listen;
+  std::unique_ptr<CommentStmt> comment;
 };
 
 // Parses every statement of a ';'-separated string. An empty string, only

@@ -244,8 +244,9 @@ StatementPtr Parser::ParseStatement() {
     return MakeStatement(StatementKind::kCheckpoint);
   }
   if (kw == "listen" || kw == "unlisten" || kw == "notify") return ParseListen();
+  if (kw == "comment") return ParseComment();
   for (const char* missing : {"savepoint", "release", "prepare", "execute", "lock", "grant",
-                              "revoke", "comment", "call", "do", "refresh", "reindex", "cluster"}) {
+                              "revoke", "call", "do", "refresh", "reindex", "cluster"}) {
     if (kw == missing) {
       std::string what = kw;
       for (char& c : what) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -277,6 +278,33 @@ StatementPtr Parser::ParseListen() {
   }
   StatementPtr stmt = MakeStatement(StatementKind::kListen);
   stmt->listen = std::move(listen);
+  return stmt;
+}
+
+StatementPtr Parser::ParseComment() {
+  ExpectKw("comment");
+  ExpectKw("on");
+  auto comment = std::make_unique<CommentStmt>();
+  const Token& kind = Peek();
+  if (AcceptKw("column")) {
+    comment->column = true;
+  } else if (!AcceptKw("table")) {
+    std::string what = kind.text;
+    for (char& c : what) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    NotSupportedAt(kind, "COMMENT ON " + what);
+  }
+  const int position = Peek().position;
+  comment->name = ParseQualifiedName();
+  if (comment->column && comment->name.size() < 2) {
+    throw DbError(sqlstate::kSyntaxError, "column name must be qualified", position);
+  }
+  ExpectKw("is");
+  if (!AcceptKw("null")) {
+    if (Peek().kind != TokenKind::kString) ErrorAt(Peek());
+    comment->text = Advance().text;
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kComment);
+  stmt->comment = std::move(comment);
   return stmt;
 }
 

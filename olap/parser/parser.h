@@ -174,7 +174,8 @@ class Parser {
   StatementPtr ParseDeclare();
   StatementPtr ParseFetch();  // FETCH and MOVE
   StatementPtr ParseClose();
-  StatementPtr ParseListen();  // LISTEN / UNLISTEN / NOTIFY
+  StatementPtr ParseListen();   // LISTEN / UNLISTEN / NOTIFY
+  StatementPtr ParseComment();  // COMMENT ON TABLE / COLUMN
   // A query inside another statement (DECLARE ... FOR, COPY (query) TO) as a
   // kSelect statement spanning its own text (begin, end, position).
   StatementPtr ParseInnerQuery();

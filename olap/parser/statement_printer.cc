@@ -317,6 +317,11 @@ std::string ToString(const Statement& st) {
       return "DISCARD " + st.discard->what;
     case StatementKind::kCheckpoint:
       return "CHECKPOINT";
+    case StatementKind::kComment: {
+      const CommentStmt& c = *st.comment;
+      return std::string("COMMENT ON ") + (c.column ? "COLUMN " : "TABLE ") + Name(c.name) +
+             " IS " + (c.text ? "'" + *c.text + "'" : "NULL");
+    }
     case StatementKind::kListen: {
       const ListenStmt& l = *st.listen;
       switch (l.action) {

@@ -245,6 +245,9 @@ void SqlSession::CheckWritable(const sql::Statement& statement) const {
     case sql::StatementKind::kAlterSequence:
       command = "ALTER SEQUENCE";
       break;
+    case sql::StatementKind::kComment:
+      command = "COMMENT";
+      break;
     default:
       return;  // VACUUM / ANALYZE change no data: allowed, as in PostgreSQL
   }

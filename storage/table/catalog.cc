@@ -830,6 +830,29 @@ std::string Catalog::Serialize() const {
     w.Put(sequence.state.last_value);
     w.Put(static_cast<uint8_t>(sequence.state.is_called));
   }
+  // COMMENT ON TABLE / COLUMN (version 6 and later): per table that has one.
+  uint32_t commented = 0;
+  for (const auto& [id, table] : tables_) {
+    const TableSchema& s = table->schema();
+    bool any = !s.comment.empty();
+    for (const ColumnDef& c : s.columns) any = any || !c.comment.empty();
+    commented += any;
+  }
+  w.Put(commented);
+  for (const auto& [id, table] : tables_) {
+    const TableSchema& s = table->schema();
+    uint16_t columns = 0;
+    for (const ColumnDef& c : s.columns) columns += !c.comment.empty();
+    if (s.comment.empty() && columns == 0) continue;
+    w.Put(id.value());
+    w.PutString(s.comment);
+    w.Put(columns);
+    for (size_t i = 0; i < s.columns.size(); i++) {
+      if (s.columns[i].comment.empty()) continue;
+      w.Put(static_cast<uint16_t>(i));
+      w.PutString(s.columns[i].comment);
+    }
+  }
   w.Put(crc32c::Mask(crc32c::Value(w.out().data(), w.out().size())));
   return std::move(w.out());
 }
@@ -1039,6 +1062,29 @@ Status Catalog::Deserialize(std::string_view bytes) {
     q.def.identity = identity != 0;
     q.state.is_called = is_called != 0;
     sequences.emplace(q.id, std::move(q));
+  }
+  uint32_t commented = 0;
+  if (version >= 6) r.Get(&commented);
+  for (uint32_t i = 0; i < commented && r.ok(); i++) {
+    uint32_t id = 0;
+    uint16_t columns = 0;
+    std::string comment;
+    r.Get(&id);
+    r.GetString(&comment);
+    r.Get(&columns);
+    auto it = std::find_if(parsed.begin(), parsed.end(),
+                           [&](const auto& p) { return p.first == TableId(id); });
+    if (it == parsed.end()) return Status::Corruption("catalog image: comment of no table");
+    TableSchema& schema = it->second.first;
+    schema.comment = std::move(comment);
+    for (uint16_t c = 0; c < columns && r.ok(); c++) {
+      uint16_t column = 0;
+      r.Get(&column);
+      if (column >= schema.columns.size()) {
+        return Status::Corruption("catalog image: comment of no column");
+      }
+      r.GetString(&schema.columns[column].comment);
+    }
   }
   if (!r.done()) return Status::Corruption("catalog image: truncated or trailing bytes");
   std::map<TableId, std::unique_ptr<Table>> tables;

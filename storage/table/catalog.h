@@ -53,8 +53,8 @@
 namespace forktail {
 
 inline constexpr uint32_t kCatalogMagic = 0x47435446;  // "FTCG"
-inline constexpr uint32_t kCatalogFormatVersion = 5;
-inline constexpr size_t kMaxColumns = 1600;  // PostgreSQL's limit
+inline constexpr uint32_t kCatalogFormatVersion = 6;   // 6: comments
+inline constexpr size_t kMaxColumns = 1600;            // PostgreSQL's limit
 
 // Where a rewritten table (ALTER TABLE ADD / DROP COLUMN, ALTER COLUMN TYPE)
 // gets one of its columns' values for each row of the old table.

@@ -34,6 +34,7 @@ struct ColumnDef {
   // INSERT that leaves the column out); empty: none (NULL).
   std::string default_sql;
   ColumnIdentity identity = ColumnIdentity::kNone;
+  std::string comment;  // COMMENT ON COLUMN; "" none
 
   friend bool operator==(const ColumnDef&, const ColumnDef&) = default;
 };
@@ -106,6 +107,7 @@ struct TableSchema {
   std::vector<CheckDef> checks;
   // FOREIGN KEY constraints of this table, in creation order.
   std::vector<ForeignKeyDef> foreign_keys;
+  std::string comment;  // COMMENT ON TABLE; "" none
 
   size_t column_count() const { return columns.size(); }
   const ColumnDef& column(ColumnId id) const { return columns[id.value()]; }

@@ -287,6 +287,8 @@ TEST(ReplayCodecTest, AlterTableRoundTripAndTruncations) {
   TableSchema schema{"t", {{"id", Type::Integer(), true}, {"c", Type::Text()}}, {ColumnId(0)}};
   schema.columns[1].default_sql = "'x'";
   schema.checks.push_back({"t_c_check", "length(c) < 5"});
+  schema.comment = "the table";  // COMMENT ON TABLE / COLUMN
+  schema.columns[1].comment = "a column";
   const std::vector<ColumnSource> sources = {ColumnSource::Column(ColumnId(1)),
                                              ColumnSource::Constant(Value::Text("x"))};
   std::string bytes = EncodeRewriteTable(TableId(3), TableId(8), 16, schema, sources);

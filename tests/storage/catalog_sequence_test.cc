@@ -136,11 +136,21 @@ TEST(CatalogSequence, CatalogImage) {
     ASSERT_EQ(again.Deserialize(bad).code(), Status::Code::kCorruption) << i;
   }
 
-  // Version 4: the same layout without the sequence count at the end.
+  // Version 4: the same layout without the sequence and comment counts at
+  // the end; version 5 without the comment count.
   Catalog plain;
   plain.CreateTable({"t", {{"id", Type::Integer()}}, {}});
+  std::string v5 = plain.Serialize();
+  v5.resize(v5.size() - 8);  // the CRC and the comment count
+  const uint32_t five = 5;
+  std::memcpy(v5.data() + 4, &five, 4);
+  const uint32_t crc5 = crc32c::Mask(crc32c::Value(v5.data(), v5.size()));
+  v5.append(reinterpret_cast<const char*>(&crc5), 4);
+  Catalog older;
+  ASSERT_TRUE(older.Deserialize(v5).ok());
+  EXPECT_NE(older.FindTable("t"), nullptr);
   std::string v4 = plain.Serialize();
-  v4.resize(v4.size() - 8);  // the CRC and the sequence count
+  v4.resize(v4.size() - 12);  // the CRC, the comment count and the sequence count
   const uint32_t version = 4;
   std::memcpy(v4.data() + 4, &version, 4);
   const uint32_t crc = crc32c::Mask(crc32c::Value(v4.data(), v4.size()));

@@ -1,6 +1,7 @@
 // System relations, OID alias casts and catalog functions in the binder (see
 // binder_catalog.h for why they are answered at bind time).
 #include "olap/plan/binder/binder_catalog.h"
+#include "olap/plan/constant_folding.h"
 
 #include <strings.h>
 
@@ -505,11 +506,43 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     ExprPtr tree = arg(0, Type::Text());
     oid_arg(1);
     *out = tree->type.IsString() ? std::move(tree) : Constant(Value::Null(Type::Text()));
-  } else if ((name == "obj_description" || name == "shobj_description") && (n == 1 || n == 2)) {
-    oid_arg(0);  // pg_description is empty
+  } else if (name == "shobj_description" && n == 2) {
+    oid_arg(0);  // no comments on shared objects
+    arg(1, Type::Text());
     *out = Constant(Value::Null(Type::Text()));
+  } else if (name == "obj_description" && (n == 1 || n == 2)) {
+    // COMMENT ON TABLE (pg_description, objsubid 0); other catalogs' objects
+    // have none.
+    bool pg_class = true;
+    if (n == 2) {
+      ExprPtr catalog = arg(1, Type::Text());
+      pg_class = !IsConstant(*catalog) ||
+                 (!catalog->constant.is_null() && catalog->constant.GetString() == "pg_class");
+    }
+    Entries e;
+    for (const CatalogRelation& r : view.relations()) {
+      if (pg_class && r.kind == 'r' && r.table != nullptr && !r.table->schema().comment.empty()) {
+        e.emplace_back(r.oid, Value::Text(r.table->schema().comment));
+      }
+    }
+    *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
   } else if (name == "col_description" && n == 2) {
-    *out = Constant(Value::Null(Type::Text()));
+    // COMMENT ON COLUMN: looked up by oid * 65536 + attnum.
+    Entries e;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.kind != 'r' || r.table == nullptr) continue;
+      const std::vector<ColumnDef>& columns = r.table->schema().columns;
+      for (size_t c = 0; c < columns.size(); c++) {
+        if (columns[c].comment.empty()) continue;
+        e.emplace_back(int64_t{r.oid} * 65536 + static_cast<int64_t>(c) + 1,
+                       Value::Text(columns[c].comment));
+      }
+    }
+    ExprPtr key = Arith(
+        ArithOp::kAdd,
+        Arith(ArithOp::kMul, Cast(oid_arg(0), Type::BigInt()), Constant(Value::BigInt(65536))),
+        Cast(AsInteger(arg(1, Type::Integer()), call.position), Type::BigInt()));
+    *out = Lookup(FoldExpression(std::move(key)), e, Value::Null(Type::Text()), Type::Text());
   } else if (name == "pg_get_viewdef" && (n == 1 || n == 2)) {
     Entries e;
     for (const CatalogRelation& r : view.relations()) {

@@ -719,6 +719,23 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       add(b);
     }
   }
+  if (n == "pg_description") {  // COMMENT ON TABLE (objsubid 0) / COLUMN (its attnum)
+    for (const CatalogRelation& r : relations_) {
+      if (r.kind != 'r' || r.table == nullptr) continue;
+      const TableSchema& schema = r.table->schema();
+      auto row = [&](int64_t subid, const std::string& text) {
+        RowBuilder b(def);
+        b.Int("objoid", r.oid).Int("classoid", 1259).Int("objsubid", subid);
+        b.Str("description", text);
+        add(b);
+      };
+      if (!schema.comment.empty()) row(0, schema.comment);
+      for (size_t i = 0; i < schema.columns.size(); i++) {
+        if (!schema.columns[i].comment.empty())
+          row(static_cast<int64_t>(i + 1), schema.columns[i].comment);
+      }
+    }
+  }
   if (n == "pg_attrdef") {  // adbin holds the DEFAULT's text (pg_get_expr returns it)
     for (const CatalogRelation& r : relations_) {
       if (r.kind != 'r' || r.table == nullptr) continue;
@@ -764,7 +781,7 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       add(b);
     }
   }
-  // pg_description, pg_inherits, pg_policy, pg_statistic_ext,
+  // pg_inherits, pg_policy, pg_statistic_ext,
   // pg_publication*, pg_trigger, pg_proc: Forktail has none of these objects.
   return rows;
 }

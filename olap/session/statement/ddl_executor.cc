@@ -365,6 +365,33 @@ void WriteExecutor::AlterTableDropConstraint(const sql::AlterAction& alter, cons
                 "constraint \"" + name + "\" of relation \"" + schema.name + "\" does not exist");
 }
 
+StatementResult WriteExecutor::Comment(const sql::Statement& statement) {
+  const sql::CommentStmt& c = *statement.comment;
+  std::vector<std::string> qualified = c.name;
+  std::string column;
+  if (c.column) {
+    column = qualified.back();
+    qualified.pop_back();
+  }
+  const std::string name = TableNameOf(qualified, statement.position);
+  const Table& table = FindTableOrThrow(*context_.catalog, name, statement.position);
+  TableSchema schema = table.schema();
+  std::string* target = &schema.comment;
+  if (c.column) {
+    std::optional<ColumnId> id = schema.FindColumn(column);
+    if (!id) {
+      throw DbError(sqlstate::kUndefinedColumn,
+                    "column \"" + column + "\" of relation \"" + name + "\" does not exist");
+    }
+    target = &schema.columns[id->value()].comment;
+  }
+  *target = c.text.value_or("");  // PostgreSQL: an empty comment removes it too
+  txn_.ReplaceSchema(name, std::move(schema));
+  StatementResult result;
+  result.command_tag = "COMMENT";
+  return result;
+}
+
 StatementResult WriteExecutor::Truncate(const sql::Statement& statement) {
   StatementResult result;
   result.command_tag = "TRUNCATE TABLE";

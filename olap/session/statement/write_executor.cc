@@ -125,6 +125,7 @@ bool WriteExecutor::Handles(const sql::Statement& statement) {
     case sql::StatementKind::kVacuum:
     case sql::StatementKind::kCreateSequence:
     case sql::StatementKind::kAlterSequence:
+    case sql::StatementKind::kComment:
       return true;
     default:
       return false;
@@ -156,6 +157,8 @@ StatementResult WriteExecutor::Execute(const sql::Statement& statement,
       return CreateSequence(statement);
     case sql::StatementKind::kAlterSequence:
       return AlterSequence(statement);
+    case sql::StatementKind::kComment:
+      return Comment(statement);
     default:
       NotSupported("this statement in a write context", statement.position);
   }

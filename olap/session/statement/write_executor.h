@@ -134,6 +134,8 @@ class WriteExecutor {
                                   const std::string& skip_table, const std::string& skip_column);
   StatementResult AlterTable(const sql::Statement& statement);
   StatementResult Truncate(const sql::Statement& statement);
+  // COMMENT ON TABLE / COLUMN: a schema change in place (ReplaceSchema).
+  StatementResult Comment(const sql::Statement& statement);
   StatementResult Vacuum(const sql::Statement& statement);
 
   Transaction& txn_;

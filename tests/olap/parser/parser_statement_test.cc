@@ -287,7 +287,11 @@ TEST(ParserUtility, VacuumAnalyzeDiscardDeallocate) {
   EXPECT_EQ(S("UNLISTEN jobs"), "UNLISTEN jobs");
   EXPECT_EQ(S("notify jobs"), "NOTIFY jobs");
   EXPECT_EQ(S("NOTIFY jobs, 'a payload'"), "NOTIFY jobs, 'a payload'");
-  for (const char* bad : {"LISTEN", "NOTIFY jobs, 1", "NOTIFY jobs 'x'", "UNLISTEN jobs, 'x'"}) {
+  EXPECT_EQ(S("comment on table public.t is 'x'"), "COMMENT ON TABLE public.t IS 'x'");
+  EXPECT_EQ(S("COMMENT ON COLUMN t.c IS NULL"), "COMMENT ON COLUMN t.c IS NULL");
+  for (const char* bad : {"LISTEN", "NOTIFY jobs, 1", "NOTIFY jobs 'x'", "UNLISTEN jobs, 'x'",
+                          "COMMENT ON TABLE t IS 1", "COMMENT ON COLUMN c IS 'x'",
+                          "COMMENT ON INDEX i IS 'x'", "COMMENT ON TABLE t"}) {
     EXPECT_THROW(Parse(bad), DbError) << bad;
   }
 }
