@@ -25,6 +25,48 @@ using Entries = std::vector<std::pair<int64_t, Value>>;
 
 bool IsConstant(const Expression& e) { return e.kind == ExprKind::kConstant; }
 
+// What the size functions (pg_relation_size & co.) report: the memory a
+// relation holds. A table: its blocks (2 MiB plain, their encoding frozen);
+// its indexes: their entries; a sequence: one PostgreSQL page.
+int64_t TableDataBytes(const Table& table) {
+  size_t bytes = 0;
+  for (size_t b = 0; b < table.block_count(); b++) {
+    bytes += table.PinBlock(BlockNo(static_cast<uint32_t>(b)))->memory_bytes();
+  }
+  return static_cast<int64_t>(bytes);
+}
+int64_t IndexBytes(const Table& table, int index_position) {  // -1: the primary key's
+  if (index_position >= 0) {
+    return static_cast<int64_t>(
+        table.secondary_index(static_cast<size_t>(index_position)).memory_bytes());
+  }
+  size_t bytes = table.index().memory_bytes();
+  if (const OrderedIndex* order = table.key_order_index()) bytes += order->memory_bytes();
+  return static_cast<int64_t>(bytes);
+}
+int64_t TableIndexBytes(const Table& table) {
+  int64_t bytes = table.schema().primary_key.empty() ? 0 : IndexBytes(table, -1);
+  for (size_t i = 0; i < table.schema().indexes.size(); i++) {
+    bytes += IndexBytes(table, static_cast<int>(i));
+  }
+  return bytes;
+}
+
+// pg_size_pretty as PostgreSQL 15 prints it: bytes below 10 kB, then kB, MB,
+// GB, TB, PB, each rounded half away from zero and shown below 20480.
+std::string PrettySize(int64_t size) {
+  constexpr int64_t kLimit = 10 * 1024;
+  constexpr int64_t kLimit2 = kLimit * 2 - 1;
+  if ((size < 0 ? -size : size) < kLimit) return std::to_string(size) + " bytes";
+  auto half_rounded = [](int64_t x) { return (x + (x < 0 ? -1 : 1)) / 2; };
+  size >>= 9;  // one extra bit for rounding
+  for (const char* unit : {"kB", "MB", "GB", "TB"}) {
+    if ((size < 0 ? -size : size) < kLimit2) return std::to_string(half_rounded(size)) + " " + unit;
+    size >>= 10;
+  }
+  return std::to_string(half_rounded(size)) + " PB";
+}
+
 std::optional<int64_t> ConstantInt(const Expression& e) {
   if (!IsConstant(e) || e.constant.is_null() || !e.type.IsInteger()) return std::nullopt;
   return e.constant.GetInt();
@@ -556,6 +598,68 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
   } else if (name == "pg_partition_ancestors" && n == 1) {
     // No partitioning: a relation is its own only ancestor.
     *out = oid_arg(0);
+  } else if (name == "pg_size_pretty" && n == 1) {
+    std::vector<ExprPtr> args;
+    ExprPtr size = arg(0, Type::BigInt());
+    args.push_back(size->type == Type::BigInt() ? std::move(size)
+                                                : Cast(std::move(size), Type::BigInt()));
+    auto kernel = [](const ScalarArgs& a, Rows rows, Vector* out) {
+      const int64_t* in = a[0]->data<int64_t>();
+      auto* o = out->mutable_data<std::string_view>();
+      ForEachRow(rows, [&](uint32_t i) { o[i] = out->arena()->Add(PrettySize(in[i])); });
+    };
+    *out = Function(MakeScalarFunction("pg_size_pretty", Type::Text(), kernel), std::move(args));
+  } else if (((name == "pg_relation_size") && (n == 1 || n == 2)) ||
+             ((name == "pg_table_size" || name == "pg_indexes_size" ||
+               name == "pg_total_relation_size") &&
+              n == 1)) {
+    // A relation given as a name literal is a regclass ('t' for 't'::regclass).
+    const sql::Expr& first = *call.children[0];
+    ExprPtr relation;
+    if (binder.IsUnknownTyped(first) && first.kind == sql::ExprKind::kLiteral &&
+        first.literal_kind == sql::LiteralKind::kString) {
+      try {
+        relation =
+            Constant(Value::Integer(view.ResolveRegclass(ParseRegclassText(first.text)).oid));
+      } catch (const DbError& e) {
+        RethrowAt(e, first.position);
+      }
+    } else {
+      relation = oid_arg(0);
+    }
+    bool main_fork = true;  // the other forks (fsm, vm, init) are empty
+    if (n == 2) {
+      ExprPtr fork = arg(1, Type::Text());
+      if (!IsConstant(*fork))
+        NotSupported(name + "() of a fork that is not a constant", call.position);
+      main_fork = !fork->constant.is_null() && fork->constant.GetString() == "main";
+    }
+    Entries e;
+    for (const CatalogRelation& r : view.relations()) {
+      int64_t data = 0, indexes = 0;
+      if (r.kind == 'r' && r.table != nullptr) {
+        data = TableDataBytes(*r.table);
+        indexes = TableIndexBytes(*r.table);
+      } else if (r.kind == 'i' && r.table != nullptr) {
+        data = IndexBytes(*r.table, r.index_position);
+      } else if (r.kind == 'S') {
+        data = 8192;
+      }
+      const int64_t bytes = name == "pg_indexes_size"          ? indexes
+                            : name == "pg_total_relation_size" ? data + indexes
+                                                               : (main_fork ? data : 0);
+      e.emplace_back(r.oid, Value::BigInt(bytes));
+    }
+    *out = Lookup(std::move(relation), e, Value::Null(Type::BigInt()), Type::BigInt());
+  } else if (name == "pg_database_size" && n == 1) {
+    arg(0, Type::Text());  // this database, whatever its name or OID
+    int64_t bytes = 0;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.kind == 'r' && r.table != nullptr) {
+        bytes += TableDataBytes(*r.table) + TableIndexBytes(*r.table);
+      }
+    }
+    *out = Constant(Value::BigInt(bytes));
   } else if (name == "pg_encoding_to_char" && n == 1) {
     *out = Lookup(oid_arg(0), {{6, Value::Text("UTF8")}}, Value::Text(""), Type::Text());
   } else if (name == "current_schemas" && n == 1) {
