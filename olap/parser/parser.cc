@@ -8,6 +8,16 @@
 
 namespace forktail::sql {
 
+namespace {
+
+// A keyword as messages spell it ("COMMENT ON INDEX is not supported").
+std::string Upper(std::string word) {
+  for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return word;
+}
+
+}  // namespace
+
 Parser::Parser(std::string_view text) : text_(text), tokens_(Tokenize(text)) {}
 
 const Token& Parser::Peek(size_t k) const {
@@ -247,11 +257,7 @@ StatementPtr Parser::ParseStatement() {
   if (kw == "comment") return ParseComment();
   for (const char* missing : {"savepoint", "release", "prepare", "execute", "lock", "grant",
                               "revoke", "call", "do", "refresh", "reindex", "cluster"}) {
-    if (kw == missing) {
-      std::string what = kw;
-      for (char& c : what) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      NotSupportedAt(t, what);
-    }
+    if (kw == missing) NotSupportedAt(t, Upper(kw));
   }
   ErrorAt(t);
 }
@@ -289,9 +295,7 @@ StatementPtr Parser::ParseComment() {
   if (AcceptKw("column")) {
     comment->column = true;
   } else if (!AcceptKw("table")) {
-    std::string what = kind.text;
-    for (char& c : what) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    NotSupportedAt(kind, "COMMENT ON " + what);
+    NotSupportedAt(kind, "COMMENT ON " + Upper(kind.text));
   }
   const int position = Peek().position;
   comment->name = ParseQualifiedName();

@@ -84,9 +84,7 @@ double ParseSeconds(const std::string& text, int position) {
 StatementResult SqlSession::RunSessionFunction(const Request& request,
                                                const SessionFunctionCall& call) {
   const std::vector<sql::ExprPtr>& args = call.call->children;
-  const std::string function = call.function == SessionFunction::kSetConfig ? "set_config"
-                               : call.function == SessionFunction::kPgSleep ? "pg_sleep"
-                                                                            : "pg_notify";
+  const std::string& function = call.call->names.back();  // for messages
   StatementResult result;
   result.columns = {{call.column, Type::Text()}};
   result.command_tag = "SELECT 1";

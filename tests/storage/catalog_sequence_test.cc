@@ -140,23 +140,21 @@ TEST(CatalogSequence, CatalogImage) {
   // the end; version 5 without the comment count.
   Catalog plain;
   plain.CreateTable({"t", {{"id", Type::Integer()}}, {}});
-  std::string v5 = plain.Serialize();
-  v5.resize(v5.size() - 8);  // the CRC and the comment count
-  const uint32_t five = 5;
-  std::memcpy(v5.data() + 4, &five, 4);
-  const uint32_t crc5 = crc32c::Mask(crc32c::Value(v5.data(), v5.size()));
-  v5.append(reinterpret_cast<const char*>(&crc5), 4);
+  // The image without its last `cut` bytes (the CRC, then the counts the
+  // newer versions added), labelled `version`, with a fresh CRC.
+  auto older_image = [&](size_t cut, uint32_t version) {
+    std::string image = plain.Serialize();
+    image.resize(image.size() - cut);
+    std::memcpy(image.data() + 4, &version, 4);
+    const uint32_t crc = crc32c::Mask(crc32c::Value(image.data(), image.size()));
+    image.append(reinterpret_cast<const char*>(&crc), 4);
+    return image;
+  };
   Catalog older;
-  ASSERT_TRUE(older.Deserialize(v5).ok());
+  ASSERT_TRUE(older.Deserialize(older_image(8, 5)).ok());  // the CRC and the comment count
   EXPECT_NE(older.FindTable("t"), nullptr);
-  std::string v4 = plain.Serialize();
-  v4.resize(v4.size() - 12);  // the CRC, the comment count and the sequence count
-  const uint32_t version = 4;
-  std::memcpy(v4.data() + 4, &version, 4);
-  const uint32_t crc = crc32c::Mask(crc32c::Value(v4.data(), v4.size()));
-  v4.append(reinterpret_cast<const char*>(&crc), 4);
-  Catalog old;
-  ASSERT_TRUE(old.Deserialize(v4).ok());
+  Catalog old;  // ... and the sequence count
+  ASSERT_TRUE(old.Deserialize(older_image(12, 4)).ok());
   EXPECT_NE(old.FindTable("t"), nullptr);
   EXPECT_TRUE(old.sequences().empty());
 }

@@ -122,6 +122,7 @@ std::vector<Row> RunRecursiveUnion(const LogicalOp& op, const Catalog& catalog,
       added = std::move(fresh);
     }
     if (added.empty()) break;
+    // Each row is held in `all` and in the round's `added` (UNION: and `seen`).
     size_t bytes = 0;
     for (const Row& row : added) bytes += RowBytes(row) * (op.set_distinct ? 3 : 2);
     context.memory().Charge(bytes, "WITH RECURSIVE");

@@ -44,14 +44,20 @@ std::optional<SessionFunctionCall> FindSessionFunctionCall(const sql::Statement&
       (e.names.size() == 2 && e.names[0] != "pg_catalog")) {
     return std::nullopt;
   }
+  struct Known {
+    const char* name;
+    size_t arguments;
+    SessionFunction function;
+  };
+  static constexpr Known kKnown[] = {{"set_config", 3, SessionFunction::kSetConfig},
+                                     {"pg_sleep", 1, SessionFunction::kPgSleep},
+                                     {"pg_notify", 2, SessionFunction::kPgNotify}};
   const std::string& name = e.names.back();
-  SessionFunctionCall call{SessionFunction::kSetConfig, &e,
-                           item->alias.empty() ? name : item->alias};
-  if (name == "set_config" && e.children.size() == 3) return call;
-  call.function = SessionFunction::kPgSleep;
-  if (name == "pg_sleep" && e.children.size() == 1) return call;
-  call.function = SessionFunction::kPgNotify;
-  if (name == "pg_notify" && e.children.size() == 2) return call;
+  for (const Known& k : kKnown) {
+    if (name == k.name && e.children.size() == k.arguments) {
+      return SessionFunctionCall{k.function, &e, item->alias.empty() ? name : item->alias};
+    }
+  }
   return std::nullopt;
 }
 

@@ -65,9 +65,9 @@ Scheduler& ImmediateScheduler();
 std::optional<StatementResult> AnswerBuiltinQuery(const sql::Statement& statement);
 
 // `SELECT set_config(name, value, is_local)`, `SELECT pg_sleep(seconds)` and
-// `SELECT pg_notify(channel, payload)` alone (what pg_dump, drivers and scripts send): they act on the session,
-// not on data, so the session runs them itself (session_functions.cc); the
-// binder refuses them anywhere else with 0A000.
+// `SELECT pg_notify(channel, payload)` alone (what pg_dump, drivers and scripts send): they act on
+// the session, not on data, so the session runs them itself (session_functions.cc); the binder
+// refuses them anywhere else with 0A000.
 enum class SessionFunction : uint8_t { kSetConfig, kPgSleep, kPgNotify };
 struct SessionFunctionCall {
   SessionFunction function;
