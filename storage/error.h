@@ -62,6 +62,7 @@ inline constexpr const char* kInFailedSqlTransaction = "25P02";
 inline constexpr const char* kInvalidAuthorizationSpecification = "28000";
 inline constexpr const char* kInvalidPassword = "28P01";
 inline constexpr const char* kInvalidCursorName = "34000";
+inline constexpr const char* kInvalidSavepointSpecification = "3B001";
 inline constexpr const char* kInvalidSqlStatementName = "26000";
 inline constexpr const char* kUndefinedFunction = "42883";
 inline constexpr const char* kUndefinedParameter = "42P02";

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 
@@ -378,6 +379,17 @@ void Transaction::Rollback() noexcept {
   statement_depth_ = 0;
   hooks_ = nullptr;
   statement_undo_ = statement_redo_ = undo_floor_ = 0;
+}
+
+Transaction::Savepoint Transaction::SetSavepoint() {
+  assert(statement_depth_ == 0);
+  undo_floor_ = undo_.size();  // the next insert starts an entry of its own
+  return {undo_.size(), redo_.size()};
+}
+
+void Transaction::RollbackToSavepoint(const Savepoint& savepoint) noexcept {
+  assert(statement_depth_ == 0);
+  UndoTo(savepoint.undo, savepoint.redo);
 }
 
 void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {

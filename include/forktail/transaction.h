@@ -181,6 +181,16 @@ class Transaction {
   void SetVal(TableId id, int64_t value, bool is_called);  // 22003 out of bounds
   const Sequence& GetSequence(TableId id) const;
 
+  // SAVEPOINT, between statements: a mark that RollbackToSavepoint takes the
+  // transaction back to, undoing every change made since, DDL included. As
+  // in PostgreSQL, sequence values handed out meanwhile stay used.
+  struct Savepoint {
+    size_t undo = 0;
+    size_t redo = 0;
+  };
+  Savepoint SetSavepoint();
+  void RollbackToSavepoint(const Savepoint& savepoint) noexcept;
+
   // How many changes this transaction has made so far, and the tables that
   // the changes after such a mark touched (each once, with DDL's tables and
   // both ids of a rewritten table): which tables a statement wrote.

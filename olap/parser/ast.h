@@ -613,10 +613,20 @@ struct TruncateStmt {
   bool restart_identity = false;
 };
 
-enum class TransactionKind : uint8_t { kBegin, kCommit, kRollback };
+// kSavepoint: SAVEPOINT name; kRelease: RELEASE [SAVEPOINT] name;
+// kRollbackTo: ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name.
+enum class TransactionKind : uint8_t {
+  kBegin,
+  kCommit,
+  kRollback,
+  kSavepoint,
+  kRelease,
+  kRollbackTo
+};
 
 struct TransactionStmt {
   TransactionKind kind = TransactionKind::kBegin;
+  std::string savepoint;  // kSavepoint, kRelease, kRollbackTo: the name
   // "serializable", "repeatable read", "read committed", "read uncommitted";
   // "" if not given.
   std::string isolation_level;

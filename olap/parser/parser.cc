@@ -235,7 +235,7 @@ StatementPtr Parser::ParseStatement() {
   if (kw == "alter") return ParseAlter();
   if (kw == "truncate") return ParseTruncate();
   if (kw == "begin" || kw == "start" || kw == "commit" || kw == "end" || kw == "rollback" ||
-      kw == "abort") {
+      kw == "abort" || kw == "savepoint" || kw == "release") {
     return ParseTransaction();
   }
   if (kw == "set") return ParseSet();
@@ -255,7 +255,7 @@ StatementPtr Parser::ParseStatement() {
   }
   if (kw == "listen" || kw == "unlisten" || kw == "notify") return ParseListen();
   if (kw == "comment") return ParseComment();
-  for (const char* missing : {"savepoint", "release", "prepare", "execute", "lock", "grant",
+  for (const char* missing : {"prepare", "execute", "lock", "grant",
                               "revoke", "call", "do", "refresh", "reindex", "cluster"}) {
     if (kw == missing) NotSupportedAt(t, Upper(kw));
   }

@@ -52,11 +52,22 @@ StatementPtr Parser::ParseTransaction() {
       AcceptKw("transaction");
     }
     ParseTransactionModes(txn->isolation_level, txn->read_only);
+  } else if (w == "savepoint") {
+    txn->kind = TransactionKind::kSavepoint;
+    txn->savepoint = ParseColId();
+  } else if (w == "release") {
+    txn->kind = TransactionKind::kRelease;
+    AcceptKw("savepoint");
+    txn->savepoint = ParseColId();
   } else {
     txn->kind =
         (w == "commit" || w == "end") ? TransactionKind::kCommit : TransactionKind::kRollback;
     if (!AcceptKw("work")) AcceptKw("transaction");
-    if (w != "end" && AcceptKw("and")) {
+    if (w == "rollback" && AcceptKw("to")) {
+      txn->kind = TransactionKind::kRollbackTo;
+      AcceptKw("savepoint");
+      txn->savepoint = ParseColId();
+    } else if (w != "end" && AcceptKw("and")) {
       txn->chain = !AcceptKw("no");
       ExpectKw("chain");
     }

@@ -262,8 +262,18 @@ std::string ToString(const Statement& st) {
     }
     case StatementKind::kTransaction: {
       const TransactionStmt& t = *st.transaction;
-      if (t.kind == TransactionKind::kBegin) {
-        return "BEGIN" + TransactionModes(t.isolation_level, t.read_only);
+      switch (t.kind) {
+        case TransactionKind::kBegin:
+          return "BEGIN" + TransactionModes(t.isolation_level, t.read_only);
+        case TransactionKind::kSavepoint:
+          return "SAVEPOINT " + t.savepoint;
+        case TransactionKind::kRelease:
+          return "RELEASE SAVEPOINT " + t.savepoint;
+        case TransactionKind::kRollbackTo:
+          return "ROLLBACK TO SAVEPOINT " + t.savepoint;
+        case TransactionKind::kCommit:
+        case TransactionKind::kRollback:
+          break;
       }
       return std::string(t.kind == TransactionKind::kCommit ? "COMMIT" : "ROLLBACK") +
              (t.chain ? " AND CHAIN" : "");

@@ -186,7 +186,11 @@ void CursorSet::ExpectAbsent(const std::string& name) const {
 
 void CursorSet::Add(const std::string& name, std::unique_ptr<Cursor> cursor, bool in_transaction) {
   ExpectAbsent(name);
-  cursors_[name] = Entry{std::move(cursor), in_transaction};
+  cursors_[name] = Entry{std::move(cursor), in_transaction, declared_++};
+}
+
+void CursorSet::CloseDeclaredSince(uint64_t mark) {
+  std::erase_if(cursors_, [&](const auto& named) { return named.second.serial >= mark; });
 }
 
 Cursor& CursorSet::Get(const std::string& name) {

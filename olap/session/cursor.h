@@ -92,13 +92,19 @@ class CursorSet {
   // HOLD cursor declared in it stays if it committed. Closing is not undone
   // by a rollback (as in PostgreSQL).
   void EndTransaction(bool committed);
+  // SAVEPOINT takes a mark; ROLLBACK TO it closes the cursors declared since
+  // (PostgreSQL closes those of the rolled-back subtransaction).
+  uint64_t Mark() const { return declared_; }
+  void CloseDeclaredSince(uint64_t mark);
 
  private:
   struct Entry {
     std::unique_ptr<Cursor> cursor;
     bool in_transaction = false;
+    uint64_t serial = 0;  // declaration order
   };
   std::map<std::string, Entry, std::less<>> cursors_;
+  uint64_t declared_ = 0;
 };
 
 }  // namespace forktail

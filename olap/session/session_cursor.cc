@@ -14,6 +14,7 @@
 #include "olap/session/block/optimistic_block.h"
 #include "olap/session/block/txn_block.h"
 #include "olap/session/cursor.h"
+#include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
 #include "olap/session/statement/query_runner.h"
@@ -98,6 +99,7 @@ StatementResult SqlSession::CloseCursor(const sql::Statement& statement) {
 }
 
 void SqlSession::EndTransaction(bool committed) {
+  savepoint_states_.clear();
   cursors_->EndTransaction(committed);
   EndTransactionSettings(committed);
   EndTransactionNotifications(committed);

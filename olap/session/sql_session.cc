@@ -262,15 +262,18 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
 
 void SqlSession::OnError() {
   if (status_ != TxnStatus::kInBlock) return;
-  EndTransaction(false);
   if (block_) {  // implicit: the whole string failed; the session is idle again
+    EndTransaction(false);
     block_->Finish(false);
     block_.reset();
     status_ = TxnStatus::kIdle;
     return;
   }
-  optimistic_.reset();  // nothing of it was ever applied
   status_ = TxnStatus::kFailed;
+  // A savepoint can bring the block back (ROLLBACK TO); without one it is over.
+  if (optimistic_ && optimistic_->savepoints() > 0) return;
+  EndTransaction(false);
+  optimistic_.reset();  // nothing of it was ever applied
 }
 
 void SqlSession::CheckBlockTimeout() {
@@ -427,6 +430,10 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
     throw DbError(sqlstate::kFeatureNotSupported, "COMMIT AND CHAIN is not supported", s.position);
   }
   switch (t.kind) {
+    case sql::TransactionKind::kSavepoint:
+    case sql::TransactionKind::kRelease:
+    case sql::TransactionKind::kRollbackTo:
+      return SavepointControl(s);
     case sql::TransactionKind::kBegin:
       result.command_tag = "BEGIN";
       if (status_ == TxnStatus::kFailed) {
@@ -453,6 +460,7 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         return result;
       }
       if (status_ == TxnStatus::kFailed) {
+        optimistic_.reset();
         status_ = TxnStatus::kIdle;
         EndTransaction(false);
         result.command_tag = "ROLLBACK";
@@ -480,6 +488,61 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
       status_ = TxnStatus::kIdle;
       EndTransaction(false);
       return result;
+  }
+  return result;
+}
+
+StatementResult SqlSession::SavepointControl(const sql::Statement& s) {
+  const sql::TransactionStmt& t = *s.transaction;
+  StatementResult result;
+  const char* command = t.kind == sql::TransactionKind::kSavepoint ? "SAVEPOINT"
+                        : t.kind == sql::TransactionKind::kRelease ? "RELEASE SAVEPOINT"
+                                                                   : "ROLLBACK TO SAVEPOINT";
+  // An implicit block (block_) is a query string without BEGIN; PostgreSQL
+  // refuses savepoints there too.
+  if (status_ == TxnStatus::kIdle || block_) {
+    throw DbError(sqlstate::kNoActiveSqlTransaction,
+                  std::string(command) + " can only be used in transaction blocks");
+  }
+  if (status_ == TxnStatus::kFailed && t.kind != sql::TransactionKind::kRollbackTo) {
+    throw DbError(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction "
+                  "block");
+  }
+  if (!optimistic_) {  // failed with no savepoint set: none to go back to
+    throw DbError(sqlstate::kInvalidSavepointSpecification,
+                  "savepoint \"" + t.savepoint + "\" does not exist");
+  }
+  switch (t.kind) {
+    case sql::TransactionKind::kSavepoint: {
+      result.command_tag = "SAVEPOINT";
+      SavepointState state;
+      state.parameters = std::make_unique<SessionParameters>(*parameters_);
+      state.at_commit = std::make_unique<SessionParameters>(*settings_at_commit_);
+      state.listens = pending_listens_.size();
+      state.notifications = pending_notifications_.size();
+      state.cursors = cursors_->Mark();
+      optimistic_->Savepoint(t.savepoint);
+      savepoint_states_.push_back(std::move(state));
+      break;
+    }
+    case sql::TransactionKind::kRelease:
+      result.command_tag = "RELEASE";
+      savepoint_states_.resize(optimistic_->Release(t.savepoint));
+      break;
+    default: {
+      result.command_tag = "ROLLBACK";
+      const size_t level = optimistic_->RollbackTo(t.savepoint);
+      savepoint_states_.resize(level + 1);
+      const SavepointState& state = savepoint_states_.back();
+      *parameters_ = *state.parameters;
+      *settings_at_commit_ = *state.at_commit;
+      pending_listens_.resize(std::min(pending_listens_.size(), state.listens));
+      pending_notifications_.resize(std::min(pending_notifications_.size(), state.notifications));
+      cursors_->CloseDeclaredSince(state.cursors);
+      status_ = TxnStatus::kInBlock;
+      break;
+    }
   }
   return result;
 }

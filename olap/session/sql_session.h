@@ -28,7 +28,10 @@
 // a TxnBlock (txn_block.h) holding the thread from its first statement to its
 // end. An error inside a block puts the session in state E: 25P02 "current
 // transaction is aborted, commands ignored until end of transaction block"
-// until ROLLBACK (or COMMIT, which answers ROLLBACK as PostgreSQL does).
+// until ROLLBACK (or COMMIT, which answers ROLLBACK as PostgreSQL does), or,
+// when a savepoint is set, ROLLBACK TO it, which brings the block back to T
+// (the block records savepoints with its statements; the session restores
+// its own state: settings, cursors, pending notifications).
 //
 // DECLARE reads its query like a SELECT (a recorded step inside a block) and
 // the cursor keeps the rows for FETCH / MOVE (cursor.h); COPY ... TO reads
@@ -202,6 +205,8 @@ class SqlSession {
   StatementResult TimedRoute(const Request& request);
   StatementResult Route(const Request& request);
   StatementResult TransactionControl(const sql::Statement& statement);
+  // SAVEPOINT, RELEASE, ROLLBACK TO (inside BEGIN ... COMMIT only).
+  StatementResult SavepointControl(const sql::Statement& statement);
   StatementResult SessionCommand(const sql::Statement& statement);
   // SELECT set_config(...) / pg_sleep(...) alone (session_functions.cc).
   StatementResult RunSessionFunction(const Request& request, const SessionFunctionCall& call);
@@ -343,6 +348,17 @@ class SqlSession {
   // since each runs the block's statements again.
   std::unique_ptr<SequenceSessionState> sequences_;
   std::unique_ptr<SequenceSessionState> block_sequences_;
+  // What ROLLBACK TO SAVEPOINT restores of the session, one per savepoint
+  // of the open block (optimistic_ keeps their statements): the settings,
+  // the pending LISTEN / NOTIFY, the cursors declared since.
+  struct SavepointState {
+    std::unique_ptr<SessionParameters> parameters;
+    std::unique_ptr<SessionParameters> at_commit;
+    size_t listens = 0;
+    size_t notifications = 0;
+    uint64_t cursors = 0;
+  };
+  std::vector<SavepointState> savepoint_states_;
   // Cancel support: the running statement's cancel action.
   mutable std::mutex cancel_mu_;
   std::function<void()> cancel_hook_;

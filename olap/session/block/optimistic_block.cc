@@ -48,6 +48,11 @@ struct ForecastMissed : std::exception {
   const char* what() const noexcept override { return "step forecast missed a write"; }
 };
 
+// What a client learned from a statement's error.
+uint64_t ErrorDigest(const DbError& error) {
+  return Mix(HashText(error.sqlstate()), HashText(error.what()));
+}
+
 }  // namespace
 
 uint64_t ResultDigest(const StatementResult& result, bool ordered) {
@@ -94,16 +99,39 @@ OptimisticBlock::OptimisticBlock(Database& db, RowLockTable& locks, std::functio
 
 void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
   std::vector<bool> run(entries_.size());
-  for (size_t i = 0; i < entries_.size(); i++) run[i] = all || entries_[i].writes;
+  for (size_t i = 0; i < entries_.size(); i++) {
+    const Entry& e = entries_[i];
+    // A step needs what the block wrote and still holds; COMMIT everything.
+    run[i] = all || (e.writes && !e.rolled_back);
+  }
   RerunMarked(txn, run);
 }
 
 void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<bool>& run) const {
+  using Kind = Entry::Kind;
+  std::vector<Transaction::Savepoint> marks;  // by level
   for (size_t i = 0; i < entries_.size(); i++) {
     const Entry& e = entries_[i];
+    switch (e.kind) {
+      case Kind::kSavepoint:
+        marks.resize(e.level);
+        marks.push_back(txn.SetSavepoint());
+        continue;
+      case Kind::kRollbackTo:
+        marks.resize(e.level + 1);
+        txn.RollbackToSavepoint(marks.back());
+        continue;
+      case Kind::kRelease:
+        marks.resize(e.level);
+        continue;
+      case Kind::kStatement:
+      case Kind::kFailed:
+        break;
+    }
     if (!run[i]) continue;
     Totals().reruns.fetch_add(1, std::memory_order_relaxed);
     StatementResult again;
+    const Transaction::Savepoint before = txn.SetSavepoint();
     try {
       again = e.statement(txn);
     } catch (const DbError& error) {
@@ -112,12 +140,57 @@ void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<bool>& run
           std::string_view(error.sqlstate()) == sqlstate::kAdminShutdown) {
         throw;
       }
+      if (e.kind == Kind::kFailed && ErrorDigest(error) == e.digest) {
+        txn.RollbackToSavepoint(before);  // what the failed statement left
+        continue;
+      }
       throw SerializationFailure(i, "now fails: " + std::string(error.what()));
+    }
+    if (e.kind == Kind::kFailed) {
+      throw SerializationFailure(i, "now succeeds where it failed");
     }
     if (ResultDigest(again, e.ordered) != e.digest) {
       throw SerializationFailure(i, "now returns a different result than it did");
     }
   }
+}
+
+void OptimisticBlock::AddMarker(Entry::Kind kind, size_t level) {
+  Entry marker;
+  marker.kind = kind;
+  marker.level = level;
+  marker.known = true;
+  entries_.push_back(std::move(marker));
+}
+
+size_t OptimisticBlock::FindSavepoint(const std::string& name) const {
+  for (size_t level = savepoints_.size(); level-- > 0;) {
+    if (savepoints_[level].first == name) return level;
+  }
+  throw DbError(sqlstate::kInvalidSavepointSpecification,
+                "savepoint \"" + name + "\" does not exist");
+}
+
+void OptimisticBlock::Savepoint(const std::string& name) {
+  savepoints_.emplace_back(name, entries_.size());
+  AddMarker(Entry::Kind::kSavepoint, savepoints_.size() - 1);
+}
+
+size_t OptimisticBlock::RollbackTo(const std::string& name) {
+  const size_t level = FindSavepoint(name);
+  for (size_t i = savepoints_[level].second + 1; i < entries_.size(); i++) {
+    entries_[i].rolled_back = true;
+  }
+  savepoints_.resize(level + 1);
+  AddMarker(Entry::Kind::kRollbackTo, level);
+  return level;
+}
+
+size_t OptimisticBlock::Release(const std::string& name) {
+  const size_t level = FindSavepoint(name);
+  savepoints_.resize(level);
+  AddMarker(Entry::Kind::kRelease, level);
+  return level;
 }
 
 StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool ordered,
@@ -135,15 +208,24 @@ StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool
     }
     const uint64_t epoch = table.Epoch();
     StatementResult result = Step(statement, writes, ordered, tables);
-    if (!table.Acquire(locks_.id(), *lock->keys, lock->mode, epoch, lock->policy, lock->relation)) {
-      return result;
+    auto forget_step = [&] {
+      entries_.pop_back();
+      has_writes_ =
+          std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.writes; });
+    };
+    bool waited;
+    try {
+      waited =
+          table.Acquire(locks_.id(), *lock->keys, lock->mode, epoch, lock->policy, lock->relation);
+    } catch (...) {  // NOWAIT, lock_timeout: the client never sees this result
+      forget_step();
+      throw;
     }
+    if (!waited) return result;
     // The rows may have changed since the step read them: forget it and
     // read them again, now that no other locker can change them.
     Totals().lock_waits.fetch_add(1, std::memory_order_relaxed);
-    entries_.pop_back();
-    has_writes_ =
-        std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.writes; });
+    forget_step();
   }
 }
 
@@ -198,16 +280,23 @@ StatementResult OptimisticBlock::Step(BlockStatement statement, bool writes, boo
         continue;
       }
       ThrowIfStale(error);
+      RecordFailure(statement, error);
       throw;
     }
     break;
   }
   std::sort(looked_up.begin(), looked_up.end());
   looked_up.erase(std::unique(looked_up.begin(), looked_up.end()), looked_up.end());
-  const uint64_t digest = ResultDigest(result, ordered);
-  entries_.push_back({std::move(statement), writes, ordered, digest, tables != nullptr,
-                      std::move(looked_up), std::move(changed),
-                      tables ? *tables : StepFootprint{}});
+  Entry entry;
+  entry.statement = std::move(statement);
+  entry.writes = writes;
+  entry.ordered = ordered;
+  entry.digest = ResultDigest(result, ordered);
+  entry.known = tables != nullptr;
+  entry.looked_up = std::move(looked_up);
+  entry.changed = std::move(changed);
+  entry.forecast = tables ? *tables : StepFootprint{};
+  entries_.push_back(std::move(entry));
   has_writes_ = has_writes_ || writes;
   return result;
 }
@@ -245,9 +334,9 @@ std::vector<bool> OptimisticBlock::WritesSeenBy(const StepFootprint& footprint) 
   std::vector<bool> run(entries_.size(), false);
   for (size_t i = entries_.size(); i-- > 0;) {
     const Entry& e = entries_[i];
-    if (!e.writes) continue;
+    if (!e.writes || e.rolled_back) continue;
     if (!e.known) {  // it, and every write before it
-      for (size_t j = 0; j <= i; j++) run[j] = entries_[j].writes;
+      for (size_t j = 0; j <= i; j++) run[j] = entries_[j].writes && !entries_[j].rolled_back;
       break;
     }
     if (!Reaches(e, seen)) continue;
@@ -260,6 +349,22 @@ std::vector<bool> OptimisticBlock::WritesSeenBy(const StepFootprint& footprint) 
     seen.rows.insert(seen.rows.end(), e.forecast.rows.begin(), e.forecast.rows.end());
   }
   return run;
+}
+
+void OptimisticBlock::RecordFailure(const BlockStatement& statement, const DbError& error) {
+  const std::string_view state = error.sqlstate();
+  // Without a savepoint the block is over; a cancel or a conflict says
+  // nothing the run at COMMIT could check.
+  if (savepoints_.empty() || state == sqlstate::kSerializationFailure ||
+      state == sqlstate::kQueryCanceled || state == sqlstate::kAdminShutdown) {
+    return;
+  }
+  Entry entry;
+  entry.kind = Entry::Kind::kFailed;
+  entry.statement = statement;
+  entry.digest = ErrorDigest(error);
+  entry.known = true;
+  entries_.push_back(std::move(entry));
 }
 
 void OptimisticBlock::ThrowIfStale(const DbError& error) const {

@@ -69,6 +69,15 @@
 // thread, against a thread that would otherwise wait a client round trip per
 // statement.
 //
+// Savepoints: SAVEPOINT, ROLLBACK TO and RELEASE are recorded in order with
+// the statements, and every run replays them as marks of its transaction
+// (Transaction::SetSavepoint, RollbackToSavepoint). The statements a
+// ROLLBACK TO took back stay recorded: a step leaves them out (their writes
+// are gone), COMMIT runs them again and checks what the client saw of them,
+// then undoes them. A statement that fails while a savepoint is set is
+// recorded with its error, and COMMIT checks that it still fails so: what
+// the client learned from an error counts as a read too.
+//
 // Not thread-safe (one session); the steps run on the transaction thread.
 #pragma once
 
@@ -178,6 +187,17 @@ class OptimisticBlock {
   // nothing. An empty block commits nothing (ok, no LSN).
   TxnResult Commit();
 
+  // SAVEPOINT `name` (names may repeat: the newest one counts).
+  void Savepoint(const std::string& name);
+  // ROLLBACK TO SAVEPOINT: takes back every statement since the newest
+  // savepoint `name` (it stays; those set after it are gone) and returns its
+  // level (0: the oldest savepoint still set). RELEASE: forgets `name` and
+  // every savepoint set after it, keeping their statements; returns the
+  // level it had. Both throw 3B001 for a name no savepoint has.
+  size_t RollbackTo(const std::string& name);
+  size_t Release(const std::string& name);
+  size_t savepoints() const { return savepoints_.size(); }
+
   size_t statements() const { return entries_.size(); }
   // The block ran DDL: binding for it must happen in it (Inspect).
   void NoteSchemaChange() { changed_schema_ = true; }
@@ -185,6 +205,16 @@ class OptimisticBlock {
 
  private:
   struct Entry {
+    enum class Kind : uint8_t {
+      kStatement,   // ran; `digest` is its result's
+      kFailed,      // failed while a savepoint was set; `digest` is its error's
+      kSavepoint,   // sets the savepoint of level `level`
+      kRollbackTo,  // rolls back to the savepoint of level `level`
+      kRelease,     // forgets the savepoints of level `level` and up
+    };
+    Kind kind = Kind::kStatement;
+    size_t level = 0;          // the markers
+    bool rolled_back = false;  // a ROLLBACK TO took it back: only COMMIT runs it
     BlockStatement statement;
     bool writes = false;
     bool ordered = true;
@@ -214,15 +244,25 @@ class OptimisticBlock {
   // New-Orders that read the same d_next_o_id, where the second's INSERT
   // would otherwise report 23505, which a serial run never produces.
   void ThrowIfStale(const DbError& error) const;
+  // After a step failed with `error` for good: records it, when a savepoint
+  // may bring the block back (see "Savepoints" above).
+  void RecordFailure(const BlockStatement& statement, const DbError& error);
 
   // One run of a step, recorded.
   StatementResult Step(BlockStatement statement, bool writes, bool ordered,
                        const StepFootprint* tables);
 
+  // The newest savepoint `name` (3B001 if none), as an index of savepoints_.
+  size_t FindSavepoint(const std::string& name) const;
+  // An entry that is only a marker of the savepoints.
+  void AddMarker(Entry::Kind kind, size_t level);
+
   Database& db_;
   RowLockOwner locks_;
   std::function<void()> on_run_;
   std::vector<Entry> entries_;
+  // The savepoints set: name, and the index of its kSavepoint entry.
+  std::vector<std::pair<std::string, size_t>> savepoints_;
   bool has_writes_ = false;
   bool changed_schema_ = false;
 };

@@ -248,6 +248,18 @@ TEST(ParserUtility, Transactions) {
   StatementPtr st = One("BEGIN ISOLATION LEVEL READ COMMITTED");
   EXPECT_EQ(st->transaction->kind, TransactionKind::kBegin);
   EXPECT_EQ(st->transaction->isolation_level, "read committed");
+  // Savepoints: names are identifiers (folded unless quoted).
+  EXPECT_EQ(S("SAVEPOINT S1"), "SAVEPOINT s1");
+  EXPECT_EQ(S("savepoint \"_pg3_1\""), "SAVEPOINT _pg3_1");
+  EXPECT_EQ(S("RELEASE SAVEPOINT a"), "RELEASE SAVEPOINT a");
+  EXPECT_EQ(S("release a"), "RELEASE SAVEPOINT a");
+  EXPECT_EQ(S("ROLLBACK TO SAVEPOINT a"), "ROLLBACK TO SAVEPOINT a");
+  EXPECT_EQ(S("rollback work to a"), "ROLLBACK TO SAVEPOINT a");
+  EXPECT_EQ(S("ROLLBACK TRANSACTION TO SAVEPOINT \"Mixed\""), "ROLLBACK TO SAVEPOINT Mixed");
+  EXPECT_EQ(One("ROLLBACK TO a")->transaction->kind, TransactionKind::kRollbackTo);
+  for (const char* bad : {"SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO", "ABORT TO a"}) {
+    EXPECT_THROW(One(bad), DbError) << bad;
+  }
 }
 
 TEST(ParserUtility, SetShowReset) {

@@ -202,6 +202,77 @@ TEST_F(OptimisticBlockTest, AnErrorFailsTheBlockAndNothingIsApplied) {
   EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("100"));
 }
 
+// Savepoints (optimistic_block.h, "Savepoints"): what a ROLLBACK TO takes
+// back is gone from the block's writes, but what the client saw of it, rows
+// or an error, is still checked at COMMIT.
+TEST_F(OptimisticBlockTest, RollbackToSavepointUndoesWritesAndTheBlockGoesOn) {
+  Run("BEGIN");
+  Run("UPDATE acct SET balance = 90 WHERE id = 1");
+  Run("SAVEPOINT a");
+  Run("DELETE FROM acct WHERE id = 2");
+  Run("CREATE TABLE scratch (x int)");
+  ExpectDbError([&] { Run("INSERT INTO acct VALUES (1, 0, 0)"); }, "23505",
+                "duplicate key value violates unique constraint \"acct_pkey\"\nDETAIL:  Key "
+                "(id)=(1) already exists.");
+  EXPECT_EQ(session_->status(), TxnStatus::kFailed);
+  EXPECT_EQ(Run("ROLLBACK TO SAVEPOINT a").command_tag, "ROLLBACK");
+  EXPECT_EQ(session_->status(), TxnStatus::kInBlock);
+  EXPECT_THAT(Query("SELECT id, balance FROM acct ORDER BY id"),
+              ElementsAre("1|90", "2|100", "3|100"));
+  Run("INSERT INTO acct VALUES (4, 4, 2)");
+  EXPECT_EQ(Run("RELEASE a").command_tag, "RELEASE");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(OtherQuery("SELECT id, balance FROM acct ORDER BY id"),
+              ElementsAre("1|90", "2|100", "3|100", "4|4"));
+  ExpectDbError([&] { OtherQuery("SELECT * FROM scratch"); }, "42P01",
+                "relation \"scratch\" does not exist");
+}
+
+TEST_F(OptimisticBlockTest, AReadTakenBackByRollbackToIsStillValidated) {
+  Run("BEGIN");
+  Run("SAVEPOINT a");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 1"), ElementsAre("100"));
+  Run("ROLLBACK TO a");
+  other_->Execute("UPDATE acct SET balance = 0 WHERE id = 1");
+  // The client decided on 100, even though it rolled the read back.
+  Run("UPDATE acct SET balance = balance - 50 WHERE id = 2");
+  ExpectSerializationFailure("COMMIT");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 2"), ElementsAre("100"));
+}
+
+TEST_F(OptimisticBlockTest, AFailureThatNoLongerHappensFailsTheCommit) {
+  // get_or_create: INSERT, and on 23505 read the row that is there instead.
+  Run("BEGIN");
+  Run("SAVEPOINT a");
+  EXPECT_THROW(Run("INSERT INTO acct VALUES (3, 0, 0)"), DbError);
+  Run("ROLLBACK TO a");
+  EXPECT_THAT(Query("SELECT balance FROM acct WHERE id = 2"), ElementsAre("100"));
+  other_->Execute("DELETE FROM acct WHERE id = 3");
+  // The client learned that row 3 exists; a serial run at COMMIT would insert it.
+  ExpectSerializationFailure("COMMIT");
+  // Unchanged, the same block commits.
+  Run("BEGIN");
+  Run("SAVEPOINT a");
+  EXPECT_THROW(Run("INSERT INTO acct VALUES (2, 0, 0)"), DbError);
+  Run("ROLLBACK TO a");
+  Run("UPDATE acct SET balance = 1 WHERE id = 2");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(OtherQuery("SELECT id, balance FROM acct ORDER BY id"), ElementsAre("1|100", "2|1"));
+}
+
+TEST_F(OptimisticBlockTest, SavepointErrors) {
+  ExpectDbError([&] { Run("SAVEPOINT a"); }, "25P01",
+                "SAVEPOINT can only be used in transaction blocks");
+  // An implicit block (one query string) is no transaction block either.
+  ExpectDbError([&] { session_->Execute("SELECT 1; SAVEPOINT a; SELECT 2"); }, "25P01",
+                "SAVEPOINT can only be used in transaction blocks");
+  Run("BEGIN");
+  ExpectDbError([&] { Run("ROLLBACK TO b"); }, "3B001", "savepoint \"b\" does not exist");
+  EXPECT_EQ(session_->status(), TxnStatus::kFailed);
+  Run("ROLLBACK");
+  EXPECT_EQ(session_->status(), TxnStatus::kIdle);
+}
+
 TEST_F(OptimisticBlockTest, DdlCopyAndPreparedStatementsInsideABlock) {
   Run("BEGIN");
   Run("CREATE TABLE t (a int PRIMARY KEY, b text)");
