@@ -233,6 +233,7 @@ struct Expr {
   std::vector<std::string> arg_names;
   ExprPtr filter;                    // agg(...) FILTER (WHERE filter); null if none
   std::vector<OrderItem> agg_order;  // string_agg(x, ',' ORDER BY y)
+  bool within_group = false;         // agg_order came as WITHIN GROUP (ORDER BY ...)
   std::unique_ptr<WindowSpec> over;  // f(...) OVER (...); null if not a window call
 };
 

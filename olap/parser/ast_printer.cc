@@ -90,8 +90,9 @@ std::string Function(const Expr& e) {
       s += ToString(*e.children[i]);
     }
   }
-  if (!e.agg_order.empty()) s += " ORDER BY " + OrderList(e.agg_order);
+  if (!e.agg_order.empty() && !e.within_group) s += " ORDER BY " + OrderList(e.agg_order);
   s += ')';
+  if (e.within_group) s += " WITHIN GROUP (ORDER BY " + OrderList(e.agg_order) + ")";
   if (e.filter) s += " FILTER (WHERE " + ToString(*e.filter) + ")";
   if (e.over) s += " OVER " + Window(*e.over);
   return s;

@@ -221,11 +221,15 @@ ExprPtr Parser::ParseFunctionArgs(ExprPtr fn) {
   }
   ExpectPunct(')');
   if (IsKw("within") && IsKw("group", 1)) {
+    if (!fn->agg_order.empty()) {
+      ErrorMessage(Peek(), "cannot use multiple ORDER BY clauses with WITHIN GROUP");
+    }
     pos_ += 2;
     ExpectPunct('(');
     ExpectKw("order");
     ExpectKw("by");
     fn->agg_order = ParseOrderByList();
+    fn->within_group = true;
     ExpectPunct(')');
   }
   if (IsKw("filter") && IsPunct('(', 1)) {

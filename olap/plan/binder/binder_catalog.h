@@ -105,6 +105,32 @@ ExprPtr BindArrayCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx);
 // (binder_list_agg.cc; olap/execution/aggregate/list_agg.h): a constant
 // separator, no FILTER or DISTINCT; keys of any type but jsonb.
 ExprPtr BindListAggregate(Binder& binder, const sql::Expr& call, ExprContext& ctx);
+// The same with its parts named: `value` aggregated (and `separator`, for
+// string_agg) sorted by `order`; `order_is_argument`: an ORDER BY ordinal 1
+// names the value (ARRAY(subquery)'s rewrite).
+struct ListAggCall {
+  const std::string& name;  // string_agg or array_agg
+  const sql::Expr& value;
+  const sql::Expr* separator;
+  const std::vector<sql::OrderItem>& order;
+  const sql::Expr* filter;
+  bool distinct;
+  bool order_is_argument;
+  int position;
+};
+ExprPtr BindListAggregateOf(Binder& binder, const ListAggCall& call, ExprContext& ctx);
+// percentile_cont / percentile_disc (one fraction) and mode(), WITHIN GROUP
+// (ORDER BY x): the sorted array_agg of x, then the value picked from it
+// (binder_ordered_set.cc).
+bool IsOrderedSetAggregateName(const std::string& name);
+// The operators of numbers beyond + - * / %: x ^ y (power), the integers'
+// bitwise & | # ~ << >>, and prefix |/ (sqrt), ||/ (cbrt), @ (abs)
+// (binder_operators.cc); nullptr for any other operator.
+ExprPtr BindMathOperator(Binder& binder, const sql::Expr& e, ExprContext& ctx);
+// 42883 "function f(argument types) does not exist" for the call `e`
+// (binder_function.cc); WITHIN GROUP's arguments count as arguments.
+[[noreturn]] void NoSuchFunction(Binder& binder, const sql::Expr& e, ExprContext& ctx);
+ExprPtr BindOrderedSetAggregate(Binder& binder, const sql::Expr& call, ExprContext& ctx);
 // For a string_agg of a text made per row (json_agg & co., binder_jsonb.cc):
 // binds call's ORDER BY and returns `text` prefixed with each row's key bytes
 // (agg->order keyed); `text` itself without ORDER BY. With distinct_value

@@ -196,6 +196,10 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
         r = BindExpr(c, ctx);
         break;
       }
+      if (ExprPtr m = BindMathOperator(*this, e, ctx)) {
+        r = std::move(m);
+        break;
+      }
       if (e.op != "-") NotSupported("operator " + e.op, e.position);
       if (c.kind == sql::ExprKind::kLiteral && (c.literal_kind == sql::LiteralKind::kInteger ||
                                                 c.literal_kind == sql::LiteralKind::kNumeric)) {

@@ -28,7 +28,8 @@ bool Binder::IsAggregateName(const std::string& name) {
 }
 
 bool Binder::ContainsAggregate(const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::kFunction && !e.over && IsAggregateName(e.names.back())) {
+  if (e.kind == sql::ExprKind::kFunction && !e.over &&
+      (IsAggregateName(e.names.back()) || IsOrderedSetAggregateName(e.names.back()))) {
     return true;
   }
   for (const sql::ExprPtr& c : e.children) {
@@ -49,16 +50,28 @@ bool Binder::ContainsAggregate(const sql::Expr& e) {
   return e.else_result && ContainsAggregate(*e.else_result);
 }
 
-[[noreturn]] static void NoSuchFunction(Binder& b, const sql::Expr& e, ExprContext& ctx) {
+void NoSuchFunction(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   std::string args;
-  for (const sql::ExprPtr& a : e.children) {
+  auto add = [&](const sql::Expr& a) {
     if (!args.empty()) args += ", ";
-    if (b.IsUnknownTyped(*a)) {
+    if (b.IsUnknownTyped(a)) {
       args += "unknown";
     } else {
       ExprContext c = WithoutHint(ctx);
-      args += BaseTypeName(b.BindExpr(*a, c)->type);
+      args += BaseTypeName(b.BindExpr(a, c)->type);
     }
+  };
+  for (const sql::ExprPtr& a : e.children) add(*a);
+  if (e.within_group) {  // PostgreSQL lists the aggregated arguments too
+    const bool inside = ctx.aggs != nullptr && ctx.aggs->in_aggregate;
+    if (ctx.aggs != nullptr) ctx.aggs->in_aggregate = true;  // no GROUP BY check for them
+    try {
+      for (const sql::OrderItem& o : e.agg_order) add(*o.expr);
+    } catch (...) {
+      if (ctx.aggs != nullptr) ctx.aggs->in_aggregate = inside;
+      throw;
+    }
+    if (ctx.aggs != nullptr) ctx.aggs->in_aggregate = inside;
   }
   throw DbError(sqlstate::kUndefinedFunction,
                 "function " + e.names.back() + "(" + args + ") does not exist", e.position)
@@ -275,6 +288,13 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
     // dropped (it would bind the value to another parameter).
     throw DbError(sqlstate::kFeatureNotSupported,
                   "named arguments (name => value) are not supported for function " + name,
+                  e.position);
+  }
+  if (IsOrderedSetAggregateName(name)) return BindOrderedSetAggregate(*this, e, ctx);
+  if (e.within_group) {
+    if (!IsAggregateName(name)) NoSuchFunction(*this, e, ctx);
+    throw DbError(sqlstate::kWrongObjectType,
+                  name + " is not an ordered-set aggregate, so it cannot have WITHIN GROUP",
                   e.position);
   }
   if (e.over || IsWindowOnlyName(name)) return BindWindowCall(e, ctx);  // binder_window.cc

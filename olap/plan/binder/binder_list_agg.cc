@@ -92,6 +92,16 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
                       " arguments does not exist",
                   e.position);
   }
+  return BindListAggregateOf(
+      binder,
+      {name, *e.children[0], is_string ? e.children[1].get() : nullptr, e.agg_order, e.filter.get(),
+       e.distinct, IsRewrittenArrayAgg(e), e.position},
+      ctx);
+}
+
+ExprPtr BindListAggregateOf(Binder& binder, const ListAggCall& e, ExprContext& ctx) {
+  const std::string& name = e.name;
+  const bool is_string = name == "string_agg";
   AggState& st = *ctx.aggs;
   ExprContext c = ctx;
   c.hint = nullptr;
@@ -105,12 +115,12 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
     if (e.filter) filter = binder.BindCondition(*e.filter, c, "FILTER");
     Type text = Type::Text();
     if (is_string) c.hint = &text;
-    input = binder.BindExpr(*e.children[0], c);
-    if (is_string) sep = binder.BindExpr(*e.children[1], c);
+    input = binder.BindExpr(e.value, c);
+    if (is_string) sep = binder.BindExpr(*e.separator, c);
     c.hint = nullptr;
-    for (const sql::OrderItem& o : e.agg_order) {
-      keys.push_back(IsRewrittenArrayAgg(e) && IsOrdinalOne(*o.expr) ? CloneExpr(*input)
-                                                                     : binder.BindExpr(*o.expr, c));
+    for (const sql::OrderItem& o : e.order) {
+      keys.push_back(e.order_is_argument && IsOrdinalOne(*o.expr) ? CloneExpr(*input)
+                                                                  : binder.BindExpr(*o.expr, c));
     }
   } catch (...) {
     st.in_aggregate = false;
@@ -174,7 +184,7 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
       throw DbError(sqlstate::kInvalidColumnReference,
                     "in an aggregate with DISTINCT, ORDER BY expressions must appear in "
                     "argument list",
-                    e.agg_order[0].position);
+                    e.order[0].position);
     }
     agg.order.distinct = true;
     agg.order.by = input->type.IsNumeric() ? ListAggOrder::By::kNumber : ListAggOrder::By::kText;
@@ -183,17 +193,17 @@ ExprPtr BindListAggregate(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
     // Any other keys: each input carries its keys' ordered bytes.
     for (size_t i = 0; i < keys.size(); i++) {
       if (keys[i]->type.id == TypeId::kJsonb) {
-        Unsupported(name + "(... ORDER BY a jsonb value)", e.agg_order[i].position);
+        Unsupported(name + "(... ORDER BY a jsonb value)", e.order[i].position);
       }
     }
     input = OutputText(std::move(input));
-    input = KeyedInput(std::move(keys), e.agg_order, std::move(input));
+    input = KeyedInput(std::move(keys), e.order, std::move(input));
     agg.order.by = ListAggOrder::By::kKeyed;
     return add(std::move(input));
   }
   for (size_t i = 0; i < keys.size(); i++) {
     if (i > 0) continue;  // later keys equal to the first change nothing
-    const sql::OrderItem& o = e.agg_order[i];
+    const sql::OrderItem& o = e.order[i];
     agg.order.by = input->type.IsNumeric() ? ListAggOrder::By::kNumber : ListAggOrder::By::kText;
     agg.order.descending = o.direction == sql::SortDirection::kDesc;
     agg.order.nulls_first = o.nulls == sql::NullsOrder::kDefault

@@ -3,6 +3,7 @@
 // known type) take the type of the other side of their operator, as
 // PostgreSQL resolves "unknown" literals; alone they become TEXT.
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "olap/plan/binder/binder_catalog.h"
@@ -203,7 +204,111 @@ ExprPtr BindRegexOperator(Binder& b, const sql::Expr& e, const char* fn, ExprCon
   }
 }
 
+// The integer type both sides of a bitwise operator take (int2 & int4 is
+// int4), or nullopt when one is no integer.
+std::optional<Type> BitwiseType(const Type& l, const Type& r) {
+  if (!l.IsInteger() || !r.IsInteger()) return std::nullopt;
+  auto rank = [](const Type& t) {
+    return t.id == TypeId::kBigInt ? 2 : t.id == TypeId::kInteger ? 1 : 0;
+  };
+  return rank(l) >= rank(r) ? l : r;
+}
+
+ExprPtr CallMath(const char* name, const Type& type, ScalarKernel kernel,
+                 std::vector<ExprPtr> args) {
+  return Function(MakeScalarFunction(name, type, std::move(kernel)), std::move(args));
+}
+
+// An integer kernel over int64 values, its result kept in `type`'s width:
+// a shift wraps as PostgreSQL's (C's) int4 / int2 shifts do.
+ExprPtr IntegerOperator(const char* name, const Type& type, int64_t (*fn)(int64_t, int64_t, int),
+                        std::vector<ExprPtr> args) {
+  const int bits = type.id == TypeId::kBigInt ? 64 : type.id == TypeId::kInteger ? 32 : 16;
+  for (ExprPtr& a : args) a = Cast(std::move(a), Type::BigInt());
+  ExprPtr wide = CallMath(
+      name, Type::BigInt(),
+      [fn, bits](const ScalarArgs& a, Rows rows, Vector* out) {
+        const int64_t* x = a[0]->data<int64_t>();
+        const int64_t* y = a.size() > 1 ? a[1]->data<int64_t>() : nullptr;
+        int64_t* o = out->mutable_data<int64_t>();
+        ForEachRow(rows, [&](uint32_t i) { o[i] = fn(x[i], y ? y[i] : 0, bits); });
+      },
+      std::move(args));
+  return type.id == TypeId::kBigInt ? std::move(wide) : Cast(std::move(wide), type);
+}
+
+// Wraps v to a signed integer of `bits` bits.
+int64_t Wrap(uint64_t v, int bits) {
+  if (bits == 64) return static_cast<int64_t>(v);
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  v &= (sign << 1) - 1;
+  return static_cast<int64_t>(v ^ sign) - static_cast<int64_t>(sign);
+}
+
 }  // namespace
+
+ExprPtr BindMathOperator(Binder& b, const sql::Expr& e, ExprContext& ctx) {
+  const std::string& op = e.op;
+  if (e.kind == sql::ExprKind::kUnaryOp) {
+    const char* fn = op == "|/" ? "sqrt" : op == "||/" ? "cbrt" : op == "@" ? "abs" : nullptr;
+    if (fn == nullptr && op != "~") return nullptr;
+    ExprContext c = WithHint(ctx, nullptr);
+    ExprPtr x = b.BindExpr(*e.children[0], c);
+    std::vector<ExprPtr> args;
+    if (fn == nullptr) {  // ~: bitwise NOT
+      if (!x->type.IsInteger()) {
+        throw DbError(sqlstate::kUndefinedFunction,
+                      "operator does not exist: " + op + " " + TypeText(x->type), e.position);
+      }
+      const Type type = x->type;
+      args.push_back(std::move(x));
+      return IntegerOperator(
+          "int_not", type, [](int64_t v, int64_t, int bits) { return Wrap(~v, bits); },
+          std::move(args));
+    }
+    args.push_back(std::move(x));
+    try {
+      return FunctionRegistry::Global().Call(fn, std::move(args), b.FunctionContext());
+    } catch (const DbError& err) {
+      RethrowAt(err, e.position);
+    }
+  }
+  if (op != "^" && op != "&" && op != "|" && op != "#" && op != "<<" && op != ">>") {
+    return nullptr;
+  }
+  auto [left, right] = b.BindPair(*e.children[0], *e.children[1], ctx);
+  std::vector<ExprPtr> args;
+  if (op == "^") {  // double precision ^ double precision, as power()
+    if (!left->type.IsNumeric() || !right->type.IsNumeric()) {
+      NoOperator(left->type, op, right->type, e.position);
+    }
+    args.push_back(std::move(left));
+    args.push_back(std::move(right));
+    try {
+      return FunctionRegistry::Global().Call("power", std::move(args), b.FunctionContext());
+    } catch (const DbError& err) {
+      RethrowAt(err, e.position);
+    }
+  }
+  const bool shift = op == "<<" || op == ">>";
+  std::optional<Type> type = BitwiseType(left->type, right->type);
+  if (!type) NoOperator(left->type, op, right->type, e.position);
+  if (shift) type = left->type;  // the count is an int4 of any width
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  using Fn = int64_t (*)(int64_t, int64_t, int);
+  Fn fn = op == "&"   ? Fn([](int64_t x, int64_t y, int) { return x & y; })
+          : op == "|" ? Fn([](int64_t x, int64_t y, int) { return x | y; })
+          : op == "#" ? Fn([](int64_t x, int64_t y, int) { return x ^ y; })
+          : op == "<<"
+              ? Fn([](int64_t x, int64_t y, int bits) {
+                  return Wrap(static_cast<uint64_t>(x) << (y & (bits == 64 ? 63 : 31)), bits);
+                })
+              : Fn([](int64_t x, int64_t y, int bits) {
+                  return Wrap(static_cast<uint64_t>(x >> (y & (bits == 64 ? 63 : 31))), bits);
+                });
+  return IntegerOperator(shift ? "int_shift" : "int_bitwise", *type, fn, std::move(args));
+}
 
 bool IsIntervalLiteral(const sql::Expr& e) {
   if (e.kind == sql::ExprKind::kLiteral && e.literal_kind == sql::LiteralKind::kTyped) {
@@ -553,6 +658,7 @@ ExprPtr Binder::BindBinary(const sql::Expr& e, ExprContext& ctx) {
   if (ExprPtr j = BindJsonbOperator(e, ctx)) return j;  // binder_jsonb.cc
   if (e.op == "||") return BindConcatOperator(*this, e, ctx);
   if (const char* fn = RegexFunction(e.op)) return BindRegexOperator(*this, e, fn, ctx);
+  if (ExprPtr m = BindMathOperator(*this, e, ctx)) return m;
   ArithOp op;
   if (e.op == "+")
     op = ArithOp::kAdd;

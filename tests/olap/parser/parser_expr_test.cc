@@ -6,6 +6,7 @@
 #include <string>
 
 #include "olap/parser/parser.h"
+#include "storage/error.h"
 
 namespace forktail::sql {
 namespace {
@@ -164,6 +165,11 @@ TEST(ParserExpr, FunctionCalls) {
             "pg_catalog.format_type(a.atttypid, a.atttypmod)");
   EXPECT_EQ(E("string_agg(attname, ', ' ORDER BY attnum DESC)"),
             "string_agg(attname, ', ' ORDER BY attnum DESC)");
+  EXPECT_EQ(E("percentile_cont(0.5) within group (order by x desc)"),
+            "percentile_cont(0.5) WITHIN GROUP (ORDER BY x DESC)");
+  EXPECT_EQ(E("mode() WITHIN GROUP (ORDER BY x) FILTER (WHERE x > 0)"),
+            "mode() WITHIN GROUP (ORDER BY x) FILTER (WHERE (x > 0))");
+  EXPECT_THROW(E("string_agg(a, ',' ORDER BY a) WITHIN GROUP (ORDER BY b)"), forktail::DbError);
   EXPECT_EQ(E("row_number() OVER (PARTITION BY a ORDER BY b)"),
             "row_number() OVER (PARTITION BY a ORDER BY b)");
   EXPECT_EQ(E("sum(x) OVER w"), "sum(x) OVER w");
