@@ -624,6 +624,9 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
       rows.push_back(std::move(full));
     }
     static const std::vector<std::vector<sql::ExprPtr>> kNoRows;
+    // A row with a subquery binds over a one-row plan (ProjectRow).
+    const bool subqueries = src != nullptr && ExpectOneRowWithSubqueries(src->values);
+    LogicalOpPtr row_plan = subqueries ? RowPlan() : nullptr;
     for (const auto& row : src ? src->values : kNoRows) {
       if (row.size() > targets.size()) {
         throw DbError(sqlstate::kSyntaxError, "INSERT has more expressions than target columns",
@@ -644,6 +647,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
           ExprContext ctx;
           ctx.clause = "VALUES";
           ctx.hint = &col.type;
+          if (subqueries) ctx.plan = &row_plan;
           e = AssignTo(BindExpr(*row[i], ctx), col, row[i]->position);
         }
         e = FoldExpression(std::move(e));
@@ -658,7 +662,7 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
       }
       rows.push_back(std::move(full));
     }
-    if (constants) {
+    if (constants && !subqueries) {
       for (auto& row : rows) {
         Row r;
         for (size_t c = 0; c < ncols; c++) {
@@ -678,8 +682,12 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
     for (size_t c = 0; c < ncols; c++) {
       values->columns.push_back({NewId(), schema.columns[c].name, schema.columns[c].type});
     }
-    values->rows = std::move(rows);
-    out.plan = std::move(values);
+    if (subqueries) {
+      out.plan = ProjectRow(std::move(row_plan), std::move(rows[0]), values->columns);
+    } else {
+      values->rows = std::move(rows);
+      out.plan = std::move(values);
+    }
     BindInsertClauses(table, s, &out);
     return out;
   }
@@ -724,17 +732,12 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
   return out;
 }
 
-namespace {
-
-// Whether `e` holds a subquery (an UPDATE or DELETE is then bound as a query).
 bool HasSubquery(const sql::Expr& e) {
   if (e.subquery) return true;
   bool found = false;
   sql::ForEachSubExpr(e, [&](const sql::Expr& c) { found = found || HasSubquery(c); });
   return found;
 }
-
-}  // namespace
 
 BoundStatement Binder::BindJoinedWrite(BoundStatementKind kind, const Table& table,
                                        const std::string& alias,

@@ -101,6 +101,9 @@ struct ExprContext {
   const Type* hint = nullptr;      // type an unknown literal / parameter should take
 };
 
+// Whether `e` holds a subquery (binder.cc).
+bool HasSubquery(const sql::Expr& e);
+
 // 0A000 "<what> is not supported" at `position`: what PostgreSQL accepts and
 // Forktail does not implement is refused, never ignored.
 [[noreturn]] void NotSupported(const std::string& what, int position);
@@ -143,6 +146,15 @@ class Binder {
   BoundQuery BindQuery(const sql::Query& q, const Scope* outer, SubqueryMode* mode = nullptr);
   BoundQuery BindSelect(const sql::Query& q, const Scope* outer, SubqueryMode* mode);
   BoundQuery BindValues(const sql::Query& q, const Scope* outer);
+  // A VALUES row that holds subqueries (binder_query.cc): it binds over a
+  // one-row plan (RowPlan) its subqueries join onto, then is projected to
+  // `columns`. Only a single row: rows of several plans would have to come
+  // out of a UNION ALL in order, with their defaults (nextval) drawn in
+  // order, which nothing here promises (0A000, ExpectOneRowWithSubqueries).
+  static LogicalOpPtr RowPlan();
+  static LogicalOpPtr ProjectRow(LogicalOpPtr plan, std::vector<ExprPtr> row,
+                                 std::vector<LogicalColumn> columns);
+  static bool ExpectOneRowWithSubqueries(const std::vector<std::vector<sql::ExprPtr>>& rows);
   BoundQuery BindSetOp(const sql::Query& q, const Scope* outer);
   // FROM: the cross product of the items; fills `scope`.
   LogicalOpPtr BindFrom(const std::vector<sql::TableRefPtr>& from, Scope* scope);

@@ -483,14 +483,42 @@ LogicalOpPtr Binder::BindFrom(const std::vector<sql::TableRefPtr>& from, Scope* 
   return plan;
 }
 
+LogicalOpPtr Binder::RowPlan() {
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kValues;
+  op->rows.emplace_back();
+  return op;
+}
+
+LogicalOpPtr Binder::ProjectRow(LogicalOpPtr plan, std::vector<ExprPtr> row,
+                                std::vector<LogicalColumn> columns) {
+  return MakeProject(std::move(plan), std::move(columns), std::move(row));
+}
+
+bool Binder::ExpectOneRowWithSubqueries(const std::vector<std::vector<sql::ExprPtr>>& rows) {
+  for (const auto& row : rows) {
+    for (const sql::ExprPtr& x : row) {
+      if (!HasSubquery(*x)) continue;
+      if (rows.size() > 1) {
+        NotSupported("a subquery in a VALUES list of more than one row", x->position);
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
 BoundQuery Binder::BindValues(const sql::Query& q, const Scope* outer) {
   (void)outer;
   size_t n = q.values.empty() ? 0 : q.values[0].size();
   auto op = std::make_unique<LogicalOp>();
   op->kind = LogicalOpKind::kValues;
   op->rows.resize(q.values.size());
+  // A row with a subquery binds over a one-row plan (ProjectRow).
+  const bool subqueries = ExpectOneRowWithSubqueries(q.values);
+  LogicalOpPtr row_plan = subqueries ? RowPlan() : nullptr;
   ExprContext ctx;
-  ctx.plan = nullptr;
+  ctx.plan = subqueries ? &row_plan : nullptr;
   ctx.clause = "VALUES";
   for (size_t c = 0; c < n; c++) {
     std::optional<Type> t;
@@ -528,7 +556,8 @@ BoundQuery Binder::BindValues(const sql::Query& q, const Scope* outer) {
   }
   BoundQuery bq;
   bq.columns = op->columns;
-  bq.plan = std::move(op);
+  bq.plan = subqueries ? ProjectRow(std::move(row_plan), std::move(op->rows[0]), op->columns)
+                       : std::move(op);
   ApplyOrderLimit(q, &bq);
   return bq;
 }
