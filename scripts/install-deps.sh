@@ -4,6 +4,8 @@
 # (bench/tpcc) is a libpq client. postgresql(-client), python3-psycopg,
 # python3-pytest: the end-to-end tests drive the server with psql, pgbench and
 # psycopg (Debian's /usr/bin/python3), and benchmarks compare against PostgreSQL 15.
+# python3-sqlalchemy, python3-psycopg2: an ORM over the other common Python
+# driver (tests/server/orm_test.cc).
 # python3-venv: the TPC-H tests install duckdb from PyPI into a venv.
 # openjdk-17-jdk-headless (Debian 12's default JDK), maven: the JDBC end-to-end test
 # (tests/server/jdbc_test.cc) builds its pgJDBC client with Maven. The sqllogictest
@@ -21,6 +23,7 @@ packages=(
   clang-format clang-14 libclang-rt-14-dev
   libssl-dev libpq-dev
   postgresql-client postgresql python3-venv python3-psycopg python3-pytest
+  python3-sqlalchemy python3-psycopg2
   openjdk-17-jdk-headless maven
 )
 

@@ -105,6 +105,9 @@ class Table {
 
   // nullopt for a deleted slot or a tid out of range.
   std::optional<Row> Read(TupleId tid) const;
+  // `row` as an insert would store it: each value cast to its column's type,
+  // 23502 for a NULL in a NOT NULL or key column, 42601 for a wrong width.
+  Row CastRow(const Row& row) const;
   // Calls fn for each live row in tuple-id order (the rows present when it
   // starts; fn must not change the table).
   void ForEachLiveRow(const std::function<void(TupleId, const Row&)>& fn) const;
@@ -231,7 +234,6 @@ class Table {
   CheckedRow CheckInsert(const Row& row) const;
   // After the row was written at `tid`: its index entry and statistics.
   void FinishInsert(TupleId tid, const CheckedRow& checked);
-  Row CastRow(const Row& row) const;
   Value CastValue(ColumnId c, const Value& v) const;
   std::vector<Value> KeyOf(const Row& row) const;
   std::vector<Value> StoredKey(TupleId tid) const;

@@ -5,6 +5,7 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -236,6 +237,59 @@ LogicalOpPtr BindSystemRelation(Binder& binder, const SystemRelationDef& def,
   return op;
 }
 
+// A type or schema name known only when the statement runs (a parameter, a
+// column: psycopg's TypeInfo.fetch sends `$1::regtype`): its OID, looked up
+// per row, 42704 / 3F000 for a name there is none of, as the input
+// functions of regtype and regnamespace answer.
+ExprPtr RuntimeOidOf(const std::string& type, ExprPtr name, const CatalogView& view, int position) {
+  // The names known now: schemas, or relations as regclass prints them
+  // and schema-qualified.
+  std::vector<std::pair<std::string, int32_t>> names;
+  if (type == "regnamespace") {
+    for (int32_t n : {catalog_oid::kPgCatalogNamespace, catalog_oid::kPublicNamespace,
+                      catalog_oid::kInformationSchemaNamespace}) {
+      names.emplace_back(*view.NamespaceName(n), n);
+    }
+  } else if (type == "regclass") {
+    for (const CatalogRelation& r : view.relations()) {
+      names.emplace_back(view.RegclassName(r.oid), r.oid);
+      names.emplace_back(*view.NamespaceName(r.namespace_oid) + "." + r.name, r.oid);
+    }
+  } else if (type != "regtype") {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "a cast of a non-constant string to " + type + " is not supported", position);
+  }
+  auto kernel = [type, names](const ScalarArgs& a, Rows rows, Vector* out) {
+    const std::string_view* in = a[0]->data<std::string_view>();
+    int32_t* o = out->mutable_data<int32_t>();
+    ForEachRow(rows, [&](uint32_t i) {
+      const std::string s(in[i]);
+      if (IsIntegerText(s)) {
+        o[i] = static_cast<int32_t>(std::stoll(s));
+      } else if (type == "regtype") {
+        const PgCatalogType* pt = FindPgCatalogTypeByName(s);
+        if (pt == nullptr) {
+          throw DbError(sqlstate::kUndefinedObject, "type \"" + s + "\" does not exist");
+        }
+        o[i] = pt->oid;
+      } else {
+        auto it =
+            std::find_if(names.begin(), names.end(), [&](const auto& n) { return n.first == s; });
+        if (it == names.end()) {
+          throw type == "regclass"
+              ? DbError(sqlstate::kUndefinedTable, "relation \"" + s + "\" does not exist")
+              : DbError("3F000", "schema \"" + s + "\" does not exist");
+        }
+        o[i] = it->second;
+      }
+    });
+  };
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(name));
+  return Function(MakeScalarFunction((type + "in").c_str(), Type::Integer(), kernel),
+                  std::move(args));
+}
+
 bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, ExprPtr* out) {
   if (cast.type.array_bounds > 0) {
     *out = BindArrayCast(binder, cast, ctx);
@@ -302,21 +356,29 @@ bool BindCatalogCast(Binder& binder, const sql::Expr& cast, ExprContext& ctx, Ex
       return true;
     }
     if (x->type.IsString()) {
-      throw DbError(sqlstate::kFeatureNotSupported,
-                    "a cast of a non-constant string to " + t + " is not supported", cast.position);
+      *out = t == "oid" ? Cast(std::move(x), Type::Integer())
+                        : RuntimeOidOf(t, std::move(x), view, cast.position);
+      return true;
     }
     *out = AsInteger(std::move(x), cast.position);
     if (t != "oid") *out = Cast(std::move(*out), Type::Integer());
     return true;
   }
   ExprPtr x = binder.BindExpr(arg, c);
+  // A regclass value is its relation's name here: its OID is looked up.
+  const bool regclass_value = arg.kind == sql::ExprKind::kCast && arg.type.name == "regclass";
   if (t == "oid") {
-    *out = x->type.IsString() ? Cast(std::move(x), Type::Integer())
-                              : AsInteger(std::move(x), cast.position);
+    *out = !x->type.IsString() ? AsInteger(std::move(x), cast.position)
+           : regclass_value    ? RuntimeOidOf("regclass", std::move(x), view, cast.position)
+                               : Cast(std::move(x), Type::Integer());
     return true;
   }
-  if (x->type.IsString()) {  // a name already (a regclass value cast again)
-    *out = std::move(x);
+  if (x->type.IsString()) {
+    // A reg* value cast again is a name already; any other string (a
+    // parameter, a column) names a relation, type or schema: its OID, as
+    // for a string constant.
+    const bool reg_value = arg.kind == sql::ExprKind::kCast && arg.type.name.rfind("reg", 0) == 0;
+    *out = reg_value ? std::move(x) : RuntimeOidOf(t, std::move(x), view, cast.position);
     return true;
   }
   x = AsInteger(std::move(x), cast.position);
@@ -471,6 +533,9 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     std::vector<int64_t> types;
     for (const PgCatalogType& t : PgCatalogTypes()) types.push_back(t.oid);
     *out = Membership(oid_arg(0), types);
+  } else if (name == "pg_collation_is_visible" && n == 1) {
+    // pg_collation's rows (default, C, POSIX) are all pg_catalog's.
+    *out = Membership(oid_arg(0), {100, 950, 951});
   } else if (name == "pg_function_is_visible" && n == 1) {
     // pg_proc lists no function: Forktail has no user functions, and psql's
     // \df hides pg_catalog's.

@@ -60,6 +60,11 @@ bool BindSequenceFunction(Binder& binder, const sql::Expr& call, ExprContext& ct
 // other types.
 Type BindSeriesArguments(Binder& binder, const std::vector<sql::ExprPtr>& children,
                          const ExprContext& ctx, int position, std::vector<ExprPtr>* out);
+// generate_subscripts(array, dim [, reverse]): the arguments bound (42883
+// for others); the subscripts are integers.
+std::vector<ExprPtr> BindSubscriptsArguments(Binder& binder,
+                                             const std::vector<sql::ExprPtr>& children,
+                                             ExprContext& ctx, int position);
 
 // format(), quote_literal() and quote_nullable() (binder_format.cc), and
 // PostgreSQL's quoting of an identifier (quote_ident) and a literal.

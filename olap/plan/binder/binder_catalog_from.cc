@@ -65,6 +65,32 @@ Type BindSeriesArguments(Binder& binder, const std::vector<sql::ExprPtr>& childr
   return type;
 }
 
+std::vector<ExprPtr> BindSubscriptsArguments(Binder& binder,
+                                             const std::vector<sql::ExprPtr>& children,
+                                             ExprContext& ctx, int position) {
+  std::vector<ExprPtr> args;
+  const size_t n = children.size();
+  if (n == 2 || n == 3) {
+    ExprContext c = WithoutHint(ctx);
+    args.push_back(binder.BindExpr(*children[0], c));
+    const Type hints[] = {Type::Integer(), Type::Boolean()};
+    for (size_t i = 1; i < n; i++) {
+      c.hint = &hints[i - 1];
+      args.push_back(binder.BindExpr(*children[i], c));
+    }
+  }
+  const bool fits = n >= 2 && ArrayElementType(args[0]->type) && args[1]->type.IsInteger() &&
+                    (n == 2 || args[2]->type.id == TypeId::kBoolean);
+  if (!fits) {
+    std::string types;
+    for (const ExprPtr& a : args) types += (types.empty() ? "" : ", ") + BaseTypeName(a->type);
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "function generate_subscripts(" + types + ") does not exist", position);
+  }
+  if (args[1]->type.id != TypeId::kInteger) args[1] = Cast(std::move(args[1]), Type::Integer());
+  return args;
+}
+
 LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
                                ScopeRelation* rel) {
   const sql::Expr& call = *ref.function;
@@ -89,6 +115,9 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
   size_t n = call.children.size();
   if (name == "generate_series" && (n == 2 || n == 3)) {
     type = BindSeriesArguments(binder, call.children, ctx, call.position, &args);
+  } else if (name == "generate_subscripts") {
+    type = Type::Integer();
+    args = BindSubscriptsArguments(binder, call.children, ctx, call.position);
   } else if (name == "unnest" && n == 1) {
     ExprContext c = ctx;
     ExprPtr arr = binder.BindExpr(*call.children[0], c);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -227,17 +229,47 @@ bool BindSerialSequenceFunction(Binder& binder, const sql::Expr& call, ExprConte
     args.push_back(binder.BindExpr(*a, c));
     if (!args.back()->type.IsString()) return false;
   }
+  CatalogView view(binder.catalog(), CatalogSession{});
+  bool constant = true;
   for (const ExprPtr& a : args) {
     if (a->kind == ExprKind::kConstant && a->constant.is_null()) {
       *out = Constant(Value::Null(Type::Text()));
       return true;
     }
-    if (a->kind != ExprKind::kConstant) {
-      NotSupported("pg_get_serial_sequence of arguments that are not constants", call.position);
+    constant = constant && a->kind == ExprKind::kConstant;
+  }
+  if (!constant) {
+    // Known per row only (SQLAlchemy reflects every column with
+    // pg_get_serial_sequence(attrelid::regclass::text, attname)): the
+    // serial columns of every table now, by the table's regclass name.
+    std::map<std::pair<std::string, std::string>, std::string> serial;
+    std::set<std::string> tables;
+    for (const CatalogRelation& r : view.relations()) {
+      if (r.table == nullptr || r.kind != 'r') continue;
+      tables.insert(view.RegclassName(r.oid));
+      for (const ColumnDef& col : r.table->schema().columns) {
+        if (std::optional<std::string> seq = view.SerialSequence(*r.table, col.name)) {
+          serial[{view.RegclassName(r.oid), col.name}] = *seq;
+        }
+      }
     }
+    auto kernel = [serial, tables](const ScalarArgs& a, Rows rows, Vector* out) {
+      ForEachRow(rows, [&](uint32_t i) {
+        const std::string table(a[0]->data<std::string_view>()[i]);
+        const std::string column(a[1]->data<std::string_view>()[i]);
+        if (tables.count(table) == 0) {
+          throw DbError(sqlstate::kUndefinedTable, "relation \"" + table + "\" does not exist");
+        }
+        auto it = serial.find({table, column});
+        if (it == serial.end()) return out->SetNull(i, true);
+        out->mutable_data<std::string_view>()[i] = out->arena()->Add(it->second);
+      });
+    };
+    *out = Function(MakeScalarFunction("pg_get_serial_sequence", Type::Text(), kernel),
+                    std::move(args));
+    return true;
   }
   // The table is a name as regclass reads it; the column is taken as is.
-  CatalogView view(binder.catalog(), CatalogSession{});
   const CatalogRelation& r =
       view.ResolveRegclass(ParseRegclassText(std::string(args[0]->constant.GetString())));
   const std::string column(args[1]->constant.GetString());

@@ -41,6 +41,11 @@ SrfCall BindCall(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
     call.columns.push_back({0, "generate_series", type});
     return call;
   }
+  if (call.name == "generate_subscripts") {
+    call.args = BindSubscriptsArguments(binder, e.children, ctx, e.position);
+    call.columns.push_back({0, "generate_subscripts", Type::Integer()});
+    return call;
+  }
   if (n != 1) {
     throw DbError(sqlstate::kUndefinedFunction, "function " + call.name + " does not exist",
                   e.position);
@@ -125,7 +130,8 @@ bool IsSetReturningCall(const sql::Expr& e) {
   if (e.kind != sql::ExprKind::kFunction || e.names.empty()) return false;
   const std::string& name = e.names.back();
   if (e.names.size() == 1 || (e.names.size() == 2 && e.names[0] == "pg_catalog")) {
-    return name == "generate_series" || name == "unnest" || IsJsonbSetFunction(name);
+    return name == "generate_series" || name == "generate_subscripts" || name == "unnest" ||
+           IsJsonbSetFunction(name);
   }
   return e.names.size() == 2 && e.names[0] == "information_schema" && name == "_pg_expandarray";
 }

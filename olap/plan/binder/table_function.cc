@@ -127,6 +127,15 @@ std::vector<Value> Series(const std::string& name, const Type& type,
     }
     return out;
   }
+  if (name == "generate_subscripts") {
+    // Forktail's arrays have one dimension, subscripts from 1: any other
+    // dimension has none (PostgreSQL returns no rows for it).
+    if (args[0].is_null() || args[1].is_null() || args[1].GetInt() != 1) return out;
+    const auto n = static_cast<int32_t>(ParseArrayText(args[0].GetString()).size());
+    const bool reverse = args.size() == 3 && !args[2].is_null() && args[2].GetBool();
+    for (int32_t i = 0; i < n; i++) out.push_back(Value::Integer(reverse ? n - i : i + 1));
+    return out;
+  }
   if (name == "unnest" || name == "_pg_expandarray") {
     if (args[0].is_null()) return out;
     for (const std::optional<std::string>& v : ParseArrayText(args[0].GetString())) {

@@ -637,6 +637,34 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
     btree.Int("oid", kBtreeAm).Str("amname", "btree").Str("amhandler", "bthandler");
     btree.Str("amtype", "i");
     add(btree);
+  } else if (n == "pg_opclass") {
+    // The btree operator classes of the types Forktail stores, each its
+    // type's default (PostgreSQL 15's OIDs); indexes use no other.
+    struct Opclass {
+      int32_t oid;
+      const char* name;
+      int32_t family, type, key_type;
+    };
+    static const Opclass kOpclasses[] = {
+        {1978, "int4_ops", 1976, 23, 0},         {1979, "int2_ops", 1976, 21, 0},
+        {1981, "oid_ops", 1989, 26, 0},          {3122, "date_ops", 434, 1082, 0},
+        {3123, "float8_ops", 1970, 701, 0},      {3124, "int8_ops", 1976, 20, 0},
+        {3125, "numeric_ops", 1988, 1700, 0},    {3126, "text_ops", 1994, 25, 0},
+        {3127, "timestamptz_ops", 434, 1184, 0}, {3128, "timestamp_ops", 434, 1114, 0},
+        {10003, "bool_ops", 424, 16, 0},         {10004, "bpchar_ops", 426, 1042, 0},
+        {10006, "bytea_ops", 428, 17, 0},        {10012, "float4_ops", 1970, 700, 0},
+        {10022, "interval_ops", 1982, 1186, 0},  {10028, "name_ops", 1994, 19, 2275},
+        {10038, "time_ops", 1996, 1083, 0},      {10065, "uuid_ops", 2968, 2950, 0},
+        {10088, "jsonb_ops", 4033, 3802, 0},
+    };
+    for (const Opclass& o : kOpclasses) {
+      RowBuilder b(def);
+      b.Int("oid", o.oid).Int("opcmethod", kBtreeAm).Str("opcname", o.name);
+      b.Int("opcnamespace", kPgCatalogNamespace).Int("opcowner", kSuperuserRole);
+      b.Int("opcfamily", o.family).Int("opcintype", o.type).Bool("opcdefault", true);
+      b.Int("opckeytype", o.key_type);
+      add(b);
+    }
   } else if (n == "pg_collation") {
     const std::pair<int32_t, const char*> colls[] = {{100, "default"}, {950, "C"}, {951, "POSIX"}};
     for (const auto& [oid, name] : colls) {
@@ -781,7 +809,7 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       add(b);
     }
   }
-  // pg_inherits, pg_policy, pg_statistic_ext,
+  // pg_inherits, pg_policy, pg_statistic_ext, pg_enum (no CREATE TYPE),
   // pg_publication*, pg_trigger, pg_proc: Forktail has none of these objects.
   return rows;
 }

@@ -62,8 +62,8 @@ SystemColumn ParseColumn(const std::string& spec) {
     case 'A':
       c.type = Type::ArrayText(Type::Integer(), true), c.pg_type = 1028;
       break;
-    case 'K':
-      c.type = Type::ArrayText(Type::SmallInt(), true), c.pg_type = 1005;
+    case 'K':  // int2[] (conkey): a true array, as drivers parse it (SQLAlchemy's reflection)
+      c.type = Type::ArrayText(Type::SmallInt()), c.pg_type = 1005;
       break;
     case 'x':
       c.type = Type::Text(), c.pg_type = 194;
@@ -146,6 +146,9 @@ std::vector<SystemRelationDef> MakeRelations() {
                   "connoinherit:b conkey:K confkey:K conpfeqop:a conppeqop:a conffeqop:a "
                   "confdelsetcols:K conexclop:a conbin:x"));
   r.push_back(Def(pg, "pg_am", 2601, "oid:o amname:n amhandler:r amtype:c"));
+  r.push_back(Def(pg, "pg_opclass", 2616,
+                  "oid:o opcmethod:o opcname:n opcnamespace:o opcowner:o opcfamily:o "
+                  "opcintype:o opcdefault:b opckeytype:o"));
   r.push_back(Def(pg, "pg_attrdef", 2604, "oid:o adrelid:o adnum:s adbin:x"));
   r.push_back(Def(pg, "pg_collation", 3456,
                   "oid:o collname:n collnamespace:o collowner:o collprovider:c "
@@ -169,6 +172,7 @@ std::vector<SystemRelationDef> MakeRelations() {
   r.push_back(Def(pg, "pg_tablespace", 1213, "oid:o spcname:n spcowner:o spcacl:a spcoptions:a"));
   r.push_back(Def(pg, "pg_description", 2609, "objoid:o classoid:o objsubid:i description:t"));
   r.push_back(Def(pg, "pg_inherits", 2611, "inhrelid:o inhparent:o inhseqno:i inhdetachpending:b"));
+  r.push_back(Def(pg, "pg_enum", 3501, "oid:o enumtypid:o enumsortorder:f enumlabel:n"));
   r.push_back(Def(pg, "pg_policy", 3256,
                   "oid:o polname:n polrelid:o polcmd:c polpermissive:b polroles:A polqual:x "
                   "polwithcheck:x"));

@@ -320,7 +320,11 @@ std::vector<Row> WriteExecutor::InsertOnConflict(const BoundStatement& bound,
   std::vector<uint32_t> sel(kVectorSize);
   std::set<TupleId> touched;  // rows this statement inserted or updated
   std::vector<Row> written;
+  const Table& table = txn_.GetTable(bound.table_name);
   for (Row& row : rows) {
+    // The proposed row meets NOT NULL before its conflict is looked for, as
+    // PostgreSQL checks it (and CHECK, above) before the arbiter indexes.
+    (void)table.CastRow(row);
     std::optional<TupleId> existing = FindConflict(bound, row);
     if (!existing) {
       touched.insert(txn_.Insert(bound.table_name, row));
