@@ -204,6 +204,7 @@ void Transaction::DropTable(std::string_view name) {
         .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
   }
   dropped_.insert(t.id());
+  catalog_->HideTable(t.id());  // its name is free for the rest of the transaction
   undo_.push_back({UndoKind::kDropTable, t.id(), kInvalidTupleId, kInvalidTupleId, {}});
   redo_.push_back({wal::RecordType::kDropTable, redo::EncodeDropTable(t.id())});
 }
@@ -425,6 +426,7 @@ void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {
           break;
         case UndoKind::kDropTable:
           dropped_.erase(u.table);
+          catalog_->UnhideTable(u.table);
           break;
         case UndoKind::kAddPrimaryKey:
           catalog_->RemovePrimaryKey(u.table, u.not_null_before);
@@ -504,7 +506,7 @@ void Transaction::FinishCommit() {
   for (const Undo& u : undo_) {
     if (u.kind == UndoKind::kRewriteTable) catalog_->FinishRewrite(u.table);
   }
-  for (TableId id : dropped_) catalog_->DropTable(catalog_->GetTable(id).schema().name);
+  for (TableId id : dropped_) catalog_->DropHidden(id);
   dropped_.clear();
   undo_.clear();
   dropped_foreign_keys_.clear();

@@ -291,6 +291,28 @@ void Catalog::DropTable(std::string_view name) {
   schema_version_++;
 }
 
+void Catalog::HideTable(TableId id) {
+  const std::string& name = GetTable(id).schema().name;
+  auto it = by_name_.find(name);
+  if (it != by_name_.end() && it->second == id) by_name_.erase(it);
+  hidden_.insert(id);
+  schema_version_++;
+}
+
+void Catalog::UnhideTable(TableId id) {
+  hidden_.erase(id);
+  by_name_.emplace(GetTable(id).schema().name, id);
+  RefreshReferences();
+  schema_version_++;
+}
+
+void Catalog::DropHidden(TableId id) {
+  hidden_.erase(id);
+  tables_.erase(id);
+  RefreshReferences();
+  schema_version_++;
+}
+
 namespace {
 
 [[noreturn]] void ThrowContainsNulls(const TableSchema& schema, ColumnId column) {
@@ -696,6 +718,7 @@ std::vector<ForeignKeyRef> Catalog::ForeignKeysUsingIndex(TableId table, size_t 
 
 std::optional<std::pair<TableId, size_t>> Catalog::FindIndex(std::string_view name) const {
   for (const auto& [id, table] : tables_) {
+    if (hidden_.count(id)) continue;
     if (std::optional<size_t> position = table->schema().FindIndex(name)) {
       return std::make_pair(id, *position);
     }
@@ -739,7 +762,9 @@ Table& Catalog::GetTable(TableId id) const {
 
 std::vector<TableId> Catalog::ListTables() const {
   std::vector<TableId> ids;
-  for (const auto& [id, table] : tables_) ids.push_back(id);
+  for (const auto& [id, table] : tables_) {
+    if (!hidden_.count(id)) ids.push_back(id);
+  }
   return ids;
 }
 

@@ -41,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -125,6 +126,14 @@ class Catalog {
   Table& CreateTable(TableSchema schema, TableOptions options = {}, TableId id = TableId(0));
   // Throws 42P01 `table "t" does not exist`.
   void DropTable(std::string_view name);
+  // A table the open transaction dropped (it goes at commit, Transaction::
+  // DropTable) no longer holds its name, nor its indexes' names: FindTable,
+  // ListTables and FindIndex skip it, and a new relation may take the name
+  // in the same transaction (DROP TABLE t; CREATE TABLE t ...). Unhide
+  // (the drop undone) gives the names back; DropHidden removes it.
+  void HideTable(TableId id);
+  void UnhideTable(TableId id);
+  void DropHidden(TableId id);
 
   // ALTER TABLE ... ADD PRIMARY KEY (Table::AddPrimaryKey, its errors too);
   // 42P16 `multiple primary keys for table "t" are not allowed` if it has one,
@@ -274,6 +283,7 @@ class Catalog {
   // Tables a rewrite replaced in a transaction not yet finished (RewriteTable).
   std::map<TableId, std::unique_ptr<Table>> rewritten_;
   std::map<std::string, TableId, std::less<>> by_name_;
+  std::set<TableId> hidden_;  // HideTable
   std::map<std::string, ViewDef, std::less<>> views_;
   std::map<TableId, Sequence> sequences_;
 };
