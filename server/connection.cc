@@ -669,6 +669,9 @@ void Connection::SendError(const DbError& error, const char* severity) {
   f.message = error.what();
   f.position = error.position();
   f.hint = error.hint();
+  f.table = error.table();
+  f.column = error.column();
+  f.constraint = error.constraint();
   SplitMessageFields(&f);
   EncodeErrorResponse(stream_.output(), 'E', f);
 }

@@ -346,6 +346,20 @@ void EncodeErrorResponse(std::string* out, char type, const ErrorFields& fields)
     w.Byte('W');
     w.String(fields.where);
   }
+  if (!fields.table.empty()) {
+    w.Byte('s');
+    w.String("public");
+    w.Byte('t');
+    w.String(fields.table);
+  }
+  if (!fields.column.empty()) {
+    w.Byte('c');
+    w.String(fields.column);
+  }
+  if (!fields.constraint.empty()) {
+    w.Byte('n');
+    w.String(fields.constraint);
+  }
   if (fields.position > 0) {
     w.Byte('P');
     w.String(std::to_string(fields.position));

@@ -96,6 +96,8 @@ struct ErrorFields {
   std::string detail;  // 'D'; empty: not sent
   std::string hint;    // 'H'; empty: not sent
   std::string where;   // 'W' (psql's CONTEXT); empty: not sent
+  // 's' (public when a table is named), 't', 'c', 'n': DbError::WithObject.
+  std::string table, column, constraint;
 };
 
 // Error messages from the engine carry PostgreSQL's DETAIL and CONTEXT lines

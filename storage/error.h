@@ -103,11 +103,25 @@ class DbError : public std::runtime_error {
     hint_ = std::move(hint);
     return *this;
   }
+  // The object an integrity error is about, as PostgreSQL's ErrorResponse
+  // names it (schema 's', table 't', column 'c', constraint 'n'; drivers
+  // read them: psycopg's diag.constraint_name): a table of the public
+  // schema and its constraint or column. Empty: not sent.
+  const std::string& table() const { return table_; }
+  const std::string& column() const { return column_; }
+  const std::string& constraint() const { return constraint_; }
+  DbError& WithObject(std::string table, std::string constraint, std::string column = {}) {
+    table_ = std::move(table);
+    constraint_ = std::move(constraint);
+    column_ = std::move(column);
+    return *this;
+  }
 
  private:
   const char* sqlstate_;
   int position_ = 0;
   std::string hint_;
+  std::string table_, column_, constraint_;
 };
 
 }  // namespace forktail

@@ -71,7 +71,8 @@ DbError ReferenceMissing(const TableSchema& referencing, const ForeignKeyDef& fk
   return DbError(sqlstate::kForeignKeyViolation,
                  fmt::format("insert or update on table \"{}\" violates foreign key constraint "
                              "\"{}\"\nDETAIL:  {}",
-                             referencing.name, fk.name, detail));
+                             referencing.name, fk.name, detail))
+      .WithObject(referencing.name, fk.name);
 }
 
 // The referenced row with `key` (values of fk.referenced_columns, in that
@@ -361,7 +362,8 @@ void Transaction::ReferencedKeyGone(const ForeignKeyEvent& e) {
                                "table \"{}\".",
                                referenced->schema().name, fk.name, referencing->schema().name,
                                ShowKey(referenced->schema(), fk.referenced_columns, e.old_key),
-                               referencing->schema().name));
+                               referencing->schema().name))
+        .WithObject(referencing->schema().name, fk.name);
   };
   // NO ACTION: another row holds the key now (the statement put it back).
   if (action == ForeignKeyAction::kNoAction && FindReferenced(*referenced, fk, e.old_key)) return;

@@ -71,7 +71,8 @@ Value Table::CastValue(ColumnId c, const Value& v) const {
     throw DbError(sqlstate::kNotNullViolation,
                   fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null "
                               "constraint",
-                              def.name, schema_.name));
+                              def.name, schema_.name))
+        .WithObject(schema_.name, "", def.name);
   }
   return cast;
 }
@@ -149,7 +150,8 @@ void Table::ThrowDuplicateKey(const std::vector<Value>& key) const {
   throw DbError(sqlstate::kUniqueViolation,
                 fmt::format("duplicate key value violates unique constraint \"{}_pkey\"\nDETAIL:  "
                             "Key {} already exists.",
-                            schema_.name, KeyText(schema_.primary_key, key)));
+                            schema_.name, KeyText(schema_.primary_key, key)))
+      .WithObject(schema_.name, schema_.name + "_pkey");
 }
 
 uint32_t Table::StringBytes(const Row& row) const {

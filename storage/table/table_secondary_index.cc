@@ -58,7 +58,8 @@ void Table::CheckUniqueIndexes(const IndexKeys& keys, const Row& row, TupleId se
           sqlstate::kUniqueViolation,
           fmt::format("duplicate key value violates unique constraint \"{}\"\nDETAIL:  "
                       "Key {} already exists.",
-                      schema_.indexes[i].name, KeyText(schema_.indexes[i].columns, values)));
+                      schema_.indexes[i].name, KeyText(schema_.indexes[i].columns, values)))
+          .WithObject(schema_.name, schema_.indexes[i].name);
     }
   }
 }

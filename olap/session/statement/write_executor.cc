@@ -244,7 +244,8 @@ void WriteExecutor::EnforceChecks(const std::string& table, const std::vector<Ro
   }
   throw DbError("23514", "new row for relation \"" + table + "\" violates check constraint \"" +
                              schema.checks[violation->check].name +
-                             "\"\nDETAIL:  Failing row contains (" + shown + ").");
+                             "\"\nDETAIL:  Failing row contains (" + shown + ").")
+      .WithObject(table, schema.checks[violation->check].name);
 }
 
 StatementResult WriteExecutor::Insert(BoundStatement bound) {

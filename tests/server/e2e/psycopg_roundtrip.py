@@ -87,3 +87,37 @@ def test_errors_carry_sqlstate(conn):
             c.execute("SELECT 1 / 0")
         c.rollback()
         assert c.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_integrity_errors_name_their_table_constraint_and_column(conn):
+    """PostgreSQL's ErrorResponse fields that drivers read (diag): schema,
+    table, constraint, column, as PostgreSQL 15 fills them."""
+    conn.execute("DROP TABLE IF EXISTS pyt_child")
+    conn.execute("DROP TABLE IF EXISTS pyt_parent")
+    conn.execute("CREATE TABLE pyt_parent (id int PRIMARY KEY, code text UNIQUE, "
+                 "n int NOT NULL CHECK (n > 0))")
+    conn.execute("CREATE TABLE pyt_child (id int PRIMARY KEY, "
+                 "parent int REFERENCES pyt_parent (id))")
+    conn.execute("INSERT INTO pyt_parent VALUES (1, 'a', 1)")
+    conn.execute("INSERT INTO pyt_child VALUES (1, 1)")
+
+    def diag(sql):
+        with pytest.raises(psycopg.errors.IntegrityError) as e:
+            conn.execute(sql)
+        d = e.value.diag
+        return (d.sqlstate, d.schema_name, d.table_name, d.constraint_name, d.column_name)
+
+    assert diag("INSERT INTO pyt_parent VALUES (1, 'b', 1)") == (
+        "23505", "public", "pyt_parent", "pyt_parent_pkey", None)
+    assert diag("INSERT INTO pyt_parent VALUES (2, 'a', 1)") == (
+        "23505", "public", "pyt_parent", "pyt_parent_code_key", None)
+    assert diag("INSERT INTO pyt_parent VALUES (2, 'b', NULL)") == (
+        "23502", "public", "pyt_parent", None, "n")
+    assert diag("INSERT INTO pyt_parent VALUES (2, 'b', 0)") == (
+        "23514", "public", "pyt_parent", "pyt_parent_n_check", None)
+    assert diag("INSERT INTO pyt_child VALUES (2, 9)") == (
+        "23503", "public", "pyt_child", "pyt_child_parent_fkey", None)
+    assert diag("DELETE FROM pyt_parent WHERE id = 1") == (
+        "23503", "public", "pyt_child", "pyt_child_parent_fkey", None)
+    conn.execute("DROP TABLE pyt_child")
+    conn.execute("DROP TABLE pyt_parent")
