@@ -255,8 +255,8 @@ StatementPtr Parser::ParseStatement() {
   }
   if (kw == "listen" || kw == "unlisten" || kw == "notify") return ParseListen();
   if (kw == "comment") return ParseComment();
-  for (const char* missing : {"prepare", "execute", "lock", "grant",
-                              "revoke", "call", "do", "refresh", "reindex", "cluster"}) {
+  for (const char* missing : {"prepare", "execute", "lock", "grant", "revoke", "call", "do",
+                              "refresh", "reindex", "cluster"}) {
     if (kw == missing) NotSupportedAt(t, Upper(kw));
   }
   ErrorAt(t);

@@ -24,8 +24,6 @@ namespace forktail {
 
 namespace {
 
-using Elements = std::vector<std::optional<std::string>>;
-
 // The group's sorted non-null values.
 std::vector<std::string> SortedValues(std::string_view array) {
   std::vector<std::string> values;
@@ -42,6 +40,19 @@ double CheckedFraction(const Vector& fractions, uint32_t row) {
                   "percentile value " + Value::Double(f).ToString() + " is not between 0 and 1");
   }
   return f;
+}
+
+// For each row whose group has values and a fraction: fn(row, fraction,
+// the sorted values); NULL for the others.
+template <typename Fn>
+void ForEachPercentile(const ScalarArgs& a, Rows rows, Vector* out, Fn&& fn) {
+  ForEachRow(rows, [&](uint32_t i) {
+    if (a[0]->IsNull(i) || a[1]->IsNull(i)) return out->SetNull(i, true);
+    const double f = CheckedFraction(*a[1], i);
+    std::vector<std::string> v = SortedValues(a[0]->data<std::string_view>()[i]);
+    if (v.empty()) return out->SetNull(i, true);
+    fn(i, f, v);
+  });
 }
 
 void SetText(Vector* out, uint32_t row, std::string_view s) {
@@ -116,11 +127,7 @@ ExprPtr BindOrderedSetAggregate(Binder& binder, const sql::Expr& e, ExprContext&
     return Pick(
         "percentile_cont", Type::Double(),
         [](const ScalarArgs& a, Rows rows, Vector* out) {
-          ForEachRow(rows, [&](uint32_t i) {
-            if (a[0]->IsNull(i) || a[1]->IsNull(i)) return out->SetNull(i, true);
-            const double f = CheckedFraction(*a[1], i);
-            std::vector<std::string> v = SortedValues(a[0]->data<std::string_view>()[i]);
-            if (v.empty()) return out->SetNull(i, true);
+          ForEachPercentile(a, rows, out, [&](uint32_t i, double f, const auto& v) {
             const double at = f * static_cast<double>(v.size() - 1);
             const size_t lo = static_cast<size_t>(std::floor(at));
             const size_t hi = static_cast<size_t>(std::ceil(at));
@@ -137,11 +144,7 @@ ExprPtr BindOrderedSetAggregate(Binder& binder, const sql::Expr& e, ExprContext&
     ExprPtr text = Pick(
         "percentile_disc", Type::Text(),
         [](const ScalarArgs& a, Rows rows, Vector* out) {
-          ForEachRow(rows, [&](uint32_t i) {
-            if (a[0]->IsNull(i) || a[1]->IsNull(i)) return out->SetNull(i, true);
-            const double f = CheckedFraction(*a[1], i);
-            std::vector<std::string> v = SortedValues(a[0]->data<std::string_view>()[i]);
-            if (v.empty()) return out->SetNull(i, true);
+          ForEachPercentile(a, rows, out, [&](uint32_t i, double f, const auto& v) {
             const double n = std::ceil(f * static_cast<double>(v.size()));
             const size_t at = n <= 1 ? 0 : static_cast<size_t>(n) - 1;
             SetText(out, i, v[std::min(at, v.size() - 1)]);

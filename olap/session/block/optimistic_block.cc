@@ -131,7 +131,9 @@ void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<bool>& run
     if (!run[i]) continue;
     Totals().reruns.fetch_add(1, std::memory_order_relaxed);
     StatementResult again;
-    const Transaction::Savepoint before = txn.SetSavepoint();
+    // A failed statement is undone after it fails again (it may have written first).
+    std::optional<Transaction::Savepoint> before;
+    if (e.kind == Kind::kFailed) before = txn.SetSavepoint();
     try {
       again = e.statement(txn);
     } catch (const DbError& error) {
@@ -141,7 +143,7 @@ void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<bool>& run
         throw;
       }
       if (e.kind == Kind::kFailed && ErrorDigest(error) == e.digest) {
-        txn.RollbackToSavepoint(before);  // what the failed statement left
+        txn.RollbackToSavepoint(*before);
         continue;
       }
       throw SerializationFailure(i, "now fails: " + std::string(error.what()));
