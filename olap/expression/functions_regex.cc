@@ -1,97 +1,21 @@
 // POSIX regular-expression match operators: ~ (textregexeq), ~*
-// (texticregexeq), !~ (textregexne), !~* (texticregexne).
-//
-// The C library's regcomp/regexec with REG_EXTENDED, i.e. POSIX EREs.
-// PostgreSQL uses its own ARE dialect, a superset: EREs behave the same,
-// but ARE-only syntax (\d \w \s escapes, lazy quantifiers *? +?, (?:...),
-// lookahead, embedded options (?i)) is not understood here (glibc accepts
-// \w and \s as GNU extensions). A constant pattern compiles once at bind
-// time; a per-row pattern compiles per distinct value in a chunk. Invalid
-// patterns raise 2201B "invalid regular expression: ...".
-#include <regex.h>
+// (texticregexeq), !~ (textregexne), !~* (texticregexne), and the scalar
+// regexp functions regexp_replace, regexp_match, regexp_split_to_array,
+// regexp_like and regexp_count. The dialect is regex.h's. A constant
+// pattern (and flags) compiles once at bind time; a per-row pattern
+// compiles per row (the match operators keep the last one).
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "olap/common/kernel_util.h"
+#include "olap/expression/regex.h"
 #include "olap/expression/scalar_function.h"
+#include "storage/value/array_text.h"
 
 namespace forktail {
 namespace {
-
-class Regex {
- public:
-  // `captures`: Replace needs the subexpressions' positions; Match does not.
-  Regex(std::string_view pattern, bool icase, bool captures = false) {
-    std::string p(pattern);
-    int rc = regcomp(&re_, p.c_str(),
-                     REG_EXTENDED | (captures ? 0 : REG_NOSUB) | (icase ? REG_ICASE : 0));
-    if (rc != 0) {
-      char msg[256];
-      regerror(rc, &re_, msg, sizeof msg);
-      throw DbError("2201B", std::string("invalid regular expression: ") + msg);
-    }
-  }
-  ~Regex() { regfree(&re_); }
-  Regex(const Regex&) = delete;
-  Regex& operator=(const Regex&) = delete;
-
-  // regexec is thread-safe on a compiled pattern.
-  bool Match(std::string_view s) const {
-    regmatch_t m[1];
-    m[0].rm_so = 0;
-    m[0].rm_eo = static_cast<regoff_t>(s.size());
-    // REG_STARTEND: the subject is [rm_so, rm_eo) and need not end in NUL.
-    return regexec(&re_, s.data(), 1, m, REG_STARTEND) == 0;
-  }
-
-  // regexp_replace: the first match of s (every one when `global`) replaced
-  // by `replacement`, whose \1..\9 stand for the subexpressions, \& for the
-  // whole match and \\ for a backslash. Needs `captures`.
-  void Replace(std::string_view s, std::string_view replacement, bool global,
-               std::string* out) const {
-    constexpr size_t kGroups = 10;
-    size_t from = 0;
-    while (from <= s.size()) {
-      regmatch_t m[kGroups];
-      m[0].rm_so = static_cast<regoff_t>(from);
-      m[0].rm_eo = static_cast<regoff_t>(s.size());
-      // Offsets stay relative to s.data(); past the start, ^ must not match.
-      if (regexec(&re_, s.data(), kGroups, m, REG_STARTEND | (from > 0 ? REG_NOTBOL : 0)) != 0) {
-        break;
-      }
-      const auto start = static_cast<size_t>(m[0].rm_so), end = static_cast<size_t>(m[0].rm_eo);
-      out->append(s.substr(from, start - from));
-      for (size_t i = 0; i < replacement.size(); ++i) {
-        const char c = replacement[i];
-        if (c != '\\' || i + 1 == replacement.size()) {
-          out->push_back(c);
-          continue;
-        }
-        const char next = replacement[++i];
-        if (next >= '1' && next <= '9') {
-          const regmatch_t& g = m[next - '0'];
-          if (g.rm_so >= 0) out->append(s.substr(g.rm_so, g.rm_eo - g.rm_so));
-        } else if (next == '&') {
-          out->append(s.substr(start, end - start));
-        } else if (next == '\\') {
-          out->push_back('\\');
-        } else {
-          out->push_back('\\');
-          out->push_back(next);
-        }
-      }
-      if (end == start) {  // an empty match: keep the next character, go on after it
-        if (start < s.size()) out->push_back(s[start]);
-        from = start + 1;
-      } else {
-        from = end;
-      }
-      if (!global) break;
-    }
-    if (from < s.size()) out->append(s.substr(from));
-  }
-
- private:
-  regex_t re_;
-};
 
 void RegisterMatch(FunctionRegistry& r, const char* name, bool icase, bool negated) {
   FunctionOverload o;
@@ -99,7 +23,8 @@ void RegisterMatch(FunctionRegistry& r, const char* name, bool icase, bool negat
   o.bind = [name, icase, negated](const FunctionBindContext&, std::vector<ExprPtr>& args) {
     std::shared_ptr<const Regex> fixed;
     if (args[1]->kind == ExprKind::kConstant && !args[1]->constant.is_null()) {
-      fixed = std::make_shared<const Regex>(args[1]->constant.GetString(), icase);
+      fixed = std::make_shared<const Regex>(args[1]->constant.GetString(),
+                                            RegexFlags{.icase = icase}, /*captures=*/false);
     }
     return MakeScalarFunction(name, Type::Boolean(),
                               [fixed, icase, negated](const ScalarArgs& a, Rows rows, Vector* out) {
@@ -112,7 +37,9 @@ void RegisterMatch(FunctionRegistry& r, const char* name, bool icase, bool negat
                                   const Regex* re = fixed.get();
                                   if (re == nullptr) {
                                     if (!last || last_pattern != p[i]) {
-                                      last = std::make_unique<Regex>(p[i], icase);
+                                      last =
+                                          std::make_unique<Regex>(p[i], RegexFlags{.icase = icase},
+                                                                  /*captures=*/false);
                                       last_pattern = p[i];
                                     }
                                     re = last.get();
@@ -122,28 +49,6 @@ void RegisterMatch(FunctionRegistry& r, const char* name, bool icase, bool negat
                               });
   };
   r.Register(name, std::move(o));
-}
-
-// The flags of regexp_replace: g (every match), i (case-insensitive), c
-// (case-sensitive, the default); 22023 for another.
-struct ReplaceFlags {
-  bool global = false;
-  bool icase = false;
-};
-ReplaceFlags ParseReplaceFlags(std::string_view flags) {
-  ReplaceFlags f;
-  for (char c : flags) {
-    if (c == 'g') {
-      f.global = true;
-    } else if (c == 'i') {
-      f.icase = true;
-    } else if (c == 'c') {
-      f.icase = false;
-    } else {
-      throw DbError("22023", std::string("invalid regular expression option: \"") + c + "\"");
-    }
-  }
-  return f;
 }
 
 // regexp_replace(source, pattern, replacement [, flags]). A constant
@@ -157,11 +62,10 @@ void RegisterReplace(FunctionRegistry& r, bool with_flags) {
       return args[k]->kind == ExprKind::kConstant && !args[k]->constant.is_null();
     };
     std::shared_ptr<const Regex> fixed;
-    ReplaceFlags fixed_flags;
+    RegexFlags fixed_flags;
     if (constant(1) && (!with_flags || constant(3))) {
-      if (with_flags) fixed_flags = ParseReplaceFlags(args[3]->constant.GetString());
-      fixed = std::make_shared<const Regex>(args[1]->constant.GetString(), fixed_flags.icase,
-                                            /*captures=*/true);
+      if (with_flags) fixed_flags = ParseRegexFlags(args[3]->constant.GetString());
+      fixed = std::make_shared<const Regex>(args[1]->constant.GetString(), fixed_flags);
     }
     return MakeScalarFunction(
         "regexp_replace", Type::Text(),
@@ -173,12 +77,12 @@ void RegisterReplace(FunctionRegistry& r, bool with_flags) {
           StringArena* arena = out->arena();
           std::string buf;
           ForEachRow(rows, [&](uint32_t i) {
-            ReplaceFlags flags = fixed_flags;
+            RegexFlags flags = fixed_flags;
             std::unique_ptr<Regex> own;
             const Regex* re = fixed.get();
             if (re == nullptr) {
-              if (with_flags) flags = ParseReplaceFlags(a[3]->data<std::string_view>()[i]);
-              own = std::make_unique<Regex>(p[i], flags.icase, /*captures=*/true);
+              if (with_flags) flags = ParseRegexFlags(a[3]->data<std::string_view>()[i]);
+              own = std::make_unique<Regex>(p[i], flags);
               re = own.get();
             }
             buf.clear();
@@ -190,9 +94,107 @@ void RegisterReplace(FunctionRegistry& r, bool with_flags) {
   r.Register("regexp_replace", std::move(o));
 }
 
+// regexp_match, regexp_split_to_array, regexp_like and regexp_count: a
+// source, a pattern and, at `flags_at` (0: none), the flags, which may not
+// ask for every match ("g"). `compute` writes row i of `out` from the
+// compiled pattern.
+using RegexKernel =
+    std::function<void(const Regex& re, const ScalarArgs& a, uint32_t i, Vector* out)>;
+
+void RegisterPatternFunction(FunctionRegistry& r, const std::string& name,
+                             std::vector<TypeId> params, size_t flags_at, Type result,
+                             RegexKernel compute) {
+  FunctionOverload o;
+  o.params = std::move(params);
+  o.bind = [name, flags_at, result, compute](const FunctionBindContext&,
+                                             std::vector<ExprPtr>& args) {
+    auto constant = [&](size_t k) {
+      return args[k]->kind == ExprKind::kConstant && !args[k]->constant.is_null();
+    };
+    auto flags_of = [name](std::string_view text) {
+      RegexFlags f = ParseRegexFlags(text);
+      if (f.global) {
+        DbError e("22023", name + "() does not support the \"global\" option");
+        if (name == "regexp_match") e.WithHint("Use the regexp_matches function instead.");
+        throw e;
+      }
+      return f;
+    };
+    std::shared_ptr<const Regex> fixed;
+    if (constant(1) && (flags_at == 0 || constant(flags_at))) {
+      RegexFlags f;
+      if (flags_at != 0) f = flags_of(args[flags_at]->constant.GetString());
+      fixed = std::make_shared<const Regex>(args[1]->constant.GetString(), f);
+    }
+    return MakeScalarFunction(
+        name, result,
+        [fixed, flags_at, flags_of, compute](const ScalarArgs& a, Rows rows, Vector* out) {
+          ForEachRow(rows, [&](uint32_t i) {
+            if (fixed != nullptr) return compute(*fixed, a, i, out);
+            RegexFlags f;
+            if (flags_at != 0) f = flags_of(a[flags_at]->data<std::string_view>()[i]);
+            const Regex re(a[1]->data<std::string_view>()[i], f);
+            compute(re, a, i, out);
+          });
+        });
+  };
+  r.Register(name, std::move(o));
+}
+
+void SetText(Vector* out, uint32_t i, std::string_view text) {
+  out->mutable_data<std::string_view>()[i] = out->arena()->Add(text);
+}
+
+void RegisterPatternFunctions(FunctionRegistry& r) {
+  const Type text_array = Type::ArrayText(Type::Text());
+  const TypeId t = TypeId::kText;
+  auto match = [](const Regex& re, const ScalarArgs& a, uint32_t i, Vector* out) {
+    std::vector<Regex::Groups> m = re.Matches(a[0]->data<std::string_view>()[i], false);
+    if (m.empty()) return out->SetNull(i, true);
+    SetText(out, i, FormatArrayText(m[0]));
+  };
+  auto split = [](const Regex& re, const ScalarArgs& a, uint32_t i, Vector* out) {
+    std::vector<std::optional<std::string>> parts;
+    for (std::string& p : re.Split(a[0]->data<std::string_view>()[i])) {
+      parts.emplace_back(std::move(p));
+    }
+    SetText(out, i, FormatArrayText(parts));
+  };
+  auto like = [](const Regex& re, const ScalarArgs& a, uint32_t i, Vector* out) {
+    out->mutable_data<uint8_t>()[i] = re.Match(a[0]->data<std::string_view>()[i]);
+  };
+  auto count = [](const Regex& re, const ScalarArgs& a, uint32_t i, Vector* out) {
+    const std::string_view s = a[0]->data<std::string_view>()[i];
+    size_t from = 0;
+    if (a.size() > 2) {  // start: a character position from 1
+      const int32_t start = a[2]->data<int32_t>()[i];
+      if (start <= 0) {
+        throw DbError("22023", "invalid value for parameter \"start\": " + std::to_string(start));
+      }
+      for (int32_t c = 1; c < start && from < s.size(); c++) {
+        do ++from;
+        while (from < s.size() && (static_cast<uint8_t>(s[from]) & 0xC0) == 0x80);
+      }
+      if (from >= s.size() && start > 1) return void(out->mutable_data<int32_t>()[i] = 0);
+    }
+    out->mutable_data<int32_t>()[i] = static_cast<int32_t>(re.Count(s, from));
+  };
+  RegisterPatternFunction(r, "regexp_match", {t, t}, 0, text_array, match);
+  RegisterPatternFunction(r, "regexp_match", {t, t, t}, 2, text_array, match);
+  RegisterPatternFunction(r, "regexp_split_to_array", {t, t}, 0, text_array, split);
+  RegisterPatternFunction(r, "regexp_split_to_array", {t, t, t}, 2, text_array, split);
+  RegisterPatternFunction(r, "regexp_like", {t, t}, 0, Type::Boolean(), like);
+  RegisterPatternFunction(r, "regexp_like", {t, t, t}, 2, Type::Boolean(), like);
+  const TypeId n = TypeId::kInteger;
+  RegisterPatternFunction(r, "regexp_count", {t, t}, 0, Type::Integer(), count);
+  RegisterPatternFunction(r, "regexp_count", {t, t, n}, 0, Type::Integer(), count);
+  RegisterPatternFunction(r, "regexp_count", {t, t, n, t}, 3, Type::Integer(), count);
+}
+
 }  // namespace
 
 void RegisterRegexFunctions(FunctionRegistry& r) {
+  RegisterPatternFunctions(r);
   RegisterReplace(r, false);
   RegisterReplace(r, true);
   RegisterMatch(r, "textregexeq", false, false);

@@ -66,6 +66,17 @@ std::vector<ExprPtr> BindSubscriptsArguments(Binder& binder,
                                              const std::vector<sql::ExprPtr>& children,
                                              ExprContext& ctx, int position);
 
+// The set-returning functions over strings (binder_catalog_from.cc):
+// regexp_matches(s, pattern [, flags]) (rows of TEXT[]),
+// regexp_split_to_table(s, pattern [, flags]) and string_to_table(s,
+// separator [, null_string]) (rows of TEXT). Whether `name` is one of them;
+// then the arguments bound as TEXT (42883 for other types or counts) and
+// the rows' type returned.
+bool IsTextSetFunction(const std::string& name);
+Type BindTextSetArguments(Binder& binder, const std::string& name,
+                          const std::vector<sql::ExprPtr>& children, const ExprContext& ctx,
+                          int position, std::vector<ExprPtr>* out);
+
 // format(), quote_literal() and quote_nullable() (binder_format.cc), and
 // PostgreSQL's quoting of an identifier (quote_ident) and a literal.
 bool BindFormatFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx, ExprPtr* out);

@@ -91,6 +91,32 @@ std::vector<ExprPtr> BindSubscriptsArguments(Binder& binder,
   return args;
 }
 
+bool IsTextSetFunction(const std::string& name) {
+  return name == "regexp_matches" || name == "regexp_split_to_table" || name == "string_to_table";
+}
+
+Type BindTextSetArguments(Binder& binder, const std::string& name,
+                          const std::vector<sql::ExprPtr>& children, const ExprContext& ctx,
+                          int position, std::vector<ExprPtr>* out) {
+  std::string types;
+  bool fits = children.size() == 2 || children.size() == 3;
+  for (const sql::ExprPtr& child : children) {
+    ExprContext c = WithoutHint(ctx);
+    const Type text = Type::Text();
+    c.hint = &text;
+    const bool unknown = binder.IsUnknownTyped(*child);
+    ExprPtr x = binder.BindExpr(*child, c);
+    types += (types.empty() ? "" : ", ") + (unknown ? "unknown" : BaseTypeName(x->type));
+    fits = fits && x->type.IsString() && !x->type.IsArrayText();
+    out->push_back(x->type.id == TypeId::kText ? std::move(x) : Cast(std::move(x), text));
+  }
+  if (!fits) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "function " + name + "(" + types + ") does not exist", position);
+  }
+  return name == "regexp_matches" ? Type::ArrayText(Type::Text()) : Type::Text();
+}
+
 LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
                                ScopeRelation* rel) {
   const sql::Expr& call = *ref.function;
@@ -118,6 +144,8 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
   } else if (name == "generate_subscripts") {
     type = Type::Integer();
     args = BindSubscriptsArguments(binder, call.children, ctx, call.position);
+  } else if (IsTextSetFunction(name)) {
+    type = BindTextSetArguments(binder, name, call.children, ctx, call.position, &args);
   } else if (name == "unnest" && n == 1) {
     ExprContext c = ctx;
     ExprPtr arr = binder.BindExpr(*call.children[0], c);

@@ -6,6 +6,7 @@
 // key; whatever column is left ungrouped is reported by the caller (42803).
 #include <string>
 
+#include "olap/expression/regex.h"
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/binder/binder_srf.h"
@@ -61,7 +62,8 @@ std::vector<ExprPtr> BindUnknownLast(Binder& b, const std::vector<const sql::Exp
 
 }  // namespace
 
-static ExprPtr BindCaseExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
+static ExprPtr BindCaseExpr(Binder& b, const sql::Expr& e, ExprContext& outer) {
+  ExprContext ctx = WithoutSrfs(outer, "CASE");
   std::vector<ExprPtr> conditions;
   for (const auto& [cond, result] : e.whens) {
     (void)result;
@@ -171,6 +173,48 @@ static ExprPtr BindLikeExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
     throw DbError(sqlstate::kUndefinedFunction,
                   "operator does not exist: " + e.children[0]->text + " ~~ unknown", e.position);
   }
+}
+
+// x [NOT] SIMILAR TO pattern [ESCAPE e]: x ~ (or !~) the extended regular
+// expression the pattern stands for (regex.h's SimilarToRegex), as
+// PostgreSQL rewrites it. The pattern and escape are constants here, as for
+// LIKE.
+static ExprPtr BindSimilarExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
+  ExprContext c = WithoutHint(ctx);
+  Type text = Type::Text();
+  c.hint = &text;
+  ExprPtr x = b.BindExpr(*e.children[0], c);
+  ExprPtr pattern = FoldExpression(b.BindExpr(*e.children[1], c));
+  if (pattern->kind != ExprKind::kConstant || !pattern->type.IsString()) {
+    NotSupported("SIMILAR TO with a non-constant pattern", e.children[1]->position);
+  }
+  if (!x->type.IsString()) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "operator does not exist: " + BaseTypeName(x->type) + " ~ text", e.position);
+  }
+  char escape = '\\';
+  bool null_escape = false;
+  if (e.children.size() > 2) {
+    ExprPtr esc = FoldExpression(b.BindExpr(*e.children[2], c));
+    if (esc->kind != ExprKind::kConstant || !esc->type.IsString()) {
+      NotSupported("SIMILAR TO with a non-constant escape", e.children[2]->position);
+    }
+    null_escape = esc->constant.is_null();
+    std::string_view s = null_escape ? std::string_view() : esc->constant.GetString();
+    if (s.size() > 1) {
+      throw DbError(sqlstate::kInvalidEscapeSequence, "invalid escape string",
+                    e.children[2]->position)
+          .WithHint("Escape string must be empty or one character.");
+    }
+    escape = s.empty() ? 0 : s[0];
+  }
+  if (pattern->constant.is_null() || null_escape) return Constant(Value::Null(Type::Boolean()));
+  if (x->type.id != TypeId::kText) x = Cast(std::move(x), Type::Text());
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(x));
+  args.push_back(Constant(Value::Text(SimilarToRegex(pattern->constant.GetString(), escape))));
+  return FunctionRegistry::Global().Call(e.negated ? "textregexne" : "textregexeq", std::move(args),
+                                         b.FunctionContext());
 }
 
 ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
@@ -293,6 +337,9 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       break;
     case sql::ExprKind::kLike:
       r = BindLikeExpr(*this, e, ctx);
+      break;
+    case sql::ExprKind::kSimilar:
+      r = BindSimilarExpr(*this, e, ctx);
       break;
     case sql::ExprKind::kCase:
       r = BindCaseExpr(*this, e, ctx);

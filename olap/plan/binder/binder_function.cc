@@ -329,15 +329,16 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
       // Known-typed arguments first, then unknown ones in their type.
       std::optional<Type> t;
       std::vector<ExprPtr> out(args.size());
+      const ExprContext operands = WithoutSrfs(ctx, "COALESCE");
       for (size_t i = 0; i < args.size(); i++) {
         if (IsUnknownTyped(*args[i])) continue;
-        ExprContext c = WithoutHint(ctx);
+        ExprContext c = WithoutHint(operands);
         out[i] = BindExpr(*args[i], c);
         t = t ? CommonType(*t, out[i]->type, false) : out[i]->type;
       }
       for (size_t i = 0; i < args.size(); i++) {
         if (out[i]) continue;
-        ExprContext c = WithoutHint(ctx);
+        ExprContext c = WithoutHint(operands);
         c.hint = t ? &*t : nullptr;
         out[i] = BindExpr(*args[i], c);
       }

@@ -115,6 +115,18 @@ inline ExprContext WithoutHint(const ExprContext& ctx) {
   return c;
 }
 
+// `ctx` for the operands of CASE or COALESCE, which PostgreSQL evaluates
+// lazily and so refuses a set-returning call in (0A000 "set-returning
+// functions are not allowed in CASE"); `clause` names them.
+inline ExprContext WithoutSrfs(const ExprContext& ctx, const char* clause) {
+  ExprContext c = ctx;
+  if (c.srfs != nullptr) {
+    c.srfs = nullptr;
+    c.clause = clause;
+  }
+  return c;
+}
+
 // What binding a query returns.
 struct BoundQuery {
   LogicalOpPtr plan;

@@ -102,7 +102,9 @@ void RethrowAt(const DbError& e, int position) {
   std::string msg = e.what();
   const char* state = e.sqlstate();
   if (msg.rfind("operator does not exist", 0) == 0) state = sqlstate::kUndefinedFunction;
-  throw DbError(state, msg, e.position() != 0 ? e.position() : position);
+  DbError at(state, msg, e.position() != 0 ? e.position() : position);
+  at.WithHint(e.hint()).WithObject(e.table(), e.constraint(), e.column());
+  throw at;
 }
 
 namespace {

@@ -41,6 +41,11 @@ SrfCall BindCall(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
     call.columns.push_back({0, "generate_series", type});
     return call;
   }
+  if (IsTextSetFunction(call.name)) {
+    Type type = BindTextSetArguments(binder, call.name, e.children, ctx, e.position, &call.args);
+    call.columns.push_back({0, call.name, type});
+    return call;
+  }
   if (call.name == "generate_subscripts") {
     call.args = BindSubscriptsArguments(binder, e.children, ctx, e.position);
     call.columns.push_back({0, "generate_subscripts", Type::Integer()});
@@ -131,7 +136,7 @@ bool IsSetReturningCall(const sql::Expr& e) {
   const std::string& name = e.names.back();
   if (e.names.size() == 1 || (e.names.size() == 2 && e.names[0] == "pg_catalog")) {
     return name == "generate_series" || name == "generate_subscripts" || name == "unnest" ||
-           IsJsonbSetFunction(name);
+           IsJsonbSetFunction(name) || IsTextSetFunction(name);
   }
   return e.names.size() == 2 && e.names[0] == "information_schema" && name == "_pg_expandarray";
 }

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "olap/expression/regex.h"
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/constant_folding.h"
 #include "storage/error.h"
@@ -62,6 +63,53 @@ LogicalOpPtr SeriesNode(const LogicalOp& op, const std::vector<Value>& args) {
   series->series.step = args.size() == 3 ? args[2].GetInt() : 1;
   series->series.count = count;
   return series;
+}
+
+// regexp_matches, regexp_split_to_table and string_to_table: the rows' text
+// (an array's text for regexp_matches) for arguments that are not NULL
+// (string_to_table's separator and null string may be).
+std::vector<std::optional<std::string>> TextSetValues(const std::string& name,
+                                                      const std::vector<Value>& args) {
+  std::vector<std::optional<std::string>> out;
+  const std::string_view s = args[0].GetString();
+  if (name == "string_to_table") {
+    if (s.empty()) return out;
+    const bool by_char = args[1].is_null();
+    const std::string_view sep = by_char ? std::string_view() : args[1].GetString();
+    size_t start = 0;
+    while (start <= s.size()) {
+      size_t hit = std::string_view::npos;
+      if (by_char) {
+        hit = start + 1;
+        while (hit < s.size() && (static_cast<uint8_t>(s[hit]) & 0xC0) == 0x80) ++hit;
+        if (hit >= s.size()) hit = std::string_view::npos;
+      } else if (!sep.empty()) {
+        hit = s.find(sep, start);
+      }
+      const size_t end = hit == std::string_view::npos ? s.size() : hit;
+      out.emplace_back(std::string(s.substr(start, end - start)));
+      if (hit == std::string_view::npos) break;
+      start = by_char ? hit : hit + sep.size();
+    }
+    if (args.size() == 3 && !args[2].is_null()) {
+      for (std::optional<std::string>& v : out) {
+        if (v && *v == args[2].GetString()) v.reset();
+      }
+    }
+    return out;
+  }
+  RegexFlags flags;
+  if (args.size() == 3) flags = ParseRegexFlags(args[2].GetString());
+  const Regex re(args[1].GetString(), flags);
+  if (name == "regexp_split_to_table") {
+    if (flags.global) {
+      throw DbError("22023", "regexp_split_to_table() does not support the \"global\" option");
+    }
+    for (std::string& part : re.Split(s)) out.emplace_back(std::move(part));
+    return out;
+  }
+  for (const Regex::Groups& m : re.Matches(s, flags.global)) out.emplace_back(FormatArrayText(m));
+  return out;
 }
 
 // The function's values (one per output row) for constant arguments.
@@ -134,6 +182,15 @@ std::vector<Value> Series(const std::string& name, const Type& type,
     const auto n = static_cast<int32_t>(ParseArrayText(args[0].GetString()).size());
     const bool reverse = args.size() == 3 && !args[2].is_null() && args[2].GetBool();
     for (int32_t i = 0; i < n; i++) out.push_back(Value::Integer(reverse ? n - i : i + 1));
+    return out;
+  }
+  if (IsTextSetFunction(name)) {
+    for (const Value& a : args) {
+      if (a.is_null() && !(name == "string_to_table" && &a != &args[0])) return out;
+    }
+    for (std::optional<std::string>& v : TextSetValues(name, args)) {
+      out.push_back(v ? Value::String(type, std::move(*v)) : Value::Null(type));
+    }
     return out;
   }
   if (name == "unnest" || name == "_pg_expandarray") {
