@@ -58,6 +58,17 @@ struct BackendStatement {
   std::shared_ptr<const void> handle;
 };
 
+// The wire protocol's named prepared statements (Parse with a name), kept by
+// the connection. They share one namespace with SQL PREPARE, as in
+// PostgreSQL: PREPARE may not take a name they use, and DEALLOCATE and
+// DISCARD ALL drop them. Called on the connection's thread while a
+// statement runs; unset: an embedded session, none.
+struct ProtocolStatementNames {
+  std::function<bool(const std::string& name)> contains;
+  std::function<bool(const std::string& name)> drop;  // false: there was none
+  std::function<void()> drop_all;
+};
+
 struct BackendSessionOptions {
   std::string user;
   std::string database;
@@ -71,6 +82,7 @@ struct BackendSessionOptions {
   // The server's backends (pg_stat_activity, pg_cancel_backend); outlives
   // the session.
   BackendDirectory* backends = nullptr;
+  ProtocolStatementNames protocol_statements;
 };
 
 class BackendSession {
@@ -103,6 +115,12 @@ class BackendSession {
     return std::nullopt;
   }
   virtual void CloseCursor(const std::string& name) { (void)name; }
+  // Whether SQL PREPARE made a statement of this name (a Parse may not reuse
+  // it: ProtocolStatementNames).
+  virtual bool HasPreparedStatement(const std::string& name) const {
+    (void)name;
+    return false;
+  }
   // Pipelining: while `more_input` (the client has sent more that is already
   // buffered), a statement that commits on its own may finish before its
   // commit is durable. The connection calls WaitDurable() before any output

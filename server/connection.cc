@@ -286,6 +286,18 @@ bool Connection::Startup() {
   admitted_ = true;
   session_options_.pid = pid_;
   session_options_.backends = host_.backends();
+  // Named statements only: the unnamed one is not in PREPARE's namespace.
+  session_options_.protocol_statements.contains = [this](const std::string& name) {
+    return !name.empty() && statements_.count(name) != 0;
+  };
+  session_options_.protocol_statements.drop = [this](const std::string& name) {
+    return !name.empty() && statements_.erase(name) != 0;
+  };
+  session_options_.protocol_statements.drop_all = [this] {
+    for (auto it = statements_.begin(); it != statements_.end();) {
+      it = it->first.empty() ? std::next(it) : statements_.erase(it);
+    }
+  };
   {
     std::lock_guard<std::mutex> lock(activity_mu_);
     activity_.user = user_;

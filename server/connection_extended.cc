@@ -52,7 +52,8 @@ std::vector<FieldDescription> Connection::Describe(const std::vector<BackendColu
 
 void Connection::HandleParse(std::string_view body) {
   ParseMessage m = DecodeParse(body);
-  if (!m.statement.empty() && statements_.count(m.statement)) {
+  if (!m.statement.empty() &&
+      (statements_.count(m.statement) || session_->HasPreparedStatement(m.statement))) {
     throw DbError("42P05", "prepared statement " + Quoted(m.statement) + " already exists");
   }
   auto prepared = std::make_shared<Prepared>();

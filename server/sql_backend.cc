@@ -53,6 +53,10 @@ class SqlBackendSession : public BackendSession {
     return Convert(session_.ExecutePrepared(*prepared, parameters));
   }
 
+  bool HasPreparedStatement(const std::string& name) const override {
+    return session_.HasPreparedStatement(name);
+  }
+
   void CopyIn(std::string_view bytes) override {
     // After a failed CopyIn the engine has ended the COPY; the connection
     // stops feeding it, but guard anyway.
@@ -109,6 +113,9 @@ std::unique_ptr<BackendSession> SqlBackend::OpenSession(const BackendSessionOpti
   session_options.time_zone = options.time_zone;
   session_options.backend_pid = options.pid;
   session_options.backends = options.backends;
+  session_options.protocol_statement_exists = options.protocol_statements.contains;
+  session_options.drop_protocol_statement = options.protocol_statements.drop;
+  session_options.drop_protocol_statements = options.protocol_statements.drop_all;
   return std::make_unique<SqlBackendSession>(engine_, std::move(session_options));
 }
 

@@ -461,6 +461,8 @@ enum class StatementKind : uint8_t {
   kCheckpoint,  // CHECKPOINT (no member)
   kListen,      // listen: LISTEN ch / UNLISTEN ch | * / NOTIFY ch [, 'payload']
   kComment,     // comment: COMMENT ON TABLE t | COLUMN t.c IS 'text' | NULL
+  kPrepare,     // prepare: PREPARE name [(type, ...)] AS statement
+  kExecute,     // execute: EXECUTE name [(argument, ...)]
 };
 
 struct SetClause {
@@ -741,6 +743,22 @@ struct DeallocateStmt {
   bool all = false;
 };
 
+struct Statement;
+// PREPARE name [(type, ...)] AS statement: a SELECT (VALUES, TABLE, WITH),
+// INSERT, UPDATE or DELETE, whose $n are the parameters. `statement`'s
+// begin / end / max_parameter are its own (the PREPARE has no parameters).
+struct PrepareStmt {
+  std::string name;
+  std::vector<TypeName> types;
+  std::unique_ptr<Statement> statement;
+};
+
+// EXECUTE name [(argument, ...)].
+struct ExecuteStmt {
+  std::string name;
+  std::vector<ExprPtr> arguments;
+};
+
 // One statement of the input. Exactly one of the per-kind members is set,
 // the one named next to its StatementKind.
 struct Statement {
@@ -773,6 +791,8 @@ struct Statement {
   std::unique_ptr<ExplainStmt> explain;
   std::unique_ptr<DiscardStmt> discard;
   std::unique_ptr<DeallocateStmt> deallocate;
+  std::unique_ptr<PrepareStmt> prepare;
+  std::unique_ptr<ExecuteStmt> execute;
   std::unique_ptr<DeclareStmt> declare;
   std::unique_ptr<FetchStmt> fetch;
   std::unique_ptr<CloseStmt> close;

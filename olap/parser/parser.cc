@@ -246,6 +246,8 @@ StatementPtr Parser::ParseStatement() {
   if (kw == "explain") return ParseExplain();
   if (kw == "discard") return ParseDiscard();
   if (kw == "deallocate") return ParseDeallocate();
+  if (kw == "prepare") return ParsePrepare();
+  if (kw == "execute") return ParseExecute();
   if (kw == "declare") return ParseDeclare();
   if (kw == "fetch" || kw == "move") return ParseFetch();
   if (kw == "close") return ParseClose();
@@ -255,7 +257,7 @@ StatementPtr Parser::ParseStatement() {
   }
   if (kw == "listen" || kw == "unlisten" || kw == "notify") return ParseListen();
   if (kw == "comment") return ParseComment();
-  for (const char* missing : {"prepare", "execute", "lock", "grant", "revoke", "call", "do",
+  for (const char* missing : {"lock", "grant", "revoke", "call", "do",
                               "refresh", "reindex", "cluster"}) {
     if (kw == missing) NotSupportedAt(t, Upper(kw));
   }

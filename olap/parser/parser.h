@@ -171,6 +171,8 @@ class Parser {
   StatementPtr ParseExplain();
   StatementPtr ParseDiscard();
   StatementPtr ParseDeallocate();
+  StatementPtr ParsePrepare();
+  StatementPtr ParseExecute();
   StatementPtr ParseDeclare();
   StatementPtr ParseFetch();  // FETCH and MOVE
   StatementPtr ParseClose();

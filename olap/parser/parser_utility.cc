@@ -376,4 +376,50 @@ StatementPtr Parser::ParseDeallocate() {
   return stmt;
 }
 
+StatementPtr Parser::ParsePrepare() {
+  ExpectKw("prepare");
+  auto prepare = std::make_unique<PrepareStmt>();
+  prepare->name = ParseColId();
+  if (AcceptPunct('(')) {
+    do {
+      prepare->types.push_back(ParseTypeName());
+    } while (AcceptPunct(','));
+    ExpectPunct(')');
+  }
+  ExpectKw("as");
+  // PostgreSQL's PreparableStmt: a query, INSERT, UPDATE or DELETE.
+  const Token& first = Peek();
+  const bool query =
+      IsKw("select") || IsKw("values") || IsKw("with") || IsKw("table") || IsPunct('(');
+  if (!query && !IsKw("insert") && !IsKw("update") && !IsKw("delete")) ErrorAt(first);
+  const size_t first_index = pos_;
+  const int outer_parameters = max_parameter_;
+  max_parameter_ = 0;
+  StatementPtr statement = ParseStatement();
+  statement->position = first.position;
+  statement->begin = first.begin;
+  statement->end = pos_ > first_index ? tokens_[pos_ - 1].end : first.end;
+  statement->max_parameter = max_parameter_;
+  max_parameter_ = outer_parameters;
+  prepare->statement = std::move(statement);
+  StatementPtr stmt = MakeStatement(StatementKind::kPrepare);
+  stmt->prepare = std::move(prepare);
+  return stmt;
+}
+
+StatementPtr Parser::ParseExecute() {
+  ExpectKw("execute");
+  auto execute = std::make_unique<ExecuteStmt>();
+  execute->name = ParseColId();
+  if (AcceptPunct('(')) {
+    do {
+      execute->arguments.push_back(ParseExpr());
+    } while (AcceptPunct(','));
+    ExpectPunct(')');
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kExecute);
+  stmt->execute = std::move(execute);
+  return stmt;
+}
+
 }  // namespace forktail::sql

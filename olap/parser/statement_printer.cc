@@ -344,6 +344,10 @@ std::string ToString(const Statement& st) {
       }
       return "";
     }
+    case StatementKind::kPrepare:
+      return "PREPARE " + st.prepare->name;
+    case StatementKind::kExecute:
+      return "EXECUTE " + st.execute->name;
     case StatementKind::kDeallocate:
       return st.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE " + st.deallocate->name;
     case StatementKind::kDeclare: {

@@ -6,6 +6,7 @@
 #include "olap/plan/binder/sequence_functions.h"
 #include "olap/session/block/optimistic_block.h"
 #include "olap/session/block/txn_block.h"
+#include "olap/session/cursor.h"
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
@@ -148,18 +149,18 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
         throw DbError(sqlstate::kActiveSqlTransaction,
                       "DISCARD ALL cannot run inside a transaction block", s.position);
       }
-      if (what == "all") parameters_->ResetAll();
-      if (what == "all") ApplyListen(false, "");  // UNLISTEN *
+      if (what == "all") {
+        parameters_->ResetAll();
+        ApplyListen(false, "");  // UNLISTEN *
+        cursors_->CloseAll();    // CLOSE ALL
+        DeallocateAll();
+      }
       // currval / lastval forget what this session drew.
       if (what == "all" || what == "sequences") *sequences_ = SequenceSessionState{};
       std::transform(what.begin(), what.end(), what.begin(), ::toupper);
       result.command_tag = "DISCARD " + what;
       return result;
     }
-    case sql::StatementKind::kDeallocate:
-      // Named prepared statements live in the server's per-connection map.
-      result.command_tag = s.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE";
-      return result;
     default:
       break;
   }
@@ -315,6 +316,10 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
   } else if (s.kind == sql::StatementKind::kSelect || s.kind == sql::StatementKind::kInsert ||
              s.kind == sql::StatementKind::kUpdate || s.kind == sql::StatementKind::kDelete) {
     bindable = &s;
+  } else if (s.kind == sql::StatementKind::kExecute) {
+    // The prepared statement's columns (an unknown name fails at Execute).
+    auto it = prepared_statements_.find(s.execute->name);
+    if (it != prepared_statements_.end()) prepared->columns = it->second->columns;
   } else if (s.kind == sql::StatementKind::kDeclare) {
     bindable = s.declare->query.get();  // its parameters; DECLARE returns no rows
   } else if (s.kind == sql::StatementKind::kFetch && !s.fetch->move) {

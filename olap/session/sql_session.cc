@@ -350,6 +350,7 @@ StatementResult SqlSession::Route(const Request& arrived) {
     case sql::StatementKind::kReset:
     case sql::StatementKind::kDiscard:
     case sql::StatementKind::kDeallocate:
+    case sql::StatementKind::kPrepare:
     case sql::StatementKind::kTransaction:
       break;
     default:
@@ -377,8 +378,13 @@ StatementResult SqlSession::Route(const Request& arrived) {
     case sql::StatementKind::kShow:
     case sql::StatementKind::kReset:
     case sql::StatementKind::kDiscard:
-    case sql::StatementKind::kDeallocate:
       return SessionCommand(s);
+    case sql::StatementKind::kDeallocate:
+      return DeallocateCommand(s);
+    case sql::StatementKind::kPrepare:
+      return PrepareCommand(request);
+    case sql::StatementKind::kExecute:
+      return ExecuteCommand(request);
     case sql::StatementKind::kListen:
       return ListenCommand(s);
     default:

@@ -89,6 +89,12 @@ struct SessionOptions {
   // pg_terminate_backend); null: none (an embedded session). Outlives the
   // session.
   BackendDirectory* backends = nullptr;
+  // The server's named prepared statements of the wire protocol, which
+  // share SQL PREPARE's namespace (PREPARE may not reuse their names;
+  // DEALLOCATE and DISCARD ALL drop them); unset: none.
+  std::function<bool(const std::string& name)> protocol_statement_exists;
+  std::function<bool(const std::string& name)> drop_protocol_statement;  // false: none
+  std::function<void()> drop_protocol_statements;
 };
 
 // What Prepare returns and Describe answers.
@@ -156,6 +162,12 @@ class SqlSession {
   void CopyFail(std::string_view message);
   bool in_copy() const { return copy_ != nullptr; }
 
+  // Whether SQL PREPARE made a statement of this name (the protocol's Parse
+  // may not reuse it: 42P05).
+  bool HasPreparedStatement(const std::string& name) const {
+    return prepared_statements_.count(name) != 0;
+  }
+
   // Cursors as portals of the extended protocol (cursor.h): Describe of a
   // portal named like a cursor answers its columns (nullopt: no such
   // cursor), Close of one closes it (nothing when there is none).
@@ -208,6 +220,11 @@ class SqlSession {
   // SAVEPOINT, RELEASE, ROLLBACK TO (inside BEGIN ... COMMIT only).
   StatementResult SavepointControl(const sql::Statement& statement);
   StatementResult SessionCommand(const sql::Statement& statement);
+  // PREPARE / EXECUTE / DEALLOCATE (session_prepare.cc).
+  StatementResult PrepareCommand(const Request& request);
+  StatementResult ExecuteCommand(const Request& request);
+  StatementResult DeallocateCommand(const sql::Statement& statement);
+  void DeallocateAll();  // the protocol's named statements too
   // SELECT set_config(...) / pg_sleep(...) alone (session_functions.cc).
   StatementResult RunSessionFunction(const Request& request, const SessionFunctionCall& call);
   // LISTEN / UNLISTEN / NOTIFY (session_notify.cc): at once outside a
@@ -333,6 +350,9 @@ class SqlSession {
   uint64_t pending_durable_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;
   std::unique_ptr<CursorSet> cursors_;
+  // SQL PREPARE's statements by name (not transactional: a ROLLBACK keeps
+  // them, as in PostgreSQL).
+  std::map<std::string, std::shared_ptr<const PreparedStatement>> prepared_statements_;
   // LISTEN / NOTIFY: the channels listened to (committed), this session's
   // Listener once it listened, and an open block's pending changes.
   std::set<std::string> listening_;

@@ -563,6 +563,49 @@ Value EvaluateColumnDefault(const ColumnDef& column) {
   return VectorValue(executor.Execute(one, one.rows()), 0).CastTo(column.type);
 }
 
+std::vector<Value> EvaluateExecuteArguments(const std::vector<sql::ExprPtr>& arguments,
+                                            const std::vector<Type>& types, const Catalog& catalog,
+                                            const BindOptions& options) {
+  Binder binder(catalog, options);
+  std::vector<Value> values;
+  for (size_t i = 0; i < arguments.size(); i++) {
+    const sql::Expr& argument = *arguments[i];
+    if (HasSubquery(argument)) {
+      throw DbError(sqlstate::kFeatureNotSupported, "cannot use subquery in EXECUTE parameter",
+                    argument.position);
+    }
+    ExprContext ctx;
+    ctx.clause = "EXECUTE parameters";
+    ctx.hint = &types[i];
+    ExprPtr e = binder.BindExpr(argument, ctx);
+    if (!(e->type == types[i])) {
+      if (!AssignmentCastExists(e->type, types[i])) {
+        throw DbError(sqlstate::kDatatypeMismatch,
+                      "parameter $" + std::to_string(i + 1) + " of type " + BaseTypeName(e->type) +
+                          " cannot be coerced to the expected type " + BaseTypeName(types[i]),
+                      argument.position)
+            .WithHint("You will need to rewrite or cast the expression.");
+      }
+      e = Cast(std::move(e), types[i]);
+    }
+    // nextval and its kin need the transaction thread's sequences, which
+    // arguments evaluated here do not reach.
+    if (binder.sequence_use() != SequenceUse::kNone) {
+      NotSupported("a sequence function in EXECUTE parameters", argument.position);
+    }
+    e = FoldExpression(std::move(e));
+    if (e->kind == ExprKind::kConstant) {
+      values.push_back(e->constant.CastTo(types[i]));
+      continue;
+    }
+    DataChunk one;  // no columns, one row
+    one.set_size(1);
+    ExpressionExecutor executor(*e);
+    values.push_back(VectorValue(executor.Execute(one, one.rows()), 0).CastTo(types[i]));
+  }
+  return values;
+}
+
 ExprPtr BindColumnDefault(const TableSchema& schema, size_t column, const Catalog& catalog,
                           const BindOptions& options) {
   Binder binder(catalog, options);

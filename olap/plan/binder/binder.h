@@ -47,6 +47,7 @@ struct TypeName;
 struct CreateViewStmt;
 struct ColumnDef;
 struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
 struct TableConstraint;
 }  // namespace sql
 
@@ -180,6 +181,15 @@ ViewDef BindViewDefinition(const sql::CreateViewStmt& create, const Catalog& cat
 // constraints have.
 ForeignKeyDef BindForeignKey(const sql::TableConstraint& constraint, const TableSchema& table,
                              const Catalog& catalog);
+
+// EXECUTE name (arguments): each argument bound with its parameter's type
+// as the hint, cast to it (42804 "parameter $n of type x cannot be coerced
+// to the expected type y" when no cast does) and evaluated now. Column
+// references (42703), subqueries, aggregates and volatile calls (0A000)
+// have no place here.
+std::vector<Value> EvaluateExecuteArguments(const std::vector<sql::ExprPtr>& arguments,
+                                            const std::vector<Type>& types, const Catalog& catalog,
+                                            const BindOptions& options);
 
 // A table's CHECK constraints bound over its column positions (one boolean
 // expression each, in schema.checks order), to evaluate on rows to write.

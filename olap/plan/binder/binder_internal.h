@@ -278,6 +278,7 @@ class Binder {
   void NoteSequenceUse(SequenceUse use) {
     if (use > sequence_use_) sequence_use_ = use;
   }
+  SequenceUse sequence_use() const { return sequence_use_; }
   // "alias.column" of each resolved id and the position of its latest
   // reference (for 42803's message and position).
   std::map<uint32_t, std::string> display_;

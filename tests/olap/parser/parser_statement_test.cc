@@ -291,6 +291,23 @@ TEST(ParserUtility, VacuumAnalyzeDiscardDeallocate) {
   EXPECT_EQ(S("DISCARD ALL"), "DISCARD all");
   EXPECT_EQ(S("DEALLOCATE ALL"), "DEALLOCATE ALL");
   EXPECT_EQ(S("DEALLOCATE PREPARE s1"), "DEALLOCATE s1");
+  EXPECT_EQ(S("PREPARE p (int, text) AS SELECT $1, $2"), "PREPARE p");
+  EXPECT_EQ(S("EXECUTE p (1, 'x')"), "EXECUTE p");
+  {
+    // The prepared statement is its own: its text span and its parameters;
+    // the PREPARE has none.
+    const std::string sql = "PREPARE p (int) AS UPDATE t SET a = $2 WHERE b = $1";
+    StatementPtr st = One(sql);
+    ASSERT_EQ(st->kind, StatementKind::kPrepare);
+    EXPECT_EQ(st->max_parameter, 0);
+    ASSERT_EQ(st->prepare->types.size(), 1u);
+    const Statement& inner = *st->prepare->statement;
+    EXPECT_EQ(inner.kind, StatementKind::kUpdate);
+    EXPECT_EQ(inner.max_parameter, 2);
+    EXPECT_EQ(sql.substr(inner.begin, inner.end - inner.begin), "UPDATE t SET a = $2 WHERE b = $1");
+    StatementPtr execute = One("EXECUTE p (1, 2 + 3)");
+    EXPECT_EQ(execute->execute->arguments.size(), 2u);
+  }
   EXPECT_EQ(S("CHECKPOINT"), "CHECKPOINT");
   EXPECT_EQ(One("checkpoint;")->kind, StatementKind::kCheckpoint);
   EXPECT_EQ(S("listen Jobs"), "LISTEN jobs");
