@@ -9,6 +9,7 @@
 // scale (PostgreSQL's numeric has a per-value scale).
 #include <sys/random.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <cmath>
 #include <random>
@@ -248,10 +249,39 @@ void RegisterRandom(FunctionRegistry& r) {
   r.Register("gen_random_uuid", std::move(uuid));
 }
 
+// forktail_sample_fraction(seed, VARIADIC "any"): a fraction in [0, 1)
+// that depends only on the seed and the arguments' text, so that TABLESAMPLE
+// ... REPEATABLE (seed) picks the same rows of an unchanged table each time
+// (the binder passes every column of the row).
+void RegisterSampleFraction(FunctionRegistry& r) {
+  FunctionOverload o;
+  o.params = {TypeId::kText};
+  o.variadic = true;
+  o.any_to_text = true;
+  auto f = MakeScalarFunction(
+      "forktail_sample_fraction", Type::Double(),
+      [](const ScalarArgs& a, Rows rows, Vector* out) {
+        double* o = out->mutable_data<double>();
+        ForEachRow(rows, [&](uint32_t i) {
+          uint64_t h = 0x9E3779B97F4A7C15ull;
+          for (size_t k = 0; k < a.size(); ++k) {
+            const std::string_view v =
+                a[k]->IsNull(i) ? std::string_view("\\N") : a[k]->data<std::string_view>()[i];
+            h = XXH3_64bits_withSeed(v.data(), v.size(), h + k);
+          }
+          o[i] = static_cast<double>(h >> 11) * 0x1.0p-53;
+        });
+      },
+      /*strict=*/false);
+  o.bind = [f](const FunctionBindContext&, std::vector<ExprPtr>&) { return f; };
+  r.Register("forktail_sample_fraction", std::move(o));
+}
+
 }  // namespace
 
 void RegisterMathFunctions(FunctionRegistry& r) {
   RegisterRandom(r);
+  RegisterSampleFraction(r);
   RegisterAbs<int16_t>(r, TypeId::kSmallInt);
   RegisterAbs<int32_t>(r, TypeId::kInteger);
   RegisterAbs<int64_t>(r, TypeId::kBigInt);

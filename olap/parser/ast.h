@@ -268,6 +268,14 @@ enum class TableRefKind : uint8_t {
   kJoin,      // left JOIN right: join_kind, natural, on / using_columns
 };
 
+// TABLESAMPLE method (arguments) [REPEATABLE (seed)] after a table.
+struct TableSample {
+  std::string method;  // lower case: "bernoulli", "system", ...
+  int position = 0;    // of the method's name
+  std::vector<ExprPtr> arguments;
+  ExprPtr repeatable;  // null: none
+};
+
 struct TableRef {
   TableRefKind kind = TableRefKind::kTable;
   int position = 0;
@@ -282,6 +290,7 @@ struct TableRef {
   // kJoin: an alias on a parenthesized join ((a JOIN b) AS j) if any.
   std::string alias;
   std::vector<std::string> column_aliases;
+  std::unique_ptr<TableSample> sample;  // kTable: TABLESAMPLE; null if none
 
   // kJoin. Comma-separated FROM items are NOT joins: they are separate entries
   // of Query::from (the binder cross-joins them).

@@ -270,6 +270,10 @@ std::string ToString(const TableRef& r) {
   }
   if (!r.alias.empty()) s += " AS " + r.alias;
   if (!r.column_aliases.empty()) s += "(" + Join(r.column_aliases, ", ") + ")";
+  if (r.sample) {
+    s += " TABLESAMPLE " + r.sample->method + "(" + List(r.sample->arguments) + ")";
+    if (r.sample->repeatable) s += " REPEATABLE (" + ToString(*r.sample->repeatable) + ")";
+  }
   return s;
 }
 

@@ -104,6 +104,22 @@ TableRefPtr Parser::ParseTablePrimary() {
     AcceptOp("*");  // inheritance marker: t * means t
   }
   ParseAlias(*ref, /*required=*/false);
+  if (ref->kind == TableRefKind::kTable && AcceptKw("tablesample")) {
+    auto sample = std::make_unique<TableSample>();
+    sample->position = Peek().position;
+    sample->method = ParseColId();
+    ExpectPunct('(');
+    do {
+      sample->arguments.push_back(ParseExpr());
+    } while (AcceptPunct(','));
+    ExpectPunct(')');
+    if (AcceptKw("repeatable")) {
+      ExpectPunct('(');
+      sample->repeatable = ParseExpr();
+      ExpectPunct(')');
+    }
+    ref->sample = std::move(sample);
+  }
   return ref;
 }
 

@@ -593,17 +593,18 @@ std::vector<Value> EvaluateExecuteArguments(const std::vector<sql::ExprPtr>& arg
     if (binder.sequence_use() != SequenceUse::kNone) {
       NotSupported("a sequence function in EXECUTE parameters", argument.position);
     }
-    e = FoldExpression(std::move(e));
-    if (e->kind == ExprKind::kConstant) {
-      values.push_back(e->constant.CastTo(types[i]));
-      continue;
-    }
-    DataChunk one;  // no columns, one row
-    one.set_size(1);
-    ExpressionExecutor executor(*e);
-    values.push_back(VectorValue(executor.Execute(one, one.rows()), 0).CastTo(types[i]));
+    values.push_back(EvaluateNow(std::move(e)).CastTo(types[i]));
   }
   return values;
+}
+
+Value EvaluateNow(ExprPtr e) {
+  e = FoldExpression(std::move(e));
+  if (e->kind == ExprKind::kConstant) return e->constant;
+  DataChunk one;  // no columns, one row
+  one.set_size(1);
+  ExpressionExecutor executor(*e);
+  return VectorValue(executor.Execute(one, one.rows()), 0);
 }
 
 ExprPtr BindColumnDefault(const TableSchema& schema, size_t column, const Catalog& catalog,

@@ -115,6 +115,11 @@ inline ExprContext WithoutHint(const ExprContext& ctx) {
   return c;
 }
 
+// `e`'s value now: folded, or run on one row of no columns (a volatile
+// call is evaluated once). For arguments evaluated before a statement runs
+// (EXECUTE's, TABLESAMPLE's).
+Value EvaluateNow(ExprPtr e);
+
 // `ctx` for the operands of CASE or COALESCE, which PostgreSQL evaluates
 // lazily and so refuses a set-returning call in (0A000 "set-returning
 // functions are not allowed in CASE"); `clause` names them.
@@ -406,5 +411,10 @@ void ColumnNamesIn(const sql::Expr& e, std::vector<std::string>* out);
 
 // Ids referenced by the plan's expressions that no operator below produces.
 ColumnSet FreeColumns(const LogicalOp& op);
+
+// TABLESAMPLE over `table`'s scan (binder_tablesample.cc): the scan under a
+// filter that keeps each row with the sample's probability.
+LogicalOpPtr BindTableSample(Binder& binder, const sql::TableSample& sample, LogicalOpPtr scan,
+                             const ScopeRelation& table);
 
 }  // namespace forktail

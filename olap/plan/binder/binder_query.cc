@@ -366,9 +366,15 @@ LogicalOpPtr Binder::BindTableRef(const sql::TableRef& ref, Scope* scope) {
           plan = BindSequenceRelation(*this, *sequence, alias, &rel);  // binder_catalog.h
         }
       }
+      if (plan && ref.sample) {
+        throw DbError(sqlstate::kFeatureNotSupported,
+                      "TABLESAMPLE clause can only be applied to tables and materialized views",
+                      ref.position);
+      }
       if (!plan) {
         plan = MakeGet(LookupTable(ref.names, ref.position), alias, &rel);
         if (relations_read_ != nullptr) relations_read_->push_back(name);
+        if (ref.sample) plan = BindTableSample(*this, *ref.sample, std::move(plan), rel);
       }
       ApplyColumnAliases(ref, &rel);
       for (const ScopeRelation& other : scope->relations) {
