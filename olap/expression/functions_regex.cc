@@ -193,8 +193,36 @@ void RegisterPatternFunctions(FunctionRegistry& r) {
 
 }  // namespace
 
+// forktail_similar(s, pattern, escape): SIMILAR TO with a pattern that is
+// not a constant (the binder's rewrite when it is not known at bind time);
+// the escape is one character or '' (none).
+void RegisterRowSimilar(FunctionRegistry& r) {
+  r.Register("forktail_similar", {TypeId::kText, TypeId::kText, TypeId::kText}, Type::Boolean(),
+             [](const ScalarArgs& a, Rows rows, Vector* out) {
+               const auto* s = a[0]->data<std::string_view>();
+               const auto* p = a[1]->data<std::string_view>();
+               const auto* e = a[2]->data<std::string_view>();
+               uint8_t* o = out->mutable_data<uint8_t>();
+               std::unique_ptr<Regex> last;
+               std::string last_regex;
+               ForEachRow(rows, [&](uint32_t i) {
+                 if (e[i].size() > 1) {
+                   throw DbError(sqlstate::kInvalidEscapeSequence, "invalid escape string")
+                       .WithHint("Escape string must be empty or one character.");
+                 }
+                 std::string regex = SimilarToRegex(p[i], e[i].empty() ? 0 : e[i][0]);
+                 if (!last || regex != last_regex) {
+                   last = std::make_unique<Regex>(regex, RegexFlags{}, /*captures=*/false);
+                   last_regex = std::move(regex);
+                 }
+                 o[i] = last->Match(s[i]);
+               });
+             });
+}
+
 void RegisterRegexFunctions(FunctionRegistry& r) {
   RegisterPatternFunctions(r);
+  RegisterRowSimilar(r);
   RegisterReplace(r, false);
   RegisterReplace(r, true);
   RegisterMatch(r, "textregexeq", false, false);

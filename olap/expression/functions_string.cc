@@ -11,8 +11,10 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "olap/common/kernel_util.h"
+#include "olap/expression/kernels.h"
 #include "olap/expression/scalar_function.h"
 #include "storage/value/bytea.h"
 
@@ -332,7 +334,38 @@ void RegisterByteaFunctions(FunctionRegistry& r) {
 
 }  // namespace
 
+// forktail_like(s, pattern, escape): LIKE with a pattern that is not a
+// constant (a column, an expression of one): the binder's rewrite of
+// x [NOT] [I]LIKE y when y is not known at bind time. The escape is one
+// character or '' (none); a pattern compiles once per distinct run of rows.
+void RegisterRowLike(FunctionRegistry& r) {
+  r.Register("forktail_like", {TypeId::kText, TypeId::kText, TypeId::kText}, Type::Boolean(),
+             [](const ScalarArgs& a, Rows rows, Vector* out) {
+               const auto* s = a[0]->data<Sv>();
+               const auto* p = a[1]->data<Sv>();
+               const auto* e = a[2]->data<Sv>();
+               uint8_t* o = out->mutable_data<uint8_t>();
+               std::unique_ptr<LikeMatcher> last;
+               std::string last_pattern;
+               char last_escape = 0;
+               ForEachRow(rows, [&](uint32_t i) {
+                 if (e[i].size() > 1) {
+                   throw DbError(sqlstate::kInvalidEscapeSequence, "invalid escape string")
+                       .WithHint("Escape string must be empty or one character.");
+                 }
+                 const char escape = e[i].empty() ? 0 : e[i][0];
+                 if (!last || last_pattern != p[i] || last_escape != escape) {
+                   last = std::make_unique<LikeMatcher>(p[i], escape);
+                   last_pattern = p[i];
+                   last_escape = escape;
+                 }
+                 o[i] = last->Match(s[i]);
+               });
+             });
+}
+
 void RegisterStringFunctions(FunctionRegistry& r) {
+  RegisterRowLike(r);
   RegisterByteaFunctions(r);
   RegisterDigests(r);
   const std::vector<TypeId> kS = {TypeId::kText};

@@ -142,21 +142,51 @@ static ExprPtr BindInList(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   return result;
 }
 
+// x [NOT] LIKE / SIMILAR TO pattern [ESCAPE e] where the pattern or the
+// escape is not known at bind time (a column): `function` (forktail_like or
+// forktail_similar) of x, the pattern and the escape (null: the default) as
+// TEXT, per row. `op` names the operator in 42883.
+static ExprPtr BindRowPattern(Binder& b, const sql::Expr& e, ExprPtr x, ExprPtr pattern,
+                              ExprPtr escape, const char* function, const char* op) {
+  if (!escape) escape = Constant(Value::Text("\\"));
+  if (!x->type.IsString() || !pattern->type.IsString() || !escape->type.IsString()) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  std::string("operator does not exist: ") + BaseTypeName(x->type) + " " + op +
+                      " " + BaseTypeName(pattern->type),
+                  e.position);
+  }
+  std::vector<ExprPtr> args;
+  for (ExprPtr* a : {&x, &pattern, &escape}) {
+    if ((*a)->type.id != TypeId::kText) *a = Cast(std::move(*a), Type::Text());
+    if (e.case_insensitive && a != &escape) {  // ILIKE: both sides lower-cased
+      std::vector<ExprPtr> one;
+      one.push_back(std::move(*a));
+      *a = FunctionRegistry::Global().Call("lower", std::move(one), b.FunctionContext());
+    }
+    args.push_back(std::move(*a));
+  }
+  ExprPtr match = FunctionRegistry::Global().Call(function, std::move(args), b.FunctionContext());
+  return e.negated ? Not(std::move(match)) : std::move(match);
+}
+
+static bool ConstantString(const ExprPtr& x) {
+  return x->kind == ExprKind::kConstant && x->type.IsString();
+}
+
 static ExprPtr BindLikeExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   ExprContext c = WithoutHint(ctx);
   ExprPtr x = b.BindExpr(*e.children[0], c);
   Type text = Type::Text();
   c.hint = &text;
   ExprPtr pattern = FoldExpression(b.BindExpr(*e.children[1], c));
-  if (pattern->kind != ExprKind::kConstant || !pattern->type.IsString()) {
-    NotSupported("LIKE with a non-constant pattern", e.children[1]->position);
+  ExprPtr esc;
+  if (e.children.size() > 2) esc = FoldExpression(b.BindExpr(*e.children[2], c));
+  if (!ConstantString(pattern) || (esc && !ConstantString(esc))) {
+    return BindRowPattern(b, e, std::move(x), std::move(pattern), std::move(esc), "forktail_like",
+                          e.case_insensitive ? "~~*" : "~~");
   }
   char escape = '\\';
-  if (e.children.size() > 2) {
-    ExprPtr esc = FoldExpression(b.BindExpr(*e.children[2], c));
-    if (esc->kind != ExprKind::kConstant || !esc->type.IsString()) {
-      NotSupported("LIKE with a non-constant escape", e.children[2]->position);
-    }
+  if (esc) {
     std::string_view s = esc->constant.GetString();
     if (s.size() > 1) {
       throw DbError(sqlstate::kInvalidEscapeSequence, "invalid escape string",
@@ -177,16 +207,19 @@ static ExprPtr BindLikeExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
 
 // x [NOT] SIMILAR TO pattern [ESCAPE e]: x ~ (or !~) the extended regular
 // expression the pattern stands for (regex.h's SimilarToRegex), as
-// PostgreSQL rewrites it. The pattern and escape are constants here, as for
-// LIKE.
+// PostgreSQL rewrites it; a pattern or escape not known at bind time goes
+// per row (BindRowPattern).
 static ExprPtr BindSimilarExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) {
   ExprContext c = WithoutHint(ctx);
   Type text = Type::Text();
   c.hint = &text;
   ExprPtr x = b.BindExpr(*e.children[0], c);
   ExprPtr pattern = FoldExpression(b.BindExpr(*e.children[1], c));
-  if (pattern->kind != ExprKind::kConstant || !pattern->type.IsString()) {
-    NotSupported("SIMILAR TO with a non-constant pattern", e.children[1]->position);
+  ExprPtr esc;
+  if (e.children.size() > 2) esc = FoldExpression(b.BindExpr(*e.children[2], c));
+  if (!ConstantString(pattern) || (esc && !ConstantString(esc))) {
+    return BindRowPattern(b, e, std::move(x), std::move(pattern), std::move(esc),
+                          "forktail_similar", "~");
   }
   if (!x->type.IsString()) {
     throw DbError(sqlstate::kUndefinedFunction,
@@ -194,11 +227,7 @@ static ExprPtr BindSimilarExpr(Binder& b, const sql::Expr& e, ExprContext& ctx) 
   }
   char escape = '\\';
   bool null_escape = false;
-  if (e.children.size() > 2) {
-    ExprPtr esc = FoldExpression(b.BindExpr(*e.children[2], c));
-    if (esc->kind != ExprKind::kConstant || !esc->type.IsString()) {
-      NotSupported("SIMILAR TO with a non-constant escape", e.children[2]->position);
-    }
+  if (esc) {
     null_escape = esc->constant.is_null();
     std::string_view s = null_escape ? std::string_view() : esc->constant.GetString();
     if (s.size() > 1) {
