@@ -12,6 +12,7 @@
 #include "olap/execution/operator/physical_chunk_block.h"
 #include "olap/plan/binder/binder_catalog.h"
 #include "olap/plan/binder/binder_internal.h"
+#include "olap/plan/binder/binder_srf.h"
 #include "olap/plan/catalog/system_catalog.h"
 #include "storage/table/ordered_index.h"
 
@@ -247,6 +248,18 @@ ExprPtr OrderListAggInput(Binder& binder, const sql::Expr& call, ExprPtr text,
   return KeyedInput(std::move(keys), call.agg_order, std::move(text));
 }
 
+namespace {
+
+bool ContainsSetReturningCall(const sql::Expr& e) {
+  if (IsSetReturningCall(e)) return true;
+  for (const sql::ExprPtr& c : e.children) {
+    if (c && ContainsSetReturningCall(*c)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx) {
   // The rewrite happens once, in place: the statement's tree is not shared.
   sql::Query& q = const_cast<sql::Query&>(*e.subquery);
@@ -256,10 +269,69 @@ ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
                   q.group_by.empty() && !q.having && !q.limit && !q.offset && q.locking.empty() &&
                   q.select_list.size() == 1 && q.select_list[0].expr &&
                   q.select_list[0].expr->kind != sql::ExprKind::kStar &&
-                  !binder.ContainsAggregate(*q.select_list[0].expr);
+                  !binder.ContainsAggregate(*q.select_list[0].expr) &&
+                  !ContainsSetReturningCall(*q.select_list[0].expr);
     if (!simple) {
-      Unsupported("ARRAY(subquery) other than ARRAY(SELECT x FROM .. WHERE .. ORDER BY ..)",
-                  e.position);
+      // Any other one-column query (DISTINCT, GROUP BY, UNION, VALUES, a
+      // set-returning call, LIMIT ...) becomes a derived table the array is
+      // aggregated over: (SELECT array_agg(v ORDER BY ...) FROM (q) AS s(v)).
+      // Its ORDER BY carries over when it sorts by the value itself (by
+      // ordinal 1 or the column's name); q keeps it too, for its LIMIT.
+      const sql::Query* leftmost = &q;
+      while (leftmost->kind == sql::QueryKind::kSetOp) leftmost = leftmost->left.get();
+      if (leftmost->kind == sql::QueryKind::kSelect &&
+          (leftmost->select_list.size() != 1 || !leftmost->select_list[0].expr ||
+           leftmost->select_list[0].expr->kind == sql::ExprKind::kStar)) {
+        throw DbError(sqlstate::kSyntaxError, "subquery must return only one column", e.position);
+      }
+      std::string name;  // the column's name, as ORDER BY may use it
+      if (leftmost->kind == sql::QueryKind::kSelect) {
+        const sql::SelectItem& item = leftmost->select_list[0];
+        name = !item.alias.empty()                            ? item.alias
+               : item.expr->kind == sql::ExprKind::kColumnRef ? item.expr->names.back()
+                                                              : "";
+      }
+      std::vector<sql::OrderItem> outer_order;
+      for (const sql::OrderItem& o : q.order_by) {
+        const bool by_value =
+            IsOrdinalOne(*o.expr) || (!name.empty() && o.expr->kind == sql::ExprKind::kColumnRef &&
+                                      o.expr->names.size() == 1 && o.expr->names[0] == name);
+        if (!by_value) {
+          Unsupported("ARRAY(subquery) ordered by another expression than its value", o.position);
+        }
+        sql::OrderItem by;
+        by.expr = std::make_unique<sql::Expr>();
+        by.expr->kind = sql::ExprKind::kColumnRef;
+        by.expr->names = {"array_subquery", "array_value"};
+        by.expr->position = o.position;
+        by.direction = o.direction;
+        by.nulls = o.nulls;
+        by.position = o.position;
+        outer_order.push_back(std::move(by));
+      }
+      auto outer = std::make_unique<sql::Query>();
+      outer->position = q.position;
+      auto from = std::make_unique<sql::TableRef>();
+      from->kind = sql::TableRefKind::kSubquery;
+      from->position = q.position;
+      from->alias = "array_subquery";
+      from->column_aliases = {"array_value"};
+      from->subquery = std::move(const_cast<sql::QueryPtr&>(e.subquery));
+      outer->from.push_back(std::move(from));
+      auto value = std::make_unique<sql::Expr>();
+      value->kind = sql::ExprKind::kColumnRef;
+      value->position = e.position;
+      value->names = {"array_subquery", "array_value"};
+      auto call = std::make_unique<sql::Expr>();
+      call->kind = sql::ExprKind::kFunction;
+      call->position = e.position;
+      call->names = {"array_agg"};
+      call->no_parens = true;
+      call->children.push_back(std::move(value));
+      call->agg_order = std::move(outer_order);
+      outer->select_list.push_back(sql::SelectItem{std::move(call), "array"});
+      const_cast<sql::QueryPtr&>(e.subquery) = std::move(outer);
+      return BindArraySubquery(binder, e, ctx);  // now of the simple form
     }
     auto call = std::make_unique<sql::Expr>();
     call->kind = sql::ExprKind::kFunction;

@@ -162,6 +162,14 @@ std::vector<SystemRelationDef> MakeRelations() {
                   "rolname:n rolsuper:b rolinherit:b rolcreaterole:b rolcreatedb:b "
                   "rolcanlogin:b rolreplication:b rolconnlimit:i rolpassword:t "
                   "rolvaliduntil:T rolbypassrls:b rolconfig:a oid:o"));
+  // No role is a member of another (GRANT role is not there): empty, for
+  // psql's \du.
+  r.push_back(Def(pg, "pg_auth_members", 1261, "roleid:o member:o grantor:o admin_option:b"));
+  // No extension is installed (CREATE EXTENSION is 0A000): empty, for psql's
+  // \dx and drivers that look for one (PostGIS, hstore).
+  r.push_back(Def(pg, "pg_extension", 3079,
+                  "oid:o extname:n extowner:o extnamespace:o extrelocatable:b extversion:t "
+                  "extconfig:A extcondition:a"));
   r.push_back(Def(pg, "pg_user", 12002,
                   "usename:n usesysid:o usecreatedb:b usesuper:b userepl:b usebypassrls:b "
                   "passwd:t valuntil:T useconfig:a"));
