@@ -4,7 +4,8 @@
 // 15 prints for the same tables (e2e/psql_catalog.sql) when user "tester"
 // created them in database "db" (Forktail's one role and one database take
 // the names the client logged in with; see olap/plan/catalog/system_catalog.h),
-// except for \l (Forktail has one database, no templates, collation C). Tables with foreign keys: e2e/psql_foreign_keys.sql.
+// except for \l (Forktail has one database, no templates, collation C). Tables with foreign keys:
+// e2e/psql_foreign_keys.sql.
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -40,6 +41,25 @@ TEST_F(PsqlCatalog, ListCommands) {
   ASSERT_EQ(setup.exit_code, 0) << setup.output;
   EXPECT_EQ(RunCommands({"\\dt", "\\d", "\\di", "\\dn", "\\l", "\\df"}),
             ReadText(kE2eDir / "psql_catalog.expected"));
+}
+
+// \du and \dx: the one role, with the attributes PostgreSQL's bootstrap
+// superuser shows, and no extensions (pg_auth_members and pg_extension are
+// empty, as Forktail has neither role memberships nor extensions).
+TEST_F(PsqlCatalog, RolesAndExtensions) {
+  if (!Installed("psql --version")) GTEST_SKIP() << "psql is not installed";
+  EXPECT_EQ(RunCommands({"\\du", "\\dx"}),
+            "SET\n"
+            "                                   List of roles\n"
+            " Role name |                         Attributes                         | Member of \n"
+            "-----------+------------------------------------------------------------+-----------\n"
+            " tester    | Superuser, Create role, Create DB, Replication, Bypass RLS | {}\n"
+            "\n"
+            "     List of installed extensions\n"
+            " Name | Version | Schema | Description \n"
+            "------+---------+--------+-------------\n"
+            "(0 rows)\n"
+            "\n");
 }
 
 // \d TABLE: psql sends 12 queries and prints nothing if one fails (the
