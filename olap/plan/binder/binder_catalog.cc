@@ -6,7 +6,9 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -426,32 +428,69 @@ namespace {
 // current_setting(name [, missing_ok]): the session's value as SHOW gives it,
 // read when the statement is bound (as PostgreSQL's is per call: a statement
 // does not change a setting while it runs); 42704 for an unknown name, NULL
-// with missing_ok. The arguments must be constants.
+// with missing_ok. Constant arguments give a constant; others (psql's
+// \dconfig passes pg_settings.name) look each row's name up in the values
+// read at bind time.
 ExprPtr CurrentSetting(Binder& binder, const sql::Expr& call, ExprContext& ctx,
                        const CatalogSession& session) {
-  auto constant_arg = [&](size_t i, const Type& hint) {
+  auto bind = [&](size_t i, const Type& hint) {
     ExprContext c = WithoutHint(ctx);
     c.hint = &hint;
-    ExprPtr e = binder.BindExpr(*call.children[i], c);
-    if (e->kind != ExprKind::kConstant) {
-      NotSupported("current_setting() of a name that is not a constant",
-                   call.children[i]->position);
-    }
-    return e->constant;
+    return FoldExpression(binder.BindExpr(*call.children[i], c));
   };
-  const Value name = constant_arg(0, Type::Text());
-  const Value missing_ok =
-      call.children.size() == 2 ? constant_arg(1, Type::Boolean()) : Value::Boolean(false);
-  if (name.is_null()) return Constant(Value::Null(Type::Text()));
-  const std::string wanted = name.ToString();
+  ExprPtr name = bind(0, Type::Text());
+  ExprPtr missing_ok =
+      call.children.size() == 2 ? bind(1, Type::Boolean()) : Constant(Value::Boolean(false));
+  if (!name->type.IsString() || missing_ok->type.id != TypeId::kBoolean) {
+    throw DbError(sqlstate::kUndefinedFunction,
+                  "function current_setting(" + BaseTypeName(name->type) + ") does not exist",
+                  call.position);
+  }
+  // Lower-cased names: parameter names are case-insensitive.
+  auto values = std::make_shared<std::map<std::string, std::string>>();
   if (session.settings) {
     for (const std::vector<std::string>& row : session.settings()) {
-      if (strcasecmp(row[0].c_str(), wanted.c_str()) == 0) return Constant(Value::Text(row[1]));
+      std::string key = row[0];
+      for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      (*values)[key] = row[1];
     }
   }
-  if (!missing_ok.is_null() && missing_ok.GetBool()) return Constant(Value::Null(Type::Text()));
-  throw DbError(sqlstate::kUndefinedObject,
-                "unrecognized configuration parameter \"" + wanted + "\"", call.position);
+  const int position = call.position;
+  auto lookup = [values, position](std::string_view wanted,
+                                   bool missing_ok) -> std::optional<std::string> {
+    std::string key(wanted);
+    for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    auto it = values->find(key);
+    if (it != values->end()) return it->second;
+    if (missing_ok) return std::nullopt;
+    throw DbError(sqlstate::kUndefinedObject,
+                  "unrecognized configuration parameter \"" + std::string(wanted) + "\"", position);
+  };
+  if (name->kind == ExprKind::kConstant && missing_ok->kind == ExprKind::kConstant) {
+    if (name->constant.is_null() || missing_ok->constant.is_null()) {
+      return Constant(Value::Null(Type::Text()));
+    }
+    std::optional<std::string> v =
+        lookup(name->constant.GetString(), missing_ok->constant.GetBool());
+    return Constant(v ? Value::Text(std::move(*v)) : Value::Null(Type::Text()));
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(name->type.id == TypeId::kText ? std::move(name)
+                                                : Cast(std::move(name), Type::Text()));
+  args.push_back(std::move(missing_ok));
+  return Function(MakeScalarFunction("current_setting", Type::Text(),
+                                     [lookup](const ScalarArgs& a, Rows rows, Vector* out) {
+                                       const auto* names = a[0]->data<std::string_view>();
+                                       const uint8_t* ok = a[1]->data<uint8_t>();
+                                       auto* o = out->mutable_data<std::string_view>();
+                                       ForEachRow(rows, [&](uint32_t i) {
+                                         std::optional<std::string> v =
+                                             lookup(names[i], ok[i] != 0);
+                                         if (!v) return out->SetNull(i, true);
+                                         o[i] = out->arena()->Add(*v);
+                                       });
+                                     }),
+                  std::move(args));
 }
 
 }  // namespace
