@@ -279,8 +279,44 @@ void RegisterSampleFraction(FunctionRegistry& r) {
 
 }  // namespace
 
+// width_bucket(operand, low, high, count): the bucket of `count` equal-width
+// buckets between low and high the operand falls in; 0 below the range and
+// count + 1 above it (a range given high to low counts the other way).
+void RegisterWidthBucket(FunctionRegistry& r) {
+  r.Register("width_bucket", {TypeId::kDouble, TypeId::kDouble, TypeId::kDouble, TypeId::kInteger},
+             Type::Integer(), [](const ScalarArgs& a, Rows rows, Vector* out) {
+               const auto* x = a[0]->data<double>();
+               const auto* lo = a[1]->data<double>();
+               const auto* hi = a[2]->data<double>();
+               const auto* count = a[3]->data<int32_t>();
+               auto* o = out->mutable_data<int32_t>();
+               ForEachRow(rows, [&](uint32_t i) {
+                 if (count[i] <= 0) throw DbError("2201G", "count must be greater than zero");
+                 if (lo[i] == hi[i]) throw DbError("2201G", "lower bound cannot equal upper bound");
+                 if (std::isnan(x[i]) || std::isnan(lo[i]) || std::isnan(hi[i])) {
+                   throw DbError("2201G", "operand, lower bound, and upper bound cannot be NaN");
+                 }
+                 if (!std::isfinite(lo[i]) || !std::isfinite(hi[i])) {
+                   throw DbError("2201G", "lower and upper bounds must be finite");
+                 }
+                 const bool up = lo[i] < hi[i];
+                 if (up ? x[i] < lo[i] : x[i] > lo[i]) {
+                   o[i] = 0;
+                 } else if (up ? x[i] >= hi[i] : x[i] <= hi[i]) {
+                   if (count[i] == INT32_MAX) throw DbError("22003", "integer out of range");
+                   o[i] = count[i] + 1;
+                 } else {
+                   const double fraction =
+                       up ? (x[i] - lo[i]) / (hi[i] - lo[i]) : (lo[i] - x[i]) / (lo[i] - hi[i]);
+                   o[i] = std::min(static_cast<int32_t>(fraction * count[i]), count[i] - 1) + 1;
+                 }
+               });
+             });
+}
+
 void RegisterMathFunctions(FunctionRegistry& r) {
   RegisterRandom(r);
+  RegisterWidthBucket(r);
   RegisterSampleFraction(r);
   RegisterAbs<int16_t>(r, TypeId::kSmallInt);
   RegisterAbs<int32_t>(r, TypeId::kInteger);

@@ -11,6 +11,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "olap/common/kernel_util.h"
@@ -364,8 +365,90 @@ void RegisterRowLike(FunctionRegistry& r) {
              });
 }
 
+// translate, overlay, to_hex, num_nulls / num_nonnulls: as PostgreSQL's.
+void RegisterMoreStringFunctions(FunctionRegistry& r) {
+  // translate(s, from, to): each character of `from` in s becomes the one at
+  // its place in `to` (the first place it has in `from`), or is dropped when
+  // `to` is shorter.
+  r.Register("translate", {TypeId::kText, TypeId::kText, TypeId::kText}, Type::Text(),
+             RowString([](const ScalarArgs& a, uint32_t i, std::string* out) {
+               const std::vector<Sv> from = Split(Str(a, 1, i));
+               const std::vector<Sv> to = Split(Str(a, 2, i));
+               for (Sv c : Split(Str(a, 0, i))) {
+                 auto at = std::find(from.begin(), from.end(), c);
+                 if (at == from.end()) {
+                   out->append(c);
+                 } else if (static_cast<size_t>(at - from.begin()) < to.size()) {
+                   out->append(to[static_cast<size_t>(at - from.begin())]);
+                 }
+               }
+             }));
+  // overlay(s PLACING r FROM start [FOR count]): the characters of s before
+  // start, r, then those from start + count (count: r's length by default).
+  auto overlay = [](const ScalarArgs& a, uint32_t i, std::string* out) {
+    const std::vector<Sv> chars = Split(Str(a, 0, i));
+    const Sv replacement = Str(a, 1, i);
+    const int64_t start = Int(a, 2, i);
+    const int64_t count =
+        a.size() > 3 ? Int(a, 3, i) : static_cast<int64_t>(Split(replacement).size());
+    // PostgreSQL's textoverlay: substring(s, 1, start - 1) || r ||
+    // substring(s, start + count); a negative count repeats characters.
+    if (start < 1) throw DbError("22011", "negative substring length not allowed");
+    const auto n = static_cast<int64_t>(chars.size());
+    for (int64_t k = 0; k < std::min(start - 1, n); ++k) out->append(chars[k]);
+    out->append(replacement);
+    for (int64_t k = std::max<int64_t>(start - 1 + count, 0); k < n; ++k) out->append(chars[k]);
+  };
+  r.Register("overlay", {TypeId::kText, TypeId::kText, TypeId::kInteger}, Type::Text(),
+             RowString(overlay));
+  r.Register("overlay", {TypeId::kText, TypeId::kText, TypeId::kInteger, TypeId::kInteger},
+             Type::Text(), RowString(overlay));
+  // to_hex: the two's complement digits of a negative number, as PostgreSQL.
+  auto hex = [](uint64_t v, std::string* out) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+    out->append(buf);
+  };
+  r.Register("to_hex", {TypeId::kInteger}, Type::Text(),
+             RowString([hex](const ScalarArgs& a, uint32_t i, std::string* out) {
+               hex(static_cast<uint32_t>(Int(a, 0, i)), out);
+             }));
+  r.Register("to_hex", {TypeId::kBigInt}, Type::Text(),
+             RowString([hex](const ScalarArgs& a, uint32_t i, std::string* out) {
+               hex(static_cast<uint64_t>(a[0]->data<int64_t>()[i]), out);
+             }));
+  // num_nulls / num_nonnulls(VARIADIC "any"): how many arguments are (not) NULL.
+  for (const bool nulls : {true, false}) {
+    FunctionOverload o;
+    o.params = {TypeId::kText};
+    o.variadic = true;
+    o.any_to_text = true;
+    auto f = MakeScalarFunction(
+        nulls ? "num_nulls" : "num_nonnulls", Type::Integer(),
+        [nulls](const ScalarArgs& a, Rows rows, Vector* out) {
+          auto* o = out->mutable_data<int32_t>();
+          ForEachRow(rows, [&](uint32_t i) {
+            int32_t n = 0;
+            for (size_t k = 0; k < a.size(); ++k) n += a[k]->IsNull(i) == nulls ? 1 : 0;
+            o[i] = n;
+          });
+        },
+        /*strict=*/false);
+    o.bind = [f, nulls](const FunctionBindContext&, std::vector<ExprPtr>& args) {
+      if (args.empty()) {
+        throw DbError(sqlstate::kUndefinedFunction, std::string("function ") +
+                                                        (nulls ? "num_nulls" : "num_nonnulls") +
+                                                        "() does not exist");
+      }
+      return f;
+    };
+    r.Register(nulls ? "num_nulls" : "num_nonnulls", std::move(o));
+  }
+}
+
 void RegisterStringFunctions(FunctionRegistry& r) {
   RegisterRowLike(r);
+  RegisterMoreStringFunctions(r);
   RegisterByteaFunctions(r);
   RegisterDigests(r);
   const std::vector<TypeId> kS = {TypeId::kText};

@@ -24,7 +24,8 @@ namespace {}  // namespace
 bool Binder::IsAggregateName(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
          name == "string_agg" || name == "array_agg" || name == "jsonb_agg" ||
-         name == "jsonb_object_agg" || name == "json_agg" || name == "json_object_agg";
+         name == "jsonb_object_agg" || name == "json_agg" || name == "json_object_agg" ||
+         name == "bool_and" || name == "bool_or" || name == "every";
 }
 
 bool Binder::ContainsAggregate(const sql::Expr& e) {
@@ -124,6 +125,12 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
     } else {
       kind = name == "sum" ? AggKind::kSum : AggKind::kAvg;
     }
+  } else if (name == "bool_and" || name == "bool_or" || name == "every") {
+    // min / max of the inputs as 0 and 1, compared with 1: NULL inputs are
+    // skipped and a group of none gives NULL, as PostgreSQL's.
+    if (input->type.id != TypeId::kBoolean) NoSuchFunction(*this, e, ctx);
+    kind = name == "bool_or" ? AggKind::kMax : AggKind::kMin;
+    input = Cast(std::move(input), Type::Integer());
   } else {
     // PostgreSQL 15 has no min/max of boolean, json, jsonb, uuid or bytea.
     if (input->type.id == TypeId::kBoolean || input->type.id == TypeId::kJsonb ||
@@ -157,20 +164,25 @@ ExprPtr Binder::BindAggregate(const sql::Expr& e, ExprContext& ctx) {
     input = Case(std::move(whens), Constant(Value::Null(t)));
     if (input->type.id == TypeId::kText && t.IsString()) input->type = t;
   }
+  const bool boolean = name == "bool_and" || name == "bool_or" || name == "every";
+  auto as_boolean = [boolean](ExprPtr r) {
+    return boolean ? Compare(CompareOp::kEq, std::move(r), Constant(Value::Integer(1)))
+                   : std::move(r);
+  };
   // The same aggregate twice is computed once.
   for (size_t i = 0; i < st.aggs.size(); i++) {
     if (st.aggs[i].kind != kind) continue;
     bool same = (!input && !st.agg_inputs[i]) ||
                 (input && st.agg_inputs[i] && ExprEquals(*input, *st.agg_inputs[i]));
-    if (same) return ColumnRef(st.agg_columns[i].id, st.agg_columns[i].type);
+    if (same) return as_boolean(ColumnRef(st.agg_columns[i].id, st.agg_columns[i].type));
   }
   AggregateSpec spec;
   spec.kind = kind;
   if (input) spec.input_type = input->type;
   LogicalAggregate agg;
   agg.kind = kind;
-  return AddAggregate(*this, std::move(agg), std::move(input), AggregateResultType(spec), name,
-                      ctx);
+  return as_boolean(
+      AddAggregate(*this, std::move(agg), std::move(input), AggregateResultType(spec), name, ctx));
 }
 
 // sum(interval) adds months, days and microseconds apart (interval_pl's
