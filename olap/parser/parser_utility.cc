@@ -365,7 +365,9 @@ StatementPtr Parser::ParseDiscard() {
 StatementPtr Parser::ParseDeallocate() {
   ExpectKw("deallocate");
   auto deallocate = std::make_unique<DeallocateStmt>();
-  AcceptKw("prepare");
+  // DEALLOCATE PREPARE alone names a statement "prepare", as PostgreSQL reads it.
+  const bool named_prepare = Peek(1).kind == TokenKind::kEnd || IsPunct(';', 1);
+  if (IsKw("prepare") && !named_prepare) AcceptKw("prepare");
   if (AcceptKw("all")) {
     deallocate->all = true;
   } else {

@@ -159,6 +159,19 @@ const ErrorCase kCases[] = {
       {"DEALLOCATE", "syntax error at end of input", 11},
       {"DISCARD", "syntax error at end of input", 8},
       {"SHOW ALL ALL", "syntax error at or near \"ALL\"", 10},
+      {"PREPARE", "syntax error at end of input", 8},
+      {"PREPARE p", "syntax error at end of input", 10},
+      {"PREPARE p AS", "syntax error at end of input", 13},
+      {"PREPARE p AS CREATE TABLE t (a int)", "syntax error at or near \"CREATE\"", 14},
+      {"PREPARE p (int AS SELECT 1", "syntax error at or near \"AS\"", 16},
+      {"EXECUTE", "syntax error at end of input", 8},
+      {"EXECUTE p (", "syntax error at end of input", 12},
+      {"EXECUTE p (1,", "syntax error at end of input", 14},
+      {"SELECT * FROM t TABLESAMPLE", "syntax error at end of input", 28},
+      {"SELECT * FROM t TABLESAMPLE bernoulli", "syntax error at end of input", 38},
+      {"SELECT * FROM t TABLESAMPLE bernoulli ()", "syntax error at or near \")\"", 40},
+      {"SELECT * FROM t TABLESAMPLE bernoulli (1) REPEATABLE", "syntax error at end of input", 53},
+      {"SELECT 'a' SIMILAR 'b'", "syntax error at or near \"'b'\"", 20},
 };
 // clang-format on
 
