@@ -79,6 +79,28 @@ struct CteSelfReference {
   throw DbError("42P19", message, position);
 }
 
+// The first aggregate call in `e` at its query level (subqueries are their
+// own), or null.
+const sql::Expr* FindAggregateCall(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kFunction && !e.over && !e.names.empty() &&
+      (Binder::IsAggregateName(e.names.back()) || IsOrderedSetAggregateName(e.names.back()))) {
+    return &e;
+  }
+  std::vector<const sql::Expr*> parts;
+  for (const sql::ExprPtr& c : e.children) parts.push_back(c.get());
+  parts.push_back(e.case_operand.get());
+  for (const auto& [w, t] : e.whens) {
+    parts.push_back(w.get());
+    parts.push_back(t.get());
+  }
+  parts.push_back(e.else_result.get());
+  for (const sql::Expr* p : parts) {
+    if (p == nullptr) continue;
+    if (const sql::Expr* found = FindAggregateCall(*p)) return found;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 LogicalOpPtr Binder::BindCteRef(size_t index, const std::string& alias, bool in_subquery,
@@ -183,6 +205,23 @@ BoundQuery Binder::BindRecursiveCte(const sql::CommonTableExpr& cte) {
       rec.columns[c].name = cte.column_names[c];
     }
     rec.work_table_id = NewId();
+    // The term runs once per round over the previous round's rows: an
+    // aggregate over them is refused, as PostgreSQL does, before binding.
+    if (q.right->kind == sql::QueryKind::kSelect) {
+      std::vector<const sql::Expr*> roots;
+      for (const sql::SelectItem& item : q.right->select_list) {
+        if (item.expr) roots.push_back(item.expr.get());
+      }
+      if (q.right->having) roots.push_back(q.right->having.get());
+      for (const sql::Expr* root : roots) {
+        if (const sql::Expr* agg = FindAggregateCall(*root)) {
+          InvalidRecursion(
+              "aggregate functions are not allowed in a recursive query's "
+              "recursive term",
+              agg->position);
+        }
+      }
+    }
     term = BindQuery(*q.right, nullptr);
   } catch (...) {
     recursive_.pop_back();

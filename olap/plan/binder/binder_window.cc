@@ -361,6 +361,11 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
       } else if (name == "sum" || name == "avg") {
         if (!args[0]->type.IsNumeric()) no_such();
         fn.agg = name == "sum" ? AggKind::kSum : AggKind::kAvg;
+      } else if (name == "bool_and" || name == "bool_or" || name == "every") {
+        // As the aggregate (binder_function.cc): min / max of 0 and 1, = 1.
+        if (args[0]->type.id != TypeId::kBoolean) no_such();
+        args[0] = Cast(std::move(args[0]), Type::Integer());
+        fn.agg = name == "bool_or" ? AggKind::kMax : AggKind::kMin;
       } else {
         if (args[0]->type.id == TypeId::kBoolean || args[0]->type.id == TypeId::kJsonb ||
             args[0]->type.id == TypeId::kJson || args[0]->type.id == TypeId::kUuid ||
@@ -442,6 +447,9 @@ ExprPtr Binder::BindWindowCall(const sql::Expr& e, ExprContext& ctx) {
   call.out = {NewId(), name, call.fn.type};
   ExprPtr ref = ColumnRef(call.out.id, call.out.type);
   ws.calls.push_back(std::move(call));
+  if (name == "bool_and" || name == "bool_or" || name == "every") {
+    return Compare(CompareOp::kEq, std::move(ref), Constant(Value::Integer(1)));
+  }
   return ref;
 }
 
