@@ -257,8 +257,8 @@ StatementPtr Parser::ParseStatement() {
   }
   if (kw == "listen" || kw == "unlisten" || kw == "notify") return ParseListen();
   if (kw == "comment") return ParseComment();
-  for (const char* missing : {"lock", "grant", "revoke", "call", "do",
-                              "refresh", "reindex", "cluster"}) {
+  for (const char* missing :
+       {"lock", "grant", "revoke", "call", "do", "refresh", "reindex", "cluster"}) {
     if (kw == missing) NotSupportedAt(t, Upper(kw));
   }
   ErrorAt(t);

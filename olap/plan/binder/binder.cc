@@ -574,28 +574,36 @@ std::vector<Value> EvaluateExecuteArguments(const std::vector<sql::ExprPtr>& arg
       throw DbError(sqlstate::kFeatureNotSupported, "cannot use subquery in EXECUTE parameter",
                     argument.position);
     }
-    ExprContext ctx;
-    ctx.clause = "EXECUTE parameters";
-    ctx.hint = &types[i];
-    ExprPtr e = binder.BindExpr(argument, ctx);
-    if (!(e->type == types[i])) {
-      if (!AssignmentCastExists(e->type, types[i])) {
-        throw DbError(sqlstate::kDatatypeMismatch,
-                      "parameter $" + std::to_string(i + 1) + " of type " + BaseTypeName(e->type) +
-                          " cannot be coerced to the expected type " + BaseTypeName(types[i]),
-                      argument.position)
-            .WithHint("You will need to rewrite or cast the expression.");
-      }
-      e = Cast(std::move(e), types[i]);
-    }
-    // nextval and its kin need the transaction thread's sequences, which
-    // arguments evaluated here do not reach.
-    if (binder.sequence_use() != SequenceUse::kNone) {
-      NotSupported("a sequence function in EXECUTE parameters", argument.position);
-    }
-    values.push_back(EvaluateNow(std::move(e)).CastTo(types[i]));
+    Value v =
+        EvaluateArgumentNow(binder, argument, types[i], "EXECUTE parameters", [&](const Type& got) {
+          return DbError(sqlstate::kDatatypeMismatch,
+                         "parameter $" + std::to_string(i + 1) + " of type " + BaseTypeName(got) +
+                             " cannot be coerced to the expected type " + BaseTypeName(types[i]),
+                         argument.position)
+              .WithHint("You will need to rewrite or cast the expression.");
+        });
+    values.push_back(v.CastTo(types[i]));
   }
   return values;
+}
+
+Value EvaluateArgumentNow(Binder& binder, const sql::Expr& argument, const Type& want,
+                          const char* clause,
+                          const std::function<DbError(const Type& got)>& mismatch) {
+  ExprContext ctx;
+  ctx.clause = clause;
+  ctx.hint = &want;
+  ExprPtr e = binder.BindExpr(argument, ctx);
+  if (!(e->type == want)) {
+    if (!AssignmentCastExists(e->type, want)) throw mismatch(e->type);
+    e = Cast(std::move(e), want);
+  }
+  // nextval and its kin need the transaction thread's sequences, which
+  // arguments evaluated here do not reach.
+  if (binder.sequence_use() != SequenceUse::kNone) {
+    NotSupported(std::string("a sequence function in ") + clause, argument.position);
+  }
+  return EvaluateNow(std::move(e));
 }
 
 Value EvaluateNow(ExprPtr e) {

@@ -20,6 +20,7 @@
 // allowed in WHERE".
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -411,6 +412,13 @@ void ColumnNamesIn(const sql::Expr& e, std::vector<std::string>* out);
 
 // Ids referenced by the plan's expressions that no operator below produces.
 ColumnSet FreeColumns(const LogicalOp& op);
+
+// `argument` bound as a `want` (an assignment cast, else what `mismatch`
+// makes of the type it has) and evaluated now (EvaluateNow): EXECUTE's and
+// TABLESAMPLE's arguments. A sequence function is 0A000 naming `clause`.
+Value EvaluateArgumentNow(Binder& binder, const sql::Expr& argument, const Type& want,
+                          const char* clause,
+                          const std::function<DbError(const Type& got)>& mismatch);
 
 // TABLESAMPLE over `table`'s scan (binder_tablesample.cc): the scan under a
 // filter that keeps each row with the sample's probability.

@@ -20,20 +20,12 @@ namespace {
 // when it is NULL.
 Value SampleArgument(Binder& binder, const sql::Expr& argument, const Type& want,
                      const char* null_state, const std::string& null_message) {
-  ExprContext ctx;
-  ctx.clause = "TABLESAMPLE";
-  ctx.hint = &want;
-  ExprPtr e = binder.BindExpr(argument, ctx);
-  if (!(e->type == want)) {
-    if (!AssignmentCastExists(e->type, want)) {
-      throw DbError(sqlstate::kDatatypeMismatch,
-                    "argument of TABLESAMPLE must be type " + BaseTypeName(want) + ", not type " +
-                        BaseTypeName(e->type),
-                    argument.position);
-    }
-    e = Cast(std::move(e), want);
-  }
-  Value v = EvaluateNow(std::move(e));
+  Value v = EvaluateArgumentNow(binder, argument, want, "TABLESAMPLE", [&](const Type& got) {
+    return DbError(sqlstate::kDatatypeMismatch,
+                   "argument of TABLESAMPLE must be type " + BaseTypeName(want) + ", not type " +
+                       BaseTypeName(got),
+                   argument.position);
+  });
   if (v.is_null()) throw DbError(null_state, null_message, argument.position);
   return v;
 }
