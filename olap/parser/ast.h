@@ -318,6 +318,24 @@ struct CommonTableExpr {
   int position = 0;
 };
 
+// A GROUP BY item that is not a plain expression (PostgreSQL's grouping
+// sets): `()`, ROLLUP (..), CUBE (..) or GROUPING SETS (..). An element of
+// ROLLUP or CUBE is one expression or a parenthesized list of them, which
+// counts as one element; an item of GROUPING SETS is any GROUP BY item, a
+// parenthesized list being one set.
+struct GroupingElement {
+  enum class Kind : uint8_t {
+    kList,    // one set: `exprs` (empty: the empty set `()`)
+    kRollup,  // `elements` (kList each): every prefix, longest first
+    kCube,    // `elements` (kList each): every subset
+    kSets,    // GROUPING SETS: the sets of each of `elements`, in order
+  };
+  Kind kind = Kind::kList;
+  int position = 0;
+  std::vector<ExprPtr> exprs;
+  std::vector<GroupingElement> elements;
+};
+
 enum class QueryKind : uint8_t {
   kSelect,  // SELECT ... [FROM ...]: the select fields
   kValues,  // VALUES (..), (..): values
@@ -344,8 +362,12 @@ struct Query {
   std::vector<TableRefPtr> from;        // comma-separated items; empty: no FROM
   ExprPtr where;                        // null if none
   std::vector<ExprPtr> group_by;        // expressions; integer literal = ordinal
-  ExprPtr having;                       // null if none
-  std::vector<NamedWindow> windows;     // WINDOW w AS (...), ...; in order
+  // GROUP BY's grouping-set items: the query groups by every combination of
+  // one set of each, each joined with `group_by` (empty: by `group_by` alone).
+  std::vector<GroupingElement> grouping_sets;
+  bool group_distinct = false;       // GROUP BY DISTINCT: drops repeated sets
+  ExprPtr having;                    // null if none
+  std::vector<NamedWindow> windows;  // WINDOW w AS (...), ...; in order
 
   // kValues: rows of expressions (every row the same length: checked by the parser)
   std::vector<std::vector<ExprPtr>> values;

@@ -34,6 +34,17 @@ std::string List(const std::vector<ExprPtr>& exprs) {
   return Join(parts, ", ");
 }
 
+std::string Grouping(const GroupingElement& g) {
+  using Kind = GroupingElement::Kind;
+  if (g.kind == Kind::kList) return "(" + List(g.exprs) + ")";
+  std::vector<std::string> parts;
+  for (const GroupingElement& e : g.elements) parts.push_back(Grouping(e));
+  const char* name = g.kind == Kind::kRollup ? "ROLLUP"
+                     : g.kind == Kind::kCube ? "CUBE"
+                                             : "GROUPING SETS";
+  return std::string(name) + " (" + Join(parts, ", ") + ")";
+}
+
 std::string OrderList(const std::vector<OrderItem>& items) {
   std::vector<std::string> parts;
   for (const OrderItem& item : items) {
@@ -296,7 +307,12 @@ std::string ToString(const Query& q) {
       if (!q.select_list.empty()) s += " " + SelectList(q.select_list);
       if (!q.from.empty()) s += " FROM " + FromList(q.from);
       if (q.where) s += " WHERE " + ToString(*q.where);
-      if (!q.group_by.empty()) s += " GROUP BY " + List(q.group_by);
+      if (!q.group_by.empty() || !q.grouping_sets.empty()) {
+        std::vector<std::string> items;
+        if (!q.group_by.empty()) items.push_back(List(q.group_by));
+        for (const GroupingElement& g : q.grouping_sets) items.push_back(Grouping(g));
+        s += std::string(" GROUP BY ") + (q.group_distinct ? "DISTINCT " : "") + Join(items, ", ");
+      }
       if (q.having) s += " HAVING " + ToString(*q.having);
       if (!q.windows.empty()) {
         std::vector<std::string> defs;

@@ -129,6 +129,8 @@ class Parser {
   QueryPtr ParseValues();
   void ParseQueryTail(Query& q);  // ORDER BY, LIMIT, OFFSET, FETCH, FOR UPDATE
   std::vector<SelectItem> ParseSelectList(bool allow_empty);
+  void ParseGroupBy(Query& q);          // after GROUP BY
+  GroupingElement ParseGroupingItem();  // one item of GROUP BY or GROUPING SETS
   std::vector<TableRefPtr> ParseFromList();
   TableRefPtr ParseTableRef();
   TableRefPtr ParseTablePrimary();

@@ -141,8 +141,7 @@ QueryPtr Parser::ParseSelectCore() {
   if (AcceptKw("where")) q->where = ParseExpr();
   if (AcceptKw("group")) {
     ExpectKw("by");
-    if (!AcceptKw("all")) AcceptKw("distinct");
-    q->group_by = ParseExprList();
+    ParseGroupBy(*q);
   }
   if (AcceptKw("having")) q->having = ParseExpr();
   if (AcceptKw("window")) {
@@ -326,6 +325,67 @@ std::vector<CommonTableExpr> Parser::ParseWith(bool& recursive) {
     ctes.push_back(std::move(cte));
   } while (AcceptPunct(','));
   return ctes;
+}
+
+void Parser::ParseGroupBy(Query& q) {
+  if (!AcceptKw("all")) q.group_distinct = AcceptKw("distinct");
+  do {
+    GroupingElement item = ParseGroupingItem();
+    // Plain expressions (and a parenthesized list of them, as in PostgreSQL)
+    // are in every set.
+    if (item.kind == GroupingElement::Kind::kList && !item.exprs.empty()) {
+      for (ExprPtr& e : item.exprs) q.group_by.push_back(std::move(e));
+    } else {
+      q.grouping_sets.push_back(std::move(item));
+    }
+  } while (AcceptPunct(','));
+}
+
+GroupingElement Parser::ParseGroupingItem() {
+  GroupingElement item;
+  item.position = Peek().position;
+  // An expression list element: `(a, b)` is one element, `(a) + 1` an
+  // expression (a parenthesized row is told from ROW(..) by its position).
+  auto parse_list = [this](GroupingElement& out) {
+    const bool parenthesized = IsPunct('(');
+    const int start = Peek().position;
+    ExprPtr e = ParseExpr();
+    if (parenthesized && e->kind == ExprKind::kRow && e->position == start) {
+      out.exprs = std::move(e->children);
+    } else {
+      out.exprs.push_back(std::move(e));
+    }
+  };
+  if (IsPunct('(') && IsPunct(')', 1)) {  // (): the empty set
+    pos_ += 2;
+    return item;
+  }
+  const bool rollup = IsKw("rollup") && IsPunct('(', 1);
+  const bool cube = IsKw("cube") && IsPunct('(', 1);
+  if (rollup || cube) {
+    item.kind = rollup ? GroupingElement::Kind::kRollup : GroupingElement::Kind::kCube;
+    pos_ += 2;
+    do {
+      GroupingElement element;
+      element.position = Peek().position;
+      parse_list(element);
+      item.elements.push_back(std::move(element));
+    } while (AcceptPunct(','));
+    ExpectPunct(')');
+    return item;
+  }
+  if (IsKw("grouping") && IsKw("sets", 1)) {
+    item.kind = GroupingElement::Kind::kSets;
+    pos_ += 2;
+    ExpectPunct('(');
+    do {
+      item.elements.push_back(ParseGroupingItem());
+    } while (AcceptPunct(','));
+    ExpectPunct(')');
+    return item;
+  }
+  parse_list(item);
+  return item;
 }
 
 }  // namespace forktail::sql

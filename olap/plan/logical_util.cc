@@ -78,6 +78,32 @@ void RenameColumns(Expression* e, const std::map<uint32_t, uint32_t>& map) {
   }
 }
 
+void RenameColumnsInPlan(LogicalOp* op, const std::map<uint32_t, uint32_t>& map) {
+  if (op == nullptr) return;
+  auto rename = [&](uint32_t& id) {
+    auto it = map.find(id);
+    if (it != map.end()) id = it->second;
+  };
+  ForEachExpression(*op, [&](ExprPtr& e) {
+    if (e) RenameColumns(e.get(), map);
+  });
+  for (LogicalColumn& c : op->columns) rename(c.id);
+  for (auto* ids : {&op->left_keys, &op->right_keys, &op->group_keys, &op->partition_keys}) {
+    for (uint32_t& id : *ids) rename(id);
+  }
+  for (LogicalAggregate& a : op->aggregates) rename(a.input);
+  for (SortKeyRef& k : op->sort_keys) rename(k.column);
+  for (WindowFunction& w : op->window_functions) {
+    for (uint32_t& id : w.args) rename(id);
+  }
+  for (RuntimeFilterRef& f : op->runtime_filters) {
+    rename(f.probe_column);
+    rename(f.build_column);
+  }
+  for (LogicalOpPtr& c : op->children) RenameColumnsInPlan(c.get(), map);
+  RenameColumnsInPlan(op->subplan.get(), map);
+}
+
 bool ExprEquals(const Expression& a, const Expression& b,
                 const std::function<bool(uint32_t, uint32_t)>& same_column) {
   if (a.kind != b.kind || !(a.type == b.type) || a.children.size() != b.children.size()) {
@@ -209,6 +235,16 @@ LogicalOpPtr MakeFilter(LogicalOpPtr child, std::vector<ExprPtr> conditions) {
   op->children.push_back(std::move(child));
   op->conditions = std::move(conditions);
   RecomputeColumns(op.get());
+  return op;
+}
+
+LogicalOpPtr MakeProject(LogicalOpPtr child, std::vector<LogicalColumn> columns,
+                         std::vector<ExprPtr> expressions) {
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kProject;
+  op->children.push_back(std::move(child));
+  op->columns = std::move(columns);
+  op->expressions = std::move(expressions);
   return op;
 }
 

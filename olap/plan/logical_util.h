@@ -34,6 +34,10 @@ void SplitDisjuncts(const Expression& e, std::vector<const Expression*>* out);
 void SubstituteColumns(ExprPtr* e, const std::map<uint32_t, const Expression*>& map);
 // Renames column ids (id -> new id).
 void RenameColumns(Expression* e, const std::map<uint32_t, uint32_t>& map);
+// The same in every expression and column id of a plan, its children and
+// subplans (outputs included): for ids that, within `op`, name one column
+// each (a column an operator below computes anew).
+void RenameColumnsInPlan(LogicalOp* op, const std::map<uint32_t, uint32_t>& map);
 
 // Structural equality (same kinds, types, operators, constants, children).
 // Column refs match when `same_column(a_id, b_id)` holds (default: equal ids).
@@ -62,6 +66,8 @@ ExprPtr Coalesce2(ExprPtr a, ExprPtr b);
 
 // The operator constructors the binder and optimizer use.
 LogicalOpPtr MakeFilter(LogicalOpPtr child, std::vector<ExprPtr> conditions);
+LogicalOpPtr MakeProject(LogicalOpPtr child, std::vector<LogicalColumn> columns,
+                         std::vector<ExprPtr> expressions);
 LogicalOpPtr MakeJoin(LogicalJoinKind kind, LogicalOpPtr left, LogicalOpPtr right,
                       std::vector<uint32_t> left_keys, std::vector<uint32_t> right_keys,
                       std::vector<ExprPtr> residual);

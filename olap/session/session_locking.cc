@@ -58,7 +58,7 @@ void CheckLockable(const sql::Query& q) {
   };
   if (q.kind == sql::QueryKind::kSetOp) refuse("UNION/INTERSECT/EXCEPT");
   if (q.distinct) refuse("DISTINCT clause");
-  if (!q.group_by.empty()) refuse("GROUP BY clause");
+  if (!q.group_by.empty() || !q.grouping_sets.empty()) refuse("GROUP BY clause");
   if (q.having) refuse("HAVING clause");
 }
 

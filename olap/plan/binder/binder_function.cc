@@ -302,6 +302,7 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
                   "named arguments (name => value) are not supported for function " + name,
                   e.position);
   }
+  if (name == "grouping" && e.names.size() == 1) return BindGroupingCall(e, ctx);
   if (IsOrderedSetAggregateName(name)) return BindOrderedSetAggregate(*this, e, ctx);
   if (e.within_group) {
     if (!IsAggregateName(name)) NoSuchFunction(*this, e, ctx);

@@ -266,9 +266,9 @@ ExprPtr BindArraySubquery(Binder& binder, const sql::Expr& e, ExprContext& ctx) 
   if (!(q.select_list.size() == 1 && q.select_list[0].expr &&
         IsRewrittenArrayAgg(*q.select_list[0].expr))) {
     bool simple = q.kind == sql::QueryKind::kSelect && q.with.empty() && !q.distinct &&
-                  q.group_by.empty() && !q.having && !q.limit && !q.offset && q.locking.empty() &&
-                  q.select_list.size() == 1 && q.select_list[0].expr &&
-                  q.select_list[0].expr->kind != sql::ExprKind::kStar &&
+                  q.group_by.empty() && q.grouping_sets.empty() && !q.having && !q.limit &&
+                  !q.offset && q.locking.empty() && q.select_list.size() == 1 &&
+                  q.select_list[0].expr && q.select_list[0].expr->kind != sql::ExprKind::kStar &&
                   !binder.ContainsAggregate(*q.select_list[0].expr) &&
                   !ContainsSetReturningCall(*q.select_list[0].expr);
     if (!simple) {

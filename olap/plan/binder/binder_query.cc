@@ -12,20 +12,6 @@
 
 namespace forktail {
 
-namespace {
-
-LogicalOpPtr MakeProject(LogicalOpPtr child, std::vector<LogicalColumn> cols,
-                         std::vector<ExprPtr> exprs) {
-  auto op = std::make_unique<LogicalOp>();
-  op->kind = LogicalOpKind::kProject;
-  op->children.push_back(std::move(child));
-  op->columns = std::move(cols);
-  op->expressions = std::move(exprs);
-  return op;
-}
-
-}  // namespace
-
 size_t Binder::PushCtes(const sql::Query& q) {
   size_t depth = ctes_.size();
   for (const sql::CommonTableExpr& cte : q.with) {

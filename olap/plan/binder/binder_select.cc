@@ -128,22 +128,22 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
   for (const sql::OrderItem& item : q.order_by) {
     has_aggs = has_aggs || ContainsAggregate(*item.expr);
   }
-  st.grouped = has_aggs || !q.group_by.empty();
+  st.grouped = has_aggs || !q.group_by.empty() || !q.grouping_sets.empty();
   bool deferred = mode != nullptr && mode->defer_select;
   {
     ExprContext gctx;
     gctx.scope = &scope;
     gctx.plan = nullptr;
     gctx.clause = "GROUP BY";
-    auto add_group = [&](ExprPtr g) {
-      for (const ExprPtr& x : st.group_exprs) {
-        if (ExprEquals(*x, *g)) return;
+    auto add_group = [&](ExprPtr g) -> size_t {
+      for (size_t i = 0; i < st.group_exprs.size(); i++) {
+        if (ExprEquals(*st.group_exprs[i], *g)) return i;
       }
       st.group_ids.push_back(g->kind == ExprKind::kColumnRef ? g->column : NewId());
       st.group_exprs.push_back(std::move(g));
+      return st.group_exprs.size() - 1;
     };
-    for (const sql::ExprPtr& g : q.group_by) {
-      const sql::Expr* e = g.get();
+    auto bind_key = [&](const sql::Expr* e) -> size_t {
       if (IsOrdinal(*e)) {
         int64_t k = std::stoll(e->text);
         if (k < 1 || k > static_cast<int64_t>(q.select_list.size()) ||
@@ -166,7 +166,24 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
           }
         }
       }
-      add_group(BindExpr(*e, gctx));
+      return add_group(BindExpr(*e, gctx));
+    };
+    if (q.grouping_sets.empty()) {
+      for (const sql::ExprPtr& g : q.group_by) bind_key(g.get());
+    } else {
+      if (deferred) NotSupported("grouping sets in a correlated scalar subquery", q.position);
+      std::map<const sql::Expr*, size_t> bound;  // an item is in many sets
+      std::vector<std::vector<size_t>> sets;
+      for (const std::vector<const sql::Expr*>& exprs : ExpandGroupingSets(q)) {
+        std::vector<size_t> keys;
+        for (const sql::Expr* e : exprs) {
+          auto it = bound.find(e);
+          if (it == bound.end()) it = bound.emplace(e, bind_key(e)).first;
+          keys.push_back(it->second);
+        }
+        sets.push_back(std::move(keys));
+      }
+      SetGroupingSets(std::move(sets), q.group_distinct, &st);
     }
     // Correlated aggregate subquery: also group by the inner correlation
     // columns (the caller left-joins the groups back).
@@ -204,6 +221,8 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
     for (uint32_t id : ColumnsOf(e)) {
       if (from_ids.count(id) && !keys.count(id)) {
         if (const LogicalColumn* c = dependent_column(id, keys)) {
+          // (Its key columns are in every set: so is it.)
+          for (std::vector<size_t>& set : st.sets) set.push_back(st.group_exprs.size());
           st.group_ids.push_back(id);
           st.group_exprs.push_back(ColumnRef(id, c->type));
           keys.insert(id);
@@ -263,6 +282,9 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
           display_[c.id] = rel.alias + "." + c.name;
           ref_position_[c.id] = e.position;
           ExprPtr ref = ColumnRef(c.id, c.type);
+          for (size_t k = 0; st.grouped && k < st.group_exprs.size(); k++) {
+            if (ExprEquals(*ref, *st.group_exprs[k])) ref = ColumnRef(st.group_ids[k], c.type);
+          }
           check_grouped(*ref, e.position);
           outputs.push_back({std::move(ref), c.name});
         }
@@ -376,6 +398,7 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
 
   // Aggregation: pre-projection, Aggregate, HAVING.
   if (st.grouped) {
+    if (st.set_id != 0) plan = JoinSetOrdinals(std::move(plan), st);
     std::vector<LogicalColumn> cols = plan->columns;
     std::vector<ExprPtr> exprs;
     for (const LogicalColumn& c : cols) exprs.push_back(ColumnRef(c.id, c.type));
@@ -384,14 +407,21 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
     for (size_t i = 0; i < st.group_exprs.size(); i++) {
       const ExprPtr& g = st.group_exprs[i];
       LogicalColumn c{st.group_ids[i], "?column?", g->type};
-      if (g->kind == ExprKind::kColumnRef) {
+      if (g->kind == ExprKind::kColumnRef && g->column == st.group_ids[i]) {
         c = plan->columns[plan->FindColumn(g->column)];
       } else {
+        if (g->kind == ExprKind::kColumnRef)
+          c.name = plan->columns[plan->FindColumn(g->column)].name;
         cols.push_back(c);
-        exprs.push_back(CloneExpr(*g));
+        exprs.push_back(MaskedGroupKey(st, i, CloneExpr(*g)));
         computed = true;
       }
       key_cols.push_back(c);
+    }
+    std::vector<uint32_t> group_keys = st.group_ids;
+    if (st.set_id != 0) {
+      group_keys.push_back(st.set_key);
+      key_cols.push_back({st.set_key, "?grouping set?", Type::Integer()});
     }
     for (size_t i = 0; i < st.aggs.size(); i++) {
       const ExprPtr& in = st.agg_inputs[i];
@@ -416,12 +446,25 @@ BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryM
     }
     auto agg = std::make_unique<LogicalOp>();
     agg->kind = LogicalOpKind::kAggregate;
-    agg->group_keys = st.group_ids;
+    agg->group_keys = std::move(group_keys);
     agg->aggregates = st.aggs;
     agg->columns = key_cols;
     for (const LogicalColumn& c : st.agg_columns) agg->columns.push_back(c);
     agg->children.push_back(std::move(plan));
-    plan = std::move(agg);
+    plan = AddEmptySetRows(std::move(agg), st);
+  }
+  // A subquery reads a grouped column as an outer column, by its input id:
+  // where a grouping set lacks the column, it must read the key's value.
+  std::map<uint32_t, uint32_t> masked;
+  for (size_t i = 0; i < st.group_exprs.size(); i++) {
+    const ExprPtr& g = st.group_exprs[i];
+    if (g->kind == ExprKind::kColumnRef && g->column != st.group_ids[i]) {
+      masked[g->column] = st.group_ids[i];
+    }
+  }
+  if (!masked.empty()) {
+    RenameColumnsInPlan(having_hole.get(), masked);
+    RenameColumnsInPlan(select_hole.get(), masked);
   }
   plan = Plug(std::move(having_hole), std::move(plan));
   if (having) {

@@ -209,8 +209,9 @@ ExprPtr Binder::BindScalarSubquery(const sql::Expr& e, ExprContext& ctx) {
 
 ExprPtr Binder::BindScalarJoin(const sql::Expr& e, ExprContext& ctx) {
   const sql::Query& q = *e.subquery;
-  bool aggregated = q.kind == sql::QueryKind::kSelect && q.group_by.empty() && !q.having &&
-                    q.select_list.size() == 1 && ContainsAggregate(*q.select_list[0].expr);
+  bool aggregated = q.kind == sql::QueryKind::kSelect && q.group_by.empty() &&
+                    q.grouping_sets.empty() && !q.having && q.select_list.size() == 1 &&
+                    ContainsAggregate(*q.select_list[0].expr);
   SubqueryMode mode;
   mode.is_subquery = true;
   mode.defer_select = aggregated;

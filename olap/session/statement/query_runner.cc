@@ -26,9 +26,9 @@ const sql::SelectItem* SoleSelectItem(const sql::Statement& statement) {
   if (statement.kind != sql::StatementKind::kSelect || !statement.query) return nullptr;
   const sql::Query& q = *statement.query;
   if (q.kind != sql::QueryKind::kSelect || !q.from.empty() || q.where ||
-      q.select_list.size() != 1 || !q.group_by.empty() || q.having || !q.order_by.empty() ||
-      q.limit || q.offset || !q.with.empty() || !q.locking.empty() || q.distinct ||
-      !q.select_list[0].expr) {
+      q.select_list.size() != 1 || !q.group_by.empty() || !q.grouping_sets.empty() || q.having ||
+      !q.order_by.empty() || q.limit || q.offset || !q.with.empty() || !q.locking.empty() ||
+      q.distinct || !q.select_list[0].expr) {
     return nullptr;
   }
   return &q.select_list[0];

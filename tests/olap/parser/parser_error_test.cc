@@ -172,6 +172,13 @@ const ErrorCase kCases[] = {
       {"SELECT * FROM t TABLESAMPLE bernoulli ()", "syntax error at or near \")\"", 40},
       {"SELECT * FROM t TABLESAMPLE bernoulli (1) REPEATABLE", "syntax error at end of input", 53},
       {"SELECT 'a' SIMILAR 'b'", "syntax error at or near \"'b'\"", 20},
+      {"SELECT 1 FROM t GROUP BY ROLLUP ()", "syntax error at or near \")\"", 34},
+      {"SELECT 1 FROM t GROUP BY GROUPING SETS", "syntax error at end of input", 39},
+      {"SELECT 1 FROM t GROUP BY GROUPING SETS (a", "syntax error at end of input", 42},
+      {"SELECT 1 FROM t GROUP BY CUBE (a, ())", "syntax error at or near \")\"", 36},
+      {"SELECT 1 FROM t GROUP BY (", "syntax error at end of input", 27},
+      {"SELECT 1 FROM t GROUP BY ROLLUP (a,)", "syntax error at or near \")\"", 36},
+      {"SELECT 1 FROM t GROUP BY GROUPING SETS ()", "syntax error at or near \")\"", 41},
 };
 // clang-format on
 

@@ -34,6 +34,17 @@ TEST(ParserSelect, Clauses) {
       "SELECT rank() OVER w FROM t GROUP BY a HAVING (count(*) > 1) WINDOW w AS (ORDER BY a), "
       "v AS (w ROWS 1 PRECEDING) ORDER BY 1");
   EXPECT_EQ(S("SELECT DISTINCT a FROM t"), "SELECT DISTINCT a FROM t");
+  // Grouping sets: plain items (a parenthesized list too) are in every set;
+  // (a, b) inside ROLLUP / CUBE / GROUPING SETS is one element; (a) + 1 is
+  // an expression.
+  EXPECT_EQ(S("SELECT 1 FROM t GROUP BY (a, b), ROLLUP (c, (d, e)), CUBE (f), ()"),
+            "SELECT 1 FROM t GROUP BY a, b, ROLLUP ((c), (d, e)), CUBE ((f)), ()");
+  EXPECT_EQ(S("SELECT 1 FROM t GROUP BY DISTINCT GROUPING SETS ((a), b, (), ROLLUP (a), "
+              "GROUPING SETS (c)), (a) + 1"),
+            "SELECT 1 FROM t GROUP BY DISTINCT (a + 1), GROUPING SETS ((a), (b), (), ROLLUP "
+            "((a)), GROUPING SETS ((c)))");
+  EXPECT_EQ(S("SELECT rollup(a) FROM t GROUP BY row(a, b)"),
+            "SELECT rollup(a) FROM t GROUP BY ROW(a, b)");
   EXPECT_EQ(S("SELECT DISTINCT ON (a, b) a, c FROM t"), "SELECT DISTINCT ON (a, b) a, c FROM t");
   EXPECT_EQ(S("SELECT ALL a FROM t"), "SELECT a FROM t");
   EXPECT_EQ(S("SELECT *, t.* FROM t"), "SELECT *, t.* FROM t");
