@@ -365,7 +365,13 @@ struct Query {
   // GROUP BY's grouping-set items: the query groups by every combination of
   // one set of each, each joined with `group_by` (empty: by `group_by` alone).
   std::vector<GroupingElement> grouping_sets;
-  bool group_distinct = false;       // GROUP BY DISTINCT: drops repeated sets
+  bool group_distinct = false;  // GROUP BY DISTINCT: drops repeated sets
+  // SELECT .. INTO [TEMP] [TABLE] name: the table (empty: no INTO). The
+  // parser makes a statement whose query has one a CREATE TABLE AS; one left
+  // in a nested query is the binder's 42601.
+  QualifiedName into;
+  bool into_temporary = false;
+  int into_position = 0;
   ExprPtr having;                    // null if none
   std::vector<NamedWindow> windows;  // WINDOW w AS (...), ...; in order
 
@@ -553,7 +559,12 @@ struct CreateTableStmt {
   std::vector<ColumnDef> columns;
   std::vector<TableConstraint> constraints;  // table-level constraints
   std::vector<Option> options;               // WITH (fillfactor=100)
-  QueryPtr as_query;                         // CREATE TABLE t AS query; null otherwise
+  // CREATE TABLE t [(names)] AS query [WITH [NO] DATA], and SELECT .. INTO t:
+  // the query (null otherwise), the names of its first columns, and whether
+  // its rows are inserted.
+  QueryPtr as_query;
+  std::vector<std::string> as_column_names;
+  bool with_data = true;
 };
 
 struct DropStmt {

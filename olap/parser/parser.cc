@@ -223,6 +223,19 @@ StatementPtr Parser::ParseStatement() {
     auto stmt = std::make_unique<Statement>();
     stmt->kind = StatementKind::kSelect;
     stmt->query = ParseQuery();
+    // SELECT .. INTO t (in the first SELECT of the statement's query) is
+    // CREATE TABLE t AS the query.
+    Query* first = stmt->query.get();
+    while (first->kind == QueryKind::kSetOp) first = first->left.get();
+    if (!first->into.empty()) {
+      auto create = std::make_unique<CreateTableStmt>();
+      create->table = std::move(first->into);
+      first->into.clear();
+      create->temporary = first->into_temporary;
+      create->as_query = std::move(stmt->query);
+      stmt->kind = StatementKind::kCreateTable;
+      stmt->create_table = std::move(create);
+    }
     return stmt;
   }
   if (t.kind != TokenKind::kIdent) ErrorAt(t);

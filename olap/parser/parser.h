@@ -96,6 +96,7 @@ class Parser {
   std::string ParseColLabel();
   QualifiedName ParseQualifiedName();          // ColId ('.' ColLabel)*
   std::vector<std::string> ParseColumnList();  // '(' ColId, ... ')'
+  bool IsNameListThenAs() const;               // at '(': `(name, ...) AS` follows
   std::string ParseOptionValue();              // SET / COPY / WITH option values
   int64_t ParseSignedInteger();
 

@@ -103,6 +103,17 @@ StatementPtr Parser::ParseCreateView(bool or_replace) {
   return stmt;
 }
 
+// At '(': whether `(name, ...) AS` follows (CREATE TABLE AS's column
+// names) rather than column definitions.
+bool Parser::IsNameListThenAs() const {
+  for (size_t k = 1;; k += 2) {
+    const TokenKind kind = Peek(k).kind;
+    if (kind != TokenKind::kIdent && kind != TokenKind::kQuotedIdent) return false;
+    if (IsPunct(')', k + 1)) return IsKw("as", k + 2);
+    if (!IsPunct(',', k + 1)) return false;
+  }
+}
+
 StatementPtr Parser::ParseCreateTable(bool temporary) {
   ExpectKw("table");
   auto create = std::make_unique<CreateTableStmt>();
@@ -112,8 +123,13 @@ StatementPtr Parser::ParseCreateTable(bool temporary) {
     create->if_not_exists = true;
   }
   create->table = ParseQualifiedName();
+  if (IsPunct('(') && IsNameListThenAs()) create->as_column_names = ParseColumnList();
   if (AcceptKw("as")) {
     create->as_query = ParseQuery();
+    if (AcceptKw("with")) {  // WITH [NO] DATA
+      create->with_data = !AcceptKw("no");
+      ExpectKw("data");
+    }
   } else {
     ExpectPunct('(');
     if (!IsPunct(')')) {

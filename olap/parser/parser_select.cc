@@ -137,6 +137,17 @@ QueryPtr Parser::ParseSelectCore() {
   }
   // SELECT DISTINCT needs a target list; plain SELECT may have none.
   q->select_list = ParseSelectList(/*allow_empty=*/!q->distinct);
+  if (IsKw("into")) {  // INTO [TEMPORARY | TEMP | UNLOGGED] [TABLE] name
+    ++pos_;
+    if (AcceptKw("temporary") || AcceptKw("temp")) {
+      q->into_temporary = true;
+    } else {
+      AcceptKw("unlogged");
+    }
+    AcceptKw("table");
+    q->into_position = Peek().position;
+    q->into = ParseQualifiedName();
+  }
   if (AcceptKw("from")) q->from = ParseFromList();
   if (AcceptKw("where")) q->where = ParseExpr();
   if (AcceptKw("group")) {

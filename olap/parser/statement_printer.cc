@@ -209,7 +209,10 @@ std::string ToString(const Statement& st) {
       const CreateTableStmt& c = *st.create_table;
       std::string s = std::string("CREATE ") + (c.temporary ? "TEMPORARY " : "") + "TABLE " +
                       (c.if_not_exists ? "IF NOT EXISTS " : "") + Name(c.table);
-      if (c.as_query) return s + " AS " + ToString(*c.as_query);
+      if (c.as_query) {
+        if (!c.as_column_names.empty()) s += " (" + Join(c.as_column_names, ", ") + ")";
+        return s + " AS " + ToString(*c.as_query) + (c.with_data ? "" : " WITH NO DATA");
+      }
       std::vector<std::string> elements;
       for (const ColumnDef& col : c.columns) elements.push_back(Column(col));
       for (const TableConstraint& con : c.constraints) elements.push_back(Constraint(con));

@@ -221,7 +221,7 @@ void SqlSession::CheckWritable(const sql::Statement& statement) const {
       command = "COPY FROM";
       break;
     case sql::StatementKind::kCreateTable:
-      command = "CREATE TABLE";
+      command = statement.create_table->as_query ? "CREATE TABLE AS" : "CREATE TABLE";
       break;
     case sql::StatementKind::kDropTable: {
       command = "DROP " + statement.drop->object;

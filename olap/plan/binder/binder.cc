@@ -1007,7 +1007,7 @@ ColumnDef Binder::BindColumnDef(const sql::ColumnDef& c, const std::string& tabl
 }
 
 BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
-  if (s.as_query) NotSupported("CREATE TABLE AS", 0);
+  if (s.as_query) return BindCreateTableAs(s);  // binder_create_table_as.cc
   BoundStatement out;
   out.kind = BoundStatementKind::kCreateTable;
   out.if_not_exists = s.if_not_exists;

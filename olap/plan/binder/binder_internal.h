@@ -206,6 +206,10 @@ class Binder {
   void ApplyOrderLimit(const sql::Query& q, BoundQuery* bq);
   void ApplyLimit(const sql::Query& q, LogicalOpPtr* plan);
 
+  // CREATE TABLE AS / SELECT INTO (binder_create_table_as.cc): the schema
+  // and the plan of the rows.
+  BoundStatement BindCreateTableAs(const sql::CreateTableStmt& s);
+
   // --- expressions (binder_expr.cc)
   ExprPtr BindExpr(const sql::Expr& e, ExprContext& ctx);
   // A condition (WHERE, ON, HAVING): must be boolean.

@@ -83,6 +83,9 @@ LogicalOpPtr Binder::FirstRowPerGroup(LogicalOpPtr plan, const std::vector<Logic
 }
 
 BoundQuery Binder::BindSelect(const sql::Query& q, const Scope* outer, SubqueryMode* mode) {
+  if (!q.into.empty()) {  // the statement's own INTO became CREATE TABLE AS
+    throw DbError(sqlstate::kSyntaxError, "SELECT ... INTO is not allowed here", q.into_position);
+  }
   const bool distinct_on = !q.distinct_on.empty();
   Scope scope;
   scope.outer = outer;

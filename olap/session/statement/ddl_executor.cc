@@ -2,6 +2,9 @@
 //
 //   CREATE TABLE [IF NOT EXISTS]  the binder's schema; an existing table with
 //                                 IF NOT EXISTS: NOTICE, nothing done.
+//   CREATE TABLE .. AS query      also SELECT .. INTO: the table of the query's
+//                                 columns, then its rows (unless WITH NO DATA),
+//                                 in the statement's transaction; "SELECT n".
 //   DROP TABLE [IF EXISTS] a, b   dropped at commit (Transaction::DropTable),
 //                                 with the sequences its columns own.
 //   DROP INDEX [IF EXISTS] a, b   Transaction::DropIndex (logged, undone);
@@ -64,23 +67,25 @@ ColumnId ColumnOrThrow(const Table& table, const std::string& column, int positi
 StatementResult WriteExecutor::CreateTable(const sql::Statement& statement,
                                            const BindOptions& options) {
   const sql::CreateTableStmt& create = *statement.create_table;
-  if (create.as_query) {
-    throw DbError(sqlstate::kFeatureNotSupported, "CREATE TABLE ... AS is not supported",
-                  create.as_query->position);
-  }
   if (create.temporary) {
     throw DbError(sqlstate::kFeatureNotSupported, "temporary tables are not supported",
                   statement.position);
   }
   TableNameOf(create.table, statement.position);  // 3F000 for another schema
   StatementResult result;
-  result.command_tag = "CREATE TABLE";
+  result.command_tag = create.as_query ? "CREATE TABLE AS" : "CREATE TABLE";
   BoundStatement bound = Bind(statement, *context_.catalog, options);
-  if (context_.catalog->FindTable(bound.schema.name) != nullptr && bound.if_not_exists) {
-    result.notices.push_back("relation \"" + bound.schema.name + "\" already exists, skipping");
+  const std::string name = bound.schema.name;
+  if (context_.catalog->FindTable(name) != nullptr && bound.if_not_exists) {
+    result.notices.push_back("relation \"" + name + "\" already exists, skipping");
     return result;
   }
   const TableId table = txn_.CreateTable(std::move(bound.schema));
+  if (create.as_query && create.with_data) {  // CREATE TABLE AS / SELECT INTO: its rows
+    std::vector<Row> rows = RunLogicalPlan(std::move(bound.plan), context_, bound.sequence_use);
+    for (const Row& row : rows) txn_.Insert(name, row);
+    result.command_tag = "SELECT " + std::to_string(rows.size());
+  }
   // SERIAL and identity columns' sequences, owned by their columns.
   for (Sequence& sequence : bound.sequences) {
     sequence.def.owner_table = table;

@@ -179,6 +179,11 @@ const ErrorCase kCases[] = {
       {"SELECT 1 FROM t GROUP BY (", "syntax error at end of input", 27},
       {"SELECT 1 FROM t GROUP BY ROLLUP (a,)", "syntax error at or near \")\"", 36},
       {"SELECT 1 FROM t GROUP BY GROUPING SETS ()", "syntax error at or near \")\"", 41},
+      {"CREATE TABLE t AS SELECT 1 WITH NO", "syntax error at end of input", 35},
+      {"CREATE TABLE t AS SELECT 1 WITH", "syntax error at end of input", 32},
+      {"SELECT 1 INTO", "syntax error at end of input", 14},
+      {"SELECT 1 INTO TABLE", "syntax error at end of input", 20},
+      {"CREATE TABLE t (a) AS", "syntax error at end of input", 22},
 };
 // clang-format on
 

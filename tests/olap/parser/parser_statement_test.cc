@@ -45,6 +45,13 @@ TEST(ParserSelect, Clauses) {
             "((a)), GROUPING SETS ((c)))");
   EXPECT_EQ(S("SELECT rollup(a) FROM t GROUP BY row(a, b)"),
             "SELECT rollup(a) FROM t GROUP BY ROW(a, b)");
+  // CREATE TABLE AS, and SELECT .. INTO as one (INTO in the first SELECT).
+  EXPECT_EQ(S("CREATE TABLE n (x, \"Y\") AS SELECT a, b FROM t WITH NO DATA"),
+            "CREATE TABLE n (x, Y) AS SELECT a, b FROM t WITH NO DATA");
+  EXPECT_EQ(S("CREATE TABLE n AS SELECT 1 WITH DATA"), "CREATE TABLE n AS SELECT 1");
+  EXPECT_EQ(S("SELECT a INTO TABLE n FROM t UNION SELECT 2"),
+            "CREATE TABLE n AS (SELECT a FROM t) UNION (SELECT 2)");
+  EXPECT_EQ(S("SELECT * INTO TEMP n FROM t"), "CREATE TEMPORARY TABLE n AS SELECT * FROM t");
   EXPECT_EQ(S("SELECT DISTINCT ON (a, b) a, c FROM t"), "SELECT DISTINCT ON (a, b) a, c FROM t");
   EXPECT_EQ(S("SELECT ALL a FROM t"), "SELECT a FROM t");
   EXPECT_EQ(S("SELECT *, t.* FROM t"), "SELECT *, t.* FROM t");
