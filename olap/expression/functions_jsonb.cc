@@ -245,6 +245,31 @@ void RegisterInspectors(FunctionRegistry& r) {
              });
 }
 
+// The checks json[b]_to_record[set] make of their input (the binder calls
+// them, binder_json_record.cc; the second argument names the function):
+// forktail_json_array passes an array, forktail_json_record an object.
+void RegisterRecordChecks(FunctionRegistry& r) {
+  r.Register("forktail_json_array", {kJ, kT}, Type::Jsonb(),
+             Strings([](const ScalarArgs& a, uint32_t i) -> MaybeText {
+               if (jsonb::TypeOf(Str(a, 0, i)) == "array") return std::string(Str(a, 0, i));
+               throw DbError(sqlstate::kInvalidParameterValue,
+                             "cannot call " + std::string(Str(a, 1, i)) + " on a non-array");
+             }));
+  r.Register("forktail_json_record", {kJ, kT}, Type::Jsonb(),
+             Strings([](const ScalarArgs& a, uint32_t i) -> MaybeText {
+               const std::string type = jsonb::TypeOf(Str(a, 0, i));
+               if (type == "object") return std::string(Str(a, 0, i));
+               const Sv fn = Str(a, 1, i);
+               if (fn.ends_with("set")) {
+                 throw DbError(sqlstate::kInvalidParameterValue,
+                               "argument of " + std::string(fn) + " must be an array of objects");
+               }
+               throw DbError(sqlstate::kInvalidParameterValue,
+                             "cannot call populate_composite on " +
+                                 std::string(type == "array" ? "an array" : "a scalar"));
+             }));
+}
+
 void RegisterConstructors(FunctionRegistry& r) {
   RegisterToJson(r, /*jsonb=*/true);
   // The cores of jsonb_build_object / jsonb_build_array: every argument is
@@ -318,6 +343,7 @@ void RegisterJsonbFunctions(FunctionRegistry& r) {
   RegisterPredicates(r);
   RegisterModifiers(r);
   RegisterInspectors(r);
+  RegisterRecordChecks(r);
   RegisterConstructors(r);
 }
 

@@ -290,6 +290,10 @@ struct TableRef {
   // kJoin: an alias on a parenthesized join ((a JOIN b) AS j) if any.
   std::string alias;
   std::vector<std::string> column_aliases;
+  // kFunction: a column definition list, [AS] [alias] (name type, ...): one
+  // type per column_aliases entry (a function returning "record"); empty
+  // otherwise.
+  std::vector<TypeName> column_types;
   std::unique_ptr<TableSample> sample;  // kTable: TABLESAMPLE; null if none
 
   // kJoin. Comma-separated FROM items are NOT joins: they are separate entries

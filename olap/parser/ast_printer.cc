@@ -280,7 +280,15 @@ std::string ToString(const TableRef& r) {
     }
   }
   if (!r.alias.empty()) s += " AS " + r.alias;
-  if (!r.column_aliases.empty()) s += "(" + Join(r.column_aliases, ", ") + ")";
+  if (!r.column_types.empty()) {
+    std::vector<std::string> defs;
+    for (size_t i = 0; i < r.column_aliases.size(); i++) {
+      defs.push_back(r.column_aliases[i] + " " + ToString(r.column_types[i]));
+    }
+    s += std::string(r.alias.empty() ? " AS " : "") + "(" + Join(defs, ", ") + ")";
+  } else if (!r.column_aliases.empty()) {
+    s += "(" + Join(r.column_aliases, ", ") + ")";
+  }
   if (r.sample) {
     s += " TABLESAMPLE " + r.sample->method + "(" + List(r.sample->arguments) + ")";
     if (r.sample->repeatable) s += " REPEATABLE (" + ToString(*r.sample->repeatable) + ")";

@@ -127,15 +127,27 @@ TableRefPtr Parser::ParseTablePrimary() {
 // keywords that continue the FROM clause (JOIN, LEFT, WHERE, ...) are never
 // taken for one.
 void Parser::ParseAlias(TableRef& ref, bool required) {
+  const bool function = ref.kind == TableRefKind::kFunction;
   if (AcceptKw("as")) {
-    ref.alias = ParseColId();
+    // A function's column definition list may come without an alias.
+    if (!(function && IsPunct('('))) ref.alias = ParseColId();
   } else if (IsColId()) {
     ref.alias = ParseColId();
   } else {
     if (required) ErrorAtCurrent();
     return;
   }
-  if (IsPunct('(')) ref.column_aliases = ParseColumnList();
+  if (!IsPunct('(')) return;
+  if (!function || IsPunct(',', 2) || IsPunct(')', 2)) {
+    ref.column_aliases = ParseColumnList();
+    return;
+  }
+  ExpectPunct('(');  // (name type, ...): every column has its type
+  do {
+    ref.column_aliases.push_back(ParseColId());
+    ref.column_types.push_back(ParseTypeName());
+  } while (AcceptPunct(','));
+  ExpectPunct(')');
 }
 
 }  // namespace forktail::sql

@@ -169,5 +169,10 @@ ExprPtr AddAggregate(Binder& binder, LogicalAggregate agg, ExprPtr input, const 
 // `scope` is the FROM clause's scope (its `outer` is what arguments see).
 LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
                                ScopeRelation* rel);
+// json[b]_to_record[set] with a column definition list
+// (binder_json_record.cc); the same contract.
+bool IsJsonRecordFunction(const std::string& name);
+LogicalOpPtr BindJsonRecordFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
+                                    ScopeRelation* rel);
 
 }  // namespace forktail

@@ -125,6 +125,12 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
     throw DbError(sqlstate::kUndefinedFunction, "function " + name + " does not exist",
                   call.position);
   }
+  if (IsJsonRecordFunction(name)) return BindJsonRecordFunction(binder, ref, scope, rel);
+  if (!ref.column_types.empty()) {
+    throw DbError(sqlstate::kSyntaxError,
+                  "a column definition list is only allowed for functions returning \"record\"",
+                  call.position);
+  }
   ExprContext ctx;
   ctx.scope = scope;
   ctx.clause = "functions in FROM";

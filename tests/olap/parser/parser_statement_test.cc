@@ -45,6 +45,12 @@ TEST(ParserSelect, Clauses) {
             "((a)), GROUPING SETS ((c)))");
   EXPECT_EQ(S("SELECT rollup(a) FROM t GROUP BY row(a, b)"),
             "SELECT rollup(a) FROM t GROUP BY ROW(a, b)");
+  // A function's column definition list, with or without an alias.
+  EXPECT_EQ(S("SELECT * FROM jsonb_to_record(j) AS x(a int, \"B\" varchar(3))"),
+            "SELECT * FROM jsonb_to_record(j) AS x(a int4, B varchar(3))");
+  EXPECT_EQ(S("SELECT * FROM jsonb_to_recordset(j) AS (a int)"),
+            "SELECT * FROM jsonb_to_recordset(j) AS (a int4)");
+  EXPECT_EQ(S("SELECT * FROM f(1) x(a, b)"), "SELECT * FROM f(1) AS x(a, b)");
   // CREATE TABLE AS, and SELECT .. INTO as one (INTO in the first SELECT).
   EXPECT_EQ(S("CREATE TABLE n (x, \"Y\") AS SELECT a, b FROM t WITH NO DATA"),
             "CREATE TABLE n (x, Y) AS SELECT a, b FROM t WITH NO DATA");
