@@ -1,5 +1,5 @@
 // Set-returning functions in FROM, as psql's catalog queries use them:
-// generate_series(a, b [, step]) over integers, unnest(array),
+// generate_series(a, b [, step]) over integers, unnest(array [, array ...]),
 // jsonb_array_elements[_text], jsonb_object_keys, jsonb_each[_text] (key,
 // value), pg_partition_ancestors(rel), each optionally WITH ORDINALITY.
 //
@@ -117,6 +117,48 @@ Type BindTextSetArguments(Binder& binder, const std::string& name,
   return name == "regexp_matches" ? Type::ArrayText(Type::Text()) : Type::Text();
 }
 
+namespace {
+
+// unnest(a, b, ...): the arrays side by side, one column each, the shorter
+// ones padded with NULLs (PostgreSQL's ROWS FROM (unnest(a), unnest(b))):
+// the select list's zipped table function (table_function.h).
+LogicalOpPtr BindMultiUnnest(Binder& binder, const sql::TableRef& ref, ExprContext& ctx,
+                             ScopeRelation* rel) {
+  const sql::Expr& call = *ref.function;
+  auto op = std::make_unique<LogicalOp>();
+  op->kind = LogicalOpKind::kTableFunction;
+  std::vector<std::pair<std::string, size_t>> calls;
+  bool constant = true;
+  rel->alias = ref.alias.empty() ? "unnest" : ref.alias;
+  auto add_column = [&](const std::string& name, const Type& type) {
+    LogicalColumn c{binder.NewId(), name, type};
+    op->columns.push_back(c);
+    rel->columns.push_back(c);
+    rel->hidden.push_back(false);
+  };
+  std::vector<Type> elements;
+  for (const sql::ExprPtr& a : call.children) {
+    ExprContext c = ctx;
+    ExprPtr array = binder.BindExpr(*a, c);
+    std::optional<Type> element = ArrayElementType(array->type);
+    if (!element) {  // (PostgreSQL names the one-argument call it makes of it)
+      throw DbError(sqlstate::kUndefinedFunction,
+                    "function pg_catalog.unnest(" + BaseTypeName(array->type) + ") does not exist",
+                    a->position);
+    }
+    elements.push_back(*element);
+    constant = constant && ColumnsOf(*array).empty();
+    op->expressions.push_back(std::move(array));
+    calls.emplace_back("unnest", 1);
+  }
+  for (const Type& t : elements) add_column("unnest", t);
+  if (ref.with_ordinality) add_column("ordinality", Type::BigInt());
+  op->function_name = ZipFunctionName(calls);
+  return constant ? ExpandTableFunction(*op) : std::move(op);
+}
+
+}  // namespace
+
 LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const Scope* scope,
                                ScopeRelation* rel) {
   const sql::Expr& call = *ref.function;
@@ -139,6 +181,7 @@ LogicalOpPtr BindTableFunction(Binder& binder, const sql::TableRef& ref, const S
     c.hint = &hint;
     return binder.BindExpr(*call.children[i], c);
   };
+  if (name == "unnest" && call.children.size() > 1) return BindMultiUnnest(binder, ref, ctx, rel);
   std::string column = name;
   Type type = Type::BigInt();
   std::vector<ExprPtr> args;  // generate_series, unnest

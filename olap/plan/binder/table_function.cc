@@ -295,7 +295,10 @@ LogicalOpPtr ExpandTableFunction(const LogicalOp& op) {
   bool zip = op.function_name.rfind(kZipPrefix, 0) == 0;
   std::vector<std::vector<Value>> rows =
       zip ? ZipRows(op, args) : CallRows(op.function_name, op.columns[0].type, args);
-  size_t width = zip ? op.columns.size() : ValueColumns(op.function_name);
+  // (A zipped node's rows hold every call's columns: what follows them is
+  // WITH ORDINALITY's.)
+  size_t width =
+      zip ? (rows.empty() ? op.columns.size() : rows[0].size()) : ValueColumns(op.function_name);
   for (size_t i = 0; i < rows.size(); i++) {
     std::vector<ExprPtr> row;
     for (Value& v : rows[i]) row.push_back(Constant(std::move(v)));
