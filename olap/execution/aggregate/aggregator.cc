@@ -74,8 +74,9 @@ Aggregator::Aggregator(AggMethod method, std::vector<uint32_t> key_cols,
     ts_.push_back(std::make_unique<ThreadState>(&enc_, &aggs_));
     ts_.back()->private_limit = private_groups_;
   }
+  parts_ = std::vector<std::optional<Partition>>(kPartitions);
   for (uint32_t p = 0; p < kPartitions; ++p) {
-    parts_.push_back(std::make_unique<Partition>(&enc_, &aggs_));
+    parts_[p].emplace(&enc_, &aggs_);
   }
 }
 

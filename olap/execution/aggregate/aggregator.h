@@ -33,6 +33,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "olap/execution/aggregate/group_table.h"
@@ -99,7 +100,9 @@ class Aggregator {
   int threads_;
   uint32_t private_groups_;  // PLAT / hybrid bound; adaptive switch point
   std::vector<std::unique_ptr<ThreadState>> ts_;
-  std::vector<std::unique_ptr<Partition>> parts_;
+  // kPartitions, in one allocation. Mutable: Result() (const) gives a global
+  // aggregate over no rows its one group.
+  mutable std::vector<std::optional<Partition>> parts_;
   std::atomic<size_t> shared_bytes_{0};
 };
 

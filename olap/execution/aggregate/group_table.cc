@@ -147,13 +147,11 @@ Type AggregateResultType(const AggregateSpec& a) {
 }
 
 GroupTable::GroupTable(const KeyEncoder* keys, const std::vector<AggregateSpec>* aggs)
-    : enc_(keys), aggs_(aggs), arena_(std::make_unique<StringArena>()) {
+    : enc_(keys), aggs_(aggs) {
   for (const auto& a : *aggs_) {
     offsets_.push_back(state_words_);
     state_words_ += StateWords(a);
   }
-  buckets_.assign(16, kNoGroup);
-  mask_ = 15;
 }
 
 size_t GroupTable::bytes() const {
@@ -179,12 +177,12 @@ size_t GroupTable::bytes() const {
 }
 
 void GroupTable::Clear() {
-  buckets_.assign(16, kNoGroup);
-  mask_ = 15;
+  buckets_.clear();
+  mask_ = 0;
   keys_.clear();
   hashes_.clear();
   states_.clear();
-  arena_ = std::make_unique<StringArena>();
+  arena_.reset();
   distinct_.clear();
   distinct_s_.clear();
   distinct_elements_ = 0;
@@ -207,7 +205,7 @@ void GroupTable::AddDistinct(uint64_t set, std::string value) {
 }
 
 void GroupTable::Grow() {
-  size_t cap = buckets_.size() * 2;
+  size_t cap = std::max<size_t>(16, buckets_.size() * 2);
   buckets_.assign(cap, kNoGroup);
   mask_ = cap - 1;
   for (uint32_t g = 0; g < hashes_.size(); ++g) {
@@ -221,7 +219,7 @@ uint32_t GroupTable::Insert(const uint64_t* key, uint64_t hash) {
   uint32_t g = size();
   const uint32_t w = enc_->words();
   keys_.insert(keys_.end(), key, key + w);
-  enc_->Own(&keys_[size_t{g} * w], arena_.get());
+  enc_->Own(&keys_[size_t{g} * w], Arena());
   hashes_.push_back(hash);
   states_.resize(states_.size() + state_words_, 0);
   for (size_t a = 0; a < aggs_->size(); ++a) {
@@ -422,7 +420,7 @@ void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inp
         case AggKind::kAnyValue: {
           const int order = MinMaxOrder(spec.kind);
           if constexpr (std::is_same_v<T, std::string_view>) {
-            StringArena* arena = arena_.get();
+            StringArena* arena = Arena();
             each([&](uint64_t* s, std::string_view x) {
               std::string_view cur(reinterpret_cast<const char*>(s[0]), s[1]);
               if (s[2] == 0 || Better(order, x, cur)) {
@@ -534,7 +532,7 @@ void GroupTable::Merge(const GroupTable& src, uint32_t sg) {
           std::string_view x(reinterpret_cast<const char*>(sa[0]), sa[1]);
           std::string_view cur(reinterpret_cast<const char*>(da[0]), da[1]);
           if (da[2] == 0 || Better(order, x, cur)) {
-            std::string_view o = arena_->Add(x);
+            std::string_view o = Arena()->Add(x);
             da[0] = reinterpret_cast<uint64_t>(o.data());
             da[1] = o.size();
             da[2] = 1;
@@ -673,7 +671,7 @@ void GroupTable::Emit(std::vector<DataChunk>* out) const {
             if (!r) {
               v.SetNull(i, true);
             } else {
-              v.mutable_data<std::string_view>()[i] = arena_->Add(*r);
+              v.mutable_data<std::string_view>()[i] = Arena()->Add(*r);
             }
             break;
           }

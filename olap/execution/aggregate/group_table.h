@@ -103,7 +103,13 @@ class GroupTable {
   std::vector<uint64_t> keys_;
   std::vector<uint64_t> hashes_;
   std::vector<uint64_t> states_;
-  std::unique_ptr<StringArena> arena_;
+  // Made on first use, as the buckets are: a query's Aggregator has 64
+  // partition tables and one per thread, most of which stay empty.
+  mutable std::unique_ptr<StringArena> arena_;
+  StringArena* Arena() const {
+    if (!arena_) arena_ = std::make_unique<StringArena>();
+    return arena_.get();
+  }
   std::vector<std::unordered_set<uint64_t>> distinct_;       // non-string inputs
   std::vector<std::unordered_set<std::string>> distinct_s_;  // string inputs
   // Running totals of the sets' sizes, so that bytes() (asked per input
