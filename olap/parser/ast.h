@@ -470,6 +470,24 @@ struct ColumnDef {
   // kForeignKey; columns: this column).
   std::vector<TableConstraint> constraints;
   int position = 0;
+  // LIKE source [{INCLUDING | EXCLUDING} option ...]: this entry stands for
+  // the source table's columns; `like_including` is a set of LikeOption bits.
+  QualifiedName like;
+  uint32_t like_including = 0;
+};
+
+// CREATE TABLE's LIKE options (PostgreSQL's TableLikeOption).
+enum LikeOption : uint32_t {
+  kLikeComments = 1,
+  kLikeCompression = 2,
+  kLikeConstraints = 4,
+  kLikeDefaults = 8,
+  kLikeGenerated = 16,
+  kLikeIdentity = 32,
+  kLikeIndexes = 64,
+  kLikeStatistics = 128,
+  kLikeStorage = 256,
+  kLikeAll = 511,
 };
 
 enum class StatementKind : uint8_t {

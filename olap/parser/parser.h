@@ -97,6 +97,7 @@ class Parser {
   QualifiedName ParseQualifiedName();          // ColId ('.' ColLabel)*
   std::vector<std::string> ParseColumnList();  // '(' ColId, ... ')'
   bool IsNameListThenAs() const;               // at '(': `(name, ...) AS` follows
+  ColumnDef ParseLikeClause();                 // LIKE t [INCLUDING ..] in CREATE TABLE
   std::string ParseOptionValue();              // SET / COPY / WITH option values
   int64_t ParseSignedInteger();
 

@@ -103,6 +103,30 @@ StatementPtr Parser::ParseCreateView(bool or_replace) {
   return stmt;
 }
 
+// LIKE source [{INCLUDING | EXCLUDING} option ...], as a placeholder column.
+ColumnDef Parser::ParseLikeClause() {
+  ColumnDef like;
+  like.position = ExpectKw("like").position;
+  like.like = ParseQualifiedName();
+  static constexpr std::pair<const char*, uint32_t> kOptions[] = {
+      {"comments", kLikeComments},       {"compression", kLikeCompression},
+      {"constraints", kLikeConstraints}, {"defaults", kLikeDefaults},
+      {"generated", kLikeGenerated},     {"identity", kLikeIdentity},
+      {"indexes", kLikeIndexes},         {"statistics", kLikeStatistics},
+      {"storage", kLikeStorage},         {"all", kLikeAll}};
+  while (IsKw("including") || IsKw("excluding")) {
+    const bool including = Advance().text == "including";
+    uint32_t bits = 0;
+    for (const auto& [word, bit] : kOptions) {
+      if (IsKw(word)) bits = bit;
+    }
+    if (bits == 0) ErrorAtCurrent();
+    ++pos_;
+    like.like_including = including ? like.like_including | bits : like.like_including & ~bits;
+  }
+  return like;
+}
+
 // At '(': whether `(name, ...) AS` follows (CREATE TABLE AS's column
 // names) rather than column definitions.
 bool Parser::IsNameListThenAs() const {
@@ -137,6 +161,8 @@ StatementPtr Parser::ParseCreateTable(bool temporary) {
         if (IsKw("constraint") || IsKw("primary") || IsKw("unique") || IsKw("check") ||
             IsKw("foreign")) {
           create->constraints.push_back(ParseTableConstraint());
+        } else if (IsKw("like")) {
+          create->columns.push_back(ParseLikeClause());
         } else {
           create->columns.push_back(ParseColumnDef());
         }

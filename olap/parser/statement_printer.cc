@@ -86,6 +86,20 @@ std::string SequenceOptions(const std::vector<SequenceOption>& options) {
 }
 
 std::string Column(const ColumnDef& c) {
+  if (!c.like.empty()) {
+    std::string s = "LIKE " + Name(c.like);
+    if (c.like_including == kLikeAll) return s + " INCLUDING ALL";
+    static constexpr std::pair<const char*, uint32_t> kOptions[] = {
+        {"COMMENTS", kLikeComments},       {"COMPRESSION", kLikeCompression},
+        {"CONSTRAINTS", kLikeConstraints}, {"DEFAULTS", kLikeDefaults},
+        {"GENERATED", kLikeGenerated},     {"IDENTITY", kLikeIdentity},
+        {"INDEXES", kLikeIndexes},         {"STATISTICS", kLikeStatistics},
+        {"STORAGE", kLikeStorage}};
+    for (const auto& [word, bit] : kOptions) {
+      if (c.like_including & bit) s += std::string(" INCLUDING ") + word;
+    }
+    return s;
+  }
   std::string s = c.name + " " + ToString(c.type);
   if (c.primary_key) {
     s += " PRIMARY KEY";

@@ -1030,8 +1030,28 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
       out.schema.columns[id->value()].not_null = true;
     }
   };
+  // LIKE t: t's columns (names, types, NOT NULL; DEFAULT, comments as asked).
+  std::vector<std::pair<const sql::ColumnDef*, const Table*>> likes;
   for (const sql::ColumnDef& c : s.columns) {
-    out.schema.columns.push_back(BindColumnDef(c, out.schema.name, &out.sequences));
+    if (c.like.empty()) {
+      out.schema.columns.push_back(BindColumnDef(c, out.schema.name, &out.sequences));
+      continue;
+    }
+    const Table& source = LookupTable(c.like, c.position);
+    for (ColumnDef column : source.schema().columns) {
+      if (column.identity != ColumnIdentity::kNone && (c.like_including & sql::kLikeIdentity)) {
+        NotSupported("LIKE ... INCLUDING IDENTITY of a table with an identity column", c.position);
+      }
+      column.identity = ColumnIdentity::kNone;  // a plain NOT NULL column, as PostgreSQL
+      if (!(c.like_including & sql::kLikeDefaults)) column.default_sql.clear();
+      if (!(c.like_including & sql::kLikeComments)) column.comment.clear();
+      if (out.schema.FindColumn(column.name)) {
+        throw DbError(sqlstate::kDuplicateColumn,
+                      "column \"" + column.name + "\" specified more than once");
+      }
+      out.schema.columns.push_back(std::move(column));
+    }
+    likes.emplace_back(&c, &source);
   }
   std::vector<std::string> index_names;
   auto add_unique = [&](const std::vector<std::string>& cols, const std::string& name,
@@ -1073,6 +1093,34 @@ BoundStatement Binder::BindCreateTable(const sql::CreateTableStmt& s) {
   for (const sql::ColumnDef& c : s.columns) {
     if (c.primary_key) set_pk({c.name}, c.position);
     if (c.unique) add_unique({c.name}, "", c.position);
+  }
+  // LIKE ... INCLUDING INDEXES / CONSTRAINTS: the source's keys and indexes
+  // (named for the new table, as PostgreSQL names them) and its CHECKs.
+  for (const auto& [like, source] : likes) {
+    const TableSchema& from = source->schema();
+    auto names = [&](const std::vector<ColumnId>& ids) {
+      std::vector<std::string> out_names;
+      for (ColumnId id : ids) out_names.push_back(from.column(id).name);
+      return out_names;
+    };
+    if (like->like_including & sql::kLikeIndexes) {
+      if (!from.primary_key.empty()) set_pk(names(from.primary_key), like->position);
+      for (const IndexDef& index : from.indexes) {
+        if (index.constraint) {
+          add_unique(names(index.columns), "", like->position);
+          continue;
+        }
+        IndexDef copy = index;
+        for (ColumnId& id : copy.columns) id = *out.schema.FindColumn(from.column(id).name);
+        copy.name =
+            catalog_.ChooseIndexName(out.schema.name, names(index.columns), "idx", index_names);
+        index_names.push_back(copy.name);
+        out.schema.indexes.push_back(std::move(copy));
+      }
+    }
+    if (like->like_including & sql::kLikeConstraints) {
+      for (const CheckDef& check : from.checks) out.schema.checks.push_back(check);
+    }
   }
   for (const sql::TableConstraint& k : s.constraints) {
     switch (k.kind) {

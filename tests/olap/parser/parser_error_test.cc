@@ -185,6 +185,8 @@ const ErrorCase kCases[] = {
       {"SELECT 1 INTO TABLE", "syntax error at end of input", 20},
       {"CREATE TABLE t (a) AS", "syntax error at end of input", 22},
       {"SELECT * FROM f() AS x(a int", "syntax error at end of input", 29},
+      {"CREATE TABLE n (LIKE t INCLUDING)", "syntax error at or near \")\"", 33},
+      {"CREATE TABLE n (LIKE t EXCLUDING nonsense)", "syntax error at or near \"nonsense\"", 34},
       {"SELECT * FROM f() AS x(a, b int)", "syntax error at or near \"int\"", 29},
       {"SELECT * FROM (VALUES (1)) v(a int)", "syntax error at or near \"int\"", 32},
 };

@@ -45,6 +45,13 @@ TEST(ParserSelect, Clauses) {
             "((a)), GROUPING SETS ((c)))");
   EXPECT_EQ(S("SELECT rollup(a) FROM t GROUP BY row(a, b)"),
             "SELECT rollup(a) FROM t GROUP BY ROW(a, b)");
+  // CREATE TABLE (LIKE t ...): INCLUDING / EXCLUDING in order, ALL as all.
+  EXPECT_EQ(S("CREATE TABLE n (a int, LIKE s.t INCLUDING ALL EXCLUDING INDEXES, b text)"),
+            "CREATE TABLE n (a int4, LIKE s.t INCLUDING COMMENTS INCLUDING COMPRESSION INCLUDING "
+            "CONSTRAINTS INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING IDENTITY INCLUDING "
+            "STATISTICS INCLUDING STORAGE, b text)");
+  EXPECT_EQ(S("CREATE TABLE n (LIKE t INCLUDING DEFAULTS INCLUDING ALL)"),
+            "CREATE TABLE n (LIKE t INCLUDING ALL)");
   // A function's column definition list, with or without an alias.
   EXPECT_EQ(S("SELECT * FROM jsonb_to_record(j) AS x(a int, \"B\" varchar(3))"),
             "SELECT * FROM jsonb_to_record(j) AS x(a int4, B varchar(3))");
