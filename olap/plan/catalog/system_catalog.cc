@@ -693,6 +693,30 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       }
       add(b);
     }
+  } else if (n == "pg_tables" || n == "pg_indexes" || n == "pg_views") {
+    for (const CatalogRelation& r : relations_) {
+      RowBuilder b(def);
+      b.Str("schemaname", "public");
+      if (n == "pg_tables" && r.kind == 'r' && r.table != nullptr) {
+        b.Str("tablename", r.name).Str("tableowner", session_.user);
+        b.Bool("hasindexes",
+               !r.table->schema().primary_key.empty() || !r.table->schema().indexes.empty());
+        // (PostgreSQL's foreign keys are triggers on both tables.)
+        b.Bool("hasrules", false);
+        b.Bool("hastriggers",
+               !r.table->schema().foreign_keys.empty() || !r.table->referenced_by().empty());
+        b.Bool("rowsecurity", false);
+      } else if (n == "pg_indexes" && r.kind == 'i') {
+        b.Str("tablename", r.table->schema().name).Str("indexname", r.name);
+        if (std::optional<std::string> d = IndexDef(r.oid)) b.Str("indexdef", *d);
+      } else if (n == "pg_views" && r.view != nullptr) {
+        b.Str("viewname", r.name).Str("viewowner", session_.user);
+        if (std::optional<std::string> d = ViewDefinition(r.oid)) b.Str("definition", *d);
+      } else {
+        continue;
+      }
+      add(b);
+    }
   } else if (n == "pg_database") {
     RowBuilder b(def);
     b.Int("oid", kDatabase).Str("datname", session_.database).Int("datdba", kSuperuserRole);

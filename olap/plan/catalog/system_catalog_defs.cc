@@ -178,6 +178,13 @@ std::vector<SystemRelationDef> MakeRelations() {
                   "datallowconn:b datconnlimit:i datfrozenxid:X datminmxid:X dattablespace:o "
                   "datcollate:t datctype:t daticulocale:t datcollversion:t datacl:a"));
   r.push_back(Def(pg, "pg_tablespace", 1213, "oid:o spcname:n spcowner:o spcacl:a spcoptions:a"));
+  // The views people query for what is there (PostgreSQL 15's columns).
+  r.push_back(Def(pg, "pg_tables", 12005,
+                  "schemaname:n tablename:n tableowner:n tablespace:n hasindexes:b hasrules:b "
+                  "hastriggers:b rowsecurity:b"));
+  r.push_back(
+      Def(pg, "pg_indexes", 12006, "schemaname:n tablename:n indexname:n tablespace:n indexdef:t"));
+  r.push_back(Def(pg, "pg_views", 12007, "schemaname:n viewname:n viewowner:n definition:t"));
   r.push_back(Def(pg, "pg_description", 2609, "objoid:o classoid:o objsubid:i description:t"));
   r.push_back(Def(pg, "pg_inherits", 2611, "inhrelid:o inhparent:o inhseqno:i inhdetachpending:b"));
   r.push_back(Def(pg, "pg_enum", 3501, "oid:o enumtypid:o enumsortorder:f enumlabel:n"));
