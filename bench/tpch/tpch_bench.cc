@@ -2,7 +2,7 @@
 //
 //   tpch_bench [--sf 1] [--data build/tpch/sf1] [--threads 2] [--runs 3]
 //              [--snapshot] [--queries 1,3,6] [--no-duckdb] [--explain]
-//              [--db DIR] [--freeze]
+//              [--db DIR] [--freeze [--plain-strings]]
 //
 // 1. scripts/tpch/make-data.sh SF DATA (idempotent) makes the data and
 //    DuckDB's database of it;
@@ -19,7 +19,8 @@
 // keeps the loaded database in DIR and reuses it when DIR/loaded exists
 // (profiling without a load per run); peak RSS is printed at the end.
 // --freeze freezes the blocks after the load (storage/table/block.h, "Frozen
-// blocks") and prints the memory again: the queries then scan frozen blocks. The
+// blocks") and prints the memory again: the queries then scan frozen blocks
+// (--plain-strings: with their text columns uncompressed, no FSST). The
 // table's columns after the ratio: Forktail's best CPU time (user + system,
 // all threads); "peak+": the peak RSS during the query's runs over the RSS
 // before them (VmHWM after resetting it through /proc/self/clear_refs); and
@@ -193,11 +194,14 @@ int Main(int argc, char** argv) {
   bool no_duckdb = false;
   bool explain = false;
   bool freeze = false;
+  bool plain_strings = false;
   std::string keep_db;
   app.add_flag("--no-duckdb", no_duckdb, "time Forktail only");
   app.add_flag("--explain", explain, "print EXPLAIN ANALYZE of each query");
   app.add_flag("--freeze", freeze,
                "freeze every block but each table's tail after the load (compressed blocks)");
+  app.add_flag("--plain-strings", plain_strings,
+               "with --freeze: leave text columns uncompressed (no FSST), the baseline");
   app.add_option("--db", keep_db, "keep the loaded database here; reuse it when loaded");
   CLI11_PARSE(app, argc, argv);
   if (data.empty()) data = std::string(FORKTAIL_SOURCE_DIR) + "/build/tpch/sf" + sf;
@@ -216,6 +220,7 @@ int Main(int argc, char** argv) {
   if (!reuse) fs::remove_all(dir);
   DatabaseOptions db_options;
   db_options.synchronous_commit = false;
+  db_options.compress_frozen_strings = !plain_strings;
   auto db = Database::Open(dir.string(), db_options);
   SqlFrontendOptions options;
   options.routing = snapshot ? ReadRouting::kSnapshot : ReadRouting::kInProcess;

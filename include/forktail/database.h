@@ -98,6 +98,9 @@ struct DatabaseOptions {
   // that every later open and tool finds it; an open that names another
   // place than the link's fails (58030) rather than start an empty store.
   std::string cold_dir;
+  // Frozen blocks compress their text columns (FSST) where that saves a
+  // tenth or more; false keeps them uncompressed (a benchmark's baseline).
+  bool compress_frozen_strings = true;
   // Tests only: called at each step of a checkpoint (crash and delay
   // injection). "child" runs in the checkpoint child before it writes (only in
   // kSnapshotProcess mode); "before_ingest", "after_ingest" (images ingested,
@@ -191,9 +194,11 @@ class Database {
   // blocks but its tail that no write changed since the previous call
   // (kIdle: the server calls it every few seconds, so a block freezes after
   // one to two intervals without a change), or all of them (kAll: after a
-  // bulk load; tests). Runs on the transaction thread in steps of a few
-  // blocks between transactions, so transactions keep going. Returns the
-  // blocks frozen. Not logged: replay and checkpoints take either form.
+  // bulk load; tests). The caller's thread encodes: the transaction thread
+  // only copies a few blocks at a time between transactions and later puts
+  // the frozen copies in place of those that no write changed meanwhile, so
+  // transactions keep going. Returns the blocks frozen. Not logged: replay
+  // and checkpoints take either form.
   enum class FreezeScope { kIdle, kAll };
   size_t FreezeBlocks(FreezeScope scope);
 

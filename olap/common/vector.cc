@@ -54,22 +54,26 @@ uint32_t PhysicalWidth(PhysicalType p) {
   abort();
 }
 
-std::string_view StringArena::Add(std::string_view s) {
-  if (s.empty()) return {};
-  if (used_ + s.size() > kChunkBytes) {
-    size_t n = s.size() > kChunkBytes ? s.size() : kChunkBytes;
-    chunks_.emplace_back(new char[n]);
-    used_ = n == kChunkBytes ? 0 : n;  // an oversized chunk is used up at once
-    if (n != kChunkBytes) {
-      memcpy(chunks_.back().get(), s.data(), s.size());
-      used_total_ += s.size();
-      return {chunks_.back().get(), s.size()};
+char* StringArena::Allocate(size_t n) {
+  used_total_ += n;
+  if (used_ + n > kChunkBytes || chunks_.empty()) {
+    if (n > kChunkBytes) {  // an oversized chunk of its own, used up at once
+      chunks_.emplace_back(new char[n]);
+      used_ = kChunkBytes;
+      return chunks_.back().get();
     }
+    chunks_.emplace_back(new char[kChunkBytes]);
+    used_ = 0;
   }
   char* p = chunks_.back().get() + used_;
+  used_ += n;
+  return p;
+}
+
+std::string_view StringArena::Add(std::string_view s) {
+  if (s.empty()) return {};
+  char* p = Allocate(s.size());
   memcpy(p, s.data(), s.size());
-  used_ += s.size();
-  used_total_ += s.size();
   return {p, s.size()};
 }
 

@@ -111,6 +111,8 @@ decltype(auto) DispatchPhysical(PhysicalType p, F&& f) {
 class StringArena {
  public:
   std::string_view Add(std::string_view s);
+  // `n` bytes to write into, valid for the arena's lifetime.
+  char* Allocate(size_t n);
   // Add, except that a string copied here a moment ago from the same source
   // address, with the same bytes, is returned again instead of copied (a
   // small cache keyed by the address, verified byte for byte). Joins repeat

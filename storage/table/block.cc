@@ -72,6 +72,13 @@ std::unique_ptr<Block> Block::Create(std::shared_ptr<const BlockLayout> layout, 
   return std::unique_ptr<Block>(new Block(std::move(layout), data));
 }
 
+std::unique_ptr<Block> Block::Copy() const {
+  assert(!frozen());
+  uint8_t* data = AllocateAligned();
+  std::memcpy(data, data_, kBlockSize);
+  return std::unique_ptr<Block>(new Block(layout_, data));
+}
+
 Status Block::FromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,
                         std::unique_ptr<Block>* out) {
   uint32_t magic = 0;
@@ -251,15 +258,21 @@ Value Block::GetCell(ColumnId c, SlotNo s) const {
   if (IsNull(c, s)) return Value::Null(col.type);
   alignas(16) uint8_t scratch[16];
   std::string_view str;
-  const uint8_t* cell = ReadCell(c, s, scratch, &str);
-  if (col.type.StoredAsString()) return Value::String(col.type, std::string(str));
+  std::string decoded;
+  const uint8_t* cell = ReadCell(c, s, scratch, &str, &decoded);
+  if (col.type.StoredAsString()) {
+    if (!decoded.empty() && str.data() == decoded.data()) {
+      return Value::String(col.type, std::move(decoded));
+    }
+    return Value::String(col.type, std::string(str));
+  }
   return ValueOfCell(col.type, cell);
 }
 
-const uint8_t* Block::ReadCell(ColumnId c, SlotNo s, uint8_t* scratch,
-                               std::string_view* str) const {
+const uint8_t* Block::ReadCell(ColumnId c, SlotNo s, uint8_t* scratch, std::string_view* str,
+                               std::string* decoded) const {
   if (frozen()) {
-    FrozenCell(c, s, scratch, str);
+    FrozenCell(c, s, scratch, str, decoded);
     return scratch;
   }
   const ColumnLayout& col = layout_->column(c);
@@ -277,7 +290,8 @@ bool Block::CellEquals(ColumnId c, SlotNo s, const Value& v) const {
   const ColumnLayout& col = layout_->column(c);
   alignas(16) uint8_t scratch[16];
   std::string_view str;
-  const uint8_t* cell = ReadCell(c, s, scratch, &str);
+  std::string decoded;
+  const uint8_t* cell = ReadCell(c, s, scratch, &str, &decoded);
   if (col.type.StoredAsString()) return str == v.GetString();
   if (col.type.id == TypeId::kDouble) return CompareCell(GetCell(c, s), v) == 0;
   return LoadIntCell(cell, col.width) == v.GetInt();
@@ -288,7 +302,8 @@ uint64_t Block::HashCellAt(ColumnId c, SlotNo s) const {
   if (IsNull(c, s)) return HashCell(Value::Null(col.type));
   alignas(16) uint8_t scratch[16];
   std::string_view str;
-  const uint8_t* cell = ReadCell(c, s, scratch, &str);
+  std::string decoded;
+  const uint8_t* cell = ReadCell(c, s, scratch, &str, &decoded);
   if (col.type.StoredAsString()) return HashBytes(str);
   if (col.type.id == TypeId::kDouble) {
     double d;

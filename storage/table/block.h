@@ -27,6 +27,9 @@
 //     width 0 when every value is equal (a constant column);
 //   - dictionary: the distinct strings in byte order (ordered codes, so a
 //     range of strings is a range of codes), codes bit-packed;
+//   - FSST (fsst.h): strings compressed one by one with a symbol table learnt
+//     from the block's own strings, with bit-packed offsets; when it is a
+//     tenth smaller than the others (text: comments, names, addresses);
 //   - strings: the bytes one after another, with offsets;
 //   - plain: the stripe's cells as they are (DOUBLE, wide DECIMAL, or when
 //     nothing is smaller);
@@ -40,6 +43,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -92,6 +96,18 @@ class BlockReadView {
 
 inline constexpr uint32_t kFrozenBlockMagic = 0x5a465446;  // "FTFZ" little-endian
 struct FrozenColumn;
+
+// How Freeze encodes.
+struct FreezeOptions {
+  // FSST for string columns that no dictionary shrinks (false keeps them
+  // uncompressed: the baseline a benchmark compares against).
+  bool compress_strings = true;
+};
+
+// Where DecodeColumn puts the strings it decompresses (FSST columns): it
+// returns `bytes` writable bytes that stay valid for as long as the views
+// into them are used (a scan passes its vector's arena).
+using StringSpace = std::function<char*(size_t bytes)>;
 
 class Block {
  public:
@@ -156,8 +172,11 @@ class Block {
   // Freezing (see the header comment). Freeze() encodes a plain block; the
   // result has the same header fields and delete bits. Thaw() decodes a
   // frozen block into a plain one (strings packed densely in its heap).
-  static std::unique_ptr<Block> Freeze(const Block& plain);
+  static std::unique_ptr<Block> Freeze(const Block& plain, const FreezeOptions& options = {});
   std::unique_ptr<Block> Thaw() const;
+  // A plain block's byte-for-byte copy (freezing encodes a copy off the
+  // transaction thread, Table::TakeFreezeCandidates).
+  std::unique_ptr<Block> Copy() const;
   bool frozen() const { return frozen_ != nullptr; }
   // Memory the block holds: 2 MiB plain, its encoded size frozen.
   size_t memory_bytes() const;
@@ -167,9 +186,11 @@ class Block {
   // this block for strings) at `out`; values under NULL are unspecified.
   // With `sel`, the rows first + sel[i] (i < sel_count) are decoded, into
   // out[sel[i]] (a scan that filtered on other columns first); others may
-  // be too.
+  // be too. Compressed strings are decoded into `space`, which a string
+  // column needs (strings of other encodings are views into the block).
   void DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out,
-                    const uint32_t* sel = nullptr, uint32_t sel_count = 0) const;
+                    const uint32_t* sel = nullptr, uint32_t sel_count = 0,
+                    const StringSpace* space = nullptr) const;
   // Frozen blocks: column c's NULL bitmap (bit r = row r), nullptr when no
   // row is NULL.
   const uint64_t* FrozenNullBitmap(ColumnId c) const;
@@ -196,6 +217,7 @@ class Block {
   // did not is idle). Writes the header only when the flag was set, so that
   // asking about idle blocks copies no page a snapshot shares.
   bool TakeTouched();
+  bool touched() const { return header().flags & kBlockTouched; }
 
   // The block's bytes: 2 MiB plain, its encoded size frozen.
   std::string ExportImage() const;
@@ -223,11 +245,13 @@ class Block {
   const FrozenColumn& frozen_column(ColumnId c) const;
   bool FrozenIsNull(ColumnId c, SlotNo s) const;
   // The cell as a plain stripe holds it (`width` bytes; 0 under NULL), or the
-  // string.
-  void FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* str) const;
+  // string: a view into the block, or into `decoded` for a compressed one.
+  void FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* str,
+                  std::string* decoded) const;
   // Plain or frozen: the cell's bytes (a frozen cell decoded into `scratch`,
-  // 16 bytes) and, for strings, the string.
-  const uint8_t* ReadCell(ColumnId c, SlotNo s, uint8_t* scratch, std::string_view* str) const;
+  // 16 bytes) and, for strings, the string (perhaps in `decoded`).
+  const uint8_t* ReadCell(ColumnId c, SlotNo s, uint8_t* scratch, std::string_view* str,
+                          std::string* decoded) const;
 
   std::shared_ptr<const BlockLayout> layout_;
   uint8_t* data_;       // plain: the 2 MiB mapping; frozen: frozen_'s bytes

@@ -17,7 +17,10 @@
 #include <array>
 #include <bit>
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -27,24 +30,28 @@
 #include <fmt/format.h>
 
 #include "storage/table/block.h"
+#include "storage/table/fsst.h"
 
 namespace forktail {
 
-enum class FrozenEncoding : uint8_t { kPlain, kBitPacked, kDictionary, kStrings };
+enum class FrozenEncoding : uint8_t { kPlain, kBitPacked, kDictionary, kStrings, kFsst };
 
 struct FrozenColumn {
   uint8_t encoding;  // FrozenEncoding
-  uint8_t bits;      // kBitPacked, kDictionary: bits per value or code
+  // kBitPacked, kDictionary: bits per value or code; kFsst: bits per offset
+  uint8_t bits;
   uint8_t reserved[2];
-  uint32_t count;  // kDictionary: distinct strings
+  uint32_t count;  // kDictionary: distinct strings; kFsst: symbols
   uint32_t nulls;  // offset of the NULL bitmap; 0: no row is NULL
   // kPlain: the cells; kBitPacked: values - reference; kDictionary: codes;
-  // kStrings: the strings' bytes, one after another.
+  // kStrings: the strings' bytes, one after another; kFsst: the strings'
+  // codes (fsst.h), one after another.
   uint32_t data;
   // kDictionary: count + 1 uint32 offsets, then the strings' bytes (offsets
-  // count from there); kStrings: rows + 1 uint32 offsets into data.
+  // count from there); kStrings: rows + 1 uint32 offsets into data; kFsst:
+  // the symbol table, count uint64 symbols then count lengths.
   uint32_t aux;
-  uint32_t reserved2;
+  uint32_t offsets;   // kFsst: rows + 1 bit-packed offsets into data
   int64_t reference;  // kBitPacked: value = reference + packed
 };
 static_assert(sizeof(FrozenColumn) == 32);
@@ -220,8 +227,61 @@ void FreezeFixed(const uint8_t* stripe, const uint64_t* nulls, const ColumnLayou
   fc->data = out->Append(stripe, plain_bytes);
 }
 
+// The strings FSST learns its table from: rows spread evenly over the
+// block, about kFsstSampleBytes of them.
+constexpr uint64_t kFsstSampleBytes = 16 * 1024;
+// Columns with fewer bytes than this stay uncompressed: the table (up to
+// 2.3 KB) would eat the gain.
+constexpr uint64_t kFsstMinimumBytes = 8 * 1024;
+
+std::vector<std::string_view> FsstSample(const std::vector<std::string_view>& values,
+                                         uint64_t total) {
+  const uint64_t stride = std::max<uint64_t>(1, total / kFsstSampleBytes);
+  std::vector<std::string_view> sample;
+  for (uint64_t r = 0; r < values.size(); r += stride) {
+    if (!values[r].empty()) sample.push_back(values[r]);
+  }
+  return sample;
+}
+
+// FSST codes of every row and their offsets, or false when they would not
+// be at least a tenth smaller than `best` bytes (the smallest other form).
+struct FsstForm {
+  fsst::SymbolTable table;
+  std::vector<uint8_t> codes;
+  std::vector<uint32_t> offsets;
+  uint32_t bits = 0;
+};
+
+bool TryFsst(const std::vector<std::string_view>& values, uint64_t total, uint64_t best,
+             FsstForm* form) {
+  if (total < kFsstMinimumBytes) return false;
+  const std::vector<std::string_view> sample = FsstSample(values, total);
+  form->table = fsst::Train(sample);
+  const fsst::Encoder encoder(form->table);
+  // Give up early on text the table does not shrink (random bytes, hashes).
+  uint64_t sample_bytes = 0;
+  for (std::string_view s : sample) {
+    encoder.Encode(s, &form->codes);
+    sample_bytes += s.size();
+  }
+  if (form->codes.size() * 10 >= sample_bytes * 9) return false;
+  form->codes.clear();
+  form->codes.reserve(total / 2);
+  form->offsets.assign(values.size() + 1, 0);
+  for (size_t r = 0; r < values.size(); r++) {
+    encoder.Encode(values[r], &form->codes);
+    if (form->codes.size() > UINT32_MAX) return false;
+    form->offsets[r + 1] = static_cast<uint32_t>(form->codes.size());
+  }
+  form->bits = BitsFor(form->codes.size());
+  const uint64_t size = uint64_t{form->table.count} * 9 + form->codes.size() +
+                        PackedBytes(static_cast<uint32_t>(values.size() + 1), form->bits);
+  return size * 10 < best * 9;
+}
+
 void FreezeStrings(const uint8_t* block, const StringRef* refs, const uint64_t* nulls,
-                   uint32_t rows, FrozenColumn* fc, Builder* out) {
+                   uint32_t rows, const FreezeOptions& options, FrozenColumn* fc, Builder* out) {
   std::vector<std::string_view> values(rows);
   uint64_t total = 0;
   for (uint32_t r = 0; r < rows; r++) {
@@ -229,6 +289,7 @@ void FreezeStrings(const uint8_t* block, const StringRef* refs, const uint64_t* 
     values[r] = {reinterpret_cast<const char*>(block + refs[r].offset), refs[r].length};
     total += refs[r].length;
   }
+  const uint64_t strings_size = 4 * (uint64_t{rows} + 1) + total;
   // A dictionary while it stays at most half the rows (beyond that it cannot
   // win by much, and building it costs a hash per row).
   std::unordered_map<std::string_view, uint32_t> codes;
@@ -239,6 +300,7 @@ void FreezeStrings(const uint8_t* block, const StringRef* refs, const uint64_t* 
     dictionary = codes.size() <= std::max<uint32_t>(1, rows / 2);
   }
   uint64_t dict_bytes = 0;
+  uint64_t dict_size = UINT64_MAX;
   std::vector<std::string_view> sorted;
   if (dictionary) {
     sorted.reserve(codes.size());
@@ -247,8 +309,28 @@ void FreezeStrings(const uint8_t* block, const StringRef* refs, const uint64_t* 
       dict_bytes += s.size();
     }
     const uint32_t bits = BitsFor(sorted.empty() ? 0 : sorted.size() - 1);
-    const uint64_t dict_size = 4 * (sorted.size() + 1) + dict_bytes + PackedBytes(rows, bits);
-    dictionary = dict_size < 4 * (uint64_t{rows} + 1) + total;
+    dict_size = 4 * (sorted.size() + 1) + dict_bytes + PackedBytes(rows, bits);
+    dictionary = dict_size < strings_size;
+  }
+  // FSST unless a dictionary already halves the strings (its ordered codes
+  // also answer range predicates); it must beat the others by a tenth to
+  // be worth its decoding.
+  FsstForm fsst_form;
+  if (options.compress_strings && (!dictionary || dict_size * 2 > strings_size) &&
+      TryFsst(values, total, std::min(strings_size, dict_size), &fsst_form)) {
+    const fsst::SymbolTable& table = fsst_form.table;
+    fc->encoding = static_cast<uint8_t>(FrozenEncoding::kFsst);
+    fc->count = table.count;
+    fc->bits = static_cast<uint8_t>(fsst_form.bits);
+    fc->aux = out->Reserve(uint64_t{table.count} * 9);
+    std::memcpy(out->at(fc->aux), table.symbols, uint64_t{table.count} * 8);
+    std::memcpy(out->at(fc->aux + table.count * 8), table.lengths, table.count);
+    fc->data = out->Append(fsst_form.codes.data(), fsst_form.codes.size());
+    fc->offsets = out->Reserve(PackedBytes(rows + 1, fc->bits) + 8);
+    for (uint32_t r = 0; r <= rows; r++) {
+      Pack(out->at(fc->offsets), fc->bits, r, fsst_form.offsets[r]);
+    }
+    return;
   }
   if (dictionary) {
     std::sort(sorted.begin(), sorted.end());
@@ -303,9 +385,52 @@ std::string_view PlainString(const uint8_t* block, const FrozenColumn& fc, uint3
           offsets[row + 1] - offsets[row]};
 }
 
+// A kFsst column's parts in a frozen block.
+struct FsstColumn {
+  const uint64_t* symbols;
+  const uint8_t* lengths;
+  const uint8_t* codes;
+  const uint8_t* offsets;  // bit-packed, fc.bits each
+  uint32_t bits;
+
+  FsstColumn(const uint8_t* block, const FrozenColumn& fc)
+      : symbols(reinterpret_cast<const uint64_t*>(block + fc.aux)),
+        lengths(block + fc.aux + uint64_t{fc.count} * 8),
+        codes(block + fc.data),
+        offsets(block + fc.offsets),
+        bits(fc.bits) {}
+
+  uint64_t offset(uint32_t row) const { return Unpack(offsets, bits, row); }
+  size_t DecodedSize(uint32_t row) const {
+    const uint64_t at = offset(row);
+    return fsst::DecodedSize(lengths, codes + at, offset(row + 1) - at);
+  }
+  // Row `row` decoded at `out` (DecodedSize(row) + fsst::kDecodeSlack bytes).
+  std::string_view Decode(uint32_t row, char* out) const {
+    const uint64_t at = offset(row);
+    return {out, fsst::Decode(symbols, lengths, codes + at, offset(row + 1) - at, out)};
+  }
+};
+
+std::string_view FsstString(const uint8_t* block, const FrozenColumn& fc, uint32_t row,
+                            std::string* decoded) {
+  const FsstColumn f(block, fc);
+  decoded->resize(f.DecodedSize(row) + fsst::kDecodeSlack);
+  decoded->resize(f.Decode(row, decoded->data()).size());
+  return *decoded;
+}
+
+char* SpaceFor(const StringSpace* space, size_t bytes) {
+  if (space == nullptr) {
+    std::fprintf(stderr, "forktail: DecodeColumn of a compressed string column without space\n");
+    std::abort();
+  }
+  return (*space)(bytes);
+}
+
 }  // namespace
 
-std::unique_ptr<Block> Block::Freeze(const Block& plain) {
+std::unique_ptr<Block> Block::Freeze(const Block& plain, const FreezeOptions& options) {
   assert(!plain.frozen());
   const BlockLayout& layout = *plain.layout_;
   const uint32_t rows = plain.row_count();
@@ -322,8 +447,8 @@ std::unique_ptr<Block> Block::Freeze(const Block& plain) {
     if (any_null) fc.nulls = out.Append(nulls, null_words * 8);
     const uint8_t* stripe = plain.data_ + col.stripe_offset;
     if (col.type.StoredAsString()) {
-      FreezeStrings(plain.data_, reinterpret_cast<const StringRef*>(stripe), nulls, rows, &fc,
-                    &out);
+      FreezeStrings(plain.data_, reinterpret_cast<const StringRef*>(stripe), nulls, rows, options,
+                    &fc, &out);
     } else {
       FreezeFixed(stripe, nulls, col, rows, &fc, &out);
     }
@@ -356,6 +481,7 @@ std::unique_ptr<Block> Block::Thaw() const {
   std::memcpy(plain->data_ + sizeof(BlockHeader), data_ + sizeof(BlockHeader),
               layout_->bitmap_bytes());
   uint32_t heap_used = 0;
+  std::string decoded;
   for (size_t ci = 0; ci < layout_->column_count(); ci++) {
     const ColumnId c(static_cast<uint16_t>(ci));
     const ColumnLayout& col = layout_->column(c);
@@ -368,7 +494,7 @@ std::unique_ptr<Block> Block::Thaw() const {
       if (FrozenIsNull(c, SlotNo(r))) continue;  // the stripe holds zeros, as SetCell leaves
       alignas(16) uint8_t cell[16];
       std::string_view str;
-      FrozenCell(c, SlotNo(r), cell, &str);
+      FrozenCell(c, SlotNo(r), cell, &str, &decoded);
       if (!col.type.StoredAsString()) {
         std::memcpy(stripe + uint64_t{r} * col.width, cell, col.width);
         continue;
@@ -402,7 +528,8 @@ bool Block::FrozenIsNull(ColumnId c, SlotNo s) const {
   return fc.nulls != 0 && TestBit(Bitmap(fc.nulls), s.value());
 }
 
-void Block::FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* str) const {
+void Block::FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* str,
+                       std::string* decoded) const {
   const FrozenColumn& fc = frozen_column(c);
   const uint32_t width = layout_->column(c).width;
   switch (static_cast<FrozenEncoding>(fc.encoding)) {
@@ -420,6 +547,9 @@ void Block::FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* st
     case FrozenEncoding::kStrings:
       *str = PlainString(data_, fc, s.value());
       return;
+    case FrozenEncoding::kFsst:
+      *str = FsstString(data_, fc, s.value(), decoded);
+      return;
   }
 }
 
@@ -427,7 +557,7 @@ namespace {
 
 // DecodeColumn's rows [first + sel[i]] into out[sel[i]].
 void DecodeSelected(const uint8_t* block, const FrozenColumn& fc, uint32_t width, uint32_t first,
-                    const uint32_t* sel, uint32_t n, void* out) {
+                    const uint32_t* sel, uint32_t n, void* out, const StringSpace* space) {
   const uint8_t* data = block + fc.data;
   switch (static_cast<FrozenEncoding>(fc.encoding)) {
     case FrozenEncoding::kPlain:
@@ -467,6 +597,18 @@ void DecodeSelected(const uint8_t* block, const FrozenColumn& fc, uint32_t width
       for (uint32_t i = 0; i < n; i++) views[sel[i]] = PlainString(block, fc, first + sel[i]);
       return;
     }
+    case FrozenEncoding::kFsst: {
+      auto* views = static_cast<std::string_view*>(out);
+      const FsstColumn f(block, fc);
+      size_t bytes = fsst::kDecodeSlack;
+      for (uint32_t i = 0; i < n; i++) bytes += f.DecodedSize(first + sel[i]);
+      char* at = SpaceFor(space, bytes);
+      for (uint32_t i = 0; i < n; i++) {
+        views[sel[i]] = f.Decode(first + sel[i], at);
+        at += views[sel[i]].size();
+      }
+      return;
+    }
   }
 }
 
@@ -478,14 +620,14 @@ const uint64_t* Block::FrozenNullBitmap(ColumnId c) const {
 }
 
 void Block::DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out, const uint32_t* sel,
-                         uint32_t sel_count) const {
+                         uint32_t sel_count, const StringSpace* space) const {
   assert(frozen() && first + count <= row_count());
   const FrozenColumn& fc = frozen_column(c);
   const ColumnLayout& col = layout_->column(c);
   // A selection of most rows decodes faster as the whole range (values
   // outside it are unspecified anyway).
   if (sel != nullptr && sel_count < count / 2) {
-    DecodeSelected(data_, fc, col.width, first, sel, sel_count, out);
+    DecodeSelected(data_, fc, col.width, first, sel, sel_count, out, space);
   } else {
     switch (static_cast<FrozenEncoding>(fc.encoding)) {
       case FrozenEncoding::kPlain:
@@ -540,6 +682,21 @@ void Block::DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out, 
         const char* bytes = reinterpret_cast<const char*>(data_ + fc.data);
         for (uint32_t i = 0; i < count; i++) {
           views[i] = {bytes + offsets[first + i], offsets[first + i + 1] - offsets[first + i]};
+        }
+        break;
+      }
+      case FrozenEncoding::kFsst: {
+        // One allocation for the range: the codes of rows [first, first +
+        // count) lie one after another.
+        auto* views = static_cast<std::string_view*>(out);
+        const FsstColumn f(data_, fc);
+        const uint64_t begin = f.offset(first);
+        char* at = SpaceFor(
+            space, fsst::DecodedSize(f.lengths, f.codes + begin, f.offset(first + count) - begin) +
+                       fsst::kDecodeSlack);
+        for (uint32_t i = 0; i < count; i++) {
+          views[i] = f.Decode(first + i, at);
+          at += views[i].size();
         }
         break;
       }
@@ -750,6 +907,25 @@ Status Block::FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::st
         const uint32_t* offsets = Offsets(block->data_, fc.aux);
         for (uint32_t i = 0; ok && i < rows; i++) ok = offsets[i] <= offsets[i + 1];
         ok = ok && offsets[0] == 0 && inside(fc.data, offsets[rows]);
+        break;
+      }
+      case FrozenEncoding::kFsst: {
+        // The table, the offsets, and every row's codes (a code beyond the
+        // table, or an escape without its byte, would read outside it).
+        ok = col.type.StoredAsString() && fc.count <= fsst::kMaxSymbols && fc.bits <= 32 &&
+             fc.aux % 8 == 0 && inside(fc.aux, uint64_t{fc.count} * 9) &&
+             inside(fc.offsets, PackedBytes(rows + 1, fc.bits));
+        if (!ok) break;
+        const FsstColumn f(block->data_, fc);
+        for (uint32_t i = 0; ok && i < fc.count; i++) {
+          ok = f.lengths[i] >= 1 && f.lengths[i] <= fsst::kMaxSymbolLength;
+        }
+        ok = ok && f.offset(0) == 0;
+        for (uint32_t r = 0; ok && r < rows; r++) ok = f.offset(r) <= f.offset(r + 1);
+        ok = ok && inside(fc.data, f.offset(rows));
+        for (uint32_t r = 0; ok && r < rows; r++) {
+          ok = fsst::Valid(fc.count, f.codes + f.offset(r), f.offset(r + 1) - f.offset(r));
+        }
         break;
       }
     }

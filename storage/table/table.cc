@@ -359,23 +359,42 @@ void Table::ForEachBlock(
   }
 }
 
-size_t Table::FreezeBlocks(bool idle_only, size_t limit, uint32_t* cursor) {
+size_t Table::FreezeBlocks(bool idle_only, size_t limit, uint32_t* cursor,
+                           const FreezeOptions& options) {
   size_t frozen = 0;
-  for (; *cursor + 1 < directory_.size() && frozen < limit; ++*cursor) {
+  for (FreezeCandidate& c : TakeFreezeCandidates(idle_only, limit, cursor)) {
+    frozen += InstallFrozen(c.no, Block::Freeze(*c.copy, options));
+  }
+  return frozen;
+}
+
+std::vector<Table::FreezeCandidate> Table::TakeFreezeCandidates(bool idle_only, size_t limit,
+                                                                uint32_t* cursor) {
+  std::vector<FreezeCandidate> out;
+  for (; *cursor + 1 < directory_.size() && out.size() < limit; ++*cursor) {
     const BlockNo no(*cursor);
-    std::unique_ptr<Block> cold;
-    {
-      BlockRef block = directory_.Pin(no);
-      if (block->frozen()) continue;
-      const bool touched = block->TakeTouched();
-      if ((idle_only && touched) || directory_.PinCount(no) > 1) continue;
-      cold = Block::Freeze(*block);
-    }
-    directory_.Replace(no, std::move(cold));
-    frozen++;
+    BlockRef block = directory_.Pin(no);
+    if (block->frozen()) continue;
+    const bool touched = block->TakeTouched();
+    if ((idle_only && touched) || directory_.PinCount(no) > 1) continue;
+    out.push_back({no, block->Copy()});
   }
   if (*cursor + 1 >= directory_.size()) *cursor = static_cast<uint32_t>(directory_.size());
-  return frozen;
+  return out;
+}
+
+bool Table::InstallFrozen(BlockNo no, std::unique_ptr<Block> frozen) {
+  // The tail may have been removed (an undone insert) and the block with it.
+  if (!directory_.Contains(no)) return false;
+  {
+    BlockRef block = directory_.Pin(no);
+    if (block->frozen() || block->touched() || directory_.PinCount(no) > 1) return false;
+    // Untouched, so the rows and the version are the copy's; a checkpoint
+    // may have cleared the changed flag since (the copy's image is in it).
+    if (!block->IsChangedSinceCheckpoint()) frozen->MarkCheckpointed();
+  }
+  directory_.Replace(no, std::move(frozen));
+  return true;
 }
 
 void Table::ThawBlock(BlockNo no) {

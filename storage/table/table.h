@@ -194,7 +194,23 @@ class Table {
   // `idle_only` false, any; pinned blocks are left for a later walk. Stops
   // after freezing `limit` blocks; *cursor is then where to go on, and
   // block_count() once the walk is through. Returns the blocks frozen.
-  size_t FreezeBlocks(bool idle_only, size_t limit, uint32_t* cursor);
+  size_t FreezeBlocks(bool idle_only, size_t limit, uint32_t* cursor,
+                      const FreezeOptions& options = {});
+  // FreezeBlocks in three steps, so that the encoding (milliseconds per
+  // block) runs off the transaction thread (Database::FreezeBlocks):
+  //  1. TakeFreezeCandidates (transaction thread): the walk above, taking
+  //     each chosen block's touched flag and returning a copy of it;
+  //  2. Block::Freeze of each copy, on any thread;
+  //  3. InstallFrozen (transaction thread): the frozen copy takes its
+  //     block's place unless the block was written since step 1 (its
+  //     touched flag is set again), frozen, or is pinned; false then, and
+  //     the block stays as it is for a later walk.
+  struct FreezeCandidate {
+    BlockNo no;
+    std::unique_ptr<Block> copy;
+  };
+  std::vector<FreezeCandidate> TakeFreezeCandidates(bool idle_only, size_t limit, uint32_t* cursor);
+  bool InstallFrozen(BlockNo no, std::unique_ptr<Block> frozen);
 
   // Calls fn for each block in block order, with the block pinned (a frozen
   // block's view is that of a thawed copy).

@@ -5,8 +5,11 @@
 
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "storage/storage.h"
 
@@ -30,11 +33,36 @@ TableSchema AllTypes() {
            {"j", Type::Jsonb()},
            {"same", Type::BigInt()},
            {"nulls", Type::Integer()},
-           {"few", Type::Text()}},
+           {"few", Type::Text()},
+           {"comment", Type::Varchar(80)}},
           {}};
 }
 
 constexpr int64_t kMaxDecimal18 = 999999999999999999;
+
+// Memory for the strings DecodeColumn decompresses, alive as long as the test.
+struct DecodeSpace {
+  std::vector<std::unique_ptr<char[]>> chunks;
+  StringSpace space = [this](size_t bytes) {
+    chunks.emplace_back(new char[bytes]);
+    return chunks.back().get();
+  };
+};
+
+// Text made of TPC-H-like comment words: what FSST compresses.
+std::string Comment(std::mt19937_64& rng, size_t words) {
+  static const char* const kWords[] = {
+      "furiously",   "carefully",    "quickly",      "slyly",    "blithely",  "ironic",    "final",
+      "regular",     "express",      "special",      "pending",  "bold",      "even",      "silent",
+      "deposits",    "packages",     "requests",     "accounts", "foxes",     "pinto",     "beans",
+      "theodolites", "instructions", "dependencies", "excuses",  "platelets", "asymptotes"};
+  std::string s;
+  for (size_t w = 0; w < words; w++) {
+    if (w > 0) s += ' ';
+    s += kWords[rng() % std::size(kWords)];
+  }
+  return s;
+}
 
 // Row r of a block: random values, the types' extremes, NULLs (~10%), a
 // constant column, an all-NULL column, a few distinct strings and long ones.
@@ -69,7 +97,8 @@ Row RandomRow(std::mt19937_64& rng, int r) {
           null_or(Value::String(Type::Jsonb(), "{\"a\": " + std::to_string(rng() % 4) + "}")),
           Value::BigInt(42),
           Value::Null(Type::Integer()),
-          Value::Text(rng() % 2 ? "" : "one")};
+          Value::Text(rng() % 2 ? "" : "one"),
+          null_or(Value::String(Type::Varchar(80), Comment(rng, 1 + rng() % 8)))};
 }
 
 // A plain block of `rows` random rows, some deleted.
@@ -141,6 +170,7 @@ TEST(FrozenBlock, DecodeColumnEqualsThePlainStripes) {
   std::unique_ptr<Block> frozen = Block::Freeze(*plain);
   const BlockReadView view = plain->View();
   const uint32_t rows = plain->row_count();
+  DecodeSpace space;
   for (size_t ci = 0; ci < layout->column_count(); ci++) {
     const ColumnId c(static_cast<uint16_t>(ci));
     const ColumnLayout& col = layout->column(c);
@@ -149,7 +179,7 @@ TEST(FrozenBlock, DecodeColumnEqualsThePlainStripes) {
       std::vector<std::string_view> views(count);
       std::vector<uint8_t> cells(uint64_t{count} * 16);
       void* out = col.type.StoredAsString() ? static_cast<void*>(views.data()) : cells.data();
-      frozen->DecodeColumn(c, first, count, out);
+      frozen->DecodeColumn(c, first, count, out, nullptr, 0, &space.space);
       const uint64_t* nulls = frozen->FrozenNullBitmap(c);
       for (uint32_t i = 0; i < count; i++) {
         const uint32_t r = first + i;
@@ -181,7 +211,8 @@ TEST(FrozenBlock, DecodesSelectedRowsOnly) {
     std::vector<std::string_view> views(2048, "untouched");
     std::vector<uint8_t> cells(2048 * 16, 0xee);
     void* out = col.type.StoredAsString() ? static_cast<void*>(views.data()) : cells.data();
-    frozen->DecodeColumn(c, 1024, 1976, out, sel, 6);
+    DecodeSpace space;
+    frozen->DecodeColumn(c, 1024, 1976, out, sel, 6, &space.space);
     for (uint32_t i : sel) {
       const uint32_t r = 1024 + i;
       if (view.is_null(c, r)) continue;
@@ -269,6 +300,61 @@ TEST(FrozenBlock, PredicatesOnPackedValuesEqualThoseOnPlainCells) {
     }
   }
   EXPECT_GT(checked, 500);
+}
+
+// A column of comment text freezes to FSST: well under the plain bytes, the
+// same strings through every read, and a damaged table, offset or code is
+// refused or read without leaving the image.
+TEST(FrozenBlock, CommentTextIsCompressedAndReadBack) {
+  const TableSchema schema{"c", {{"id", Type::Integer()}, {"comment", Type::Varchar(120)}}, {}};
+  auto layout = BlockLayout::Compute(schema);
+  std::mt19937_64 rng(17);
+  std::unique_ptr<Block> plain = Block::Create(layout, TableId(7), BlockNo(1));
+  uint64_t text_bytes = 0;
+  for (uint32_t r = 0; r < layout->capacity(); r++) {
+    const std::string comment = r % 97 == 0 ? std::string() : Comment(rng, 2 + rng() % 10);
+    if (!plain->HasRoomFor(static_cast<uint32_t>(comment.size()))) break;
+    const SlotNo s = plain->AppendSlot();
+    plain->SetCell(ColumnId(0), s, Value::Integer(static_cast<int32_t>(r)));
+    plain->SetCell(
+        ColumnId(1), s,
+        r % 89 == 0 ? Value::Null(Type::Varchar(120)) : Value::String(Type::Varchar(120), comment));
+    text_bytes += comment.size();
+  }
+  std::unique_ptr<Block> frozen = Block::Freeze(*plain);
+  EXPECT_LT(frozen->memory_bytes(), text_bytes / 2) << "of " << text_bytes << " bytes of text";
+  ExpectSameCells(*plain, *frozen);
+  ExpectSameCells(*plain, *frozen->Thaw());
+  // Views decoded by range and by selection.
+  const BlockReadView view = plain->View();
+  DecodeSpace space;
+  std::vector<std::string_view> views(plain->row_count());
+  frozen->DecodeColumn(ColumnId(1), 0, plain->row_count(), views.data(), nullptr, 0, &space.space);
+  for (uint32_t r = 0; r < plain->row_count(); r++) {
+    if (view.is_null(ColumnId(1), r)) continue;
+    ASSERT_EQ(views[r], view.string(ColumnId(1), r)) << "row " << r;
+  }
+  const std::string image = frozen->ExportImage();
+  std::unique_ptr<Block> out;
+  ASSERT_TRUE(Block::FromImage(layout, image, &out).ok());
+  ExpectSameCells(*plain, *out);
+  // Flipped bytes anywhere past the header and delete bitmap.
+  const size_t regions = sizeof(BlockHeader) + layout->bitmap_bytes();
+  int refused = 0;
+  for (int trial = 0; trial < 300; trial++) {
+    std::string bad = image;
+    for (int k = 0; k < 3; k++) bad[regions + rng() % (bad.size() - regions)] ^= 1 + rng() % 255;
+    if (!Block::FromImage(layout, bad, &out).ok()) {
+      refused++;
+      continue;
+    }
+    std::vector<std::string_view> got(out->row_count());
+    DecodeSpace bad_space;
+    out->DecodeColumn(ColumnId(1), 0, out->row_count(), got.data(), nullptr, 0, &bad_space.space);
+    for (uint32_t r = 0; r < out->row_count(); r++) (void)out->GetCell(ColumnId(1), SlotNo(r));
+  }
+  // Most flips land in the codes and offsets, which every load checks.
+  EXPECT_GT(refused, 20);
 }
 
 TEST(FrozenBlock, TakesDeletesAndNoRoomForRows) {

@@ -360,5 +360,42 @@ TEST(Table, RedoUpdateFollowsTheLoggedPlacement) {
   EXPECT_EQ(t.live_row_count(), 2u);
 }
 
+// Freezing in steps (Table::TakeFreezeCandidates / InstallFrozen): a block
+// written between the copy and the install keeps its plain form and the
+// write; the others freeze with every row; a copy taken before a checkpoint
+// cleared the changed flag is not written again.
+TEST(Table, FrozenCopiesOfBlocksWrittenMeanwhileAreNotInstalled) {
+  Table t(TableId(1), {"n", {{"a", Type::Integer()}, {"s", Type::Text()}}, {ColumnId(0)}},
+          {.max_rows_per_block = 64});
+  for (int i = 0; i < 64 * 4; i++) {
+    t.Insert({Value::Integer(i), Value::Text("row " + std::to_string(i))});
+  }
+  uint32_t cursor = 0;
+  std::vector<Table::FreezeCandidate> copies = t.TakeFreezeCandidates(false, 8, &cursor);
+  ASSERT_EQ(copies.size(), 3u);  // never the tail
+  EXPECT_EQ(cursor, t.block_count());
+  // Block 1 is written after its copy; block 2 is checkpointed.
+  t.Update(*t.LookupKey({Value::Integer(70)}), {{ColumnId(1), Value::Text("changed")}});
+  t.PinBlock(BlockNo(2))->MarkCheckpointed();
+  // Rows and their tids (a frozen block's heap bytes differ).
+  const std::vector<std::string> before = Print(t).rows;
+  std::vector<bool> installed;
+  for (Table::FreezeCandidate& c : copies) {
+    installed.push_back(t.InstallFrozen(c.no, Block::Freeze(*c.copy)));
+  }
+  EXPECT_EQ(installed, (std::vector<bool>{true, false, true}));
+  EXPECT_TRUE(t.PinBlock(BlockNo(0))->frozen());
+  EXPECT_FALSE(t.PinBlock(BlockNo(1))->frozen());
+  EXPECT_FALSE(t.PinBlock(BlockNo(2))->IsChangedSinceCheckpoint());
+  EXPECT_EQ(Print(t).rows, before);
+  EXPECT_EQ(t.Read(*t.LookupKey({Value::Integer(70)}))->at(1).GetString(), "changed");
+  // The next walk finds block 1 written (not idle), the one after freezes it.
+  cursor = 0;
+  EXPECT_EQ(t.FreezeBlocks(true, 8, &cursor), 0u);
+  cursor = 0;
+  EXPECT_EQ(t.FreezeBlocks(true, 8, &cursor), 1u);
+  EXPECT_EQ(Print(t).rows, before);
+}
+
 }  // namespace
 }  // namespace forktail

@@ -52,7 +52,10 @@ void DecodeFrozen(const ScanPin& pin, size_t i, ColumnId c, uint32_t first, uint
     return;
   }
   v->Reset(type);
-  block.DecodeColumn(c, first, count, v->mutable_data<uint8_t>(), sel, n);
+  // Compressed strings are decoded into the vector's arena, which lives as
+  // long as the vector and whatever shares its strings.
+  const StringSpace space = [v](size_t bytes) { return v->arena()->Allocate(bytes); };
+  block.DecodeColumn(c, first, count, v->mutable_data<uint8_t>(), sel, n, &space);
   if (nulls != nullptr) {
     uint64_t* out = v->mutable_nulls();
     std::memcpy(out, nulls + first / 64, (count + 63) / 64 * sizeof(uint64_t));
