@@ -109,12 +109,14 @@ CheckpointPlan CollectCheckpoint(const Catalog& catalog, wal::Lsn lsn, uint64_t 
     const Table& t = catalog.GetTable(id);
     std::vector<uint64_t>& versions = plan.manifest.tables[id.value()];
     for (size_t b = 0; b < t.block_count(); b++) {
-      BlockRef ref = t.PinBlock(BlockNo(static_cast<uint32_t>(b)));
-      BlockKey key{id.value(), static_cast<uint32_t>(b), ref->version()};
+      // A block that is not in memory is clean: its image is the previous
+      // manifest's (tiering/buffer_pool.h), so it is neither read nor written.
+      const BlockNo no(static_cast<uint32_t>(b));
+      BlockKey key{id.value(), no.value(), t.directory().version(no)};
       versions.push_back(key.version);
-      if (ref->IsChangedSinceCheckpoint() || !had.count(key)) {
+      if (t.directory().changed_since_checkpoint(no) || !had.count(key)) {
         plan.keys.push_back(key);
-        plan.refs.push_back(std::move(ref));
+        plan.refs.push_back(t.PinBlock(no));
       }
     }
   }
@@ -224,6 +226,13 @@ Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
         // The image is exactly the cold store's version: unchanged since this checkpoint.
         block->MarkCheckpointed();
         (*blocks_loaded)++;
+        // Over the catalog's memory budget (tiering/buffer_pool.h) it leaves
+        // memory again at once: it is this checkpoint's image, which a read
+        // brings back. Never the tail, where inserts go.
+        block = BlockRef();
+        if (key.block + 1 < versions.size() && t->OverBlockBudget()) {
+          t->directory().Evict(BlockNo(key.block));
+        }
       }
     }
     t->FinishLoading();

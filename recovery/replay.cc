@@ -98,7 +98,7 @@ Status Replayer::ApplyOne(const Pending& p) {
           // A relocated row went to a fresh slot of the tail block or of a new block.
           bool fresh = r.new_tid.block.value() <= t.block_count() &&
                        (!t.directory().Contains(r.new_tid.block) ||
-                        r.new_tid.slot.value() >= t.PinBlock(r.new_tid.block)->row_count());
+                        r.new_tid.slot.value() >= t.directory().row_count(r.new_tid.block));
           if (!fresh) return fail("row cannot move to " + r.new_tid.ToString());
         }
         // Placed where the original went: heap space left by rolled-back

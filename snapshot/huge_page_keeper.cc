@@ -47,8 +47,8 @@ std::vector<void*> ListDatabaseBlocks(Database* db) {
     for (TableId id : catalog.ListTables()) {
       const Table& t = catalog.GetTable(id);
       for (size_t b = 0; b < t.block_count(); b++) {
-        BlockRef ref = t.PinBlock(BlockNo(static_cast<uint32_t>(b)));
-        if (ref->frozen()) continue;  // malloc'ed, not a huge page
+        BlockRef ref = t.directory().TryPin(BlockNo(static_cast<uint32_t>(b)));
+        if (!ref || ref->frozen()) continue;  // not in memory, or malloc'ed: not a huge page
         // Blocks are 2 MiB and 2 MiB aligned (storage/table/block.h): any address
         // inside one, rounded down, is its start.
         auto inside = reinterpret_cast<uintptr_t>(ref->View().delete_bitmap());

@@ -165,7 +165,7 @@ void Transaction::Scan(std::string_view table, const ScanFn& fn) const {
   // Bounds fixed at the start: rows the callback inserts are not visited.
   std::vector<uint32_t> rows(t.block_count());
   for (size_t b = 0; b < rows.size(); b++) {
-    rows[b] = t.PinBlock(BlockNo(static_cast<uint32_t>(b)))->row_count();
+    rows[b] = t.directory().row_count(BlockNo(static_cast<uint32_t>(b)));
   }
   for (size_t b = 0; b < rows.size(); b++) {
     for (uint32_t s = 0; s < rows[b]; s++) {

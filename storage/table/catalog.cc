@@ -270,7 +270,7 @@ Table& Catalog::CreateTable(TableSchema schema, TableOptions options, TableId id
                               id.value(), next_table_id_ - 1));
   }
   if (id.value() == 0) id = TableId(next_table_id_);
-  auto table = std::make_unique<Table>(id, std::move(schema), options);  // may throw 54000
+  std::unique_ptr<Table> table = NewTable(id, std::move(schema), options);  // may throw 54000
   next_table_id_ = id.value() + 1;
   Table& ref = *table;
   by_name_.emplace(ref.schema().name, id);
@@ -358,7 +358,7 @@ TableId Catalog::RewriteTable(TableId old_id, TableSchema schema,
       ThrowContainsNulls(schema, c);
     }
   }
-  auto fresh = std::make_unique<Table>(new_id, schema, old.options());  // may throw 54000
+  std::unique_ptr<Table> fresh = NewTable(new_id, schema, old.options());  // may throw 54000
   int64_t identity = 0;
   Row row(sources.size());
   old.ForEachLiveRow([&](TupleId, const Row& old_row) {
@@ -724,6 +724,20 @@ std::optional<std::pair<TableId, size_t>> Catalog::FindIndex(std::string_view na
     }
   }
   return std::nullopt;
+}
+
+std::unique_ptr<Table> Catalog::NewTable(TableId id, TableSchema schema,
+                                         TableOptions options) const {
+  auto table = std::make_unique<Table>(id, std::move(schema), options);
+  table->AttachPool(pool_);
+  return table;
+}
+
+void Catalog::SetBlockImageReader(BlockImageReader* reader) const { pool_->reader = reader; }
+
+Table* Catalog::FindTableById(TableId id) const {
+  auto it = tables_.find(id);
+  return it == tables_.end() ? nullptr : it->second.get();
 }
 
 std::unique_ptr<Catalog> Catalog::CopySchemas() const {
@@ -1121,7 +1135,7 @@ Status Catalog::Deserialize(std::string_view bytes) {
       if (!by_name.emplace(so.first.name, id).second || tables.count(id)) {
         return Status::Corruption("catalog image: duplicate table");
       }
-      auto table = std::make_unique<Table>(id, std::move(so.first), so.second);
+      std::unique_ptr<Table> table = NewTable(id, std::move(so.first), so.second);
       for (const auto& [column, value] : identities[t]) table->SetIdentityValue(column, value);
       tables.emplace(id, std::move(table));
     }

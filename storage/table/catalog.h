@@ -258,9 +258,25 @@ class Catalog {
   Table* FindTable(std::string_view name) const;
   // Throws 42P01 if the id names no (live) table.
   Table& GetTable(TableId id) const;
+  // nullptr if the id names no table (hidden ones included); not recorded
+  // as a lookup (TableLookupRecorder): the engine's own bookkeeping.
+  Table* FindTableById(TableId id) const;
   // Ids of the tables, ascending.
   std::vector<TableId> ListTables() const;
   size_t size() const { return tables_.size(); }
+
+  // Where every table of this catalog reads the image of a block that is
+  // not in memory (block_directory.h): the buffer pool's reader, or a
+  // snapshot process's own after the fork. Not owned.
+  // Const: the reader is shared state of the tables (a snapshot process
+  // sets its own in the frozen catalog it reads).
+  void SetBlockImageReader(BlockImageReader* reader) const;
+  BlockImageReader* block_image_reader() const { return pool_->reader.load(); }
+  // The budget the tables' scans of many blocks keep to (Table::
+  // ForEachBlock drops what it loaded once over it); the buffer pool's.
+  void SetBlockBudget(int64_t bytes) const { pool_->budget_bytes = bytes; }
+  // The bytes the resident blocks of every table take (block_directory.h).
+  int64_t resident_block_bytes() const { return pool_->resident_bytes.load(); }
 
   std::string Serialize() const;
   // Into an empty catalog; Corruption on any mismatch, the catalog unchanged.
@@ -268,6 +284,8 @@ class Catalog {
 
  private:
   static void Validate(const TableSchema& schema);
+  // A table of this catalog (attached to pool_).
+  std::unique_ptr<Table> NewTable(TableId id, TableSchema schema, TableOptions options) const;
   // A foreign key of `schema` (a table being created, or one that exists):
   // its referenced table exists (or is `schema` itself), with the columns
   // and a unique key on them.
@@ -286,6 +304,7 @@ class Catalog {
   std::set<TableId> hidden_;  // HideTable
   std::map<std::string, ViewDef, std::less<>> views_;
   std::map<TableId, Sequence> sequences_;
+  std::shared_ptr<BlockPoolShared> pool_ = std::make_shared<BlockPoolShared>();
 };
 
 }  // namespace forktail

@@ -1,41 +1,24 @@
 #include "storage/table/hash_index.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 
 namespace forktail {
 
-void HashIndex::Place(uint64_t hash, uint64_t entry) {
+void HashIndex::Insert(uint64_t hash, TupleId tid) {
+  assert(Fits(tid));
   const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
-  while (slots_[i] != kEmpty) i = (i + 1) & mask;
-  slots_[i] = entry;
-}
-
-void HashIndex::Grow(size_t capacity, const HashOf& hash_of) {
-  std::vector<uint64_t> old;
-  old.swap(slots_);
-  slots_.assign(capacity, kEmpty);
-  for (uint64_t s : old) {
-    if (s != kEmpty) Place(hash_of(TidOf(s)), s);
-  }
-}
-
-void HashIndex::Reserve(size_t n, const HashOf& hash_of) {
-  size_t want = std::bit_ceil(static_cast<size_t>(static_cast<double>(n) / kMaxLoadFactor) + 1);
-  if (want > slots_.size()) Grow(want, hash_of);
-}
-
-void HashIndex::Insert(uint64_t hash, TupleId tid, const HashOf& hash_of) {
-  assert(Fits(tid));
-  if (static_cast<double>(size_ + 1) > kMaxLoadFactor * static_cast<double>(slots_.size())) {
-    Grow(slots_.size() * 2, hash_of);
-  }
-  Place(hash, Entry(hash, tid));
+  while (slots_[i] != kEmpty && slots_[i] != kTombstone) i = (i + 1) & mask;
+  if (slots_[i] == kTombstone) tombstones_--;
+  slots_[i] = Entry(hash, tid);
   size_++;
 }
 
-bool HashIndex::Erase(uint64_t hash, TupleId tid, const HashOf& hash_of) {
+bool HashIndex::Erase(uint64_t hash, TupleId tid) {
   const size_t mask = slots_.size() - 1;
   const uint64_t entry = Entry(hash, tid);
   size_t i = hash & mask;
@@ -44,20 +27,19 @@ bool HashIndex::Erase(uint64_t hash, TupleId tid, const HashOf& hash_of) {
     if (slots_[i] == entry) break;
     i = (i + 1) & mask;
   }
-  // Backward shift: pull later entries of the cluster into the hole when
-  // their home slot does not lie (cyclically) after the hole.
-  size_t hole = i;
-  for (size_t j = (hole + 1) & mask; slots_[j] != kEmpty; j = (j + 1) & mask) {
-    const size_t home = hash_of(TidOf(slots_[j])) & mask;
-    // The entry at j may move to `hole` iff its home is not in (hole, j].
-    const bool home_in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-    if (!home_in_range) {
-      slots_[hole] = slots_[j];
-      hole = j;
-    }
-  }
-  slots_[hole] = kEmpty;
   size_--;
+  if (slots_[(i + 1) & mask] != kEmpty) {
+    slots_[i] = kTombstone;
+    tombstones_++;
+    return true;
+  }
+  // No probe passes beyond this slot: it, and the tombstones just before
+  // it, become empty again.
+  slots_[i] = kEmpty;
+  for (size_t j = (i - 1) & mask; slots_[j] == kTombstone; j = (j - 1) & mask) {
+    slots_[j] = kEmpty;
+    tombstones_--;
+  }
   return true;
 }
 
@@ -65,13 +47,36 @@ void HashIndex::Clear() {
   slots_.assign(kMinCapacity, kEmpty);
   slots_.shrink_to_fit();
   size_ = 0;
+  tombstones_ = 0;
+}
+
+void HashIndex::Rebuild(size_t count, const Entries& all) {
+  size_t capacity = slots_.size();
+  if (static_cast<double>(count + 1) > 0.55 * static_cast<double>(capacity)) {
+    capacity = std::bit_ceil(static_cast<size_t>(static_cast<double>(count + 1) / 0.35) + 1);
+  }
+  slots_.assign(std::max(capacity, kMinCapacity), kEmpty);
+  size_ = 0;
+  tombstones_ = 0;
+  all([this, count](uint64_t hash, TupleId tid) {
+    if (size_ == count) {  // a caller's wrong count would fill the table
+      std::fprintf(stderr, "forktail: HashIndex::Rebuild given more than %zu entries\n", count);
+      std::abort();
+    }
+    Insert(hash, tid);
+  });
+  assert(size_ == count);
 }
 
 bool HashIndex::CheckInvariants(const HashOf& hash_of) const {
   const size_t mask = slots_.size() - 1;
-  size_t count = 0;
+  size_t count = 0, tombstones = 0;
   for (size_t i = 0; i < slots_.size(); i++) {
     if (slots_[i] == kEmpty) continue;
+    if (slots_[i] == kTombstone) {
+      tombstones++;
+      continue;
+    }
     count++;
     const uint64_t hash = hash_of(TidOf(slots_[i]));
     if (Tag(hash) != (slots_[i] & kTagMask)) return false;
@@ -79,16 +84,7 @@ bool HashIndex::CheckInvariants(const HashOf& hash_of) const {
       if (slots_[k] == kEmpty) return false;
     }
   }
-  return count == size_;
-}
-
-int HashIndex::ProbeDistance(uint64_t hash, TupleId tid) const {
-  const size_t mask = slots_.size() - 1;
-  const uint64_t entry = Entry(hash, tid);
-  for (size_t d = 0, i = hash & mask; slots_[i] != kEmpty; d++, i = (i + 1) & mask) {
-    if (slots_[i] == entry) return static_cast<int>(d);
-  }
-  return -1;
+  return count == size_ && tombstones == tombstones_;
 }
 
 }  // namespace forktail

@@ -12,18 +12,22 @@
 // a false match once in 65,536 probed entries, almost only on the true match,
 // whose tuple the caller wants to read anyway.
 //
-// The rest of the hash is not kept either: where the index needs an entry's
-// home slot (growing, and shifting entries back after an erase) it asks the
-// caller for the hash of the row the entry names (`HashOf`; the table hashes
-// the row's stored key). So the rows must hold the keys their entries were
-// inserted with whenever the index changes: the table erases an entry before
-// it changes or deletes the row and inserts one after the row is in place.
+// The rest of the hash is not kept either, and the index never asks for it:
+// with the buffer pool (tiering/buffer_pool.h) a row's block may not be in
+// memory, and the transaction thread must not read it to maintain an index.
+// So an erase leaves a tombstone (probes pass over it, inserts reuse it; it
+// turns back into an empty slot when the slot after it is empty), and
+// growth, or a rebuild that clears the tombstones, takes every (hash, tid)
+// from the caller (`Entries`: the table enumerates its ordered primary-key
+// index, whose entries hold the keys, and hashes their encodings).
 //
-// Growth: the table doubles when an insert would exceed a load factor of 0.7.
-// With linear probing a miss costs about (1 + 1/(1-a)^2)/2 probes: 6 at 0.7,
-// 8.5 at 0.75, 50 at 0.9. Every insert starts with a miss (the duplicate
-// check), so the factor is kept where a miss is within a cache line or two,
-// at a memory cost of 11.5-23 bytes per key (16-byte entries took twice that).
+// Room: the table calls NeedsRebuild() once a write's index changes are
+// all made (so that its ordered index agrees) and Rebuild() when it is
+// true: entries plus tombstones past a load factor of 0.7. With linear
+// probing a miss costs about (1 + 1/(1-a)^2)/2 probes: 6 at 0.7, 8.5 at
+// 0.75, 50 at 0.9. Every insert starts with a miss (the duplicate check),
+// so the factor is kept where a miss is within a cache line or two, at a
+// memory cost of 11.5-23 bytes per key (16-byte entries took twice that).
 //
 // Not thread-safe for writers; read-only use by several readers (a snapshot)
 // is fine.
@@ -49,13 +53,16 @@ class HashIndex {
   // empty slot, so the last block number is never used).
   static constexpr uint32_t kMaxBlock = (uint32_t{1} << kBlockBits) - 2;
 
-  // The hash of the key of the row `tid` names (see above).
+  // Enumerates every entry the index must hold, as (hash, tid) (see above).
+  using Entries = std::function<void(const std::function<void(uint64_t, TupleId)>&)>;
+  // The hash of the key of the row `tid` names (tests' checks only).
   using HashOf = std::function<uint64_t(TupleId)>;
 
   HashIndex() : slots_(kMinCapacity, kEmpty) {}
 
   size_t size() const { return size_; }
   size_t capacity() const { return slots_.size(); }
+  size_t tombstones() const { return tombstones_; }
   size_t memory_bytes() const { return slots_.capacity() * sizeof(uint64_t); }
 
   // The tuple whose key equals the probe key: among entries with this hash's
@@ -67,7 +74,7 @@ class HashIndex {
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const uint64_t s = slots_[i];
       if (s == kEmpty) return std::nullopt;
-      if ((s & kTagMask) == tag && eq(TidOf(s))) return TidOf(s);
+      if ((s & kTagMask) == tag && s != kTombstone && eq(TidOf(s))) return TidOf(s);
     }
   }
 
@@ -76,22 +83,33 @@ class HashIndex {
     return tid.block.value() <= kMaxBlock && tid.slot.value() < (uint32_t{1} << kSlotBits);
   }
   // Adds an entry; the caller has made sure the key is not present and that
-  // the tid Fits.
-  void Insert(uint64_t hash, TupleId tid, const HashOf& hash_of);
+  // the tid Fits. Never grows: the caller keeps room (NeedsRebuild), and a
+  // table below the load factor always has an empty slot.
+  void Insert(uint64_t hash, TupleId tid);
   // Removes the entry (hash, tid); false if there is none.
-  bool Erase(uint64_t hash, TupleId tid, const HashOf& hash_of);
+  bool Erase(uint64_t hash, TupleId tid);
   void Clear();
-  // Makes room for n entries without growing.
-  void Reserve(size_t n, const HashOf& hash_of);
+  // Entries plus tombstones are past the load factor.
+  bool NeedsRebuild() const {
+    return static_cast<double>(size_ + tombstones_ + 1) >
+           kMaxLoadFactor * static_cast<double>(slots_.size());
+  }
+  // Empties the index and inserts `all`, `count` entries: tombstones are
+  // gone, and the capacity grows when the entries need it (past 0.55 of
+  // it, so that entries plus tombstones reach the load factor again only
+  // after a number of writes in proportion to the capacity).
+  void Rebuild(size_t count, const Entries& all);
 
   // Tests: every entry is reachable from its home slot without crossing an
-  // empty slot, and the count matches.
+  // empty slot, and the counts match.
   bool CheckInvariants(const HashOf& hash_of) const;
   // Tests: distance of the entry (hash, tid) from its home slot, -1 if absent.
   int ProbeDistance(uint64_t hash, TupleId tid) const;
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};
+  // Block kMaxBlock + 1 is never used, so no entry equals it either.
+  static constexpr uint64_t kTombstone = ~uint64_t{0} - 1;
   static constexpr int kTidBits = kBlockBits + kSlotBits;
   static constexpr uint64_t kTagMask = ~uint64_t{0} << kTidBits;
 
@@ -104,11 +122,9 @@ class HashIndex {
             SlotNo(static_cast<uint32_t>(entry & ((uint64_t{1} << kSlotBits) - 1)))};
   }
 
-  void Place(uint64_t hash, uint64_t entry);
-  void Grow(size_t capacity, const HashOf& hash_of);
-
   std::vector<uint64_t> slots_;
   size_t size_ = 0;
+  size_t tombstones_ = 0;
 };
 
 }  // namespace forktail

@@ -11,7 +11,7 @@ namespace {
 // A tid in 6 bytes: block and slot fit 48 bits as they do in the key index's
 // entries (Table::AddBlock refuses block numbers past HashIndex::kMaxBlock),
 // and (block << kSlotBits | slot) orders as the tids do.
-constexpr size_t kTidBytes = 6;
+constexpr size_t kTidBytes = OrderedIndex::kTidBytes;
 constexpr int kSlotBits = HashIndex::kSlotBits;
 constexpr char kValueMarker = 0x01;
 constexpr char kNullMarker = 0x02;
@@ -120,6 +120,8 @@ TupleId TidOf(std::string_view entry) {
 }
 
 }  // namespace
+
+TupleId OrderedIndex::TidOfEntry(std::string_view entry) { return TidOf(entry); }
 
 void AppendOrderedKey(const Type& type, const Value& value, std::string* out) {
   EncodeValue(type, value, out);

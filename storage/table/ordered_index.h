@@ -92,6 +92,9 @@ void AppendOrderedKey(const Type& type, const Value& value, std::string* out);
 
 class OrderedIndex {
  public:
+  static constexpr size_t kTidBytes = 6;  // the tid after the key (see above)
+  static TupleId TidOfEntry(std::string_view entry);
+
   explicit OrderedIndex(const std::vector<Type>& key_types) : key_types_(key_types) {}
 
   size_t size() const { return entries_.size(); }
@@ -111,6 +114,15 @@ class OrderedIndex {
   void Insert(const Key& key, TupleId tid);
   void Erase(const Key& key, TupleId tid);
   void Clear() { entries_.clear(); }
+
+  // Calls fn(key bytes, tid) for every entry, in key order (the bytes are
+  // EncodeKey(..).bytes of the row's key).
+  template <typename Fn>
+  void ForEachEntry(Fn&& fn) const {
+    for (std::string_view entry : entries_) {
+      fn(entry.substr(0, entry.size() - kTidBytes), TidOfEntry(entry));
+    }
+  }
 
   // A row other than `self` with the same key (unique checks; a key with a
   // NULL has none).

@@ -14,6 +14,26 @@ namespace forktail {
 
 namespace {
 
+// The capacity a block image's header names (its layout's), 0 if the image
+// is too short to have one (FromImage then refuses it).
+uint32_t ImageCapacity(std::string_view image) {
+  if (image.size() < sizeof(BlockHeader)) return 0;
+  BlockHeader h;
+  std::memcpy(&h, image.data(), sizeof(h));
+  return h.capacity;
+}
+
+Status CapacityDoesNotFit(std::string_view image, uint32_t capacity) {
+  BlockHeader h;
+  std::memcpy(&h, image.data(), sizeof(h));
+  return Status::Corruption(
+      fmt::format("block image {}: capacity {} does not fit a block", h.block_no, capacity));
+}
+
+}  // namespace
+
+namespace {
+
 // A new block reserves the previous block's string bytes per live row plus
 // this many percent (block_layout.h: the heap should fill with the stripes).
 constexpr uint64_t kReserveMarginPercent = 103;
@@ -28,13 +48,15 @@ Table::Table(TableId id, TableSchema schema, TableOptions options)
       stats_(schema_.column_count()) {
   for (const IndexDef& def : schema_.indexes) secondary_.push_back(MakeIndex(def.columns));
   if (has_key()) secondary_.push_back(MakeIndex(schema_.primary_key));
+  directory_.SetLoader(
+      [this](BlockNo no, const BlockSummary& summary) { return LoadEvictedBlock(no, summary); });
 }
 
 void Table::ForEachLiveRow(const std::function<void(TupleId, const Row&)>& fn) const {
   const size_t blocks = block_count();
   for (size_t b = 0; b < blocks; b++) {
     const BlockNo no(static_cast<uint32_t>(b));
-    const uint32_t rows = PinBlock(no)->row_count();
+    const uint32_t rows = directory_.row_count(no);
     for (uint32_t s = 0; s < rows; s++) {
       const TupleId tid{no, SlotNo(s)};
       if (std::optional<Row> row = Read(tid)) fn(tid, *row);
@@ -107,9 +129,14 @@ std::vector<Value> Table::StoredKey(TupleId tid) const {
 }
 
 uint64_t Table::KeyHash(const std::vector<Value>& key) const {
-  uint64_t h = 0;
-  for (const Value& v : key) h = CombineHash(h, HashCell(v));
-  return h;
+  // The hash of the key's ordered encoding (ordered_index.h), so that the
+  // key index can be rebuilt from the ordered primary-key index's entries
+  // without reading a block (hash_index.h).
+  std::string bytes;
+  for (size_t i = 0; i < key.size(); i++) {
+    AppendOrderedKey(schema_.column(schema_.primary_key[i]).type, key[i], &bytes);
+  }
+  return HashBytes(bytes);
 }
 
 bool Table::KeyEquals(TupleId tid, const std::vector<Value>& key) const {
@@ -120,15 +147,21 @@ bool Table::KeyEquals(TupleId tid, const std::vector<Value>& key) const {
   return true;
 }
 
-uint64_t Table::StoredKeyHash(TupleId tid) const {
-  BlockRef block = directory_.Pin(tid.block);
-  uint64_t h = 0;
-  for (ColumnId c : schema_.primary_key) h = CombineHash(h, block->HashCellAt(c, tid.slot));
-  return h;
+uint64_t Table::StoredKeyHash(TupleId tid) const { return KeyHash(StoredKey(tid)); }
+
+void Table::RebuildKeyIndex() {
+  const OrderedIndex* order = key_order_index();
+  if (order == nullptr) {
+    index_.Clear();
+    return;
+  }
+  index_.Rebuild(order->size(), [order](const std::function<void(uint64_t, TupleId)>& add) {
+    order->ForEachEntry([&](std::string_view key, TupleId tid) { add(HashBytes(key), tid); });
+  });
 }
 
-HashIndex::HashOf Table::KeyHashOf() const {
-  return [this](TupleId tid) { return StoredKeyHash(tid); };
+void Table::KeepKeyIndexRoom() {
+  if (has_key() && index_.NeedsRebuild()) RebuildKeyIndex();
 }
 
 std::optional<TupleId> Table::FindKey(const std::vector<Value>& key, uint64_t hash) const {
@@ -290,8 +323,9 @@ Table::CheckedRow Table::CheckInsert(const Row& row) const {
 }
 
 void Table::FinishInsert(TupleId tid, const CheckedRow& checked) {
-  if (has_key()) index_.Insert(checked.key_hash, tid, KeyHashOf());
+  if (has_key()) index_.Insert(checked.key_hash, tid);
   IndexRow(checked.index_keys, tid);
+  KeepKeyIndexRoom();
   stats_.OnInsert(checked.row);
 }
 
@@ -349,13 +383,21 @@ std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
 void Table::ForEachBlock(
     const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const {
   for (size_t b = 0; b < directory_.size(); b++) {
-    BlockRef block = directory_.Pin(BlockNo(static_cast<uint32_t>(b)));
-    if (block->frozen()) {
-      std::unique_ptr<Block> plain = block->Thaw();
-      fn(block, plain->View());
-    } else {
-      fn(block, block->View());
+    const BlockNo no(static_cast<uint32_t>(b));
+    const bool was_resident = directory_.resident(no);
+    {
+      BlockRef block = directory_.Pin(no);
+      if (block->frozen()) {
+        std::unique_ptr<Block> plain = block->Thaw();
+        fn(block, plain->View());
+      } else {
+        fn(block, block->View());
+      }
     }
+    // A block this walk loaded goes again when memory is over the budget:
+    // it is the clean image it was read from (fn only reads), so a walk
+    // over a table larger than the budget stays within it.
+    if (!was_resident && OverBlockBudget()) directory_.Evict(no);
   }
 }
 
@@ -373,8 +415,8 @@ std::vector<Table::FreezeCandidate> Table::TakeFreezeCandidates(bool idle_only, 
   std::vector<FreezeCandidate> out;
   for (; *cursor + 1 < directory_.size() && out.size() < limit; ++*cursor) {
     const BlockNo no(*cursor);
-    BlockRef block = directory_.Pin(no);
-    if (block->frozen()) continue;
+    BlockRef block = directory_.TryPin(no);  // not resident: evicted, so idle and clean
+    if (!block || block->frozen()) continue;
     const bool touched = block->TakeTouched();
     if ((idle_only && touched) || directory_.PinCount(no) > 1) continue;
     out.push_back({no, block->Copy()});
@@ -387,8 +429,8 @@ bool Table::InstallFrozen(BlockNo no, std::unique_ptr<Block> frozen) {
   // The tail may have been removed (an undone insert) and the block with it.
   if (!directory_.Contains(no)) return false;
   {
-    BlockRef block = directory_.Pin(no);
-    if (block->frozen() || block->touched() || directory_.PinCount(no) > 1) return false;
+    BlockRef block = directory_.TryPin(no);
+    if (!block || block->frozen() || block->touched() || directory_.PinCount(no) > 1) return false;
     // Untouched, so the rows and the version are the copy's; a checkpoint
     // may have cleared the changed flag since (the copy's image is in it).
     if (!block->IsChangedSinceCheckpoint()) frozen->MarkCheckpointed();
@@ -408,19 +450,62 @@ void Table::RefreshStatistics() {
   scan.Finish(&stats_);
 }
 
-Status Table::LoadBlock(std::string_view image) {
-  // The image's own capacity picks its layout (FromImage checks the rest).
+Status Table::BlockOfImage(std::string_view image, std::unique_ptr<Block>* out) const {
   std::shared_ptr<const BlockLayout> layout = layout_;
-  if (image.size() >= sizeof(BlockHeader)) {  // plain (2 MiB) or frozen
-    BlockHeader h;
-    std::memcpy(&h, image.data(), sizeof(h));
-    if (h.capacity != layout_->capacity()) {
-      layout = LayoutOfCapacity(h.capacity);
-      if (!layout) {
-        return Status::Corruption(fmt::format("block image {}: capacity {} does not fit a block",
-                                              h.block_no, h.capacity));
-      }
-    }
+  const uint32_t capacity = ImageCapacity(image);
+  if (capacity != 0 && capacity != layout_->capacity()) {
+    layout = BlockLayout::ForCapacity(schema_, capacity);
+    if (!layout) return CapacityDoesNotFit(image, capacity);
+  }
+  return Block::FromImage(std::move(layout), image, out);
+}
+
+std::unique_ptr<Block> Table::EvictedBlockOfImage(BlockNo no, uint64_t version,
+                                                  std::string_view image) const {
+  std::unique_ptr<Block> block;
+  Status s = BlockOfImage(image, &block);
+  if (s.ok() && (block->block_no() != no || block->version() != version ||
+                 block->header().table_id != id_.value())) {
+    s = Status::Corruption(fmt::format("the image holds table {} block {} version {}",
+                                       block->header().table_id, block->block_no().value(),
+                                       block->version()));
+  }
+  if (!s.ok()) {
+    throw DbError(sqlstate::kDataCorrupted,
+                  fmt::format("could not read block {} (version {}) of table \"{}\": {}",
+                              no.value(), version, schema_.name, s.message()));
+  }
+  // The image is the cold store's copy of this version: clean.
+  block->MarkCheckpointed();
+  return block;
+}
+
+std::unique_ptr<Block> Table::LoadEvictedBlock(BlockNo no, const BlockSummary& summary) const {
+  BlockImageReader* reader = pool_ ? pool_->reader.load() : nullptr;
+  if (reader == nullptr) {
+    throw DbError(sqlstate::kInternalError,
+                  fmt::format("block {} of table \"{}\" is not in memory and there is no reader "
+                              "for it",
+                              no.value(), schema_.name));
+  }
+  std::string image;
+  Status s = reader->ReadImage(id_, no, summary.version, &image);
+  if (!s.ok()) {
+    throw DbError(
+        s.code() == Status::Code::kCorruption ? sqlstate::kDataCorrupted : sqlstate::kIoError,
+        fmt::format("could not read block {} (version {}) of table \"{}\": {}", no.value(),
+                    summary.version, schema_.name, s.message()));
+  }
+  return EvictedBlockOfImage(no, summary.version, image);
+}
+
+Status Table::LoadBlock(std::string_view image) {
+  // As BlockOfImage, with the layouts cached (a load adds many blocks).
+  std::shared_ptr<const BlockLayout> layout = layout_;
+  const uint32_t capacity = ImageCapacity(image);
+  if (capacity != 0 && capacity != layout_->capacity()) {
+    layout = LayoutOfCapacity(capacity);
+    if (!layout) return CapacityDoesNotFit(image, capacity);
   }
   std::unique_ptr<Block> block;
   Status s = Block::FromImage(layout, image, &block);
@@ -441,16 +526,7 @@ void Table::FinishLoading() {
 
 void Table::RebuildIndex() {
   RebuildSecondaryIndexes();
-  index_.Clear();
-  if (!has_key()) return;
-  index_.Reserve(stats_.row_count(), KeyHashOf());
-  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
-    for (uint32_t r = 0; r < view.row_count(); r++) {
-      if (view.is_deleted(r)) continue;
-      TupleId tid{block->block_no(), SlotNo(r)};
-      index_.Insert(StoredKeyHash(tid), tid, KeyHashOf());
-    }
-  });
+  RebuildKeyIndex();
 }
 
 }  // namespace forktail

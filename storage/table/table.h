@@ -217,7 +217,6 @@ class Table {
   void ForEachBlock(const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const;
   size_t block_count() const { return directory_.size(); }
   BlockRef PinBlock(BlockNo no) const { return directory_.Pin(no); }
-  const BlockDirectory& directory() const { return directory_; }
 
   uint64_t live_row_count() const { return stats_.row_count(); }
   const TableStatistics& statistics() const { return stats_; }
@@ -233,9 +232,33 @@ class Table {
   Status LoadBlock(std::string_view image);
   void FinishLoading();
   const HashIndex& index() const { return index_; }
-  // The hash of the stored key of a row, as the key index asks for it (it
-  // keeps only part of each hash; hash_index.h).
-  HashIndex::HashOf KeyHashOf() const;
+
+  // Buffer pool (tiering/buffer_pool.h; block_directory.h "Residency"): the
+  // blocks, and what the table shares with the catalog's other tables:
+  // where a block that is not in memory is read back from (unset, such a
+  // block cannot be loaded: XX000) and the count of resident bytes. Before
+  // the first block.
+  BlockDirectory& directory() { return directory_; }
+  const BlockDirectory& directory() const { return directory_; }
+  void AttachPool(std::shared_ptr<BlockPoolShared> pool) {
+    assert(directory_.size() == 0);
+    pool_ = std::move(pool);
+    directory_.SetShared(pool_.get());
+  }
+  // Whether the catalog's resident blocks exceed its budget (block_
+  // directory.h, BlockPoolShared): a walk that loaded blocks drops them
+  // again, a load of many blocks evicts as it goes.
+  bool OverBlockBudget() const {
+    return pool_ && pool_->resident_bytes.load(std::memory_order_relaxed) >
+                        pool_->budget_bytes.load(std::memory_order_relaxed);
+  }
+  // Block `no` (version `version`) from an evicted block's image, checked
+  // to be that block (XX001 otherwise): what the directory's loader and the
+  // transaction engine's loads install.
+  std::unique_ptr<Block> EvictedBlockOfImage(BlockNo no, uint64_t version,
+                                             std::string_view image) const;
+  // The hash of the stored key of a row (tests check the key index with it).
+  uint64_t KeyHashOfRow(TupleId tid) const { return StoredKeyHash(tid); }
 
  private:
   // A row cast to the column types and checked for insertion (NOT NULL, key
@@ -256,6 +279,11 @@ class Table {
   uint64_t KeyHash(const std::vector<Value>& key) const;
   // KeyHash of the stored tuple's key, read from the block directly.
   uint64_t StoredKeyHash(TupleId tid) const;
+  // The key index from the ordered primary-key index's entries (no block is
+  // read); KeepKeyIndexRoom rebuilds it when it needs room, once a write's
+  // changes to both are made.
+  void RebuildKeyIndex();
+  void KeepKeyIndexRoom();
   bool KeyEquals(TupleId tid, const std::vector<Value>& key) const;
   std::optional<TupleId> FindKey(const std::vector<Value>& key, uint64_t hash) const;
   // 23505 for a row whose `key` (the primary key's values) another row has,
@@ -271,6 +299,13 @@ class Table {
   std::shared_ptr<const BlockLayout> LayoutForNewBlock(uint32_t first_row_string_bytes);
   // The cached layout of `capacity` rows; nullptr if no block can have it.
   std::shared_ptr<const BlockLayout> LayoutOfCapacity(uint32_t capacity);
+  // An image's block (its capacity picks the layout: the table's, or one
+  // made for it, not cached, so that loads on other threads share nothing
+  // mutable); Corruption if it does not fit.
+  Status BlockOfImage(std::string_view image, std::unique_ptr<Block>* out) const;
+  // The directory's loader: version `summary.version` of block `no` through
+  // the image reader. Throws DbError (XX000, XX001, 58030).
+  std::unique_ptr<Block> LoadEvictedBlock(BlockNo no, const BlockSummary& summary) const;
   TupleId AppendRow(const Row& row);
   // Replay writes in place into a block that may be frozen: the plain form.
   void ThawBlock(BlockNo no);
@@ -303,6 +338,7 @@ class Table {
   std::shared_ptr<const BlockLayout> layout_;
   std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
   BlockDirectory directory_;
+  std::shared_ptr<BlockPoolShared> pool_;
   HashIndex index_;
   // One per schema_.indexes entry, then the primary key's when it has one.
   std::vector<OrderedIndex> secondary_;

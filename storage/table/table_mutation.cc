@@ -115,21 +115,22 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   // 2. Changes.
   for (const auto& [c, v] : updates) stats_.OnUpdate(c, new_row[c.value()]);
   if (in_place) {
-    if (key_changed) index_.Erase(old_hash, tid, KeyHashOf());
+    if (key_changed) index_.Erase(old_hash, tid);
     for (size_t i = 0; i < touched.size(); i++) {
       if (touched[i]) block->SetCell(ColumnId(static_cast<uint16_t>(i)), tid.slot, new_row[i]);
     }
-    if (key_changed) index_.Insert(new_hash, tid, KeyHashOf());
+    if (key_changed) index_.Insert(new_hash, tid);
     for (size_t i = 0; i < secondary_.size(); i++) {
       if (!index_changed[i]) continue;
       secondary_[i].Erase(old_index_keys[i], tid);
       secondary_[i].Insert(new_index_keys[i], tid);
     }
+    KeepKeyIndexRoom();
     return tid;
   }
   // Relocation: the old slot keeps the old values (undo: Undelete), the row
   // moves to the tail.
-  if (has_key()) index_.Erase(old_hash, tid, KeyHashOf());
+  if (has_key()) index_.Erase(old_hash, tid);
   if (!index_touched && !secondary_.empty()) {
     old_index_keys = StoredIndexKeys(tid);
     new_index_keys = old_index_keys;
@@ -139,15 +140,16 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   block = BlockRef();
   TupleId moved = redo_result ? *redo_result : AppendRow(new_row);
   if (redo_result) PlaceRow(moved, new_row);
-  if (has_key()) index_.Insert(new_hash, moved, KeyHashOf());
+  if (has_key()) index_.Insert(new_hash, moved);
   IndexRow(new_index_keys, moved);
+  KeepKeyIndexRoom();
   return moved;
 }
 
 void Table::Delete(TupleId tid) {
   RequireLive(*this, tid, "Delete");
   if (has_key()) {
-    bool erased = index_.Erase(StoredKeyHash(tid), tid, KeyHashOf());
+    bool erased = index_.Erase(StoredKeyHash(tid), tid);
     assert(erased);
     (void)erased;
   }
@@ -166,11 +168,12 @@ void Table::Undelete(TupleId tid) {
       uint64_t hash = KeyHash(key);
       // Undo runs in reverse order, so the key cannot be taken by now.
       assert(!FindKey(key, hash));
-      index_.Insert(hash, tid, KeyHashOf());
+      index_.Insert(hash, tid);
     }
     if (!secondary_.empty()) IndexRow(StoredIndexKeys(tid), tid);
     block->SetDeleted(tid.slot, false);
   }
+  KeepKeyIndexRoom();
   stats_.OnUndelete();
 }
 
@@ -179,7 +182,7 @@ void Table::RemoveInserted(TupleId tid) {
   BlockRef block = directory_.Pin(tid.block);
   assert(tid.slot.value() < block->row_count());
   if (!block->IsDeleted(tid.slot)) {
-    if (has_key()) index_.Erase(StoredKeyHash(tid), tid, KeyHashOf());
+    if (has_key()) index_.Erase(StoredKeyHash(tid), tid);
     if (!secondary_.empty()) UnindexRow(StoredIndexKeys(tid), tid);
     stats_.OnDelete();
   }

@@ -26,36 +26,36 @@ void Table::AddPrimaryKey(const std::vector<ColumnId>& key) {
                                 schema_.column(c).name, schema_.name));
     }
   }
-  // Build the index with the key in place; a duplicate puts everything back.
-  schema_.primary_key = key;
-  HashIndex built;
-  built.Reserve(stats_.row_count(), KeyHashOf());
+  // The ordered index first, checking for a duplicate with it; nothing
+  // changes until it is complete (a block that is not in memory may stop
+  // the walk: tiering/buffer_pool.h), then the key index from it.
+  OrderedIndex order = MakeIndex(key);
   std::optional<std::vector<Value>> duplicate;
   ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
     for (uint32_t r = 0; r < view.row_count() && !duplicate; r++) {
       if (view.is_deleted(r)) continue;
-      TupleId tid{block->block_no(), SlotNo(r)};
-      std::vector<Value> values = StoredKey(tid);
-      uint64_t hash = KeyHash(values);
-      if (built.Find(hash, [&](TupleId other) { return KeyEquals(other, values); })) {
+      const TupleId tid{block->block_no(), SlotNo(r)};
+      std::vector<Value> values;
+      for (ColumnId c : key) values.push_back(block->GetCell(c, tid.slot));
+      const OrderedIndex::Key encoded = order.EncodeKey(values);
+      if (order.FindOther(encoded, tid)) {
         duplicate = std::move(values);
       } else {
-        built.Insert(hash, tid, KeyHashOf());
+        order.Insert(encoded, tid);
       }
     }
   });
   if (duplicate) {
-    schema_.primary_key.clear();
     // PostgreSQL's DETAIL line travels in the message, as COPY's CONTEXT does.
     throw DbError(sqlstate::kUniqueViolation,
                   fmt::format("could not create unique index \"{}_pkey\"\nDETAIL:  Key {} is "
                               "duplicated.",
                               schema_.name, KeyText(key, *duplicate)));
   }
+  schema_.primary_key = key;
   for (ColumnId c : key) schema_.columns[c.value()].not_null = true;
-  index_ = std::move(built);
-  secondary_.push_back(MakeIndex(schema_.primary_key));
-  RebuildSecondaryIndexes();
+  secondary_.push_back(std::move(order));
+  RebuildKeyIndex();
 }
 
 void Table::RemovePrimaryKey(const std::vector<bool>& not_null_before) {

@@ -10,47 +10,89 @@ namespace {
 
 TupleId Tid(uint32_t i) { return {BlockNo(i / 1000), SlotNo(i % 1000)}; }
 
-// The index alone: keys are tids' numbers, equality and hashes by side maps
-// (the index asks for an entry's hash where it needs its home slot).
-TEST(HashIndex, InsertFindEraseWithCollisions) {
+// The index alone: keys are tids' numbers, equality and hashes by side maps.
+// The index never asks for a hash: growth is a Rebuild from the caller's
+// entries (here the side map), erases leave tombstones.
+struct Harness {
   HashIndex index;
-  std::map<uint64_t, uint32_t> key_of;   // packed tid -> key
-  std::map<uint64_t, uint64_t> hash_of;  // packed tid -> hash
-  HashIndex::HashOf rehash = [&](TupleId t) { return hash_of.at(t.Pack()); };
+  std::map<uint64_t, uint64_t> hash_of;  // packed tid -> hash, the live entries
+  HashIndex::HashOf rehash = [this](TupleId t) { return hash_of.at(t.Pack()); };
+
+  void Insert(uint64_t hash, TupleId tid) {
+    hash_of[tid.Pack()] = hash;
+    index.Insert(hash, tid);
+    if (index.NeedsRebuild()) Rebuild();
+  }
+  bool Erase(uint64_t hash, TupleId tid) {
+    hash_of.erase(tid.Pack());
+    return index.Erase(hash, tid);
+  }
+  void Rebuild() {
+    index.Rebuild(hash_of.size(), [this](const std::function<void(uint64_t, TupleId)>& add) {
+      for (const auto& [packed, hash] : hash_of) add(hash, TupleId::Unpack(packed));
+    });
+  }
+};
+
+TEST(HashIndex, InsertFindEraseWithCollisions) {
+  Harness h;
+  std::map<uint64_t, uint32_t> key_of;  // packed tid -> key
   auto find = [&](uint32_t key, uint64_t hash) {
-    return index.Find(hash, [&](TupleId t) { return key_of[t.Pack()] == key; });
+    return h.index.Find(hash, [&](TupleId t) { return key_of[t.Pack()] == key; });
   };
   auto hash_for = [](uint32_t k) { return k < 50 ? uint64_t{7} : k * 0x9e3779b97f4a7c15ull; };
   // 50 keys share hash 7 (one long cluster), the rest are spread.
   for (uint32_t k = 0; k < 2000; k++) {
     key_of[Tid(k).Pack()] = k;
-    hash_of[Tid(k).Pack()] = hash_for(k);
-    index.Insert(hash_for(k), Tid(k), rehash);
+    h.Insert(hash_for(k), Tid(k));
   }
-  EXPECT_EQ(index.size(), 2000u);
-  EXPECT_TRUE(index.CheckInvariants(rehash));
-  EXPECT_LE(index.size(), index.capacity() * HashIndex::kMaxLoadFactor);
-  EXPECT_EQ(index.memory_bytes(), index.capacity() * sizeof(uint64_t));
+  EXPECT_EQ(h.index.size(), 2000u);
+  EXPECT_TRUE(h.index.CheckInvariants(h.rehash));
+  EXPECT_LE(h.index.size(), h.index.capacity() * HashIndex::kMaxLoadFactor);
+  EXPECT_EQ(h.index.memory_bytes(), h.index.capacity() * sizeof(uint64_t));
   for (uint32_t k = 0; k < 2000; k++) ASSERT_EQ(find(k, hash_for(k)), Tid(k)) << k;
   EXPECT_FALSE(find(5000, 7));
-  // Erase the middle of the colliding cluster: later entries shift back.
-  int before = index.ProbeDistance(7, Tid(49));
-  for (uint32_t k = 10; k < 20; k++) EXPECT_TRUE(index.Erase(7, Tid(k), rehash));
-  EXPECT_FALSE(index.Erase(7, Tid(10), rehash));
-  EXPECT_TRUE(index.CheckInvariants(rehash));
-  EXPECT_LT(index.ProbeDistance(7, Tid(49)), before);
+  // Erase the middle of the colliding cluster: tombstones, which probes pass.
+  for (uint32_t k = 10; k < 20; k++) EXPECT_TRUE(h.Erase(7, Tid(k)));
+  EXPECT_FALSE(h.index.Erase(7, Tid(10)));
+  EXPECT_EQ(h.index.tombstones(), 10u);
+  EXPECT_TRUE(h.index.CheckInvariants(h.rehash));
   for (uint32_t k = 0; k < 50; k++) EXPECT_EQ(find(k, 7).has_value(), k < 10 || k >= 20) << k;
+  // An insert takes a tombstone's slot.
+  key_of[Tid(12).Pack()] = 12;
+  h.Insert(7, Tid(12));
+  EXPECT_EQ(h.index.tombstones(), 9u);
+  EXPECT_EQ(find(12, 7), Tid(12));
+  // A rebuild drops the tombstones and keeps every entry.
+  h.Rebuild();
+  EXPECT_EQ(h.index.tombstones(), 0u);
+  EXPECT_TRUE(h.index.CheckInvariants(h.rehash));
+  for (uint32_t k = 0; k < 2000; k++) {
+    EXPECT_EQ(find(k, hash_for(k)).has_value(), k < 10 || k >= 20 || k == 12) << k;
+  }
+}
+
+// The last entry of a cluster leaves an empty slot, not a tombstone, and so
+// do the tombstones right before it.
+TEST(HashIndex, EraseAtTheEndOfAClusterLeavesNoTombstones) {
+  Harness h;
+  for (uint32_t k = 0; k < 5; k++) h.Insert(3, Tid(k));  // slots 3..7
+  EXPECT_TRUE(h.Erase(3, Tid(2)));
+  EXPECT_TRUE(h.Erase(3, Tid(3)));
+  EXPECT_EQ(h.index.tombstones(), 2u);
+  EXPECT_TRUE(h.Erase(3, Tid(4)));  // the cluster's end: slots 5..7 empty again
+  EXPECT_EQ(h.index.tombstones(), 0u);
+  EXPECT_TRUE(h.index.CheckInvariants(h.rehash));
+  EXPECT_EQ(h.index.Find(3, [](TupleId t) { return t == Tid(1); }), Tid(1));
 }
 
 TEST(HashIndex, GrowsAndStaysConsistentUnderChurn) {
   uint32_t seed = 12345;
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  HashIndex index;
+  Harness h;
   std::map<uint32_t, uint64_t> live;  // key -> hash (few distinct hashes: many collisions)
-  HashIndex::HashOf rehash = [&](TupleId t) {
-    return live.at(t.block.value() * 1000 + t.slot.value());
-  };
+  size_t rebuilt_at_capacity = 0;
   for (int op = 0; op < 20000; op++) {
     uint32_t key = rng() % 3000;
     // Hashes that differ only in the bits the entry keeps (the top 16), in
@@ -59,28 +101,32 @@ TEST(HashIndex, GrowsAndStaysConsistentUnderChurn) {
                     : rng() % 2 == 0 ? (uint64_t{key} << 48) | 5
                                      : key * 0x9e3779b97f4a7c15ull;
     if (live.count(key)) {
-      ASSERT_TRUE(index.Erase(live[key], Tid(key), rehash));
+      ASSERT_TRUE(h.Erase(live[key], Tid(key)));
       live.erase(key);
     } else {
       live[key] = hash;
-      index.Insert(hash, Tid(key), rehash);
+      const size_t capacity = h.index.capacity();
+      h.Insert(hash, Tid(key));
+      if (h.index.capacity() == capacity && h.index.tombstones() == 0) rebuilt_at_capacity++;
     }
+    ASSERT_LE(h.index.size() + h.index.tombstones(),
+              h.index.capacity() * HashIndex::kMaxLoadFactor + 1);
     if (op % 1000 == 0) {
-      ASSERT_TRUE(index.CheckInvariants(rehash));
+      ASSERT_TRUE(h.index.CheckInvariants(h.rehash));
     }
   }
-  ASSERT_TRUE(index.CheckInvariants(rehash));
-  EXPECT_EQ(index.size(), live.size());
+  ASSERT_TRUE(h.index.CheckInvariants(h.rehash));
+  EXPECT_EQ(h.index.size(), live.size());
+  // Churn at a steady size clears tombstones without growing for ever.
+  EXPECT_LE(h.index.capacity(), 8192u);
   for (auto [key, hash] : live) {
     uint32_t k = key;
-    EXPECT_EQ(index.Find(hash, [&](TupleId t) { return t == Tid(k); }), Tid(k));
+    EXPECT_EQ(h.index.Find(hash, [&](TupleId t) { return t == Tid(k); }), Tid(k));
   }
-  size_t cap = index.capacity();
-  index.Clear();
-  EXPECT_EQ(index.size(), 0u);
-  EXPECT_LT(index.capacity(), cap);
-  index.Reserve(10000, rehash);
-  EXPECT_GE(index.capacity() * HashIndex::kMaxLoadFactor, 10000u);
+  size_t cap = h.index.capacity();
+  h.index.Clear();
+  EXPECT_EQ(h.index.size(), 0u);
+  EXPECT_LT(h.index.capacity(), cap);
 }
 
 // An entry holds the tid in 48 bits: the largest block and slot numbers it
@@ -92,17 +138,15 @@ TEST(HashIndex, EntriesKeepTheLargestTids) {
   EXPECT_FALSE(HashIndex::Fits({BlockNo(HashIndex::kMaxBlock + 1), SlotNo(0)}));
   EXPECT_FALSE(HashIndex::Fits({BlockNo(0), SlotNo(1u << HashIndex::kSlotBits)}));
   const uint64_t ones = ~uint64_t{0};
-  std::map<uint64_t, uint64_t> hash_of = {{far.Pack(), ones}, {near.Pack(), ones}};
-  HashIndex::HashOf rehash = [&](TupleId t) { return hash_of.at(t.Pack()); };
-  HashIndex index;
-  index.Insert(ones, far, rehash);
-  index.Insert(ones, near, rehash);
-  EXPECT_EQ(index.Find(ones, [&](TupleId t) { return t == far; }), far);
-  EXPECT_EQ(index.Find(ones, [&](TupleId t) { return t == near; }), near);
-  EXPECT_TRUE(index.Erase(ones, far, rehash));
-  EXPECT_FALSE(index.Find(ones, [&](TupleId t) { return t == far; }));
-  EXPECT_EQ(index.Find(ones, [&](TupleId t) { return t == near; }), near);
-  EXPECT_TRUE(index.CheckInvariants(rehash));
+  Harness h;
+  h.Insert(ones, far);
+  h.Insert(ones, near);
+  EXPECT_EQ(h.index.Find(ones, [&](TupleId t) { return t == far; }), far);
+  EXPECT_EQ(h.index.Find(ones, [&](TupleId t) { return t == near; }), near);
+  EXPECT_TRUE(h.Erase(ones, far));
+  EXPECT_FALSE(h.index.Find(ones, [&](TupleId t) { return t == far; }));
+  EXPECT_EQ(h.index.Find(ones, [&](TupleId t) { return t == near; }), near);
+  EXPECT_TRUE(h.index.CheckInvariants(h.rehash));
 }
 
 TEST(HashIndex, ThroughTableCompositeAndStringKeys) {
@@ -121,10 +165,42 @@ TEST(HashIndex, ThroughTableCompositeAndStringKeys) {
   EXPECT_EQ(t.ReadColumn(*tid, ColumnId(2))->GetInt(), 21);
   EXPECT_FALSE(t.LookupKey({Value::Text("n7"), Value::Integer(30)}));
   EXPECT_FALSE(t.LookupKey({Value::Null(Type::Text()), Value::Integer(3)}));
+  auto hash_of = [&t](TupleId tid) { return t.KeyHashOfRow(tid); };
+  EXPECT_TRUE(t.index().CheckInvariants(hash_of));
   t.RebuildIndex();
   EXPECT_EQ(t.index().size(), 1000u);
-  EXPECT_TRUE(t.index().CheckInvariants(t.KeyHashOf()));
+  EXPECT_TRUE(t.index().CheckInvariants(hash_of));
   EXPECT_EQ(t.LookupKey({Value::Text("n7"), Value::Integer(3)}), tid);
+}
+
+// Deletes, key updates and re-inserts through the table: the key index
+// keeps every live key findable and rebuilds itself (from the ordered
+// primary-key index) when tombstones pile up, at a bounded capacity.
+TEST(HashIndex, ThroughTableUnderKeyChurn) {
+  Table t(TableId(1), {"kv", {{"k", Type::Integer()}, {"v", Type::Integer()}}, {ColumnId(0)}});
+  std::map<int, TupleId> live;
+  std::mt19937 rng(7);
+  for (int op = 0; op < 30000; op++) {
+    const int k = static_cast<int>(rng() % 2000);
+    auto it = live.find(k);
+    if (it == live.end()) {
+      live[k] = t.Insert({Value::Integer(k), Value::Integer(op)});
+    } else if (rng() % 2 == 0) {
+      t.Delete(it->second);
+      live.erase(it);
+    } else {
+      const int to = k + 2000 + static_cast<int>(rng() % 2000);  // a key outside [0, 2000)
+      if (!t.LookupKey({Value::Integer(to)})) {
+        t.Update(it->second, {{ColumnId(0), Value::Integer(to)}});
+        t.Delete(*t.LookupKey({Value::Integer(to)}));
+        live.erase(it);
+      }
+    }
+  }
+  EXPECT_EQ(t.index().size(), live.size());
+  EXPECT_TRUE(t.index().CheckInvariants([&t](TupleId tid) { return t.KeyHashOfRow(tid); }));
+  for (const auto& [k, tid] : live) ASSERT_EQ(t.LookupKey({Value::Integer(k)}), tid) << k;
+  EXPECT_LE(t.index().capacity(), 8192u);
 }
 
 }  // namespace

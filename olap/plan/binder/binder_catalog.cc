@@ -34,7 +34,7 @@ bool IsConstant(const Expression& e) { return e.kind == ExprKind::kConstant; }
 int64_t TableDataBytes(const Table& table) {
   size_t bytes = 0;
   for (size_t b = 0; b < table.block_count(); b++) {
-    bytes += table.PinBlock(BlockNo(static_cast<uint32_t>(b)))->memory_bytes();
+    bytes += table.directory().memory_bytes(BlockNo(static_cast<uint32_t>(b)));
   }
   return static_cast<int64_t>(bytes);
 }
