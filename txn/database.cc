@@ -42,6 +42,7 @@ void Database::OpenAndRecover() {
   // s names the cold store's directory and the cause ("No space left on device").
   if (!s.ok()) ThrowStatus(fmt::format("could not open data directory \"{}\"", impl_->dir), s);
   std::unique_ptr<tier::TieredImageSource> images = OpenTier();
+  OpenPool();
   s = redo::RecoverDatabase(impl_->dir, impl_->options.wal_file_system, impl_->cold_store.get(),
                             images.get(), &impl_->catalog,
                             /*check_only=*/false, &impl_->report);
@@ -59,6 +60,7 @@ void Database::OpenAndRecover() {
   if (impl_->report.has_checkpoint) {
     impl_->last_manifest = std::make_unique<ckpt::Manifest>(impl_->report.checkpoint);
     impl_->checkpoint_lsn = impl_->last_manifest->lsn;
+    if (impl_->pool) impl_->pool->SetDurable(*impl_->last_manifest);
   }
   wal::LogWriterOptions lo;
   lo.file_system = impl_->options.wal_file_system;
@@ -83,6 +85,7 @@ void Database::OpenAndRecover() {
                                               TxnEngineOptions{impl_->options.synchronous_commit},
                                               impl_->report.next_txn);
   MigrateIdentityColumns();
+  StartPoolThread();
 }
 
 std::unique_ptr<tier::TieredImageSource> Database::OpenTier() {
@@ -142,6 +145,14 @@ Database::~Database() { Close(); }
 void Database::Close() {
   if (impl_->closed) return;
   impl_->closed = true;
+  if (impl_->pool_thread.joinable()) {
+    {
+      std::lock_guard<std::mutex> l(impl_->pool_mu);
+      impl_->pool_stop = true;
+    }
+    impl_->pool_cv.notify_all();
+    impl_->pool_thread.join();
+  }
   if (impl_->engine) impl_->engine->Stop();
   // Temperatures are hints: a failure to keep them loses nothing.
   if (impl_->ssd_tier) impl_->ssd_tier->PersistTemperatures().PermitUnchecked();

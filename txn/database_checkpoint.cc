@@ -261,6 +261,8 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
   manifest.catalog.clear();
   impl_->last_manifest = std::make_unique<ckpt::Manifest>(std::move(manifest));
   impl_->checkpoint_lsn = impl_->last_manifest->lsn;
+  // Its versions are durable now: blocks still at them may leave memory.
+  if (impl_->pool) impl_->pool->SetDurable(*impl_->last_manifest);
 }
 
 }  // namespace forktail

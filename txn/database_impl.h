@@ -4,12 +4,14 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 
 #include "forktail/database.h"
 #include "recovery/recovery.h"
@@ -42,6 +44,13 @@ struct Database::Impl {
   mutable std::shared_mutex procedures_mu;
   std::map<std::string, Procedure, std::less<>> procedures;
   bool closed = false;
+  // Buffer pool (DatabaseOptions::memory_budget; txn/database_pool.cc).
+  std::unique_ptr<tier::BufferPool> pool;
+  std::thread pool_thread;
+  std::mutex pool_mu;
+  std::condition_variable pool_cv;
+  bool pool_stop = false;  // guarded by pool_mu
+  std::atomic<uint64_t> forced_checkpoints{0};
 };
 
 }  // namespace forktail

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 namespace forktail {
 namespace {
 constexpr const char* kShutdownMessage = "terminating transaction because the database is closing";
@@ -49,8 +52,7 @@ void TxnEngine::Submit(TxnBody body, TxnCallback done) {
     std::lock_guard<std::mutex> l(mu_);
     if (!stopping_) {
       queue_.push_back([this, body = std::move(body), done = std::move(done)]() mutable {
-        Outcome outcome;
-        Exclusively([&] { outcome = Execute(body); });
+        Outcome outcome = ExecuteLoading(body);
         Acknowledge(std::move(outcome), done);
       });
       cv_.notify_one();
@@ -71,8 +73,7 @@ TxnResult TxnEngine::Run(TxnBody body) {
   if (stopped_.load(std::memory_order_acquire)) {
     return TxnResult::Error(sqlstate::kAdminShutdown, kShutdownMessage);
   }
-  Outcome outcome;
-  Exclusively([&] { outcome = Execute(body); });
+  Outcome outcome = ExecuteLoading(body);
   if (outcome.wait_lsn == wal::kInvalidLsn) return std::move(outcome.result);
   Status s = log_->WaitDurable(outcome.wait_lsn);
   if (!s.ok()) return NotDurable(s);
@@ -127,6 +128,71 @@ void TxnEngine::Stop() {
 uint64_t TxnEngine::committed() const { return committed_.load(std::memory_order_relaxed); }
 
 uint64_t TxnEngine::aborted() const { return aborted_.load(std::memory_order_relaxed); }
+
+TxnEngine::LoadStats TxnEngine::load_stats() const {
+  return {load_restarts_.load(std::memory_order_relaxed),
+          blocks_read_.load(std::memory_order_relaxed),
+          inline_fallbacks_.load(std::memory_order_relaxed)};
+}
+
+TxnEngine::Outcome TxnEngine::ExecuteLoading(TxnBody& body) {
+  std::vector<LoadedImage> loaded;
+  size_t readahead = 1;
+  for (int attempt = 0;; attempt++) {
+    const bool inline_loads = attempt >= kMaxLoadAttempts;
+    if (inline_loads) inline_fallbacks_.fetch_add(1, std::memory_order_relaxed);
+    Outcome outcome;
+    Exclusively([&] {
+      InstallLoaded(&loaded);
+      outcome = Execute(body, inline_loads ? LoadPolicy::kInline : LoadPolicy::kThrow, readahead);
+    });
+    if (outcome.missing.empty()) return outcome;
+    load_restarts_.fetch_add(1, std::memory_order_relaxed);
+    Status s = ReadMissing(outcome.missing, &loaded);
+    if (!s.ok()) {
+      return {TxnResult::Error(
+          s.code() == Status::Code::kCorruption ? sqlstate::kDataCorrupted : sqlstate::kIoError,
+          fmt::format("could not read a block of the database: {}", s.message()))};
+    }
+    // A body that misses again reads ahead more: a scan over evicted blocks
+    // runs again O(log n) times, not n.
+    readahead = std::min<size_t>(readahead * 2, 64);
+  }
+}
+
+Status TxnEngine::ReadMissing(const std::vector<BlockNotResident>& missing,
+                              std::vector<LoadedImage>* out) {
+  BlockImageReader* reader = catalog_->block_image_reader();
+  if (reader == nullptr) {
+    return Status::IoError("a block is not in memory and there is no buffer pool to read it");
+  }
+  for (const BlockNotResident& m : missing) {
+    LoadedImage loaded{m, {}};
+    Status s = reader->ReadImage(m.table, m.block, m.version, &loaded.image);
+    if (!s.ok()) return s;
+    blocks_read_.fetch_add(1, std::memory_order_relaxed);
+    out->push_back(std::move(loaded));
+  }
+  return Status::Ok();
+}
+
+void TxnEngine::InstallLoaded(std::vector<LoadedImage>* loaded) {
+  for (LoadedImage& l : *loaded) {
+    // The table may be gone (DROP), or the block changed and evicted again
+    // at another version meanwhile: then the image is dropped, and the body
+    // misses again if it still needs the block.
+    Table* table = catalog_->FindTableById(l.block.table);
+    if (table == nullptr || !table->directory().Contains(l.block.block)) continue;
+    std::unique_ptr<Block> block;
+    try {
+      block = table->EvictedBlockOfImage(l.block.block, l.block.version, l.image);
+    } catch (const DbError&) {
+      continue;  // the body misses it again and reads it inline, which reports the error
+    }
+    table->directory().Install(l.block.block, std::move(block));
+  }
+  loaded->clear();
+}
 
 std::shared_ptr<const Catalog> TxnEngine::schemas() const {
   std::lock_guard<std::mutex> l(schemas_mu_);
@@ -185,7 +251,20 @@ TxnEngine::ThreadTime TxnEngine::thread_time() const {
   return t;
 }
 
-TxnEngine::Outcome TxnEngine::Execute(TxnBody& body) {
+std::vector<BlockNotResident> TxnEngine::Readahead(const BlockNotResident& first,
+                                                   size_t count) const {
+  std::vector<BlockNotResident> out{first};
+  const Table* table = catalog_->FindTableById(first.table);
+  if (table == nullptr) return out;
+  const BlockDirectory& d = table->directory();
+  for (uint32_t b = first.block.value() + 1; out.size() < count && b + 1 < d.size(); b++) {
+    const BlockNo no(b);
+    if (!d.resident(no)) out.push_back({first.table, no, d.version(no)});
+  }
+  return out;
+}
+
+TxnEngine::Outcome TxnEngine::Execute(TxnBody& body, LoadPolicy policy, size_t readahead) {
   if (log_->failed()) {
     Status health = log_->health();
     return {TxnResult::Error(
@@ -196,8 +275,13 @@ TxnEngine::Outcome TxnEngine::Execute(TxnBody& body) {
   }
   Transaction txn(catalog_, next_txn_++);
   TxnResult failure;
+  std::optional<BlockNotResident> missing;
   try {
+    LoadPolicyScope loads(policy);
     body(txn);
+  } catch (const BlockNotResident& m) {
+    missing = m;
+    failure = TxnResult::Error(sqlstate::kInternalError, "a block is not in memory");
   } catch (const DbError& e) {
     failure = TxnResult::Error(e.sqlstate(), e.what());
   } catch (const std::exception& e) {
@@ -220,6 +304,7 @@ TxnEngine::Outcome TxnEngine::Execute(TxnBody& body) {
       log_->Append(records, &lsns).PermitUnchecked();
     }
     PublishSchemasIfChanged();
+    if (missing) return {std::move(failure), wal::kInvalidLsn, Readahead(*missing, readahead)};
     aborted_.fetch_add(1, std::memory_order_relaxed);
     return {std::move(failure)};
   }

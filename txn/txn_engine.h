@@ -61,6 +61,17 @@
 // as soon as the records are appended; the log writer syncs at least every
 // async_flush_interval, which bounds what a power failure can take back.
 //
+// Blocks not in memory (anti-caching, H-Store; tiering/buffer_pool.h): a
+// body runs with LoadPolicy::kThrow, so a pin of an evicted block throws
+// BlockNotResident. The body is rolled back; its missing block (and, when
+// the same body misses again, a growing run of the table's next evicted
+// blocks) is read with no lock held; the next attempt installs them under
+// the lock and runs the body again. So the execution lock never waits for
+// I/O, and a body may run more than once: it must keep no effect outside
+// its Transaction from an earlier run. A body that still misses after
+// kMaxLoadAttempts loads inline under the lock (progress over purity; a
+// body whose blocks outgrow the budget), counted in load_stats().
+//
 // Failure: once the log reports a write or fdatasync error (sticky, never
 // retried), the engine refuses every further transaction with SQLSTATE 58030
 // and a message naming the log's error. A transaction whose commit append
@@ -137,6 +148,15 @@ class TxnEngine {
 
   uint64_t committed() const;
   uint64_t aborted() const;
+  // Anti-caching (see above): bodies run again after a block load, blocks
+  // read for them, and bodies that loaded inline at last.
+  struct LoadStats {
+    uint64_t restarts = 0;
+    uint64_t blocks_read = 0;
+    uint64_t inline_fallbacks = 0;
+  };
+  LoadStats load_stats() const;
+  static constexpr int kMaxLoadAttempts = 16;
   // Any thread: how long the transaction thread has spent running queued
   // work (transactions, fork points, exclusive tasks) since it started, and
   // how long it has existed. busy / alive is its utilization: under load it
@@ -162,13 +182,31 @@ class TxnEngine {
   struct Outcome {
     TxnResult result;
     wal::Lsn wait_lsn = wal::kInvalidLsn;
+    // The blocks the body found not in memory (it was rolled back).
+    std::vector<BlockNotResident> missing;
+  };
+  // An evicted block's image, read for a body's next attempt.
+  struct LoadedImage {
+    BlockNotResident block;
+    std::string image;
   };
   void Loop();
   // Holds exec_mu_ while `fn` runs and adds its time to busy_ns_.
   template <typename Fn>
   void Exclusively(Fn&& fn);
-  // Under exec_mu_: runs the body, commits or rolls back.
-  Outcome Execute(TxnBody& body);
+  // Under exec_mu_: runs the body, commits or rolls back. A body that pins
+  // a block not in memory is rolled back and comes back with `missing`: that
+  // block and up to `readahead` - 1 of the table's next ones not in memory.
+  Outcome Execute(TxnBody& body, LoadPolicy policy = LoadPolicy::kThrow, size_t readahead = 1);
+  // Execute under exec_mu_, again after reading what it missed (see
+  // "Blocks not in memory").
+  Outcome ExecuteLoading(TxnBody& body);
+  // No lock held: the images of `missing`. Under exec_mu_: into their
+  // tables (those still there, at those versions).
+  Status ReadMissing(const std::vector<BlockNotResident>& missing, std::vector<LoadedImage>* out);
+  void InstallLoaded(std::vector<LoadedImage>* loaded);
+  // `first`, then up to count - 1 of its table's next blocks not in memory.
+  std::vector<BlockNotResident> Readahead(const BlockNotResident& first, size_t count) const;
   // The queued path: reports through `done` (at once or from the log writer).
   void Acknowledge(Outcome outcome, TxnCallback& done);
   // Transaction thread (or the constructor): a new schemas() copy if the
@@ -202,6 +240,9 @@ class TxnEngine {
   std::atomic<bool> stopped_{false};
   std::atomic<uint64_t> committed_{0};
   std::atomic<uint64_t> aborted_{0};
+  std::atomic<uint64_t> load_restarts_{0};
+  std::atomic<uint64_t> blocks_read_{0};
+  std::atomic<uint64_t> inline_fallbacks_{0};
   std::atomic<wal::Lsn> published_commit_lsn_{wal::kInvalidLsn};
   std::atomic<uint64_t> busy_ns_{0};
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();

@@ -98,6 +98,14 @@ struct DatabaseOptions {
   // that every later open and tool finds it; an open that names another
   // place than the link's fails (58030) rather than start an empty store.
   std::string cold_dir;
+  // The memory budget of table blocks, in bytes (tiering/buffer_pool.h;
+  // docs/tiering.md, "Buffer pool"): 0 = none, every block stays in memory.
+  // Past it, blocks whose image a checkpoint made durable leave memory, the
+  // least recently used first, and are read back (SSD tier, else the cold
+  // store) when used; a transaction that needs one is rolled back, the
+  // block is read with no lock held, and the transaction runs again. When
+  // changed blocks alone exceed the budget, a checkpoint is taken early.
+  uint64_t memory_budget = 0;
   // Frozen blocks compress their text columns (FSST) where that saves a
   // tenth or more; false keeps them uncompressed (a benchmark's baseline).
   bool compress_frozen_strings = true;
@@ -127,6 +135,19 @@ struct CheckpointResult {
   // copy stop (empty when none).
   uint64_t tier_admitted = 0;
   std::string tier_error;
+};
+
+// The buffer pool now (Database::pool_report()).
+struct PoolReport {
+  bool enabled = false;
+  uint64_t budget_bytes = 0;
+  int64_t resident_bytes = 0;
+  uint64_t evicted = 0;          // blocks, since open
+  uint64_t reads = 0;            // blocks read back
+  uint64_t reads_from_tier = 0;  // of those, from the SSD tier
+  uint64_t restarts = 0;         // transactions run again after a block load
+  uint64_t inline_loads = 0;     // transactions that loaded under the lock at last
+  uint64_t forced_checkpoints = 0;
 };
 
 // How the SSD tier served the last open (Database::tier_report()).
@@ -232,6 +253,11 @@ class Database {
   // What Open's recovery did (recovery/replay_driver.h).
   const redo::RecoveryReport& recovery_report() const;
   const TierReport& tier_report() const;
+  PoolReport pool_report() const;
+  // Runs one eviction round of the buffer pool now, between two
+  // transactions (its thread runs them every 100 ms anyway); nothing
+  // without a budget.
+  void TrimToBudget();
   const std::string& dir() const;
   // Ok, or the write-ahead log's sticky error.
   Status health() const;
@@ -258,6 +284,11 @@ class Database {
   std::unique_ptr<tier::TieredImageSource> OpenTier();
   // DatabaseOptions::cold_dir: links DATA_DIR/cold there (or checks the link).
   void PlaceColdStore();
+  // DatabaseOptions::memory_budget: the pool, before recovery loads blocks;
+  // its maintenance thread, once the engine runs (txn/database_pool.cc).
+  void OpenPool();
+  void StartPoolThread();
+  void PoolLoop();
   // Identity and SERIAL columns of tables made before sequences existed
   // (a per-table counter, Table::identity_value) get their sequences, in
   // one logged transaction (txn/database_migrate.cc).

@@ -78,11 +78,26 @@ inline ForeignKeyDef TransferToAccount(std::string name, uint16_t column) {
   return fk;
 }
 
-inline void CreateBank(const std::string& dir) {
-  auto db = Database::Open(dir);
-  TxnResult r = db->Run([](Transaction& txn) {
+// With a memory budget (budget_blocks > 0), small blocks: one account per
+// block and 64 transfers per block, so that the data is many times the
+// budget and blocks leave memory and come back all the time.
+inline DatabaseOptions BankOptions(int budget_blocks) {
+  DatabaseOptions o;
+  o.memory_budget = static_cast<uint64_t>(budget_blocks) * kBlockSize;
+  return o;
+}
+
+inline void CreateBank(const std::string& dir, int budget_blocks = 0) {
+  auto db = Database::Open(dir, BankOptions(budget_blocks));
+  TxnResult r = db->Run([budget_blocks](Transaction& txn) {
+    TableOptions accounts, transfers;
+    if (budget_blocks > 0) {
+      accounts.max_rows_per_block = 1;
+      transfers.max_rows_per_block = 64;
+    }
     txn.CreateTable(
-        {"account", {{"id", Type::BigInt(), true}, {"balance", Type::BigInt()}}, {ColumnId(0)}});
+        {"account", {{"id", Type::BigInt(), true}, {"balance", Type::BigInt()}}, {ColumnId(0)}},
+        accounts);
     TableSchema transfer{"transfer",
                          {{"id", Type::BigInt(), true},
                           {"src", Type::BigInt()},
@@ -90,7 +105,7 @@ inline void CreateBank(const std::string& dir) {
                           {"amount", Type::BigInt()}},
                          {ColumnId(0)}};
     transfer.foreign_keys.push_back(TransferToAccount("transfer_src_fkey", 1));
-    txn.CreateTable(transfer);
+    txn.CreateTable(transfer, transfers);
     // The second one through the log's ALTER TABLE record.
     txn.AddForeignKey("transfer", TransferToAccount("transfer_dst_fkey", 2));
     txn.CreateIndex("transfer", {"transfer_src", {ColumnId(1)}, false, false});
@@ -103,10 +118,10 @@ inline void CreateBank(const std::string& dir) {
 }
 
 // The child: never returns.
-[[noreturn]] inline void ChildMain(const std::string& dir, int fd, int64_t first_id,
-                                   uint64_t seed) {
+[[noreturn]] inline void ChildMain(const std::string& dir, int fd, int64_t first_id, uint64_t seed,
+                                   int budget_blocks) {
   try {
-    auto db = Database::Open(dir);
+    auto db = Database::Open(dir, BankOptions(budget_blocks));
     RegisterBank(*db);
     int64_t ready = -1;
     if (write(fd, &ready, sizeof ready) != sizeof ready) _exit(3);
@@ -150,10 +165,11 @@ struct ChildHook {
   ChildHook() {
     const char* env = std::getenv(kChildEnv);
     if (env == nullptr) return;
-    std::string s(env);  // dir|fd|first_id|seed
-    size_t a = s.find('|'), b = s.find('|', a + 1), c = s.find('|', b + 1);
+    std::string s(env);  // dir|fd|first_id|seed|budget_blocks
+    size_t a = s.find('|'), b = s.find('|', a + 1), c = s.find('|', b + 1), d = s.find('|', c + 1);
     ChildMain(s.substr(0, a), std::stoi(s.substr(a + 1, b - a - 1)),
-              std::stoll(s.substr(b + 1, c - b - 1)), std::stoull(s.substr(c + 1)));
+              std::stoll(s.substr(b + 1, c - b - 1)), std::stoull(s.substr(c + 1, d - c - 1)),
+              std::stoi(s.substr(d + 1)));
   }
 };
 inline ChildHook child_hook;
@@ -164,6 +180,7 @@ struct CrashStats {
   uint64_t lost = 0;
   uint64_t violations = 0;
   uint64_t checkpoints_seen = 0;
+  uint64_t pool_reads = 0;  // blocks the reopens read back (with a memory budget)
 };
 
 // Checks the invariants on a reopened database; returns violations found.
@@ -225,9 +242,11 @@ inline uint64_t Verify(Database& db, const std::vector<int64_t>& acked, bool ful
   return violations;
 }
 
-inline CrashStats RunCrashLoop(int cycles, uint64_t seed) {
+// budget_blocks > 0: the child and every reopen run with that memory budget
+// (DatabaseOptions::memory_budget) over small blocks (BankOptions).
+inline CrashStats RunCrashLoop(int cycles, uint64_t seed, int budget_blocks = 0) {
   testing::TempDir dir;
-  CreateBank(dir.path());
+  CreateBank(dir.path(), budget_blocks);
   std::mt19937_64 rng(seed);
   CrashStats stats;
   std::vector<int64_t> all_acked;
@@ -238,7 +257,8 @@ inline CrashStats RunCrashLoop(int cycles, uint64_t seed) {
     EXPECT_EQ(pipe(fds), 0);
     std::string env = dir.path() + "|" + std::to_string(fds[1]) + "|" +
                       std::to_string(int64_t{cycle + 1} * 10'000'000) + "|" +
-                      std::to_string(seed * 1000 + static_cast<uint64_t>(cycle));
+                      std::to_string(seed * 1000 + static_cast<uint64_t>(cycle)) + "|" +
+                      std::to_string(budget_blocks);
     pid_t pid = fork();
     if (pid == 0) {
       close(fds[0]);
@@ -270,7 +290,7 @@ inline CrashStats RunCrashLoop(int cycles, uint64_t seed) {
     stats.cycles++;
     std::unique_ptr<Database> db;
     try {
-      db = Database::Open(dir.path());
+      db = Database::Open(dir.path(), BankOptions(budget_blocks));
     } catch (const DbError& e) {
       ADD_FAILURE() << "reopen failed after cycle " << cycle << " (seed " << seed
                     << "): " << e.what();
@@ -283,6 +303,7 @@ inline CrashStats RunCrashLoop(int cycles, uint64_t seed) {
     std::vector<int64_t> fresh(all_acked.begin() + static_cast<ptrdiff_t>(checked),
                                all_acked.end());
     stats.violations += Verify(*db, full ? all_acked : fresh, full, &lost_ids);
+    stats.pool_reads += db->pool_report().reads;
     stats.lost = lost_ids.size();
     checked = all_acked.size();
     if (cycle % 100 == 99) {
@@ -295,12 +316,13 @@ inline CrashStats RunCrashLoop(int cycles, uint64_t seed) {
   stats.acknowledged = all_acked.size();
   std::printf(
       "crash test: seed %llu, cycles run %d, commits acknowledged %llu, lost %llu, invariant "
-      "violations %llu, reopens that started from a checkpoint %llu\n",
+      "violations %llu, reopens that started from a checkpoint %llu, blocks read back %llu\n",
       static_cast<unsigned long long>(seed), stats.cycles,
       static_cast<unsigned long long>(stats.acknowledged),
       static_cast<unsigned long long>(stats.lost),
       static_cast<unsigned long long>(stats.violations),
-      static_cast<unsigned long long>(stats.checkpoints_seen));
+      static_cast<unsigned long long>(stats.checkpoints_seen),
+      static_cast<unsigned long long>(stats.pool_reads));
   return stats;
 }
 

@@ -1,5 +1,7 @@
 #include "olap/session/block/txn_block.h"
 
+#include "storage/storage.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -96,6 +98,11 @@ void TxnBlock::Submit() {
       l.unlock();
       std::exception_ptr error;
       try {
+        // This body cannot run again (its statements come one by one from
+        // the session), so a block not in memory is read here, under the
+        // lock (txn_engine.h, "Blocks not in memory"): such a block holds
+        // the thread anyway.
+        LoadPolicyScope loads(LoadPolicy::kInline);
         (*work)(txn);
       } catch (...) {
         error = std::current_exception();

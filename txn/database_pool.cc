@@ -1,0 +1,87 @@
+// Database's buffer pool (DatabaseOptions::memory_budget, tiering/buffer_pool.h):
+// opened before recovery so that a checkpoint larger than the budget loads
+// within it, and kept within it afterwards by a maintenance thread that
+// runs an eviction round between two transactions every kRoundInterval
+// (each round is a use epoch of the pool's LRU-2), and checkpoints early
+// when blocks that changed since the last checkpoint alone exceed the
+// budget: a checkpoint is the pool's write-back.
+#include <chrono>
+#include <future>
+
+#include "forktail/database.h"
+#include "txn/database_impl.h"
+
+namespace forktail {
+namespace {
+constexpr auto kRoundInterval = std::chrono::milliseconds(100);
+// Checkpoints the pool asks for are at least this far apart.
+constexpr auto kForcedCheckpointInterval = std::chrono::seconds(1);
+}  // namespace
+
+void Database::OpenPool() {
+  const uint64_t budget = impl_->options.memory_budget;
+  if (budget == 0) return;
+  impl_->pool = std::make_unique<tier::BufferPool>(&impl_->catalog, impl_->cold_store.get(),
+                                                   impl_->ssd_tier.get(), budget);
+  impl_->catalog.SetBlockImageReader(impl_->pool.get());
+  impl_->catalog.SetBlockBudget(static_cast<int64_t>(budget));
+}
+
+void Database::StartPoolThread() {
+  if (!impl_->pool) return;
+  impl_->pool_thread = std::thread([this] { PoolLoop(); });
+}
+
+namespace {
+tier::EvictRoundResult RoundBetweenTransactions(Database* db, tier::BufferPool* pool) {
+  std::promise<tier::EvictRoundResult> done;
+  std::future<tier::EvictRoundResult> round = done.get_future();
+  db->RunBetweenTransactions([&](wal::Lsn) { done.set_value(pool->EvictRound()); });
+  return round.get();
+}
+}  // namespace
+
+void Database::TrimToBudget() {
+  if (impl_->pool) RoundBetweenTransactions(this, impl_->pool.get());
+}
+
+void Database::PoolLoop() {
+  auto last_forced = std::chrono::steady_clock::now() - kForcedCheckpointInterval;
+  std::unique_lock<std::mutex> l(impl_->pool_mu);
+  while (!impl_->pool_cv.wait_for(l, kRoundInterval, [&] { return impl_->pool_stop; })) {
+    l.unlock();
+    const tier::EvictRoundResult r = RoundBetweenTransactions(this, impl_->pool.get());
+    const auto now = std::chrono::steady_clock::now();
+    if (r.needs_checkpoint && now - last_forced >= kForcedCheckpointInterval && !log_failed()) {
+      last_forced = now;
+      try {
+        Checkpoint();
+        impl_->forced_checkpoints.fetch_add(1, std::memory_order_relaxed);
+      } catch (const DbError&) {
+        // The next round asks again; the error is the checkpoint's own to
+        // report (a full disk, a failed log) and the caller of the next
+        // explicit checkpoint sees it.
+      }
+    }
+    l.lock();
+  }
+}
+
+PoolReport Database::pool_report() const {
+  PoolReport r;
+  if (!impl_->pool) return r;
+  const tier::BufferPoolStats s = impl_->pool->stats();
+  const TxnEngine::LoadStats loads = impl_->engine->load_stats();
+  r.enabled = true;
+  r.budget_bytes = impl_->pool->budget_bytes();
+  r.resident_bytes = impl_->pool->resident_bytes();
+  r.evicted = s.evicted;
+  r.reads = s.reads;
+  r.reads_from_tier = s.reads_from_tier;
+  r.restarts = loads.restarts;
+  r.inline_loads = loads.inline_fallbacks;
+  r.forced_checkpoints = impl_->forced_checkpoints.load(std::memory_order_relaxed);
+  return r;
+}
+
+}  // namespace forktail
