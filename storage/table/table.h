@@ -337,8 +337,10 @@ class Table {
   TableOptions options_;
   std::shared_ptr<const BlockLayout> layout_;
   std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
-  BlockDirectory directory_;
+  // Before directory_, so that it outlives it: the directory's destructor
+  // takes its blocks' bytes off the shared count.
   std::shared_ptr<BlockPoolShared> pool_;
+  BlockDirectory directory_;
   HashIndex index_;
   // One per schema_.indexes entry, then the primary key's when it has one.
   std::vector<OrderedIndex> secondary_;

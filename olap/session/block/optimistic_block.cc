@@ -395,6 +395,9 @@ void OptimisticBlock::ThrowIfStale(const DbError& error) const {
 TxnResult RunTransaction(Database& db, const std::function<void(Transaction&)>& work) {
   std::exception_ptr error;
   TxnResult r = db.Run([&](Transaction& txn) {
+    // A body may run more than once (txn_engine.h, "Blocks not in memory"):
+    // only the last run's error counts.
+    error = nullptr;
     try {
       work(txn);
     } catch (...) {

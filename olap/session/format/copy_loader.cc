@@ -324,6 +324,9 @@ uint64_t CopyIntoTable(Database& db, std::string_view table,
     uint64_t rows = 0;
     std::exception_ptr error;
     TxnResult result = db.Run([&](Transaction& txn) {
+      // This body consumes its source and cannot run again: a block not in
+      // memory is read here, under the lock (txn_engine.h).
+      LoadPolicyScope loads(LoadPolicy::kInline);
       try {
         CopyLoader loader(txn, std::string(table), columns, options, load.row_defaults);
         for (;;) {
