@@ -170,12 +170,15 @@ Status WriteCheckpointImages(const CheckpointPlan& plan, const std::string& path
 }
 
 Status CommitCheckpoint(const Manifest& manifest, const std::string& image_file, ColdStore* store,
-                        CheckpointStats* stats, const std::function<void()>& after_ingest) {
+                        CheckpointStats* stats, const std::function<void()>& after_ingest,
+                        const std::function<std::set<BlockKey>()>& also_keep) {
   Status s;
   if (!image_file.empty() && !(s = store->IngestImageFile(image_file)).ok()) return s;
   if (after_ingest) after_ingest();
   if (!(s = store->PutManifest(manifest.Encode())).ok()) return s;
-  return store->DeleteBlocksExcept(manifest.Keys(), &stats->images_deleted);
+  std::set<BlockKey> keep = manifest.Keys();
+  if (also_keep) keep.merge(also_keep());
+  return store->DeleteBlocksExcept(keep, &stats->images_deleted);
 }
 
 Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,

@@ -99,10 +99,13 @@ void MarkWritten(CheckpointPlan& plan);
 Status WriteCheckpointImages(const CheckpointPlan& plan, const std::string& path,
                              CheckpointStats* stats, bool* wrote_file);
 // Step 3: ingests `image_file` (unless empty), writes the manifest (synced),
-// deletes images it does not need. `after_ingest` (may be empty) runs
-// between the ingestion and the manifest (crash tests).
+// deletes images it does not need: those neither it nor `also_keep` (when
+// given; called after the manifest is written) names - versions that live
+// snapshot processes may still read (tiering/buffer_pool.h). `after_ingest`
+// (may be empty) runs between the ingestion and the manifest (crash tests).
 Status CommitCheckpoint(const Manifest& manifest, const std::string& image_file, ColdStore* store,
-                        CheckpointStats* stats, const std::function<void()>& after_ingest);
+                        CheckpointStats* stats, const std::function<void()>& after_ingest,
+                        const std::function<std::set<BlockKey>()>& also_keep = {});
 
 // Where LoadCheckpoint reads block images: the cold store itself, or the SSD
 // tier in front of it (tiering/tiered_images.h).

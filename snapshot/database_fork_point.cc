@@ -21,6 +21,8 @@ void DatabaseForkPoint::RunBetweenTransactions(std::function<void(Lsn)> fn) {
   db_->RunBetweenTransactions([fn = std::move(fn)](wal::Lsn lsn) { fn(OrZero(lsn)); });
 }
 
+std::shared_ptr<const void> DatabaseForkPoint::PinForSnapshot() { return db_->PinForSnapshot(); }
+
 CommitProgress DatabaseForkPoint::Committed() const {
   // Count first: a commit between the two reads makes the LSN newer than the
   // count, never the count ahead of the LSN.

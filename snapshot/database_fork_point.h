@@ -44,6 +44,9 @@ class DatabaseForkPoint final : public ForkPoint {
 
   void RunBetweenTransactions(std::function<void(Lsn)> fn) override;
   CommitProgress Committed() const override;
+  // With a memory budget: keeps the images the child may read (Database::
+  // PinForSnapshot).
+  std::shared_ptr<const void> PinForSnapshot() override;
 
  private:
   Database* const db_;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 namespace forktail {
 
@@ -44,6 +45,13 @@ class ForkPoint {
   // Safe to call from any thread (reads atomics); may lag the transaction
   // thread by a commit.
   virtual CommitProgress Committed() const = 0;
+
+  // Called by `fn` on the transaction thread right before it forks a
+  // snapshot process: what the child may read beyond the memory it inherits
+  // (a database with a memory budget: the images of blocks not in memory,
+  // tiering/buffer_pool.h) is kept until the returned token is released,
+  // which the manager does once the child is gone. nullptr: nothing to keep.
+  virtual std::shared_ptr<const void> PinForSnapshot() { return nullptr; }
 };
 
 }  // namespace forktail

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "snapshot/fork_point.h"
@@ -23,6 +24,9 @@ struct SnapshotEntry {
   std::string address;   // abstract Unix socket name, leading NUL included
   std::chrono::steady_clock::time_point created;
   int64_t fork_ns = 0;  // time spent in fork() on the transaction thread
+  // ForkPoint::PinForSnapshot's token: released with the entry, after the
+  // child is reaped and its last lease is gone.
+  std::shared_ptr<const void> pin;
 
   // Guarded by SnapshotManager::mu_.
   int control_fd = -1;

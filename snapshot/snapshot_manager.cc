@@ -33,6 +33,7 @@ struct ForkJob {
   Lsn lsn = 0;
   uint64_t commits = 0;
   int64_t fork_ns = 0;
+  std::shared_ptr<const void> pin;  // ForkPoint::PinForSnapshot's, for the entry
   int keep[2] = {-1, -1};
   SnapshotProcessConfig config;
 };
@@ -129,6 +130,7 @@ std::shared_ptr<SnapshotEntry> SnapshotManager::ForkSnapshot() {
     }
     job->config.lsn = lsn;
     const uint64_t commits = fork_point->Committed().commits;
+    std::shared_ptr<const void> pin = fork_point->PinForSnapshot();
     const auto start = Clock::now();
     const pid_t pid = ForkExclusions::Global().Fork(job->keep);
     if (pid == 0) RunSnapshotProcess(job->config);  // never returns
@@ -141,6 +143,7 @@ std::shared_ptr<SnapshotEntry> SnapshotManager::ForkSnapshot() {
     job->lsn = lsn;
     job->commits = commits;
     job->fork_ns = ns;
+    if (pid > 0) job->pin = std::move(pin);
     job->done = true;
     job->cv.notify_all();
   });
@@ -183,6 +186,7 @@ std::shared_ptr<SnapshotEntry> SnapshotManager::ForkSnapshot() {
   entry->lsn = job->lsn;
   entry->commits = job->commits;
   entry->fork_ns = job->fork_ns;
+  entry->pin = std::move(job->pin);
   entry->created = Clock::now();
   entry->idle_since = entry->created;
   entry->control_fd = sv[0];

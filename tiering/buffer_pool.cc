@@ -11,13 +11,41 @@ BufferPool::BufferPool(Catalog* catalog, ckpt::ColdStore* cold, SsdTier* ssd, ui
 int64_t BufferPool::resident_bytes() const { return catalog_->resident_block_bytes(); }
 
 void BufferPool::SetDurable(const ckpt::Manifest& manifest) {
+  auto versions = std::make_shared<const Versions>(manifest.tables);
   std::lock_guard<std::mutex> lock(durable_mu_);
-  durable_ = manifest.tables;
+  durable_ = std::move(versions);
+  durable_sequence_ = manifest.sequence;
+}
+
+std::shared_ptr<const void> BufferPool::PinForSnapshot() {
+  std::lock_guard<std::mutex> lock(durable_mu_);
+  if (durable_sequence_ == 0) return nullptr;  // nothing durable: nothing was evicted
+  const uint64_t sequence = durable_sequence_;
+  Pinned& p = pinned_[sequence];
+  if (p.count++ == 0) p.versions = durable_;  // shared, not copied: a fork waits for this
+  return std::shared_ptr<const void>(this, [this, sequence](const void*) {
+    std::lock_guard<std::mutex> l(durable_mu_);
+    auto it = pinned_.find(sequence);
+    if (it != pinned_.end() && --it->second.count == 0) pinned_.erase(it);
+  });
+}
+
+std::set<BlockKey> BufferPool::PinnedKeys() const {
+  std::lock_guard<std::mutex> lock(durable_mu_);
+  std::set<BlockKey> keys;
+  for (const auto& [sequence, p] : pinned_) {
+    for (const auto& [table, versions] : *p.versions) {
+      for (size_t b = 0; b < versions.size(); b++) {
+        keys.insert({table, static_cast<uint32_t>(b), versions[b]});
+      }
+    }
+  }
+  return keys;
 }
 
 bool BufferPool::Durable(TableId table, BlockNo block, uint64_t version) const {
-  auto it = durable_.find(table.value());
-  return it != durable_.end() && block.value() < it->second.size() &&
+  auto it = durable_->find(table.value());
+  return it != durable_->end() && block.value() < it->second.size() &&
          it->second[block.value()] == version;
 }
 

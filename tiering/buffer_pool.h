@@ -32,7 +32,9 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,14 @@ class BufferPool : public BlockImageReader {
   // thread.
   void SetDurable(const ckpt::Manifest& manifest);
 
+  // Snapshot processes (tiering/block_server.h). Transaction thread, right
+  // before a fork: the child may read any block that is not in memory now,
+  // at its version, which the durable manifest names; that manifest's images
+  // stay in the cold store until the returned token is released (after the
+  // child is gone). PinnedKeys: what checkpoints must not delete for them.
+  std::shared_ptr<const void> PinForSnapshot();
+  std::set<BlockKey> PinnedKeys() const;
+
   // Transaction thread, between transactions, every so often (each call
   // starts a use epoch): when over the budget, evicts clean, unpinned
   // blocks (not tails), the least recently used first (LRU-2), until the
@@ -95,8 +105,15 @@ class BufferPool : public BlockImageReader {
   SsdTier* const ssd_;
   const uint64_t budget_;
 
+  using Versions = std::map<uint32_t, std::vector<uint64_t>>;  // table -> version by block
   mutable std::mutex durable_mu_;
-  std::map<uint32_t, std::vector<uint64_t>> durable_;  // table -> version by block
+  std::shared_ptr<const Versions> durable_ = std::make_shared<Versions>();
+  uint64_t durable_sequence_ = 0;  // its manifest's
+  struct Pinned {
+    int count = 0;
+    std::shared_ptr<const Versions> versions;
+  };
+  std::map<uint64_t, Pinned> pinned_;  // by manifest sequence; guarded by durable_mu_
 
   mutable std::mutex stats_mu_;
   BufferPoolStats stats_;

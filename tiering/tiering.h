@@ -5,6 +5,7 @@
 // Tiering, and docs/tiering.md.
 #pragma once
 
+#include "tiering/block_server.h"
 #include "tiering/buffer_pool.h"
 #include "tiering/slot_file.h"
 #include "tiering/slot_table.h"

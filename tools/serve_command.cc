@@ -6,8 +6,9 @@
 // max_connections, max_startup_connections, authentication_timeout,
 // routing = snapshot|inprocess, idle_in_transaction_hold_ms,
 // ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
-// copy_to_dir, query_memory, freeze_interval, checkpoint_timeout,
-// max_wal_size), then from the
+// copy_to_dir, query_memory, memory_budget, freeze_interval,
+// checkpoint_timeout, max_wal_size, ssd_tier_size, ssd_tier_dir, cold_dir),
+// then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
 // database (which flushes the log).
@@ -72,6 +73,7 @@ struct ServeArgs {
   std::string copy_to_dir;    // empty: COPY TO 'file' refused
   std::string password_file;
   std::string query_memory;      // empty: half of RAM or of the cgroup's limit
+  std::string memory_budget;     // empty: half of RAM or of the cgroup's limit; 0: none
   int freeze_interval = 10;      // seconds; 0: blocks are never frozen
   int checkpoint_timeout = 300;  // seconds; 0: no checkpoint by time
   std::string max_wal_size = "1GB";
@@ -319,6 +321,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
           [&](const std::string& v) { args.copy_from_dir = v; });
       set("copy_to_dir", "--copy-to-dir", [&](const std::string& v) { args.copy_to_dir = v; });
       set("query_memory", "--query-memory", [&](const std::string& v) { args.query_memory = v; });
+      set("memory_budget", "--memory-budget",
+          [&](const std::string& v) { args.memory_budget = v; });
       set("freeze_interval", "--freeze-interval",
           [&](const std::string& v) { args.freeze_interval = std::stoi(v); });
       set("checkpoint_timeout", "--checkpoint-timeout",
@@ -349,6 +353,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "max_startup_connections",
                                      "authentication_timeout",
                                      "query_memory",
+                                     "memory_budget",
                                      "freeze_interval",
                                      "checkpoint_timeout",
                                      "max_wal_size",
@@ -412,6 +417,18 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
   } else if (!args.ssd_tier_dir.empty()) {
     std::fprintf(stderr, "forktail serve: ssd_tier_dir needs ssd_tier_size\n");
     return 2;
+  }
+  // The buffer pool's budget for table blocks (tiering/buffer_pool.h).
+  uint64_t memory_budget = EffectiveMemoryLimit() / 2;
+  if (!args.memory_budget.empty()) {
+    memory_budget = args.memory_budget == "0" ? 0 : ParseMemorySize(args.memory_budget);
+    if (args.memory_budget != "0" && memory_budget < (uint64_t{16} << 20)) {
+      std::fprintf(stderr,
+                   "forktail serve: memory_budget must be 0 (no budget) or a size of at least "
+                   "16MB, like 8GB (got '%s')\n",
+                   args.memory_budget.c_str());
+      return 2;
+    }
   }
   if (args.routing != "snapshot" && args.routing != "inprocess") {
     std::fprintf(stderr, "forktail serve: routing must be snapshot or inprocess\n");
@@ -480,6 +497,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     db_options.ssd_tier_slots = ssd_tier_slots;
     db_options.ssd_tier_dir = args.ssd_tier_dir;
     db_options.cold_dir = args.cold_dir;
+    db_options.memory_budget = memory_budget;
     std::unique_ptr<SqlFrontend> engine = SqlFrontend::Open(args.data, engine_options, db_options);
     PrintTierReport(engine->database().tier_report());
     SqlBackend backend(*engine);
@@ -502,10 +520,13 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       control = std::make_unique<SnapshotControlServer>(engine->snapshots(), args.data);
     }
     std::printf(
-        "forktail serve: listening on %s:%d (data %s, %s auth, reads: %s, query memory %zu MiB)\n",
+        "forktail serve: listening on %s:%d (data %s, %s auth, reads: %s, query memory %zu MiB, "
+        "blocks %s)\n",
         args.listen.c_str(), server.port(), args.data.c_str(),
         args.password.empty() ? "trust (loopback)" : "scram-sha-256", args.routing.c_str(),
-        MemoryGovernor::Global().budget() >> 20);
+        MemoryGovernor::Global().budget() >> 20,
+        memory_budget == 0 ? "without a budget"
+                           : (std::to_string(memory_budget >> 20) + " MiB budget").c_str());
     std::fflush(stdout);
 
     auto freezer = StartFreezer(&engine->database(), args.freeze_interval);
@@ -574,6 +595,10 @@ void RegisterServeCommand(CLI::App& app) {
                   "Memory all running queries may use together, over the server and its "
                   "snapshot processes (512MB, 4GB; default: half of RAM or of the cgroup's "
                   "limit); a query past it fails with 53200");
+  cmd->add_option("--memory-budget", args->memory_budget,
+                  "Memory for table blocks (8GB; 0: none; default: half of RAM or of the "
+                  "cgroup's limit). Past it, blocks a checkpoint made durable leave memory, the "
+                  "least recently used first, and are read back when used");
   cmd->add_option("--ssl-key-file", args->ssl_key_file, "PEM private key of --ssl-cert-file");
   cmd->add_option("--hold-ms", args->hold_ms,
                   "How long the implicit block of a multi-statement query string may hold the "

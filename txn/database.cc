@@ -153,6 +153,7 @@ void Database::Close() {
     impl_->pool_cv.notify_all();
     impl_->pool_thread.join();
   }
+  impl_->block_server.reset();  // ends snapshot processes' connections
   if (impl_->engine) impl_->engine->Stop();
   // Temperatures are hints: a failure to keep them loses nothing.
   if (impl_->ssd_tier) impl_->ssd_tier->PersistTemperatures().PermitUnchecked();

@@ -230,8 +230,12 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
   Status s = impl_->log->Flush();
   if (!s.ok()) ThrowStatus("could not checkpoint", s);
   ckpt::Manifest& manifest = p->plan.manifest;
-  s = ckpt::CommitCheckpoint(manifest, p->wrote_file ? p->image_file : std::string(),
-                             impl_->cold_store.get(), &p->stats, [&] { hook("after_ingest"); });
+  // Versions live snapshot processes may still read stay (buffer pool).
+  std::function<std::set<ckpt::BlockKey>()> pinned;
+  if (impl_->pool) pinned = [this] { return impl_->pool->PinnedKeys(); };
+  s = ckpt::CommitCheckpoint(
+      manifest, p->wrote_file ? p->image_file : std::string(), impl_->cold_store.get(), &p->stats,
+      [&] { hook("after_ingest"); }, pinned);
   if (!s.ok()) ThrowStatus("could not write the checkpoint", s);
   hook("after_manifest");
   int removed = 0;

@@ -46,6 +46,9 @@ struct Database::Impl {
   bool closed = false;
   // Buffer pool (DatabaseOptions::memory_budget; txn/database_pool.cc).
   std::unique_ptr<tier::BufferPool> pool;
+  std::unique_ptr<tier::BlockServer> block_server;    // serves the pool to snapshot processes
+  std::string block_server_address;                   // copied into every child
+  std::unique_ptr<BlockImageReader> snapshot_reader;  // in a snapshot process
   std::thread pool_thread;
   std::mutex pool_mu;
   std::condition_variable pool_cv;

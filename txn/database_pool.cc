@@ -5,6 +5,8 @@
 // (each round is a use epoch of the pool's LRU-2), and checkpoints early
 // when blocks that changed since the last checkpoint alone exceed the
 // budget: a checkpoint is the pool's write-back.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <future>
 
@@ -29,7 +31,25 @@ void Database::OpenPool() {
 
 void Database::StartPoolThread() {
   if (!impl_->pool) return;
+  Status s = tier::BlockServer::Start(impl_->pool.get(), &impl_->block_server);
+  if (!s.ok()) {
+    throw DbError(sqlstate::kIoError,
+                  fmt::format("could not serve blocks to snapshot processes: {}", s.message()));
+  }
+  impl_->block_server_address = impl_->block_server->address();
   impl_->pool_thread = std::thread([this] { PoolLoop(); });
+}
+
+std::shared_ptr<const void> Database::PinForSnapshot() {
+  return impl_->pool ? impl_->pool->PinForSnapshot() : nullptr;
+}
+
+void Database::BeginSnapshotProcess() {
+  if (impl_->block_server_address.empty()) return;  // no budget: every block is in memory
+  // The parent's pool, server and cold store are not this process's to use
+  // (DESIGN.md, fork safety): a connection of its own to the parent's server.
+  impl_->snapshot_reader = std::make_unique<tier::RemoteBlockReader>(impl_->block_server_address);
+  impl_->catalog.SetBlockImageReader(impl_->snapshot_reader.get());
 }
 
 namespace {

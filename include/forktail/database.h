@@ -258,6 +258,16 @@ class Database {
   // transactions (its thread runs them every 100 ms anyway); nothing
   // without a budget.
   void TrimToBudget();
+
+  // Snapshot processes of a database with a memory budget (tiering/
+  // block_server.h). PinForSnapshot: on the transaction thread right before
+  // a fork; the images of the blocks not in memory stay readable until the
+  // token is released (nullptr without a budget). BeginSnapshotProcess: in
+  // the forked child, before it reads a table: blocks that were not in
+  // memory are read through a connection of its own to this process's
+  // block server.
+  std::shared_ptr<const void> PinForSnapshot();
+  void BeginSnapshotProcess();
   const std::string& dir() const;
   // Ok, or the write-ahead log's sticky error.
   Status health() const;

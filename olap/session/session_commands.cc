@@ -111,6 +111,20 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
                          " committed=" + std::to_string(engine_.database().committed_count()))});
         return result;
       }
+      if (name == "forktail.buffer_pool_stats") {  // read-only, not a parameter
+        const PoolReport p = engine_.database().pool_report();
+        result.columns = {{name, Type::Text()}};
+        result.rows.push_back({Value::Text(
+            !p.enabled ? std::string("budget=none")
+                       : "budget_mb=" + std::to_string(p.budget_bytes >> 20) + " resident_mb=" +
+                             std::to_string(p.resident_bytes >> 20) + " evicted=" +
+                             std::to_string(p.evicted) + " read_back=" + std::to_string(p.reads) +
+                             " from_ssd_tier=" + std::to_string(p.reads_from_tier) +
+                             " restarts=" + std::to_string(p.restarts) +
+                             " inline_loads=" + std::to_string(p.inline_loads) +
+                             " forced_checkpoints=" + std::to_string(p.forced_checkpoints))});
+        return result;
+      }
       if (name == "forktail.snapshot_stats") {  // read-only, not a parameter
         result.columns = {{name, Type::Text()}};
         std::string text = "routing=in-process";

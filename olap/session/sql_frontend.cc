@@ -32,14 +32,6 @@ void SqlFrontend::Start() {
   scheduler.num_workers = options_.workers;
   scheduler.memory_budget = DefaultSchedulerMemoryBudget();
   scheduler_ = std::make_unique<Scheduler>(scheduler);
-  if (options_.routing == ReadRouting::kSnapshot && db_->pool_report().enabled) {
-    // A snapshot process would have to read the blocks that were not in
-    // memory at its fork, with handles of its own: not built yet
-    // (docs/tiering.md, "Not yet").
-    throw DbError(sqlstate::kFeatureNotSupported,
-                  "snapshot reads are not supported on a database with a memory budget yet; "
-                  "use in-process reads, or no budget");
-  }
   if (options_.routing == ReadRouting::kSnapshot) {
     fork_point_ = std::make_unique<DatabaseForkPoint>(db_);
     SnapshotOptions snapshot = options_.snapshot;
@@ -62,6 +54,10 @@ SqlFrontend::~SqlFrontend() {
 Scheduler& SqlFrontend::ChildScheduler() {
   std::lock_guard<std::mutex> l(child_mu_);
   if (!child_scheduler_) {
+    // The first request of this snapshot process: blocks that were not in
+    // memory at the fork are read through the parent (Database::
+    // BeginSnapshotProcess) from now on.
+    db_->BeginSnapshotProcess();
     SchedulerOptions scheduler;
     scheduler.num_workers = options_.child_workers;
     scheduler.memory_budget = DefaultSchedulerMemoryBudget();

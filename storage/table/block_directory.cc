@@ -140,12 +140,18 @@ size_t BlockDirectory::memory_bytes(BlockNo no) const {
   return handles_[no.value()]->summary.memory_bytes;
 }
 
-bool BlockDirectory::Evict(BlockNo no) const {
+bool BlockDirectory::Evict(BlockNo no) const { return EvictWhere(no, false); }
+
+bool BlockDirectory::EvictIfClean(BlockNo no) const { return EvictWhere(no, true); }
+
+bool BlockDirectory::EvictWhere(BlockNo no, bool only_clean) const {
   BlockHandle* handle = handles_[no.value()].get();
   std::lock_guard<std::mutex> lock(residency_mu_);
   if (handle->state.load() != BlockHandle::State::kResident || handle->pins.load() != 0) {
     return false;
   }
+  // Unpinned, so no write is under way; one that starts now backs off below.
+  if (only_clean && handle->block->IsChangedSinceCheckpoint()) return false;
   const Block& block = *handle->block;
   handle->summary = {TableId(block.header().table_id),
                      block.version(),

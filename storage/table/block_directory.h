@@ -200,6 +200,10 @@ class BlockDirectory {
   // makes sure that the loader can read this version back. Const: where a
   // block lives is not what the directory holds (its rows do not change).
   bool Evict(BlockNo no) const;
+  // Evict, if the block has not changed since the last checkpoint: a block
+  // a scan loaded (the image it was read from is durable) goes again, unless
+  // a write got to it meanwhile.
+  bool EvictIfClean(BlockNo no) const;
   // A block the caller loaded (Load) for non-resident handle `no`: installs
   // it unless the handle is resident meanwhile, or turned to another
   // version; returns whether it did.
@@ -217,6 +221,7 @@ class BlockDirectory {
   static std::atomic<uint32_t> use_epoch;
 
  private:
+  bool EvictWhere(BlockNo no, bool only_clean) const;
   // Pin's slow path: loads (or throws) and pins.
   BlockRef PinNotResident(BlockHandle* handle, BlockNo no) const;
   static void NoteUse(BlockHandle* handle);

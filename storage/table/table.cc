@@ -395,9 +395,9 @@ void Table::ForEachBlock(
       }
     }
     // A block this walk loaded goes again when memory is over the budget:
-    // it is the clean image it was read from (fn only reads), so a walk
+    // it is the durable image it was read from (fn only reads), so a walk
     // over a table larger than the budget stays within it.
-    if (!was_resident && OverBlockBudget()) directory_.Evict(no);
+    if (!was_resident && OverBlockBudget()) directory_.EvictIfClean(no);
   }
 }
 

@@ -31,6 +31,20 @@ struct ScanPin {
   std::vector<size_t> stripe_at;  // per read column: its stripe's offset in `decoded` (bytes)
 };
 
+// The block pinned for a scan's chunks. A block the scan had to load (it was
+// not in memory: buffer pool) goes again once the last chunk lets go of it,
+// if memory is over the budget: a scan of a table larger than the budget
+// stays within it (a snapshot process's own memory too).
+std::shared_ptr<const BlockRef> PinForScan(const Table& table, BlockNo no) {
+  const bool loaded = !table.directory().resident(no);
+  auto* ref = new BlockRef(table.PinBlock(no));
+  if (!loaded) return std::shared_ptr<const BlockRef>(ref);
+  return std::shared_ptr<const BlockRef>(ref, [&table, no](const BlockRef* r) {
+    delete r;  // unpins
+    if (table.OverBlockBudget()) table.directory().EvictIfClean(no);
+  });
+}
+
 bool FrozenStripe(const Block& block, ColumnId c) {
   return !block.layout().column(c).type.StoredAsString();
 }
@@ -72,7 +86,7 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
                                            std::vector<uint32_t>* firsts,
                                            const std::vector<PackedPredicate>* predicates) {
   auto pin = std::make_shared<ScanPin>();
-  pin->ref = std::make_shared<const BlockRef>(table.PinBlock(BlockNo(block_no)));
+  pin->ref = PinForScan(table, BlockNo(block_no));
   const Block& block = **pin->ref;
   if (block.live_count() == 0) return nullptr;
   const BlockLayout& layout = block.layout();
