@@ -105,11 +105,12 @@ EvictRoundResult BufferPool::EvictRound(double target) {
 Status BufferPool::ReadImage(TableId table, BlockNo block, uint64_t version, std::string* image) {
   const BlockKey key{table.value(), block.value(), version};
   bool from_tier = false;
-  if (ssd_ != nullptr) {
+  SsdTier* const ssd = ssd_.load();
+  if (ssd != nullptr) {
     std::vector<std::string> images;
     std::vector<bool> found;
     // A tier that fails is only a cache that missed: the cold store answers.
-    if (ssd_->Read({key}, &images, &found).ok() && found[0]) {
+    if (ssd->Read({key}, &images, &found).ok() && found[0]) {
       *image = std::move(images[0]);
       from_tier = true;
     }
@@ -117,11 +118,11 @@ Status BufferPool::ReadImage(TableId table, BlockNo block, uint64_t version, std
   if (!from_tier) {
     Status s = cold_->GetBlockImage(key, image);
     if (!s.ok()) return s;
-    if (ssd_ != nullptr) {
+    if (ssd != nullptr) {
       // Write-through: the tier holds this version from now on.
       uint64_t admitted = 0;
-      const uint64_t heat = ssd_->BlockTemperatures({key})[0];
-      ssd_->Admit({key}, {std::string_view(*image)}, {heat + 1}, &admitted).PermitUnchecked();
+      const uint64_t heat = ssd->BlockTemperatures({key})[0];
+      ssd->Admit({key}, {std::string_view(*image)}, {heat + 1}, &admitted).PermitUnchecked();
     }
   }
   std::lock_guard<std::mutex> lock(stats_mu_);

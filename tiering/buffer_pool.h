@@ -94,6 +94,9 @@ class BufferPool : public BlockImageReader {
 
   // BlockImageReader.
   Status ReadImage(TableId table, BlockNo block, uint64_t version, std::string* image) override;
+  // The SSD tier failed and is bypassed from now on: reads go to the cold
+  // store. The tier object must stay alive (a read may be using it).
+  void DropSsdTier() { ssd_.store(nullptr); }
 
   BufferPoolStats stats() const;
 
@@ -102,7 +105,7 @@ class BufferPool : public BlockImageReader {
 
   Catalog* const catalog_;
   ckpt::ColdStore* const cold_;
-  SsdTier* const ssd_;
+  std::atomic<SsdTier*> ssd_;
   const uint64_t budget_;
 
   using Versions = std::map<uint32_t, std::vector<uint64_t>>;  // table -> version by block

@@ -54,7 +54,8 @@ void Database::OpenAndRecover() {
     t.dropped_stale = images->dropped_stale();
     if (!images->tier_error().ok()) {
       t.error = images->tier_error().ToString();
-      impl_->ssd_tier.reset();
+      if (impl_->pool) impl_->pool->DropSsdTier();
+      impl_->failed_ssd_tier = std::move(impl_->ssd_tier);
     }
   }
   if (impl_->report.has_checkpoint) {

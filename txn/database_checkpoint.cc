@@ -259,7 +259,8 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
     if (!s.ok()) {
       r->tier_error = s.ToString();
       impl_->tier_report.error = r->tier_error;
-      impl_->ssd_tier.reset();
+      if (impl_->pool) impl_->pool->DropSsdTier();
+      impl_->failed_ssd_tier = std::move(impl_->ssd_tier);
     }
   }
   manifest.catalog.clear();

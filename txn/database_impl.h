@@ -32,6 +32,9 @@ struct Database::Impl {
   std::unique_ptr<TxnEngine> engine;
   redo::RecoveryReport report;
   std::unique_ptr<tier::SsdTier> ssd_tier;  // nullptr without one, or once it failed
+  // A tier that failed after the buffer pool started using it: bypassed,
+  // kept alive until close (a read may still be using it).
+  std::unique_ptr<tier::SsdTier> failed_ssd_tier;
   TierReport tier_report;
   // Guarded by checkpoint_mu (read on the transaction thread while the
   // checkpointing caller holds it).
@@ -53,7 +56,10 @@ struct Database::Impl {
   std::mutex pool_mu;
   std::condition_variable pool_cv;
   bool pool_stop = false;  // guarded by pool_mu
+  bool pool_wakeup = false;  // a transaction waits for room: run a round now (pool_mu)
+  uint64_t pool_passes = 0;  // passes of the pool thread (pool_mu)
   std::atomic<uint64_t> forced_checkpoints{0};
+  std::atomic<uint64_t> pool_waits{0};  // transactions that waited for room
 };
 
 }  // namespace forktail

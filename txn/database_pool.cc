@@ -5,6 +5,14 @@
 // (each round is a use epoch of the pool's LRU-2), and checkpoints early
 // when blocks that changed since the last checkpoint alone exceed the
 // budget: a checkpoint is the pool's write-back.
+//
+// Back-pressure: changed blocks stay until a checkpoint writes them, so
+// writes spread over more data than the budget would carry memory past it
+// for as long as a checkpoint takes. Past kHardLimit times the budget, a
+// transaction about to read a block back waits (on its own thread, holding
+// no lock) for one pass of the pool thread - a round, the checkpoint it
+// asks for, a round after it - up to kRoomWait; the pool thread then works
+// without pause. Reads back are so paced by the write-back.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -16,8 +24,11 @@
 namespace forktail {
 namespace {
 constexpr auto kRoundInterval = std::chrono::milliseconds(100);
-// Checkpoints the pool asks for are at least this far apart.
+// Checkpoints the pool asks for are at least this far apart, unless a
+// transaction waits for room.
 constexpr auto kForcedCheckpointInterval = std::chrono::seconds(1);
+constexpr double kHardLimit = 1.25;
+constexpr auto kRoomWait = std::chrono::seconds(2);
 }  // namespace
 
 void Database::OpenPool() {
@@ -31,6 +42,7 @@ void Database::OpenPool() {
 
 void Database::StartPoolThread() {
   if (!impl_->pool) return;
+  impl_->engine->SetBeforeLoad([this] { WaitForPoolRoom(); });
   Status s = tier::BlockServer::Start(impl_->pool.get(), &impl_->block_server);
   if (!s.ok()) {
     throw DbError(sqlstate::kIoError,
@@ -65,18 +77,47 @@ void Database::TrimToBudget() {
   if (impl_->pool) RoundBetweenTransactions(this, impl_->pool.get());
 }
 
+bool Database::PoolHasRoom() const {
+  return static_cast<double>(impl_->pool->resident_bytes()) <=
+         kHardLimit * static_cast<double>(impl_->pool->budget_bytes());
+}
+
+void Database::WaitForPoolRoom() {
+  if (PoolHasRoom()) return;
+  // One pass of the pool thread (a round, and the checkpoint it asks for,
+  // and a round after it), not until there is room: under writes spread
+  // wide the room may never come, and a load per pass per waiting
+  // transaction is what bounds memory then.
+  std::unique_lock<std::mutex> l(impl_->pool_mu);
+  const uint64_t pass = impl_->pool_passes;
+  impl_->pool_wakeup = true;
+  impl_->pool_cv.notify_all();
+  impl_->pool_cv.wait_for(l, kRoomWait, [&] {
+    return impl_->pool_stop || impl_->pool_passes != pass || PoolHasRoom();
+  });
+  impl_->pool_waits.fetch_add(1, std::memory_order_relaxed);
+}
+
 void Database::PoolLoop() {
   auto last_forced = std::chrono::steady_clock::now() - kForcedCheckpointInterval;
   std::unique_lock<std::mutex> l(impl_->pool_mu);
-  while (!impl_->pool_cv.wait_for(l, kRoundInterval, [&] { return impl_->pool_stop; })) {
+  for (;;) {
+    impl_->pool_cv.wait_for(l, kRoundInterval,
+                            [&] { return impl_->pool_stop || impl_->pool_wakeup; });
+    if (impl_->pool_stop) return;
+    const bool urgent = impl_->pool_wakeup;
+    impl_->pool_wakeup = false;
     l.unlock();
     const tier::EvictRoundResult r = RoundBetweenTransactions(this, impl_->pool.get());
     const auto now = std::chrono::steady_clock::now();
-    if (r.needs_checkpoint && now - last_forced >= kForcedCheckpointInterval && !log_failed()) {
+    if (r.needs_checkpoint && (urgent || now - last_forced >= kForcedCheckpointInterval) &&
+        !log_failed()) {
       last_forced = now;
       try {
         Checkpoint();
         impl_->forced_checkpoints.fetch_add(1, std::memory_order_relaxed);
+        // The blocks it made clean may go at once.
+        RoundBetweenTransactions(this, impl_->pool.get());
       } catch (const DbError&) {
         // The next round asks again; the error is the checkpoint's own to
         // report (a full disk, a failed log) and the caller of the next
@@ -84,6 +125,8 @@ void Database::PoolLoop() {
       }
     }
     l.lock();
+    impl_->pool_passes++;
+    impl_->pool_cv.notify_all();  // transactions waiting for room go on
   }
 }
 
@@ -101,6 +144,7 @@ PoolReport Database::pool_report() const {
   r.restarts = loads.restarts;
   r.inline_loads = loads.inline_fallbacks;
   r.forced_checkpoints = impl_->forced_checkpoints.load(std::memory_order_relaxed);
+  r.room_waits = impl_->pool_waits.load(std::memory_order_relaxed);
   return r;
 }
 

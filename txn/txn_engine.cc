@@ -148,6 +148,7 @@ TxnEngine::Outcome TxnEngine::ExecuteLoading(TxnBody& body) {
     });
     if (outcome.missing.empty()) return outcome;
     load_restarts_.fetch_add(1, std::memory_order_relaxed);
+    if (before_load_) before_load_();
     Status s = ReadMissing(outcome.missing, &loaded);
     if (!s.ok()) {
       return {TxnResult::Error(
@@ -169,6 +170,12 @@ Status TxnEngine::ReadMissing(const std::vector<BlockNotResident>& missing,
   for (const BlockNotResident& m : missing) {
     LoadedImage loaded{m, {}};
     Status s = reader->ReadImage(m.table, m.block, m.version, &loaded.image);
+    // Not found: the block changed since the body missed it (another body
+    // read it back and wrote it, and a checkpoint replaced the image of the
+    // version it had): the next attempt finds it in memory or at its new
+    // version. Past kMaxLoadAttempts a load under the lock reports a real
+    // loss.
+    if (s.code() == Status::Code::kNotFound) continue;
     if (!s.ok()) return s;
     blocks_read_.fetch_add(1, std::memory_order_relaxed);
     out->push_back(std::move(loaded));

@@ -157,6 +157,10 @@ class TxnEngine {
   };
   LoadStats load_stats() const;
   static constexpr int kMaxLoadAttempts = 16;
+  // Called with no lock held before a body's missing blocks are read (the
+  // buffer pool's back-pressure: it may wait until memory has room). Set
+  // once, before the first transaction.
+  void SetBeforeLoad(std::function<void()> fn) { before_load_ = std::move(fn); }
   // Any thread: how long the transaction thread has spent running queued
   // work (transactions, fork points, exclusive tasks) since it started, and
   // how long it has existed. busy / alive is its utilization: under load it
@@ -240,6 +244,7 @@ class TxnEngine {
   std::atomic<bool> stopped_{false};
   std::atomic<uint64_t> committed_{0};
   std::atomic<uint64_t> aborted_{0};
+  std::function<void()> before_load_;
   std::atomic<uint64_t> load_restarts_{0};
   std::atomic<uint64_t> blocks_read_{0};
   std::atomic<uint64_t> inline_fallbacks_{0};

@@ -148,6 +148,7 @@ struct PoolReport {
   uint64_t restarts = 0;         // transactions run again after a block load
   uint64_t inline_loads = 0;     // transactions that loaded under the lock at last
   uint64_t forced_checkpoints = 0;
+  uint64_t room_waits = 0;  // transactions that waited for memory (back-pressure)
 };
 
 // How the SSD tier served the last open (Database::tier_report()).
@@ -299,6 +300,10 @@ class Database {
   void OpenPool();
   void StartPoolThread();
   void PoolLoop();
+  // Back-pressure (txn/database_pool.cc): a transaction about to read a
+  // block back waits while memory is well past the budget.
+  bool PoolHasRoom() const;
+  void WaitForPoolRoom();
   // Identity and SERIAL columns of tables made before sequences existed
   // (a per-table counter, Table::identity_value) get their sequences, in
   // one logged transaction (txn/database_migrate.cc).

@@ -122,7 +122,8 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
                              " from_ssd_tier=" + std::to_string(p.reads_from_tier) +
                              " restarts=" + std::to_string(p.restarts) +
                              " inline_loads=" + std::to_string(p.inline_loads) +
-                             " forced_checkpoints=" + std::to_string(p.forced_checkpoints))});
+                             " forced_checkpoints=" + std::to_string(p.forced_checkpoints) +
+                             " room_waits=" + std::to_string(p.room_waits))});
         return result;
       }
       if (name == "forktail.snapshot_stats") {  // read-only, not a parameter

@@ -23,6 +23,9 @@
 // Every block but each table's tail is frozen after the load or reopen
 // (storage/table/block.h, "Frozen blocks"), so the queries scan frozen and
 // plain blocks side by side; FORKTAIL_TPCH_FREEZE=0 keeps them all plain.
+// FORKTAIL_TPCH_MEMORY_BUDGET=MiB gives the database that memory budget
+// (tiering/buffer_pool.h) and evicts down to it after a checkpoint, so the
+// queries read most blocks back from the cold store as they scan.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,6 +95,8 @@ class TpchTest : public ::testing::Test {
     if (!reuse) fs::remove_all(db_dir_);
     DatabaseOptions db_options;
     db_options.synchronous_commit = false;
+    const uint64_t budget_mib = std::stoull(EnvOr("FORKTAIL_TPCH_MEMORY_BUDGET", "0"));
+    db_options.memory_budget = budget_mib << 20;
     db_ = Database::Open(db_dir_.string(), db_options);
     SqlFrontendOptions options;
     options.routing = ReadRouting::kInProcess;  // no fork under sanitizers
@@ -100,6 +105,10 @@ class TpchTest : public ::testing::Test {
     session_ = std::make_unique<SqlSession>(*engine_);
     if (!reuse) Load();
     if (EnvOr("FORKTAIL_TPCH_FREEZE", "1") != "0") db_->FreezeBlocks(Database::FreezeScope::kAll);
+    if (budget_mib > 0) {
+      db_->Checkpoint();  // every block clean: all but the budget's worth leave
+      db_->TrimToBudget();
+    }
   }
 
   static void Load() {
