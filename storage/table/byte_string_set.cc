@@ -10,20 +10,15 @@ namespace forktail {
 // An entry in Leaf::bytes: a length byte (255: a 4-byte little-endian length
 // follows), then the key's bytes.
 struct ByteStringSet::Leaf {
-  std::string bytes;
-  std::vector<uint32_t> order;  // offsets of the live entries, in key order
-  size_t garbage = 0;           // bytes of erased entries still in `bytes`
+  explicit Leaf(SlabPool* pool)
+      : bytes(SlabAllocator<char>(pool)), order(SlabAllocator<uint32_t>(pool)) {}
+
+  std::vector<char, SlabAllocator<char>> bytes;
+  // Offsets of the live entries, in key order.
+  std::vector<uint32_t, SlabAllocator<uint32_t>> order;
+  size_t garbage = 0;  // bytes of erased entries still in `bytes`
 
   static size_t EncodedSize(size_t n) { return n + (n < 255 ? 1 : 5); }
-
-  // An empty leaf with room for a full one, so that filling it never
-  // reallocates (growth by doubling would leave half of it unused).
-  static std::unique_ptr<Leaf> Make() {
-    auto leaf = std::make_unique<Leaf>();
-    leaf->bytes.reserve(kLeafBytes);
-    leaf->order.reserve(kLeafBytes / 16);
-    return leaf;
-  }
 
   std::string_view At(size_t i) const {
     const char* p = bytes.data() + order[i];
@@ -55,9 +50,10 @@ struct ByteStringSet::Leaf {
     } else {
       bytes.push_back(static_cast<char>(255));
       const auto wide = static_cast<uint32_t>(key.size());
-      bytes.append(reinterpret_cast<const char*>(&wide), sizeof wide);
+      const char* w = reinterpret_cast<const char*>(&wide);
+      bytes.insert(bytes.end(), w, w + sizeof wide);
     }
-    bytes.append(key);
+    bytes.insert(bytes.end(), key.begin(), key.end());
     order.insert(order.begin() + static_cast<std::ptrdiff_t>(position), offset);
   }
 
@@ -75,7 +71,7 @@ struct ByteStringSet::Leaf {
 
   // Rewrites `bytes` without garbage, in key order.
   void Compact() {
-    Leaf packed;
+    Leaf packed(bytes.get_allocator().pool());
     packed.bytes.reserve(kLeafBytes);
     packed.order.reserve(order.size());
     packed.AppendFrom(*this, 0, order.size());
@@ -83,14 +79,47 @@ struct ByteStringSet::Leaf {
   }
 };
 
-ByteStringSet::ByteStringSet() { leaves_.emplace("", Leaf::Make()); }
+void ByteStringSet::LeafDeleter::operator()(Leaf* leaf) const noexcept {
+  leaf->~Leaf();
+  pool->Deallocate(leaf, sizeof(Leaf));
+}
+
+// An empty leaf with room for a full one, so that filling it never
+// reallocates (growth by doubling would leave half of it unused).
+ByteStringSet::LeafPtr ByteStringSet::MakeLeaf() {
+  SlabPool* pool = pool_.get();
+  LeafPtr leaf(new (pool->Allocate(sizeof(Leaf))) Leaf(pool), LeafDeleter{pool});
+  leaf->bytes.reserve(kLeafBytes);
+  leaf->order.reserve(kLeafBytes / 16);
+  return leaf;
+}
+
+ByteStringSet::ByteStringSet()
+    : pool_(std::make_unique<SlabPool>()), leaves_(SlabAllocator<char>(pool_.get())) {
+  leaves_.emplace(MakeSeparator(""), MakeLeaf());
+}
+
 ByteStringSet::~ByteStringSet() = default;
 ByteStringSet::ByteStringSet(ByteStringSet&&) noexcept = default;
-ByteStringSet& ByteStringSet::operator=(ByteStringSet&&) noexcept = default;
 
-ByteStringSet::ByteStringSet(const ByteStringSet& other) : size_(other.size_) {
+ByteStringSet& ByteStringSet::operator=(ByteStringSet&& other) noexcept {
+  // The leaves first: ours go back to our pool before it is replaced.
+  leaves_ = std::move(other.leaves_);
+  pool_ = std::move(other.pool_);
+  size_ = other.size_;
+  return *this;
+}
+
+ByteStringSet::ByteStringSet(const ByteStringSet& other)
+    : pool_(std::make_unique<SlabPool>()),
+      leaves_(SlabAllocator<char>(pool_.get())),
+      size_(other.size_) {
   for (const auto& [separator, leaf] : other.leaves_) {
-    leaves_.emplace_hint(leaves_.end(), separator, std::make_unique<Leaf>(*leaf));
+    LeafPtr copy = MakeLeaf();
+    copy->bytes.assign(leaf->bytes.begin(), leaf->bytes.end());
+    copy->order.assign(leaf->order.begin(), leaf->order.end());
+    copy->garbage = leaf->garbage;
+    leaves_.emplace_hint(leaves_.end(), MakeSeparator(separator), std::move(copy));
   }
 }
 
@@ -99,15 +128,7 @@ ByteStringSet& ByteStringSet::operator=(const ByteStringSet& other) {
   return *this;
 }
 
-size_t ByteStringSet::memory_bytes() const {
-  size_t total = sizeof(*this);
-  for (const auto& [separator, leaf] : leaves_) {
-    // A map node: three pointers, a color, the key and the value.
-    total += 48 + sizeof(std::string) + separator.capacity() + sizeof(void*) + sizeof(Leaf) +
-             leaf->bytes.capacity() + leaf->order.capacity() * sizeof(uint32_t);
-  }
-  return total;
-}
+size_t ByteStringSet::memory_bytes() const { return sizeof(*this) + pool_->memory_bytes(); }
 
 ByteStringSet::LeafMap::iterator ByteStringSet::LeafFor(std::string_view key) {
   auto it = leaves_.upper_bound(key);
@@ -131,9 +152,9 @@ bool ByteStringSet::insert(std::string_view key) {
     // Past the largest key of a full last leaf: keys arriving in order
     // leave every leaf whole.
     leaf.order.shrink_to_fit();
-    auto fresh = Leaf::Make();
+    LeafPtr fresh = MakeLeaf();
     fresh->Insert(key, 0);
-    leaves_.emplace_hint(leaves_.end(), std::string(key), std::move(fresh));
+    leaves_.emplace_hint(leaves_.end(), MakeSeparator(key), std::move(fresh));
     return true;
   }
   leaf.Insert(key, position);
@@ -147,11 +168,11 @@ bool ByteStringSet::insert(std::string_view key) {
 void ByteStringSet::Split(LeafMap::iterator it) {
   Leaf& leaf = *it->second;
   const size_t half = leaf.order.size() / 2;
-  auto left = Leaf::Make();
-  auto right = Leaf::Make();
+  LeafPtr left = MakeLeaf();
+  LeafPtr right = MakeLeaf();
   left->AppendFrom(leaf, 0, half);
   right->AppendFrom(leaf, half, leaf.order.size());
-  std::string separator(right->At(0));
+  Separator separator = MakeSeparator(right->At(0));
   it->second = std::move(left);
   leaves_.emplace_hint(std::next(it), std::move(separator), std::move(right));
 }
@@ -178,7 +199,7 @@ void ByteStringSet::AfterErase(LeafMap::iterator it) {
       it->second = std::move(next->second);
       leaves_.erase(next);
     } else {
-      it->second = Leaf::Make();
+      it->second = MakeLeaf();
     }
     return;
   }
@@ -192,11 +213,7 @@ void ByteStringSet::AfterErase(LeafMap::iterator it) {
   if (leaf.garbage > leaf.bytes.size() / 2) leaf.Compact();
 }
 
-void ByteStringSet::clear() {
-  leaves_.clear();
-  leaves_.emplace("", Leaf::Make());
-  size_ = 0;
-}
+void ByteStringSet::clear() { *this = ByteStringSet(); }  // the pool's memory goes too
 
 ByteStringSet::const_iterator::const_iterator(LeafMap::const_iterator leaf,
                                               LeafMap::const_iterator end, size_t index)

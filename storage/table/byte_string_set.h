@@ -18,6 +18,11 @@
 // leaf that empties is dropped; one that shrinks below a quarter merges into
 // its right neighbour when both fit in one leaf.
 //
+// Memory. Leaves, their offsets, the map's nodes and the separators come from
+// the set's own SlabPool (slab_pool.h), never from the arena that a bulk load's
+// transient buffers share, so that freeing those leaves no pages pinned by
+// index leaves scattered among them.
+//
 // Iterators are invalidated by any insert or erase. Not thread-safe; a forked
 // snapshot reads its own copy.
 #pragma once
@@ -30,11 +35,21 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/table/slab_pool.h"
+
 namespace forktail {
 
 class ByteStringSet {
   struct Leaf;
-  using LeafMap = std::map<std::string, std::unique_ptr<Leaf>, std::less<>>;
+  // Frees a leaf into the set's pool.
+  struct LeafDeleter {
+    SlabPool* pool;
+    void operator()(Leaf* leaf) const noexcept;
+  };
+  using LeafPtr = std::unique_ptr<Leaf, LeafDeleter>;
+  using Separator = std::basic_string<char, std::char_traits<char>, SlabAllocator<char>>;
+  using LeafMap =
+      std::map<Separator, LeafPtr, std::less<>, SlabAllocator<std::pair<const Separator, LeafPtr>>>;
 
  public:
   static constexpr size_t kLeafBytes = 4096;
@@ -85,7 +100,12 @@ class ByteStringSet {
   LeafMap::const_iterator LeafFor(std::string_view key) const;
   void Split(LeafMap::iterator it);
   void AfterErase(LeafMap::iterator it);
+  LeafPtr MakeLeaf();
+  Separator MakeSeparator(std::string_view key) { return Separator(key, leaves_.get_allocator()); }
 
+  // Declared first: destroyed after the leaves it holds. Behind a pointer so
+  // that a move keeps the leaves' allocators pointing at it.
+  std::unique_ptr<SlabPool> pool_;
   LeafMap leaves_;  // never empty: the first leaf (separator "") always exists
   size_t size_ = 0;
 };

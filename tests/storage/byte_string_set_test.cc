@@ -159,6 +159,29 @@ TEST(ByteStringSet, CopiesAreIndependent) {
   EXPECT_EQ(*a.lower_bound("k42"), "k420");
 }
 
+TEST(ByteStringSet, MoveAssignmentAndClearKeepBothSetsUsable) {
+  // Each set's leaves live in its own pool: a move hands the pool over with
+  // them, and the leaves a set held before go back to its old pool first.
+  ByteStringSet a, b;
+  for (int i = 0; i < 20000; i++) {
+    a.insert("a" + std::to_string(i));
+    b.insert("b" + std::to_string(i));
+  }
+  a = std::move(b);
+  EXPECT_EQ(a.size(), 20000u);
+  EXPECT_EQ(*a.begin(), "b0");
+  for (int i = 0; i < 20000; i += 3) EXPECT_TRUE(a.erase("b" + std::to_string(i)));
+  ByteStringSet c(a);
+  a.clear();
+  EXPECT_TRUE(a.empty());
+  EXPECT_TRUE(a.insert("x"));
+  EXPECT_EQ(*a.begin(), "x");
+  EXPECT_EQ(c.size(), 20000u - 6667u);
+  size_t n = 0;
+  for (std::string_view e : c) n += e[0] == 'b';
+  EXPECT_EQ(n, c.size());
+}
+
 TEST(ByteStringSet, EntriesArrivingInOrderCostLittleMoreThanTheirBytes) {
   // A two-column integer key and an 8-byte tid, as an ordered primary key's
   // entries: 2 x 9 + 8 = 26 bytes.
