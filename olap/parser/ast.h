@@ -522,6 +522,8 @@ enum class StatementKind : uint8_t {
   kComment,     // comment: COMMENT ON TABLE t | COLUMN t.c IS 'text' | NULL
   kPrepare,     // prepare: PREPARE name [(type, ...)] AS statement
   kExecute,     // execute: EXECUTE name [(argument, ...)]
+  // create_schema: CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role]
+  kCreateSchema,
 };
 
 struct SetClause {
@@ -786,6 +788,16 @@ struct CommentStmt {
   std::optional<std::string> text;  // nullopt: IS NULL (the comment is removed)
 };
 
+// Forktail has the schemas PostgreSQL creates (public, pg_catalog,
+// information_schema) and no others: naming one of those is answered,
+// anything else is 0A000 (the session's CREATE SCHEMA).
+struct CreateSchemaStmt {
+  std::string name;           // "" for CREATE SCHEMA AUTHORIZATION role
+  std::string authorization;  // AUTHORIZATION role; "" if none
+  bool if_not_exists = false;
+  int elements_position = 0;  // where schema elements (CREATE TABLE ...) start; 0: none
+};
+
 struct CloseStmt {
   std::string name;  // "" with all
   bool all = false;
@@ -857,6 +869,7 @@ struct Statement {
   std::unique_ptr<DeallocateStmt> deallocate;
   std::unique_ptr<PrepareStmt> prepare;
   std::unique_ptr<ExecuteStmt> execute;
+  std::unique_ptr<CreateSchemaStmt> create_schema;
   std::unique_ptr<DeclareStmt> declare;
   std::unique_ptr<FetchStmt> fetch;
   std::unique_ptr<CloseStmt> close;

@@ -327,6 +327,35 @@ StatementPtr Parser::ParseComment() {
   return stmt;
 }
 
+StatementPtr Parser::ParseCreateSchema() {
+  ExpectKw("schema");
+  auto create = std::make_unique<CreateSchemaStmt>();
+  if (IsKw("if") && IsKw("not", 1) && IsKw("exists", 2)) {
+    pos_ += 3;
+    create->if_not_exists = true;
+  }
+  if (!IsKw("authorization")) create->name = ParseColId();
+  if (AcceptKw("authorization")) {
+    // CURRENT_USER, SESSION_USER and CURRENT_ROLE are reserved words: kept
+    // as written (lower case) for the session to resolve.
+    if (IsKw("current_user") || IsKw("session_user") || IsKw("current_role")) {
+      create->authorization = Advance().text;
+      for (char& ch : create->authorization) ch = static_cast<char>(std::tolower(ch));
+    } else {
+      create->authorization = ParseColId();
+    }
+  }
+  // Schema elements: what PostgreSQL would create inside the new schema.
+  // They are not parsed here: the statement is refused or rejected whole.
+  if (IsKw("create") || IsKw("grant")) {
+    create->elements_position = Peek().position;
+    while (Peek().kind != TokenKind::kEnd && !IsPunct(';')) Advance();
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kCreateSchema);
+  stmt->create_schema = std::move(create);
+  return stmt;
+}
+
 std::vector<StatementPtr> Parser::ParseAll() {
   stack_base_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   std::vector<StatementPtr> statements;

@@ -182,6 +182,7 @@ class Parser {
   StatementPtr ParseClose();
   StatementPtr ParseListen();   // LISTEN / UNLISTEN / NOTIFY
   StatementPtr ParseComment();  // COMMENT ON TABLE / COLUMN
+  StatementPtr ParseCreateSchema();
   // A query inside another statement (DECLARE ... FOR, COPY (query) TO) as a
   // kSelect statement spanning its own text (begin, end, position).
   StatementPtr ParseInnerQuery();

@@ -65,6 +65,7 @@ StatementPtr Parser::ParseCreate() {
     return ParseCreateIndex(true);
   }
   if (IsKw("index")) return ParseCreateIndex(false);
+  if (IsKw("schema")) return ParseCreateSchema();
   if (IsKw("view")) return ParseCreateView(false);
   if (IsKw("or") && IsKw("replace", 1) && IsKw("view", 2)) {
     pos_ += 2;

@@ -344,6 +344,14 @@ std::string ToString(const Statement& st) {
       return "DISCARD " + st.discard->what;
     case StatementKind::kCheckpoint:
       return "CHECKPOINT";
+    case StatementKind::kCreateSchema: {
+      const CreateSchemaStmt& c = *st.create_schema;
+      std::string s = "CREATE SCHEMA";
+      if (c.if_not_exists) s += " IF NOT EXISTS";
+      if (!c.name.empty()) s += " " + c.name;
+      if (!c.authorization.empty()) s += " AUTHORIZATION " + c.authorization;
+      return s;
+    }
     case StatementKind::kComment: {
       const CommentStmt& c = *st.comment;
       return std::string("COMMENT ON ") + (c.column ? "COLUMN " : "TABLE ") + Name(c.name) +

@@ -25,6 +25,46 @@ std::string Join(const std::vector<std::string>& values) {
 
 }  // namespace
 
+// CREATE SCHEMA: Forktail has one schema for user objects, public (beside
+// pg_catalog and information_schema), so the statement can only name one of
+// those (pg_catalog is refused, as PostgreSQL refuses every pg_ name).
+// Migration tools send CREATE SCHEMA IF NOT EXISTS "public" first: that is
+// answered as PostgreSQL answers it (a notice, nothing changes); a new schema
+// is 0A000, never created in name only.
+StatementResult SqlSession::CreateSchemaCommand(const sql::Statement& s) {
+  const sql::CreateSchemaStmt& c = *s.create_schema;
+  if (c.if_not_exists && c.elements_position != 0) {
+    throw DbError(sqlstate::kSyntaxError,
+                  "CREATE SCHEMA IF NOT EXISTS cannot include schema elements",
+                  c.elements_position);
+  }
+  const std::string& role = c.authorization;
+  const bool current = role == "current_user" || role == "session_user" || role == "current_role";
+  if (!role.empty() && !current && role != options_.user) {
+    throw DbError(sqlstate::kUndefinedObject, "role \"" + role + "\" does not exist");
+  }
+  // CREATE SCHEMA AUTHORIZATION role names the schema after the role. Errors
+  // about the objects have no position, as in PostgreSQL's.
+  const std::string name = !c.name.empty() ? c.name : current ? options_.user : role;
+  if (name.rfind("pg_", 0) == 0) {
+    throw DbError("42939", "unacceptable schema name \"" + name +
+                               "\"\nDETAIL:  The prefix \"pg_\" is reserved for system schemas.");
+  }
+  if (name != "public" && name != "information_schema") {
+    throw DbError(sqlstate::kFeatureNotSupported,
+                  "CREATE SCHEMA is not supported: Forktail has the schemas public, pg_catalog "
+                  "and information_schema only",
+                  s.position);
+  }
+  if (!c.if_not_exists) {
+    throw DbError("42P06", "schema \"" + name + "\" already exists");
+  }
+  StatementResult result;
+  result.command_tag = "CREATE SCHEMA";
+  result.notices.push_back("schema \"" + name + "\" already exists, skipping");
+  return result;
+}
+
 StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
   StatementResult result;
   switch (s.kind) {

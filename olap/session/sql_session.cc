@@ -387,6 +387,8 @@ StatementResult SqlSession::Route(const Request& arrived) {
       return ExecuteCommand(request);
     case sql::StatementKind::kListen:
       return ListenCommand(s);
+    case sql::StatementKind::kCreateSchema:
+      return CreateSchemaCommand(s);
     default:
       if (InBlock()) block_ran_query_ = true;
       break;

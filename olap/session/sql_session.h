@@ -230,6 +230,7 @@ class SqlSession {
   // LISTEN / UNLISTEN / NOTIFY (session_notify.cc): at once outside a
   // block, at COMMIT inside one (dropped at ROLLBACK).
   StatementResult ListenCommand(const sql::Statement& statement);
+  StatementResult CreateSchemaCommand(const sql::Statement& statement);
   void Notify(const std::string& channel, const std::string& payload, int position);
   void ApplyListen(bool listen, const std::string& channel);
   void EndTransactionNotifications(bool committed);

@@ -312,6 +312,18 @@ ExprPtr Binder::BindFunction(const sql::Expr& e, ExprContext& ctx) {
   }
   if (e.over || IsWindowOnlyName(name)) return BindWindowCall(e, ctx);  // binder_window.cc
   if (IsAggregateName(name)) return BindAggregate(e, ctx);
+  ExprPtr call = BindScalarFunction(e, ctx);
+  // Checked once the function is known, so that an unknown one still reports
+  // 42883 as in PostgreSQL.
+  if (e.filter) {
+    throw DbError(sqlstate::kWrongObjectType,
+                  "FILTER specified, but " + name + " is not an aggregate function", e.position);
+  }
+  return call;
+}
+
+ExprPtr Binder::BindScalarFunction(const sql::Expr& e, ExprContext& ctx) {
+  const std::string& name = e.names.back();
   if (ExprPtr r; BindCatalogFunction(*this, e, ctx, &r)) return r;  // binder_catalog.h
   if (ExprPtr r; BindSequenceFunction(*this, e, ctx, &r)) return r;
   if (ExprPtr r; BindSerialSequenceFunction(*this, e, ctx, &r)) return r;

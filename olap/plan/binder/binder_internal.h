@@ -217,6 +217,8 @@ class Binder {
   ExprPtr BindLiteral(const sql::Expr& e, const Type* hint);
   ExprPtr BindParameter(const sql::Expr& e, const Type* hint);
   ExprPtr BindFunction(const sql::Expr& e, ExprContext& ctx);
+  // A function that is neither an aggregate nor a window function.
+  ExprPtr BindScalarFunction(const sql::Expr& e, ExprContext& ctx);
   ExprPtr BindAggregate(const sql::Expr& e, ExprContext& ctx);
   // Grouping sets (binder_grouping_sets.cc): records `sets` (keys by index)
   // in *st, giving the keys some set lacks fresh ids; GROUPING(..); and the

@@ -349,9 +349,20 @@ TEST(ParserUtility, VacuumAnalyzeDiscardDeallocate) {
   EXPECT_EQ(S("NOTIFY jobs, 'a payload'"), "NOTIFY jobs, 'a payload'");
   EXPECT_EQ(S("comment on table public.t is 'x'"), "COMMENT ON TABLE public.t IS 'x'");
   EXPECT_EQ(S("COMMENT ON COLUMN t.c IS NULL"), "COMMENT ON COLUMN t.c IS NULL");
-  for (const char* bad : {"LISTEN", "NOTIFY jobs, 1", "NOTIFY jobs 'x'", "UNLISTEN jobs, 'x'",
-                          "COMMENT ON TABLE t IS 1", "COMMENT ON COLUMN c IS 'x'",
-                          "COMMENT ON INDEX i IS 'x'", "COMMENT ON TABLE t"}) {
+  EXPECT_EQ(S("create schema if not exists \"public\""), "CREATE SCHEMA IF NOT EXISTS public");
+  EXPECT_EQ(S("CREATE SCHEMA s AUTHORIZATION Bob"), "CREATE SCHEMA s AUTHORIZATION bob");
+  EXPECT_EQ(S("CREATE SCHEMA AUTHORIZATION CURRENT_USER"),
+            "CREATE SCHEMA AUTHORIZATION current_user");
+  {
+    StatementPtr st = One("CREATE SCHEMA s CREATE TABLE t (a int) CREATE VIEW v AS SELECT 1");
+    ASSERT_EQ(st->kind, StatementKind::kCreateSchema);
+    EXPECT_EQ(st->create_schema->elements_position, 17);
+    EXPECT_EQ(Parse("CREATE SCHEMA s CREATE TABLE t (a int); SELECT 1").size(), 2u);
+  }
+  for (const char* bad :
+       {"CREATE SCHEMA", "CREATE SCHEMA IF EXISTS s", "CREATE SCHEMA s AUTHORIZATION", "LISTEN",
+        "NOTIFY jobs, 1", "NOTIFY jobs 'x'", "UNLISTEN jobs, 'x'", "COMMENT ON TABLE t IS 1",
+        "COMMENT ON COLUMN c IS 'x'", "COMMENT ON INDEX i IS 'x'", "COMMENT ON TABLE t"}) {
     EXPECT_THROW(Parse(bad), DbError) << bad;
   }
 }

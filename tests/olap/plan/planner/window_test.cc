@@ -245,6 +245,10 @@ TEST_F(WindowSql, Errors) {
   EXPECT_EQ(Error("SELECT rank() FROM w"), "42809 window function rank requires an OVER clause");
   EXPECT_EQ(Error("SELECT abs(v) OVER () FROM w"),
             "42809 OVER specified, but abs is not a window function nor an aggregate function");
+  // FILTER on a plain function is refused, never dropped; an unknown one is 42883.
+  EXPECT_EQ(Error("SELECT abs(v) FILTER (WHERE v > 1) FROM w"),
+            "42809 FILTER specified, but abs is not an aggregate function");
+  EXPECT_EQ(Error("SELECT no_such_fn(v) FILTER (WHERE v > 1) FROM w").substr(0, 6), "42883 ");
   EXPECT_EQ(Error("SELECT ntile(0) OVER () FROM w"),
             "22014 argument of ntile must be greater than zero");
   EXPECT_EQ(Error("SELECT nth_value(v, 0) OVER () FROM w"),
