@@ -141,6 +141,7 @@ PoolReport Database::pool_report() const {
   r.evicted = s.evicted;
   r.reads = s.reads;
   r.reads_from_tier = s.reads_from_tier;
+  r.read_bytes = s.read_bytes;
   r.restarts = loads.restarts;
   r.inline_loads = loads.inline_fallbacks;
   r.forced_checkpoints = impl_->forced_checkpoints.load(std::memory_order_relaxed);

@@ -144,6 +144,7 @@ struct PoolReport {
   int64_t resident_bytes = 0;
   uint64_t evicted = 0;          // blocks, since open
   uint64_t reads = 0;            // blocks read back
+  uint64_t read_bytes = 0;       // their images' bytes
   uint64_t reads_from_tier = 0;  // of those, from the SSD tier
   uint64_t restarts = 0;         // transactions run again after a block load
   uint64_t inline_loads = 0;     // transactions that loaded under the lock at last

@@ -159,6 +159,7 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
                        : "budget_mb=" + std::to_string(p.budget_bytes >> 20) + " resident_mb=" +
                              std::to_string(p.resident_bytes >> 20) + " evicted=" +
                              std::to_string(p.evicted) + " read_back=" + std::to_string(p.reads) +
+                             " read_mb=" + std::to_string(p.read_bytes >> 20) +
                              " from_ssd_tier=" + std::to_string(p.reads_from_tier) +
                              " restarts=" + std::to_string(p.restarts) +
                              " inline_loads=" + std::to_string(p.inline_loads) +

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# An analytical scan of a table that lives on the SSD tier (issue 18), against
+# raw reads of the tier's slot file, same run, same bytes.
+#
+# Loads ROWS rows through psql into a server whose memory budget is far below
+# the table (--memory-budget, default 64MB), checkpoints (the images go to the
+# cold store and are written through into the SSD tier), waits until the pool
+# has evicted the table, then times RUNS full scans (`select sum(..)` over
+# every column, in a snapshot process that reads each evicted block through
+# the server's block server). Each scan reads the table back from the tier:
+# a scan drops again the blocks it loaded once memory is over the budget.
+#
+# Baseline: fio, O_DIRECT sequential reads of the slot file's used part in
+# 2 MiB requests through io_uring, at queue depth 32 and at 2 (the scan's
+# parallelism on a 2-core machine).
+#
+# Prints, per scan: seconds, blocks and MiB read (from buffer_pool_stats),
+# how many came from the tier, GB/s of images; then fio's GB/s and the ratio.
+#
+#   bench/tiering/scan_bench.sh build/release/tools/forktail [rows=8000000] [runs=3]
+set -euo pipefail
+BIN=$(realpath "$1")
+ROWS=${2:-8000000}
+RUNS=${3:-3}
+BUDGET=${BUDGET:-64MB}
+PORT=${PORT:-55542}
+command -v fio > /dev/null || { echo "scan_bench: needs fio (apt-get install fio)" >&2; exit 2; }
+WORK=$(mktemp -d "${FORKTAIL_BENCH_DIR:-/tmp}/forktail_scan_XXXXXX")
+DATA=$WORK/data
+trap 'kill -9 $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+PSQL=(psql -X -q -At -h 127.0.0.1 -p "$PORT" -U bench -d bench)
+
+"$BIN" serve --data "$DATA" --port "$PORT" --checkpoint-timeout 0 --ssd-tier-size 8GB \
+  --memory-budget "$BUDGET" > "$WORK/serve.log" 2>&1 &
+PID=$!
+until "${PSQL[@]}" -c "select 1" > /dev/null 2>&1; do
+  kill -0 "$PID" 2> /dev/null || { cat "$WORK/serve.log"; exit 1; }
+  sleep 0.05
+done
+
+stat() {  # $1 = key of SHOW forktail.buffer_pool_stats
+  "${PSQL[@]}" -c "show forktail.buffer_pool_stats" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+echo "loading $ROWS rows (budget $BUDGET)"
+"${PSQL[@]}" -c "create table t (id bigint primary key, a bigint, b text, c double precision)"
+"${PSQL[@]}" -c "insert into t select g, g % 1000, 'row ' || g, g * 0.5 from generate_series(1, $ROWS) g"
+"${PSQL[@]}" -c "checkpoint"
+"${PSQL[@]}" -c "checkpoint"  # the blocks frozen since the first are made durable too
+for _ in $(seq 100); do  # the pool evicts every 100 ms once blocks are durable
+  [ "$(stat resident_mb)" -le "$(("${BUDGET%MB}" + 8))" ] && break
+  sleep 0.1
+done
+echo "resident after eviction: $(stat resident_mb) MiB of a ${BUDGET} budget"
+
+printf '\n%-6s %8s %8s %9s %10s %8s\n' scan seconds blocks MiB from_tier GB/s
+BEST=0
+for run in $(seq "$RUNS"); do
+  r0=$(stat read_back)
+  t0=$(stat from_ssd_tier)
+  b0=$(stat read_mb)
+  s0=$(date +%s.%N)
+  "${PSQL[@]}" -c "select sum(id), sum(a), sum(length(b)), sum(c) from t" > /dev/null
+  secs=$(echo "$(date +%s.%N) - $s0" | bc -l)
+  blocks=$(($(stat read_back) - r0))
+  tier=$(($(stat from_ssd_tier) - t0))
+  mib=$(($(stat read_mb) - b0))
+  gbs=$(echo "$mib * 1048576 / $secs / 1000000000" | bc -l)
+  BEST=$(echo "if ($gbs > $BEST) $gbs else $BEST" | bc -l)
+  printf '%-6s %8.2f %8d %9d %10d %8.2f\n' "$run" "$secs" "$blocks" "$mib" "$tier" "$gbs"
+done
+
+# The slot file's used part: as many 2 MiB slots as the tier holds valid ones.
+VALID=$("$BIN" tier inspect "$DATA" | sed -n 's/^ *valid *\([0-9]*\).*/\1/p')
+SIZE=$((VALID * 2))
+raw() {  # $1 = iodepth: GB/s of O_DIRECT 2 MiB sequential reads of the slot file
+  fio --name=raw --filename="$DATA/tier/slots.data" --readonly --direct=1 --rw=read --bs=2M \
+    --ioengine=io_uring --iodepth="$1" --size="${SIZE}M" --output-format=terse --terse-version=3 |
+    awk -F';' '{ printf "%.2f", $7 * 1024 / 1e9 }'  # field 7: read bandwidth, KiB/s
+}
+RAW32=$(raw 32)
+RAW2=$(raw 2)
+printf '\nfio, %d MiB of the slot file, O_DIRECT, io_uring, 2 MiB reads: %s GB/s at depth 32, %s GB/s at depth 2\n' \
+  "$SIZE" "$RAW32" "$RAW2"
+printf 'scan vs raw: %.2f (depth 32), %.2f (depth 2); best scan %.2f GB/s of images\n' \
+  "$(echo "$BEST / $RAW32" | bc -l)" "$(echo "$BEST / $RAW2" | bc -l)" "$BEST"
+kill -TERM "$PID"
+wait "$PID" || true
