@@ -1,5 +1,6 @@
 #include "tiering/block_server.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -8,11 +9,18 @@
 #include <cerrno>
 #include <cstring>
 
+#include "tiering/slot_file.h"
+#include "tiering/ssd_tier.h"
+
 namespace forktail::tier {
 namespace {
 
-constexpr size_t kRequestBytes = 16;
+constexpr uint8_t kImage = 0;
+constexpr uint8_t kLocate = 1;
+constexpr size_t kRequestBytes = 17;  // kind u8 | table u32 | block u32 | version u64
 constexpr size_t kReplyHeaderBytes = 5;
+constexpr size_t kLocationBytes = 12;  // slot u32 | length u32 | crc u32
+constexpr size_t kAlign = 4096;        // O_DIRECT's
 
 // Fills `addr` for the abstract name `name` and returns its length.
 socklen_t AbstractAddress(const std::string& name, sockaddr_un* addr) {
@@ -65,7 +73,8 @@ Status StatusOf(uint8_t code, std::string message) {
 
 }  // namespace
 
-Status BlockServer::Start(BlockImageReader* source, std::unique_ptr<BlockServer>* out) {
+Status BlockServer::Start(BlockImageReader* source, std::unique_ptr<BlockServer>* out,
+                          Locator locate) {
   static std::atomic<uint32_t> counter{0};
   const std::string name = fmt::format("forktail-blocks-{}-{}", getpid(), counter++);
   const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -77,12 +86,16 @@ Status BlockServer::Start(BlockImageReader* source, std::unique_ptr<BlockServer>
     close(fd);
     return Status::IoError(fmt::format("block server \"{}\": {}", name, strerror(e)));
   }
-  out->reset(new BlockServer(source, fd, name));
+  out->reset(new BlockServer(source, std::move(locate), fd, name));
   return Status::Ok();
 }
 
-BlockServer::BlockServer(BlockImageReader* source, int listen_fd, std::string address)
-    : source_(source), listen_fd_(listen_fd), address_(std::move(address)) {
+BlockServer::BlockServer(BlockImageReader* source, Locator locate, int listen_fd,
+                         std::string address)
+    : source_(source),
+      locate_(std::move(locate)),
+      listen_fd_(listen_fd),
+      address_(std::move(address)) {
   acceptor_ = std::thread([this] { AcceptLoop(); });
 }
 
@@ -121,13 +134,30 @@ void BlockServer::Serve(int fd) {
   uint8_t request[kRequestBytes];
   std::string image;
   while (!stopping_ && ReadAll(fd, request, sizeof request)) {
+    const uint8_t kind = request[0];
     uint32_t table, block;
     uint64_t version;
-    std::memcpy(&table, request, 4);
-    std::memcpy(&block, request + 4, 4);
-    std::memcpy(&version, request + 8, 8);
+    std::memcpy(&table, request + 1, 4);
+    std::memcpy(&block, request + 5, 4);
+    std::memcpy(&version, request + 9, 8);
     requests_.fetch_add(1, std::memory_order_relaxed);
-    Status s = source_->ReadImage(TableId(table), BlockNo(block), version, &image);
+    Status s = Status::Ok();
+    if (kind == kLocate) {
+      uint32_t slot = 0;
+      SlotRecord record;
+      if (locate_ && locate_(TableId(table), BlockNo(block), version, &slot, &record)) {
+        image.resize(kLocationBytes);
+        std::memcpy(image.data(), &slot, 4);
+        std::memcpy(image.data() + 4, &record.length, 4);
+        std::memcpy(image.data() + 8, &record.image_crc, 4);
+      } else {
+        s = Status::NotFound("not in the SSD tier");
+      }
+    } else if (kind == kImage) {
+      s = source_->ReadImage(TableId(table), BlockNo(block), version, &image);
+    } else {
+      break;  // not a peer of this protocol
+    }
     const std::string& body = s.ok() ? image : s.message();
     uint8_t header[kReplyHeaderBytes];
     header[0] = static_cast<uint8_t>(s.code());
@@ -140,12 +170,64 @@ void BlockServer::Serve(int fd) {
   close(fd);
 }
 
+RemoteBlockReader::RemoteBlockReader(std::string address, std::string slot_dir)
+    : address_(std::move(address)),
+      slot_path_(slot_dir.empty() ? std::string() : SlotFile::PathIn(slot_dir)) {}
+
 RemoteBlockReader::~RemoteBlockReader() {
   if (fd_ >= 0) close(fd_);
+  if (slot_fd_ >= 0) close(slot_fd_);
 }
 
 Status RemoteBlockReader::ReadImage(TableId table, BlockNo block, uint64_t version,
                                     std::string* image) {
+  uint8_t code = 0;
+  if (!slot_path_.empty()) {
+    std::string location;
+    Status s = Exchange(kLocate, table, block, version, &code, &location);
+    if (!s.ok()) return s;
+    if (code == static_cast<uint8_t>(Status::Code::kOk) && location.size() == kLocationBytes) {
+      uint32_t slot, length, crc;
+      std::memcpy(&slot, location.data(), 4);
+      std::memcpy(&length, location.data() + 4, 4);
+      std::memcpy(&crc, location.data() + 8, 4);
+      if (ReadSlot(slot, length, crc, image)) return Status::Ok();
+    }
+  }
+  Status s = Exchange(kImage, table, block, version, &code, image);
+  if (!s.ok()) return s;
+  if (code != static_cast<uint8_t>(Status::Code::kOk)) return StatusOf(code, std::move(*image));
+  return Status::Ok();
+}
+
+bool RemoteBlockReader::ReadSlot(uint32_t slot, uint32_t length, uint32_t crc, std::string* image) {
+  std::call_once(slot_open_, [this] {
+    slot_fd_ = open(slot_path_.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+    if (slot_fd_ < 0 && errno == EINVAL) slot_fd_ = open(slot_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  });
+  if (slot_fd_ < 0 || length > kSlotBytes) return false;
+  // One buffer per reading thread (a scan's workers), kept: a fresh 2 MiB
+  // would fault its pages in on every read.
+  thread_local SlotBuffer buffer;
+  if (!buffer) buffer = NewSlotBuffer();
+  const size_t device = (size_t{length} + kAlign - 1) / kAlign * kAlign;
+  const off_t offset = static_cast<off_t>(uint64_t{slot} * kSlotBytes);
+  size_t done = 0;
+  while (done < device) {
+    const ssize_t got =
+        pread(slot_fd_, buffer.get() + done, device - done, offset + static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    done += static_cast<size_t>(got);
+  }
+  // The slot may have been given to another block since the server answered.
+  if (ImageCrc(buffer.get(), length) != crc) return false;
+  image->assign(buffer.get(), length);
+  return true;
+}
+
+Status RemoteBlockReader::Exchange(uint8_t kind, TableId table, BlockNo block, uint64_t version,
+                                   uint8_t* code, std::string* body) {
   std::lock_guard<std::mutex> l(mu_);
   if (fd_ < 0) {
     fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -161,25 +243,24 @@ Status RemoteBlockReader::ReadImage(TableId table, BlockNo block, uint64_t versi
   }
   uint8_t request[kRequestBytes];
   const uint32_t t = table.value(), b = block.value();
-  std::memcpy(request, &t, 4);
-  std::memcpy(request + 4, &b, 4);
-  std::memcpy(request + 8, &version, 8);
+  request[0] = kind;
+  std::memcpy(request + 1, &t, 4);
+  std::memcpy(request + 5, &b, 4);
+  std::memcpy(request + 9, &version, 8);
   uint8_t header[kReplyHeaderBytes];
   uint32_t length = 0;
   bool ok = WriteAll(fd_, request, sizeof request) && ReadAll(fd_, header, sizeof header);
   if (ok) {
     std::memcpy(&length, header + 1, 4);
-    image->resize(length);
-    ok = ReadAll(fd_, image->data(), length);
+    body->resize(length);
+    ok = ReadAll(fd_, body->data(), length);
   }
   if (!ok) {
     close(fd_);
     fd_ = -1;  // the next read connects again
     return Status::IoError("the connection to the server's block reads was lost");
   }
-  if (header[0] != static_cast<uint8_t>(Status::Code::kOk)) {
-    return StatusOf(header[0], std::move(*image));
-  }
+  *code = header[0];
   return Status::Ok();
 }
 

@@ -16,12 +16,21 @@
 // was forked under (Database::PinManifestForSnapshot), so the image is there
 // for as long as the child lives.
 //
-// Protocol (little-endian): request = table u32 | block u32 | version u64;
-// reply = status u8 (Status::Code) | length u32 | bytes (the image, or the
-// error message).
+// Slots. With an SSD tier the child reads a block's slot itself, with its
+// own O_DIRECT handle of the slot file: it asks the server only where the
+// tier holds that version (slot, length, CRC) and checks the bytes it reads
+// against the CRC, since the slot may be replaced meanwhile (it then asks
+// for the image). The image then crosses no socket and no server thread,
+// and the scan's workers read in parallel.
+//
+// Protocol (little-endian): request = kind u8 (kImage, kLocate) | table u32
+// | block u32 | version u64; reply = status u8 (Status::Code) | length u32 |
+// bytes: for kImage the image, for kLocate slot u32 | image length u32 |
+// image CRC u32 (NotFound: not in the tier), or the error message.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,13 +38,20 @@
 #include <vector>
 
 #include "storage/storage.h"
+#include "tiering/slot_table.h"
 
 namespace forktail::tier {
 
 class BlockServer {
  public:
-  // Serves images read through `source` (which must outlive the server).
-  static Status Start(BlockImageReader* source, std::unique_ptr<BlockServer>* out);
+  // Where the SSD tier holds a version (BufferPool::LocateInTier).
+  using Locator =
+      std::function<bool(TableId, BlockNo, uint64_t version, uint32_t* slot, SlotRecord* record)>;
+
+  // Serves images read through `source` (which must outlive the server),
+  // and the tier's slots through `locate` (none: every kLocate is NotFound).
+  static Status Start(BlockImageReader* source, std::unique_ptr<BlockServer>* out,
+                      Locator locate = nullptr);
   ~BlockServer();  // stops accepting, ends every connection, joins
   BlockServer(const BlockServer&) = delete;
   BlockServer& operator=(const BlockServer&) = delete;
@@ -45,11 +61,12 @@ class BlockServer {
   uint64_t requests() const { return requests_.load(std::memory_order_relaxed); }
 
  private:
-  BlockServer(BlockImageReader* source, int listen_fd, std::string address);
+  BlockServer(BlockImageReader* source, Locator locate, int listen_fd, std::string address);
   void AcceptLoop();
   void Serve(int fd);
 
   BlockImageReader* const source_;
+  const Locator locate_;
   const int listen_fd_;
   const std::string address_;
   std::atomic<bool> stopping_{false};
@@ -61,17 +78,28 @@ class BlockServer {
 };
 
 // A snapshot process's reader: one connection to the parent's BlockServer,
-// made on the first read; reads are serialized on it (one in flight).
+// made on the first read, and requests serialized on it (one in flight);
+// with `slot_dir` (the SSD tier's directory; empty: none) slots are read
+// from the slot file directly, by any number of threads at once.
 class RemoteBlockReader : public BlockImageReader {
  public:
-  explicit RemoteBlockReader(std::string address) : address_(std::move(address)) {}
+  RemoteBlockReader(std::string address, std::string slot_dir);
   ~RemoteBlockReader() override;
   Status ReadImage(TableId table, BlockNo block, uint64_t version, std::string* image) override;
 
  private:
+  // One request and its reply; a lost connection is an IoError.
+  Status Exchange(uint8_t kind, TableId table, BlockNo block, uint64_t version, uint8_t* code,
+                  std::string* body);
+  // The slot's bytes when they are still the image `record` describes.
+  bool ReadSlot(uint32_t slot, uint32_t length, uint32_t crc, std::string* image);
+
   const std::string address_;
+  const std::string slot_path_;  // empty: no direct reads
   std::mutex mu_;
   int fd_ = -1;
+  std::once_flag slot_open_;
+  int slot_fd_ = -1;  // -1: could not open (or not yet): images come from the server
 };
 
 }  // namespace forktail::tier

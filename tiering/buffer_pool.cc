@@ -132,6 +132,19 @@ Status BufferPool::ReadImage(TableId table, BlockNo block, uint64_t version, std
   return Status::Ok();
 }
 
+bool BufferPool::LocateInTier(TableId table, BlockNo block, uint64_t version, uint32_t* slot,
+                              SlotRecord* record) {
+  SsdTier* const ssd = ssd_.load();
+  if (ssd == nullptr || !ssd->Locate({table.value(), block.value(), version}, slot, record)) {
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  stats_.reads++;
+  stats_.read_bytes += record->length;
+  stats_.reads_from_tier++;
+  return true;
+}
+
 BufferPoolStats BufferPool::stats() const {
   std::lock_guard<std::mutex> lock(stats_mu_);
   return stats_;

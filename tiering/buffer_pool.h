@@ -94,6 +94,11 @@ class BufferPool : public BlockImageReader {
 
   // BlockImageReader.
   Status ReadImage(TableId table, BlockNo block, uint64_t version, std::string* image) override;
+  // Where the SSD tier holds exactly this version, for a snapshot process
+  // that reads the slot file itself (block_server.h); counted as a read from
+  // the tier. false: no tier, or not there (ReadImage then).
+  bool LocateInTier(TableId table, BlockNo block, uint64_t version, uint32_t* slot,
+                    SlotRecord* record);
   // The SSD tier failed and is bypassed from now on: reads go to the cold
   // store. The tier object must stay alive (a read may be using it).
   void DropSsdTier() { ssd_.store(nullptr); }

@@ -14,9 +14,9 @@ namespace {
 // Requests in flight per batch, and so the batch's buffer memory (x 2 MiB).
 constexpr size_t kBatch = 32;
 
-uint32_t ImageCrc(const char* data, size_t n) { return crc32c::Mask(crc32c::Value(data, n)); }
-
 }  // namespace
+
+uint32_t ImageCrc(const char* data, size_t n) { return crc32c::Mask(crc32c::Value(data, n)); }
 
 const char* TierStepName(TierStep step) {
   switch (step) {
@@ -182,6 +182,25 @@ Status SsdTier::Read(const std::vector<BlockKey>& keys, std::vector<std::string>
     }
   }
   return Status::Ok();
+}
+
+bool SsdTier::Locate(const BlockKey& key, uint32_t* slot, SlotRecord* record) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = slot_of_.find(key);
+  if (it == slot_of_.end()) {
+    stats_.misses++;
+    return false;
+  }
+  *slot = it->second;
+  SlotRecord& rec = records_[it->second];
+  *record = rec;
+  // A read, as Read counts one: the reader checks the bytes itself.
+  stats_.hits++;
+  stats_.bytes_read += rec.length;
+  rec.temperature++;
+  temperature_dirty_[it->second] = 1;
+  reads_since_decay_++;
+  return true;
 }
 
 Status SsdTier::AdmitBatch(const std::vector<std::pair<uint32_t, size_t>>& placed,

@@ -62,6 +62,9 @@ enum class TierStep {
 inline constexpr int kTierStepCount = 6;
 const char* TierStepName(TierStep step);
 
+// The CRC a slot record keeps of its image (masked CRC32C).
+uint32_t ImageCrc(const char* data, size_t n);
+
 struct SsdTierOptions {
   // Slots to create (or resize to) when the tier is opened for writing.
   uint32_t slots = 0;
@@ -110,6 +113,11 @@ class SsdTier {
   Status DropStale(const std::set<BlockKey>& current, uint64_t* dropped);
   // found[i] and images[i] for keys[i]. A slot whose bytes fail its CRC is
   // dropped and reported as not found. An I/O error fails the call.
+  // Where the tier holds `key` now, for a reader that reads the slot file
+  // itself (a snapshot process: tiering/block_server.h) and checks the bytes
+  // against record->image_crc, since the slot may be replaced once this
+  // returns. Counted as a hit (the temperature rises). false: not held.
+  bool Locate(const BlockKey& key, uint32_t* slot, SlotRecord* record);
   Status Read(const std::vector<BlockKey>& keys, std::vector<std::string>* images,
               std::vector<bool>* found);
   // Copies images of the cold store into the tier (see the protocol above),

@@ -49,13 +49,14 @@ struct Database::Impl {
   bool closed = false;
   // Buffer pool (DatabaseOptions::memory_budget; txn/database_pool.cc).
   std::unique_ptr<tier::BufferPool> pool;
-  std::unique_ptr<tier::BlockServer> block_server;    // serves the pool to snapshot processes
-  std::string block_server_address;                   // copied into every child
+  std::unique_ptr<tier::BlockServer> block_server;  // serves the pool to snapshot processes
+  std::string snapshot_slot_dir;     // the SSD tier's directory, which snapshot processes read
+  std::string block_server_address;  // copied into every child
   std::unique_ptr<BlockImageReader> snapshot_reader;  // in a snapshot process
   std::thread pool_thread;
   std::mutex pool_mu;
   std::condition_variable pool_cv;
-  bool pool_stop = false;  // guarded by pool_mu
+  bool pool_stop = false;    // guarded by pool_mu
   bool pool_wakeup = false;  // a transaction waits for room: run a round now (pool_mu)
   uint64_t pool_passes = 0;  // passes of the pool thread (pool_mu)
   std::atomic<uint64_t> forced_checkpoints{0};

@@ -43,7 +43,16 @@ void Database::OpenPool() {
 void Database::StartPoolThread() {
   if (!impl_->pool) return;
   impl_->engine->SetBeforeLoad([this] { WaitForPoolRoom(); });
-  Status s = tier::BlockServer::Start(impl_->pool.get(), &impl_->block_server);
+  tier::BlockServer::Locator locate;
+  if (impl_->ssd_tier) {
+    tier::BufferPool* pool = impl_->pool.get();
+    locate = [pool](TableId table, BlockNo block, uint64_t version, uint32_t* slot,
+                    tier::SlotRecord* record) {
+      return pool->LocateInTier(table, block, version, slot, record);
+    };
+    impl_->snapshot_slot_dir = impl_->tier_report.dir;
+  }
+  Status s = tier::BlockServer::Start(impl_->pool.get(), &impl_->block_server, std::move(locate));
   if (!s.ok()) {
     throw DbError(sqlstate::kIoError,
                   fmt::format("could not serve blocks to snapshot processes: {}", s.message()));
@@ -60,7 +69,9 @@ void Database::BeginSnapshotProcess() {
   if (impl_->block_server_address.empty()) return;  // no budget: every block is in memory
   // The parent's pool, server and cold store are not this process's to use
   // (DESIGN.md, fork safety): a connection of its own to the parent's server.
-  impl_->snapshot_reader = std::make_unique<tier::RemoteBlockReader>(impl_->block_server_address);
+  // With an SSD tier it reads the slots itself, through a handle of its own.
+  impl_->snapshot_reader = std::make_unique<tier::RemoteBlockReader>(impl_->block_server_address,
+                                                                     impl_->snapshot_slot_dir);
   impl_->catalog.SetBlockImageReader(impl_->snapshot_reader.get());
 }
 

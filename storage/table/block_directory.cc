@@ -91,17 +91,29 @@ BlockRef BlockDirectory::TryPin(BlockNo no) const {
 
 BlockRef BlockDirectory::PinNotResident(BlockHandle* handle, BlockNo no) const {
   std::unique_lock<std::mutex> lock(residency_mu_);
-  if (handle->state.load() != BlockHandle::State::kResident) {
+  while (handle->state.load() != BlockHandle::State::kResident) {
     const BlockSummary summary = handle->summary;
     if (tls_load_policy == LoadPolicy::kThrow) {
       throw BlockNotResident{summary.table, no, summary.version};
     }
     if (!loader_) Die("no loader for a block that is not resident", no.value());
-    // Loading under the mutex keeps two scan workers from reading the same
-    // block twice; a loader that throws leaves the handle as it was.
-    handle->block = loader_(no, summary);
-    Count(static_cast<int64_t>(handle->block->memory_bytes()));
-    handle->state.store(BlockHandle::State::kResident);
+    // Read with the mutex released, so that a scan's workers read their
+    // blocks in parallel (a snapshot process reads the SSD tier's slots
+    // itself: tiering/block_server.h). Two threads that want the same block
+    // may both read it; the first installs it. A loader that throws leaves
+    // the handle as it was.
+    lock.unlock();
+    std::unique_ptr<Block> block = loader_(no, summary);
+    lock.lock();
+    // Still not resident and still that version: install. Otherwise another
+    // thread installed it, or it changed and left memory again at another
+    // version (read that one).
+    if (handle->state.load() != BlockHandle::State::kResident &&
+        handle->summary.version == summary.version) {
+      Count(static_cast<int64_t>(block->memory_bytes()));
+      handle->block = std::move(block);
+      handle->state.store(BlockHandle::State::kResident);
+    }
   }
   handle->pins.fetch_add(1);
   NoteUse(handle);
