@@ -1,6 +1,5 @@
 #include "tiering/block_server.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -9,7 +8,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "tiering/slot_file.h"
 #include "tiering/ssd_tier.h"
 
 namespace forktail::tier {
@@ -20,7 +18,6 @@ constexpr uint8_t kLocate = 1;
 constexpr size_t kRequestBytes = 17;  // kind u8 | table u32 | block u32 | version u64
 constexpr size_t kReplyHeaderBytes = 5;
 constexpr size_t kLocationBytes = 12;  // slot u32 | length u32 | crc u32
-constexpr size_t kAlign = 4096;        // O_DIRECT's
 
 // Fills `addr` for the abstract name `name` and returns its length.
 socklen_t AbstractAddress(const std::string& name, sockaddr_un* addr) {
@@ -171,18 +168,16 @@ void BlockServer::Serve(int fd) {
 }
 
 RemoteBlockReader::RemoteBlockReader(std::string address, std::string slot_dir)
-    : address_(std::move(address)),
-      slot_path_(slot_dir.empty() ? std::string() : SlotFile::PathIn(slot_dir)) {}
+    : address_(std::move(address)), slot_dir_(std::move(slot_dir)) {}
 
 RemoteBlockReader::~RemoteBlockReader() {
   if (fd_ >= 0) close(fd_);
-  if (slot_fd_ >= 0) close(slot_fd_);
 }
 
 Status RemoteBlockReader::ReadImage(TableId table, BlockNo block, uint64_t version,
                                     std::string* image) {
   uint8_t code = 0;
-  if (!slot_path_.empty()) {
+  if (!slot_dir_.empty()) {
     std::string location;
     Status s = Exchange(kLocate, table, block, version, &code, &location);
     if (!s.ok()) return s;
@@ -201,25 +196,13 @@ Status RemoteBlockReader::ReadImage(TableId table, BlockNo block, uint64_t versi
 }
 
 bool RemoteBlockReader::ReadSlot(uint32_t slot, uint32_t length, uint32_t crc, std::string* image) {
-  std::call_once(slot_open_, [this] {
-    slot_fd_ = open(slot_path_.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
-    if (slot_fd_ < 0 && errno == EINVAL) slot_fd_ = open(slot_path_.c_str(), O_RDONLY | O_CLOEXEC);
-  });
-  if (slot_fd_ < 0 || length > kSlotBytes) return false;
+  std::call_once(slots_open_, [this] { slots_readable_ = slots_.OpenForReading(slot_dir_).ok(); });
+  if (!slots_readable_ || length > kSlotBytes) return false;
   // One buffer per reading thread (a scan's workers), kept: a fresh 2 MiB
   // would fault its pages in on every read.
   thread_local SlotBuffer buffer;
   if (!buffer) buffer = NewSlotBuffer();
-  const size_t device = (size_t{length} + kAlign - 1) / kAlign * kAlign;
-  const off_t offset = static_cast<off_t>(uint64_t{slot} * kSlotBytes);
-  size_t done = 0;
-  while (done < device) {
-    const ssize_t got =
-        pread(slot_fd_, buffer.get() + done, device - done, offset + static_cast<off_t>(done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    done += static_cast<size_t>(got);
-  }
+  if (!slots_.ReadOne({slot, length, buffer.get()}).ok()) return false;
   // The slot may have been given to another block since the server answered.
   if (ImageCrc(buffer.get(), length) != crc) return false;
   image->assign(buffer.get(), length);

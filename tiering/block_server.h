@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "storage/storage.h"
+#include "tiering/slot_file.h"
 #include "tiering/slot_table.h"
 
 namespace forktail::tier {
@@ -95,11 +96,12 @@ class RemoteBlockReader : public BlockImageReader {
   bool ReadSlot(uint32_t slot, uint32_t length, uint32_t crc, std::string* image);
 
   const std::string address_;
-  const std::string slot_path_;  // empty: no direct reads
+  const std::string slot_dir_;  // empty: no direct reads
   std::mutex mu_;
   int fd_ = -1;
-  std::once_flag slot_open_;
-  int slot_fd_ = -1;  // -1: could not open (or not yet): images come from the server
+  std::once_flag slots_open_;
+  SlotFile slots_;
+  bool slots_readable_ = false;  // false: images come from the server
 };
 
 }  // namespace forktail::tier

@@ -125,11 +125,15 @@ Status BufferPool::ReadImage(TableId table, BlockNo block, uint64_t version, std
       ssd->Admit({key}, {std::string_view(*image)}, {heat + 1}, &admitted).PermitUnchecked();
     }
   }
+  CountRead(image->size(), from_tier);
+  return Status::Ok();
+}
+
+void BufferPool::CountRead(uint64_t bytes, bool from_tier) {
   std::lock_guard<std::mutex> lock(stats_mu_);
   stats_.reads++;
-  stats_.read_bytes += image->size();
+  stats_.read_bytes += bytes;
   stats_.reads_from_tier += from_tier;
-  return Status::Ok();
 }
 
 bool BufferPool::LocateInTier(TableId table, BlockNo block, uint64_t version, uint32_t* slot,
@@ -138,10 +142,7 @@ bool BufferPool::LocateInTier(TableId table, BlockNo block, uint64_t version, ui
   if (ssd == nullptr || !ssd->Locate({table.value(), block.value(), version}, slot, record)) {
     return false;
   }
-  std::lock_guard<std::mutex> lock(stats_mu_);
-  stats_.reads++;
-  stats_.read_bytes += record->length;
-  stats_.reads_from_tier++;
+  CountRead(record->length, /*from_tier=*/true);
   return true;
 }
 

@@ -107,6 +107,7 @@ class BufferPool : public BlockImageReader {
 
  private:
   bool Durable(TableId table, BlockNo block, uint64_t version) const;
+  void CountRead(uint64_t bytes, bool from_tier);
 
   Catalog* const catalog_;
   ckpt::ColdStore* const cold_;

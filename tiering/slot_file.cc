@@ -44,9 +44,8 @@ SlotFile::~SlotFile() {
 
 std::string SlotFile::PathIn(const std::string& dir) { return dir + "/slots.data"; }
 
-Status SlotFile::Open(const std::string& dir, bool create, uint32_t slots) {
+Status SlotFile::OpenFile(const std::string& dir, int flags) {
   path_ = PathIn(dir);
-  const int flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0);
   fd_ = open(path_.c_str(), flags | O_DIRECT, 0644);
   direct_ = fd_ >= 0;
   if (fd_ < 0 && errno == EINVAL) fd_ = open(path_.c_str(), flags, 0644);  // tmpfs
@@ -54,6 +53,16 @@ Status SlotFile::Open(const std::string& dir, bool create, uint32_t slots) {
     return errno == ENOENT ? Status::NotFound(fmt::format("{} does not exist", path_))
                            : FromErrno(errno, "open", path_);
   }
+  return Status::Ok();
+}
+
+Status SlotFile::OpenForReading(const std::string& dir) {
+  return OpenFile(dir, O_RDONLY | O_CLOEXEC);
+}
+
+Status SlotFile::Open(const std::string& dir, bool create, uint32_t slots) {
+  Status opened = OpenFile(dir, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0));
+  if (!opened.ok()) return opened;
   const off_t want = static_cast<off_t>(uint64_t{slots} * kSlotBytes);
   struct stat st {};
   if (fstat(fd_, &st) != 0) return FromErrno(errno, "stat", path_);

@@ -43,6 +43,11 @@ class SlotFile {
   // Opens (creating and preallocating with `create`) DIR/slots.data for
   // `slots` slots. A file of another size is resized.
   Status Open(const std::string& dir, bool create, uint32_t slots);
+  // Opens DIR/slots.data to read only, as it is (no io_uring): a snapshot
+  // process's own handle (tiering/block_server.h).
+  Status OpenForReading(const std::string& dir);
+  // One request with pread: any number of threads at once.
+  Status ReadOne(const Request& r) { return RunOne(r, false); }
   // All requests, many in flight; the first failure is returned after the
   // rest finished. Reads past a request's length leave the buffer's tail as is.
   Status Read(const std::vector<Request>& requests);
@@ -54,6 +59,7 @@ class SlotFile {
   static std::string PathIn(const std::string& dir);
 
  private:
+  Status OpenFile(const std::string& dir, int flags);
   Status Run(const std::vector<Request>& requests, bool write);
   Status RunOne(const Request& r, bool write);
   int fd_ = -1;

@@ -164,24 +164,32 @@ Status SsdTier::Read(const std::vector<BlockKey>& keys, std::vector<std::string>
       }
       (*images)[wanted[j]].assign(r.buffer, rec.length);
       (*found)[wanted[j]] = true;
-      stats_.hits++;
-      stats_.bytes_read += rec.length;
-      rec.temperature++;
-      temperature_dirty_[r.slot] = 1;
+      NoteHit(r.slot);
     }
     reads_since_decay_ += end - start;
     stats_.dropped_corrupt += corrupt.size();
     if (!(s = Invalidate(corrupt)).ok()) return s;
   }
-  if (reads_since_decay_ >= uint64_t{8} * records_.size()) {
-    reads_since_decay_ = 0;
-    for (uint32_t i = 0; i < records_.size(); i++) {
-      if (!records_[i].valid) continue;
-      records_[i].temperature /= 2;
-      temperature_dirty_[i] = 1;
-    }
-  }
+  DecayIfDue();
   return Status::Ok();
+}
+
+void SsdTier::NoteHit(uint32_t slot) {
+  SlotRecord& rec = records_[slot];
+  stats_.hits++;
+  stats_.bytes_read += rec.length;
+  rec.temperature++;
+  temperature_dirty_[slot] = 1;
+}
+
+void SsdTier::DecayIfDue() {
+  if (reads_since_decay_ < uint64_t{8} * records_.size()) return;
+  reads_since_decay_ = 0;
+  for (uint32_t i = 0; i < records_.size(); i++) {
+    if (!records_[i].valid) continue;
+    records_[i].temperature /= 2;
+    temperature_dirty_[i] = 1;
+  }
 }
 
 bool SsdTier::Locate(const BlockKey& key, uint32_t* slot, SlotRecord* record) {
@@ -192,14 +200,11 @@ bool SsdTier::Locate(const BlockKey& key, uint32_t* slot, SlotRecord* record) {
     return false;
   }
   *slot = it->second;
-  SlotRecord& rec = records_[it->second];
-  *record = rec;
+  *record = records_[it->second];
   // A read, as Read counts one: the reader checks the bytes itself.
-  stats_.hits++;
-  stats_.bytes_read += rec.length;
-  rec.temperature++;
-  temperature_dirty_[it->second] = 1;
+  NoteHit(it->second);
   reads_since_decay_++;
+  DecayIfDue();
   return true;
 }
 

@@ -144,6 +144,10 @@ class SsdTier {
                     const std::vector<BlockKey>& keys, const std::vector<std::string_view>& images,
                     const std::vector<uint64_t>& temperatures);
   void Forget(uint32_t slot);
+  // A read of `slot`'s image: counted, and the slot is warmer. Every 8 reads
+  // per slot, all temperatures halve (DecayIfDue).
+  void NoteHit(uint32_t slot);
+  void DecayIfDue();
   bool Pinned(const BlockKey& key) const { return pins_.count(key) > 0; }
 
   mutable std::mutex mu_;

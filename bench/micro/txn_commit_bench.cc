@@ -12,26 +12,20 @@
 // FORKTAIL_BENCH_DIR): run it on the real disk, not tmpfs, e.g.
 //   cd /work/main/build/txn-rel && ./bench/txn_commit_bench
 #include <benchmark/benchmark.h>
-#include <stdlib.h>
+#include <cstdlib>
 
 #include <atomic>
 #include <filesystem>
 #include <random>
 #include <thread>
 
+#include "bench/micro/bench_dir.h"
 #include "txn/txn.h"
 
 namespace forktail {
 namespace {
 
 constexpr int kAccounts = 1000;
-
-std::string MakeDir() {
-  const char* base = std::getenv("FORKTAIL_BENCH_DIR");
-  std::string tmpl = std::string(base ? base : ".") + "/forktail_txn_bench_XXXXXX";
-  if (mkdtemp(tmpl.data()) == nullptr) std::abort();
-  return tmpl;
-}
 
 void Setup(Database& db) {
   db.Run([](Transaction& txn) {
@@ -52,7 +46,7 @@ void BM_Commit(benchmark::State& state) {
   const bool sync = state.range(0) != 0;
   const int threads = static_cast<int>(state.range(1));
   const int per_thread = sync ? std::max(50, 2000 / threads) : 20000 / threads;
-  std::string dir = MakeDir();
+  std::string dir = MakeBenchDir("forktail_txn_bench");
   DatabaseOptions o;
   o.synchronous_commit = sync;
   auto db = Database::Open(dir, o);
@@ -88,7 +82,7 @@ BENCHMARK(BM_Commit)
     ->Iterations(3);
 
 void BM_Replay(benchmark::State& state) {
-  std::string dir = MakeDir();
+  std::string dir = MakeBenchDir("forktail_txn_bench");
   {
     DatabaseOptions o;
     o.synchronous_commit = false;

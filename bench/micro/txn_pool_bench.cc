@@ -24,7 +24,6 @@
 //
 //   build/release/bench/txn_pool_bench [--benchmark_min_time=5]
 #include <benchmark/benchmark.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -35,6 +34,7 @@
 #include <random>
 #include <thread>
 
+#include "bench/micro/bench_dir.h"
 #include "txn/txn.h"
 
 namespace forktail {
@@ -46,13 +46,6 @@ constexpr int64_t kKeys = int64_t{kRowsPerBlock} * kBlocks;
 constexpr int kThreads = 4;
 
 std::map<std::pair<int64_t, bool>, double> g_rates;  // (budget blocks, cold writes) -> txn/s
-
-std::string MakeDir() {
-  const char* base = std::getenv("FORKTAIL_BENCH_DIR");
-  std::string tmpl = std::string(base ? base : ".") + "/forktail_pool_bench_XXXXXX";
-  if (mkdtemp(tmpl.data()) == nullptr) std::abort();
-  return tmpl;
-}
 
 void Setup(Database& db) {
   db.Run([](Transaction& txn) {
@@ -83,7 +76,7 @@ void Setup(Database& db) {
 void BM_Skewed(benchmark::State& state) {
   const int64_t budget_blocks = state.range(0);
   const bool cold_writes = state.range(1) != 0;
-  const std::string dir = MakeDir();
+  const std::string dir = MakeBenchDir("forktail_pool_bench");
   DatabaseOptions o;
   o.synchronous_commit = false;
   o.checkpoint_mode = DatabaseOptions::CheckpointMode::kInProcess;
