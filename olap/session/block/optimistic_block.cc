@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "olap/common/key_encoder.h"
 #include "snapshot/snapshot_query.h"
@@ -98,18 +101,23 @@ OptimisticBlock::OptimisticBlock(Database& db, RowLockTable& locks, std::functio
     : db_(db), locks_(locks), on_run_(std::move(on_run)) {}
 
 void OptimisticBlock::Rerun(Transaction& txn, bool all) const {
-  std::vector<bool> run(entries_.size());
+  std::vector<size_t> run;
   for (size_t i = 0; i < entries_.size(); i++) {
     const Entry& e = entries_[i];
     // A step needs what the block wrote and still holds; COMMIT everything.
-    run[i] = all || (e.writes && !e.rolled_back);
+    if (all || (e.writes && !e.rolled_back)) run.push_back(i);
   }
   RerunMarked(txn, run);
 }
 
-void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<bool>& run) const {
+void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<size_t>& run) const {
   using Kind = Entry::Kind;
+  if (markers_ == 0) {  // no savepoint to replay: only the entries to run
+    for (size_t i : run) RerunEntry(txn, i);
+    return;
+  }
   std::vector<Transaction::Savepoint> marks;  // by level
+  auto next = run.begin();
   for (size_t i = 0; i < entries_.size(); i++) {
     const Entry& e = entries_[i];
     switch (e.kind) {
@@ -128,32 +136,39 @@ void OptimisticBlock::RerunMarked(Transaction& txn, const std::vector<bool>& run
       case Kind::kFailed:
         break;
     }
-    if (!run[i]) continue;
-    Totals().reruns.fetch_add(1, std::memory_order_relaxed);
-    StatementResult again;
-    // A failed statement is undone after it fails again (it may have written first).
-    std::optional<Transaction::Savepoint> before;
-    if (e.kind == Kind::kFailed) before = txn.SetSavepoint();
-    try {
-      again = e.statement(txn);
-    } catch (const DbError& error) {
-      // A cancel (or shutdown) stops the run; it says nothing about conflicts.
-      if (std::string_view(error.sqlstate()) == sqlstate::kQueryCanceled ||
-          std::string_view(error.sqlstate()) == sqlstate::kAdminShutdown) {
-        throw;
-      }
-      if (e.kind == Kind::kFailed && ErrorDigest(error) == e.digest) {
-        txn.RollbackToSavepoint(*before);
-        continue;
-      }
-      throw SerializationFailure(i, "now fails: " + std::string(error.what()));
+    while (next != run.end() && *next < i) ++next;
+    if (next == run.end() || *next != i) continue;
+    RerunEntry(txn, i);
+  }
+}
+
+void OptimisticBlock::RerunEntry(Transaction& txn, size_t i) const {
+  using Kind = Entry::Kind;
+  const Entry& e = entries_[i];
+  Totals().reruns.fetch_add(1, std::memory_order_relaxed);
+  StatementResult again;
+  // A failed statement is undone after it fails again (it may have written first).
+  std::optional<Transaction::Savepoint> before;
+  if (e.kind == Kind::kFailed) before = txn.SetSavepoint();
+  try {
+    again = e.statement(txn);
+  } catch (const DbError& error) {
+    // A cancel (or shutdown) stops the run; it says nothing about conflicts.
+    if (std::string_view(error.sqlstate()) == sqlstate::kQueryCanceled ||
+        std::string_view(error.sqlstate()) == sqlstate::kAdminShutdown) {
+      throw;
     }
-    if (e.kind == Kind::kFailed) {
-      throw SerializationFailure(i, "now succeeds where it failed");
+    if (e.kind == Kind::kFailed && ErrorDigest(error) == e.digest) {
+      txn.RollbackToSavepoint(*before);
+      return;
     }
-    if (ResultDigest(again, e.ordered) != e.digest) {
-      throw SerializationFailure(i, "now returns a different result than it did");
-    }
+    throw SerializationFailure(i, "now fails: " + std::string(error.what()));
+  }
+  if (e.kind == Kind::kFailed) {
+    throw SerializationFailure(i, "now succeeds where it failed");
+  }
+  if (ResultDigest(again, e.ordered) != e.digest) {
+    throw SerializationFailure(i, "now returns a different result than it did");
   }
 }
 
@@ -163,6 +178,7 @@ void OptimisticBlock::AddMarker(Entry::Kind kind, size_t level) {
   marker.level = level;
   marker.known = true;
   entries_.push_back(std::move(marker));
+  ++markers_;
 }
 
 size_t OptimisticBlock::FindSavepoint(const std::string& name) const {
@@ -211,7 +227,7 @@ StatementResult OptimisticBlock::Run(BlockStatement statement, bool writes, bool
     const uint64_t epoch = table.Epoch();
     StatementResult result = Step(statement, writes, ordered, tables);
     auto forget_step = [&] {
-      entries_.pop_back();
+      Unrecord();
       has_writes_ =
           std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.writes; });
     };
@@ -243,7 +259,7 @@ StatementResult OptimisticBlock::Step(BlockStatement statement, bool writes, boo
       TxnResult r = RunTransaction(db_, [&](Transaction& txn) {
         txn.DiscardOnReturn();
         if (on_run_) on_run_();
-        std::vector<bool> rerun;
+        std::vector<size_t> rerun;  // ascending
         if (forecast) {
           rerun = WritesSeenBy(*tables);
           RerunMarked(txn, rerun);
@@ -264,8 +280,10 @@ StatementResult OptimisticBlock::Step(BlockStatement statement, bool writes, boo
         for (TableId t : looked_up) {
           if (!actual.RowsOnly(t)) actual.tables.push_back(t);
         }
-        for (size_t i = 0; i < entries_.size(); i++) {
-          if (entries_[i].writes && !rerun[i] && Reaches(entries_[i], actual)) {
+        std::vector<size_t> reaching;
+        writes_index_.Reaching(actual, &reaching);
+        for (size_t i : reaching) {
+          if (!entries_[i].rolled_back && !std::binary_search(rerun.begin(), rerun.end(), i)) {
             throw ForecastMissed();
           }
         }
@@ -298,7 +316,7 @@ StatementResult OptimisticBlock::Step(BlockStatement statement, bool writes, boo
   entry.looked_up = std::move(looked_up);
   entry.changed = std::move(changed);
   entry.forecast = tables ? *tables : StepFootprint{};
-  entries_.push_back(std::move(entry));
+  Record(std::move(entry));
   has_writes_ = has_writes_ || writes;
   return result;
 }
@@ -318,38 +336,89 @@ bool StepFootprint::TouchesRow(TableId table, const std::string& key) const {
          std::find(rows.begin(), rows.end(), std::make_pair(table, key)) != rows.end();
 }
 
-bool OptimisticBlock::Reaches(const Entry& e, const StepFootprint& footprint) {
-  for (TableId t : e.changed) {
-    if (!e.forecast.RowsOnly(t)) {
-      if (footprint.Touches(t)) return true;
-      continue;
-    }
-    for (const auto& [table, key] : e.forecast.rows) {
-      if (table == t && footprint.TouchesRow(t, key)) return true;
+void OptimisticBlock::Record(Entry entry) {
+  const size_t i = entries_.size();
+  if (entry.kind == Entry::Kind::kStatement && entry.writes) {
+    if (entry.known) {
+      writes_index_.Add(i, entry.changed, entry.forecast);
+    } else {
+      unknown_writes_.push_back(i);
     }
   }
-  return false;
+  entries_.push_back(std::move(entry));
 }
 
-std::vector<bool> OptimisticBlock::WritesSeenBy(const StepFootprint& footprint) const {
-  StepFootprint seen = footprint;
-  std::vector<bool> run(entries_.size(), false);
-  for (size_t i = entries_.size(); i-- > 0;) {
-    const Entry& e = entries_[i];
-    if (!e.writes || e.rolled_back) continue;
-    if (!e.known) {  // it, and every write before it
-      for (size_t j = 0; j <= i; j++) run[j] = entries_[j].writes && !entries_[j].rolled_back;
-      break;
+void OptimisticBlock::Unrecord() {
+  const size_t i = entries_.size() - 1;
+  writes_index_.RemoveNewest(i);
+  if (!unknown_writes_.empty() && unknown_writes_.back() == i) unknown_writes_.pop_back();
+  entries_.pop_back();
+}
+
+std::vector<size_t> OptimisticBlock::WritesSeenBy(const StepFootprint& footprint) const {
+  std::vector<size_t> run;
+  // The newest write whose tables were not known: it, and every write
+  // before it, runs whatever it touched.
+  size_t floor = 0;
+  for (size_t k = unknown_writes_.size(); k-- > 0;) {
+    const size_t u = unknown_writes_[k];
+    if (entries_[u].rolled_back) continue;
+    for (size_t j = 0; j <= u; j++) {
+      if (entries_[j].writes && !entries_[j].rolled_back) run.push_back(j);
     }
-    if (!Reaches(e, seen)) continue;
-    run[i] = true;
-    // What it read decides what it wrote: the writes before it that reach
-    // that are needed too.
-    for (TableId t : e.looked_up) {
-      if (!e.forecast.RowsOnly(t)) seen.tables.push_back(t);
-    }
-    seen.rows.insert(seen.rows.end(), e.forecast.rows.begin(), e.forecast.rows.end());
+    floor = u + 1;
+    break;
   }
+  // The writes that reach the footprint, and, since what a write read
+  // decides what it wrote, the earlier writes that reach what those read:
+  // a closure over the index, in which a write reached through what entry
+  // j read counts only if it came before j (as in a walk from the newest
+  // entry down). `reach` keeps, per table and per row, the newest entry
+  // whose reads reached it, so each is looked up again only when a newer
+  // reader widens the range.
+  std::vector<size_t> pending;  // (candidates below the limit their reader set)
+  std::vector<size_t> found;
+  auto expand = [&](auto& reach, const auto& key, size_t limit, auto lookup) {
+    auto [it, fresh] = reach.try_emplace(key, limit);
+    if (!fresh && it->second >= limit) return;
+    it->second = limit;
+    found.clear();
+    lookup(&found);
+    for (size_t i : found) {
+      if (i < limit) pending.push_back(i);
+    }
+  };
+  std::unordered_map<uint32_t, size_t> reach_tables;
+  std::map<std::pair<TableId, std::string>, size_t> reach_rows;
+  const size_t all = entries_.size();
+  for (TableId t : footprint.tables) {
+    expand(reach_tables, t.value(), all,
+           [&](std::vector<size_t>* out) { writes_index_.ReachingTable(t, out); });
+  }
+  for (const auto& row : footprint.rows) {
+    expand(reach_rows, row, all, [&](std::vector<size_t>* out) {
+      writes_index_.ReachingRow(row.first, row.second, out);
+    });
+  }
+  std::unordered_set<size_t> taken;
+  while (!pending.empty()) {
+    const size_t i = pending.back();
+    pending.pop_back();
+    const Entry& e = entries_[i];
+    if (i < floor || e.rolled_back || !taken.insert(i).second) continue;
+    run.push_back(i);
+    for (TableId t : e.looked_up) {
+      if (e.forecast.RowsOnly(t)) continue;
+      expand(reach_tables, t.value(), i,
+             [&](std::vector<size_t>* out) { writes_index_.ReachingTable(t, out); });
+    }
+    for (const auto& row : e.forecast.rows) {
+      expand(reach_rows, row, i, [&](std::vector<size_t>* out) {
+        writes_index_.ReachingRow(row.first, row.second, out);
+      });
+    }
+  }
+  std::sort(run.begin(), run.end());
   return run;
 }
 

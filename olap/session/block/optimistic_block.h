@@ -65,9 +65,10 @@
 //
 // Cost: a step re-runs the block's earlier writing statements it depends on
 // (TPC-C's New-Order: its 10-15 stock updates do not re-run its order
-// insert); COMMIT re-runs them all. Blocks in OLTP are a few statements, each microseconds on the
-// thread, against a thread that would otherwise wait a client round trip per
-// statement.
+// insert), found through an index by table and row (block_write_index.h),
+// so that a step does not cost the length of the block; COMMIT re-runs them all. Blocks in OLTP are
+// a few statements, each microseconds on the thread, against a thread that would otherwise wait a
+// client round trip per statement.
 //
 // Savepoints: SAVEPOINT, ROLLBACK TO and RELEASE are recorded in order with
 // the statements, and every run replays them as marks of its transaction
@@ -89,6 +90,7 @@
 #include <vector>
 
 #include "forktail/database.h"
+#include "olap/session/block/block_write_index.h"
 #include "olap/session/block/row_locks.h"
 #include "olap/session/statement_result.h"
 
@@ -231,13 +233,19 @@ class OptimisticBlock {
   // On the transaction thread: runs the recorded statements (all, or only
   // the writing ones) and checks their results; throws 40001 on a change.
   void Rerun(Transaction& txn, bool all) const;
-  // The same for the entries marked in `run`.
-  void RerunMarked(Transaction& txn, const std::vector<bool>& run) const;
-  // Which writing entries a statement over `tables` depends on: those whose
-  // changes it may see, directly or through another entry it depends on.
-  std::vector<bool> WritesSeenBy(const StepFootprint& footprint) const;
-  // Whether entry `e`'s changes reach what `footprint` touches.
-  static bool Reaches(const Entry& e, const StepFootprint& footprint);
+  // The same for the entries `run` lists (ascending), replaying the
+  // savepoint markers between them.
+  void RerunMarked(Transaction& txn, const std::vector<size_t>& run) const;
+  // Runs entry `i` again and checks its result (or its error).
+  void RerunEntry(Transaction& txn, size_t i) const;
+  // Which writing entries a statement over `footprint` depends on
+  // (ascending): those whose changes it may see, directly or through
+  // another entry it depends on.
+  std::vector<size_t> WritesSeenBy(const StepFootprint& footprint) const;
+  // Appends an entry, indexing what a writing one changed; takes back the
+  // newest.
+  void Record(Entry entry);
+  void Unrecord();
   // After a step failed with `error`: when an earlier result of the block
   // has changed meanwhile, the failure comes from a concurrent commit the
   // block raced with, so the client gets 40001 (retry) instead -- as for two
@@ -263,6 +271,9 @@ class OptimisticBlock {
   std::vector<Entry> entries_;
   // The savepoints set: name, and the index of its kSavepoint entry.
   std::vector<std::pair<std::string, size_t>> savepoints_;
+  BlockWriteIndex writes_index_;        // the known writing entries
+  std::vector<size_t> unknown_writes_;  // the writing entries not known (ascending)
+  size_t markers_ = 0;                  // savepoint marker entries
   bool has_writes_ = false;
   bool changed_schema_ = false;
 };

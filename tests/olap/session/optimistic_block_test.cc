@@ -374,6 +374,37 @@ TEST_F(OptimisticBlockTest, AStepRunsAgainOnlyTheWritesItCanSee) {
   EXPECT_THAT(OtherQuery("SELECT * FROM orders"), ElementsAre("7|2"));
 }
 
+// A long block of inserts by key (psycopg's executemany inside a
+// transaction): each step runs none of the earlier inserts again, a read of
+// the whole table runs them all, a read of one row only that row's, and a
+// second insert of a key the block inserted still fails as the run at
+// COMMIT would.
+TEST_F(OptimisticBlockTest, ALongBlockOfInsertsRunsAgainOnlyWhatAStepReaches) {
+  Run("CREATE TABLE em (id int PRIMARY KEY, v text)");
+  constexpr int kRows = 3000;
+  const OptimisticBlockStats before = OptimisticBlock::GlobalStats();
+  Run("BEGIN");
+  for (int i = 0; i < kRows; i++) {
+    Run("INSERT INTO em VALUES (" + std::to_string(i) + ", 'v')");
+  }
+  const OptimisticBlockStats inserted = OptimisticBlock::GlobalStats();
+  EXPECT_EQ(inserted.reruns - before.reruns, 0u);
+  EXPECT_THAT(Query("SELECT v FROM em WHERE id = 1234"), ElementsAre("v"));
+  const OptimisticBlockStats point = OptimisticBlock::GlobalStats();
+  EXPECT_EQ(point.reruns - inserted.reruns, 1u);
+  EXPECT_THAT(Query("SELECT count(*) FROM em"), ElementsAre(std::to_string(kRows)));
+  const OptimisticBlockStats counted = OptimisticBlock::GlobalStats();
+  EXPECT_EQ(counted.reruns - point.reruns, static_cast<uint64_t>(kRows));
+  Run("SAVEPOINT s");
+  ExpectDbError([&] { Run("INSERT INTO em VALUES (2999, 'again')"); }, "23505",
+                "duplicate key value violates unique constraint \"em_pkey\"\nDETAIL:  Key "
+                "(id)=(2999) already exists.");
+  Run("ROLLBACK TO SAVEPOINT s");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(OtherQuery("SELECT count(*), sum(id) FROM em"),
+              ElementsAre(std::to_string(kRows) + "|" + std::to_string(kRows * (kRows - 1) / 2)));
+}
+
 // Foreign keys reach other tables: a step's forecast includes them, and an
 // error a step reports is always what the run with every write gives.
 TEST_F(OptimisticBlockTest, AnErrorOfAStepIsTheFullRunsError) {
