@@ -128,6 +128,13 @@ class BackendSession {
   // nothing buffered may be sent.
   virtual void SetPipelined(bool more_input) { (void)more_input; }
   virtual void WaitDurable() {}
+  // The extended protocol's implicit transaction: the statements executed
+  // before a Sync are one transaction. Before each Execute the connection
+  // says whether more may come before the Sync (the next buffered message
+  // is not one); at the Sync (or a simple Query) it ends the transaction,
+  // which throws DbError when its commit fails.
+  virtual void SetMoreBeforeSync(bool more_before_sync) { (void)more_before_sync; }
+  virtual void EndImplicitTransaction() {}
   virtual BackendTxnStatus status() const = 0;
   // LISTEN: a descriptor readable while notifications wait (-1: none), and
   // the waiting ones (pid, channel, payload), which the connection sends

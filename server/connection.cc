@@ -469,7 +469,10 @@ void Connection::MainLoop() {
     if (skip_to_sync_ && extended && type != 'S') continue;
     // More of the client's messages already here: its statements may share
     // a log flush (FlushDurable waits before anything is sent).
-    if (session_) session_->SetPipelined(stream_.HasBufferedInput());
+    if (session_) {
+      session_->SetPipelined(stream_.HasBufferedInput());
+      session_->SetMoreBeforeSync(type == 'E' && stream_.PeekType() != 'S');
+    }
     try {
       Dispatch(type, body);
     } catch (const ProtocolError&) {
@@ -534,6 +537,9 @@ void Connection::Dispatch(char type, std::string_view body) {
 
 void Connection::HandleQuery(std::string_view body) {
   std::string sql = DecodeQuery(body);
+  // Executes not yet followed by a Sync end here (a failed commit is this
+  // Query's error).
+  session_->EndImplicitTransaction();
   NoteActive(sql);
   try {
     bool any = false;

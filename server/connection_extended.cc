@@ -261,6 +261,13 @@ void Connection::HandleClose(std::string_view body) {
 
 void Connection::HandleSync() {
   skip_to_sync_ = false;
+  // The implicit transaction of the statements since the last Sync commits
+  // now; if it cannot, its error comes before ReadyForQuery.
+  try {
+    session_->EndImplicitTransaction();
+  } catch (const DbError& e) {
+    SendError(e);
+  }
   // Portals end with their transaction; outside a block that is now.
   if (session_->status() == BackendTxnStatus::kIdle) portals_.clear();
   SendReadyForQuery();

@@ -51,6 +51,8 @@ class SocketStream {
   bool Flush();
   // Bytes already received and not yet consumed (pipelined messages).
   bool HasBufferedInput() const { return in_end_ > in_pos_; }
+  // The type byte of the next message, if any of it is buffered (0: none).
+  char PeekType() const { return HasBufferedInput() ? in_[in_pos_] : '\0'; }
 
   // The TLS handshake (the client was just sent 'S'). False when it fails,
   // the peer leaves or the server stops: the connection is then unusable.

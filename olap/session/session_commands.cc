@@ -449,6 +449,13 @@ StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
     }
   }
   try {
+    const sql::StatementKind kind = prepared.statement->kind;
+    if (more_before_sync_ && status_ == TxnStatus::kIdle &&
+        (kind == sql::StatementKind::kInsert || kind == sql::StatementKind::kUpdate ||
+         kind == sql::StatementKind::kDelete)) {
+      OpenOptimisticBlock(-1);
+      implicit_optimistic_ = true;
+    }
     StatementResult result = Dispatch(request);
     // The statement is bound again at each execution; a result shape that
     // differs from what Describe announced (a table dropped and re-created

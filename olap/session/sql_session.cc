@@ -269,6 +269,13 @@ void SqlSession::OnError() {
     status_ = TxnStatus::kIdle;
     return;
   }
+  if (implicit_optimistic_) {  // as the implicit block of a string: idle again
+    implicit_optimistic_ = false;
+    optimistic_.reset();
+    status_ = TxnStatus::kIdle;
+    EndTransaction(false);
+    return;
+  }
   status_ = TxnStatus::kFailed;
   // A savepoint can bring the block back (ROLLBACK TO); without one it is over.
   if (optimistic_ && optimistic_->savepoints() > 0) return;
@@ -449,19 +456,26 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
                       "current transaction is aborted, commands ignored until end of "
                       "transaction block");
       }
-      if (status_ == TxnStatus::kInBlock) {
+      if (implicit_optimistic_) {
+        // PostgreSQL: BEGIN in the implicit transaction makes it a block;
+        // what ran before it is the block's.
+        implicit_optimistic_ = false;
+      } else if (status_ == TxnStatus::kInBlock) {
         result.notices.push_back("there is already a transaction in progress");
         return result;
+      } else {
+        OpenOptimisticBlock(t.read_only);
       }
-      *block_sequences_ = *sequences_;
-      optimistic_ = std::make_unique<OptimisticBlock>(engine_.database(), engine_.row_locks(),
-                                                      [this] { *sequences_ = *block_sequences_; });
-      block_timestamp_ = NowMicros();
-      status_ = TxnStatus::kInBlock;
-      BeginTransactionSettings(t.read_only);
       if (!t.isolation_level.empty()) parameters_->Set("transaction_isolation", t.isolation_level);
       return result;
     case sql::TransactionKind::kCommit:
+      if (implicit_optimistic_) {
+        // PostgreSQL commits the implicit transaction, with a warning.
+        result.command_tag = "COMMIT";
+        result.notices.push_back("there is no transaction in progress");
+        CommitOptimisticBlock();
+        return result;
+      }
       if (status_ == TxnStatus::kIdle) {
         result.command_tag = "COMMIT";
         result.notices.push_back("there is no transaction in progress");
@@ -474,24 +488,16 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
         result.command_tag = "ROLLBACK";
         return result;
       }
-      {
-        TxnResult r = optimistic_->Commit();
-        optimistic_.reset();
-        status_ = TxnStatus::kIdle;
-        EndTransaction(r.ok);
-        if (!r.ok) ThrowResult(r);
-        if (r.commit_lsn != wal::kInvalidLsn) {
-          last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
-        }
-      }
+      CommitOptimisticBlock();
       result.command_tag = "COMMIT";
       return result;
     case sql::TransactionKind::kRollback:
       result.command_tag = "ROLLBACK";
-      if (status_ == TxnStatus::kIdle) {
+      if (status_ == TxnStatus::kIdle || implicit_optimistic_) {
         result.notices.push_back("there is no transaction in progress");
-        return result;
+        if (status_ == TxnStatus::kIdle) return result;
       }
+      implicit_optimistic_ = false;
       optimistic_.reset();
       status_ = TxnStatus::kIdle;
       EndTransaction(false);
@@ -500,15 +506,44 @@ StatementResult SqlSession::TransactionControl(const sql::Statement& s) {
   return result;
 }
 
+void SqlSession::OpenOptimisticBlock(int read_only) {
+  *block_sequences_ = *sequences_;
+  optimistic_ = std::make_unique<OptimisticBlock>(engine_.database(), engine_.row_locks(),
+                                                  [this] { *sequences_ = *block_sequences_; });
+  block_timestamp_ = NowMicros();
+  status_ = TxnStatus::kInBlock;
+  BeginTransactionSettings(read_only);
+}
+
+void SqlSession::CommitOptimisticBlock() {
+  implicit_optimistic_ = false;
+  TxnResult r = optimistic_->Commit();
+  optimistic_.reset();
+  status_ = TxnStatus::kIdle;
+  EndTransaction(r.ok);
+  if (!r.ok) ThrowResult(r);
+  if (r.commit_lsn != wal::kInvalidLsn) last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
+}
+
+void SqlSession::EndImplicitTransaction() {
+  if (!implicit_optimistic_) return;
+  if (status_ != TxnStatus::kInBlock || !optimistic_) {
+    implicit_optimistic_ = false;
+    return;
+  }
+  CommitOptimisticBlock();
+}
+
 StatementResult SqlSession::SavepointControl(const sql::Statement& s) {
   const sql::TransactionStmt& t = *s.transaction;
   StatementResult result;
   const char* command = t.kind == sql::TransactionKind::kSavepoint ? "SAVEPOINT"
                         : t.kind == sql::TransactionKind::kRelease ? "RELEASE SAVEPOINT"
                                                                    : "ROLLBACK TO SAVEPOINT";
-  // An implicit block (block_) is a query string without BEGIN; PostgreSQL
-  // refuses savepoints there too.
-  if (status_ == TxnStatus::kIdle || block_) {
+  // An implicit block (block_) is a query string without BEGIN, and the
+  // extended protocol's implicit transaction one without BEGIN before its
+  // Sync; PostgreSQL refuses savepoints there too.
+  if (status_ == TxnStatus::kIdle || block_ || implicit_optimistic_) {
     throw DbError(sqlstate::kNoActiveSqlTransaction,
                   std::string(command) + " can only be used in transaction blocks");
   }

@@ -204,6 +204,23 @@ class SqlSession {
   void SetPipelined(bool more_input) { pipelined_ = more_input; }
   void WaitDurable();
 
+  // The extended protocol's implicit transaction (PostgreSQL's): outside a
+  // block, the statements a client executes before its next Sync are one
+  // transaction, so that a failure undoes them all (psycopg's executemany
+  // sends every row before one Sync). The server says before each
+  // ExecutePrepared whether more may come before the Sync
+  // (`more_before_sync`: the next message buffered is not a Sync, or none
+  // is). A writing statement (INSERT, UPDATE, DELETE) that may be followed
+  // opens an implicit optimistic block; later statements are its steps, and
+  // EndImplicitTransaction (at the Sync) commits it, throwing what COMMIT
+  // would (40001, 58030). A statement whose Sync is already there runs as
+  // its own transaction, which is the same thing. Reads before the group's
+  // first write run on their own, as they would in PostgreSQL's READ
+  // COMMITTED implicit transaction. An error rolls the block back: the
+  // server skips to the Sync and the session is idle again.
+  void SetMoreBeforeSync(bool more_before_sync) { more_before_sync_ = more_before_sync; }
+  void EndImplicitTransaction();
+
  private:
   struct CopyState;
   struct Request;       // one statement to run: AST, its text, parameters
@@ -295,6 +312,11 @@ class SqlSession {
   // WRITE 0, neither -1); ROLLBACK restores what it found; COMMIT keeps what
   // SET and RESET did and drops what SET LOCAL did.
   void BeginTransactionSettings(int read_only);
+  // BEGIN (and the extended protocol's implicit transaction): a new
+  // optimistic block; COMMIT of the open one (the session is idle after it,
+  // committed or not; throws the failure).
+  void OpenOptimisticBlock(int read_only);
+  void CommitOptimisticBlock();
   void EndTransactionSettings(bool committed);
   // SET / RESET name (value nullptr: the default) on the current settings
   // and, unless `local`, on those the open block's COMMIT will keep.
@@ -346,6 +368,8 @@ class SqlSession {
   TxnStatus status_ = TxnStatus::kIdle;
   uint64_t last_commit_lsn_ = 0;
   bool pipelined_ = false;
+  bool more_before_sync_ = false;
+  bool implicit_optimistic_ = false;  // optimistic_ is the implicit transaction until Sync
   // The log must be durable through this before results reach the client
   // (0: nothing pending).
   uint64_t pending_durable_lsn_ = 0;

@@ -1,8 +1,9 @@
-"""Pipelined autocommit statements share log flushes, yet each is acknowledged
-only once durable: psycopg's executemany (pipeline mode) inserts 3,000 rows
-into a `forktail serve`, which is killed with SIGKILL the moment the last
-result arrived; after a restart every acknowledged row must be there. Eight
-cycles. Run by CTest with the forktail binary as the argument."""
+"""A pipeline's rows are acknowledged only once durable: psycopg's
+executemany (pipeline mode: Bind/Execute x 3000, one Sync, so one implicit
+transaction) inserts 3,000 rows into a `forktail serve`, which is killed with
+SIGKILL the moment the last result arrived; after a restart every
+acknowledged row must be there. Eight cycles. Run by CTest with the forktail
+binary as the argument."""
 import sys
 import tempfile
 import time
