@@ -396,8 +396,13 @@ bool Connection::FlushDurable() {
 }
 
 void Connection::ReadOrEnd(char* type, std::string_view* body) {
-  // Whatever was produced goes out before we block for the client.
-  if (!stream_.HasBufferedInput() && !stream_.output()->empty() && !FlushDurable()) {
+  // Whatever was produced goes out before we block for the client, except
+  // the replies to extended-protocol messages before a Sync or Flush: as
+  // PostgreSQL does, they wait for it, or until kDeferredOutputBytes of
+  // them, so that a pipeline's results travel in a few large writes
+  // (psycopg's executemany read 4 results per recv otherwise).
+  if (!stream_.HasBufferedInput() && !stream_.output()->empty() &&
+      (!defer_output_ || stream_.output()->size() >= kDeferredOutputBytes) && !FlushDurable()) {
     throw ConnectionEnded{};
   }
   SocketStream::ReadStatus status;
@@ -466,6 +471,7 @@ void Connection::MainLoop() {
       return;
     }
     bool extended = std::string_view("PBDECSH").find(type) != std::string_view::npos;
+    defer_output_ = extended && type != 'S' && type != 'H';
     if (skip_to_sync_ && extended && type != 'S') continue;
     // More of the client's messages already here: its statements may share
     // a log flush (FlushDurable waits before anything is sent).

@@ -169,6 +169,10 @@ class Connection {
   BackendActivity activity_;  // guarded by activity_mu_
   bool admitted_ = false;
   bool skip_to_sync_ = false;  // after an error in the extended protocol
+  // The last message was an extended-protocol one other than Sync or Flush:
+  // its replies may wait for them (ReadOrEnd).
+  bool defer_output_ = false;
+  static constexpr size_t kDeferredOutputBytes = 8192;
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;
   std::map<std::string, Portal> portals_;
   std::map<std::string, std::string> reported_parameters_;
