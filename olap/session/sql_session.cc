@@ -16,6 +16,7 @@
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/statement/point_statement.h"
+#include "olap/session/statement/point_template.h"
 #include "olap/session/statement/query_runner.h"
 #include "olap/session/statement/txn_sequences.h"
 #include "olap/session/statement/write_executor.h"
@@ -73,6 +74,9 @@ constexpr size_t kTableFreeRowBudget = 100'000;
 // (a short range: an order's lines, a customer's orders); more and the read
 // goes to a snapshot.
 constexpr size_t kOnThreadIndexRows = 2000;
+
+// Point templates a session keeps (point_template.h); past it they start over.
+constexpr size_t kPointTemplates = 256;
 
 void CollectConjuncts(const LogicalOp& op, std::vector<const Expression*>* out) {
   if (op.kind == LogicalOpKind::kFilter || op.kind == LogicalOpKind::kGet ||
@@ -200,6 +204,20 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
   if (copy_) {
     throw DbError(sqlstate::kProtocolViolation, "a COPY FROM STDIN is in progress");
   }
+  pending_point_text_.reset();
+  if (status_ == TxnStatus::kIdle && !InBlock()) {
+    if (std::optional<PointQueryText> text = PointQueryTextOf(sql)) {
+      if (std::optional<StatementResult> result = CachedPointSelect(*text)) {
+        on_result(std::move(*result));
+        return;
+      }
+      pending_point_text_ = std::make_unique<PointQueryText>(std::move(*text));
+    }
+  }
+  struct ForgetPointText {
+    SqlSession* session;
+    ~ForgetPointText() { session->pending_point_text_.reset(); }
+  } forget_point_text{this};
   std::vector<std::shared_ptr<const sql::Statement>> statements;
   try {
     for (sql::StatementPtr& s : sql::Parse(sql)) statements.push_back(std::move(s));
@@ -248,6 +266,10 @@ void SqlSession::Execute(std::string_view sql, const ResultCallback& on_result) 
       throw;
     }
     on_result(std::move(result));
+  }
+  if (pending_point_text_) {  // no template: the general path for this text from now on
+    if (point_templates_.size() >= kPointTemplates) point_templates_.clear();
+    point_templates_[pending_point_text_->key] = nullptr;
   }
   if (implicit_block) {
     TxnResult r = block_->Finish(true);
@@ -862,9 +884,48 @@ StatementResult SqlSession::Read(const Request& request) {
     }
     return ReadFromSnapshot(request);
   }
+  if (pre && pending_point_text_ && request.statement->query &&
+      request.statement->query->locking.empty()) {
+    KeepPointTemplate(*pre);
+  }
   return RunStatement(request, /*writes=*/false, [&](Transaction& txn, const Request& r) {
     return ExecuteRead(txn, r, pre.get());
   });
+}
+
+std::optional<StatementResult> SqlSession::CachedPointSelect(const PointQueryText& text) {
+  if (parameters_->version() != point_templates_version_) {  // search_path, role, ...
+    point_templates_.clear();
+    point_templates_version_ = parameters_->version();
+  }
+  auto it = point_templates_.find(text.key);
+  if (it == point_templates_.end() || !it->second) return std::nullopt;
+  std::shared_ptr<const PointTemplate> tmpl = it->second;
+  std::unique_ptr<PointSelect> point = tmpl->Instantiate(text.literals);
+  if (!point || engine_.database().log_failed()) return std::nullopt;  // the general path says why
+  cancel_requested_.store(false);
+  datetime::ScopedTimeZone zone(SessionTimeZone());
+  std::optional<StatementResult> result;
+  bool stale = false;
+  OnTxnThread([&](Transaction& txn) {
+    if (engine_.database().frozen_catalog().schema_version() != tmpl->schema_version()) {
+      stale = true;
+      return;
+    }
+    result = point->Execute(txn);
+  });
+  if (stale) point_templates_.erase(text.key);
+  if (result) CountPointTemplateExecution();
+  idle_since_ = std::chrono::steady_clock::now();
+  return result;
+}
+
+void SqlSession::KeepPointTemplate(const PreBoundStatement& pre) {
+  std::unique_ptr<PointQueryText> text = std::move(pending_point_text_);
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  if (!schemas || schemas->schema_version() != pre.schema_version) return;
+  if (point_templates_.size() >= kPointTemplates) point_templates_.clear();
+  point_templates_[text->key] = PointTemplate::Make(pre, *schemas, text->literals);
 }
 
 // pg_stat_activity, pg_cancel_backend, pg_terminate_backend: answered in

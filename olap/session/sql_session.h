@@ -120,6 +120,8 @@ struct RowLockRequest;
 struct StepFootprint;
 class SessionParameters;
 struct PreBoundStatement;
+class PointTemplate;
+struct PointQueryText;
 
 class SqlSession {
  public:
@@ -341,6 +343,14 @@ class SqlSession {
   void OnTxnThread(const std::function<void(Transaction&)>& work);
   // Called when a statement failed: a block is rolled back (state E).
   void OnError();
+  // A simple-query SELECT by integer primary key whose text (without its
+  // key literals) this session bound before (point_template.h): answered
+  // from that template on the transaction thread; nullopt to take the
+  // general path (no template, schemas or settings changed since, a key
+  // that does not fit).
+  std::optional<StatementResult> CachedPointSelect(const PointQueryText& text);
+  // On the general path of such a SELECT (Read): keeps its template.
+  void KeepPointTemplate(const PreBoundStatement& pre);
   void CheckBlockTimeout();
   SnapshotLease AcquireSnapshot();
   std::shared_ptr<const PreparedStatement> Describe(
@@ -369,6 +379,13 @@ class SqlSession {
   uint64_t last_commit_lsn_ = 0;
   bool pipelined_ = false;
   bool more_before_sync_ = false;
+  // Point templates by text (null: that text has none), valid for the
+  // session settings of version point_templates_version_.
+  std::map<std::string, std::shared_ptr<const PointTemplate>> point_templates_;
+  uint64_t point_templates_version_ = 0;
+  // The text of the simple-query SELECT on the general path, for
+  // KeepPointTemplate; null otherwise.
+  std::unique_ptr<PointQueryText> pending_point_text_;
   bool implicit_optimistic_ = false;  // optimistic_ is the implicit transaction until Sync
   // The log must be durable through this before results reach the client
   // (0: nothing pending).

@@ -162,9 +162,8 @@ std::optional<StatementResult> PointSelect::Execute(const Transaction& txn) cons
     std::vector<Row> rows;
     rows.push_back(std::move(*row));
     DataChunk chunk = ChunkOfRows(row_types_, rows);
-    uint32_t sel[1];
-    ExpressionExecutor where(*where_);
-    if (where.Select(chunk, chunk.rows(), sel) == 1) {
+    uint32_t sel[1] = {0};
+    if (where_ == nullptr || ExpressionExecutor(*where_).Select(chunk, chunk.rows(), sel) == 1) {
       Rows one{sel, 1};
       Row out;
       out.reserve(outputs_.size());
@@ -177,6 +176,16 @@ std::optional<StatementResult> PointSelect::Execute(const Transaction& txn) cons
   }
   result.command_tag = "SELECT " + std::to_string(result.rows.size());
   return result;
+}
+
+std::unique_ptr<PointSelect> PointSelect::ForKey(std::vector<Value> key) const {
+  auto copy = std::make_unique<PointSelect>();
+  copy->table_ = table_;
+  copy->key_ = std::move(key);
+  copy->row_types_ = row_types_;
+  for (const ExprPtr& e : outputs_) copy->outputs_.push_back(CloneExpr(*e));
+  copy->columns_ = columns_;
+  return copy;
 }
 
 std::optional<PreBoundStatement> PreBind(const sql::Statement& statement,

@@ -71,11 +71,18 @@ class PointSelect {
   const std::string& table() const { return table_; }
   const std::vector<Value>& key() const { return key_; }
 
+  // A copy that reads the row of `key` (values of key()'s types) and
+  // evaluates no WHERE: for a SELECT whose WHERE is exactly its key's
+  // equalities, which the lookup decides (point_template.h).
+  std::unique_ptr<PointSelect> ForKey(std::vector<Value> key) const;
+
  private:
+  friend class PointTemplate;
+
   std::string table_;
   std::vector<Value> key_;
   std::vector<Type> row_types_;   // the table's column types
-  ExprPtr where_;                 // over table column positions
+  ExprPtr where_;                 // over table column positions; null: none (ForKey)
   std::vector<ExprPtr> outputs_;  // one per result column, over positions
   std::vector<ResultColumn> columns_;
 };
