@@ -32,6 +32,33 @@ bool IsKeyLiteral(const std::vector<sql::Token>& tokens, size_t i) {
          (next.kind == sql::TokenKind::kIdent && next.text == "and");
 }
 
+// What a binder folds into a constant that a later statement of the same
+// text must not repeat: now() and its SQL keyword forms, typed literals
+// ('now'::timestamp, date 'today'), function calls of any kind. The text
+// then gets no template (a plain column lookup has none of these).
+bool FoldsTimeOrCalls(const std::vector<sql::Token>& tokens, size_t i) {
+  const sql::Token& t = tokens[i];
+  if (IsOp(t, "::")) return true;
+  if (t.kind != sql::TokenKind::kIdent && t.kind != sql::TokenKind::kQuotedIdent) return false;
+  const sql::Token& next = tokens[i + 1];
+  if (next.kind == sql::TokenKind::kString) return true;  // date 'today'
+  if (t.kind == sql::TokenKind::kIdent) {
+    static constexpr std::string_view kValueFunctions[] = {
+        "current_date",   "current_time",   "current_timestamp", "localtime",
+        "localtimestamp", "current_user",   "session_user",      "user",
+        "current_role",   "current_schema", "current_catalog",   "system_user"};
+    for (std::string_view f : kValueFunctions) {
+      if (t.text == f) return true;
+    }
+    if (IsPunct(next, "(")) {  // a call, unless a keyword that opens a parenthesis
+      return t.text != "where" && t.text != "and" && t.text != "or" && t.text != "not" &&
+             t.text != "select";
+    }
+    return false;
+  }
+  return IsPunct(next, "(");
+}
+
 std::optional<Value> IntegerOf(const Type& type, int64_t v) {
   switch (type.id) {
     case TypeId::kSmallInt:
@@ -75,6 +102,7 @@ std::optional<PointQueryText> PointQueryTextOf(std::string_view sql) {
   text.key.reserve(sql.size());
   for (size_t i = 0; i < tokens.size(); i++) {
     const sql::Token& t = tokens[i];
+    if (t.kind != sql::TokenKind::kEnd && FoldsTimeOrCalls(tokens, i)) return std::nullopt;
     switch (t.kind) {
       case sql::TokenKind::kError:
       case sql::TokenKind::kParam:

@@ -19,7 +19,10 @@
 // literals (each cast to its constant's type; one that does not fit goes the
 // general way) and evaluates nothing of the WHERE, which the key lookup
 // decides. Every other literal stays in the text the template is found by,
-// so the select list is the same. Anything else is no template.
+// so the select list is the same. A text with anything the binder folds into
+// a constant that must not outlive its statement (now(), CURRENT_TIMESTAMP,
+// 'now'::timestamp; any function call or cast) gets none either. Anything
+// else is no template.
 #pragma once
 
 #include <cstdint>

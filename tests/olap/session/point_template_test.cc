@@ -6,6 +6,9 @@
 // keys", and a schema or setting change must never leave a stale answer.
 #include "olap/session/statement/point_template.h"
 
+#include <chrono>
+#include <thread>
+
 #include "tests/olap/session/session_test_util.h"
 
 namespace forktail::testing {
@@ -45,6 +48,13 @@ TEST(PointQueryText, NothingElse) {
            "UPDATE t SET b = 1 WHERE a = 1",                  // not a SELECT
            "WITH x AS (SELECT 1) SELECT a FROM t WHERE a = 1",
            "SELECT a FROM t WHERE a = 1 AND b = 'unterminated",
+           // What the binder folds into constants a later statement must not see.
+           "SELECT now(), a FROM t WHERE a = 1",
+           "SELECT current_timestamp, a FROM t WHERE a = 1",
+           "SELECT a, 'now'::timestamp FROM t WHERE a = 1",
+           "SELECT a, timestamp 'now' FROM t WHERE a = 1",
+           "SELECT random(), a FROM t WHERE a = 1",
+           "SELECT a FROM t WHERE a = 1 AND \"f\"(b)",
        }) {
     EXPECT_FALSE(PointQueryTextOf(sql)) << sql;
   }
@@ -105,6 +115,13 @@ TEST_F(PointTemplateTest, OnlyWhereTheTextIsTheKey) {
   Run("BEGIN");
   Same("SELECT filler FROM $T WHERE aid = 2", false);
   Run("COMMIT");
+}
+
+TEST_F(PointTemplateTest, StatementTimeIsEachStatementsOwn) {
+  const std::string first = Query("SELECT now(), abalance FROM acc WHERE aid = 1")[0];
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const std::string second = Query("SELECT now(), abalance FROM acc WHERE aid = 2")[0];
+  EXPECT_NE(first.substr(0, first.find('|')), second.substr(0, second.find('|')));
 }
 
 TEST_F(PointTemplateTest, SeveralKeyColumnsAndSmallKeys) {
