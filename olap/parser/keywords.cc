@@ -14,7 +14,8 @@ namespace forktail::sql {
 namespace {
 
 struct KeywordEntry {
-  const char* word;
+  std::string_view
+      word;  // its length known: no strlen per comparison (every identifier is looked up)
   KeywordCategory category;
   bool bare_label;
 };

@@ -905,19 +905,20 @@ std::optional<StatementResult> SqlSession::CachedPointSelect(const PointQueryTex
   if (!point || engine_.database().log_failed()) return std::nullopt;  // the general path says why
   cancel_requested_.store(false);
   datetime::ScopedTimeZone zone(SessionTimeZone());
-  std::optional<StatementResult> result;
+  std::optional<std::optional<Row>> row;
   bool stale = false;
   OnTxnThread([&](Transaction& txn) {
     if (engine_.database().frozen_catalog().schema_version() != tmpl->schema_version()) {
       stale = true;
       return;
     }
-    result = point->Execute(txn);
+    row = point->FindRow(txn);
   });
-  if (stale) point_templates_.erase(text.key);
-  if (result) CountPointTemplateExecution();
   idle_since_ = std::chrono::steady_clock::now();
-  return result;
+  if (stale) point_templates_.erase(text.key);
+  if (!row) return std::nullopt;
+  CountPointTemplateExecution();
+  return point->Answer(std::move(*row));  // off the transaction thread
 }
 
 void SqlSession::KeepPointTemplate(const PreBoundStatement& pre) {

@@ -148,16 +148,26 @@ std::unique_ptr<PointSelect> PointSelect::Make(const LogicalOp& plan, const Cata
 }
 
 std::optional<StatementResult> PointSelect::Execute(const Transaction& txn) const {
+  std::optional<std::optional<Row>> row = FindRow(txn);
+  if (!row) return std::nullopt;
+  return Answer(std::move(*row));
+}
+
+std::optional<std::optional<Row>> PointSelect::FindRow(const Transaction& txn) const {
   std::optional<TupleId> tid;
   try {
     tid = txn.Find(table_, key_);
   } catch (const DbError&) {
     return std::nullopt;  // the constant does not fit the key type
   }
-  StatementResult result;
-  result.columns = columns_;
   std::optional<Row> row;
   if (tid) row = txn.Read(table_, *tid);
+  return row;
+}
+
+StatementResult PointSelect::Answer(std::optional<Row> row) const {
+  StatementResult result;
+  result.columns = columns_;
   if (row) {
     std::vector<Row> rows;
     rows.push_back(std::move(*row));

@@ -66,6 +66,11 @@ class PointSelect {
   // On the transaction thread, in `txn`. nullopt when the key constant does
   // not fit the key column (an out-of-range integer): run the general path.
   std::optional<StatementResult> Execute(const Transaction& txn) const;
+  // Execute in two halves: the row of the key (in `txn`; the inner nullopt:
+  // none), and the answer from it, which needs no transaction, so that the
+  // transaction thread is held only for the lookup.
+  std::optional<std::optional<Row>> FindRow(const Transaction& txn) const;
+  StatementResult Answer(std::optional<Row> row) const;
 
   // The table it reads and the key of the row (key order).
   const std::string& table() const { return table_; }
