@@ -135,6 +135,9 @@ class BackendSession {
   // which throws DbError when its commit fails.
   virtual void SetMoreBeforeSync(bool more_before_sync) { (void)more_before_sync; }
   virtual void EndImplicitTransaction() {}
+  // An error of the extended protocol outside a statement (a Bind that
+  // cannot decode its parameters): the implicit transaction is rolled back.
+  virtual void AbortImplicitTransaction() {}
   virtual BackendTxnStatus status() const = 0;
   // LISTEN: a descriptor readable while notifications wait (-1: none), and
   // the waiting ones (pid, channel, payload), which the connection sends

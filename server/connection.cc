@@ -486,18 +486,24 @@ void Connection::MainLoop() {
     } catch (const DbError& e) {
       if (EndIfTerminated()) return;  // its statement was canceled for it
       SendError(e);
-      if (extended)
-        skip_to_sync_ = true;
-      else
-        SendReadyForQuery();
+      EndGroupAfterError(extended);
     } catch (const std::bad_alloc&) {
       SendError(DbError(sqlstate::kOutOfMemory, "out of memory"));
-      if (extended)
-        skip_to_sync_ = true;
-      else
-        SendReadyForQuery();
+      EndGroupAfterError(extended);
     }
   }
+}
+
+// After an error the extended protocol skips to the Sync, and the
+// statements executed since the last one are rolled back with it, as in
+// PostgreSQL (the session did so already if a statement failed).
+void Connection::EndGroupAfterError(bool extended) {
+  if (!extended) {
+    SendReadyForQuery();
+    return;
+  }
+  skip_to_sync_ = true;
+  if (session_) session_->AbortImplicitTransaction();
 }
 
 void Connection::Dispatch(char type, std::string_view body) {

@@ -168,6 +168,7 @@ class Connection {
   mutable std::mutex activity_mu_;
   BackendActivity activity_;  // guarded by activity_mu_
   bool admitted_ = false;
+  void EndGroupAfterError(bool extended);
   bool skip_to_sync_ = false;  // after an error in the extended protocol
   // The last message was an extended-protocol one other than Sync or Flush:
   // its replies may wait for them (ReadOrEnd).

@@ -93,6 +93,7 @@ class SqlBackendSession : public BackendSession {
     session_.SetMoreBeforeSync(more_before_sync);
   }
   void EndImplicitTransaction() override { session_.EndImplicitTransaction(); }
+  void AbortImplicitTransaction() override { session_.AbortImplicitTransaction(); }
   BackendTxnStatus status() const override {
     return static_cast<BackendTxnStatus>(static_cast<char>(session_.status()));
   }

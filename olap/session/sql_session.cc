@@ -292,10 +292,7 @@ void SqlSession::OnError() {
     return;
   }
   if (implicit_optimistic_) {  // as the implicit block of a string: idle again
-    implicit_optimistic_ = false;
-    optimistic_.reset();
-    status_ = TxnStatus::kIdle;
-    EndTransaction(false);
+    AbortImplicitTransaction();
     return;
   }
   status_ = TxnStatus::kFailed;
@@ -554,6 +551,14 @@ void SqlSession::EndImplicitTransaction() {
     return;
   }
   CommitOptimisticBlock();
+}
+
+void SqlSession::AbortImplicitTransaction() {
+  if (!implicit_optimistic_) return;
+  implicit_optimistic_ = false;
+  optimistic_.reset();
+  status_ = TxnStatus::kIdle;
+  EndTransaction(false);
 }
 
 StatementResult SqlSession::SavepointControl(const sql::Statement& s) {

@@ -222,6 +222,8 @@ class SqlSession {
   // server skips to the Sync and the session is idle again.
   void SetMoreBeforeSync(bool more_before_sync) { more_before_sync_ = more_before_sync; }
   void EndImplicitTransaction();
+  // Rolls the implicit transaction back (an error outside a statement).
+  void AbortImplicitTransaction();
 
  private:
   struct CopyState;
