@@ -50,6 +50,14 @@ ExprPtr MakeConjunction(std::vector<ExprPtr> conjuncts) {
   return result;
 }
 
+void SplitConjuncts(const Expression& e, std::vector<const Expression*>* out) {
+  if (e.kind == ExprKind::kAnd) {
+    for (const ExprPtr& c : e.children) SplitConjuncts(*c, out);
+    return;
+  }
+  out->push_back(&e);
+}
+
 void SplitDisjuncts(const Expression& e, std::vector<const Expression*>* out) {
   if (e.kind == ExprKind::kOr) {
     for (const ExprPtr& c : e.children) SplitDisjuncts(*c, out);

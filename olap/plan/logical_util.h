@@ -26,6 +26,8 @@ ColumnSet OutputIds(const LogicalOp& op);
 void SplitConjuncts(ExprPtr e, std::vector<ExprPtr>* out);
 // The AND of `conjuncts` (null if empty).
 ExprPtr MakeConjunction(std::vector<ExprPtr> conjuncts);
+// The same without taking them: views of `e`'s conjuncts.
+void SplitConjuncts(const Expression& e, std::vector<const Expression*>* out);
 // OR trees flattened into their disjuncts.
 void SplitDisjuncts(const Expression& e, std::vector<const Expression*>* out);
 

@@ -13,26 +13,6 @@
 namespace forktail::test {
 namespace {
 
-std::string Parse(std::string name, std::string query, std::vector<int32_t> oids = {}) {
-  std::string out;
-  EncodeParse(&out, {std::move(name), std::move(query), std::move(oids)});
-  return out;
-}
-std::string Bind(BindMessage m) {
-  std::string out;
-  EncodeBind(&out, m);
-  return out;
-}
-std::string Execute() {
-  std::string out;
-  EncodeExecute(&out, {"", 0});
-  return out;
-}
-std::string Sync() {
-  std::string out;
-  EncodeRaw(&out, 'S', {});
-  return out;
-}
 // Bind of the unnamed portal to statement "ins" with one text parameter.
 std::string BindText(const std::string& value) { return Bind({"", "ins", {0}, {value}, {}}); }
 

@@ -13,8 +13,14 @@ namespace forktail {
 namespace {
 
 using test::BackendMessage;
+using test::Bind;
 using test::DataRowValues;
+using test::Describe;
 using test::ErrorField;
+using test::Execute;
+using test::Msg;
+using test::Parse;
+using test::Sync;
 using test::TestClient;
 using test::Types;
 
@@ -48,32 +54,6 @@ std::string Send(TestClient& c, std::initializer_list<std::string> parts) {
   c.Send(all);
   return all;
 }
-std::string Msg(char type, std::string_view body = {}) {
-  std::string out;
-  EncodeRaw(&out, type, body);
-  return out;
-}
-std::string Parse(std::string name, std::string query, std::vector<int32_t> oids = {}) {
-  std::string out;
-  EncodeParse(&out, {std::move(name), std::move(query), std::move(oids)});
-  return out;
-}
-std::string Bind(BindMessage m) {
-  std::string out;
-  EncodeBind(&out, m);
-  return out;
-}
-std::string Describe(char kind, std::string name) {
-  std::string out;
-  EncodeDescribe(&out, 'D', {kind, std::move(name)});
-  return out;
-}
-std::string Execute(std::string portal, int max_rows = 0) {
-  std::string out;
-  EncodeExecute(&out, {std::move(portal), max_rows});
-  return out;
-}
-std::string Sync() { return Msg('S'); }
 
 TEST_F(ProtocolTest, StartupAnswersSslAndReportsParameters) {
   TestClient c;

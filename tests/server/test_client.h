@@ -12,6 +12,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "server/messages.h"
@@ -167,6 +169,34 @@ inline std::vector<std::optional<std::string>> DataRowValues(const BackendMessag
   }
   return out;
 }
+
+// Frontend messages, encoded.
+inline std::string Msg(char type, std::string_view body = {}) {
+  std::string out;
+  EncodeRaw(&out, type, body);
+  return out;
+}
+inline std::string Parse(std::string name, std::string query, std::vector<int32_t> oids = {}) {
+  std::string out;
+  EncodeParse(&out, {std::move(name), std::move(query), std::move(oids)});
+  return out;
+}
+inline std::string Bind(BindMessage m) {
+  std::string out;
+  EncodeBind(&out, m);
+  return out;
+}
+inline std::string Describe(char kind, std::string name) {
+  std::string out;
+  EncodeDescribe(&out, 'D', {kind, std::move(name)});
+  return out;
+}
+inline std::string Execute(std::string portal = "", int max_rows = 0) {
+  std::string out;
+  EncodeExecute(&out, {std::move(portal), max_rows});
+  return out;
+}
+inline std::string Sync() { return Msg('S'); }
 
 inline std::string Types(const std::vector<BackendMessage>& ms) {
   std::string s;

@@ -28,15 +28,6 @@ bool LookupCompatible(const Type& column, const Type& value) {
   return plain_string(column) && plain_string(value);
 }
 
-// The conjuncts of a WHERE (nested ANDs flattened).
-void Conjuncts(const Expression& e, std::vector<const Expression*>& out) {
-  if (e.kind == ExprKind::kAnd) {
-    for (const ExprPtr& c : e.children) Conjuncts(*c, out);
-    return;
-  }
-  out.push_back(&e);
-}
-
 // A clone of `e` with its column ids replaced by table column positions;
 // nullptr if it names a column `positions` does not map.
 ExprPtr ToPositions(const Expression& e, const std::map<uint32_t, uint32_t>& positions) {
@@ -56,7 +47,7 @@ void CountPreBoundExecution() { g_prebound_executions.fetch_add(1, std::memory_o
 std::optional<std::vector<Value>> PointKey(const Expression* where, const TableSchema& schema) {
   if (where == nullptr || schema.primary_key.empty()) return std::nullopt;
   std::vector<const Expression*> conjuncts;
-  Conjuncts(*where, conjuncts);
+  SplitConjuncts(*where, &conjuncts);
   std::vector<std::optional<Value>> key(schema.primary_key.size());
   for (const Expression* c : conjuncts) {
     if (c->kind != ExprKind::kCompare || c->compare != CompareOp::kEq || c->children.size() != 2)

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "olap/parser/lexer.h"
+#include "olap/plan/logical_util.h"
 #include "storage/table/catalog.h"
 
 namespace forktail {
@@ -78,14 +79,6 @@ std::optional<Value> IntegerOf(const Type& type, int64_t v) {
   }
 }
 
-void Conjuncts(const Expression& e, std::vector<const Expression*>& out) {
-  if (e.kind == ExprKind::kAnd) {
-    for (const ExprPtr& c : e.children) Conjuncts(*c, out);
-    return;
-  }
-  out.push_back(&e);
-}
-
 }  // namespace
 
 uint64_t PointTemplateExecutions() { return g_template_executions.load(std::memory_order_relaxed); }
@@ -151,7 +144,7 @@ std::unique_ptr<PointTemplate> PointTemplate::Make(const PreBoundStatement& pre,
   const TableSchema& schema = table->schema();
   const size_t keys = schema.primary_key.size();
   std::vector<const Expression*> conjuncts;
-  Conjuncts(*point->where_, conjuncts);
+  SplitConjuncts(*point->where_, &conjuncts);
   if (keys == 0 || conjuncts.size() != keys || literals.size() != keys) return nullptr;
   auto tmpl = std::unique_ptr<PointTemplate>(new PointTemplate());
   tmpl->literal_of_key_.assign(keys, SIZE_MAX);

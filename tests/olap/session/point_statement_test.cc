@@ -12,21 +12,8 @@ namespace {
 
 using ::testing::ElementsAre;
 
-class EnginePointStatementTest : public EngineFixture {
+class EnginePointStatementTest : public PointTablesFixture {
  protected:
-  void SetUp() override {
-    Open(InProcess());
-    Run("CREATE TABLE acc (aid int PRIMARY KEY, bid int, abalance int, filler text)");
-    Run("CREATE TABLE acc_nokey (aid int, bid int, abalance int, filler text)");
-    for (const char* t : {"acc", "acc_nokey"}) {
-      Run(std::string("INSERT INTO ") + t +
-          " VALUES (1, 1, 10, 'x'), (2, 1, 20, NULL), (3, 2, 30, 'y'), (4, 2, NULL, 'z')");
-    }
-  }
-  static std::string On(std::string sql, const std::string& table) {
-    sql.replace(sql.find("$T"), 2, table);
-    return sql;
-  }
   // Runs the SELECT on `acc` (point path expected iff `point`) and on
   // `acc_nokey` (general path), inside a block (where reads run on the
   // transaction thread), and expects the same columns, rows and tag.

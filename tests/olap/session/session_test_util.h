@@ -82,4 +82,25 @@ inline SqlFrontendOptions InProcess(uint32_t hold_ms = 2000) {
   return options;
 }
 
+// Two tables with the same rows, `acc` with a primary key and `acc_nokey`
+// without: a SELECT written once with $T for the table runs on both, the
+// key's fast paths against the general path (point_statement_test.cc,
+// point_template_test.cc).
+class PointTablesFixture : public EngineFixture {
+ protected:
+  void SetUp() override {
+    Open(InProcess());
+    Run("CREATE TABLE acc (aid int PRIMARY KEY, bid int, abalance int, filler text)");
+    Run("CREATE TABLE acc_nokey (aid int, bid int, abalance int, filler text)");
+    for (const char* t : {"acc", "acc_nokey"}) {
+      Run(std::string("INSERT INTO ") + t +
+          " VALUES (1, 1, 10, 'x'), (2, 1, 20, NULL), (3, 2, 30, 'y'), (4, 2, NULL, 'z')");
+    }
+  }
+  static std::string On(std::string sql, const std::string& table) {
+    sql.replace(sql.find("$T"), 2, table);
+    return sql;
+  }
+};
+
 }  // namespace forktail::testing
