@@ -39,7 +39,12 @@ void Table::RedoUpdate(TupleId tid, const ColumnUpdates& updates, TupleId result
 TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const TupleId* redo_result) {
   RequireLive(*this, tid, "Update");
   // 1. Checks: casts, NOT NULL, key uniqueness, row size. Nothing changes yet.
-  Row new_row = *Read(tid);
+  // new_row holds the updated columns' new values; the others are read in
+  // (Materialize) only when the whole row is needed: a key or an indexed
+  // column changes, or the row moves. Most updates, e.g. of a balance or a
+  // stock count, need neither, and reading every column of a wide row
+  // (strings included) cost them more than the update itself.
+  Row new_row(schema_.column_count());
   std::vector<bool> touched(schema_.column_count(), false);
   bool key_touched = false;
   uint64_t new_string_bytes = 0;
@@ -55,20 +60,32 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     touched[c.value()] = true;
     key_touched |= schema_.IsKeyColumn(c);
   }
+  bool whole_row = false;
+  auto materialize = [&] {
+    if (whole_row) return;
+    Row row = *Read(tid);
+    for (size_t i = 0; i < touched.size(); i++) {
+      if (touched[i]) row[i] = std::move(new_row[i]);
+    }
+    new_row = std::move(row);
+    whole_row = true;
+  };
   for (size_t i = 0; i < touched.size(); i++) {
     if (touched[i] && schema_.columns[i].type.StoredAsString() && !new_row[i].is_null()) {
       new_string_bytes += new_row[i].GetString().size();
     }
   }
-  std::vector<Value> old_key, new_key;
+  // The key index's hashes: of the stored key, and of the new one when the
+  // update sets a key column (else the same; computed only if the row moves).
   uint64_t old_hash = 0, new_hash = 0;
   bool key_changed = false;
-  if (has_key()) {
-    old_key = StoredKey(tid);
+  if (has_key() && key_touched) {
+    materialize();
+    std::vector<Value> old_key = StoredKey(tid);
+    std::vector<Value> new_key = KeyOf(new_row);
     old_hash = KeyHash(old_key);
-    new_key = key_touched ? KeyOf(new_row) : old_key;
     new_hash = KeyHash(new_key);
-    key_changed = key_touched && !SameKey(old_key, new_key);
+    key_changed = !SameKey(old_key, new_key);
     if (key_changed && FindKey(new_key, new_hash)) ThrowDuplicateKey(new_key);
   }
   // Ordered-index keys only when an update touches an indexed column (most
@@ -80,6 +97,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   IndexKeys old_index_keys, new_index_keys;
   std::vector<bool> index_changed(secondary_.size(), false);
   if (index_touched) {
+    materialize();
     old_index_keys = StoredIndexKeys(tid);
     new_index_keys = IndexKeysOf(new_row);
     for (size_t i = 0; i < secondary_.size(); i++) {
@@ -110,7 +128,11 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
     block->CompactHeap(tid.slot, touched);
     in_place = true;
   }
-  if (!in_place) CheckRowSize(StringBytes(new_row));
+  if (!in_place) {
+    materialize();
+    CheckRowSize(StringBytes(new_row));
+    if (has_key() && !key_touched) new_hash = old_hash = StoredKeyHash(tid);
+  }
 
   // 2. Changes.
   for (const auto& [c, v] : updates) stats_.OnUpdate(c, new_row[c.value()]);
