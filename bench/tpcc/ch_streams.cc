@@ -1,4 +1,8 @@
+// The CH-benCHmark's analytical streams: the queries' file, a stream's loop,
+// and the runs' JSON (tpcc_driver and tpcc_inproc alike).
+#include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -21,6 +25,64 @@ std::vector<ChQuery> read_ch_queries(const std::string& path) {
     }
   }
   return queries;
+}
+
+void report_error(const std::string& what) {
+  static std::mutex mutex;
+  static int printed = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (printed++ < 10) std::fprintf(stderr, "error: %s\n", what.c_str());
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) >= 0x20) {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void run_ch_stream(Conn& conn, const std::vector<ChQuery>& queries, int stream,
+                   std::chrono::steady_clock::time_point start,
+                   std::chrono::steady_clock::time_point deadline, std::vector<ChRun>* runs) {
+  using Clock = std::chrono::steady_clock;
+  for (size_t k = static_cast<size_t>(stream) * 7; Clock::now() < deadline; k++) {
+    const ChQuery& q = queries[k % queries.size()];
+    auto t0 = Clock::now();
+    ChRun r{stream, q.name, std::chrono::duration<double>(t0 - start).count(), 0, 0, "ok"};
+    try {
+      Result result = conn.query(q.sql);
+      r.rows = result.rows();
+    } catch (const SqlError& e) {
+      r.status = Clock::now() >= deadline ? "cancelled" : e.what();
+      if (Clock::now() < deadline) report_error(q.name + ": " + e.what());
+    }
+    r.secs = std::chrono::duration<double>(Clock::now() - t0).count();
+    runs->push_back(r);
+  }
+}
+
+std::string ch_runs_json(const std::vector<std::vector<ChRun>>& runs, int64_t* done) {
+  std::string json;
+  for (const auto& stream : runs) {
+    for (const ChRun& r : stream) {
+      char buf[256];
+      std::snprintf(buf, sizeof(buf),
+                    "%s\n    {\"stream\": %d, \"query\": \"%s\", \"start_s\": %.3f, "
+                    "\"secs\": %.4f, \"rows\": %d, \"status\": ",
+                    json.empty() ? "" : ",", r.stream, r.query.c_str(), r.start_s, r.secs, r.rows);
+      json += buf + json_string(r.status) + "}";
+      if (r.status == "ok") ++*done;
+    }
+  }
+  return json;
 }
 
 }  // namespace tpcc

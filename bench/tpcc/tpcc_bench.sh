@@ -5,6 +5,7 @@
 #
 #   bench/tpcc/tpcc_bench.sh BUILD_DIR [warehouses=1] [terminals=4] [seconds=60]
 #   environment: CH_STREAMS (analytical streams in the CH run, default 1),
+#                INPROC_SECS (seconds per in-process phase, default seconds),
 #                OUT (results directory, default bench/results)
 #
 # 1. loads W warehouses plus SUPPLIER/NATION/REGION into both servers;
@@ -12,7 +13,10 @@
 #    (a static copy) and compares every answer with PostgreSQL's;
 # 3. TPC-C alone on each server, then TPC-C with CH_STREAMS analytical
 #    streams on each; consistency conditions 1-4 after every run;
-# 4. writes OUT/*.json, OUT/summary.md and the plots (bench/tpcc/report.py).
+# 4. TPC-C in process (bench/tpcc/tpcc_inproc: the transactions as C++ stored
+#    procedures on one transaction thread) alone, with 1 and with 2 analytical
+#    streams, on a database of its own with the same rows;
+# 5. writes OUT/*.json, OUT/summary.md and the plots (bench/tpcc/report.py).
 # Exits non-zero if a consistency condition or a CH answer fails.
 set -euo pipefail
 BUILD=$(realpath "$1")
@@ -89,6 +93,10 @@ for streams in 0 "$STREAMS"; do
   done
   [ "$STREAMS" -gt 0 ] || break
 done
+
+echo "== TPC-C in process: stored procedures alone, with 1 and with 2 analytical streams"
+"$BUILD/bench/tpcc/tpcc_inproc" -w "$W" -d "${INPROC_SECS:-$SECS}" --streams 0,1,2 \
+  --ch-queries "$HERE/ch_queries.sql" --json "$OUT/tpcc_inproc.json" || status=1
 
 python3 - "$OUT/run_info.json" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import json, sys

@@ -37,42 +37,11 @@ struct TerminalStats {
   std::vector<std::array<uint32_t, kTxnTypes>> per_second;
 };
 
-struct ChRun {
-  int stream;
-  std::string query;
-  double start_s, secs;
-  int rows;
-  std::string status;  // ok, cancelled, or the error
-};
-
-std::mutex error_mutex;
-int errors_printed = 0;
-
-void report_error(const std::string& what) {
-  std::lock_guard<std::mutex> lock(error_mutex);
-  if (errors_printed++ < 10) std::fprintf(stderr, "error: %s\n", what.c_str());
-}
-
 double percentile(const std::vector<uint32_t>& sorted, double p) {
   if (sorted.empty()) return 0;
   size_t i =
       std::min(sorted.size() - 1, static_cast<size_t>(p * static_cast<double>(sorted.size())));
   return sorted[i] / 1000.0;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (static_cast<unsigned char>(c) >= 0x20) {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 void terminal_loop(Terminal& term, TerminalStats& stats, Clock::time_point start,
@@ -152,23 +121,8 @@ int run(const std::string& conninfo, int warehouses, int terminals, int seconds,
     });
   }
   for (int s = 0; s < ch_streams; s++) {
-    threads.emplace_back([&, s] {
-      // Streams start at different queries so that they overlap different work.
-      for (size_t k = static_cast<size_t>(s) * 7; Clock::now() < deadline; k++) {
-        const ChQuery& q = queries[k % queries.size()];
-        auto t0 = Clock::now();
-        ChRun r{s, q.name, std::chrono::duration<double>(t0 - start).count(), 0, 0, "ok"};
-        try {
-          Result result = ch_conns[s]->query(q.sql);
-          r.rows = result.rows();
-        } catch (const SqlError& e) {
-          r.status = Clock::now() >= deadline ? "cancelled" : e.what();
-          if (Clock::now() < deadline) report_error(q.name + ": " + e.what());
-        }
-        r.secs = std::chrono::duration<double>(Clock::now() - t0).count();
-        ch_runs[s].push_back(r);
-      }
-    });
+    threads.emplace_back(
+        [&, s] { run_ch_stream(*ch_conns[s], queries, s, start, deadline, &ch_runs[s]); });
   }
   std::this_thread::sleep_until(deadline);
   char errbuf[256];
@@ -253,20 +207,8 @@ int run(const std::string& conninfo, int warehouses, int terminals, int seconds,
     json += "]";
   }
   json += "\n  },\n  \"ch_queries\": [";
-  bool first = true;
   int64_t ch_done = 0;
-  for (const auto& runs : ch_runs) {
-    for (const ChRun& r : runs) {
-      char buf[256];
-      std::snprintf(buf, sizeof(buf),
-                    "%s\n    {\"stream\": %d, \"query\": \"%s\", \"start_s\": %.3f, \"secs\": "
-                    "%.4f, \"rows\": %d, \"status\": ",
-                    first ? "" : ",", r.stream, r.query.c_str(), r.start_s, r.secs, r.rows);
-      json += buf + json_string(r.status) + "}";
-      first = false;
-      if (r.status == "ok") ch_done++;
-    }
-  }
+  json += ch_runs_json(ch_runs, &ch_done);
   json += "\n  ]\n}\n";
   if (ch_streams > 0) {
     std::printf("%s: analytical queries completed: %lld (%.0f per hour)\n", label.c_str(),

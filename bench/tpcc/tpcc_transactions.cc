@@ -14,8 +14,6 @@
 namespace tpcc {
 namespace {
 
-constexpr int kMinLines = 5, kMaxLines = 15;
-
 std::string now_timestamp() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -46,7 +44,7 @@ std::string placeholders(int rows, int cols, int first = 1) {
 }  // namespace
 
 Terminal::Terminal(const std::string& conninfo, int warehouses, int home_warehouse, uint64_t seed)
-    : conn_(conninfo), rnd_(seed), warehouses_(warehouses), home_w_(home_warehouse) {
+    : conn_(conninfo), source_(warehouses, home_warehouse, seed) {
   const std::pair<const char*, const char*> statements[] = {
       // New-Order
       {"no_customer",
@@ -145,7 +143,7 @@ Terminal::Terminal(const std::string& conninfo, int warehouses, int home_warehou
   }
 }
 
-TxnType Terminal::pick() {
+TxnType InputSource::pick() {
   int64_t r = rnd_.uniform(1, 100);
   if (r <= 45) return kNewOrder;
   if (r <= 88) return kPayment;
@@ -154,49 +152,50 @@ TxnType Terminal::pick() {
   return kStockLevel;
 }
 
-void Terminal::draw(TxnType type) {
-  d_ = rnd_.uniform(1, kDistricts);
-  c_w_ = home_w_;
-  c_d_ = d_;
-  by_name_ = false;
-  c_id_ = rnd_.nurand(1023, 1, kCustomers, kCId);
+void InputSource::draw(TxnType type, TxnInputs* in) {
+  in->w = home_w_;
+  in->d = rnd_.uniform(1, kDistricts);
+  in->c_w = home_w_;
+  in->c_d = in->d;
+  in->by_name = false;
+  in->c_id = rnd_.nurand(1023, 1, kCustomers, kCId);
   switch (type) {
     case kNewOrder: {
       int64_t n = rnd_.uniform(kMinLines, kMaxLines);
       bool rollback = rnd_.uniform(1, 100) == 1;
-      lines_.clear();
-      while (static_cast<int64_t>(lines_.size()) < n) {
+      in->lines.clear();
+      while (static_cast<int64_t>(in->lines.size()) < n) {
         int64_t item = rnd_.nurand(8191, 1, kItems, kOlIId);
         int64_t supply_w = home_w_;
         if (warehouses_ > 1 && rnd_.uniform(1, 100) == 1) {
           do supply_w = rnd_.uniform(1, warehouses_);
           while (supply_w == home_w_);
         }
-        bool dup = std::any_of(lines_.begin(), lines_.end(),
+        bool dup = std::any_of(in->lines.begin(), in->lines.end(),
                                [&](const OrderLine& l) { return l.item == item; });
-        if (!dup) lines_.push_back({item, supply_w, rnd_.uniform(1, 10)});
+        if (!dup) in->lines.push_back({item, supply_w, rnd_.uniform(1, 10)});
       }
       // Clause 2.4.1.4: 1% of New-Orders name an unused item and roll back.
-      if (rollback) lines_.back().item = kItems + 1;
+      if (rollback) in->lines.back().item = kItems + 1;
       break;
     }
     case kPayment:
       if (warehouses_ > 1 && rnd_.uniform(1, 100) > 85) {
-        do c_w_ = rnd_.uniform(1, warehouses_);
-        while (c_w_ == home_w_);
-        c_d_ = rnd_.uniform(1, kDistricts);
+        do in->c_w = rnd_.uniform(1, warehouses_);
+        while (in->c_w == home_w_);
+        in->c_d = rnd_.uniform(1, kDistricts);
       }
       [[fallthrough]];
     case kOrderStatus:
-      by_name_ = rnd_.uniform(1, 100) <= 60;
-      c_last_ = last_name(static_cast<int>(rnd_.nurand(255, 0, 999, kCLastRun)));
-      amount_ = fixed2(rnd_.uniform(100, 500000) / 100.0);
+      in->by_name = rnd_.uniform(1, 100) <= 60;
+      in->c_last = last_name(static_cast<int>(rnd_.nurand(255, 0, 999, kCLastRun)));
+      in->amount_cents = rnd_.uniform(100, 500000);
       break;
     case kDelivery:
-      carrier_ = rnd_.uniform(1, 10);
+      in->carrier = rnd_.uniform(1, 10);
       break;
     case kStockLevel:
-      threshold_ = rnd_.uniform(10, 20);
+      in->threshold = rnd_.uniform(10, 20);
       break;
     case kTxnTypes:
       break;
@@ -238,11 +237,11 @@ void Terminal::rollback() {
 }
 
 bool Terminal::new_order() {
-  std::string w = std::to_string(home_w_), d = std::to_string(d_);
-  std::string n = std::to_string(lines_.size());
-  bool all_local = std::all_of(lines_.begin(), lines_.end(),
-                               [&](const OrderLine& l) { return l.supply_w == home_w_; });
-  Result customer = conn_.run("no_customer", {w, d, std::to_string(c_id_)});
+  std::string w = std::to_string(in_.w), d = std::to_string(in_.d);
+  std::string n = std::to_string(in_.lines.size());
+  bool all_local = std::all_of(in_.lines.begin(), in_.lines.end(),
+                               [&](const OrderLine& l) { return l.supply_w == in_.w; });
+  Result customer = conn_.run("no_customer", {w, d, std::to_string(in_.c_id)});
   double discount = customer.number(0, 0);
   Result warehouse = conn_.run("no_warehouse", {w});
   double w_tax = warehouse.number(0, 0);
@@ -252,12 +251,12 @@ bool Terminal::new_order() {
   conn_.run("no_district_update", {std::to_string(o_id + 1), d, w});
   std::string o = std::to_string(o_id);
   conn_.run("no_order",
-            {o, d, w, std::to_string(c_id_), now_timestamp(), n, all_local ? "1" : "0"});
+            {o, d, w, std::to_string(in_.c_id), now_timestamp(), n, all_local ? "1" : "0"});
   conn_.run("no_new_order", {o, d, w});
 
   // Lines in (supply warehouse, item) order, so that PostgreSQL's row locks on
   // stock are always taken in one order and two New-Orders cannot deadlock.
-  std::vector<OrderLine> sorted = lines_;
+  std::vector<OrderLine> sorted = in_.lines;
   std::sort(sorted.begin(), sorted.end(), [](const OrderLine& a, const OrderLine& b) {
     return std::tie(a.supply_w, a.item) < std::tie(b.supply_w, b.item);
   });
@@ -272,12 +271,12 @@ bool Terminal::new_order() {
     int64_t quantity = stock.integer(0, 0);
     quantity = quantity >= l.quantity + 10 ? quantity - l.quantity : quantity - l.quantity + 91;
     conn_.run("no_stock_update", {std::to_string(quantity), std::to_string(l.quantity),
-                                  l.supply_w == home_w_ ? "0" : "1", item, supply_w});
+                                  l.supply_w == in_.w ? "0" : "1", item, supply_w});
     double amount = static_cast<double>(l.quantity) * price.number(0, 0);
     total += amount;
     line_params.insert(line_params.end(), {o, d, w, std::to_string(++number), item, supply_w,
                                            std::to_string(l.quantity), fixed2(amount),
-                                           stock.text(0, 2 + static_cast<int>(d_ - 1))});
+                                           stock.text(0, 2 + static_cast<int>(in_.d - 1))});
   }
   conn_.run("no_lines_" + n, line_params);
   // The total the terminal would display (clause 2.4.3.3).
@@ -296,33 +295,36 @@ int64_t Terminal::customer_by_name(int64_t w, int64_t d, const std::string& last
 }
 
 void Terminal::payment() {
-  std::string w = std::to_string(home_w_), d = std::to_string(d_);
-  std::string cw = std::to_string(c_w_), cd = std::to_string(c_d_);
-  conn_.run("pay_district_update", {amount_, w, d});
+  std::string w = std::to_string(in_.w), d = std::to_string(in_.d);
+  std::string cw = std::to_string(in_.c_w), cd = std::to_string(in_.c_d);
+  std::string amount = fixed2(static_cast<double>(in_.amount_cents) / 100.0);
+  conn_.run("pay_district_update", {amount, w, d});
   Result district = conn_.run("pay_district", {w, d});
-  conn_.run("pay_warehouse_update", {amount_, w});
+  conn_.run("pay_warehouse_update", {amount, w});
   Result warehouse = conn_.run("pay_warehouse", {w});
-  int64_t c_id = by_name_ ? customer_by_name(c_w_, c_d_, c_last_, "pay_customer_by_name") : c_id_;
+  int64_t c_id = in_.by_name
+                     ? customer_by_name(in_.c_w, in_.c_d, in_.c_last, "pay_customer_by_name")
+                     : in_.c_id;
   std::string c = std::to_string(c_id);
   Result customer = conn_.run("pay_customer", {cw, cd, c});
   if (customer.text(0, 9) == "BC") {
     Result data = conn_.run("pay_customer_data", {cw, cd, c});
     std::string c_data =
-        c + " " + cd + " " + cw + " " + d + " " + w + " " + amount_ + " | " + data.text(0, 0);
+        c + " " + cd + " " + cw + " " + d + " " + w + " " + amount + " | " + data.text(0, 0);
     c_data.resize(std::min<size_t>(c_data.size(), 500));
-    conn_.run("pay_customer_update_bc", {amount_, amount_, c_data, cw, cd, c});
+    conn_.run("pay_customer_update_bc", {amount, amount, c_data, cw, cd, c});
   } else {
-    conn_.run("pay_customer_update", {amount_, amount_, cw, cd, c});
+    conn_.run("pay_customer_update", {amount, amount, cw, cd, c});
   }
   std::string h_data = warehouse.text(0, 5) + "    " + district.text(0, 5);
-  conn_.run("pay_history", {cd, cw, c, d, w, now_timestamp(), amount_, h_data});
+  conn_.run("pay_history", {cd, cw, c, d, w, now_timestamp(), amount, h_data});
 }
 
 void Terminal::order_status() {
-  std::string w = std::to_string(home_w_), d = std::to_string(d_);
-  int64_t c_id = c_id_;
-  if (by_name_) {
-    c_id = customer_by_name(home_w_, d_, c_last_, "os_customer_by_name");
+  std::string w = std::to_string(in_.w), d = std::to_string(in_.d);
+  int64_t c_id = in_.c_id;
+  if (in_.by_name) {
+    c_id = customer_by_name(in_.w, in_.d, in_.c_last, "os_customer_by_name");
   } else {
     conn_.run("os_customer", {w, d, std::to_string(c_id)});
   }
@@ -331,7 +333,7 @@ void Terminal::order_status() {
 }
 
 void Terminal::delivery() {
-  std::string w = std::to_string(home_w_), carrier = std::to_string(carrier_);
+  std::string w = std::to_string(in_.w), carrier = std::to_string(in_.carrier);
   std::string now = now_timestamp();
   for (int64_t district = 1; district <= kDistricts; district++) {
     std::string d = std::to_string(district);
@@ -353,11 +355,11 @@ void Terminal::delivery() {
 }
 
 void Terminal::stock_level() {
-  std::string w = std::to_string(home_w_), d = std::to_string(d_);
+  std::string w = std::to_string(in_.w), d = std::to_string(in_.d);
   Result district = conn_.run("sl_district", {w, d});
   int64_t next = district.integer(0, 0);
-  conn_.run("sl_count",
-            {w, d, std::to_string(next), std::to_string(next - 20), w, std::to_string(threshold_)});
+  conn_.run("sl_count", {w, d, std::to_string(next), std::to_string(next - 20), w,
+                         std::to_string(in_.threshold)});
 }
 
 }  // namespace tpcc
