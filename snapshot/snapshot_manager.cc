@@ -120,8 +120,13 @@ std::shared_ptr<SnapshotEntry> SnapshotManager::ForkSnapshot() {
   auto job = std::make_shared<ForkJob>();
   job->keep[0] = listen_fd;
   job->keep[1] = sv[1];
-  job->config = SnapshotProcessConfig{
-      0, listen_fd, sv[1], options_.child_workers, options_.max_frame_payload, &options_.handler};
+  job->config = SnapshotProcessConfig{0,
+                                      listen_fd,
+                                      sv[1],
+                                      options_.child_workers,
+                                      options_.max_frame_payload,
+                                      &options_.handler,
+                                      options_.nice};
   ForkPoint* fork_point = fork_point_;
   fork_point_->RunBetweenTransactions([job, fork_point](Lsn lsn) {
     {

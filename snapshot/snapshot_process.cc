@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -182,6 +183,9 @@ void RunSnapshotProcess(const SnapshotProcessConfig& config) {
   prctl(PR_SET_NAME, "ft-snapshot", 0, 0, 0);  // visible in ps/top as the snapshot process
   auto* state = new ChildState();              // leaked on purpose: _exit ends the process
   ProbeAllocator();
+  // Linux applies a thread's nice value to that thread and to the threads it
+  // creates later: this one is the child's only thread so far.
+  if (config.nice > 0) setpriority(PRIO_PROCESS, 0, config.nice);
   if (!WriteFrame(config.control_fd, FrameType::kReady, {}).ok()) _exit(0);  // parent gone
   SnapshotContext ctx{config.lsn, getpid(), config.max_workers};
   bool retired = false;

@@ -59,6 +59,7 @@ struct SnapshotProcessConfig {
   uint32_t max_workers = 4;
   uint32_t max_frame_payload = 0;
   const SnapshotHandler* handler = nullptr;
+  int nice = 0;  // SnapshotOptions::nice
 };
 
 [[noreturn]] void RunSnapshotProcess(const SnapshotProcessConfig& config);

@@ -7,7 +7,8 @@
 // routing = snapshot|inprocess, idle_in_transaction_hold_ms,
 // ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
 // copy_to_dir, query_memory, memory_budget, freeze_interval,
-// checkpoint_timeout, max_wal_size, ssd_tier_size, ssd_tier_dir, cold_dir),
+// checkpoint_timeout, max_wal_size, ssd_tier_size, ssd_tier_dir, cold_dir,
+// snapshot_nice),
 // then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
@@ -68,6 +69,7 @@ struct ServeArgs {
 #else
   std::string routing = "snapshot";
 #endif
+  int snapshot_nice = SnapshotOptions{}.nice;
   int hold_ms = -1;           // -1: the engine's default
   std::string copy_from_dir;  // empty: COPY FROM 'file' refused
   std::string copy_to_dir;    // empty: COPY TO 'file' refused
@@ -332,6 +334,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
           [&](const std::string& v) { args.ssd_tier_size = v; });
       set("ssd_tier_dir", "--ssd-tier-dir", [&](const std::string& v) { args.ssd_tier_dir = v; });
       set("cold_dir", "--cold-dir", [&](const std::string& v) { args.cold_dir = v; });
+      set("snapshot_nice", "--snapshot-nice",
+          [&](const std::string& v) { args.snapshot_nice = std::stoi(v); });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -359,7 +363,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "max_wal_size",
                                      "ssd_tier_size",
                                      "ssd_tier_dir",
-                                     "cold_dir"};
+                                     "cold_dir",
+                                     "snapshot_nice"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       // As PostgreSQL refuses to start on an unrecognized parameter: a
@@ -430,6 +435,11 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       return 2;
     }
   }
+  if (args.snapshot_nice < 0 || args.snapshot_nice > 19) {
+    std::fprintf(stderr, "forktail serve: snapshot_nice must be 0..19, got %d\n",
+                 args.snapshot_nice);
+    return 2;
+  }
   if (args.routing != "snapshot" && args.routing != "inprocess") {
     std::fprintf(stderr, "forktail serve: routing must be snapshot or inprocess\n");
     return 2;
@@ -481,6 +491,7 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     SqlFrontendOptions engine_options;
     engine_options.routing =
         args.routing == "snapshot" ? ReadRouting::kSnapshot : ReadRouting::kInProcess;
+    engine_options.snapshot.nice = args.snapshot_nice;
     if (args.hold_ms >= 0)
       engine_options.idle_in_transaction_hold_ms = static_cast<uint32_t>(args.hold_ms);
     // Clients read server files only under --copy-from-dir (none: never).
@@ -583,6 +594,11 @@ void RegisterServeCommand(CLI::App& app) {
                   "or with ms, s, min, h")
       ->capture_default_str();
   cmd->add_option("--routing", args->routing, "Where SELECTs run: snapshot | inprocess")
+      ->capture_default_str();
+  cmd->add_option("--snapshot-nice", args->snapshot_nice,
+                  "CPU priority of snapshot processes as a nice value (0: the server's own): "
+                  "a query yields the CPU to the transactions when both want it")
+      ->check(CLI::Range(0, 19))
       ->capture_default_str();
   cmd->add_option("--ssl-cert-file", args->ssl_cert_file, "PEM certificate: TLS on SSLRequest");
   cmd->add_option("--copy-from-dir", args->copy_from_dir,

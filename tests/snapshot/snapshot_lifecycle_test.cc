@@ -2,8 +2,10 @@
 // lifetime kill, caps, refresh policies, memory accounting, the listing.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 
 #include <chrono>
@@ -45,6 +47,21 @@ std::string Expect(SnapshotQuery& q, const char* sqlstate) {
   }
   ADD_FAILURE() << "expected an error " << sqlstate;
   return "";
+}
+
+TEST(SnapshotLifecycle, SnapshotProcessesRunAtTheConfiguredNiceValue) {
+  FakeTxnEngine engine(1);
+  const int parent = getpriority(PRIO_PROCESS, 0);
+  for (int nice : {7, 0}) {
+    SnapshotOptions o = Options(&engine.table());
+    o.nice = nice;
+    SnapshotManager manager(&engine, o);
+    SnapshotLease lease = manager.Acquire();
+    errno = 0;
+    const int child = getpriority(PRIO_PROCESS, lease.pid());
+    ASSERT_EQ(errno, 0);
+    EXPECT_EQ(child, nice == 0 ? parent : nice) << "nice option " << nice;
+  }
 }
 
 TEST(SnapshotLifecycle, KilledChildFailsItsRequestAndTheNextSnapshotWorks) {

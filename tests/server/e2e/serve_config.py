@@ -71,6 +71,8 @@ def main():
         assert "line.conf:1: expected key = value" in out, out
         out = refused(write(os.path.join(root, "value.conf"), "max_connections = many\n"), data)
         assert "bad value" in out, out
+        out = refused(write(os.path.join(root, "nice.conf"), "snapshot_nice = 25\n"), data)
+        assert "snapshot_nice must be 0..19, got 25" in out, out
         out = refused(os.path.join(root, "missing.conf"), data)
         assert "cannot read config file" in out, out
         print("PASS: config keys apply, flags override, bad files refuse to start")
