@@ -50,25 +50,55 @@ int64_t NowMicros() {
       .count();
 }
 
-// Whether `op` (and its subplans) reads no user table and carries at most
-// `*budget` constant rows (catalog views and set-returning functions bind
-// to Values nodes).
-bool SmallAndTableFree(const LogicalOp& op, size_t* budget) {
-  // WITH RECURSIVE: rounds without a bound, even over no table.
-  if (op.kind == LogicalOpKind::kGet || op.kind == LogicalOpKind::kRecursiveUnion) return false;
-  if (op.kind == LogicalOpKind::kValues) {
-    if (op.rows.size() > *budget) return false;
-    *budget -= op.rows.size();
-  }
-  for (const LogicalOpPtr& child : op.children) {
-    if (!SmallAndTableFree(*child, budget)) return false;
-  }
-  return op.subplan == nullptr || SmallAndTableFree(*op.subplan, budget);
-}
+// Rows of constants a table-free read may produce at any point of its plan
+// and still run on the transaction thread (psql's \d on a few hundred tables
+// stays under it); more, and it runs on a snapshot like any other read, so
+// that `SELECT count(*) FROM generate_series(1, 1e9)` or a cross join of two
+// catalog views cannot stop every transaction while it counts.
+constexpr uint64_t kTableFreeRowBudget = 100'000;
 
-// Rows of constants a table-free read may bind to and still run on the
-// transaction thread (psql's \d on a few hundred tables stays under it).
-constexpr size_t kTableFreeRowBudget = 100'000;
+// A bound on the rows `op` (and its subplans) can produce when it reads no
+// user table; nullopt when it reads one, or when its rows have no bound
+// known before it runs (WITH RECURSIVE, a set-returning function of outer
+// columns). Joins and per-row subplans multiply; saturates at UINT64_MAX.
+std::optional<uint64_t> TableFreeRows(const LogicalOp& op) {
+  auto times = [](uint64_t a, uint64_t b) {
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+  };
+  switch (op.kind) {
+    case LogicalOpKind::kGet:
+    case LogicalOpKind::kRecursiveUnion:
+    case LogicalOpKind::kWorkTable:
+    case LogicalOpKind::kTableFunction:
+      return std::nullopt;
+    case LogicalOpKind::kValues:
+      return op.rows.size();
+    case LogicalOpKind::kSeries:
+      return op.series.count;
+    default:
+      break;
+  }
+  auto plus = [](uint64_t a, uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; };
+  const bool multiplies = op.kind == LogicalOpKind::kJoin || op.kind == LogicalOpKind::kApply;
+  uint64_t rows = multiplies ? 1 : 0;
+  for (const LogicalOpPtr& child : op.children) {
+    std::optional<uint64_t> r = TableFreeRows(*child);
+    if (!r) return std::nullopt;
+    if (multiplies) {
+      rows = times(rows, *r);
+    } else if (op.kind == LogicalOpKind::kUnion) {
+      rows = plus(rows, *r);
+    } else {
+      rows = std::max(rows, *r);
+    }
+  }
+  if (op.subplan != nullptr) {
+    std::optional<uint64_t> r = TableFreeRows(*op.subplan);
+    if (!r) return std::nullopt;
+    rows = times(std::max<uint64_t>(rows, 1), std::max<uint64_t>(*r, 1));
+  }
+  return rows;
+}
 
 // Rows an index probe may find for a read to run on the transaction thread
 // (a short range: an order's lines, a customer's orders); more and the read
@@ -105,6 +135,12 @@ bool EveryTableIndexed(const LogicalOp& op, const std::vector<const Expression*>
   if (op.kind == LogicalOpKind::kGet) {
     const Table& table = schemas.GetTable(op.table_id);
     return ChooseIndex(conjuncts, table.schema(), column_of_get(op)).has_value();
+  }
+  // Rows no index bounds: a series, a recursive query, many constant rows.
+  if (op.kind == LogicalOpKind::kSeries || op.kind == LogicalOpKind::kRecursiveUnion ||
+      op.kind == LogicalOpKind::kWorkTable || op.kind == LogicalOpKind::kTableFunction ||
+      (op.kind == LogicalOpKind::kValues && op.rows.size() > kTableFreeRowBudget)) {
+    return false;
   }
   // ORDER BY ... LIMIT n: the first n entries of an ordered index.
   if (op.kind == LogicalOpKind::kLimit && op.limit >= 0 &&
@@ -151,8 +187,20 @@ bool MentionsServerState(const sql::Statement& s, std::string_view text) {
   return MentionsAny(s, text, {"pg_stat_activity", "pg_cancel_backend", "pg_terminate_backend"});
 }
 
+bool ReadsTable(const LogicalOp& op) {
+  if (op.kind == LogicalOpKind::kGet) return true;
+  for (const LogicalOpPtr& child : op.children) {
+    if (ReadsTable(*child)) return true;
+  }
+  return op.subplan != nullptr && ReadsTable(*op.subplan);
+}
+
+// Whether a read that reads some table finds every row it reads through an
+// index (a read of no table that is not small enough for the thread,
+// TableFreeRows, has nothing an index could bound).
 bool ReadsThroughIndexes(const PreBoundStatement& pre, const Catalog& schemas) {
   if (pre.bound.kind != BoundStatementKind::kQuery || !pre.bound.plan) return false;
+  if (!ReadsTable(*pre.bound.plan)) return false;
   std::vector<const Expression*> conjuncts;
   CollectConjuncts(*pre.bound.plan, &conjuncts);
   return EveryTableIndexed(*pre.bound.plan, conjuncts, schemas);
@@ -804,10 +852,10 @@ bool SqlSession::IndexedRead(const std::optional<PreBoundStatement>& bound) cons
   return schemas && bound->Current(*schemas) && ReadsThroughIndexes(*bound, *schemas);
 }
 
-bool SqlSession::ReadsNoTable(const PreBoundStatement& pre) {
-  size_t budget = kTableFreeRowBudget;
-  return pre.bound.kind == BoundStatementKind::kQuery && pre.bound.plan &&
-         SmallAndTableFree(*pre.bound.plan, &budget);
+bool SqlSession::SmallAndTableFree(const PreBoundStatement& pre) {
+  if (pre.bound.kind != BoundStatementKind::kQuery || !pre.bound.plan) return false;
+  std::optional<uint64_t> rows = TableFreeRows(*pre.bound.plan);
+  return rows && *rows <= kTableFreeRowBudget;
 }
 
 // Where a read runs (DESIGN.md "Freshness"): every path sees each commit
@@ -820,7 +868,7 @@ StatementResult SqlSession::Read(const Request& request) {
   std::optional<PreBoundStatement> bound = PreBindRequest(request);
   if (bound && bound->bound.uses_server_state) return ReadServerState(request, *bound);
   const bool point = bound && bound->point_select;
-  const bool table_free = bound && !point && ReadsNoTable(*bound);
+  const bool table_free = bound && !point && SmallAndTableFree(*bound);
   // nextval and setval change a sequence, currval and lastval read this
   // session's state: such a statement runs on the transaction thread (in a
   // block, one that changes a sequence runs again at each later step). The
@@ -941,7 +989,8 @@ void SqlSession::KeepPointTemplate(const PreBoundStatement& pre) {
 // reads no table, and what it shows is no data a COMMIT could validate.
 StatementResult SqlSession::ReadServerState(const Request& request,
                                             const PreBoundStatement& bound) {
-  if (!ReadsNoTable(bound)) {
+  if (bound.bound.kind != BoundStatementKind::kQuery || !bound.bound.plan ||
+      ReadsTable(*bound.bound.plan)) {
     throw DbError(sqlstate::kFeatureNotSupported,
                   "a query that reads pg_stat_activity or calls pg_cancel_backend or "
                   "pg_terminate_backend cannot read tables or views in Forktail");

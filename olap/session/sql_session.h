@@ -287,9 +287,10 @@ class SqlSession {
                               const PreBoundStatement* pre, bool indexed = false);
   // Whether `bound` reads only through indexes (see ExecuteRead).
   bool IndexedRead(const std::optional<PreBoundStatement>& bound) const;
-  // A SELECT that reads no user table (catalog views, constants) and builds
-  // few rows: cheap enough to run on the transaction thread.
-  static bool ReadsNoTable(const PreBoundStatement& pre);
+  // A SELECT that reads no user table (catalog views, constants, series) and
+  // whose plan builds few rows anywhere (joins multiply): cheap enough to run
+  // on the transaction thread.
+  static bool SmallAndTableFree(const PreBoundStatement& pre);
   bool InBlock() const { return block_ != nullptr || optimistic_ != nullptr; }
   // The open block ran DDL: statements for it bind in it.
   bool BlockChangedSchema() const;
