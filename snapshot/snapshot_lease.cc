@@ -35,6 +35,14 @@ pid_t SnapshotLease::pid() const {
   assert(entry_ && "pid() of an empty or released SnapshotLease");
   return entry_->pid;
 }
+std::chrono::steady_clock::time_point SnapshotLease::created() const {
+  assert(entry_ && "created() of an empty or released SnapshotLease");
+  return entry_->created;
+}
+uint64_t SnapshotLease::commits() const {
+  assert(entry_ && "commits() of an empty or released SnapshotLease");
+  return entry_->commits;
+}
 const std::string& SnapshotLease::address() const { return entry_->address; }
 
 std::unique_ptr<SnapshotQuery> SnapshotLease::Start(std::string_view request) {

@@ -49,6 +49,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -130,6 +131,10 @@ class SnapshotLease {
 
   Lsn lsn() const;
   pid_t pid() const;
+  // When the snapshot was forked, and ForkPoint::Committed().commits then:
+  // how fresh a read on it is (its age, the commits made since).
+  std::chrono::steady_clock::time_point created() const;
+  uint64_t commits() const;
   // The snapshot's abstract Unix socket name (leading NUL), for tools and tests.
   const std::string& address() const;
   explicit operator bool() const { return entry_ != nullptr; }

@@ -167,6 +167,11 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
                              " room_waits=" + std::to_string(p.room_waits))});
         return result;
       }
+      if (name == "forktail.last_read") {  // read-only, not a parameter
+        result.columns = {{name, Type::Text()}};
+        result.rows.push_back({Value::Text(last_read_)});
+        return result;
+      }
       if (name == "forktail.snapshot_stats") {  // read-only, not a parameter
         result.columns = {{name, Type::Text()}};
         std::string text = "routing=in-process";

@@ -394,6 +394,10 @@ class SqlSession {
   // (0: nothing pending).
   uint64_t pending_durable_lsn_ = 0;
   std::unique_ptr<CopyState> copy_;
+  // How fresh the last SELECT's data was (SHOW forktail.last_read): where it
+  // ran, and for a snapshot its age and the commits made since its fork
+  // when the read started. On the transaction thread both are 0.
+  std::string last_read_ = "where=none";
   std::unique_ptr<CursorSet> cursors_;
   // SQL PREPARE's statements by name (not transactional: a ROLLBACK keeps
   // them, as in PostgreSQL).

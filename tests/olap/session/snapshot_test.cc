@@ -28,6 +28,7 @@ namespace {
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
 using ::testing::Not;
 
 class EngineSnapshotTest : public EngineFixture {
@@ -423,6 +424,32 @@ TEST_F(EngineSnapshotTest, MaxSnapshotAgeOptsIntoAnOlderSnapshotWithReadYourWrit
   // Its own write it always sees.
   lazy.Execute("INSERT INTO a VALUES (3)");
   EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("3"));
+}
+
+// SHOW forktail.last_read: where the session's last SELECT ran and how old
+// its data was (what the CH-benCHmark driver reports per query).
+TEST_F(EngineSnapshotTest, LastReadShowsWhereAReadRanAndHowFreshItWas) {
+  Open(SnapshotRouting());
+  auto last_read = [&](SqlSession& s) {
+    return Lines(s.Execute("SHOW forktail.last_read").back()).at(0);
+  };
+  EXPECT_EQ(last_read(*session_), "where=none");
+  Run("CREATE TABLE a (id int PRIMARY KEY)");
+  Run("INSERT INTO a VALUES (1)");
+  EXPECT_THAT(Query("SELECT id FROM a WHERE id = 1"), ElementsAre("1"));
+  EXPECT_EQ(last_read(*session_), "where=transaction_thread age_ms=0 commits_behind=0");
+  EXPECT_THAT(Query("SELECT count(*) FROM a"), ElementsAre("1"));
+  EXPECT_THAT(last_read(*session_), MatchesRegex("where=snapshot age_ms=[0-9.]+ commits_behind=0"));
+  SqlSession lazy(*engine_);
+  lazy.Execute("SET forktail.max_snapshot_age_ms = 60000");
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("1"));
+  Run("INSERT INTO a VALUES (2)");
+  Run("INSERT INTO a VALUES (3)");
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_THAT(Lines(lazy.Execute("SELECT count(*) FROM a").back()), ElementsAre("1"));
+  const std::string text = last_read(lazy);
+  EXPECT_THAT(text, MatchesRegex("where=snapshot age_ms=[0-9.]+ commits_behind=2"));
+  EXPECT_GE(std::stod(text.substr(text.find("age_ms=") + 7)), 20.0) << text;
 }
 
 TEST_F(EngineSnapshotTest, AStaleSnapshotNobodyUsesIsRetired) {
