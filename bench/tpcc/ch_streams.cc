@@ -49,10 +49,32 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
+
+// "where=snapshot age_ms=12.5 commits_behind=40" (or where=transaction_thread
+// with zeros): the freshness of the query just run.
+void read_freshness(Conn& conn, ChRun* r) {
+  Result show = conn.query("SHOW forktail.last_read");
+  if (show.rows() != 1) return;
+  std::string text = show.text(0, 0);
+  size_t age = text.find("age_ms="), behind = text.find("commits_behind=");
+  if (age == std::string::npos || behind == std::string::npos) return;
+  r->snapshot_age_ms = std::stod(text.substr(age + 7));
+  r->commits_behind = std::stoll(text.substr(behind + 15));
+}
+
+}  // namespace
+
 void run_ch_stream(Conn& conn, const std::vector<ChQuery>& queries, int stream,
                    std::chrono::steady_clock::time_point start,
                    std::chrono::steady_clock::time_point deadline, std::vector<ChRun>* runs) {
   using Clock = std::chrono::steady_clock;
+  bool freshness = true;
+  try {
+    conn.query("SHOW forktail.last_read");
+  } catch (const SqlError&) {
+    freshness = false;  // not Forktail
+  }
   for (size_t k = static_cast<size_t>(stream) * 7; Clock::now() < deadline; k++) {
     const ChQuery& q = queries[k % queries.size()];
     auto t0 = Clock::now();
@@ -65,6 +87,13 @@ void run_ch_stream(Conn& conn, const std::vector<ChQuery>& queries, int stream,
       if (Clock::now() < deadline) report_error(q.name + ": " + e.what());
     }
     r.secs = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (freshness && r.status == "ok") {
+      try {
+        read_freshness(conn, &r);
+      } catch (const SqlError&) {
+        // Cancelled at the deadline: the query's freshness stays unknown.
+      }
+    }
     runs->push_back(r);
   }
 }
@@ -76,9 +105,16 @@ std::string ch_runs_json(const std::vector<std::vector<ChRun>>& runs, int64_t* d
       char buf[256];
       std::snprintf(buf, sizeof(buf),
                     "%s\n    {\"stream\": %d, \"query\": \"%s\", \"start_s\": %.3f, "
-                    "\"secs\": %.4f, \"rows\": %d, \"status\": ",
+                    "\"secs\": %.4f, \"rows\": %d, ",
                     json.empty() ? "" : ",", r.stream, r.query.c_str(), r.start_s, r.secs, r.rows);
-      json += buf + json_string(r.status) + "}";
+      json += buf;
+      if (r.snapshot_age_ms >= 0) {
+        std::snprintf(buf, sizeof(buf), "\"snapshot_age_ms\": %.3f, \"commits_behind\": %lld, ",
+                      r.snapshot_age_ms, static_cast<long long>(r.commits_behind));
+        json += buf;
+      }
+      json += "\"status\": ";
+      json += json_string(r.status) + "}";
       if (r.status == "ok") ++*done;
     }
   }

@@ -60,14 +60,17 @@ def inproc_section(r, out):
               "forked for each query (fresh)" if not r.get("max_snapshot_age_ms") else
               "at most %d ms old" % r["max_snapshot_age_ms"]), "",
           "| analytical streams | txn/s | New-Order/s | tpmC | drop vs alone | txn thread busy | "
-          "CH queries done | snapshots/s | conditions 1-4 |",
-          "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+          "CH queries done | snapshots/s | mean snapshot age (ms) | mean commits behind | "
+          "conditions 1-4 |",
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for p in phases:
         drop = 100 * (1 - p["txn_per_s"] / alone["txn_per_s"]) if alone and alone["txn_per_s"] else None
-        md.append("| %d | %.0f | %.0f | %.0f | %s | %.0f%% | %d | %.1f | %s |" % (
+        age, behind = p.get("mean_snapshot_age_ms", -1), p.get("mean_commits_behind", -1)
+        md.append("| %d | %.0f | %.0f | %.0f | %s | %.0f%% | %d | %.1f | %s | %s | %s |" % (
             p["streams"], p["txn_per_s"], p["new_order_per_s"], p["tpmC"],
             "-" if drop is None or p is alone else "%.1f%%" % drop, 100 * p["txn_thread_busy"],
             p["ch_completed"], p["snapshots"] / p["elapsed_s"],
+            "-" if age < 0 else "%.1f" % age, "-" if behind < 0 else "%.0f" % behind,
             "hold" if p["consistent"] else "**FAIL**"))
     if alone:
         md += ["", "Mean latency from submission to durable commit (ms, alone): " + ", ".join(
@@ -179,19 +182,25 @@ def main():
 
     ch_pg, ch_ft = runs[("ch", "postgres")], runs[("ch", "forktail")]
     if ch_pg or ch_ft:
-        def means(r):
+        def means(r, field="secs"):
             acc = {}
             for q in (r or {}).get("ch_queries", []):
-                if q["status"] == "ok":
-                    acc.setdefault(q["query"], []).append(q["secs"])
+                if q["status"] == "ok" and field in q:
+                    acc.setdefault(q["query"], []).append(q[field])
             return {k: (sum(v) / len(v), len(v)) for k, v in acc.items()}
         mp, mf = means(ch_pg), means(ch_ft)
+        age, behind = means(ch_ft, "snapshot_age_ms"), means(ch_ft, "commits_behind")
         names = sorted(set(mp) | set(mf), key=lambda n: int(n[1:]))
         md += ["", "## CH queries while TPC-C runs (mean seconds, completed runs)", "",
-               "| query | PostgreSQL s (runs) | Forktail s (runs) |", "|---|---:|---:|"]
+               "Freshness: the age of the snapshot each Forktail query read, and the transactions "
+               "committed since its fork, when the query started (SHOW forktail.last_read).", "",
+               "| query | PostgreSQL s (runs) | Forktail s (runs) | Forktail snapshot age ms | "
+               "Forktail commits behind |", "|---|---:|---:|---:|---:|"]
         for n in names:
-            p_, f_ = mp.get(n), mf.get(n)
-            md.append("| %s | %s | %s |" % (n, "%.3f (%d)" % p_ if p_ else "-", "%.3f (%d)" % f_ if f_ else "-"))
+            p_, f_, a_, b_ = mp.get(n), mf.get(n), age.get(n), behind.get(n)
+            md.append("| %s | %s | %s | %s | %s |" % (
+                n, "%.3f (%d)" % p_ if p_ else "-", "%.3f (%d)" % f_ if f_ else "-",
+                "%.1f" % a_[0] if a_ else "-", "%.0f" % b_[0] if b_ else "-"))
         for label, r in (("postgres", ch_pg), ("forktail", ch_ft)):
             cancelled = [q["query"] for q in (r or {}).get("ch_queries", []) if q["status"] == "cancelled"]
             if cancelled:

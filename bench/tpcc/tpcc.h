@@ -120,11 +120,17 @@ struct ChRun {
   double start_s, secs;  // since the start of the run
   int rows;
   std::string status;  // ok, cancelled, or the error
+  // Forktail's SHOW forktail.last_read after the query: the age of the
+  // snapshot it read and the commits made since that snapshot's fork, when
+  // the query started (-1: not known, e.g. PostgreSQL).
+  double snapshot_age_ms = -1;
+  int64_t commits_behind = -1;
 };
 // An analytical stream (ch_streams.cc): runs `queries` in turn on `conn` until
 // `deadline`, stream s starting at query 7 * s so that streams overlap
 // different work; a query still running at the deadline is cancelled by the
-// caller (PQcancel) and recorded as "cancelled".
+// caller (PQcancel) and recorded as "cancelled". On a server that answers
+// SHOW forktail.last_read (Forktail), each query's freshness is recorded too.
 void run_ch_stream(Conn& conn, const std::vector<ChQuery>& queries, int stream,
                    std::chrono::steady_clock::time_point start,
                    std::chrono::steady_clock::time_point deadline, std::vector<ChRun>* runs);

@@ -22,7 +22,9 @@
 //
 // Prints, per phase: transactions/s, New-Orders/s and tpmC, the drop against
 // the phase without streams, the transaction thread's utilization, analytical
-// queries completed and snapshots forked per second.
+// queries completed, snapshots forked per second, and the queries' mean
+// freshness (SHOW forktail.last_read: the age of the snapshot each read and
+// the commits made since its fork).
 #include <stdlib.h>
 
 #include <CLI/CLI.hpp>
@@ -72,6 +74,24 @@ struct PhaseResult {
   uint64_t snapshots = 0;           // created during the phase
   std::vector<std::vector<ChRun>> ch_runs;
   bool consistent = false;
+
+  // Means over the completed analytical queries (-1: none).
+  double mean_snapshot_age_ms() const { return MeanOf(&ChRun::snapshot_age_ms); }
+  double mean_commits_behind() const { return MeanOf(&ChRun::commits_behind); }
+  template <typename T>
+  double MeanOf(T ChRun::*field) const {
+    double sum = 0;
+    int64_t n = 0;
+    for (const auto& stream : ch_runs) {
+      for (const ChRun& r : stream) {
+        if (r.status == "ok" && r.snapshot_age_ms >= 0) {
+          sum += static_cast<double>(r.*field);
+          n++;
+        }
+      }
+    }
+    return n == 0 ? -1 : sum / static_cast<double>(n);
+  }
 
   int64_t total() const {
     int64_t t = 0;
@@ -237,8 +257,9 @@ class Bench {
 };
 
 void Print(const std::vector<PhaseResult>& phases) {
-  std::printf("%-8s %11s %12s %10s %7s %9s %8s %9s %8s %7s\n", "streams", "txn/s", "New-Order/s",
-              "tpmC", "drop", "txn busy", "CH done", "CH failed", "forks/s", "checks");
+  std::printf("%-8s %11s %12s %10s %7s %9s %8s %9s %8s %8s %7s %7s\n", "streams", "txn/s",
+              "New-Order/s", "tpmC", "drop", "txn busy", "CH done", "CH failed", "forks/s",
+              "age ms", "behind", "checks");
   for (const PhaseResult& p : phases) {
     int64_t ch_done = 0, ch_failed = 0;
     ch_runs_json(p.ch_runs, &ch_done);
@@ -246,11 +267,17 @@ void Print(const std::vector<PhaseResult>& phases) {
       for (const ChRun& r : stream) ch_failed += r.status != "ok" && r.status != "cancelled";
     }
     double drop = phases[0].streams == 0 ? 100.0 * (1.0 - p.tps() / phases[0].tps()) : 0;
-    std::printf("%-8d %11.0f %12.0f %10.0f %6.1f%% %8.0f%% %8lld %9lld %8.1f %7s\n", p.streams,
-                p.tps(), p.new_orders_per_s(), p.new_orders_per_s() * 60, drop,
+    auto or_dash = [](double v, const char* format) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), format, v);
+      return v < 0 ? std::string("-") : std::string(buf);
+    };
+    std::printf("%-8d %11.0f %12.0f %10.0f %6.1f%% %8.0f%% %8lld %9lld %8.1f %8s %7s %7s\n",
+                p.streams, p.tps(), p.new_orders_per_s(), p.new_orders_per_s() * 60, drop,
                 100 * p.txn_thread_busy, static_cast<long long>(ch_done),
                 static_cast<long long>(ch_failed), static_cast<double>(p.snapshots) / p.elapsed_s,
-                p.consistent ? "hold" : "FAIL");
+                or_dash(p.mean_snapshot_age_ms(), "%.1f").c_str(),
+                or_dash(p.mean_commits_behind(), "%.0f").c_str(), p.consistent ? "hold" : "FAIL");
   }
   std::printf("%-13s", "avg ms");
   for (int i = 0; i < kTxnTypes; i++)
@@ -274,7 +301,9 @@ std::string Json(const Options& o, const std::vector<PhaseResult>& phases) {
       << ", \"new_order_rolled_back\": " << p.rolled_back
       << ", \"txn_thread_busy\": " << p.txn_thread_busy << ", \"snapshots\": " << p.snapshots
       << ", \"consistent\": " << (p.consistent ? "true" : "false")
-      << ", \"ch_completed\": " << ch_done << ",\n     \"transactions\": {";
+      << ", \"ch_completed\": " << ch_done
+      << ", \"mean_snapshot_age_ms\": " << p.mean_snapshot_age_ms()
+      << ", \"mean_commits_behind\": " << p.mean_commits_behind() << ",\n     \"transactions\": {";
     for (int i = 0; i < kTxnTypes; i++) {
       j << (i ? ", " : "") << "\"" << kTxnNames[i] << "\": {\"count\": " << p.count[i]
         << ", \"errors\": " << p.errors[i] << ", \"avg_ms\": " << p.avg_latency_ms[i] << "}";
