@@ -53,12 +53,20 @@ class Columns {
   const forktail::TableSchema* schema_;
 };
 
-// What the procedures need to know of the schema. A schema object copied
-// from the catalog of the registration (the tables' positions do not change
-// while the benchmark runs).
+// What the procedures need to know of the schema, resolved in the schemas
+// published at registration (which it keeps alive: Columns points into
+// them). The tables' column and index positions do not change while the
+// benchmark runs.
 struct Schema {
-  explicit Schema(const forktail::Catalog& c)
-      : w(c, "warehouse"),
+  explicit Schema(std::shared_ptr<const forktail::Catalog> schemas)
+      : Schema(Published(schemas), schemas) {}
+  static const forktail::Catalog& Published(const std::shared_ptr<const forktail::Catalog>& c) {
+    if (!c) throw std::runtime_error("tpcc: no schemas published yet (load first)");
+    return *c;
+  }
+  Schema(const forktail::Catalog& c, std::shared_ptr<const forktail::Catalog> schemas)
+      : catalog(std::move(schemas)),
+        w(c, "warehouse"),
         d(c, "district"),
         cu(c, "customer"),
         o(c, "orders"),
@@ -102,8 +110,14 @@ struct Schema {
         i_price(i["i_price"]),
         i_name(i["i_name"]),
         i_data(i["i_data"]),
-        no_o_id(no["no_o_id"]) {}
+        no_o_id(no["no_o_id"]) {
+    // New-Order reads s_dist_<district> as s_dist_01 + district - 1.
+    if (s["s_dist_10"].value() != s_dist_01.value() + 9) {
+      throw std::runtime_error("tpcc: stock's s_dist_01 .. s_dist_10 are not consecutive");
+    }
+  }
 
+  std::shared_ptr<const forktail::Catalog> catalog;
   Columns w, d, cu, o, ol, s, i, no;
   int customer_by_name, order_by_customer;
   forktail::Type c_last_type;
@@ -341,7 +355,7 @@ void StockLevel(Transaction& txn, const Schema& s, int64_t w, int64_t d, int64_t
 }  // namespace
 
 void register_procedures(forktail::Database& db) {
-  auto schema = std::make_shared<const Schema>(*db.schemas());
+  auto schema = std::make_shared<const Schema>(db.schemas());
   db.RegisterErased("new_order", [schema](Transaction& txn, const std::vector<Value>& args) {
     if (args.size() < 6 || (args.size() - 3) % 3 != 0) {
       throw forktail::DbError(forktail::kUndefinedFunction,
