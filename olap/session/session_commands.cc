@@ -1,6 +1,7 @@
 // SqlSession: session commands (SET / SHOW / RESET / DISCARD / DEALLOCATE)
 // and the extended protocol's Prepare / ExecutePrepared.
 #include <algorithm>
+#include <cstdio>
 
 #include "olap/parser/ast.h"
 #include "olap/plan/binder/sequence_functions.h"
@@ -169,7 +170,17 @@ StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
       }
       if (name == "forktail.last_read") {  // read-only, not a parameter
         result.columns = {{name, Type::Text()}};
-        result.rows.push_back({Value::Text(last_read_)});
+        std::string text = "where=none";
+        if (last_read_.where == LastRead::Where::kTransactionThread) {
+          text = "where=transaction_thread age_ms=0 commits_behind=0";
+        } else if (last_read_.where == LastRead::Where::kSnapshot) {
+          char buf[96];
+          std::snprintf(buf, sizeof(buf), "where=snapshot age_ms=%.3f commits_behind=%llu",
+                        last_read_.age_ms,
+                        static_cast<unsigned long long>(last_read_.commits_behind));
+          text = buf;
+        }
+        result.rows.push_back({Value::Text(std::move(text))});
         return result;
       }
       if (name == "forktail.snapshot_stats") {  // read-only, not a parameter

@@ -1,7 +1,6 @@
 // SqlSession: SELECTs routed to snapshot processes (see sql_frontend.h).
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 #include "olap/parser/ast.h"
 #include "olap/plan/catalog/system_catalog.h"
@@ -62,17 +61,12 @@ SnapshotLease SqlSession::AcquireSnapshot() {
 
 StatementResult SqlSession::ReadFromSnapshot(const Request& request) {
   SnapshotLease lease = AcquireSnapshot();
-  {
-    const double age_ms = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - lease.created())
-                              .count();
-    const uint64_t committed = engine_.database().committed_count();
-    char text[128];
-    std::snprintf(text, sizeof(text), "where=snapshot age_ms=%.3f commits_behind=%llu", age_ms,
-                  static_cast<unsigned long long>(
-                      committed > lease.commits() ? committed - lease.commits() : 0));
-    last_read_ = text;
-  }
+  const uint64_t committed = engine_.database().committed_count();
+  last_read_ = {
+      LastRead::Where::kSnapshot,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - lease.created())
+          .count(),
+      committed > lease.commits() ? committed - lease.commits() : 0};
   QueryRequest query_request;
   query_request.sql = PaddedStatementText(request.text, *request.statement);
   query_request.time_zone = request.time_zone ? request.time_zone->name() : "UTC";

@@ -105,10 +105,6 @@ std::optional<uint64_t> TableFreeRows(const LogicalOp& op) {
 // goes to a snapshot.
 constexpr size_t kOnThreadIndexRows = 2000;
 
-// SHOW forktail.last_read after a read on the transaction thread: the
-// current state, nothing older.
-constexpr const char* kReadOnThread = "where=transaction_thread age_ms=0 commits_behind=0";
-
 // Point templates a session keeps (point_template.h); past it they start over.
 constexpr size_t kPointTemplates = 256;
 
@@ -868,7 +864,7 @@ StatementResult SqlSession::Read(const Request& request) {
   if (std::optional<StatementResult> builtin = AnswerBuiltinQuery(*request.statement)) {
     return std::move(*builtin);
   }
-  last_read_ = kReadOnThread;  // ReadFromSnapshot says otherwise
+  last_read_ = {LastRead::Where::kTransactionThread};  // ReadFromSnapshot says otherwise
   // Bound once here: the point shape and the table-free test both read it.
   std::optional<PreBoundStatement> bound = PreBindRequest(request);
   if (bound && bound->bound.uses_server_state) return ReadServerState(request, *bound);
@@ -976,7 +972,7 @@ std::optional<StatementResult> SqlSession::CachedPointSelect(const PointQueryTex
   if (stale) point_templates_.erase(text.key);
   if (!row) return std::nullopt;
   CountPointTemplateExecution();
-  last_read_ = kReadOnThread;
+  last_read_ = {LastRead::Where::kTransactionThread};
   return point->Answer(std::move(*row));  // off the transaction thread
 }
 

@@ -397,7 +397,11 @@ class SqlSession {
   // How fresh the last SELECT's data was (SHOW forktail.last_read): where it
   // ran, and for a snapshot its age and the commits made since its fork
   // when the read started. On the transaction thread both are 0.
-  std::string last_read_ = "where=none";
+  struct LastRead {
+    enum class Where : uint8_t { kNone, kTransactionThread, kSnapshot } where = Where::kNone;
+    double age_ms = 0;
+    uint64_t commits_behind = 0;
+  } last_read_;
   std::unique_ptr<CursorSet> cursors_;
   // SQL PREPARE's statements by name (not transactional: a ROLLBACK keeps
   // them, as in PostgreSQL).
