@@ -460,7 +460,7 @@ void Transaction::AddForeignKey(std::string_view table, ForeignKeyDef fk) {
     throw;
   }
   Undo undo{UndoKind::kAddForeignKey, t.id(), kInvalidTupleId, kInvalidTupleId, {}, {}};
-  undo.index_position = position;
+  undo.change().index_position = position;
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kAddForeignKey, redo::EncodeAddForeignKey(t.id(), logged)});
 }
@@ -470,7 +470,7 @@ void Transaction::DropConstraint(std::string_view table, std::string_view name) 
   const TableSchema& schema = t.schema();
   Undo undo{UndoKind::kDropForeignKey, t.id(), kInvalidTupleId, kInvalidTupleId, {}, {}};
   if (std::optional<size_t> fk = schema.FindForeignKey(name)) {
-    undo.index_position = *fk;
+    undo.change().index_position = *fk;
     dropped_foreign_keys_.push_back(catalog_->DropForeignKey(t.id(), *fk));
   } else {
     auto check = std::find_if(schema.checks.begin(), schema.checks.end(),
@@ -481,8 +481,8 @@ void Transaction::DropConstraint(std::string_view table, std::string_view name) 
           fmt::format("constraint \"{}\" of relation \"{}\" does not exist", name, schema.name));
     }
     undo.kind = UndoKind::kDropCheck;
-    undo.index_position = static_cast<size_t>(check - schema.checks.begin());
-    dropped_checks_.push_back(catalog_->DropCheck(t.id(), undo.index_position));
+    undo.change().index_position = static_cast<size_t>(check - schema.checks.begin());
+    dropped_checks_.push_back(catalog_->DropCheck(t.id(), undo.change().index_position));
   }
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kDropConstraint, redo::EncodeDropConstraint(t.id(), name)});

@@ -216,7 +216,7 @@ void Transaction::RewriteTable(std::string_view table, TableSchema schema,
   const uint32_t max_rows = t.options().max_rows_per_block;
   TableId new_id = catalog_->RewriteTable(old_id, std::move(schema), sources);  // or throws
   Undo undo{UndoKind::kRewriteTable, old_id, kInvalidTupleId, kInvalidTupleId, {}};
-  undo.new_table = new_id;
+  undo.change().new_table = new_id;
   undo_.push_back(std::move(undo));
   const Table& fresh = catalog_->GetTable(new_id);
   redo_.push_back({wal::RecordType::kAlterTable,
@@ -228,7 +228,7 @@ void Transaction::ReplaceSchema(std::string_view table, TableSchema schema) {
   auto before =
       std::make_shared<const TableSchema>(catalog_->ReplaceSchema(t.id(), std::move(schema)));
   Undo undo{UndoKind::kReplaceSchema, t.id(), kInvalidTupleId, kInvalidTupleId, {}};
-  undo.schema_before = std::move(before);
+  undo.change().schema_before = std::move(before);
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kAlterTable,
                    redo::EncodeReplaceSchema(t.id(), catalog_->GetTable(t.id()).schema())});
@@ -239,12 +239,9 @@ void Transaction::AddPrimaryKey(std::string_view table, const std::vector<Column
   std::vector<bool> not_null_before;
   for (const ColumnDef& c : t.schema().columns) not_null_before.push_back(c.not_null);
   catalog_->AddPrimaryKey(t.id(), key);  // checks everything before changing anything
-  undo_.push_back({UndoKind::kAddPrimaryKey,
-                   t.id(),
-                   kInvalidTupleId,
-                   kInvalidTupleId,
-                   {},
-                   std::move(not_null_before)});
+  Undo undo{UndoKind::kAddPrimaryKey, t.id(), kInvalidTupleId, kInvalidTupleId, {}, {}};
+  undo.change().not_null_before = std::move(not_null_before);
+  undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kCreateIndex, redo::EncodeAddPrimaryKey(t.id(), key)});
 }
 
@@ -253,7 +250,7 @@ void Transaction::CreateIndex(std::string_view table, IndexDef index) {
   IndexDef logged = index;
   catalog_->AddIndex(t.id(), std::move(index));  // checks everything before changing anything
   Undo undo{UndoKind::kCreateIndex, t.id(), kInvalidTupleId, kInvalidTupleId, {}, {}};
-  undo.index_position = t.schema().indexes.size() - 1;
+  undo.change().index_position = t.schema().indexes.size() - 1;
   undo_.push_back(std::move(undo));
   redo_.push_back(
       {wal::RecordType::kCreateSecondaryIndex, redo::EncodeCreateSecondaryIndex(t.id(), logged)});
@@ -277,8 +274,8 @@ void Transaction::DropIndex(std::string_view index_name) {
         .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
   }
   Undo undo{UndoKind::kDropIndex, table, kInvalidTupleId, kInvalidTupleId, {}, {}};
-  undo.index_position = position;
-  undo.index = catalog_->DropIndex(table, position);
+  undo.change().index_position = position;
+  undo.change().index = catalog_->DropIndex(table, position);
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kDropIndex, redo::EncodeDropIndex(table, index_name)});
 }
@@ -302,14 +299,14 @@ TableId Transaction::CreateSequence(SequenceDef def, SequenceState state) {
 
 void Transaction::DropSequence(TableId id) {
   Undo undo{UndoKind::kDropSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
-  undo.sequence = std::make_shared<const Sequence>(catalog_->DropSequence(id));
+  undo.change().sequence = std::make_shared<const Sequence>(catalog_->DropSequence(id));
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kDropSequence, redo::EncodeDropTable(id)});
 }
 
 void Transaction::AlterSequence(TableId id, SequenceDef def, SequenceState state) {
   Undo undo{UndoKind::kAlterSequence, id, kInvalidTupleId, kInvalidTupleId, {}};
-  undo.sequence =
+  undo.change().sequence =
       std::make_shared<const Sequence>(catalog_->ReplaceSequence(id, std::move(def), state));
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kAlterSequence, redo::EncodeSequence(GetSequence(id))});
@@ -320,7 +317,7 @@ int64_t Transaction::NextVal(TableId id) {
   SequenceState state = sequence.state;
   const int64_t value = NextSequenceValue(sequence.def, &state);  // or throws 2200H
   Undo undo{UndoKind::kSequenceState, id, kInvalidTupleId, kInvalidTupleId, {}};
-  undo.state_before = sequence.state;
+  undo.change().state_before = sequence.state;
   undo_.push_back(std::move(undo));
   catalog_->SetSequenceState(id, state);
   moved_sequences_.push_back(id);
@@ -332,7 +329,7 @@ void Transaction::SetVal(TableId id, int64_t value, bool is_called) {
   const Sequence& sequence = GetSequence(id);
   const SequenceState state = CheckedSequenceValue(sequence.def, value, is_called);
   Undo undo{UndoKind::kSequenceState, id, kInvalidTupleId, kInvalidTupleId, {}};
-  undo.state_before = sequence.state;
+  undo.change().state_before = sequence.state;
   undo_.push_back(std::move(undo));
   catalog_->SetSequenceState(id, state);
   moved_sequences_.push_back(id);
@@ -342,7 +339,7 @@ void Transaction::SetVal(TableId id, int64_t value, bool is_called) {
 void Transaction::CreateView(ViewDef view) {
   std::string payload = redo::EncodeCreateView(view);
   Undo undo{UndoKind::kCreateView, TableId(0), kInvalidTupleId, kInvalidTupleId, {}, {}};
-  undo.view.name = view.name;
+  undo.change().view.name = view.name;
   catalog_->CreateView(std::move(view));
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kCreateView, std::move(payload)});
@@ -350,7 +347,7 @@ void Transaction::CreateView(ViewDef view) {
 
 void Transaction::DropView(std::string_view name) {
   Undo undo{UndoKind::kDropView, TableId(0), kInvalidTupleId, kInvalidTupleId, {}, {}};
-  undo.view = catalog_->DropView(name);
+  undo.change().view = catalog_->DropView(name);
   undo_.push_back(std::move(undo));
   redo_.push_back({wal::RecordType::kDropView, redo::EncodeDropView(name)});
 }
@@ -429,46 +426,48 @@ void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {
           catalog_->UnhideTable(u.table);
           break;
         case UndoKind::kAddPrimaryKey:
-          catalog_->RemovePrimaryKey(u.table, u.not_null_before);
+          catalog_->RemovePrimaryKey(u.table, u.schema_change->not_null_before);
           break;
         case UndoKind::kCreateIndex:
-          catalog_->DropIndex(u.table, u.index_position);
+          catalog_->DropIndex(u.table, u.schema_change->index_position);
           break;
         case UndoKind::kDropIndex:
-          catalog_->RestoreIndex(u.table, u.index_position, u.index);
+          catalog_->RestoreIndex(u.table, u.schema_change->index_position, u.schema_change->index);
           break;
         case UndoKind::kCreateView:
-          catalog_->DropView(u.view.name);
+          catalog_->DropView(u.schema_change->view.name);
           break;
         case UndoKind::kDropView:
-          catalog_->CreateView(u.view);
+          catalog_->CreateView(u.schema_change->view);
           break;
         case UndoKind::kRewriteTable:
-          catalog_->UndoRewrite(u.new_table, u.table);
+          catalog_->UndoRewrite(u.schema_change->new_table, u.table);
           break;
         case UndoKind::kReplaceSchema:
-          catalog_->ReplaceSchema(u.table, *u.schema_before);
+          catalog_->ReplaceSchema(u.table, *u.schema_change->schema_before);
           break;
         case UndoKind::kAddForeignKey:
-          catalog_->DropForeignKey(u.table, u.index_position);
+          catalog_->DropForeignKey(u.table, u.schema_change->index_position);
           break;
         case UndoKind::kDropForeignKey:
-          catalog_->RestoreForeignKey(u.table, u.index_position,
+          catalog_->RestoreForeignKey(u.table, u.schema_change->index_position,
                                       std::move(dropped_foreign_keys_.back()));
           dropped_foreign_keys_.pop_back();
           break;
         case UndoKind::kDropCheck:
-          catalog_->RestoreCheck(u.table, u.index_position, std::move(dropped_checks_.back()));
+          catalog_->RestoreCheck(u.table, u.schema_change->index_position,
+                                 std::move(dropped_checks_.back()));
           dropped_checks_.pop_back();
           break;
         case UndoKind::kCreateSequence:
           catalog_->DropSequence(u.table);
           break;
         case UndoKind::kDropSequence:
-          catalog_->RestoreSequence(*u.sequence);
+          catalog_->RestoreSequence(*u.schema_change->sequence);
           break;
         case UndoKind::kAlterSequence:
-          catalog_->ReplaceSequence(u.table, u.sequence->def, u.sequence->state);
+          catalog_->ReplaceSequence(u.table, u.schema_change->sequence->def,
+                                    u.schema_change->sequence->state);
           break;
         case UndoKind::kSequenceState:
           // A value handed out stays used when the transaction rolls back,
@@ -476,7 +475,7 @@ void Transaction::UndoTo(size_t undo_size, size_t redo_size) noexcept {
           // run again at COMMIT) gives it back, so that the run at COMMIT
           // draws the same value.
           if (discard_on_return_) {
-            catalog_->SetSequenceState(u.table, u.state_before);
+            catalog_->SetSequenceState(u.table, u.schema_change->state_before);
           } else {
             kept_sequences.push_back(u.table);
           }
@@ -524,7 +523,7 @@ std::vector<TableId> Transaction::TablesChangedSince(size_t mark) const {
   };
   for (size_t i = mark; i < undo_.size(); i++) {
     note(undo_[i].table);
-    note(undo_[i].new_table);
+    if (undo_[i].schema_change) note(undo_[i].schema_change->new_table);
   }
   return tables;
 }
