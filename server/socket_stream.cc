@@ -104,12 +104,17 @@ SocketStream::ReadStatus SocketStream::Fill(size_t n) {
       if (s != ReadStatus::kOk) return s;
       continue;
     }
+    // Data already queued (a pipelining client) is taken without a poll
+    // first; poll only when there is none.
+    ssize_t got = ::recv(fd_, in_.data() + in_end_, kReadChunk, MSG_DONTWAIT);
+    if (got > 0) {
+      in_end_ += static_cast<size_t>(got);
+      continue;
+    }
+    if (got == 0) return ReadStatus::kClosed;
+    if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) return ReadStatus::kClosed;
     ReadStatus s = Wait(POLLIN);
     if (s != ReadStatus::kOk) return s;
-    ssize_t got = ::recv(fd_, in_.data() + in_end_, kReadChunk, 0);
-    if (got > 0) in_end_ += static_cast<size_t>(got);
-    if (got == 0) return ReadStatus::kClosed;
-    if (got < 0 && errno != EINTR && errno != EAGAIN) return ReadStatus::kClosed;
   }
   return ReadStatus::kOk;
 }
