@@ -128,6 +128,10 @@ class BackendSession {
   // nothing buffered may be sent.
   virtual void SetPipelined(bool more_input) { (void)more_input; }
   virtual void WaitDurable() {}
+  // Called when the replies are out and the client has sent nothing more:
+  // frees what a finished transaction left (a long pipeline's block), work
+  // the client need not wait for.
+  virtual void ReleaseFinished() {}
   // The extended protocol's implicit transaction: the statements executed
   // before a Sync are one transaction. Before each Execute the connection
   // says whether more may come before the Sync (the next buffered message

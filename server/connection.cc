@@ -405,6 +405,9 @@ void Connection::ReadOrEnd(char* type, std::string_view* body) {
       (!defer_output_ || stream_.output()->size() >= kDeferredOutputBytes) && !FlushDurable()) {
     throw ConnectionEnded{};
   }
+  if (session_ && stream_.output()->empty() && !stream_.HasBufferedInput()) {
+    session_->ReleaseFinished();
+  }
   SocketStream::ReadStatus status;
   while (true) {
     // LISTEN: a notification that arrives while the client is idle outside

@@ -89,6 +89,7 @@ class SqlBackendSession : public BackendSession {
   void CloseCursor(const std::string& name) override { session_.CloseCursorPortal(name); }
   void SetPipelined(bool more_input) override { session_.SetPipelined(more_input); }
   void WaitDurable() override { session_.WaitDurable(); }
+  void ReleaseFinished() override { session_.ReleaseFinished(); }
   void SetMoreBeforeSync(bool more_before_sync) override {
     session_.SetMoreBeforeSync(more_before_sync);
   }

@@ -53,8 +53,11 @@ struct SqlSession::Request {
   // The session as the binder sees it (BindOptions::session).
   std::shared_ptr<const CatalogSession> catalog_session;
   // Set while the statement runs on the transaction thread (RunStatement):
-  // what its nextval / currval / setval / lastval calls reach.
-  SequenceAccess* sequences = nullptr;
+  // what its nextval / currval / setval / lastval calls reach. Mutable so
+  // that a run sets it on the request itself instead of on a copy (a
+  // block's statement runs again at every step that reaches it and at
+  // COMMIT; copying its parameters each time was a tenth of a re-run).
+  mutable SequenceAccess* sequences = nullptr;
 
   // The query a statement holds (DECLARE ... FOR query, COPY (query) TO) as
   // a request of its own: the same text, parameters and ownership.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <utility>
 
 #include "olap/parser/ast.h"
 #include "olap/plan/catalog/system_catalog.h"
@@ -585,12 +586,15 @@ void SqlSession::OpenOptimisticBlock(int read_only) {
 void SqlSession::CommitOptimisticBlock() {
   implicit_optimistic_ = false;
   TxnResult r = optimistic_->Commit();
-  optimistic_.reset();
+  optimistic_->ReleaseLocks();
+  finished_block_ = std::move(optimistic_);
   status_ = TxnStatus::kIdle;
   EndTransaction(r.ok);
   if (!r.ok) ThrowResult(r);
   if (r.commit_lsn != wal::kInvalidLsn) last_commit_lsn_ = std::max(last_commit_lsn_, r.commit_lsn);
 }
+
+void SqlSession::ReleaseFinished() { finished_block_.reset(); }
 
 void SqlSession::EndImplicitTransaction() {
   if (!implicit_optimistic_) return;
@@ -742,9 +746,14 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
   const bool read_only = ReadOnly();
   StatementBody body = [this, plain, read_only](Transaction& txn, const Request& r) {
     TxnSequences sequences(txn, engine_.database().frozen_catalog(), sequences_.get(), read_only);
-    Request with = r;
-    with.sequences = &sequences;
-    return plain(txn, with);
+    // One run at a time uses a request (the transaction thread's), and
+    // nothing keeps the pointer past it.
+    struct Restore {
+      const Request& request;
+      SequenceAccess* saved;
+      ~Restore() { request.sequences = saved; }
+    } restore{r, std::exchange(r.sequences, &sequences)};
+    return plain(txn, r);
   };
   if (!block) block = optimistic_.get();
   if (block) {
@@ -785,7 +794,7 @@ StatementResult SqlSession::ExecuteWrite(Transaction& txn, const Request& reques
   WriteExecutor writer(txn, RunContext());
   if (pre && pre->Current(engine_.database().frozen_catalog())) {
     CountPreBoundExecution();
-    return writer.ExecuteBound(*request.statement, CopyBound(pre->bound));
+    return writer.ExecuteKept(*request.statement, pre->bound);
   }
   return writer.Execute(*request.statement, request.Bind());
 }

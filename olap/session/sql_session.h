@@ -205,6 +205,10 @@ class SqlSession {
   // client (throws 58030 if the log failed).
   void SetPipelined(bool more_input) { pipelined_ = more_input; }
   void WaitDurable();
+  // Frees the transaction block that ended last (its recorded statements),
+  // which the session keeps until the client has its answer: freeing a
+  // pipeline of 10,000 statements took as long as committing it.
+  void ReleaseFinished();
 
   // The extended protocol's implicit transaction (PostgreSQL's): outside a
   // block, the statements a client executes before its next Sync are one
@@ -389,6 +393,7 @@ class SqlSession {
   // The text of the simple-query SELECT on the general path, for
   // KeepPointTemplate; null otherwise.
   std::unique_ptr<PointQueryText> pending_point_text_;
+  std::unique_ptr<OptimisticBlock> finished_block_;  // committed, not yet freed (ReleaseFinished)
   bool implicit_optimistic_ = false;  // optimistic_ is the implicit transaction until Sync
   // The log must be durable through this before results reach the client
   // (0: nothing pending).

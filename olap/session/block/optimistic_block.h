@@ -201,6 +201,9 @@ class OptimisticBlock {
   size_t savepoints() const { return savepoints_.size(); }
 
   size_t statements() const { return entries_.size(); }
+  // Gives back the block's row locks before it is destroyed (they are given
+  // back then anyway): a committed block may be freed later.
+  void ReleaseLocks() { locks_.table().ReleaseAll(locks_.id()); }
   // The block ran DDL: binding for it must happen in it (Inspect).
   void NoteSchemaChange() { changed_schema_ = true; }
   bool changed_schema() const { return changed_schema_; }

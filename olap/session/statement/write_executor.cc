@@ -194,6 +194,16 @@ class WriteExecutor::ActionHooks : public StatementHooks {
 };
 
 StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, BoundStatement bound) {
+  return RunBound(statement, bound, &bound);
+}
+
+StatementResult WriteExecutor::ExecuteKept(const sql::Statement& statement,
+                                           const BoundStatement& bound) {
+  return RunBound(statement, bound, nullptr);
+}
+
+StatementResult WriteExecutor::RunBound(const sql::Statement& statement,
+                                        const BoundStatement& bound, BoundStatement* owned) {
   const bool insert = statement.kind == sql::StatementKind::kInsert;
   if (!insert && statement.kind != sql::StatementKind::kUpdate &&
       statement.kind != sql::StatementKind::kDelete) {
@@ -202,7 +212,8 @@ StatementResult WriteExecutor::ExecuteBound(const sql::Statement& statement, Bou
   ActionHooks hooks(*this);
   Transaction::StatementScope scope(txn_, &hooks);
   StatementResult result =
-      insert ? Insert(std::move(bound)) : UpdateOrDelete(statement, std::move(bound));
+      insert ? Insert(bound, owned)
+             : UpdateOrDelete(statement, owned ? std::move(*owned) : CopyBound(bound));
   scope.End();  // foreign keys
   return result;
 }
@@ -248,14 +259,15 @@ void WriteExecutor::EnforceChecks(const std::string& table, const std::vector<Ro
       .WithObject(table, schema.checks[violation->check].name);
 }
 
-StatementResult WriteExecutor::Insert(BoundStatement bound) {
+StatementResult WriteExecutor::Insert(const BoundStatement& bound, BoundStatement* owned) {
   std::vector<Row> rows;
   if (!bound.plan) {
-    rows = std::move(bound.insert_rows);
+    rows = owned ? std::move(owned->insert_rows) : bound.insert_rows;
   } else if (std::optional<std::vector<Row>> values = EvaluateValues(*bound.plan)) {
     rows = std::move(*values);
   } else {
-    rows = RunLogicalPlan(std::move(bound.plan), context_, bound.sequence_use);
+    rows = RunLogicalPlan(owned ? std::move(owned->plan) : ClonePlan(*bound.plan), context_,
+                          bound.sequence_use);
   }
   EnforceChecks(bound.table_name, rows);
   StatementResult result;

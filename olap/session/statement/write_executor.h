@@ -53,6 +53,10 @@ class WriteExecutor {
   // INSERT / UPDATE / DELETE already bound against a catalog with the live
   // catalog's schemas (point_statement.h: bound off the transaction thread).
   StatementResult ExecuteBound(const sql::Statement& statement, BoundStatement bound);
+  // The same for a bound statement kept to run again (a transaction block's,
+  // point_statement.h): copies only what its execution consumes (an INSERT
+  // of values nothing; an UPDATE or DELETE its expressions).
+  StatementResult ExecuteKept(const sql::Statement& statement, const BoundStatement& bound);
 
   // Whether this executor handles the statement kind.
   static bool Handles(const sql::Statement& statement);
@@ -62,7 +66,11 @@ class WriteExecutor {
   static uint64_t key_lookups();
 
  private:
-  StatementResult Insert(BoundStatement bound);
+  // `bound`, or `owned` (the same statement, when the caller gave it up)
+  // whose parts it may take instead of copying them.
+  StatementResult RunBound(const sql::Statement& statement, const BoundStatement& bound,
+                           BoundStatement* owned);
+  StatementResult Insert(const BoundStatement& bound, BoundStatement* owned);
   // INSERT ... ON CONFLICT: inserts the rows whose key is free, skips or
   // updates the others; returns the rows as written (inserted or updated).
   // 23514 (with PostgreSQL's DETAIL) if one of the rows, as the table will
