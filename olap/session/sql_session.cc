@@ -58,6 +58,13 @@ int64_t NowMicros() {
 // catalog views cannot stop every transaction while it counts.
 constexpr uint64_t kTableFreeRowBudget = 100'000;
 
+// Operators whose row count is not known before they run: a recursive
+// query and its work table, a set-returning function.
+bool RowsUnknownAhead(const LogicalOp& op) {
+  return op.kind == LogicalOpKind::kRecursiveUnion || op.kind == LogicalOpKind::kWorkTable ||
+         op.kind == LogicalOpKind::kTableFunction;
+}
+
 // A bound on the rows `op` (and its subplans) can produce when it reads no
 // user table; nullopt when it reads one, or when its rows have no bound
 // known before it runs (WITH RECURSIVE, a set-returning function of outer
@@ -66,19 +73,9 @@ std::optional<uint64_t> TableFreeRows(const LogicalOp& op) {
   auto times = [](uint64_t a, uint64_t b) {
     return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
   };
-  switch (op.kind) {
-    case LogicalOpKind::kGet:
-    case LogicalOpKind::kRecursiveUnion:
-    case LogicalOpKind::kWorkTable:
-    case LogicalOpKind::kTableFunction:
-      return std::nullopt;
-    case LogicalOpKind::kValues:
-      return op.rows.size();
-    case LogicalOpKind::kSeries:
-      return op.series.count;
-    default:
-      break;
-  }
+  if (op.kind == LogicalOpKind::kGet || RowsUnknownAhead(op)) return std::nullopt;
+  if (op.kind == LogicalOpKind::kValues) return op.rows.size();
+  if (op.kind == LogicalOpKind::kSeries) return op.series.count;
   auto plus = [](uint64_t a, uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; };
   const bool multiplies = op.kind == LogicalOpKind::kJoin || op.kind == LogicalOpKind::kApply;
   uint64_t rows = multiplies ? 1 : 0;
@@ -138,8 +135,7 @@ bool EveryTableIndexed(const LogicalOp& op, const std::vector<const Expression*>
     return ChooseIndex(conjuncts, table.schema(), column_of_get(op)).has_value();
   }
   // Rows no index bounds: a series, a recursive query, many constant rows.
-  if (op.kind == LogicalOpKind::kSeries || op.kind == LogicalOpKind::kRecursiveUnion ||
-      op.kind == LogicalOpKind::kWorkTable || op.kind == LogicalOpKind::kTableFunction ||
+  if (op.kind == LogicalOpKind::kSeries || RowsUnknownAhead(op) ||
       (op.kind == LogicalOpKind::kValues && op.rows.size() > kTableFreeRowBudget)) {
     return false;
   }
@@ -162,9 +158,6 @@ bool EveryTableIndexed(const LogicalOp& op, const std::vector<const Expression*>
   return true;
 }
 
-// Whether a statement's text names nextval, currval, setval or lastval
-// (a column or string of that name counts too: it only keeps the statement
-// on the transaction thread).
 // Whether the statement's text names one of `names` (any case): routing for
 // statements that did not bind ahead of their execution.
 bool MentionsAny(const sql::Statement& s, std::string_view text,
@@ -178,6 +171,9 @@ bool MentionsAny(const sql::Statement& s, std::string_view text,
   return false;
 }
 
+// Whether a statement's text names nextval, currval, setval or lastval
+// (a column or string of that name counts too: it only keeps the statement
+// on the transaction thread).
 bool MentionsSequenceFunction(const sql::Statement& s, std::string_view text) {
   return MentionsAny(s, text, {"nextval", "currval", "setval", "lastval"});
 }
