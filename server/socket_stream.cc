@@ -19,6 +19,7 @@ namespace {
 constexpr size_t kReadChunk = 64 * 1024;
 // Input buffer kept between messages (a larger one is released when drained).
 constexpr size_t kKeptInputBytes = 4 * kReadChunk;
+constexpr uint32_t kReadsBetweenPolls = 64;
 }  // namespace
 
 SocketStream::SocketStream(int fd, int stop_fd) : fd_(fd), stop_fd_(stop_fd) {}
@@ -105,16 +106,23 @@ SocketStream::ReadStatus SocketStream::Fill(size_t n) {
       continue;
     }
     // Data already queued (a pipelining client) is taken without a poll
-    // first; poll only when there is none.
-    ssize_t got = ::recv(fd_, in_.data() + in_end_, kReadChunk, MSG_DONTWAIT);
-    if (got > 0) {
-      in_end_ += static_cast<size_t>(got);
-      continue;
+    // first; poll when there is none, and after kReadsBetweenPolls reads
+    // (the poll is where a shutdown is seen: a COPY that streams for
+    // minutes still stops within a few megabytes).
+    if (reads_since_poll_ < kReadsBetweenPolls) {
+      ssize_t got = ::recv(fd_, in_.data() + in_end_, kReadChunk, MSG_DONTWAIT);
+      if (got > 0) {
+        in_end_ += static_cast<size_t>(got);
+        reads_since_poll_++;
+        continue;
+      }
+      if (got == 0) return ReadStatus::kClosed;
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) return ReadStatus::kClosed;
     }
-    if (got == 0) return ReadStatus::kClosed;
-    if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) return ReadStatus::kClosed;
     ReadStatus s = Wait(POLLIN);
     if (s != ReadStatus::kOk) return s;
+    reads_since_poll_ = 0;
   }
   return ReadStatus::kOk;
 }

@@ -79,6 +79,10 @@ class SocketStream {
   int fd_;
   int stop_fd_;
   int wake_fd_ = -1;
+  // Reads taken without a poll since the last one (Fill): a poll also
+  // notices a shutdown, so a client that never pauses still gets one now
+  // and then.
+  uint32_t reads_since_poll_ = 0;
   // Received bytes are in_[in_pos_, in_end_); in_ beyond in_end_ is room for
   // the next recv (never zero-filled again: that cost a 64 KiB memset per
   // message).

@@ -3,6 +3,7 @@
 // shutdown.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 
 #include "server/wire_server.h"
@@ -422,6 +423,24 @@ TEST_F(ProtocolTest, ShutdownTerminatesIdleAndCancelsRunningSessions) {
   EXPECT_TRUE(busy->ClosedByServer());
   TestClient late;
   EXPECT_FALSE(late.Connect(server_->port()));
+}
+
+// A client that sends without a pause (a long COPY, a pipeline) never
+// leaves the server waiting for input; the shutdown must reach it anyway.
+TEST_F(ProtocolTest, ShutdownEndsAConnectionWhoseClientNeverPauses) {
+  auto streaming = Connect();
+  std::string flushes;
+  for (int i = 0; i < 4096; i++) flushes += Msg('H');  // Flush: no reply while nothing is pending
+  std::atomic<bool> closed{false};
+  std::thread sender([&] {
+    while (streaming->Send(flushes)) {
+    }
+    closed = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  server_->Stop();  // returns once every connection has ended
+  sender.join();
+  EXPECT_TRUE(closed.load());
 }
 
 }  // namespace
