@@ -61,6 +61,22 @@ TEST_F(OptimisticBlockTest, BlockSeesItsOwnWritesAndOthersSeeThemOnlyAfterCommit
   EXPECT_NE(session_->last_commit_lsn(), 0u);
 }
 
+// A block's INSERT runs at its step, again at later steps that reach it,
+// and at COMMIT, from the one bound statement it keeps (a run must not
+// consume it): rows given, rows of a query, RETURNING.
+TEST_F(OptimisticBlockTest, ABlocksInsertsRunAgainFromTheStatementsTheyKeep) {
+  Run("CREATE TABLE copy (id int PRIMARY KEY, balance int)");
+  Run("BEGIN");
+  Run("INSERT INTO acct VALUES (4, 7, 2)");
+  Run("INSERT INTO copy SELECT id, balance FROM acct WHERE g = 2");
+  EXPECT_THAT(Query("INSERT INTO copy VALUES (10, 1) RETURNING id, balance"), ElementsAre("10|1"));
+  EXPECT_THAT(Query("SELECT count(*), sum(balance) FROM copy"), ElementsAre("3|108"));
+  Run("UPDATE copy SET balance = balance + 1");
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_THAT(OtherQuery("SELECT id, balance FROM copy ORDER BY id"),
+              ElementsAre("3|101", "4|8", "10|2"));
+}
+
 TEST_F(OptimisticBlockTest, RollbackAndEmptyBlocksChangeNothing) {
   Run("BEGIN");
   Run("DELETE FROM acct");
