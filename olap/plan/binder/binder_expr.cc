@@ -448,6 +448,10 @@ ExprPtr Binder::BindExpr(const sql::Expr& e, ExprContext& ctx) {
       throw DbError(sqlstate::kSyntaxError, "syntax error at or near \"*\"", e.position);
     case sql::ExprKind::kDefault:
       throw DbError(sqlstate::kSyntaxError, "DEFAULT is not allowed in this context", e.position);
+    case sql::ExprKind::kRow:
+      // Comparisons and IN take row values apart (binder_operators.cc);
+      // a record as a value of its own has no type here.
+      NotSupported("a row value outside a comparison (a record type)", e.position);
     default:
       NotSupported("this expression", e.position);
   }
