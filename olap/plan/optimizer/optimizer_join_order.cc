@@ -19,6 +19,7 @@
 
 #include "olap/plan/logical_util.h"
 #include "olap/plan/optimizer/optimizer_internal.h"
+#include "storage/error.h"
 
 namespace forktail {
 
@@ -149,12 +150,16 @@ class JoinOrderer {
     return false;
   }
 
+  // Whether predicates between two relations connect them all. One over
+  // three or more (`a.x + b.y > c.z`) does not count: it joins none of its
+  // pairs, so those pairs need a product below it (Dp's third pass).
   bool GraphConnected(Mask all, bool keys_only) const {
     Mask reached = 1;
     for (bool grew = true; grew;) {
       grew = false;
       for (const JoinPred& p : preds_) {
         if (keys_only && !p.is_key) continue;
+        if (std::popcount(p.mask) != 2) continue;
         if ((p.mask & reached) && (p.mask & ~reached & all)) {
           reached |= p.mask & all;
           grew = true;
@@ -237,6 +242,9 @@ class JoinOrderer {
       return leaf;
     }
     Mask s1 = best_[s].left, s2 = best_[s].right;
+    if (s1 == 0 || s2 == 0) {  // Dp left the set without a plan: a bug, never a crash
+      throw DbError(sqlstate::kInternalError, "join ordering found no plan for a join");
+    }
     // The larger input probes; the smaller is built (the right child).
     if (Card(s1) < Card(s2)) std::swap(s1, s2);
     LogicalOpPtr left = Build(s1);

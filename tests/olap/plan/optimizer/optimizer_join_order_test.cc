@@ -152,5 +152,37 @@ TEST_F(OptimizerJoinOrderTest, CompositeKeyJoinEstimatedAsForeignKey) {
   EXPECT_GT(rows, 1000000);
 }
 
+// A condition over three relations joins none of their pairs: the pairs
+// below it are products, and it applies where its third relation joins.
+// (The DP once treated it as connecting the graph, found no plan for the
+// pairs, and recursed without end.)
+TEST_F(OptimizerJoinOrderTest, AConditionOverThreeRelationsJoinsAboveAProduct) {
+  struct Case {
+    const char* sql;
+    int products;
+  };
+  for (const Case& c :
+       {Case{"select count(*) from nation a, nation b, nation c "
+             "where a.n_nationkey + b.n_nationkey > c.n_nationkey",
+             1},
+        // Key joins come before products for each set: the product of a
+        // and c joins the product of b and r on a's key.
+        Case{"select count(*) from nation a, nation b, nation c, region r "
+             "where a.n_regionkey = r.r_regionkey and a.n_nationkey + b.n_nationkey > "
+             "c.n_nationkey",
+             2}}) {
+    LogicalOpPtr p = bindertest::OptimizedPlan(c.sql, Cat());
+    std::string printed = PlanToString(*p);
+    ASSERT_EQ(CheckPlan(*p), "") << printed;
+    int products = 0, conditions = 0;
+    ForEachJoin(*p, [&](const LogicalOp& j) {
+      if (j.join_kind == LogicalJoinKind::kCross) products++;
+      conditions += static_cast<int>(j.conditions.size());
+    });
+    EXPECT_EQ(products, c.products) << printed;
+    EXPECT_EQ(conditions, 1) << printed;  // the three-relation condition, applied once
+  }
+}
+
 }  // namespace
 }  // namespace forktail
