@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "olap/plan/catalog/system_catalog.h"
 #include "storage/error.h"
 #include "storage/value/timezone.h"
 
@@ -70,9 +71,10 @@ const Known kKnown[] = {
     {"max_identifier_length", "63", Kind::kReadOnly, "Maximum identifier length."},
     {"search_path", "\"$user\", public", Kind::kFree, "Sets the schema search order."},
     {"server_encoding", "UTF8", Kind::kReadOnly, "The server's character set encoding."},
-    {"server_version", "15.8", Kind::kReadOnly,
+    {"server_version", kPostgresVersion, Kind::kReadOnly,
      "The server's version (PostgreSQL protocol level)."},
-    {"server_version_num", "150008", Kind::kReadOnly, "The server's version as an integer."},
+    {"server_version_num", kPostgresVersionNum, Kind::kReadOnly,
+     "The server's version as an integer."},
     {"session_authorization", "", Kind::kReadOnly, "The session user name."},
     {"standard_conforming_strings", "on", Kind::kReadOnly,
      "'...' strings treat backslashes literally."},

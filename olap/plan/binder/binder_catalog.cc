@@ -19,6 +19,7 @@
 #include "olap/expression/scalar_function.h"
 #include "olap/parser/keywords.h"
 #include "olap/plan/binder/sequence_functions.h"
+#include "olap/plan/catalog/system_catalog.h"
 
 namespace forktail {
 
@@ -518,7 +519,8 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     } else if (name == "current_schema") {
       *out = Constant(Value::Text("public"));
     } else if (name == "version") {
-      *out = Constant(Value::Text("PostgreSQL 15.0 (Forktail) on x86_64-pc-linux-gnu, 64-bit"));
+      *out = Constant(Value::Text(std::string("PostgreSQL ") + kPostgresVersion +
+                                  " (Forktail) on x86_64-pc-linux-gnu, 64-bit"));
     } else if (name == "pg_backend_pid") {
       *out = Constant(Value::Integer(session.backend_pid));
     } else {

@@ -39,6 +39,11 @@
 
 namespace forktail {
 
+// The PostgreSQL release Forktail answers as: server_version,
+// server_version_num and version() say the same.
+inline constexpr const char* kPostgresVersion = "15.8";
+inline constexpr const char* kPostgresVersionNum = "150008";
+
 namespace catalog_oid {
 inline constexpr int32_t kPgCatalogNamespace = 11;
 inline constexpr int32_t kPublicNamespace = 2200;

@@ -155,6 +155,9 @@ TEST_F(EngineSessionTest, PreparedStatementsWithParameters) {
 
 TEST_F(EngineSessionTest, SetShowReset) {
   EXPECT_THAT(Query("SHOW server_version"), ElementsAre("15.8"));
+  // Tools that read the version from version() find the same one.
+  EXPECT_THAT(Query("SELECT split_part(version(), ' ', 2) = current_setting('server_version')"),
+              ElementsAre("t"));
   StatementResult r = Run("SHOW DateStyle");
   ASSERT_EQ(r.columns.size(), 1u);
   EXPECT_EQ(r.columns[0].name, "DateStyle");
