@@ -12,6 +12,7 @@
 #include "olap/plan/binder/binder_internal.h"
 #include "olap/plan/binder/sequence_functions.h"
 #include "olap/plan/constant_folding.h"
+#include "olap/plan/logical_util.h"
 
 namespace forktail {
 
@@ -561,6 +562,15 @@ Value EvaluateColumnDefault(const ColumnDef& column) {
   one.set_size(1);
   ExpressionExecutor executor(*e);
   return VectorValue(executor.Execute(one, one.rows()), 0).CastTo(column.type);
+}
+
+bool DefaultIsPerRow(const ColumnDef& column) {
+  if (column.identity != ColumnIdentity::kNone) return true;
+  if (column.default_sql.empty()) return false;
+  if (CallsSequenceFunctions(column.default_sql)) return true;
+  Catalog none;
+  Binder binder(none, BindOptions{});
+  return HasVolatileCall(*binder.DefaultOf(column, ""));
 }
 
 std::vector<Value> EvaluateExecuteArguments(const std::vector<sql::ExprPtr>& arguments,

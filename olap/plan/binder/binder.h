@@ -197,8 +197,12 @@ std::vector<ExprPtr> BindChecks(const TableSchema& schema);
 
 // The value of a column's DEFAULT (NULL when it has none), evaluated now: for
 // rows that come without the column and without a statement (COPY with a
-// column list), when it calls no sequence function.
+// column list), when it is not per row (DefaultIsPerRow).
 Value EvaluateColumnDefault(const ColumnDef& column);
+// Whether each row needs its own evaluation of the column's DEFAULT, as
+// PostgreSQL evaluates it: an identity column, a sequence function, or a
+// volatile function (gen_random_uuid(), random(), clock_timestamp()).
+bool DefaultIsPerRow(const ColumnDef& column);
 // The DEFAULT of `schema`'s column `column` bound over `catalog` (an
 // identity column's is nextval of its sequence), to be evaluated once per
 // row on a row of no columns: what COPY runs for a default that calls

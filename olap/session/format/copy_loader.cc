@@ -10,7 +10,6 @@
 
 #include "olap/common/freed_memory.h"
 #include "olap/plan/binder/binder.h"
-#include "olap/plan/binder/sequence_functions.h"
 #include "olap/session/format/copy_binary.h"
 #include "olap/session/format/copy_reader.h"
 #include "recovery/redo_codec.h"
@@ -60,12 +59,11 @@ CopyRowBuilder::CopyRowBuilder(const TableSchema& schema, const std::vector<std:
   identity_ = targets_.size() == schema_.columns.size();
   for (size_t i = 0; identity_ && i < targets_.size(); i++) identity_ = targets_[i] == i;
   // Columns left out get their DEFAULT, as in PostgreSQL: one value for
-  // all rows, or one per row (identity columns, nextval).
+  // all rows, or one per row (identity columns, nextval, gen_random_uuid()).
   for (size_t c = 0; c < schema_.columns.size(); c++) {
     const ColumnDef& column = schema_.columns[c];
     const bool left_out = std::find(targets_.begin(), targets_.end(), c) == targets_.end();
-    if (left_out &&
-        (column.identity != ColumnIdentity::kNone || CallsSequenceFunctions(column.default_sql))) {
+    if (left_out && DefaultIsPerRow(column)) {
       per_row_.push_back(static_cast<uint16_t>(c));
       defaults_.push_back(Value::Null(column.type));
     } else {
@@ -160,7 +158,7 @@ void RequireRowDefaults(const CopyRowBuilder& builder, const CopyRowDefaults& de
     throw DbError(sqlstate::kFeatureNotSupported,
                   "COPY that leaves out column \"" +
                       builder.schema().columns[builder.per_row_defaults()[0]].name +
-                      "\", whose DEFAULT calls a sequence function, is not supported here");
+                      "\", whose DEFAULT is evaluated per row, is not supported here");
   }
 }
 

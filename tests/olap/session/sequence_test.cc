@@ -192,6 +192,23 @@ TEST_F(SequenceTest, CopyFillsSerialAndIdentityColumns) {
   EXPECT_THAT(Query("SELECT currval('t_id_seq')"), ElementsAre("3"));
 }
 
+// A volatile DEFAULT is evaluated for each row, as in PostgreSQL (it was
+// once evaluated for the whole COPY: its second row broke the primary key).
+TEST_F(SequenceTest, CopyEvaluatesVolatileDefaultsPerRow) {
+  Run("CREATE TABLE u (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), "
+      "r float8 DEFAULT random(), k text DEFAULT 'k', v text)");
+  Run("COPY u (v) FROM STDIN");
+  session_->CopyIn("a\nb\nc\n");
+  EXPECT_EQ(session_->CopyDone().command_tag, "COPY 3");
+  Run("BEGIN");
+  Run("COPY u (v) FROM STDIN");
+  session_->CopyIn("d\ne\n");
+  session_->CopyDone();
+  Run("COMMIT");
+  EXPECT_THAT(Query("SELECT count(DISTINCT id), count(DISTINCT r), count(DISTINCT k) FROM u"),
+              ElementsAre("5|5|1"));
+}
+
 TEST_F(SequenceTest, SequencesSurviveReplayAndCheckpoint) {
   Run("CREATE SEQUENCE s INCREMENT 5 START 10 MAXVALUE 1000 CYCLE");
   Run("CREATE TABLE t (id bigserial PRIMARY KEY, k int GENERATED ALWAYS AS IDENTITY, "
