@@ -7,16 +7,14 @@
 // 2201F for bad powers). Differences from PostgreSQL: sqrt/exp/ln/log/power of a DECIMAL compute in
 // DOUBLE (PostgreSQL keeps numeric); round(numeric, n) with a non-constant n keeps the argument's
 // scale (PostgreSQL's numeric has a per-value scale).
-#include <sys/random.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <cmath>
-#include <random>
 
 #include "olap/common/kernel_util.h"
 #include "olap/expression/scalar_function.h"
 #include "storage/value/decimal.h"
+#include "storage/value/random_source.h"
 #include "storage/value/uuid.h"
 
 namespace forktail {
@@ -201,24 +199,6 @@ double Logarithm(double x, double (*f)(double)) {
 
 namespace {
 
-// The calling thread's generator for random(), seeded from the kernel's
-// random source, and seeded again in a forked process: a snapshot process
-// must not repeat its parent's sequence, nor two snapshots each other's.
-std::mt19937_64& RandomGenerator() {
-  thread_local std::mt19937_64 generator;
-  thread_local pid_t seeded_in = 0;
-  const pid_t pid = ::getpid();
-  if (seeded_in != pid) {
-    uint64_t seed = 0;
-    if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed)) {
-      seed = std::random_device{}();
-    }
-    generator.seed(seed);
-    seeded_in = pid;
-  }
-  return generator;
-}
-
 // random() and gen_random_uuid(): volatile (a value per row, never folded
 // into a constant at bind time).
 void RegisterRandom(FunctionRegistry& r) {
@@ -227,10 +207,11 @@ void RegisterRandom(FunctionRegistry& r) {
     return MakeScalarFunction(
         "random", Type::Double(),
         [](const ScalarArgs&, Rows rows, Vector* out) {
-          std::mt19937_64& g = RandomGenerator();
           double* o = out->mutable_data<double>();
           // 53 random bits: uniform in [0, 1), as PostgreSQL's.
-          ForEachRow(rows, [&](uint32_t i) { o[i] = static_cast<double>(g() >> 11) * 0x1.0p-53; });
+          ForEachRow(rows, [&](uint32_t i) {
+            o[i] = static_cast<double>(random_source::Next() >> 11) * 0x1.0p-53;
+          });
         },
         /*strict=*/true, /*is_volatile=*/true);
   };

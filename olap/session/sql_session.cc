@@ -21,6 +21,7 @@
 #include "olap/session/statement/query_runner.h"
 #include "olap/session/statement/txn_sequences.h"
 #include "olap/session/statement/write_executor.h"
+#include "storage/value/random_source.h"
 
 namespace forktail {
 
@@ -761,9 +762,13 @@ StatementResult SqlSession::RunStatement(const Request& request, bool writes,
     const sql::Statement& s = *request.statement;
     const bool ordered =
         s.kind == sql::StatementKind::kSelect && s.query && !s.query->order_by.empty();
+    // Every run draws the same random values (random_source.h): a
+    // statement that returns gen_random_uuid()'s uuids can commit.
+    const uint64_t seed = random_source::NewSeed();
     return block->Run(
-        [body, owned](Transaction& txn) {
+        [body, owned, seed](Transaction& txn) {
           datetime::ScopedTimeZone zone(owned->request.time_zone);
+          random_source::ReplayScope replay(seed);
           return body(txn, owned->request);
         },
         writes, ordered, lock, tables);

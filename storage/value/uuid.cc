@@ -1,11 +1,7 @@
 #include "storage/value/uuid.h"
 
-#include <sys/random.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "storage/error.h"
+#include "storage/value/random_source.h"
 
 namespace forktail::uuid {
 namespace {
@@ -82,16 +78,7 @@ void ToBytes(std::string_view canonical, uint8_t* out) {
 
 std::string Random() {
   uint8_t bytes[kBytes];
-  size_t got = 0;
-  while (got < kBytes) {
-    ssize_t r = ::getrandom(bytes + got, kBytes - got, 0);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      throw DbError(sqlstate::kInternalError,
-                    std::string("could not generate random values: ") + std::strerror(errno));
-    }
-    got += static_cast<size_t>(r);
-  }
+  random_source::Fill(bytes, kBytes);
   bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0f) | 0x40);  // version 4
   bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3f) | 0x80);  // RFC 4122 variant
   return FromBytes(bytes);

@@ -23,7 +23,7 @@ std::string Canonicalize(std::string_view text);
 std::string FromBytes(const uint8_t* bytes);
 void ToBytes(std::string_view canonical, uint8_t* out);
 
-// A version 4 uuid from the kernel's random source (gen_random_uuid()).
+// A version 4 uuid (gen_random_uuid()), from random_source.h.
 std::string Random();
 
 }  // namespace forktail::uuid

@@ -77,6 +77,29 @@ TEST_F(OptimisticBlockTest, ABlocksInsertsRunAgainFromTheStatementsTheyKeep) {
               ElementsAre("3|101", "4|8", "10|2"));
 }
 
+// A statement that returns random values draws the same ones at every run
+// of the block (random_source.h), so what the client saw is what commits:
+// INSERT ... RETURNING a gen_random_uuid() key (psycopg's executemany with
+// returning=True) used to fail every COMMIT with 40001.
+TEST_F(OptimisticBlockTest, RandomValuesABlockReturnedAreTheOnesItCommits) {
+  Run("CREATE TABLE doc (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), r float8, v text)");
+  Run("BEGIN");
+  std::vector<std::string> ids;
+  for (const char* v : {"a", "b", "c"}) {
+    std::vector<std::string> id =
+        Query(std::string("INSERT INTO doc (r, v) VALUES (random(), '") + v + "') RETURNING id, r");
+    ASSERT_EQ(id.size(), 1u);
+    ids.push_back(id[0]);
+  }
+  std::vector<std::string> drawn = Query("SELECT random() < 1, gen_random_uuid() IS NOT NULL");
+  EXPECT_THAT(drawn, ElementsAre("t|t"));
+  EXPECT_EQ(Run("COMMIT").command_tag, "COMMIT");
+  EXPECT_EQ(OtherQuery("SELECT id, r FROM doc ORDER BY v"), ids);
+  // Each statement has its own draws: three distinct keys.
+  EXPECT_THAT(OtherQuery("SELECT count(DISTINCT id), count(DISTINCT r) FROM doc"),
+              ElementsAre("3|3"));
+}
+
 TEST_F(OptimisticBlockTest, RollbackAndEmptyBlocksChangeNothing) {
   Run("BEGIN");
   Run("DELETE FROM acct");
