@@ -37,8 +37,10 @@
 // What conflicts: only a changed result. A blind write that commutes,
 // `UPDATE t SET x = x + 1 WHERE k = 7`, returns "UPDATE 1" again however x
 // changed meanwhile, so it never conflicts. A statement that reads a
-// volatile value (random(), clock_timestamp()) and returns it may fail
-// validation spuriously; now() is fixed for the block (transaction time).
+// volatile value (clock_timestamp()) and returns it may fail validation
+// spuriously; now() is fixed for the block (transaction time), and
+// random() / gen_random_uuid() repeat their draws at every run (the
+// session runs each statement in a random_source::ReplayScope of its own).
 // nextval: a step gives the values it drew back (a dry run), so the run at
 // COMMIT draws the same ones unless another transaction drew from the
 // sequence meanwhile; a statement whose result shows such a value then
