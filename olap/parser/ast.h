@@ -717,6 +717,10 @@ struct SetStmt {
   bool is_default = false;
   bool local = false;  // SET LOCAL
   int read_only = -1;  // transaction characteristics forms: see TransactionStmt
+  // SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED | IMMEDIATE}: name
+  // "constraints", values the names as written ("public.fk"; none: ALL).
+  bool constraints = false;
+  bool deferred = false;
 };
 
 struct ShowStmt {

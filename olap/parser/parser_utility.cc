@@ -109,6 +109,22 @@ StatementPtr Parser::ParseSet() {
     } else {
       set->values.push_back(ParseOptionValue());
     }
+  } else if (IsKw("constraints") && !IsOp("=", 1) && !IsKw("to", 1)) {
+    ++pos_;
+    set->name = "constraints";
+    set->constraints = true;
+    if (!AcceptKw("all")) {
+      do {
+        std::string name = ParseColId();
+        while (AcceptPunct('.')) name += "." + ParseColLabel();
+        set->values.push_back(std::move(name));
+      } while (AcceptPunct(','));
+    }
+    if (AcceptKw("deferred")) {
+      set->deferred = true;
+    } else {
+      ExpectKw("immediate");
+    }
   } else if (IsKw("names") && !IsOp("=", 1) && !IsKw("to", 1)) {
     ++pos_;
     set->name = "client_encoding";

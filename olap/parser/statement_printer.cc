@@ -297,6 +297,10 @@ std::string ToString(const Statement& st) {
     }
     case StatementKind::kSet: {
       const SetStmt& s = *st.set;
+      if (s.constraints) {
+        return "SET CONSTRAINTS " + (s.values.empty() ? std::string("ALL") : Join(s.values, ", ")) +
+               (s.deferred ? " DEFERRED" : " IMMEDIATE");
+      }
       std::string out = std::string("SET ") + (s.local ? "LOCAL " : "") + s.name;
       if (s.is_default) return out + " = DEFAULT";
       std::vector<std::string> values;

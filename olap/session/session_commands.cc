@@ -66,11 +66,43 @@ StatementResult SqlSession::CreateSchemaCommand(const sql::Statement& s) {
   return result;
 }
 
+StatementResult SqlSession::SetConstraints(const sql::SetStmt& set) {
+  // Every Forktail constraint is NOT DEFERRABLE (DEFERRABLE is refused when
+  // a constraint is made), so this changes nothing, as in PostgreSQL for
+  // such constraints: ALL and IMMEDIATE pass, a name must exist, and
+  // deferring a named one fails.
+  StatementResult result;
+  result.command_tag = "SET CONSTRAINTS";
+  if (!InBlock()) {
+    result.notices.push_back(
+        "WARNING 25P01:  SET CONSTRAINTS can only be used in transaction blocks");
+  }
+  std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
+  for (const std::string& written : set.values) {
+    std::string name = written;
+    if (const size_t dot = written.rfind('.'); dot != std::string::npos) {
+      const std::string schema = written.substr(0, dot);
+      if (schema != "public" && schema != "pg_catalog" && schema != "information_schema") {
+        throw DbError("3F000", "schema \"" + schema + "\" does not exist");
+      }
+      name = schema == "public" ? written.substr(dot + 1) : written;
+    }
+    if (!schemas || !schemas->ConstraintNameExists(name)) {
+      throw DbError(sqlstate::kUndefinedObject, "constraint \"" + name + "\" does not exist");
+    }
+    if (set.deferred) {
+      throw DbError(sqlstate::kWrongObjectType, "constraint \"" + name + "\" is not deferrable");
+    }
+  }
+  return result;
+}
+
 StatementResult SqlSession::SessionCommand(const sql::Statement& s) {
   StatementResult result;
   switch (s.kind) {
     case sql::StatementKind::kSet: {
       const sql::SetStmt& set = *s.set;
+      if (set.constraints) return SetConstraints(set);
       result.command_tag = "SET";
       // SET TRANSACTION / SET LOCAL / SET transaction_read_only last until
       // the end of the transaction: outside a block that is this statement,

@@ -62,6 +62,7 @@
 namespace forktail {
 
 namespace sql {
+struct SetStmt;
 struct Statement;
 }  // namespace sql
 
@@ -244,6 +245,8 @@ class SqlSession {
   StatementResult TransactionControl(const sql::Statement& statement);
   // SAVEPOINT, RELEASE, ROLLBACK TO (inside BEGIN ... COMMIT only).
   StatementResult SavepointControl(const sql::Statement& statement);
+  // SET CONSTRAINTS (session_commands.cc).
+  StatementResult SetConstraints(const sql::SetStmt& set);
   StatementResult SessionCommand(const sql::Statement& statement);
   // PREPARE / EXECUTE / DEALLOCATE (session_prepare.cc).
   StatementResult PrepareCommand(const Request& request);

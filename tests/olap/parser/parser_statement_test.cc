@@ -305,6 +305,9 @@ TEST(ParserUtility, SetShowReset) {
   EXPECT_EQ(S("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE"),
             "SET default_transaction_isolation = 'serializable'");
   EXPECT_EQ(S("SET TRANSACTION READ ONLY"), "SET transaction_isolation READ ONLY");
+  EXPECT_EQ(S("SET CONSTRAINTS ALL IMMEDIATE"), "SET CONSTRAINTS ALL IMMEDIATE");
+  EXPECT_EQ(S("set constraints a, public.B deferred"), "SET CONSTRAINTS a, public.b DEFERRED");
+  EXPECT_EQ(S("SET constraints = 1"), "SET constraints = '1'");  // a parameter of that name
   EXPECT_EQ(S("SHOW server_version"), "SHOW server_version");
   EXPECT_EQ(S("SHOW ALL"), "SHOW all");
   EXPECT_EQ(S("SHOW TRANSACTION ISOLATION LEVEL"), "SHOW transaction_isolation");
