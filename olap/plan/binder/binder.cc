@@ -555,7 +555,8 @@ ViewDef BindViewDefinition(const sql::CreateViewStmt& create, const Catalog& cat
 Value EvaluateColumnDefault(const ColumnDef& column) {
   if (column.default_sql.empty()) return Value::Null(column.type);
   Catalog none;
-  Binder binder(none, BindOptions{});
+  const BindOptions options{};
+  Binder binder(none, options);
   ExprPtr e = binder.DefaultOf(column, "");
   if (e->kind == ExprKind::kConstant) return e->constant.CastTo(column.type);
   DataChunk one;  // no columns, one row
@@ -569,7 +570,8 @@ bool DefaultIsPerRow(const ColumnDef& column) {
   if (column.default_sql.empty()) return false;
   if (CallsSequenceFunctions(column.default_sql)) return true;
   Catalog none;
-  Binder binder(none, BindOptions{});
+  const BindOptions options{};
+  Binder binder(none, options);
   return HasVolatileCall(*binder.DefaultOf(column, ""));
 }
 

@@ -33,19 +33,22 @@ void RenameColumnRefs(sql::Expr& e, const std::string& from, const std::string& 
 
 ColumnDef BindAddedColumn(const sql::ColumnDef& column, const std::string& table,
                           const Catalog& catalog, std::vector<Sequence>* sequences) {
-  Binder binder(catalog, BindOptions{});
+  const BindOptions options{};
+  Binder binder(catalog, options);
   return binder.BindColumnDef(column, table, sequences);
 }
 
 std::string BindDefaultText(const sql::Expr& e, const ColumnDef& column, const Catalog& catalog) {
-  Binder binder(catalog, BindOptions{});
+  const BindOptions options{};
+  Binder binder(catalog, options);
   binder.BindDefault(e, column);  // its errors now, not at the first INSERT
   return StoredDefaultText(e, catalog);
 }
 
 std::string BindCheckText(const sql::Expr& e, const TableSchema& schema) {
   Catalog none;
-  Binder binder(none, BindOptions{});
+  const BindOptions options{};
+  Binder binder(none, options);
   binder.BindCheck(e, schema);
   return sql::ToString(e);
 }
@@ -72,7 +75,8 @@ std::vector<std::pair<std::string, Type>> BindViewColumns(const ViewDef& view,
     throw DbError(sqlstate::kInternalError,
                   "stored query of view \"" + view.name + "\" does not parse");
   }
-  Binder binder(catalog, BindOptions{});
+  const BindOptions options{};
+  Binder binder(catalog, options);
   BoundQuery bq = binder.BindQuery(*parsed[0]->query, nullptr);
   std::vector<std::pair<std::string, Type>> out;
   for (const LogicalColumn& c : bq.columns) out.emplace_back(c.name, c.type);

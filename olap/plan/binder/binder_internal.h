@@ -180,6 +180,8 @@ struct SubqueryMode {
 class Binder {
  public:
   Binder(const Catalog& catalog, const BindOptions& options);
+  // The binder keeps a reference to its options: a temporary would dangle.
+  Binder(const Catalog& catalog, BindOptions&& options) = delete;
 
   BoundStatement BindStatement(const sql::Statement& stmt);
 
