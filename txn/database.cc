@@ -161,27 +161,28 @@ void Database::Close() {
   if (impl_->log) impl_->log->Close().PermitUnchecked();  // a sticky error was already reported
 }
 
-void Database::RegisterErased(const std::string& name, Procedure procedure) {
+void Database::RegisterErased(const std::string& name, Procedure procedure,
+                              ProcedureSignature signature) {
   std::unique_lock<std::shared_mutex> l(impl_->procedures_mu);
-  impl_->procedures[name] = std::move(procedure);
+  impl_->procedures[name] = {std::move(procedure), std::move(signature)};
 }
 
-Procedure Database::Lookup(std::string_view name) const {
+std::optional<Database::RegisteredProcedure> Database::FindProcedure(std::string_view name) const {
   std::shared_lock<std::shared_mutex> l(impl_->procedures_mu);
   auto it = impl_->procedures.find(name);
-  if (it == impl_->procedures.end()) return nullptr;
+  if (it == impl_->procedures.end()) return std::nullopt;
   return it->second;
 }
 
 void Database::ExecuteAsync(std::string_view name, std::vector<Value> args, TxnCallback done) {
-  Procedure p = Lookup(name);
-  if (!p) {
+  std::optional<RegisteredProcedure> found = FindProcedure(name);
+  if (!found) {
     done(
         TxnResult::Error(kUndefinedFunction, fmt::format("procedure \"{}\" does not exist", name)));
     return;
   }
   impl_->engine->Submit(
-      [p = std::move(p), args = std::move(args)](Transaction& txn) { p(txn, args); },
+      [p = std::move(found->body), args = std::move(args)](Transaction& txn) { p(txn, args); },
       std::move(done));
 }
 
@@ -193,13 +194,13 @@ std::future<TxnResult> Database::ExecuteAsync(std::string_view name, std::vector
 }
 
 TxnResult Database::Execute(std::string_view name, std::vector<Value> args) {
-  Procedure p = Lookup(name);
-  if (!p) {
+  std::optional<RegisteredProcedure> found = FindProcedure(name);
+  if (!found) {
     return TxnResult::Error(kUndefinedFunction,
                             fmt::format("procedure \"{}\" does not exist", name));
   }
   // The caller waits anyway: run on its thread (TxnEngine::Run).
-  return impl_->engine->Run([&p, &args](Transaction& txn) { p(txn, args); });
+  return impl_->engine->Run([&found, &args](Transaction& txn) { found->body(txn, args); });
 }
 
 void Database::RunBetweenTransactions(std::function<void(wal::Lsn)> fn) {

@@ -45,7 +45,7 @@ struct Database::Impl {
   wal::Lsn recovered_lsn = wal::kInvalidLsn;  // last LSN of the recovered log
   wal::TxnId next_txn_hint = 1;
   mutable std::shared_mutex procedures_mu;
-  std::map<std::string, Procedure, std::less<>> procedures;
+  std::map<std::string, Database::RegisteredProcedure, std::less<>> procedures;
   bool closed = false;
   // Buffer pool (DatabaseOptions::memory_budget; txn/database_pool.cc).
   std::unique_ptr<tier::BufferPool> pool;

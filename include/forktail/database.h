@@ -31,6 +31,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -177,12 +178,26 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // Registers (or replaces) a procedure; see procedure.h for the parameter types.
+  // Registers (or replaces) a procedure; see procedure.h for the parameter
+  // types. `result` names the columns of the rows it Emit()s, for SQL's
+  // CALL (olap/session: `CALL name(arguments)` from any client runs it as
+  // one statement); each emitted row must have that many values.
   template <typename F>
-  void RegisterProcedure(const std::string& name, F fn) {
-    RegisterErased(name, MakeProcedure(name, std::move(fn)));
+  void RegisterProcedure(const std::string& name, F fn, std::vector<ProcedureColumn> result = {}) {
+    ProcedureSignature signature{ProcedureParameterTypes(fn), false, std::move(result),
+                                 std::nullopt};
+    RegisterErased(name, MakeProcedure(name, std::move(fn)), std::move(signature));
   }
-  void RegisterErased(const std::string& name, Procedure procedure);
+  // A procedure taking its arguments as given (`signature` says what CALL
+  // knows of it: by default any arguments, no result columns).
+  void RegisterErased(const std::string& name, Procedure procedure,
+                      ProcedureSignature signature = ProcedureSignature::AnyArguments());
+  struct RegisteredProcedure {
+    Procedure body;
+    ProcedureSignature signature;
+  };
+  // The procedure of that name, or std::nullopt.
+  std::optional<RegisteredProcedure> FindProcedure(std::string_view name) const;
 
   // Runs a registered procedure; 42883 if there is none of that name.
   // Execute and Run run the body on the calling thread, under the engine's
@@ -309,7 +324,6 @@ class Database {
   // (a per-table counter, Table::identity_value) get their sequences, in
   // one logged transaction (txn/database_migrate.cc).
   void MigrateIdentityColumns();
-  Procedure Lookup(std::string_view name) const;
   void CollectAndFork(PendingCheckpoint* pending);
   void FinishCheckpoint(PendingCheckpoint* pending, CheckpointResult* result);
   std::string StagingDir() const;

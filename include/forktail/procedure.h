@@ -76,6 +76,7 @@ struct IntArg {
 template <>
 struct Arg<int64_t> {
   static constexpr const char* kName = "bigint";
+  static std::optional<Type> SqlType() { return Type::BigInt(); }
   static int64_t From(const std::string& p, size_t i, const Value& v) {
     return IntArg<int64_t>::From(p, i, v, kName);
   }
@@ -83,6 +84,7 @@ struct Arg<int64_t> {
 template <>
 struct Arg<int32_t> {
   static constexpr const char* kName = "integer";
+  static std::optional<Type> SqlType() { return Type::Integer(); }
   static int32_t From(const std::string& p, size_t i, const Value& v) {
     return IntArg<int32_t>::From(p, i, v, kName);
   }
@@ -90,6 +92,7 @@ struct Arg<int32_t> {
 template <>
 struct Arg<int16_t> {
   static constexpr const char* kName = "smallint";
+  static std::optional<Type> SqlType() { return Type::SmallInt(); }
   static int16_t From(const std::string& p, size_t i, const Value& v) {
     return IntArg<int16_t>::From(p, i, v, kName);
   }
@@ -97,6 +100,7 @@ struct Arg<int16_t> {
 template <>
 struct Arg<bool> {
   static constexpr const char* kName = "boolean";
+  static std::optional<Type> SqlType() { return Type::Boolean(); }
   static bool From(const std::string& p, size_t i, const Value& v) {
     CheckNotNull(p, i, v);
     if (v.type().id != TypeId::kBoolean) Mismatch(p, i, kName, v);
@@ -106,6 +110,7 @@ struct Arg<bool> {
 template <>
 struct Arg<double> {
   static constexpr const char* kName = "double precision";
+  static std::optional<Type> SqlType() { return Type::Double(); }
   static double From(const std::string& p, size_t i, const Value& v) {
     CheckNotNull(p, i, v);
     if (v.type().id == TypeId::kDouble) return v.GetDouble();
@@ -116,6 +121,7 @@ struct Arg<double> {
 template <>
 struct Arg<std::string> {
   static constexpr const char* kName = "text";
+  static std::optional<Type> SqlType() { return Type::Text(); }
   static std::string From(const std::string& p, size_t i, const Value& v) {
     CheckNotNull(p, i, v);
     if (!v.type().IsString()) Mismatch(p, i, kName, v);
@@ -125,11 +131,13 @@ struct Arg<std::string> {
 template <>
 struct Arg<Value> {
   static constexpr const char* kName = "any";
+  static std::optional<Type> SqlType() { return std::nullopt; }
   static Value From(const std::string&, size_t, const Value& v) { return v; }
 };
 template <typename T>
 struct Arg<std::optional<T>> {
   static constexpr const char* kName = Arg<T>::kName;
+  static std::optional<Type> SqlType() { return Arg<T>::SqlType(); }
   static std::optional<T> From(const std::string& p, size_t i, const Value& v) {
     if (v.is_null()) return std::nullopt;
     return Arg<T>::From(p, i, v);
@@ -173,7 +181,52 @@ Procedure Make(std::string name, F f, R (C::*)(Transaction&, Args...)) {
   };
 }
 
+template <typename R, typename C, typename... Args>
+std::vector<std::optional<Type>> ParameterTypes(R (C::*)(Transaction&, Args...) const) {
+  return {Arg<std::decay_t<Args>>::SqlType()...};
+}
+template <typename R, typename C, typename... Args>
+std::vector<std::optional<Type>> ParameterTypes(R (C::*)(Transaction&, Args...)) {
+  return {Arg<std::decay_t<Args>>::SqlType()...};
+}
+
 }  // namespace procedure_detail
+
+// A result column of a procedure: what SQL's CALL describes before the
+// procedure runs (the extended protocol's Describe needs it then).
+struct ProcedureColumn {
+  std::string name;
+  Type type;
+};
+
+// What SQL's CALL knows of a procedure. `parameters` are the C++ parameters'
+// types (std::nullopt for a Value parameter: any value, as given), followed,
+// when `variadic` is set, by any number of arguments of that type (a
+// type-erased procedure with a list of arguments). A procedure registered
+// type-erased without a signature has `any_arguments` instead and gets the
+// arguments as they come. `result` lists the columns of the rows it Emit()s
+// (empty: it emits none; CALL then answers with the command tag alone).
+struct ProcedureSignature {
+  std::vector<std::optional<Type>> parameters;
+  bool any_arguments = false;
+  std::vector<ProcedureColumn> result;
+  std::optional<Type> variadic;
+
+  static ProcedureSignature AnyArguments(std::vector<ProcedureColumn> result = {}) {
+    return {{}, true, std::move(result), std::nullopt};
+  }
+  // The type of each of `count` arguments, or std::nullopt when this
+  // signature takes no such number of arguments (any: all unset).
+  std::optional<std::vector<std::optional<Type>>> ArgumentTypes(size_t count) const {
+    if (any_arguments) return std::vector<std::optional<Type>>(count);
+    if (count < parameters.size() || (count > parameters.size() && !variadic)) {
+      return std::nullopt;
+    }
+    std::vector<std::optional<Type>> types = parameters;
+    types.resize(count, variadic);
+    return types;
+  }
+};
 
 // Wraps a lambda / function object `void(Transaction&, Args...)` (the return
 // value, if any, is ignored: use Transaction::Emit for results).
@@ -187,6 +240,16 @@ template <typename R, typename... Args>
 Procedure MakeProcedure(std::string name, R (*f)(Transaction&, Args...)) {
   return MakeProcedure(std::move(name),
                        [f](Transaction& txn, Args... args) { f(txn, std::move(args)...); });
+}
+
+// The parameter types of what MakeProcedure accepts.
+template <typename F>
+std::vector<std::optional<Type>> ProcedureParameterTypes(const F&) {
+  return procedure_detail::ParameterTypes(&F::operator());
+}
+template <typename R, typename... Args>
+std::vector<std::optional<Type>> ProcedureParameterTypes(R (*)(Transaction&, Args...)) {
+  return {procedure_detail::Arg<std::decay_t<Args>>::SqlType()...};
 }
 
 }  // namespace forktail

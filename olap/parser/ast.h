@@ -522,6 +522,7 @@ enum class StatementKind : uint8_t {
   kComment,     // comment: COMMENT ON TABLE t | COLUMN t.c IS 'text' | NULL
   kPrepare,     // prepare: PREPARE name [(type, ...)] AS statement
   kExecute,     // execute: EXECUTE name [(argument, ...)]
+  kCall,        // call: CALL name([argument, ...])
   // create_schema: CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role]
   kCreateSchema,
 };
@@ -823,6 +824,13 @@ struct DeallocateStmt {
   bool all = false;
 };
 
+// CALL [public.]name([argument, ...]): runs a stored procedure the
+// embedding application registered (Database::RegisterProcedure).
+struct CallStmt {
+  std::string name;
+  std::vector<ExprPtr> arguments;
+};
+
 struct Statement;
 // PREPARE name [(type, ...)] AS statement: a SELECT (VALUES, TABLE, WITH),
 // INSERT, UPDATE or DELETE, whose $n are the parameters. `statement`'s
@@ -873,6 +881,7 @@ struct Statement {
   std::unique_ptr<DeallocateStmt> deallocate;
   std::unique_ptr<PrepareStmt> prepare;
   std::unique_ptr<ExecuteStmt> execute;
+  std::unique_ptr<CallStmt> call;
   std::unique_ptr<CreateSchemaStmt> create_schema;
   std::unique_ptr<DeclareStmt> declare;
   std::unique_ptr<FetchStmt> fetch;

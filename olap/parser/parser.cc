@@ -261,6 +261,7 @@ StatementPtr Parser::ParseStatement() {
   if (kw == "deallocate") return ParseDeallocate();
   if (kw == "prepare") return ParsePrepare();
   if (kw == "execute") return ParseExecute();
+  if (kw == "call") return ParseCall();
   if (kw == "declare") return ParseDeclare();
   if (kw == "fetch" || kw == "move") return ParseFetch();
   if (kw == "close") return ParseClose();
@@ -270,8 +271,7 @@ StatementPtr Parser::ParseStatement() {
   }
   if (kw == "listen" || kw == "unlisten" || kw == "notify") return ParseListen();
   if (kw == "comment") return ParseComment();
-  for (const char* missing :
-       {"lock", "grant", "revoke", "call", "do", "refresh", "reindex", "cluster"}) {
+  for (const char* missing : {"lock", "grant", "revoke", "do", "refresh", "reindex", "cluster"}) {
     if (kw == missing) NotSupportedAt(t, Upper(kw));
   }
   ErrorAt(t);

@@ -177,6 +177,7 @@ class Parser {
   StatementPtr ParseDeallocate();
   StatementPtr ParsePrepare();
   StatementPtr ParseExecute();
+  StatementPtr ParseCall();
   StatementPtr ParseDeclare();
   StatementPtr ParseFetch();  // FETCH and MOVE
   StatementPtr ParseClose();

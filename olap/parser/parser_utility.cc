@@ -1,7 +1,9 @@
 // Utility statements: transaction control, SET / SHOW / RESET, VACUUM /
 // ANALYZE, COPY (both the parenthesized option list and the pre-9.0 syntax,
-// normalized to one option list), EXPLAIN, DISCARD, DEALLOCATE.
+// normalized to one option list), EXPLAIN, DISCARD, DEALLOCATE, CALL.
 #include "olap/parser/parser.h"
+
+#include "storage/error.h"
 
 namespace forktail::sql {
 void Parser::ParseTransactionModes(std::string& isolation, int& read_only) {
@@ -437,6 +439,30 @@ StatementPtr Parser::ParseExecute() {
   }
   StatementPtr stmt = MakeStatement(StatementKind::kExecute);
   stmt->execute = std::move(execute);
+  return stmt;
+}
+
+StatementPtr Parser::ParseCall() {
+  ExpectKw("call");
+  auto call = std::make_unique<CallStmt>();
+  const Token& name = Peek();
+  call->name = ParseColId();
+  if (AcceptPunct('.')) {
+    // Procedures live in the one schema there is.
+    if (call->name != "public") {
+      throw DbError("3F000", "schema \"" + call->name + "\" does not exist", name.position);
+    }
+    call->name = ParseColId();
+  }
+  ExpectPunct('(');
+  if (!AcceptPunct(')')) {
+    do {
+      call->arguments.push_back(ParseExpr());
+    } while (AcceptPunct(','));
+    ExpectPunct(')');
+  }
+  StatementPtr stmt = MakeStatement(StatementKind::kCall);
+  stmt->call = std::move(call);
   return stmt;
 }
 

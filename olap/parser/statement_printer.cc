@@ -377,6 +377,13 @@ std::string ToString(const Statement& st) {
       return "PREPARE " + st.prepare->name;
     case StatementKind::kExecute:
       return "EXECUTE " + st.execute->name;
+    case StatementKind::kCall: {
+      std::string s = "CALL " + st.call->name + "(";
+      for (size_t i = 0; i < st.call->arguments.size(); i++) {
+        s += (i ? ", " : "") + ToString(*st.call->arguments[i]);
+      }
+      return s + ")";
+    }
     case StatementKind::kDeallocate:
       return st.deallocate->all ? "DEALLOCATE ALL" : "DEALLOCATE " + st.deallocate->name;
     case StatementKind::kDeclare: {

@@ -324,6 +324,9 @@ void SqlSession::CheckWritable(const sql::Statement& statement) const {
     case sql::StatementKind::kCopy:
       command = "COPY FROM";
       break;
+    case sql::StatementKind::kCall:
+      command = "CALL";  // a procedure may write; which it does is not known before it runs
+      break;
     case sql::StatementKind::kCreateTable:
       command = statement.create_table->as_query ? "CREATE TABLE AS" : "CREATE TABLE";
       break;
@@ -424,6 +427,8 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
     // The prepared statement's columns (an unknown name fails at Execute).
     auto it = prepared_statements_.find(s.execute->name);
     if (it != prepared_statements_.end()) prepared->columns = it->second->columns;
+  } else if (s.kind == sql::StatementKind::kCall) {
+    DescribeCall(*s.call, types, &final_types, &prepared->columns);
   } else if (s.kind == sql::StatementKind::kDeclare) {
     bindable = s.declare->query.get();  // its parameters; DECLARE returns no rows
   } else if (s.kind == sql::StatementKind::kFetch && !s.fetch->move) {
@@ -500,7 +505,7 @@ StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
     const sql::StatementKind kind = prepared.statement->kind;
     if (more_before_sync_ && status_ == TxnStatus::kIdle &&
         (kind == sql::StatementKind::kInsert || kind == sql::StatementKind::kUpdate ||
-         kind == sql::StatementKind::kDelete)) {
+         kind == sql::StatementKind::kDelete || kind == sql::StatementKind::kCall)) {
       OpenOptimisticBlock(-1);
       implicit_optimistic_ = true;
     }

@@ -485,6 +485,9 @@ StatementResult SqlSession::Route(const Request& arrived) {
       return FetchCursor(s);
     case sql::StatementKind::kClose:
       return CloseCursor(s);
+    case sql::StatementKind::kCall:
+      CheckWritable(s);
+      return CallProcedure(request);
     case sql::StatementKind::kCheckpoint: {
       // Off the transaction thread, like a client's Database::Checkpoint():
       // the thread only collects the plan and forks the writer, and this

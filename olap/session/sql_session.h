@@ -63,6 +63,7 @@ namespace forktail {
 
 namespace sql {
 struct SetStmt;
+struct CallStmt;
 struct Statement;
 }  // namespace sql
 
@@ -253,6 +254,14 @@ class SqlSession {
   StatementResult ExecuteCommand(const Request& request);
   StatementResult DeallocateCommand(const sql::Statement& statement);
   void DeallocateAll();  // the protocol's named statements too
+  // CALL name(arguments): a stored procedure the application registered
+  // (session_call.cc).
+  StatementResult CallProcedure(const Request& request);
+  // What Describe says of a CALL: the procedure's result columns, and the
+  // types of its parameters for the $n passed straight to them that the
+  // client left untyped.
+  void DescribeCall(const sql::CallStmt& call, const std::vector<std::optional<Type>>& client_types,
+                    std::vector<Type>* parameter_types, std::vector<ResultColumn>* columns) const;
   // SELECT set_config(...) / pg_sleep(...) alone (session_functions.cc).
   StatementResult RunSessionFunction(const Request& request, const SessionFunctionCall& call);
   // LISTEN / UNLISTEN / NOTIFY (session_notify.cc): at once outside a

@@ -599,6 +599,41 @@ std::vector<Value> EvaluateExecuteArguments(const std::vector<sql::ExprPtr>& arg
   return values;
 }
 
+std::vector<Value> EvaluateCallArguments(const std::string& procedure,
+                                         const std::vector<sql::ExprPtr>& arguments,
+                                         const std::vector<std::optional<Type>>& types,
+                                         const Catalog& catalog, const BindOptions& options) {
+  Binder binder(catalog, options);
+  std::vector<Value> values;
+  for (size_t i = 0; i < arguments.size(); i++) {
+    const sql::Expr& argument = *arguments[i];
+    if (HasSubquery(argument)) {
+      throw DbError(sqlstate::kFeatureNotSupported, "cannot use subquery in CALL argument",
+                    argument.position);
+    }
+    if (i < types.size() && types[i]) {
+      const Type& want = *types[i];
+      Value v = EvaluateArgumentNow(binder, argument, want, "CALL arguments", [&](const Type& got) {
+        return DbError(sqlstate::kDatatypeMismatch,
+                       "argument " + std::to_string(i + 1) + " of procedure " + procedure +
+                           " must be " + BaseTypeName(want) + ", got " + BaseTypeName(got),
+                       argument.position)
+            .WithHint("You will need to rewrite or cast the expression.");
+      });
+      values.push_back(v.CastTo(want));
+      continue;
+    }
+    ExprContext ctx;
+    ctx.clause = "CALL arguments";
+    ExprPtr e = binder.BindExpr(argument, ctx);
+    if (binder.sequence_use() != SequenceUse::kNone) {
+      NotSupported("a sequence function in CALL arguments", argument.position);
+    }
+    values.push_back(EvaluateNow(std::move(e)));
+  }
+  return values;
+}
+
 Value EvaluateArgumentNow(Binder& binder, const sql::Expr& argument, const Type& want,
                           const char* clause,
                           const std::function<DbError(const Type& got)>& mismatch) {

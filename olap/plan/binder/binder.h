@@ -191,6 +191,15 @@ std::vector<Value> EvaluateExecuteArguments(const std::vector<sql::ExprPtr>& arg
                                             const std::vector<Type>& types, const Catalog& catalog,
                                             const BindOptions& options);
 
+// CALL name(arguments): each argument bound and evaluated now, cast to
+// `types[i]` where that is set (42804 "argument n of procedure name must be
+// x, got y" when no cast does), as it is otherwise. Column references,
+// subqueries, aggregates and sequence functions fail as in EXECUTE.
+std::vector<Value> EvaluateCallArguments(const std::string& procedure,
+                                         const std::vector<sql::ExprPtr>& arguments,
+                                         const std::vector<std::optional<Type>>& types,
+                                         const Catalog& catalog, const BindOptions& options);
+
 // A table's CHECK constraints bound over its column positions (one boolean
 // expression each, in schema.checks order), to evaluate on rows to write.
 std::vector<ExprPtr> BindChecks(const TableSchema& schema);
