@@ -3,6 +3,7 @@
   report.py OUT_DIR
 
 Reads OUT_DIR/{tpcc,ch}_{postgres,forktail}.json (tpcc_driver run),
+OUT_DIR/proc_{postgres,forktail}.json (tpcc_driver run --procedures),
 OUT_DIR/ch_static.json (ch_compare.py) and OUT_DIR/tpcc_inproc.json
 (tpcc_inproc); writes OUT_DIR/summary.md, inproc.png (in-process
 transactions per second, alone and with analytical streams) and
@@ -91,6 +92,35 @@ def inproc_section(r, out):
     return md + ["![in-process TPC-C](inproc.png)", ""]
 
 
+def procedures_section(out, runs):
+    """One CALL per transaction (tpcc_driver run --procedures): PL/pgSQL
+    procedures in PostgreSQL, C++ procedures in Forktail."""
+    proc = {s: load(out, "proc_" + s) for s in SYSTEMS}
+    if not any(proc.values()):
+        return []
+    md = ["", "### One CALL of a stored procedure per transaction", "",
+          "The same driver and terminals, each transaction one `CALL name(arguments)`: "
+          "PostgreSQL runs PL/pgSQL procedures (bench/tpcc/tpcc_procedures.sql), Forktail its C++ "
+          "procedures (bench/tpcc/tpcc_procedures.cc, served by `tpcc_inproc --serve`).", "",
+          "| system | tpmC | New-Order/s | txn/s | retries | errors |",
+          "|---|---:|---:|---:|---:|---:|"]
+    for s in SYSTEMS:
+        r = proc[s]
+        if r:
+            md.append("| %s | %.0f | %.1f | %.1f | %d | %d |" % (
+                s, r["tpmC"], r["new_order_per_s"], r["txn_per_s"],
+                sum(t["retries"] for t in r["transactions"].values()),
+                sum(t["errors"] for t in r["transactions"].values())))
+    pg, ft, pg_statements = proc["postgres"], proc["forktail"], runs[("tpcc", "postgres")]
+    if pg and ft:
+        md.append("| **Forktail / PostgreSQL, both procedures** | **%sx** | | | | |" %
+                  fmt(ratio(ft["tpmC"], pg["tpmC"]), 2))
+    if ft and pg_statements:
+        md.append("| **Forktail procedures / PostgreSQL statements** | **%sx** | | | | |" %
+                  fmt(ratio(ft["tpmC"], pg_statements["tpmC"]), 2))
+    return md
+
+
 def main():
     out = sys.argv[1]
     runs = {(kind, sys_): load(out, "%s_%s" % (kind, sys_)) for kind in ("tpcc", "ch") for sys_ in SYSTEMS}
@@ -130,6 +160,7 @@ def main():
         if pg and ft:
             md.append("| %s | **Forktail / PostgreSQL** | **%sx** | | | | | |" % (
                 title, fmt(ratio(ft["tpmC"], pg["tpmC"]), 2)))
+    md += procedures_section(out, runs)
     alone, with_ch = runs[("tpcc", "forktail")], runs[("ch", "forktail")]
     md.append("")
     for s in SYSTEMS:

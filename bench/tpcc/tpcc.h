@@ -77,12 +77,19 @@ class InputSource {
   int64_t home_w_;
 };
 
+// How a terminal sends a transaction: as the statements of a BEGIN ...
+// COMMIT block (tpcc_transactions.cc), or as one `CALL name(arguments)` of
+// the server's stored procedure (Forktail: tpcc_procedures.cc, registered by
+// the process that serves; PostgreSQL: tpcc_procedures.sql).
+enum class TxnForm { kStatements, kProcedures };
+
 // One terminal: its own connection, prepared statements and random stream.
 // Each call runs one transaction to its end (commit or the spec's rollback);
 // a server error escapes as SqlError after the block was rolled back.
 class Terminal {
  public:
-  Terminal(const std::string& conninfo, int warehouses, int home_warehouse, uint64_t seed);
+  Terminal(const std::string& conninfo, int warehouses, int home_warehouse, uint64_t seed,
+           TxnForm form = TxnForm::kStatements);
   TxnType pick() { return source_.pick(); }
   // Draws the inputs of one transaction; run() may then be called again
   // with the same inputs after a retryable error.
@@ -93,6 +100,7 @@ class Terminal {
   void rollback();
 
  private:
+  bool call(TxnType type);  // TxnForm::kProcedures
   bool new_order();
   void payment();
   void order_status();
@@ -101,6 +109,7 @@ class Terminal {
   int64_t customer_by_name(int64_t w, int64_t d, const std::string& last, const char* stmt);
 
   Conn conn_;
+  TxnForm form_;
   InputSource source_;
   TxnInputs in_;  // the drawn transaction's
 };

@@ -94,6 +94,30 @@ for streams in 0 "$STREAMS"; do
   [ "$STREAMS" -gt 0 ] || break
 done
 
+# The same transactions as stored procedures over the wire: one CALL per
+# transaction, the same driver and terminals. PostgreSQL runs PL/pgSQL
+# procedures (tpcc_procedures.sql); Forktail runs its C++ procedures
+# (tpcc_procedures.cc), which `forktail serve` cannot load: tpcc_inproc
+# --serve embeds a server that registers them, over a data set of its own
+# loaded with the same rows.
+echo "== TPC-C over the wire, one CALL of a stored procedure per transaction"
+psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres \
+  -f "$HERE/tpcc_procedures.sql" || status=1
+FT_PROC_PORT=${FT_PROC_PORT:-55644}
+"$BUILD/bench/tpcc/tpcc_inproc" --serve --port "$FT_PROC_PORT" -w "$W" --dir "$WORK/ft_proc" \
+  > "$WORK/ft_proc.log" 2>&1 &
+proc_pid=$!
+for _ in $(seq 600); do grep -q '^tpcc_inproc: serving' "$WORK/ft_proc.log" && break; sleep 0.5; done
+FTP="host=127.0.0.1 port=$FT_PROC_PORT user=bench dbname=bench"
+for sys in postgres forktail; do
+  conn=$PG; [ $sys = forktail ] && conn=$FTP
+  echo "== proc_$sys: $W warehouse(s), $TERMS terminal(s), ${SECS}s"
+  "$DRIVER" run --procedures --conn "$conn" -w "$W" -t "$TERMS" -d "$SECS" --label "$sys" \
+    --json "$OUT/proc_$sys.json" || status=1
+  check $sys "$conn"
+done
+kill -TERM "$proc_pid"; wait "$proc_pid" || status=1
+
 echo "== TPC-C in process: stored procedures alone, with 1 and with 2 analytical streams"
 "$BUILD/bench/tpcc/tpcc_inproc" -w "$W" -d "${INPROC_SECS:-$SECS}" --streams 0,1,2 \
   --ch-queries "$HERE/ch_queries.sql" --json "$OUT/tpcc_inproc.json" || status=1

@@ -3,7 +3,8 @@
 //
 //   tpcc_driver load  --conn CONNINFO -w W              schema + initial rows
 //   tpcc_driver run   --conn CONNINFO -w W -t N -d SECS [--ch-streams K --ch-queries FILE]
-//                     [--json FILE --label NAME]       the mix, no think time
+//                     [--json FILE --label NAME] [--procedures]
+//                                                      the mix, no think time
 //   tpcc_driver check --conn CONNINFO -w W              consistency conditions 1-4
 //
 // run: N terminals (one connection each, home warehouse t % W + 1) run the
@@ -11,7 +12,11 @@
 // SQLSTATE 40001 or 40P01 is rolled back and run again with the same inputs;
 // such retries are counted and its latency spans every attempt. K analytical
 // streams (one connection each) run the 22 CH queries in turn meanwhile;
-// queries still running at the end are cancelled.
+// queries still running at the end are cancelled. With --procedures each
+// transaction is one `CALL name(arguments)` of the server's stored procedure
+// (PostgreSQL: bench/tpcc/tpcc_procedures.sql; Forktail: the C++ ones of
+// tpcc_procedures.cc, served by `tpcc_inproc --serve`) instead of a block of
+// statements.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -89,11 +94,11 @@ void terminal_loop(Terminal& term, TerminalStats& stats, Clock::time_point start
 
 int run(const std::string& conninfo, int warehouses, int terminals, int seconds, int ch_streams,
         const std::string& ch_file, const std::string& json_file, const std::string& label,
-        uint64_t seed) {
+        uint64_t seed, TxnForm form) {
   std::vector<std::unique_ptr<Terminal>> terms;
   for (int t = 0; t < terminals; t++) {
     terms.push_back(std::make_unique<Terminal>(conninfo, warehouses, t % warehouses + 1,
-                                               seed * 1000003 + static_cast<uint64_t>(t)));
+                                               seed * 1000003 + static_cast<uint64_t>(t), form));
   }
   std::vector<ChQuery> queries;
   if (ch_streams > 0) queries = read_ch_queries(ch_file);
@@ -151,8 +156,9 @@ int run(const std::string& conninfo, int warehouses, int terminals, int seconds,
   for (int i = 0; i < kTxnTypes; i++) total += all.count[i];
   double tpmc = static_cast<double>(all.count[kNewOrder]) * 60.0 / seconds;
 
-  std::printf("%s: %d warehouse(s), %d terminal(s), %d s, %d analytical stream(s)\n", label.c_str(),
-              warehouses, terminals, seconds, ch_streams);
+  std::printf("%s: %d warehouse(s), %d terminal(s), %d s, %d analytical stream(s), %s\n",
+              label.c_str(), warehouses, terminals, seconds, ch_streams,
+              form == TxnForm::kProcedures ? "one CALL per transaction" : "statements in blocks");
   std::printf(
       "%s: tpmC %.0f  New-Order/s %.1f  transactions/s %.1f  (New-Orders rolled back by "
       "design: %lld)\n",
@@ -170,7 +176,8 @@ int run(const std::string& conninfo, int warehouses, int terminals, int seconds,
       ",\n  \"terminals\": " + std::to_string(terminals) +
       ",\n  \"duration_s\": " + std::to_string(seconds) +
       ",\n  \"elapsed_s\": " + std::to_string(elapsed) +
-      ",\n  \"ch_streams\": " + std::to_string(ch_streams) +
+      ",\n  \"ch_streams\": " + std::to_string(ch_streams) + ",\n  \"form\": \"" +
+      (form == TxnForm::kProcedures ? "procedures" : "statements") + "\"" +
       ",\n  \"tpmC\": " + std::to_string(tpmc) +
       ",\n  \"new_order_per_s\": " + std::to_string(tpmc / 60) +
       ",\n  \"txn_per_s\": " + std::to_string(static_cast<double>(total) / seconds) +
@@ -230,7 +237,7 @@ int main(int argc, char** argv) {
   int warehouses = 1, terminals = 4, seconds = 60, ch_streams = 0;
   uint64_t seed = 1;
   std::string ch_file, json_file, label = "run";
-  bool no_ch = false;
+  bool no_ch = false, procedures = false;
   for (CLI::App* sub : {app.add_subcommand("load", "create the schema and load W warehouses"),
                         app.add_subcommand("run", "run the transaction mix"),
                         app.add_subcommand("check", "check consistency conditions 1-4")}) {
@@ -247,6 +254,9 @@ int main(int argc, char** argv) {
   run->add_option("--ch-queries", ch_file, "the CH queries (bench/tpcc/ch_queries.sql)");
   run->add_option("--json", json_file, "write the results here");
   run->add_option("--label", label, "name of the system in the output");
+  run->add_flag("--procedures", procedures,
+                "one CALL of the server's stored procedure per transaction (PostgreSQL: load "
+                "tpcc_procedures.sql first) instead of a block of statements");
   CLI11_PARSE(app, argc, argv);
   try {
     if (load->parsed()) {
@@ -255,7 +265,8 @@ int main(int argc, char** argv) {
     }
     if (run->parsed()) {
       return tpcc::run(conninfo, warehouses, terminals, seconds, ch_streams, ch_file, json_file,
-                       label, seed);
+                       label, seed,
+                       procedures ? tpcc::TxnForm::kProcedures : tpcc::TxnForm::kStatements);
     }
     tpcc::Conn conn(conninfo);
     return tpcc::check_consistency(conn, warehouses) ? 0 : 1;

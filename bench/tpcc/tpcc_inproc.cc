@@ -4,6 +4,7 @@
 //
 //   tpcc_inproc [-w W] [-d SECS] [--streams 0,1,2] [--window N] [--async-commit]
 //               [--ch-queries FILE] [--json FILE] [--dir DIR]
+//   tpcc_inproc --serve --port P [-w W]   load, then serve until SIGTERM
 //
 // The process embeds the whole engine: a Database, the SQL front end and a
 // wire server on a loopback port of its own. The load (tpcc_load.cc, the same
@@ -22,11 +23,17 @@
 // clients on other machines, whose libpq work would not share these cores.
 // After each phase the consistency conditions 1-4 are checked.
 //
+// With --serve it runs no phase: it loads, registers the procedures and
+// serves until SIGTERM, so that clients over the wire can CALL them
+// (`tpcc_driver run --procedures`, one CALL per transaction).
+//
 // Prints, per phase: transactions/s, New-Orders/s and tpmC, the drop against
 // the phase without streams, the transaction thread's utilization, analytical
 // queries completed, snapshots forked per second, and the queries' mean
 // freshness (SHOW forktail.last_read: the age of the snapshot each read and
 // the commits made since its fork).
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -64,6 +71,8 @@ struct Options {
   std::string json_file;
   std::string dir;
   uint64_t seed = 1;
+  int port = 0;        // the embedded server's (0: any free one)
+  bool serve = false;  // load, then serve until SIGTERM / SIGINT instead of running phases
 };
 
 struct PhaseResult {
@@ -166,7 +175,7 @@ class Bench {
     backend_ = std::make_unique<forktail::SqlBackend>(*frontend_);
     forktail::ServerOptions server_options;
     server_options.listen_address = "127.0.0.1";
-    server_options.port = 0;
+    server_options.port = o.port;
     server_ = std::make_unique<forktail::WireServer>(*backend_, server_options);
     server_->Start();
     conninfo_ =
@@ -184,6 +193,7 @@ class Bench {
     load({conninfo_, options_.warehouses, true, options_.seed});
     register_procedures(*db_);
   }
+  int port() const { return server_->port(); }
 
   PhaseResult Run(int streams) {
     PhaseResult result;
@@ -329,6 +339,10 @@ std::string Json(const Options& o, const std::vector<PhaseResult>& phases) {
 }  // namespace
 }  // namespace tpcc
 
+namespace {
+int stop_pipe[2] = {-1, -1};  // --serve: SIGTERM / SIGINT write here
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"TPC-C as stored procedures in process, with CH-benCHmark streams on snapshots"};
   tpcc::Options o;
@@ -347,7 +361,28 @@ int main(int argc, char** argv) {
                  "data directory (default: a new one under $FORKTAIL_BENCH_DIR "
                  "or /tmp, removed at the end)");
   app.add_option("--seed", o.seed, "random seed (same seed, same data)");
+  app.add_option("--port", o.port, "port of the embedded server on 127.0.0.1 (default: any)");
+  app.add_flag("--serve", o.serve,
+               "load, then serve the database and its procedures on --port until SIGTERM or "
+               "SIGINT (tpcc_driver run --procedures calls them over the wire); no phases");
   CLI11_PARSE(app, argc, argv);
+  if (o.serve) {
+    // Whichever thread takes SIGTERM / SIGINT, the handler only writes to
+    // a pipe that the main thread waits on.
+    if (pipe(stop_pipe) != 0) {
+      std::perror("tpcc_inproc: pipe");
+      return 1;
+    }
+    struct sigaction action {};
+    action.sa_handler = [](int) {
+      char byte = 1;
+      ssize_t ignored = write(stop_pipe[1], &byte, 1);
+      (void)ignored;
+    };
+    sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGINT, &action, nullptr);
+    o.streams.clear();
+  }
   bool has_streams = false;
   for (int s : o.streams) has_streams = has_streams || s > 0;
   if (has_streams && o.ch_file.empty()) {
@@ -368,6 +403,14 @@ int main(int argc, char** argv) {
   try {
     tpcc::Bench bench(o);
     bench.Load();
+    if (o.serve) {
+      std::printf("tpcc_inproc: serving %d warehouse(s) on 127.0.0.1:%d\n", o.warehouses,
+                  bench.port());
+      std::fflush(stdout);
+      char byte;
+      while (read(stop_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+      }
+    }
     std::vector<tpcc::PhaseResult> phases;
     for (int s : o.streams) {
       phases.push_back(bench.Run(s));
@@ -375,8 +418,9 @@ int main(int argc, char** argv) {
       if (!phases.back().consistent) rc = 1;
       for (int64_t e : phases.back().errors) rc = e > 0 ? 1 : rc;
     }
-    tpcc::Print(phases);
-    if (!o.json_file.empty()) std::ofstream(o.json_file) << tpcc::Json(o, phases);
+    if (!phases.empty()) tpcc::Print(phases);
+    if (!o.json_file.empty() && !phases.empty())
+      std::ofstream(o.json_file) << tpcc::Json(o, phases);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tpcc_inproc: %s\n", e.what());
     rc = 1;

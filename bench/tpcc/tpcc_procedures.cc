@@ -355,33 +355,49 @@ void StockLevel(Transaction& txn, const Schema& s, int64_t w, int64_t d, int64_t
 }  // namespace
 
 void register_procedures(forktail::Database& db) {
-  auto schema = std::make_shared<const Schema>(db.schemas());
-  db.RegisterErased("new_order", [schema](Transaction& txn, const std::vector<Value>& args) {
-    if (args.size() < 6 || (args.size() - 3) % 3 != 0) {
-      throw forktail::DbError(forktail::kUndefinedFunction,
-                              "new_order(w, d, c, item, supply_w, quantity, ...) expects 3 + 3n "
-                              "arguments, got " +
-                                  std::to_string(args.size()));
-    }
-    NewOrder(txn, *schema, args);
-  });
+  std::shared_ptr<const forktail::Catalog> schemas = db.schemas();
+  auto schema = std::make_shared<const Schema>(schemas);
+  // What CALL knows of them (a client's `CALL new_order($1, ...)`): bigint
+  // arguments, the (item, supply_w, quantity) triples as a list.
+  using forktail::ProcedureSignature;
+  using forktail::Type;
+  ProcedureSignature new_order_signature{
+      {Type::BigInt(), Type::BigInt(), Type::BigInt()}, false, {}, Type::BigInt()};
+  db.RegisterErased(
+      "new_order",
+      [schema](Transaction& txn, const std::vector<Value>& args) {
+        if (args.size() < 6 || (args.size() - 3) % 3 != 0) {
+          throw forktail::DbError(forktail::kUndefinedFunction,
+                                  "new_order(w, d, c, item, supply_w, quantity, ...) expects 3 + "
+                                  "3n arguments, got " +
+                                      std::to_string(args.size()));
+        }
+        NewOrder(txn, *schema, args);
+      },
+      std::move(new_order_signature));
   db.RegisterProcedure("payment", [schema](Transaction& txn, int64_t w, int64_t d, int64_t c_w,
                                            int64_t c_d, int64_t c_id, bool by_name,
                                            const std::string& c_last, int64_t amount_cents) {
     Payment(txn, *schema, w, d, c_w, c_d, c_id, by_name, c_last, amount_cents);
   });
+  const Columns lines(*schemas, "order_line");
   db.RegisterProcedure("order_status",
                        [schema](Transaction& txn, int64_t w, int64_t d, int64_t c_id, bool by_name,
                                 const std::string& c_last) {
                          OrderStatus(txn, *schema, w, d, c_id, by_name, c_last);
-                       });
+                       },
+                       {{"ol_i_id", lines.type("ol_i_id")},
+                        {"ol_quantity", lines.type("ol_quantity")},
+                        {"ol_amount", lines.type("ol_amount")},
+                        {"ol_delivery_d", lines.type("ol_delivery_d")}});
   db.RegisterProcedure("delivery", [schema](Transaction& txn, int64_t w, int64_t carrier) {
     Delivery(txn, *schema, w, carrier);
   });
   db.RegisterProcedure("stock_level",
                        [schema](Transaction& txn, int64_t w, int64_t d, int64_t threshold) {
                          StockLevel(txn, *schema, w, d, threshold);
-                       });
+                       },
+                       {{"low_stock", Type::BigInt()}});
 }
 
 const char* procedure_name(TxnType type) { return kTxnNames[type]; }

@@ -43,8 +43,21 @@ std::string placeholders(int rows, int cols, int first = 1) {
 
 }  // namespace
 
-Terminal::Terminal(const std::string& conninfo, int warehouses, int home_warehouse, uint64_t seed)
-    : conn_(conninfo), source_(warehouses, home_warehouse, seed) {
+Terminal::Terminal(const std::string& conninfo, int warehouses, int home_warehouse, uint64_t seed,
+                   TxnForm form)
+    : conn_(conninfo), form_(form), source_(warehouses, home_warehouse, seed) {
+  if (form_ == TxnForm::kProcedures) {
+    // The procedures' signatures (tpcc_procedures.sql; procedure_args).
+    for (int n = kMinLines; n <= kMaxLines; n++) {
+      conn_.prepare("call_new_order_" + std::to_string(n),
+                    "CALL new_order" + placeholders(1, 3 + 3 * n));
+    }
+    conn_.prepare("call_payment", "CALL payment" + placeholders(1, 8));
+    conn_.prepare("call_order_status", "CALL order_status" + placeholders(1, 5));
+    conn_.prepare("call_delivery", "CALL delivery" + placeholders(1, 2));
+    conn_.prepare("call_stock_level", "CALL stock_level" + placeholders(1, 3));
+    return;
+  }
   const std::pair<const char*, const char*> statements[] = {
       // New-Order
       {"no_customer",
@@ -203,6 +216,7 @@ void InputSource::draw(TxnType type, TxnInputs* in) {
 }
 
 bool Terminal::run(TxnType type) {
+  if (form_ == TxnForm::kProcedures) return call(type);
   conn_.query("BEGIN");
   bool committed = true;
   switch (type) {
@@ -228,7 +242,48 @@ bool Terminal::run(TxnType type) {
   return committed;
 }
 
+bool Terminal::call(TxnType type) {
+  auto text = [](int64_t v) { return std::to_string(v); };
+  auto boolean = [](bool v) { return std::string(v ? "true" : "false"); };
+  const TxnInputs& in = in_;
+  try {
+    switch (type) {
+      case kNewOrder: {
+        std::vector<std::string> args = {text(in.w), text(in.d), text(in.c_id)};
+        for (const OrderLine& l : in.lines) {
+          args.insert(args.end(), {text(l.item), text(l.supply_w), text(l.quantity)});
+        }
+        conn_.run("call_new_order_" + std::to_string(in.lines.size()), args);
+        break;
+      }
+      case kPayment:
+        conn_.run("call_payment",
+                  {text(in.w), text(in.d), text(in.c_w), text(in.c_d), text(in.c_id),
+                   boolean(in.by_name), in.c_last, text(in.amount_cents)});
+        break;
+      case kOrderStatus:
+        conn_.run("call_order_status",
+                  {text(in.w), text(in.d), text(in.c_id), boolean(in.by_name), in.c_last});
+        break;
+      case kDelivery:
+        conn_.run("call_delivery", {text(in.w), text(in.carrier)});
+        break;
+      case kStockLevel:
+        conn_.run("call_stock_level", {text(in.w), text(in.d), text(in.threshold)});
+        break;
+      case kTxnTypes:
+        break;
+    }
+  } catch (const SqlError& e) {
+    // Clause 2.4.1.4: the unused item rolls the New-Order back (40000).
+    if (type == kNewOrder && e.sqlstate() == "40000") return false;
+    throw;
+  }
+  return true;
+}
+
 void Terminal::rollback() {
+  if (form_ == TxnForm::kProcedures) return;  // a CALL is its own transaction
   try {
     conn_.query("ROLLBACK");
   } catch (const SqlError&) {
