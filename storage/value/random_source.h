@@ -18,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <random>
 
 namespace forktail::random_source {
 
@@ -26,7 +25,8 @@ namespace forktail::random_source {
 uint64_t Next();
 // `n` random bytes for gen_random_uuid().
 void Fill(uint8_t* out, size_t n);
-// A seed for a ReplayScope, from the kernel.
+// A seed for a ReplayScope, from the thread's generator (seeded from the
+// kernel).
 uint64_t NewSeed();
 
 // While alive, this thread's draws repeat for the same seed. Scopes nest
@@ -41,7 +41,8 @@ class ReplayScope {
  private:
   friend uint64_t Next();
   friend void Fill(uint8_t* out, size_t n);
-  std::mt19937_64 generator_;
+  uint64_t Draw();
+  uint64_t state_;
   ReplayScope* previous_;
 };
 

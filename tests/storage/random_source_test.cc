@@ -3,6 +3,8 @@
 #include "storage/value/random_source.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <vector>
@@ -59,6 +61,31 @@ TEST(RandomSource, ScopesNestAndOutsideThemDrawsDoNotRepeat) {
 TEST(RandomSource, WithoutAScopeUuidsAreDistinct) {
   EXPECT_NE(uuid::Random(), uuid::Random());
   EXPECT_NE(Draw(4), Draw(4));
+}
+
+// A forked process (a snapshot process) draws its own sequence: with the
+// parent's generator state it would draw the parent's next value.
+TEST(RandomSource, AForkedProcessDoesNotRepeatItsParentsDraws) {
+  Next();  // this thread's generator is seeded
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    uint64_t drawn[2] = {Next(), NewSeed()};
+    ssize_t written = write(fds[1], drawn, sizeof drawn);
+    _exit(written == sizeof drawn ? 0 : 1);
+  }
+  uint64_t in_child[2] = {0, 0};
+  ASSERT_EQ(read(fds[0], in_child, sizeof in_child), static_cast<ssize_t>(sizeof in_child));
+  int status = 0;
+  waitpid(child, &status, 0);
+  close(fds[0]);
+  close(fds[1]);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const uint64_t here[2] = {Next(), NewSeed()};
+  EXPECT_NE(in_child[0], here[0]);
+  EXPECT_NE(in_child[1], here[1]);
 }
 
 }  // namespace
