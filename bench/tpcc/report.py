@@ -3,7 +3,7 @@
   report.py OUT_DIR
 
 Reads OUT_DIR/{tpcc,ch}_{postgres,forktail}.json (tpcc_driver run),
-OUT_DIR/proc_{postgres,forktail}.json (tpcc_driver run --procedures),
+OUT_DIR/proc{,ch}_{postgres,forktail}.json (tpcc_driver run --procedures),
 OUT_DIR/ch_static.json (ch_compare.py) and OUT_DIR/tpcc_inproc.json
 (tpcc_inproc); writes OUT_DIR/summary.md, inproc.png (in-process
 transactions per second, alone and with analytical streams) and
@@ -96,27 +96,34 @@ def procedures_section(out, runs):
     """One CALL per transaction (tpcc_driver run --procedures): PL/pgSQL
     procedures in PostgreSQL, C++ procedures in Forktail."""
     proc = {s: load(out, "proc_" + s) for s in SYSTEMS}
+    with_ch = {s: load(out, "procch_" + s) for s in SYSTEMS}
     if not any(proc.values()):
         return []
     md = ["", "### One CALL of a stored procedure per transaction", "",
           "The same driver and terminals, each transaction one `CALL name(arguments)`: "
           "PostgreSQL runs PL/pgSQL procedures (bench/tpcc/tpcc_procedures.sql), Forktail its C++ "
           "procedures (bench/tpcc/tpcc_procedures.cc, served by `tpcc_inproc --serve`).", "",
-          "| system | tpmC | New-Order/s | txn/s | retries | errors |",
-          "|---|---:|---:|---:|---:|---:|"]
-    for s in SYSTEMS:
-        r = proc[s]
-        if r:
-            md.append("| %s | %.0f | %.1f | %.1f | %d | %d |" % (
-                s, r["tpmC"], r["new_order_per_s"], r["txn_per_s"],
-                sum(t["retries"] for t in r["transactions"].values()),
-                sum(t["errors"] for t in r["transactions"].values())))
+          "| run | system | tpmC | New-Order/s | txn/s | analytical queries done | retries | errors |",
+          "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for runs_of, title in ((proc, "alone"), (with_ch, "with analytical streams")):
+        for s in SYSTEMS:
+            r = runs_of[s]
+            if r:
+                md.append("| %s (%d streams) | %s | %.0f | %.1f | %.1f | %d | %d | %d |" % (
+                    title, r["ch_streams"], s, r["tpmC"], r["new_order_per_s"], r["txn_per_s"],
+                    sum(1 for q in r["ch_queries"] if q["status"] == "ok"),
+                    sum(t["retries"] for t in r["transactions"].values()),
+                    sum(t["errors"] for t in r["transactions"].values())))
     pg, ft, pg_statements = proc["postgres"], proc["forktail"], runs[("tpcc", "postgres")]
     if pg and ft:
-        md.append("| **Forktail / PostgreSQL, both procedures** | **%sx** | | | | |" %
+        md.append("| alone | **Forktail / PostgreSQL, both procedures** | **%sx** | | | | | |" %
                   fmt(ratio(ft["tpmC"], pg["tpmC"]), 2))
+    if with_ch["postgres"] and with_ch["forktail"]:
+        md.append("| with analytical streams | **Forktail / PostgreSQL, both procedures** | "
+                  "**%sx** | | | | | |" %
+                  fmt(ratio(with_ch["forktail"]["tpmC"], with_ch["postgres"]["tpmC"]), 2))
     if ft and pg_statements:
-        md.append("| **Forktail procedures / PostgreSQL statements** | **%sx** | | | | |" %
+        md.append("| alone | **Forktail procedures / PostgreSQL statements** | **%sx** | | | | | |" %
                   fmt(ratio(ft["tpmC"], pg_statements["tpmC"]), 2))
     return md
 

@@ -109,12 +109,16 @@ FT_PROC_PORT=${FT_PROC_PORT:-55644}
 proc_pid=$!
 for _ in $(seq 600); do grep -q '^tpcc_inproc: serving' "$WORK/ft_proc.log" && break; sleep 0.5; done
 FTP="host=127.0.0.1 port=$FT_PROC_PORT user=bench dbname=bench"
-for sys in postgres forktail; do
-  conn=$PG; [ $sys = forktail ] && conn=$FTP
-  echo "== proc_$sys: $W warehouse(s), $TERMS terminal(s), ${SECS}s"
-  "$DRIVER" run --procedures --conn "$conn" -w "$W" -t "$TERMS" -d "$SECS" --label "$sys" \
-    --json "$OUT/proc_$sys.json" || status=1
-  check $sys "$conn"
+for streams in 0 "$STREAMS"; do
+  for sys in postgres forktail; do
+    conn=$PG; [ $sys = forktail ] && conn=$FTP
+    name=proc_$sys; [ "$streams" -gt 0 ] && name=procch_$sys
+    echo "== $name: $W warehouse(s), $TERMS terminal(s), ${SECS}s, $streams analytical stream(s)"
+    "$DRIVER" run --procedures --conn "$conn" -w "$W" -t "$TERMS" -d "$SECS" --label "$sys" \
+      --ch-streams "$streams" --ch-queries "$HERE/ch_queries.sql" --json "$OUT/$name.json" || status=1
+    check $sys "$conn"
+  done
+  [ "$STREAMS" -gt 0 ] || break
 done
 kill -TERM "$proc_pid"; wait "$proc_pid" || status=1
 
