@@ -1,7 +1,6 @@
 #include "storage/table/hash_index.h"
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -10,25 +9,23 @@ namespace forktail {
 
 void HashIndex::Insert(uint64_t hash, TupleId tid) {
   assert(Fits(tid));
-  const size_t mask = slots_.size() - 1;
-  size_t i = hash & mask;
-  while (slots_[i] != kEmpty && slots_[i] != kTombstone) i = (i + 1) & mask;
+  size_t i = Home(hash);
+  while (slots_[i] != kEmpty && slots_[i] != kTombstone) i = Next(i);
   if (slots_[i] == kTombstone) tombstones_--;
   slots_[i] = Entry(hash, tid);
   size_++;
 }
 
 bool HashIndex::Erase(uint64_t hash, TupleId tid) {
-  const size_t mask = slots_.size() - 1;
   const uint64_t entry = Entry(hash, tid);
-  size_t i = hash & mask;
+  size_t i = Home(hash);
   while (true) {
     if (slots_[i] == kEmpty) return false;
     if (slots_[i] == entry) break;
-    i = (i + 1) & mask;
+    i = Next(i);
   }
   size_--;
-  if (slots_[(i + 1) & mask] != kEmpty) {
+  if (slots_[Next(i)] != kEmpty) {
     slots_[i] = kTombstone;
     tombstones_++;
     return true;
@@ -36,7 +33,7 @@ bool HashIndex::Erase(uint64_t hash, TupleId tid) {
   // No probe passes beyond this slot: it, and the tombstones just before
   // it, become empty again.
   slots_[i] = kEmpty;
-  for (size_t j = (i - 1) & mask; slots_[j] == kTombstone; j = (j - 1) & mask) {
+  for (size_t j = Prev(i); slots_[j] == kTombstone; j = Prev(j)) {
     slots_[j] = kEmpty;
     tombstones_--;
   }
@@ -53,7 +50,7 @@ void HashIndex::Clear() {
 void HashIndex::Rebuild(size_t count, const Entries& all) {
   size_t capacity = slots_.size();
   if (static_cast<double>(count + 1) > 0.55 * static_cast<double>(capacity)) {
-    capacity = std::bit_ceil(static_cast<size_t>(static_cast<double>(count + 1) / 0.35) + 1);
+    capacity = static_cast<size_t>(static_cast<double>(count + 1) / kGrownLoadFactor) + 1;
   }
   slots_.assign(std::max(capacity, kMinCapacity), kEmpty);
   size_ = 0;
@@ -69,7 +66,6 @@ void HashIndex::Rebuild(size_t count, const Entries& all) {
 }
 
 bool HashIndex::CheckInvariants(const HashOf& hash_of) const {
-  const size_t mask = slots_.size() - 1;
   size_t count = 0, tombstones = 0;
   for (size_t i = 0; i < slots_.size(); i++) {
     if (slots_[i] == kEmpty) continue;
@@ -80,7 +76,7 @@ bool HashIndex::CheckInvariants(const HashOf& hash_of) const {
     count++;
     const uint64_t hash = hash_of(TidOf(slots_[i]));
     if (Tag(hash) != (slots_[i] & kTagMask)) return false;
-    for (size_t k = hash & mask; k != i; k = (k + 1) & mask) {
+    for (size_t k = Home(hash); k != i; k = Next(k)) {
       if (slots_[k] == kEmpty) return false;
     }
   }

@@ -27,7 +27,8 @@
 // probing a miss costs about (1 + 1/(1-a)^2)/2 probes: 6 at 0.7, 8.5 at
 // 0.75, 50 at 0.9. Every insert starts with a miss (the duplicate check),
 // so the factor is kept where a miss is within a cache line or two, at a
-// memory cost of 11.5-23 bytes per key (16-byte entries took twice that).
+// memory cost of 11.5-16 bytes per key (see Rebuild; 16-byte entries took
+// twice that).
 //
 // Not thread-safe for writers; read-only use by several readers (a snapshot)
 // is fine.
@@ -69,9 +70,8 @@ class HashIndex {
   // tag, the first whose eq(tid) is true.
   template <typename Eq>
   std::optional<TupleId> Find(uint64_t hash, Eq&& eq) const {
-    const size_t mask = slots_.size() - 1;
     const uint64_t tag = Tag(hash);
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    for (size_t i = Home(hash);; i = Next(i)) {
       const uint64_t s = slots_[i];
       if (s == kEmpty) return std::nullopt;
       if ((s & kTagMask) == tag && s != kTombstone && eq(TidOf(s))) return TidOf(s);
@@ -95,16 +95,18 @@ class HashIndex {
            kMaxLoadFactor * static_cast<double>(slots_.size());
   }
   // Empties the index and inserts `all`, `count` entries: tombstones are
-  // gone, and the capacity grows when the entries need it (past 0.55 of
-  // it, so that entries plus tombstones reach the load factor again only
-  // after a number of writes in proportion to the capacity).
+  // gone, and when the entries need room (past 0.55 of the capacity) the
+  // capacity becomes twice the entries (kGrownLoadFactor): 1.4 times what
+  // it was when they reached the load factor. Capacities are not powers of
+  // two (a slot is chosen by multiplying, below), so the load stays between
+  // 0.5 and 0.7; doubling a power of two left it between 0.35 and 0.7, and
+  // TPC-H's lineitem and orders at 0.36.
   void Rebuild(size_t count, const Entries& all);
+  static constexpr double kGrownLoadFactor = 0.5;
 
   // Tests: every entry is reachable from its home slot without crossing an
   // empty slot, and the counts match.
   bool CheckInvariants(const HashOf& hash_of) const;
-  // Tests: distance of the entry (hash, tid) from its home slot, -1 if absent.
-  int ProbeDistance(uint64_t hash, TupleId tid) const;
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};
@@ -114,6 +116,14 @@ class HashIndex {
   static constexpr uint64_t kTagMask = ~uint64_t{0} << kTidBits;
 
   static uint64_t Tag(uint64_t hash) { return hash & kTagMask; }
+  // The hash's home slot: its low 48 bits (the tag is the top 16) scaled to
+  // the capacity, which may be any number (Lemire's multiply-shift).
+  size_t Home(uint64_t hash) const {
+    const unsigned __int128 position = hash & ~kTagMask;
+    return static_cast<size_t>((position * slots_.size()) >> kTidBits);
+  }
+  size_t Next(size_t i) const { return i + 1 == slots_.size() ? 0 : i + 1; }
+  size_t Prev(size_t i) const { return i == 0 ? slots_.size() - 1 : i - 1; }
   static uint64_t Entry(uint64_t hash, TupleId tid) {
     return Tag(hash) | (uint64_t{tid.block.value()} << kSlotBits) | tid.slot.value();
   }
