@@ -13,6 +13,9 @@
 //   });
 //   TxnResult r = db->Execute("deposit", {Value::BigInt(7), Value::BigInt(100)});
 //
+// Served over the wire (SqlFrontend, WireServer), the same procedure is
+// `CALL deposit(7, 100)` for any client (olap/session/session_call.cc).
+//
 // Transactions run one at a time (txn/txn_engine.h): serializable, no locks
 // on data. Execute blocks until the transaction committed
 // durably (synchronous commit) or failed; ExecuteAsync returns a future or
