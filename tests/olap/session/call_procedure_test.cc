@@ -135,6 +135,18 @@ TEST_F(CallProcedureTest, InABlockItCommitsWithTheBlock) {
   EXPECT_THAT(Balances(), ElementsAre("1|90", "2|110", "3|5"));
 }
 
+// Several statements in one query string are one transaction: a call that
+// fails takes the calls before it back with it.
+TEST_F(CallProcedureTest, CallsInOneQueryStringCommitOrFailTogether) {
+  std::vector<StatementResult> results =
+      session_->Execute("CALL transfer(1, 2, 10); CALL transfer(2, 1, 5)");
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_THAT(Lines(results[1]), ElementsAre("2|105", "1|95"));
+  ExpectDbError([&] { session_->Execute("CALL transfer(1, 2, 10); CALL transfer(1, 2, 500)"); },
+                "40000", "insufficient funds");
+  EXPECT_THAT(Balances(), ElementsAre("1|95", "2|105"));
+}
+
 // What the client saw must be what commits: a concurrent change of the
 // balances the call returned fails the block with 40001.
 TEST_F(CallProcedureTest, ABlockWhoseCallWouldAnswerDifferentlyAtCommitFails) {
