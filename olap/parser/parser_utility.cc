@@ -3,6 +3,8 @@
 // normalized to one option list), EXPLAIN, DISCARD, DEALLOCATE, CALL.
 #include "olap/parser/parser.h"
 
+#include <utility>
+
 #include "storage/error.h"
 
 namespace forktail::sql {
@@ -448,11 +450,11 @@ StatementPtr Parser::ParseCall() {
   const Token& name = Peek();
   call->name = ParseColId();
   if (AcceptPunct('.')) {
+    std::string schema = std::exchange(call->name, ParseColId());
     // Procedures live in the one schema there is.
-    if (call->name != "public") {
-      throw DbError("3F000", "schema \"" + call->name + "\" does not exist", name.position);
+    if (schema != "public") {
+      throw DbError("3F000", "schema \"" + schema + "\" does not exist", name.position);
     }
-    call->name = ParseColId();
   }
   ExpectPunct('(');
   if (!AcceptPunct(')')) {

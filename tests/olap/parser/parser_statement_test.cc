@@ -342,6 +342,9 @@ TEST(ParserUtility, VacuumAnalyzeDiscardDeallocate) {
     StatementPtr execute = One("EXECUTE p (1, 2 + 3)");
     EXPECT_EQ(execute->execute->arguments.size(), 2u);
   }
+  EXPECT_EQ(S("call Transfer(1, $2, 'x' || 'y')"), "CALL transfer(1, $2, ('x' || 'y'))");
+  EXPECT_EQ(S("CALL public.touch()"), "CALL touch()");
+  EXPECT_EQ(One("CALL p($3)")->max_parameter, 3);
   EXPECT_EQ(S("CHECKPOINT"), "CHECKPOINT");
   EXPECT_EQ(One("checkpoint;")->kind, StatementKind::kCheckpoint);
   EXPECT_EQ(S("listen Jobs"), "LISTEN jobs");
