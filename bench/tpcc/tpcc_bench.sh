@@ -120,7 +120,8 @@ for streams in 0 "$STREAMS"; do
   done
   [ "$STREAMS" -gt 0 ] || break
 done
-kill -TERM "$proc_pid"; wait "$proc_pid" || status=1
+kill -TERM "$proc_pid" 2>/dev/null || true
+wait "$proc_pid" || status=1
 
 echo "== TPC-C in process: stored procedures alone, with 1 and with 2 analytical streams"
 "$BUILD/bench/tpcc/tpcc_inproc" -w "$W" -d "${INPROC_SECS:-$SECS}" --streams 0,1,2 \
