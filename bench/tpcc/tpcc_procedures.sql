@@ -12,6 +12,21 @@
 --   delivery(w, carrier)
 --   stock_level(w, d, threshold)
 
+-- Clause 2.5.2.2: the customer at position ceil(n / 2) in c_first order
+-- among those of district (w, d) named `last` (Payment, Order-Status).
+CREATE OR REPLACE FUNCTION tpcc_customer_by_name(w bigint, d bigint, last text)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  ids bigint[];
+BEGIN
+  SELECT array_agg(c_id ORDER BY c_first) INTO ids FROM customer
+    WHERE c_w_id = w AND c_d_id = d AND c_last = last;
+  IF ids IS NULL THEN
+    RAISE EXCEPTION 'no customer named %', last USING ERRCODE = 'P0002';
+  END IF;
+  RETURN ids[(array_length(ids, 1) + 1) / 2];
+END $$;
+
 CREATE OR REPLACE PROCEDURE new_order(w bigint, d bigint, c bigint, VARIADIC lines bigint[])
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -72,22 +87,13 @@ LANGUAGE plpgsql AS $$
 DECLARE
   amount numeric := amount_cents / 100.0;
   w_name text; d_name text;
-  ids bigint[];
   credit text; data text;
 BEGIN
   UPDATE district SET d_ytd = d_ytd + amount WHERE d_w_id = w AND d_id = d;
   SELECT district.d_name INTO d_name FROM district WHERE d_w_id = w AND d_id = d;
   UPDATE warehouse SET w_ytd = w_ytd + amount WHERE w_id = w;
   SELECT warehouse.w_name INTO w_name FROM warehouse WHERE w_id = w;
-  IF by_name THEN
-    -- Clause 2.5.2.2: the customer at position ceil(n / 2) in c_first order.
-    SELECT array_agg(c_id ORDER BY c_first) INTO ids FROM customer
-      WHERE c_w_id = c_w AND c_d_id = c_d AND c_last = last;
-    IF ids IS NULL THEN
-      RAISE EXCEPTION 'no customer named %', last USING ERRCODE = 'P0002';
-    END IF;
-    c := ids[(array_length(ids, 1) + 1) / 2];
-  END IF;
+  IF by_name THEN c := tpcc_customer_by_name(c_w, c_d, last); END IF;
   SELECT c_credit INTO credit FROM customer
     WHERE c_w_id = c_w AND c_d_id = c_d AND c_id = c FOR UPDATE;
   IF credit = 'BC' THEN
@@ -110,19 +116,11 @@ CREATE OR REPLACE PROCEDURE order_status(w bigint, d bigint, c bigint, by_name b
                                          last text)
 LANGUAGE plpgsql AS $$
 DECLARE
-  ids bigint[];
   balance numeric;
   o bigint;
   line record;
 BEGIN
-  IF by_name THEN
-    SELECT array_agg(c_id ORDER BY c_first) INTO ids FROM customer
-      WHERE c_w_id = w AND c_d_id = d AND c_last = last;
-    IF ids IS NULL THEN
-      RAISE EXCEPTION 'no customer named %', last USING ERRCODE = 'P0002';
-    END IF;
-    c := ids[(array_length(ids, 1) + 1) / 2];
-  END IF;
+  IF by_name THEN c := tpcc_customer_by_name(w, d, last); END IF;
   SELECT c_balance INTO balance FROM customer WHERE c_w_id = w AND c_d_id = d AND c_id = c;
   SELECT o_id INTO o FROM orders WHERE o_w_id = w AND o_d_id = d AND o_c_id = c
     ORDER BY o_id DESC LIMIT 1;
