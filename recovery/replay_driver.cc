@@ -36,6 +36,9 @@ std::string RecoveryReport::ToString() const {
       out += fmt::format("tail: torn at {} offset {} ({}); {}\n", wal::DisplayPath(end.segment),
                          end.offset, end.reason,
                          tail_cut ? "cut" : "would be cut (records there are not replayed)");
+    } else if (end.preallocated > 0) {
+      out += fmt::format("tail: clean end at LSN {} ({} preallocated zero bytes follow)\n",
+                         end.end_lsn, end.preallocated);
     } else {
       out += fmt::format("tail: clean end at LSN {}\n", end.end_lsn);
     }

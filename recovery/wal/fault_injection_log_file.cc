@@ -1,6 +1,8 @@
 #include "recovery/wal/fault_injection_log_file.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 namespace forktail::wal {
@@ -15,12 +17,19 @@ std::string Parent(const std::string& path) {
 
 class FaultFile final : public LogFile {
  public:
-  FaultFile(FaultInjectionLogFileSystem* fs, std::string path, bool writable)
-      : fs_(fs), path_(std::move(path)), writable_(writable) {}
+  FaultFile(FaultInjectionLogFileSystem* fs, std::string path, bool writable, uint64_t position)
+      : fs_(fs), path_(std::move(path)), writable_(writable), position_(position) {}
 
   Status Append(const void* data, size_t n) override {
     if (!writable_) return Status::IoError("write of " + DisplayPath(path_) + " failed: read-only");
-    return fs_->DoAppend(path_, data, n);
+    size_t written = 0;
+    Status s = fs_->DoWrite(path_, position_, data, n, &written);
+    position_ += written;
+    return s;
+  }
+  Status Preallocate(uint64_t end) override {
+    if (!writable_) return Status::IoError("write of " + DisplayPath(path_) + " failed: read-only");
+    return fs_->DoPreallocate(path_, end);
   }
   Status Sync() override { return fs_->DoSync(path_); }
   Status ReadAt(uint64_t offset, size_t n, void* out, size_t* got) override {
@@ -40,10 +49,13 @@ class FaultFile final : public LogFile {
     auto& node = fs_->files_[path_];
     if (!node) node = std::make_shared<FaultInjectionLogFileSystem::Node>();
     node->data.resize(size);
-    if (node->synced > size) node->synced = size;
+    if (node->synced.size() > size) node->synced.resize(size);
+    node->dirty_from = std::min<uint64_t>(node->dirty_from, size);
+    position_ = size;
     return Status::Ok();
   }
   uint64_t Size() const override {
+    if (writable_) return position_;
     std::lock_guard<std::mutex> l(fs_->mu_);
     auto it = fs_->files_.find(path_);
     return it == fs_->files_.end() ? 0 : it->second->data.size();
@@ -55,10 +67,12 @@ class FaultFile final : public LogFile {
   FaultInjectionLogFileSystem* fs_;
   std::string path_;
   bool writable_;
+  uint64_t position_;  // writable files: where Append writes
 };
 
 Status FaultInjectionLogFileSystem::OpenForAppend(const std::string& path,
                                                   std::unique_ptr<LogFile>* file) {
+  uint64_t position = 0;
   {
     std::lock_guard<std::mutex> l(mu_);
     if (!dirs_.count(Parent(path))) {
@@ -66,8 +80,9 @@ Status FaultInjectionLogFileSystem::OpenForAppend(const std::string& path,
     }
     auto& node = files_[path];
     if (!node) node = std::make_shared<Node>();
+    position = node->data.size();
   }
-  *file = std::make_unique<FaultFile>(this, path, true);
+  *file = std::make_unique<FaultFile>(this, path, true, position);
   return Status::Ok();
 }
 
@@ -77,7 +92,7 @@ Status FaultInjectionLogFileSystem::OpenForRead(const std::string& path,
     std::lock_guard<std::mutex> l(mu_);
     if (!files_.count(path)) return Status::NotFound(DisplayPath(path) + " does not exist");
   }
-  *file = std::make_unique<FaultFile>(this, path, false);
+  *file = std::make_unique<FaultFile>(this, path, false, 0);
   return Status::Ok();
 }
 
@@ -119,21 +134,68 @@ Status FaultInjectionLogFileSystem::SyncDir(const std::string& dir) {
   return Status::Ok();
 }
 
-Status FaultInjectionLogFileSystem::DoAppend(const std::string& path, const void* data, size_t n) {
+Status FaultInjectionLogFileSystem::DoWrite(const std::string& path, uint64_t offset,
+                                            const void* data, size_t n, size_t* written) {
+  std::lock_guard<std::mutex> l(mu_);
+  *written = 0;
+  auto it = files_.find(path);
+  if (it == files_.end() || offset > it->second->data.size()) {
+    return Status::IoError("write of " + DisplayPath(path) + " failed");
+  }
+  const uint64_t growth =
+      offset + n > it->second->data.size() ? offset + n - it->second->data.size() : 0;
+  Status room = CheckRoom(path, growth);
+  if (!room.ok()) return room;
+  Status result = Status::Ok();
+  if (tear_keep_ >= 0) {
+    n = std::min<size_t>(n, static_cast<size_t>(tear_keep_));
+    tear_keep_ = -1;
+    result = Status::IoError("write of " + DisplayPath(path) + " failed: " + std::strerror(EIO));
+  }
+  std::string& d = it->second->data;
+  it->second->dirty_from = std::min<uint64_t>(it->second->dirty_from, offset);
+  const size_t overwrite = std::min<size_t>(n, d.size() - offset);
+  d.replace(offset, overwrite, static_cast<const char*>(data), overwrite);
+  d.append(static_cast<const char*>(data) + overwrite, n - overwrite);
+  *written = n;
+  return result;
+}
+
+Status FaultInjectionLogFileSystem::DoPreallocate(const std::string& path, uint64_t end) {
   std::lock_guard<std::mutex> l(mu_);
   auto it = files_.find(path);
   if (it == files_.end()) return Status::IoError("write of " + DisplayPath(path) + " failed");
-  if (no_space_) {
+  Node& node = *it->second;
+  Status room = CheckRoom(path, end > node.data.size() ? end - node.data.size() : 0);
+  if (!room.ok()) return room;
+  if (node.data.size() < end) {
+    node.dirty_from = std::min<uint64_t>(node.dirty_from, node.data.size());
+    node.data.resize(end, '\0');
+  }
+  return Status::Ok();
+}
+
+Status FaultInjectionLogFileSystem::CheckRoom(const std::string& path, uint64_t growth) const {
+  if (no_space_ || (growth > 0 && TotalBytesLocked() + growth > capacity_)) {
     return Status::NoSpace("write of " + DisplayPath(path) + " failed: " + std::strerror(ENOSPC));
   }
-  if (tear_keep_ >= 0) {
-    size_t keep = std::min<size_t>(n, static_cast<size_t>(tear_keep_));
-    tear_keep_ = -1;
-    it->second->data.append(static_cast<const char*>(data), keep);
-    return Status::IoError("write of " + DisplayPath(path) + " failed: " + std::strerror(EIO));
-  }
-  it->second->data.append(static_cast<const char*>(data), n);
   return Status::Ok();
+}
+
+uint64_t FaultInjectionLogFileSystem::TotalBytesLocked() const {
+  uint64_t total = 0;
+  for (const auto& [path, node] : files_) total += node->data.size();
+  return total;
+}
+
+uint64_t FaultInjectionLogFileSystem::TotalBytes() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return TotalBytesLocked();
+}
+
+void FaultInjectionLogFileSystem::SetCapacity(uint64_t bytes) {
+  std::lock_guard<std::mutex> l(mu_);
+  capacity_ = bytes;
 }
 
 Status FaultInjectionLogFileSystem::DoSync(const std::string& path) {
@@ -144,7 +206,14 @@ Status FaultInjectionLogFileSystem::DoSync(const std::string& path) {
     return Status::IoError("fdatasync of " + DisplayPath(path) + " failed: " + std::strerror(EIO));
   }
   auto it = files_.find(path);
-  if (it != files_.end()) it->second->synced = it->second->data.size();
+  if (it != files_.end()) {
+    Node& node = *it->second;
+    node.synced.resize(node.data.size());
+    if (node.dirty_from < node.data.size()) {
+      node.synced.replace(node.dirty_from, std::string::npos, node.data, node.dirty_from);
+    }
+    node.dirty_from = UINT64_MAX;
+  }
   return Status::Ok();
 }
 
@@ -163,7 +232,7 @@ void FaultInjectionLogFileSystem::ReleaseSyncs() {
 
 void FaultInjectionLogFileSystem::FailSyncAt(uint64_t nth_from_now) {
   std::lock_guard<std::mutex> l(mu_);
-  fail_sync_at_ = syncs_ + nth_from_now;
+  fail_sync_at_ = nth_from_now == 0 ? 0 : syncs_ + nth_from_now;
 }
 
 void FaultInjectionLogFileSystem::FailWritesWithNoSpace(bool on) {
@@ -183,7 +252,8 @@ void FaultInjectionLogFileSystem::SimulateCrash() {
       it = files_.erase(it);
       continue;
     }
-    it->second->data.resize(it->second->synced);
+    it->second->data = it->second->synced;
+    it->second->dirty_from = UINT64_MAX;
     ++it;
   }
   fail_sync_at_ = 0;
@@ -199,7 +269,7 @@ uint64_t FaultInjectionLogFileSystem::sync_count() const {
 uint64_t FaultInjectionLogFileSystem::SyncedSize(const std::string& path) const {
   std::lock_guard<std::mutex> l(mu_);
   auto it = files_.find(path);
-  return it == files_.end() ? 0 : it->second->synced;
+  return it == files_.end() ? 0 : it->second->synced.size();
 }
 
 std::string FaultInjectionLogFileSystem::Contents(const std::string& path) const {
@@ -213,7 +283,8 @@ void FaultInjectionLogFileSystem::SetContents(const std::string& path, std::stri
   auto& node = files_[path];
   if (!node) node = std::make_shared<Node>();
   node->data = std::move(data);
-  node->synced = node->data.size();
+  node->synced = node->data;
+  node->dirty_from = UINT64_MAX;
   node->name_durable = true;
 }
 

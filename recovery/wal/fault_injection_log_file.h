@@ -1,14 +1,18 @@
 // An in-memory LogFileSystem for tests that injects the failures a real disk
 // produces (RocksDB's FaultInjectionTestFS is the model):
 //  - FailSyncAt(n): the n-th fdatasync from now fails with EIO (and every one
-//    after it, as a dead device would);
+//    after it, as a dead device would); FailSyncAt(0): none fails again;
 //  - FailWritesWithNoSpace(): writes fail with ENOSPC (nothing is written);
+//  - SetCapacity(bytes): a disk of that size: a write or preallocation that
+//    would take the files' total past it fails with ENOSPC (nothing is
+//    written), while writes over bytes a file already has go through;
 //  - TearNextWrite(k): the next write stores only its first k bytes and fails
 //    with EIO, as a crash in the middle of write(2) would leave it;
 //  - HoldSyncs() / ReleaseSyncs(): fdatasync calls wait until released, as
 //    on a slow device (what a reader sees while a commit is not yet durable);
-//  - SimulateCrash(): every file loses what was appended after its last sync,
-//    and files created since the last directory sync disappear.
+//  - SimulateCrash(): every file goes back to what it held at its last sync
+//    (appends and overwrites since are lost), and files created since the
+//    last directory sync disappear.
 // It also counts syncs and records, per file, how many bytes are durable, so a
 // test can check that an acknowledged commit was covered by a sync.
 // Thread-safe: one mutex guards everything (tests, not speed).
@@ -39,6 +43,8 @@ class FaultInjectionLogFileSystem final : public LogFileSystem {
 
   void FailSyncAt(uint64_t nth_from_now);
   void FailWritesWithNoSpace(bool on);
+  void SetCapacity(uint64_t bytes);  // UINT64_MAX: unlimited (the default)
+  uint64_t TotalBytes() const;       // of every file
   void TearNextWrite(size_t keep_bytes);
   void HoldSyncs();
   void ReleaseSyncs();
@@ -55,10 +61,17 @@ class FaultInjectionLogFileSystem final : public LogFileSystem {
   friend class FaultFile;
   struct Node {
     std::string data;
-    uint64_t synced = 0;
+    std::string synced;                // data at the last sync: what a crash leaves
+    uint64_t dirty_from = UINT64_MAX;  // the lowest offset written since
     bool name_durable = false;
   };
-  Status DoAppend(const std::string& path, const void* data, size_t n);
+  // Writes at `offset` (<= the file's size), over its bytes and past them.
+  Status DoWrite(const std::string& path, uint64_t offset, const void* data, size_t n,
+                 size_t* written);
+  Status DoPreallocate(const std::string& path, uint64_t end);
+  // NoSpace if growing a file by `growth` bytes does not fit (mu_ held).
+  Status CheckRoom(const std::string& path, uint64_t growth) const;
+  uint64_t TotalBytesLocked() const;
   Status DoSync(const std::string& path);
 
   mutable std::mutex mu_;
@@ -69,6 +82,7 @@ class FaultInjectionLogFileSystem final : public LogFileSystem {
   uint64_t syncs_ = 0;
   uint64_t fail_sync_at_ = 0;  // absolute sync number that starts failing; 0 = never
   bool no_space_ = false;
+  uint64_t capacity_ = UINT64_MAX;
   int64_t tear_keep_ = -1;
 };
 

@@ -23,14 +23,24 @@ namespace forktail::wal {
 class LogFile {
  public:
   virtual ~LogFile() = default;
-  // Writes all n bytes at the end of the file (a short write is retried by the
-  // implementation until complete or failed).
+  // Writes all n bytes at the append position, Size(), and moves it past
+  // them (a short write is retried by the implementation until complete or
+  // failed). Past the zeros of Preallocate, the file grows.
   virtual Status Append(const void* data, size_t n) = 0;
+  // Makes the file at least `end` bytes long by writing zeros after its last
+  // byte, without moving the append position. Appends then overwrite zeros,
+  // and an fdatasync after them has no file size to make durable: on ext4 it
+  // is one synchronous write instead of two, as PostgreSQL zero-fills its WAL
+  // segments for. The zeros are durable after the next Sync().
+  virtual Status Preallocate(uint64_t end) = 0;
   // Makes everything appended so far durable (fdatasync).
   virtual Status Sync() = 0;
   // Reads up to n bytes at offset; *got is the number read (short at EOF).
   virtual Status ReadAt(uint64_t offset, size_t n, void* out, size_t* got) = 0;
+  // Cuts (or extends) the file to `size` bytes; the append position too.
   virtual Status Truncate(uint64_t size) = 0;
+  // The append position: the file's size, unless zeros were preallocated
+  // after it.
   virtual uint64_t Size() const = 0;
   virtual Status Close() = 0;
   virtual const std::string& path() const = 0;

@@ -5,6 +5,10 @@
 namespace forktail::wal {
 
 std::string LogEnd::ToString() const {
+  if (kind == Kind::kClean && preallocated > 0) {
+    return fmt::format("clean end at LSN {:X} ({} preallocated zero bytes follow in {})", end_lsn,
+                       preallocated, DisplayPath(segment));
+  }
   if (kind == Kind::kClean) return fmt::format("clean end at LSN {:X}", end_lsn);
   return fmt::format("torn tail in {} at offset {} ({}); valid end LSN {:X}", DisplayPath(segment),
                      offset, reason, end_lsn);
@@ -135,6 +139,15 @@ bool LogReader::Next(LogRecord* record) {
       return Stop(Status::Corruption(
           fmt::format("{}: {}; {} later segment(s) follow, so this is not a torn tail", Where(pos_),
                       RecordCheckName(check), segments_.size() - seg_ - 1)));
+    }
+    if (buf_.find_first_not_of('\0', pos_) == std::string::npos) {  // preallocated space
+      end_.kind = LogEnd::Kind::kClean;
+      end_.end_lsn = lsn;
+      end_.segment = segments_[seg_].path;
+      end_.offset = pos_;
+      end_.preallocated = buf_.size() - pos_;
+      done_ = true;
+      return false;
     }
     // Is there any valid record after the bad one? Then it is not a tail.
     for (uint64_t q = pos_ + 1; q + kRecordHeaderSize <= buf_.size(); q++) {

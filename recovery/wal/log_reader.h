@@ -4,7 +4,8 @@
 // when it stops, says why. There are exactly three outcomes:
 //
 //  1. clean end: the last segment ends exactly after a valid record (or after
-//     its header);
+//     its header), or only zeros follow: the space the writer preallocates
+//     (LogFile::Preallocate), not yet written when the log stopped;
 //  2. torn tail: the log ends with an incomplete or damaged record that NO valid
 //     record follows: what a crash in the middle of a write leaves. LogEnd says
 //     which segment, the file offset and the valid end LSN; recovery cuts it
@@ -24,8 +25,8 @@
 //    later damaged (a flipped bit, a lost sector): corruption. Because every
 //    record stores its own LSN and LSNs are byte positions, a stray copy of a
 //    record at another place does not count as "valid";
-//  - trailing zeros (preallocation, a sector never written) or garbage after
-//    the last valid record are a torn tail.
+//  - garbage after the last valid record is a torn tail; zeros alone are the
+//    preallocated space (a record's header is never all zero), so a clean end.
 // Limitation (documented in docs/wal.md): if a device persists the pages of one
 // unsynced write out of order and power fails, a hole with valid records after
 // it is reported as corruption, although none of those records was ever
@@ -61,8 +62,9 @@ struct LogEnd {
   enum class Kind { kClean, kTornTail };
   Kind kind = Kind::kClean;
   Lsn end_lsn = 0;              // LSN after the last valid record: where the next record goes
-  std::string segment;          // torn tail: the segment's path
-  uint64_t offset = 0;          // torn tail: file offset of the cut (valid bytes end here)
+  std::string segment;          // torn tail or preallocated zeros: the segment's path
+  uint64_t offset = 0;          // there: file offset of the cut (valid bytes end here)
+  uint64_t preallocated = 0;    // clean end: zero bytes after it (see 1. above)
   bool remove_segment = false;  // torn tail in the segment header: delete the file
   std::string reason;           // torn tail: what was wrong there
   std::string ToString() const;

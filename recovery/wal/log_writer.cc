@@ -58,13 +58,13 @@ Status LogWriter::Open(const std::string& data_dir, const LogWriterOptions& opti
     }
     if (!reader->status().ok()) return reader->status();
     LogEnd end = reader->end();
-    if (end.kind == LogEnd::Kind::kTornTail) {
-      if (!options.truncate_torn_tail) {
-        return Status::Corruption("the WAL has a " + end.ToString() + "; cut it before appending");
-      }
-      s = TruncateTail(fs, end);
-      if (!s.ok()) return s;
+    if (end.kind == LogEnd::Kind::kTornTail && !options.truncate_torn_tail) {
+      return Status::Corruption("the WAL has a " + end.ToString() + "; cut it before appending");
     }
+    // A torn tail, or zeros preallocated before a crash: appends continue at
+    // the end of the last record.
+    s = TruncateTail(fs, end);
+    if (!s.ok()) return s;
     w->segment_first_lsn_ = segments.back().first_lsn;
     s = w->Start(end.end_lsn, end.remove_segment);
   }
@@ -79,6 +79,7 @@ Status LogWriter::Start(Lsn end_lsn, bool need_new_segment) {
     s = CreateSegment(end_lsn);
   } else {
     s = fs_->OpenForAppend(WalDir(data_dir_) + "/" + SegmentFileName(segment_first_lsn_), &file_);
+    if (s.ok()) allocated_ = file_->Size();
   }
   if (!s.ok()) return s;
   next_lsn_ = written_lsn_ = durable_lsn_ = end_lsn;
@@ -101,6 +102,7 @@ Status LogWriter::CreateSegment(Lsn first_lsn) {
   char header[kSegmentHeaderSize];
   EncodeSegmentHeader(header, first_lsn);
   if (s.ok()) s = file_->Append(header, sizeof(header));
+  allocated_ = kSegmentHeaderSize;
   if (s.ok()) s = fs_->SyncDir(WalDir(data_dir_));
   segment_first_lsn_ = first_lsn;
   segments_created_++;
@@ -205,7 +207,16 @@ Status LogWriter::Close() {
   space_cv_.notify_all();
   if (thread_.joinable()) thread_.join();
   Status s;
-  if (file_) s = file_->Close();
+  if (file_ && !failed()) {
+    // A cleanly closed log ends at its last record: no zeros for the tools.
+    const bool cut = allocated_ > file_->Size();
+    s = CutPreallocated();
+    if (s.ok() && cut) s = file_->Sync();
+  }
+  if (file_) {
+    Status c = file_->Close();
+    if (s.ok()) s = c;
+  }
   file_.reset();
   std::lock_guard<std::mutex> l(mu_);
   return failed_.ok() ? s : failed_;
@@ -247,14 +258,18 @@ Status LogWriter::WriteBatch(Lsn start) {
     }
     if (chunk > 0) {
       Status s = file_->Append(p, chunk);
+      if (s.ok()) s = PreallocateAfter(in_segment + chunk, chunk);
       if (!s.ok()) return s;
       p += chunk;
       lsn += chunk;
     }
     if (p < end) {
-      // Roll over: the finished segment is made durable before the next one
-      // gets a byte (the reader's torn-tail rule relies on it).
-      Status s = file_->Sync();
+      // Roll over: the finished segment ends at its last record and is made
+      // durable before the next one gets a byte (the reader's rules rely on
+      // both).
+      Status s = CutPreallocated();
+      if (!s.ok()) return s;
+      s = file_->Sync();
       if (!s.ok()) return s;
       rollover_syncs_++;
       s = CreateSegment(lsn);
@@ -262,6 +277,28 @@ Status LogWriter::WriteBatch(Lsn start) {
     }
   }
   return Status::Ok();
+}
+
+// Small writes overwrite zeros written ahead of them, a step at a time; a
+// write at least a step long (a bulk load's) just lengthens the file, which
+// costs its sync no more than the zeros would.
+Status LogWriter::PreallocateAfter(uint64_t written_end, uint64_t written) {
+  const uint64_t step = options_.preallocate_bytes;
+  allocated_ = std::max(allocated_, written_end);
+  if (step == 0 || written >= step || allocated_ > written_end) return Status::Ok();
+  const uint64_t target = std::min(written_end + step, options_.segment_size);
+  if (target <= allocated_) return Status::Ok();
+  // Best effort: on a full disk the records just written are still fine, so
+  // the zeros written are dropped, and the next append that needs room fails.
+  allocated_ = target;
+  if (file_->Preallocate(target).ok()) return Status::Ok();
+  return CutPreallocated();
+}
+
+Status LogWriter::CutPreallocated() {
+  if (allocated_ <= file_->Size()) return Status::Ok();
+  allocated_ = file_->Size();
+  return file_->Truncate(allocated_);
 }
 
 void LogWriter::Fail(std::unique_lock<std::mutex>& l, const Status& s) {

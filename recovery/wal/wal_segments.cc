@@ -25,7 +25,7 @@ Status ListSegments(LogFileSystem* fs, const std::string& data_dir,
 }
 
 Status TruncateTail(LogFileSystem* fs, const LogEnd& end) {
-  if (end.kind != LogEnd::Kind::kTornTail) return Status::Ok();
+  if (end.kind != LogEnd::Kind::kTornTail && end.preallocated == 0) return Status::Ok();
   std::string dir = end.segment.substr(0, end.segment.rfind('/'));
   if (end.remove_segment) {
     Status s = fs->Remove(end.segment);

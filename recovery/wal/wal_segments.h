@@ -26,7 +26,8 @@ Status ListSegments(LogFileSystem* fs, const std::string& data_dir,
 
 // Cuts the torn tail the reader reported (LogEnd::kind == kTornTail): truncates
 // the segment to LogEnd::offset and syncs it, or removes a segment whose header
-// was torn, then syncs the directory. A clean end is a no-op.
+// was torn, then syncs the directory. Cuts the preallocated zeros after a clean
+// end the same way; a clean end without them is a no-op.
 Status TruncateTail(LogFileSystem* fs, const LogEnd& end);
 
 // Removes every segment that lies wholly before `lsn` (its successor starts at or

@@ -17,7 +17,10 @@ using testing::ReadAll;
 // fdatasync, torn write, ENOSPC), a crash that drops unsynced data, reopen.
 // Every record whose WaitDurable returned Ok must be read back unchanged, the
 // log must continue after the cut, and nothing may be reported as corruption.
-TEST(LogCrash, AcknowledgedRecordsSurviveFaultsAndCrashes) {
+// With and without zeros preallocated ahead of the appends.
+class LogCrash : public ::testing::TestWithParam<uint64_t> {};
+
+TEST_P(LogCrash, AcknowledgedRecordsSurviveFaultsAndCrashes) {
   const uint32_t seed = 20261121;
   std::mt19937 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -27,7 +30,7 @@ TEST(LogCrash, AcknowledgedRecordsSurviveFaultsAndCrashes) {
   for (int round = 0; round < 40; round++) {
     SCOPED_TRACE("round " + std::to_string(round));
     std::unique_ptr<LogWriter> w;
-    Status open = LogWriter::Open(kDataDir, FaultOptions(&fs, 2048), &w);
+    Status open = LogWriter::Open(kDataDir, FaultOptions(&fs, 2048, GetParam()), &w);
     ASSERT_TRUE(open.ok()) << open.ToString();
     int before_fault = static_cast<int>(rng() % 20);
     int fault = static_cast<int>(rng() % 3);
@@ -57,6 +60,8 @@ TEST(LogCrash, AcknowledgedRecordsSurviveFaultsAndCrashes) {
   }
   EXPECT_GT(acked.size(), 50u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Preallocate, LogCrash, ::testing::Values(0, 512));
 
 }  // namespace
 }  // namespace forktail::wal

@@ -49,12 +49,33 @@ TEST(LogReader, TornTailAtEveryOffset) {
   }
 }
 
-TEST(LogReader, TrailingZerosAndGarbageAreTornTail) {
-  for (char fill : {'\0', '\x5a'}) {
+// Zeros after the last record are space the writer preallocated: a clean
+// end, which says where they start.
+TEST(LogReader, TrailingZerosAreACleanEnd) {
+  FaultInjectionLogFileSystem fs;
+  std::vector<Lsn> lsns = testing::WriteLog(&fs, kRecords, kPayload);
+  std::string image = fs.Contents(SegmentPath(0));
+  fs.SetContents(SegmentPath(0), image + std::string(4096, '\0'));
+  auto r = ReadAll(&fs);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ(r.records.size(), size_t{kRecords});
+  EXPECT_EQ(r.end.kind, LogEnd::Kind::kClean);
+  EXPECT_EQ(r.end.end_lsn, lsns.back() + RecordSize(kPayload));
+  EXPECT_EQ(r.end.offset, image.size());
+  EXPECT_EQ(r.end.preallocated, 4096u);
+  EXPECT_NE(r.end.ToString().find("4096 preallocated zero bytes"), std::string::npos);
+  ASSERT_TRUE(TruncateTail(&fs, r.end).ok());  // cuts them
+  EXPECT_EQ(fs.Contents(SegmentPath(0)), image);
+  EXPECT_EQ(ReadAll(&fs).end.preallocated, 0u);
+}
+
+// Anything but zeros after the last record is a torn tail, zeros first or not.
+TEST(LogReader, TrailingGarbageIsTornTail) {
+  for (const std::string& tail : {std::string(4096, '\x5a'), std::string(4095, '\0') + "\x01"}) {
     FaultInjectionLogFileSystem fs;
-    std::vector<Lsn> lsns = testing::WriteLog(&fs, kRecords, kPayload);
+    testing::WriteLog(&fs, kRecords, kPayload);
     std::string image = fs.Contents(SegmentPath(0));
-    fs.SetContents(SegmentPath(0), image + std::string(4096, fill));
+    fs.SetContents(SegmentPath(0), image + tail);
     auto r = ReadAll(&fs);
     ASSERT_TRUE(r.status.ok());
     EXPECT_EQ(r.records.size(), size_t{kRecords});

@@ -252,6 +252,131 @@ TEST(LogWriter, TornWriteIsCutOnReopen) {
   EXPECT_EQ(r.payloads[1], "after");
 }
 
+// Small appends overwrite zeros written ahead of them; Close() cuts the rest.
+TEST(LogWriter, PreallocatedZerosAreOverwrittenAndCutAtClose) {
+  FaultInjectionLogFileSystem fs;
+  std::unique_ptr<LogWriter> w;
+  ASSERT_TRUE(LogWriter::Open(kDataDir, FaultOptions(&fs, 1 << 20, 4096), &w).ok());
+  Lsn lsn = 0;
+  for (int i = 0; i < 100; i++) {
+    ASSERT_TRUE(w->Append(RecordType::kCommit, i, Payload(i, 50), &lsn).ok());
+    ASSERT_TRUE(w->WaitDurable(lsn).ok());
+  }
+  const uint64_t records_end = kSegmentHeaderSize + lsn + RecordSize(50);
+  const std::string open_image = fs.Contents(SegmentPath(0));
+  EXPECT_GT(open_image.size(), records_end);
+  EXPECT_LE(open_image.size(), records_end + 4096);
+  EXPECT_EQ(open_image.find_first_not_of('\0', records_end), std::string::npos);
+  auto r = ReadAll(&fs);  // what a reader sees while the writer is open
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.records.size(), 100u);
+  EXPECT_EQ(r.end.kind, LogEnd::Kind::kClean);
+  EXPECT_EQ(r.end.preallocated, open_image.size() - records_end);
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_EQ(fs.Contents(SegmentPath(0)).size(), records_end);
+  EXPECT_EQ(fs.SyncedSize(SegmentPath(0)), records_end);
+}
+
+// A crash leaves the zeros (kill -9 never reaches Close): the log still ends
+// cleanly at the last record, and a reopened writer cuts them and goes on.
+TEST(LogWriter, ZerosLeftByACrashAreCutOnReopen) {
+  FaultInjectionLogFileSystem fs;
+  std::unique_ptr<LogWriter> w;
+  ASSERT_TRUE(LogWriter::Open(kDataDir, FaultOptions(&fs, 1 << 20, 4096), &w).ok());
+  Lsn acked;
+  ASSERT_TRUE(w->Append(RecordType::kCommit, 1, "acked", &acked).ok());
+  ASSERT_TRUE(w->WaitDurable(acked).ok());
+  const std::string crashed = fs.Contents(SegmentPath(0));
+  ASSERT_GT(crashed.size(), kSegmentHeaderSize + RecordSize(5));
+  ASSERT_TRUE(w->Close().ok());
+  w.reset();
+  fs.SetContents(SegmentPath(0), crashed);
+  auto r = ReadAll(&fs);
+  ASSERT_TRUE(r.status.ok());
+  ASSERT_EQ(r.records.size(), 1u);
+  EXPECT_EQ(r.end.kind, LogEnd::Kind::kClean);
+  EXPECT_GT(r.end.preallocated, 0u);
+
+  ASSERT_TRUE(LogWriter::Open(kDataDir, FaultOptions(&fs, 1 << 20, 4096), &w).ok());
+  Lsn next;
+  ASSERT_TRUE(w->Append(RecordType::kCommit, 2, "after", &next).ok());
+  EXPECT_EQ(next, acked + RecordSize(5));
+  ASSERT_TRUE(w->Close().ok());
+  auto again = ReadAll(&fs);
+  ASSERT_TRUE(again.status.ok());
+  ASSERT_EQ(again.records.size(), 2u);
+  EXPECT_EQ(again.payloads[1], "after");
+  EXPECT_EQ(again.end.preallocated, 0u);
+}
+
+// A finished segment ends at its last record (zeros there would be
+// corruption: later segments follow), so a reader of the live log succeeds.
+TEST(LogWriter, RolloverCutsThePreallocatedZeros) {
+  FaultInjectionLogFileSystem fs;
+  std::unique_ptr<LogWriter> w;
+  ASSERT_TRUE(LogWriter::Open(kDataDir, FaultOptions(&fs, 2048, 512), &w).ok());
+  for (int i = 0; i < 60; i++) {
+    Lsn lsn;
+    ASSERT_TRUE(w->Append(RecordType::kInsert, i, Payload(i, 100), &lsn).ok());
+    ASSERT_TRUE(w->WaitDurable(lsn).ok());
+  }
+  std::vector<SegmentInfo> segments;
+  ASSERT_TRUE(ListSegments(&fs, kDataDir, &segments).ok());
+  EXPECT_GT(segments.size(), 3u);
+  auto r = ReadAll(&fs);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.records.size(), 60u);
+  ASSERT_TRUE(w->Close().ok());
+}
+
+// On a full disk the records go into the zeros written ahead of them; once
+// those are used up the zeros cannot be extended (best effort, no failure)
+// and then an append needs room and fails with ENOSPC. Every acknowledged
+// record survives a crash.
+TEST(LogWriter, AFullDiskFailsOnceThePreallocatedZerosAreUsedUp) {
+  FaultInjectionLogFileSystem fs;
+  std::unique_ptr<LogWriter> w;
+  ASSERT_TRUE(LogWriter::Open(kDataDir, FaultOptions(&fs, 1 << 20, 4096), &w).ok());
+  Lsn lsn;
+  ASSERT_TRUE(w->Append(RecordType::kCommit, 0, Payload(0, 100), &lsn).ok());
+  ASSERT_TRUE(w->WaitDurable(lsn).ok());
+  fs.SetCapacity(fs.TotalBytes());  // the disk is full now
+  std::vector<std::string> acked{Payload(0, 100)};
+  Status s;
+  for (int i = 1; i < 200 && s.ok(); i++) {
+    s = w->Append(RecordType::kCommit, i, Payload(i, 100), &lsn);
+    if (s.ok()) s = w->WaitDurable(lsn);
+    if (s.ok()) acked.push_back(Payload(i, 100));
+  }
+  EXPECT_EQ(s.code(), Status::Code::kNoSpace) << s.ToString();
+  EXPECT_GT(acked.size(), 20u);  // ~4 KiB of zeros held 30 records of 132 bytes
+  EXPECT_LT(acked.size(), 40u);
+  w->Close().PermitUnchecked();
+  w.reset();
+  fs.SimulateCrash();
+  fs.SetCapacity(UINT64_MAX);
+  auto r = ReadAll(&fs);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.payloads, acked);
+  ASSERT_TRUE(LogWriter::Open(kDataDir, FaultOptions(&fs, 1 << 20, 4096), &w).ok());
+  ASSERT_TRUE(w->Append(RecordType::kCommit, 1000, "room again", &lsn).ok());
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_EQ(ReadAll(&fs).payloads.back(), "room again");
+}
+
+// A write of at least a step (a bulk load's) gets no zeros after it: they
+// would double what the load writes.
+TEST(LogWriter, LargeWritesAreNotPreallocated) {
+  FaultInjectionLogFileSystem fs;
+  std::unique_ptr<LogWriter> w;
+  ASSERT_TRUE(LogWriter::Open(kDataDir, FaultOptions(&fs, 1 << 20, 4096), &w).ok());
+  Lsn lsn;
+  ASSERT_TRUE(w->Append(RecordType::kBulkInsert, 1, std::string(10000, 'b'), &lsn).ok());
+  ASSERT_TRUE(w->WaitDurable(lsn).ok());
+  EXPECT_EQ(fs.Contents(SegmentPath(0)).size(), kSegmentHeaderSize + RecordSize(10000));
+  ASSERT_TRUE(w->Close().ok());
+}
+
 // The kernel marks a MADV_DONTFORK mapping with VmFlag "dc" in /proc/self/smaps.
 bool MappingHasVmFlag(const void* addr, const std::string& flag) {
   std::ifstream smaps("/proc/self/smaps");

@@ -13,10 +13,15 @@ namespace forktail::wal::testing {
 
 inline constexpr const char* kDataDir = "/db";
 
-inline LogWriterOptions FaultOptions(FaultInjectionLogFileSystem* fs, uint64_t segment_size) {
+// Without preallocated zeros unless asked: most tests check exact segment
+// images, or the synced watermark, which zeros synced ahead would satisfy
+// before the records are written.
+inline LogWriterOptions FaultOptions(FaultInjectionLogFileSystem* fs, uint64_t segment_size,
+                                     uint64_t preallocate_bytes = 0) {
   LogWriterOptions o;
   o.file_system = fs;
   o.segment_size = segment_size;
+  o.preallocate_bytes = preallocate_bytes;
   return o;
 }
 

@@ -145,7 +145,10 @@ def run(mount, log_path):
             acknowledged += 1
             filler = fill(mount)
             failure = None
-            for _ in range(200):
+            # Up to 4 MB: the log first fills the zeros it keeps written ahead
+            # of its appends (1 MiB at a time), as PostgreSQL's preallocated
+            # WAL segments do.
+            for _ in range(2000):
                 try:
                     c.execute("INSERT INTO t VALUES (%s, repeat('y', 2000))", (acknowledged + 1,))
                     acknowledged += 1
