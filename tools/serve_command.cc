@@ -8,7 +8,7 @@
 // ssl_cert_file and ssl_key_file (PEM: TLS on SSLRequest), copy_from_dir,
 // copy_to_dir, query_memory, memory_budget, freeze_interval,
 // checkpoint_timeout, max_wal_size, ssd_tier_size, ssd_tier_dir, cold_dir,
-// snapshot_nice),
+// snapshot_nice, procedures: a comma-separated list of files),
 // then from the
 // flags, which win. Shutdown: stop accepting, cancel running statements and
 // end every connection (WireServer::Stop), write a checkpoint, close the
@@ -24,10 +24,16 @@
 // max_wal_size (default 1GB). A crash then replays a bounded log, and each
 // checkpoint removes the log segments it covers. SQL's CHECKPOINT takes one
 // at once.
+//
+// --procedures FILE (repeatable) loads a shared library of C++ procedures
+// (FORKTAIL_PROCEDURE_LIBRARY, forktail/database.h) before the server
+// listens, so that clients can CALL them; one that cannot be loaded stops
+// the start (exit 1) with the reason.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -41,6 +47,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "olap/common/freed_memory.h"
 #include "olap/session/sql_frontend.h"
@@ -48,6 +55,7 @@
 #include "server/server.h"
 #include "snapshot/snapshot.h"
 #include "tools/commands.h"
+#include "tools/procedure_libraries.h"
 
 namespace forktail::tools {
 namespace {
@@ -79,9 +87,10 @@ struct ServeArgs {
   int freeze_interval = 10;      // seconds; 0: blocks are never frozen
   int checkpoint_timeout = 300;  // seconds; 0: no checkpoint by time
   std::string max_wal_size = "1GB";
-  std::string ssd_tier_size;  // empty or 0: no SSD tier
-  std::string ssd_tier_dir;   // empty: DATA/tier
-  std::string cold_dir;       // empty: DATA/cold
+  std::string ssd_tier_size;            // empty or 0: no SSD tier
+  std::string ssd_tier_dir;             // empty: DATA/tier
+  std::string cold_dir;                 // empty: DATA/cold
+  std::vector<std::string> procedures;  // shared libraries of procedures to load
 };
 
 // Runs `step` every `period` on its own thread until destroyed; never when
@@ -336,6 +345,14 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
       set("cold_dir", "--cold-dir", [&](const std::string& v) { args.cold_dir = v; });
       set("snapshot_nice", "--snapshot-nice",
           [&](const std::string& v) { args.snapshot_nice = std::stoi(v); });
+      set("procedures", "--procedures", [&](const std::string& v) {
+        for (size_t start = 0; start <= v.size();) {
+          size_t comma = std::min(v.find(',', start), v.size());
+          std::string file = Trim(v.substr(start, comma - start));
+          if (!file.empty()) args.procedures.push_back(file);
+          start = comma + 1;
+        }
+      });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "forktail serve: bad value in %s: %s\n", args.config.c_str(), e.what());
       return 2;
@@ -364,7 +381,8 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
                                      "ssd_tier_size",
                                      "ssd_tier_dir",
                                      "cold_dir",
-                                     "snapshot_nice"};
+                                     "snapshot_nice",
+                                     "procedures"};
       bool known = false;
       for (const char* k : kKnown) known |= key == k;
       // As PostgreSQL refuses to start on an unrecognized parameter: a
@@ -511,6 +529,9 @@ int RunServe(ServeArgs args, const CLI::App& cmd) {
     db_options.memory_budget = memory_budget;
     std::unique_ptr<SqlFrontend> engine = SqlFrontend::Open(args.data, engine_options, db_options);
     PrintTierReport(engine->database().tier_report());
+    for (const std::string& line : LoadProcedureLibraries(engine->database(), args.procedures)) {
+      std::printf("forktail serve: %s\n", line.c_str());
+    }
     SqlBackend backend(*engine);
     ServerOptions options;
     options.listen_address = args.listen;
@@ -639,6 +660,9 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--cold-dir", args->cold_dir,
                   "Directory of the cold store (checkpoint images, manifest), e.g. on cheaper "
                   "storage; linked from DATA/cold on first use (default DATA/cold)");
+  cmd->add_option("--procedures", args->procedures,
+                  "A shared library of C++ procedures to load at start, which clients then "
+                  "CALL (FORKTAIL_PROCEDURE_LIBRARY in forktail/database.h); repeatable");
   cmd->callback([args, cmd] { ExitCode() = RunServe(*args, *cmd); });
 }
 

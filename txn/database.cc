@@ -174,6 +174,13 @@ std::optional<Database::RegisteredProcedure> Database::FindProcedure(std::string
   return it->second;
 }
 
+std::vector<std::string> Database::ProcedureNames() const {
+  std::shared_lock<std::shared_mutex> l(impl_->procedures_mu);
+  std::vector<std::string> names;
+  for (const auto& [name, procedure] : impl_->procedures) names.push_back(name);
+  return names;
+}
+
 void Database::ExecuteAsync(std::string_view name, std::vector<Value> args, TxnCallback done) {
   std::optional<RegisteredProcedure> found = FindProcedure(name);
   if (!found) {

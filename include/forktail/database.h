@@ -201,6 +201,8 @@ class Database {
   };
   // The procedure of that name, or std::nullopt.
   std::optional<RegisteredProcedure> FindProcedure(std::string_view name) const;
+  // The names of the registered procedures, in order.
+  std::vector<std::string> ProcedureNames() const;
 
   // Runs a registered procedure; 42883 if there is none of that name.
   // Execute and Run run the body on the calling thread, under the engine's
@@ -333,5 +335,30 @@ class Database {
 
   std::unique_ptr<Impl> impl_;
 };
+
+// A shared library of procedures, for `forktail serve --procedures FILE`
+// (what PostgreSQL's shared_preload_libraries is to C functions):
+//
+//   #include "forktail/database.h"
+//   FORKTAIL_PROCEDURE_LIBRARY(db) {
+//     db.RegisterProcedure("deposit", [](forktail::Transaction& txn, int64_t id,
+//                                        int64_t amount) { ... });
+//   }
+//
+// Build it as a module (CMake: add_library(NAME MODULE ...)) against these
+// headers with the compiler the server was built with, and do not link
+// Forktail's libraries into it: its calls into the engine resolve against the
+// server's own symbols when serve loads it. serve calls the function once per
+// start, after opening the database and before accepting connections:
+// procedures are code, not data, so they are loaded again at every start and
+// not stored in the database. The library also exports the ABI string it was
+// built with; serve refuses one that differs from its own (other headers,
+// another compiler) instead of calling into it.
+inline constexpr const char* kProcedureLibraryAbi = "forktail-procedures/1 " __VERSION__;
+#define FORKTAIL_PROCEDURE_LIBRARY(db)                      \
+  extern "C" const char* forktail_procedure_library_abi() { \
+    return ::forktail::kProcedureLibraryAbi;                \
+  }                                                         \
+  extern "C" void forktail_register_procedures(::forktail::Database& db)
 
 }  // namespace forktail
