@@ -9,6 +9,7 @@
 #include "forktail/database.h"
 #include "olap/parser/ast.h"
 #include "olap/plan/binder/binder.h"
+#include "olap/plan/catalog/system_catalog.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
 #include "storage/error.h"
@@ -129,6 +130,18 @@ void SqlSession::DescribeCall(const sql::CallStmt& call,
     const bool client_typed = n < client_types.size() && client_types[n];
     if (n < parameter_types->size() && !client_typed) (*parameter_types)[n] = *(*types)[i];
   }
+}
+
+std::vector<CatalogProcedure> CatalogProcedures(const Database& db) {
+  std::vector<CatalogProcedure> out;
+  for (const std::string& name : db.ProcedureNames()) {
+    std::optional<Database::RegisteredProcedure> p = db.FindProcedure(name);
+    if (!p) continue;  // replaced meanwhile
+    const ProcedureSignature& signature = p->signature;
+    out.push_back({name, signature.parameters, signature.variadic, signature.any_arguments,
+                   !signature.result.empty()});
+  }
+  return out;
 }
 
 }  // namespace forktail

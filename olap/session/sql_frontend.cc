@@ -8,6 +8,7 @@
 #include "olap/parser/ast.h"
 #include "olap/plan/catalog/system_catalog.h"
 #include "olap/session/format/row_codec.h"
+#include "olap/session/sql_session.h"
 #include "olap/session/statement/query_runner.h"
 #include "storage/value/timezone.h"
 
@@ -94,6 +95,7 @@ void SqlFrontend::RunSnapshotRequest(std::string_view request_bytes, BatchSink& 
     bind.parameters = request.parameters;
     CatalogSession session{request.user, request.database, request.backend_pid};
     session.settings = [settings = std::move(request.settings)] { return settings; };
+    session.procedures = [db = db_] { return CatalogProcedures(*db); };
     bind.session = std::make_shared<const CatalogSession>(std::move(session));
     // A watcher thread turns the parent's Cancel into a scheduler cancel: the
     // query may run a long time without emitting anything.

@@ -221,6 +221,7 @@ SqlSession::SqlSession(SqlFrontend& engine, SessionOptions options)
   // The parameters live as long as the session; statements are bound and
   // catalog rows built on the session's behalf while it waits for them.
   catalog.settings = [parameters = parameters_.get()] { return parameters->All(); };
+  catalog.procedures = [db = &engine_.database()] { return CatalogProcedures(*db); };
   catalog_session_ = std::make_shared<const CatalogSession>(std::move(catalog));
   if (!options_.time_zone.empty()) parameters_->Set("TimeZone", options_.time_zone);
   if (options_.max_snapshot_age_ms != 0) {

@@ -70,6 +70,12 @@ struct Statement;
 class BackendDirectory;
 class StatementNotices;
 struct CatalogSession;
+struct CatalogProcedure;
+class Database;
+
+// The procedures `db` registered, as the system catalog shows them (pg_proc,
+// psql's \df; session_call.cc).
+std::vector<CatalogProcedure> CatalogProcedures(const Database& db);
 
 enum class TxnStatus : char { kIdle = 'I', kInBlock = 'T', kFailed = 'E' };
 

@@ -578,12 +578,26 @@ bool BindCatalogFunction(Binder& binder, const sql::Expr& call, ExprContext& ctx
     // pg_collation's rows (default, C, POSIX) are all pg_catalog's.
     *out = Membership(oid_arg(0), {100, 950, 951});
   } else if (name == "pg_function_is_visible" && n == 1) {
-    // pg_proc lists no function: Forktail has no user functions, and psql's
-    // \df hides pg_catalog's.
-    *out = Membership(oid_arg(0), {});
-  } else if ((name == "pg_get_function_result" || name == "pg_get_function_arguments" ||
+    // pg_proc lists only the procedures CALL runs (all in public).
+    std::vector<int64_t> procedures;
+    if (session.procedures) {
+      for (const CatalogProcedure& p : session.procedures()) {
+        procedures.push_back(catalog_oid::ProcedureOid(p.name));
+      }
+    }
+    *out = Membership(oid_arg(0), procedures);
+  } else if ((name == "pg_get_function_arguments" ||
               name == "pg_get_function_identity_arguments") &&
              n == 1) {
+    Entries e;
+    if (session.procedures) {
+      for (const CatalogProcedure& p : session.procedures()) {
+        e.push_back({catalog_oid::ProcedureOid(p.name), Value::Text(ProcedureArguments(p))});
+      }
+    }
+    *out = Lookup(oid_arg(0), e, Value::Null(Type::Text()), Type::Text());
+  } else if (name == "pg_get_function_result" && n == 1) {
+    // NULL for a procedure, as in PostgreSQL.
     *out = Lookup(oid_arg(0), Entries{}, Value::Null(Type::Text()), Type::Text());
   } else if (name == "pg_relation_is_publishable" && n == 1) {
     std::vector<int64_t> tables;

@@ -833,9 +833,51 @@ std::vector<Row> CatalogView::Rows(const SystemRelationDef& def) const {
       add(b);
     }
   }
+  if (n == "pg_proc" && session_.procedures) {
+    // The procedures CALL runs (C++, loaded with the server: prolang C, no
+    // source); PostgreSQL's own functions are not listed.
+    constexpr int32_t kAny = 2276, kAnyArray = 2277, kRecord = 2249, kVoid = 2278;
+    constexpr int32_t kCLanguage = 13;
+    for (const CatalogProcedure& p : session_.procedures()) {
+      std::vector<int32_t> types;
+      for (const std::optional<Type>& t : p.parameters) types.push_back(t ? PgTypeOid(*t) : kAny);
+      int32_t variadic = 0;
+      if (p.any_arguments) {  // VARIADIC "any"
+        variadic = kAny;
+        types.push_back(kAny);
+      } else if (p.variadic) {  // VARIADIC element[]
+        variadic = PgTypeOid(*p.variadic);
+        const PgCatalogType* element = FindPgCatalogType(variadic);
+        types.push_back(element != nullptr && element->array != 0 ? element->array : kAnyArray);
+      }
+      std::string argtypes;
+      for (int32_t t : types) argtypes += (argtypes.empty() ? "" : " ") + std::to_string(t);
+      RowBuilder b(def);
+      b.Int("oid", ProcedureOid(p.name)).Str("proname", p.name);
+      b.Int("pronamespace", kPublicNamespace).Int("proowner", kSuperuserRole);
+      b.Int("prolang", kCLanguage).Int("procost", 1).Str("prokind", "p");
+      b.Str("provolatile", "v").Str("proparallel", "u").Int("provariadic", variadic);
+      b.Int("pronargs", static_cast<int64_t>(types.size()));
+      b.Int("prorettype", p.returns_rows ? kRecord : kVoid);
+      b.Str("proargtypes", argtypes).Str("prosrc", p.name);
+      add(b);
+    }
+  }
   // pg_inherits, pg_policy, pg_statistic_ext, pg_enum (no CREATE TYPE),
-  // pg_publication*, pg_trigger, pg_proc: Forktail has none of these objects.
+  // pg_publication*, pg_trigger: Forktail has none of these objects.
   return rows;
+}
+
+std::string ProcedureArguments(const CatalogProcedure& procedure) {
+  if (procedure.any_arguments) return "VARIADIC \"any\"";
+  std::string out;
+  auto add = [&out](const std::string& text) { out += (out.empty() ? "" : ", ") + text; };
+  for (const std::optional<Type>& t : procedure.parameters) {
+    add(t ? FormatPgType(PgTypeOid(*t), -1) : "\"any\"");
+  }
+  if (procedure.variadic)
+    add("VARIADIC " + FormatPgType(PgTypeOid(*procedure.variadic), -1) + "[]");
+  return out;
 }
 
 }  // namespace forktail

@@ -96,7 +96,30 @@ inline int32_t SecondaryIndexOid(TableId id, size_t position) {
   return kFirstSecondaryIndexOid + 2048 * static_cast<int32_t>(id.value()) +
          2 * static_cast<int32_t>(position);
 }
+// A procedure CALL runs (pg_proc), by a hash of its name, as views are.
+inline int32_t ProcedureOid(const std::string& name) {
+  uint32_t h = 2166136261u;
+  for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
+  return (1 << 26) + (1 << 21) + static_cast<int32_t>(h & 0xFFFFF);
+}
 }  // namespace catalog_oid
+
+// A procedure that CALL runs (registered in C++: Database::RegisterProcedure,
+// forktail serve --procedures), as pg_proc shows it: a procedure of the
+// public schema whose arguments are its parameters' types (std::nullopt:
+// any value, PostgreSQL's "any"), then `variadic` ones if set; any_arguments:
+// it takes whatever it is given. The rows it returns are not OUT parameters
+// (a CALL passes none), so they are not listed.
+struct CatalogProcedure {
+  std::string name;
+  std::vector<std::optional<Type>> parameters;
+  std::optional<Type> variadic;
+  bool any_arguments = false;
+  bool returns_rows = false;
+};
+// What pg_get_function_arguments shows: "bigint, text",
+// "bigint, VARIADIC bigint[]", "VARIADIC \"any\"".
+std::string ProcedureArguments(const CatalogProcedure& procedure);
 
 // Who is asking: the session's user and database (what current_user and
 // current_database() answer, and the owner / name the views show), its
@@ -112,6 +135,8 @@ struct CatalogSession {
   // value, description), sorted by name. For current_setting() and
   // pg_settings; null (no session): their defaults are not known here.
   std::function<std::vector<std::vector<std::string>>()> settings;
+  // The procedures CALL can run, for pg_proc (null: none).
+  std::function<std::vector<CatalogProcedure>()> procedures;
 };
 
 // A relation as pg_class shows it: a user table, its primary key index, or

@@ -1,6 +1,6 @@
 """`forktail serve --procedures FILE`: C++ procedures from a shared library
 (tests/server/e2e/sample_procedures.cc) that clients CALL as they would
-PostgreSQL procedures: from several connections at once, with results,
+PostgreSQL procedures and psql's \\df lists: from several connections at once, with results,
 errors that change nothing, prepared and in blocks, and again after a
 restart (the library is loaded at every start; the data stays). A file that
 is missing, is not a library of procedures, or was built for another ABI
@@ -65,6 +65,17 @@ def main():
                 expect_error(c, "CALL transfer(1, 2)", None, "42883", "transfer")
                 assert c.execute("SELECT balance FROM accounts WHERE id IN (1, 2) ORDER BY id"
                                  ).fetchall() == [(700,), (1300,)]
+                # psql's \df lists them, as PostgreSQL lists its procedures.
+                listing = subprocess.run(
+                    ["psql", "-X", "-A", "-h", "127.0.0.1", "-p", str(port), "-U", "tester",
+                     "-d", "db", "-c", "\\df"], capture_output=True, text=True, timeout=60)
+                assert listing.returncode == 0, listing.stderr
+                lines = listing.stdout.splitlines()
+                assert "public|open_account||bigint, bigint|proc" in lines, listing.stdout
+                assert "public|transfer||bigint, bigint, bigint|proc" in lines, listing.stdout
+                assert c.execute("SELECT proname, prokind, pronargs, prorettype::int FROM pg_proc "
+                                 "ORDER BY 1").fetchall() == [("open_account", "p", 2, 2278),
+                                                              ("transfer", "p", 3, 2249)]
                 # In a block, with the block's other statements.
                 with c.transaction():
                     c.execute("CALL transfer(3, 4, 10)")
