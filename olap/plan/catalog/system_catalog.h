@@ -70,12 +70,15 @@ inline TableId RelationIdOfOid(int64_t oid) {
 // Secondary indexes (and their UNIQUE constraint, at +1) in a range of their
 // own, by table and position; a DROP INDEX renumbers the ones after it.
 inline constexpr int32_t kFirstSecondaryIndexOid = 1 << 24;
-// A user view, by a hash of its name (views have no id; a name names one view).
-inline int32_t UserViewOid(const std::string& name) {
+// 20 bits of a name's FNV-1a hash: the OIDs of objects that have a name
+// but no id.
+inline int32_t NameHash20(const std::string& name) {
   uint32_t h = 2166136261u;
   for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
-  return (1 << 26) + static_cast<int32_t>(h & 0xFFFFF);
+  return static_cast<int32_t>(h & 0xFFFFF);
 }
+// A user view, by a hash of its name (views have no id; a name names one view).
+inline int32_t UserViewOid(const std::string& name) { return (1 << 26) + NameHash20(name); }
 // A CHECK constraint (pg_constraint), by table and position in schema.checks.
 inline constexpr int32_t kFirstCheckOid = 1 << 27;
 inline int32_t CheckOid(TableId id, size_t position) {
@@ -98,9 +101,7 @@ inline int32_t SecondaryIndexOid(TableId id, size_t position) {
 }
 // A procedure CALL runs (pg_proc), by a hash of its name, as views are.
 inline int32_t ProcedureOid(const std::string& name) {
-  uint32_t h = 2166136261u;
-  for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
-  return (1 << 26) + (1 << 21) + static_cast<int32_t>(h & 0xFFFFF);
+  return (1 << 26) + (1 << 21) + NameHash20(name);
 }
 }  // namespace catalog_oid
 
