@@ -8,10 +8,13 @@
 // server held ~250 MiB of such holes beside a 183 MiB index (issue 19). Here
 // the index's allocations sit together in chunks that nothing else shares.
 //
-// Sizes up to 256 bytes are rounded to 16, larger ones up to 16 KiB to a
-// quarter of their power of two (a leaf's 4 KiB of entries is a class of its
-// own, a 131-entry offset array takes 640 bytes, not 1024); each size class carves 64 KiB runs from
-// the current chunk and keeps a free list. Chunks are mmap'd (untouched pages cost nothing),
+// Sizes up to 256 bytes are rounded to 16, larger ones up to 16 KiB to an
+// eighth of their power of two (a leaf's 4 KiB of entries is a class of its
+// own, a 131-entry offset array takes 576 bytes, not 1024, a packed leaf
+// wastes 6% on average); each size class takes 64 KiB runs from the
+// current chunk, hands their slots out in order (a page is touched when a
+// slot on it is first used, so a class used once costs a slot, not a run),
+// and keeps a free list. Chunks are mmap'd (untouched pages cost nothing),
 // growing from 64 KiB to 2 MiB, and unmapped when the pool is destroyed.
 // Larger requests go to operator new. Freed slots are reused by the same
 // class and are not returned to the system before the pool goes.
@@ -57,17 +60,20 @@ class SlabPool {
   void* Allocate(size_t bytes);
   void Deallocate(void* p, size_t bytes) noexcept;
 
-  // Bytes taken from the system: chunks carved so far and large requests.
+  // Bytes in use or free for reuse: the slots handed out so far and the
+  // large requests.
   size_t memory_bytes() const { return carved_bytes_ + large_bytes_; }
 
  private:
   static constexpr size_t kRunBytes = 64 * 1024;
-  static constexpr size_t kClasses = 16 + 6 * 4;  // 16..256 by 16, then 4 per doubling
+  static constexpr size_t kClasses = 16 + 6 * 8;  // 16..256 by 16, then 8 per doubling
   static size_t ClassOf(size_t bytes);
   static size_t ClassBytes(size_t c);
-  void Refill(size_t c);
+  // Gives class c a fresh run to hand slots out of.
+  void NewRun(size_t c);
 
-  std::array<void*, kClasses> free_{};  // singly linked through the slots
+  std::array<void*, kClasses> free_{};                    // singly linked through the slots
+  std::array<std::pair<char*, char*>, kClasses> runs_{};  // each class's run: next slot, end
   std::vector<std::pair<void*, size_t>> chunks_;
   char* cursor_ = nullptr;  // the current chunk's uncarved rest
   char* limit_ = nullptr;

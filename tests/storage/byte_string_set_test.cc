@@ -1,7 +1,8 @@
 // ByteStringSet: the same answers as std::set<std::string> under random
 // inserts, erases, lower_bounds and full iterations (forward and backward) (keys of every length,
-// with zero and 0xFF bytes, arriving in order, in reverse and at random), and
-// the packed layout's footprint for index entries arriving in key order.
+// with zero and 0xFF bytes, arriving in order, in reverse and at random), the
+// same over packed (front-coded) leaves that later writes unpack, and the
+// footprint of index entries arriving in key order.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -195,6 +196,110 @@ TEST(ByteStringSet, EntriesArrivingInOrderCostLittleMoreThanTheirBytes) {
   const double per_entry = static_cast<double>(set.memory_bytes()) / kEntries;
   // 26 bytes, a length byte and a 4-byte offset, plus leaf slack.
   EXPECT_LT(per_entry, 40.0) << per_entry;
+}
+
+// An ordered primary key's entry as OrderedIndex makes it for TPC-H's
+// lineitem: (marker, l_orderkey), (marker, l_linenumber), a 6-byte tid.
+std::string LineitemEntry(uint32_t order, uint32_t line, uint64_t tid) {
+  std::string e;
+  for (uint32_t v : {order, line}) {
+    e.push_back('\x01');
+    for (int b = 3; b >= 0; b--) e.push_back(static_cast<char>((v >> (8 * b)) & 0xFF));
+  }
+  for (int b = 5; b >= 0; b--) e.push_back(static_cast<char>((tid >> (8 * b)) & 0xFF));
+  return e;
+}
+
+TEST(ByteStringSet, KeysArrivingInOrderArePackedAndTakeAboutHalf) {
+  // Orders of 1-7 lines, loaded in key order as COPY loads lineitem.
+  ByteStringSet packed;
+  std::vector<std::string> all;
+  std::mt19937_64 rng(7);
+  for (uint32_t order = 1; all.size() < 300000; order += 1 + rng() % 3) {
+    const uint32_t lines = 1 + static_cast<uint32_t>(rng() % 7);
+    for (uint32_t line = 1; line <= lines; line++) {
+      all.push_back(LineitemEntry(order, line, all.size()));
+      ASSERT_TRUE(packed.insert(all.back()));
+    }
+  }
+  EXPECT_EQ(packed.packed_leaves(), packed.leaves() - 1);  // all but the one still filling
+  // The same entries arriving at random stay plain.
+  ByteStringSet plain;
+  std::vector<std::string> shuffled = all;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  for (const std::string& e : shuffled) ASSERT_TRUE(plain.insert(e));
+  EXPECT_EQ(plain.packed_leaves(), 0u);
+  const double packed_bytes = static_cast<double>(packed.memory_bytes()) / all.size();
+  const double plain_bytes = static_cast<double>(plain.memory_bytes()) / all.size();
+  // 16-byte entries: ~10 bytes packed (an order's later lines share 9 bytes
+  // with the line before and store 1 + 1 + 7), plus the leaves' and the
+  // map's share; plain: 16 + 5, in leaves that random splits leave half full.
+  EXPECT_LT(packed_bytes, 13.0) << packed_bytes;
+  EXPECT_GT(plain_bytes, 20.0) << plain_bytes;
+  const std::set<std::string> model(all.begin(), all.end());
+  ExpectSame(packed, model);
+  for (size_t i = 0; i < all.size(); i += 97) {
+    ExpectLowerBound(packed, model, all[i]);
+    ExpectLowerBound(packed, model, all[i].substr(0, 5));            // an order's lines
+    ExpectLowerBound(packed, model, all[i].substr(0, 10) + "\xff");  // past a line
+    EXPECT_FALSE(packed.insert(all[i]));                             // a duplicate
+  }
+  EXPECT_EQ(packed.packed_leaves(), packed.leaves() - 1);  // duplicates unpack nothing
+}
+
+TEST(ByteStringSet, KeysNearlyInOrderArePackedToo) {
+  // partsupp: parts in order, each part's four suppliers in no order.
+  ByteStringSet set;
+  std::set<std::string> model;
+  std::mt19937_64 rng(11);
+  for (uint32_t part = 1; part <= 40000; part++) {
+    std::vector<uint32_t> suppliers;
+    for (uint32_t s = 0; s < 4; s++) suppliers.push_back(static_cast<uint32_t>(rng() % 10000));
+    for (uint32_t s : suppliers) {
+      const std::string e = LineitemEntry(part, s, model.size());
+      ASSERT_EQ(set.insert(e), model.insert(e).second);
+    }
+  }
+  ExpectSame(set, model);
+  EXPECT_GE(set.packed_leaves() * 10, set.leaves() * 9)
+      << set.packed_leaves() << " of " << set.leaves();
+  EXPECT_LT(static_cast<double>(set.memory_bytes()) / model.size(), 13.0);
+}
+
+TEST(ByteStringSet, PackedLeavesMatchStdSetUnderRandomOperations) {
+  // Keys of every length (long ones included) loaded in order, so that the
+  // leaves are packed, then random inserts and erases unpack some of them.
+  for (uint64_t seed : {4u, 5u}) {
+    std::mt19937_64 rng(seed);
+    std::set<std::string> model;
+    for (int i = 0; i < 40000; i++) model.insert(RandomKey(rng) + RandomKey(rng));
+    ByteStringSet set;
+    for (const std::string& k : model) ASSERT_TRUE(set.insert(k));
+    ASSERT_GT(set.packed_leaves(), 0u);
+    ExpectSame(set, model);
+    ByteStringSet copy(set);  // packed leaves copy as they are
+    const std::set<std::string> loaded = model;
+    for (int step = 0; step < 40000; step++) {
+      const std::string key = RandomKey(rng) + RandomKey(rng);
+      const uint64_t op = rng() % 10;
+      if (op < 4) {
+        ASSERT_EQ(set.insert(key), model.insert(key).second) << "step " << step;
+      } else if (op < 7) {
+        std::string victim = key;
+        if (!model.empty() && rng() % 4 != 0) {
+          auto it = model.lower_bound(key);
+          if (it == model.end()) it = model.begin();
+          victim = *it;
+        }
+        ASSERT_EQ(set.erase(victim), model.erase(victim) == 1) << "step " << step;
+      } else {
+        ExpectLowerBound(set, model, key);
+      }
+      if (step % 8000 == 0) ExpectSame(set, model);
+    }
+    ExpectSame(set, model);
+    ExpectSame(copy, loaded);  // the changes went to the original only
+  }
 }
 
 }  // namespace
