@@ -280,6 +280,7 @@ TxnEngine::Outcome TxnEngine::Execute(TxnBody& body, LoadPolicy policy, size_t r
                     "write-ahead log failure: {}",
                     health.message()))};
   }
+  BuildWantedKeyIndexes();
   Transaction txn(catalog_, next_txn_++);
   TxnResult failure;
   std::optional<BlockNotResident> missing;
@@ -365,6 +366,15 @@ TxnEngine::Outcome TxnEngine::Execute(TxnBody& body, LoadPolicy policy, size_t r
   result.commit_lsn = lsns.back();
   committed_.fetch_add(1, std::memory_order_relaxed);
   return outcome(lsns.back());
+}
+
+void TxnEngine::BuildWantedKeyIndexes() {
+  const uint64_t requests = Table::KeyIndexRequests();
+  if (requests == key_index_requests_) return;
+  key_index_requests_ = requests;
+  for (TableId id : catalog_->ListTables()) {
+    if (Table* table = catalog_->FindTableById(id)) table->BuildKeyIndexIfWanted();
+  }
 }
 
 void TxnEngine::Acknowledge(Outcome outcome, TxnCallback& done) {

@@ -216,6 +216,10 @@ class TxnEngine {
   // Transaction thread (or the constructor): a new schemas() copy if the
   // catalog's schema version moved since the last one.
   void PublishSchemasIfChanged();
+  // Transaction thread, before a transaction: builds the key hash indexes
+  // that lookups asked for since the last time (storage/table/table.h,
+  // "Indexes"), when some did.
+  void BuildWantedKeyIndexes();
 
   Catalog* const catalog_;
   wal::LogWriter* const log_;
@@ -224,6 +228,7 @@ class TxnEngine {
   // Transaction-thread state.
   wal::TxnId next_txn_;
   wal::Lsn last_commit_lsn_ = wal::kInvalidLsn;
+  uint64_t key_index_requests_ = 0;  // Table::KeyIndexRequests() when last looked at
 
   mutable std::mutex schemas_mu_;
   std::shared_ptr<const Catalog> schemas_;  // guarded by schemas_mu_

@@ -1,9 +1,13 @@
-// Table micro-benchmarks: insert, point lookup by primary key, in-place
+// Table micro-benchmarks: insert, point lookup by primary key (through the
+// key hash index and through the ordered index), building the key hash
+// index, in-place
 // update, and a full scan of one BIGINT column through the block read views,
 // beside a plain summing loop over a std::vector<int64_t> of the same size
 // (the memory-bandwidth limit), and the same column frozen (frame of
 // reference + bit packing) decoded a vector at a time, as a table scan does.
-// The ratios to the vector loop are printed at the end.
+// The ratios to the vector loop are printed at the end. And an ordered
+// index's entries loaded, probed and scanned with packed leaves (loaded in
+// key order) and plain ones (loaded at random), in the same run.
 //
 //   build/storage-rel/bench/storage_table_bench
 #include <benchmark/benchmark.h>
@@ -13,9 +17,11 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "storage/storage.h"
+#include "storage/table/byte_string_set.h"
 
 namespace forktail {
 namespace {
@@ -35,36 +41,64 @@ Row OrderRow(int64_t i) {
           Value::String(Type::Varchar(10), kStatus[i % 4])};
 }
 
-Table& LookupTable() {
-  static Table* table = [] {
+// With the key hash index (`hashed`), or with lookups through the primary
+// key's ordered index (a table whose keys nobody looked up yet: table.h,
+// "Indexes").
+Table& LookupTable(bool hashed = true) {
+  static Table* tables[2] = {};
+  if (tables[hashed] == nullptr) {
     auto* t = new Table(TableId(1), OrdersSchema());
     for (int64_t i = 0; i < kLookupRows; i++) t->Insert(OrderRow(i));
-    return t;
-  }();
-  return *table;
+    if (hashed) t->BuildKeyIndex();
+    tables[hashed] = t;
+  }
+  return *tables[hashed];
 }
 
+// Inserts in key order, into a table with the key hash index (kept at each
+// insert) and without it (the unique check is the ordered index's: past
+// its last key, no search).
 void BM_Insert(benchmark::State& state) {
+  const bool hashed = state.range(0) == 1;
   const int64_t rows = 200000;
   for (auto _ : state) {
     Table t(TableId(1), OrdersSchema());
+    if (hashed) t.BuildKeyIndex();
     for (int64_t i = 0; i < rows; i++) t.Insert(OrderRow(i));
     benchmark::DoNotOptimize(t.live_row_count());
   }
   state.SetItemsProcessed(state.iterations() * rows);
+  state.SetLabel(hashed ? "key hash index" : "ordered index");
 }
-BENCHMARK(BM_Insert)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Insert)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
 
 void BM_PointLookup(benchmark::State& state) {
-  Table& t = LookupTable();
+  const bool hashed = state.range(0) == 1;
+  Table& t = LookupTable(hashed);
   std::mt19937_64 rng(42);
   for (auto _ : state) {
     auto tid = t.LookupKey({Value::BigInt(static_cast<int64_t>(rng() % kLookupRows))});
     benchmark::DoNotOptimize(tid);
   }
   state.SetItemsProcessed(state.iterations());
+  state.SetLabel(hashed ? "key hash index" : "ordered index");
 }
-BENCHMARK(BM_PointLookup);
+BENCHMARK(BM_PointLookup)->Arg(1)->Arg(0);
+
+// Building the key hash index of 1 Mi keys, as the transaction thread does
+// between two transactions after the table's first lookup.
+void BM_KeyIndexBuild(benchmark::State& state) {
+  Table& t = LookupTable(false);
+  for (auto _ : state) {
+    t.BuildKeyIndex();
+    benchmark::DoNotOptimize(t.index().size());
+    state.PauseTiming();
+    t.DropKeyIndex();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * kLookupRows);
+}
+BENCHMARK(BM_KeyIndexBuild)->Unit(benchmark::kMillisecond);
 
 void BM_Update(benchmark::State& state) {
   Table& t = LookupTable();
@@ -186,6 +220,88 @@ void BM_SumVectorBaseline(benchmark::State& state) {
   vector_gbps = static_cast<double>(state.iterations() * kScanRows * 8) / seconds / 1e9;
 }
 BENCHMARK(BM_SumVectorBaseline)->Unit(benchmark::kMillisecond);
+
+// An ordered primary key's entries, as OrderedIndex makes them for TPC-H's
+// lineitem ((marker, l_orderkey), (marker, l_linenumber), a 6-byte tid),
+// 1-7 lines per order: loaded in key order (COPY of a sorted file: the
+// leaves are packed) and in random order (the leaves stay plain), the
+// baseline in the same run.
+constexpr size_t kIndexEntries = 1 << 20;
+
+std::vector<std::string> LineitemEntries(bool shuffled) {
+  std::vector<std::string> all;
+  std::mt19937_64 rng(42);
+  for (uint32_t order = 1; all.size() < kIndexEntries; order++) {
+    const uint32_t lines = 1 + static_cast<uint32_t>(rng() % 7);
+    for (uint32_t line = 1; line <= lines && all.size() < kIndexEntries; line++) {
+      std::string e;
+      for (uint32_t v : {order, line}) {
+        e.push_back('\x01');
+        for (int b = 3; b >= 0; b--) e.push_back(static_cast<char>((v >> (8 * b)) & 0xFF));
+      }
+      for (int b = 5; b >= 0; b--) e.push_back(static_cast<char>((all.size() >> (8 * b)) & 0xFF));
+      all.push_back(std::move(e));
+    }
+  }
+  if (shuffled) std::shuffle(all.begin(), all.end(), rng);
+  return all;
+}
+
+const ByteStringSet& IndexSet(bool packed) {
+  static const ByteStringSet* sets[2] = {};
+  if (sets[packed] == nullptr) {
+    auto* set = new ByteStringSet;
+    for (const std::string& e : LineitemEntries(!packed)) set->insert(e);
+    sets[packed] = set;
+  }
+  return *sets[packed];
+}
+
+void BM_IndexLoad(benchmark::State& state) {
+  const bool in_order = state.range(0) == 1;
+  const std::vector<std::string> entries = LineitemEntries(!in_order);
+  size_t bytes = 0, packed = 0, leaves = 0;
+  for (auto _ : state) {
+    ByteStringSet set;
+    for (const std::string& e : entries) set.insert(e);
+    bytes = set.memory_bytes();
+    packed = set.packed_leaves();
+    leaves = set.leaves();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * entries.size()));
+  state.counters["bytes_per_entry"] = static_cast<double>(bytes) / entries.size();
+  state.counters["packed_leaves"] = static_cast<double>(packed) / static_cast<double>(leaves);
+  state.SetLabel(in_order ? "in key order (packed)" : "random order (plain)");
+}
+BENCHMARK(BM_IndexLoad)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+
+void BM_IndexLowerBound(benchmark::State& state) {
+  const bool packed = state.range(0) == 1;
+  const ByteStringSet& set = IndexSet(packed);
+  std::vector<std::string> probes = LineitemEntries(true);
+  probes.resize(1 << 16);
+  size_t i = 0, found = 0;
+  for (auto _ : state) {
+    auto it = set.lower_bound(probes[i++ & 0xFFFF]);
+    found += (*it).size();
+  }
+  benchmark::DoNotOptimize(found);
+  state.SetLabel(packed ? "packed leaves" : "plain leaves");
+}
+BENCHMARK(BM_IndexLowerBound)->Arg(1)->Arg(0);
+
+void BM_IndexScan(benchmark::State& state) {
+  const bool packed = state.range(0) == 1;
+  const ByteStringSet& set = IndexSet(packed);
+  size_t bytes = 0;
+  for (auto _ : state) {
+    for (std::string_view e : set) bytes += e.size();
+  }
+  benchmark::DoNotOptimize(bytes);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * set.size()));
+  state.SetLabel(packed ? "packed leaves" : "plain leaves");
+}
+BENCHMARK(BM_IndexScan)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace forktail

@@ -5,7 +5,8 @@ Starts a server on 127.0.0.1 over a fresh data directory, loads every table
 with one `COPY ... FROM STDIN` per table through psycopg (as a user would),
 and prints the server's RSS after each table, then every 5 s for --wait
 seconds (idle blocks freeze after one to two --freeze-interval periods), and
-the growth per byte of text loaded: the figure issue 19 asks for. With
+the growth per byte of text loaded: the figure issue 19 asks for; then each
+table's blocks and indexes as pg_table_size and pg_indexes_size count them. With
 --forks N it then makes N snapshots (a write, then a scan that needs a fresh
 snapshot) and prints each one's fork time and memory from `forktail
 snapshots`: run it with --freeze-interval 0 (never freeze) and with the
@@ -65,6 +66,23 @@ def report_forks(forktail, data_dir, conn, forks):
                   f"{row['shared_kib']:>11s}", flush=True)
 
 
+def report_sizes(conn):
+    """Prints each table's blocks and indexes as the server counts them (pg_table_size:
+    2 MiB a plain block, its encoding a frozen one; pg_indexes_size: the primary key's hash
+    and ordered indexes and the secondary ones)."""
+    print(f"{'table':10s} {'blocks MiB':>11s} {'indexes MiB':>12s} {'index B/row':>12s}")
+    totals = [0, 0]
+    for table in TABLES:
+        blocks, indexes, rows = conn.execute(
+            f"SELECT pg_table_size('{table}'), pg_indexes_size('{table}'), count(*) FROM {table}"
+        ).fetchone()
+        totals[0] += blocks
+        totals[1] += indexes
+        print(f"{table:10s} {blocks / 2**20:11.1f} {indexes / 2**20:12.1f} "
+              f"{indexes / max(rows, 1):12.1f}")
+    print(f"{'total':10s} {totals[0] / 2**20:11.1f} {totals[1] / 2**20:12.1f}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("forktail")
@@ -113,6 +131,7 @@ def main():
             print(f"text {mib:.0f} MiB; server RSS {base:.0f} MiB before, {after:.0f} after the load "
                   f"({(after - base) / mib:.2f} per byte), {later:.0f} after {args.wait} s "
                   f"({(later - base) / mib:.2f} per byte)")
+            report_sizes(conn)
             if args.forks > 0:
                 report_forks(args.forktail, os.path.join(db_dir, "db"), conn, args.forks)
             conn.close()

@@ -142,6 +142,8 @@ void OrderedIndex::Erase(const Key& key, TupleId tid) { entries_.erase(WithTid(k
 
 std::optional<TupleId> OrderedIndex::FindOther(const Key& key, TupleId self) const {
   if (key.has_null) return std::nullopt;
+  // Past the last entry (a load in key order): none, without a search.
+  if (entries_.AllBelow(key.bytes)) return std::nullopt;
   // Entries with exactly this key are those that start with it: the encoding
   // is self-delimiting and every entry has all key columns.
   for (auto it = entries_.lower_bound(key.bytes); it != entries_.end(); ++it) {

@@ -1,5 +1,6 @@
 #include "storage/table/table.h"
 
+#include <atomic>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -151,7 +152,7 @@ uint64_t Table::StoredKeyHash(TupleId tid) const { return KeyHash(StoredKey(tid)
 
 void Table::RebuildKeyIndex() {
   const OrderedIndex* order = key_order_index();
-  if (order == nullptr) {
+  if (order == nullptr || !key_index_built_) {
     index_.Clear();
     return;
   }
@@ -160,12 +161,45 @@ void Table::RebuildKeyIndex() {
   });
 }
 
+void Table::DropKeyIndex() {
+  key_index_built_ = false;
+  key_index_wanted_.store(false, std::memory_order_relaxed);
+  index_.Clear();
+}
+
+namespace {
+std::atomic<uint64_t> key_index_requests{0};
+}  // namespace
+
+uint64_t Table::KeyIndexRequests() { return key_index_requests.load(std::memory_order_relaxed); }
+
+bool Table::BuildKeyIndexIfWanted(size_t max_keys) {
+  if (key_index_built_ || !has_key() || !key_index_wanted_.load(std::memory_order_relaxed)) {
+    return false;
+  }
+  const OrderedIndex* order = key_order_index();
+  if (order == nullptr || order->size() > max_keys) return false;  // stays wanted: not asked again
+  key_index_built_ = true;
+  RebuildKeyIndex();
+  return true;
+}
+
+void Table::BuildKeyIndex() {
+  if (!has_key()) return;
+  key_index_built_ = true;
+  RebuildKeyIndex();
+}
+
 void Table::KeepKeyIndexRoom() {
-  if (has_key() && index_.NeedsRebuild()) RebuildKeyIndex();
+  if (has_key() && key_index_built_ && index_.NeedsRebuild()) RebuildKeyIndex();
 }
 
 std::optional<TupleId> Table::FindKey(const std::vector<Value>& key, uint64_t hash) const {
-  return index_.Find(hash, [&](TupleId tid) { return KeyEquals(tid, key); });
+  if (key_index_built_) {
+    return index_.Find(hash, [&](TupleId tid) { return KeyEquals(tid, key); });
+  }
+  const OrderedIndex* order = key_order_index();
+  return order->FindOther(order->EncodeKey(key), kInvalidTupleId);
 }
 
 std::string Table::KeyText(const std::vector<ColumnId>& columns,
@@ -323,7 +357,7 @@ Table::CheckedRow Table::CheckInsert(const Row& row) const {
 }
 
 void Table::FinishInsert(TupleId tid, const CheckedRow& checked) {
-  if (has_key()) index_.Insert(checked.key_hash, tid);
+  if (has_key() && key_index_built_) index_.Insert(checked.key_hash, tid);
   IndexRow(checked.index_keys, tid);
   KeepKeyIndexRoom();
   stats_.OnInsert(checked.row);
@@ -376,6 +410,9 @@ std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
   for (size_t i = 0; i < key.size(); i++) {
     if (key[i].is_null()) return std::nullopt;
     cast.push_back(CastValue(schema_.primary_key[i], key[i]));
+  }
+  if (!key_index_built_ && !key_index_wanted_.exchange(true, std::memory_order_relaxed)) {
+    key_index_requests.fetch_add(1, std::memory_order_relaxed);
   }
   return FindKey(cast, KeyHash(cast));
 }
@@ -526,7 +563,7 @@ void Table::FinishLoading() {
 
 void Table::RebuildIndex() {
   RebuildSecondaryIndexes();
-  RebuildKeyIndex();
+  RebuildKeyIndex();  // when built; else the next lookups ask for it again
 }
 
 }  // namespace forktail

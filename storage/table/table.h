@@ -1,12 +1,27 @@
 // Table: rows of one schema, stored in 2 MiB blocks reached only through the
 // table's BlockDirectory, with a primary-key hash index and statistics.
 //
-// Indexes. The primary key has two: a hash index (point lookups, uniqueness)
-// and an ordered index over the same columns (a prefix of the key, a range,
-// key order: what applications and TPC-C drivers ask of PostgreSQL's btree
-// primary keys). Secondary indexes (CREATE INDEX, UNIQUE) are ordered. The
-// ordered indexes live in secondary_: schema().indexes' in their positions,
-// then the primary key's; every write path keeps them all exact.
+// Indexes. The primary key has an ordered index (a prefix of the key, a
+// range, key order: what applications and TPC-C drivers ask of PostgreSQL's
+// btree primary keys, and uniqueness), and a hash index over the same
+// columns for point lookups, built when they are asked for (below).
+// Secondary indexes (CREATE INDEX, UNIQUE) are ordered. The ordered indexes
+// live in secondary_: schema().indexes' in their positions, then the primary
+// key's; every write path keeps them all exact.
+//
+// The key hash index is an accelerator, held only by tables whose keys are
+// looked up. A table starts without it (created, loaded from a checkpoint,
+// rewritten): lookups and unique checks go through the ordered index (a
+// descent; an insert past the largest key, as a load in key order makes,
+// needs none, and a load without the hash index is ~1.4x as fast). The first
+// point lookup (LookupKey: a point SELECT or UPDATE, a foreign key's check,
+// a stored procedure's Find) asks for it, and the transaction thread builds
+// it from the ordered index between two transactions (BuildKeyIndexIfWanted,
+// called by the engine) when the table has at most kKeyIndexBuildLimit keys,
+// so that the build never holds the thread for long (~0.1 s per Mi keys,
+// storage_table_bench); from then on every write keeps it exact. A larger
+// table keeps using the ordered index (~0.5 us a lookup instead of ~0.25). A table bulk-loaded and
+// only scanned (TPC-H's lineitem: 81 MiB of hash index at SF1) never holds one.
 //
 // Tuple ids. A row's TupleId is (block, slot). Inserts append to the tail
 // block; when it is full (rows reach capacity, or its heap cannot take the
@@ -51,6 +66,7 @@
 // processes see a forked copy.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -139,7 +155,22 @@ class Table {
 
   // The live row with this primary key (values are cast to the key types).
   // nullopt if none, if a key value is NULL, or if the table has no key.
+  // Without a key hash index, asks for one (see "Indexes" above).
   std::optional<TupleId> LookupKey(const std::vector<Value>& key) const;
+
+  // The key hash index (see "Indexes" above). Transaction thread only,
+  // between transactions: builds it if a lookup asked for it and the table
+  // has at most `max_keys` keys; true if it did.
+  static constexpr size_t kKeyIndexBuildLimit = size_t{2} << 20;  // ~0.2 s to build
+  bool BuildKeyIndexIfWanted(size_t max_keys = kKeyIndexBuildLimit);
+  // Builds it now, whatever the size (tests, benchmarks).
+  void BuildKeyIndex();
+  // Drops it: lookups go through the ordered index until one asks again.
+  void DropKeyIndex();
+  bool key_index_built() const { return key_index_built_; }
+  // Counts tables that asked for their key index (process-wide): the engine
+  // looks for them only when it has changed.
+  static uint64_t KeyIndexRequests();
 
   // ALTER TABLE ... ADD PRIMARY KEY on a table without one (the caller checks
   // 42P16 and the columns): every live row is checked, then the index is
@@ -342,6 +373,10 @@ class Table {
   std::shared_ptr<BlockPoolShared> pool_;
   BlockDirectory directory_;
   HashIndex index_;
+  bool key_index_built_ = false;  // index_ holds every key (see "Indexes")
+  // A lookup found no key hash index; set by readers (a snapshot's workers
+  // too), read by the transaction thread.
+  mutable std::atomic<bool> key_index_wanted_{false};
   // One per schema_.indexes entry, then the primary key's when it has one.
   std::vector<OrderedIndex> secondary_;
   std::map<uint16_t, int64_t> identity_values_;  // by column; absent: 0

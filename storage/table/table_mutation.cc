@@ -131,17 +131,17 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   if (!in_place) {
     materialize();
     CheckRowSize(StringBytes(new_row));
-    if (has_key() && !key_touched) new_hash = old_hash = StoredKeyHash(tid);
+    if (has_key() && !key_touched && key_index_built_) new_hash = old_hash = StoredKeyHash(tid);
   }
 
   // 2. Changes.
   for (const auto& [c, v] : updates) stats_.OnUpdate(c, new_row[c.value()]);
   if (in_place) {
-    if (key_changed) index_.Erase(old_hash, tid);
+    if (key_changed && key_index_built_) index_.Erase(old_hash, tid);
     for (size_t i = 0; i < touched.size(); i++) {
       if (touched[i]) block->SetCell(ColumnId(static_cast<uint16_t>(i)), tid.slot, new_row[i]);
     }
-    if (key_changed) index_.Insert(new_hash, tid);
+    if (key_changed && key_index_built_) index_.Insert(new_hash, tid);
     for (size_t i = 0; i < secondary_.size(); i++) {
       if (!index_changed[i]) continue;
       secondary_[i].Erase(old_index_keys[i], tid);
@@ -152,7 +152,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   }
   // Relocation: the old slot keeps the old values (undo: Undelete), the row
   // moves to the tail.
-  if (has_key()) index_.Erase(old_hash, tid);
+  if (has_key() && key_index_built_) index_.Erase(old_hash, tid);
   if (!index_touched && !secondary_.empty()) {
     old_index_keys = StoredIndexKeys(tid);
     new_index_keys = old_index_keys;
@@ -162,7 +162,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
   block = BlockRef();
   TupleId moved = redo_result ? *redo_result : AppendRow(new_row);
   if (redo_result) PlaceRow(moved, new_row);
-  if (has_key()) index_.Insert(new_hash, moved);
+  if (has_key() && key_index_built_) index_.Insert(new_hash, moved);
   IndexRow(new_index_keys, moved);
   KeepKeyIndexRoom();
   return moved;
@@ -170,7 +170,7 @@ TupleId Table::UpdateImpl(TupleId tid, const ColumnUpdates& updates, const Tuple
 
 void Table::Delete(TupleId tid) {
   RequireLive(*this, tid, "Delete");
-  if (has_key()) {
+  if (has_key() && key_index_built_) {
     bool erased = index_.Erase(StoredKeyHash(tid), tid);
     assert(erased);
     (void)erased;
@@ -190,7 +190,7 @@ void Table::Undelete(TupleId tid) {
       uint64_t hash = KeyHash(key);
       // Undo runs in reverse order, so the key cannot be taken by now.
       assert(!FindKey(key, hash));
-      index_.Insert(hash, tid);
+      if (key_index_built_) index_.Insert(hash, tid);
     }
     if (!secondary_.empty()) IndexRow(StoredIndexKeys(tid), tid);
     block->SetDeleted(tid.slot, false);
@@ -204,7 +204,7 @@ void Table::RemoveInserted(TupleId tid) {
   BlockRef block = directory_.Pin(tid.block);
   assert(tid.slot.value() < block->row_count());
   if (!block->IsDeleted(tid.slot)) {
-    if (has_key()) index_.Erase(StoredKeyHash(tid), tid);
+    if (has_key() && key_index_built_) index_.Erase(StoredKeyHash(tid), tid);
     if (!secondary_.empty()) UnindexRow(StoredIndexKeys(tid), tid);
     stats_.OnDelete();
   }

@@ -55,7 +55,7 @@ void Table::AddPrimaryKey(const std::vector<ColumnId>& key) {
   schema_.primary_key = key;
   for (ColumnId c : key) schema_.columns[c.value()].not_null = true;
   secondary_.push_back(std::move(order));
-  RebuildKeyIndex();
+  DropKeyIndex();  // built when a lookup asks for it
 }
 
 void Table::RemovePrimaryKey(const std::vector<bool>& not_null_before) {
@@ -65,7 +65,7 @@ void Table::RemovePrimaryKey(const std::vector<bool>& not_null_before) {
   for (size_t i = 0; i < schema_.columns.size(); i++) {
     schema_.columns[i].not_null = not_null_before[i];
   }
-  index_.Clear();
+  DropKeyIndex();
 }
 
 }  // namespace forktail

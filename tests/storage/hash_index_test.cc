@@ -179,6 +179,7 @@ TEST(HashIndex, ThroughTableCompositeAndStringKeys) {
                 {{"w", Type::Integer()}, {"name", Type::Varchar(16)}, {"qty", Type::Integer()}},
                 {ColumnId(1), ColumnId(0)}};
   Table t(TableId(1), s);
+  t.BuildKeyIndex();
   for (int w = 0; w < 20; w++) {
     for (int n = 0; n < 50; n++) {
       t.Insert({Value::Integer(w), Value::Text("n" + std::to_string(n)), Value::Integer(w * n)});
@@ -203,6 +204,7 @@ TEST(HashIndex, ThroughTableCompositeAndStringKeys) {
 // primary-key index) when tombstones pile up, at a bounded capacity.
 TEST(HashIndex, ThroughTableUnderKeyChurn) {
   Table t(TableId(1), {"kv", {{"k", Type::Integer()}, {"v", Type::Integer()}}, {ColumnId(0)}});
+  t.BuildKeyIndex();
   std::map<int, TupleId> live;
   std::mt19937 rng(7);
   for (int op = 0; op < 30000; op++) {
@@ -226,6 +228,46 @@ TEST(HashIndex, ThroughTableUnderKeyChurn) {
   EXPECT_TRUE(t.index().CheckInvariants([&t](TupleId tid) { return t.KeyHashOfRow(tid); }));
   for (const auto& [k, tid] : live) ASSERT_EQ(t.LookupKey({Value::Integer(k)}), tid) << k;
   EXPECT_LE(t.index().capacity(), 8192u);
+}
+
+// A table holds no key hash index until a lookup asks for it: inserts check
+// uniqueness through the ordered index, lookups find their rows through it,
+// and the index is built between transactions only for a table that was
+// looked up, within the size limit (table.h, "Indexes").
+TEST(HashIndex, BuiltOnlyForTablesWhoseKeysAreLookedUp) {
+  Table scanned(TableId(1), {"s", {{"k", Type::Integer()}, {"v", Type::Integer()}}, {ColumnId(0)}});
+  Table looked(TableId(2), {"l", {{"k", Type::Integer()}, {"v", Type::Integer()}}, {ColumnId(0)}});
+  for (int k = 0; k < 5000; k++) {
+    const int key = (k * 7919) % 5000;  // not in key order: no shortcut past the last key
+    scanned.Insert({Value::Integer(key), Value::Integer(k)});
+    looked.Insert({Value::Integer(key), Value::Integer(k)});
+  }
+  EXPECT_THROW(scanned.Insert({Value::Integer(1234), Value::Integer(0)}), DbError);  // 23505
+  EXPECT_FALSE(scanned.key_index_built());
+  EXPECT_EQ(scanned.index().memory_bytes(), looked.index().memory_bytes());  // both empty
+  const uint64_t requests = Table::KeyIndexRequests();
+  const std::optional<TupleId> tid = looked.LookupKey({Value::Integer(42)});
+  ASSERT_TRUE(tid);
+  EXPECT_EQ(looked.ReadColumn(*tid, ColumnId(0))->GetInt(), 42);
+  EXPECT_FALSE(looked.LookupKey({Value::Integer(5000)}));
+  EXPECT_EQ(Table::KeyIndexRequests(), requests + 1);  // once per table
+  EXPECT_FALSE(scanned.BuildKeyIndexIfWanted());       // nobody asked
+  EXPECT_FALSE(looked.BuildKeyIndexIfWanted(4999));    // past the limit
+  EXPECT_TRUE(looked.BuildKeyIndexIfWanted(5000));
+  EXPECT_TRUE(looked.key_index_built());
+  EXPECT_EQ(looked.index().size(), 5000u);
+  EXPECT_TRUE(looked.index().CheckInvariants([&](TupleId t) { return looked.KeyHashOfRow(t); }));
+  EXPECT_EQ(looked.LookupKey({Value::Integer(42)}), tid);
+  // Writes keep it exact from then on; dropping it sends lookups back to
+  // the ordered index.
+  looked.Delete(*tid);
+  const TupleId again = looked.Insert({Value::Integer(42), Value::Integer(1)});
+  EXPECT_EQ(looked.index().size(), 5000u);
+  EXPECT_EQ(looked.LookupKey({Value::Integer(42)}), again);
+  looked.DropKeyIndex();
+  EXPECT_EQ(looked.index().size(), 0u);
+  EXPECT_EQ(looked.LookupKey({Value::Integer(42)}), again);
+  EXPECT_TRUE(scanned.LookupKey({Value::Integer(42)}));
 }
 
 }  // namespace

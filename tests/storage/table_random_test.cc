@@ -1,5 +1,6 @@
 // 100k random inserts, updates (including key changes and relocations),
-// deletes, lookups and undos, checked against a std::map after every 1k; then
+// deletes, lookups and undos, checked against a std::map after every 1k, with
+// the key hash index built from the start, half way or never; then
 // the committed changes are replayed (InsertAt, RedoUpdate, Delete) into a new
 // table, which must come out with identical tuple ids. The second run freezes
 // every block but the tail every 1k operations (updates of frozen rows move
@@ -29,7 +30,12 @@ std::string RandomString(std::mt19937_64& rng) {
   return std::string(len, static_cast<char>('a' + rng() % 26));
 }
 
-void RunModel(bool freeze) {
+// When the table's key hash index is built (table.h, "Indexes"): never (every
+// lookup and unique check through the ordered index), from the start, or
+// half way (the writes after it keep it exact).
+enum class KeyIndex { kNever, kFromStart, kHalfWay };
+
+void RunModel(bool freeze, KeyIndex key_index) {
   const uint64_t seed = 20260521;
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::printf("TableRandom seed %llu\n", static_cast<unsigned long long>(seed));
@@ -58,7 +64,11 @@ void RunModel(bool freeze) {
   };
   std::vector<RedoOp> redo_log;
 
+  if (key_index == KeyIndex::kFromStart) t.BuildKeyIndex();
   for (int op = 1; op <= 100000; op++) {
+    if (key_index == KeyIndex::kHalfWay && op == 50000) {
+      ASSERT_TRUE(t.BuildKeyIndexIfWanted());  // the lookups asked for it
+    }
     uint64_t kind = rng() % 100;
     if (kind < 30 || model.empty()) {  // insert
       int32_t k = any_key();
@@ -129,7 +139,9 @@ void RunModel(bool freeze) {
     }
     if (op % 1000 == 0) {
       ASSERT_EQ(t.live_row_count(), model.size()) << "op " << op;
-      ASSERT_EQ(t.index().size(), model.size());
+      ASSERT_EQ(t.key_index_built(), key_index == KeyIndex::kFromStart ||
+                                         (key_index == KeyIndex::kHalfWay && op >= 50000));
+      ASSERT_EQ(t.index().size(), t.key_index_built() ? model.size() : 0u);
       struct Seen {
         int32_t k;
         ModelRow row;
@@ -210,9 +222,15 @@ void RunModel(bool freeze) {
   EXPECT_GT(duplicates, 0);
 }
 
-TEST(TableRandom, MatchesMapModel) { RunModel(false); }
+TEST(TableRandom, MatchesMapModel) { RunModel(false, KeyIndex::kHalfWay); }
 
-TEST(TableRandom, MatchesMapModelWithFrozenBlocks) { RunModel(true); }
+TEST(TableRandom, MatchesMapModelWithTheKeyIndexFromTheStart) {
+  RunModel(false, KeyIndex::kFromStart);
+}
+
+TEST(TableRandom, MatchesMapModelWithoutTheKeyIndex) { RunModel(false, KeyIndex::kNever); }
+
+TEST(TableRandom, MatchesMapModelWithFrozenBlocks) { RunModel(true, KeyIndex::kHalfWay); }
 
 }  // namespace
 }  // namespace forktail

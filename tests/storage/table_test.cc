@@ -25,12 +25,18 @@ struct Fingerprint {
   uint64_t live;
   size_t blocks;
   size_t index_size;
+  size_t order_size;  // the primary key's ordered index
   std::vector<uint64_t> versions;
   bool operator==(const Fingerprint&) const = default;
 };
 
 Fingerprint Print(const Table& t) {
-  Fingerprint f{{}, t.live_row_count(), t.block_count(), t.index().size(), {}};
+  Fingerprint f{{},
+                t.live_row_count(),
+                t.block_count(),
+                t.index().size(),
+                t.key_order_index() ? t.key_order_index()->size() : 0,
+                {}};
   t.ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
     f.versions.push_back(block->version());
     f.versions.push_back(block->header().heap_used);

@@ -344,6 +344,7 @@ TEST_F(CopyLoaderTest, LargeFileInOneTransactionIsAllOrNothing) {
   db_->Run([](Transaction& txn) {
        EXPECT_LE(txn.GetTable("items").block_count(), 1u);
        EXPECT_EQ(txn.GetTable("items").index().size(), 0u);
+       EXPECT_EQ(txn.GetTable("items").key_order_index()->size(), 0u);
      })
       .ThrowIfError();
   f = fopen(path.c_str(), "w");
