@@ -174,7 +174,9 @@ struct CopyLoadOptions {
   // input in one transaction (all-or-nothing): CopyIntoTable reads its source
   // inside that transaction on the transaction thread (memory: the rows' redo
   // and a few undo entries per block), a CopyLoader fed from outside holds
-  // every row until Finish. Ignored when loading into a given Transaction.
+  // every row until Finish, and reserves twice their bytes from the server's
+  // query memory (53200 past it). Ignored when loading into a given
+  // Transaction.
   size_t batch_rows = 16384;
   // Needed when columns left out have per-row DEFAULTs (else 0A000).
   CopyRowDefaults row_defaults;
@@ -209,6 +211,10 @@ class CopyLoader {
   void OnRow(const CopyRow& row);
   void Submit();
   void Wait();
+  // The query memory of the rows held until Finish (batch_rows 0): 53200
+  // past it.
+  void ReserveHeldRows();
+  void ReleaseHeldRows() noexcept;
 
   // The input's parser: parser_ for text and CSV, binary_ for FORMAT binary.
   void MakeParser(CopyOptions options);
@@ -228,6 +234,7 @@ class CopyLoader {
   std::optional<std::future<TxnResult>> in_flight_;
   std::shared_ptr<Batch> in_flight_batch_;
   uint64_t rows_ = 0;
+  size_t reserved_ = 0;  // from MemoryGovernor::Global(), for the rows held
 };
 
 // A field or line as PostgreSQL shows it in CONTEXT: at most 100 bytes, then "...".
