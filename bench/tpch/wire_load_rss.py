@@ -66,6 +66,33 @@ def report_forks(forktail, data_dir, conn, forks):
                   f"{row['shared_kib']:>11s}", flush=True)
 
 
+def copy_parts(f, lines_per_copy):
+    """The file as one part (lines_per_copy 0) or parts of at most lines_per_copy lines; each
+    part is an iterator of chunks of about 1 MiB."""
+    if lines_per_copy <= 0:
+        yield iter(lambda: f.read(1 << 20), b"")
+        return
+    while True:
+        lines = f.readlines(1)  # peek: at least one line, or the end
+        if not lines:
+            return
+
+        def part(first=lines):
+            yield b"".join(first)
+            left = lines_per_copy - len(first)
+            while left > 0:
+                chunk = []
+                for line in f:
+                    chunk.append(line)
+                    left -= 1
+                    if left == 0 or len(chunk) >= 8192:
+                        break
+                if not chunk:
+                    return
+                yield b"".join(chunk)
+        yield part()
+
+
 def report_sizes(conn):
     """Prints each table's blocks and indexes as the server counts them (pg_table_size:
     2 MiB a plain block, its encoding a frozen one; pg_indexes_size: the primary key's hash
@@ -90,6 +117,10 @@ def main():
     ap.add_argument("--wait", type=int, default=30, help="seconds to watch the RSS after the load")
     ap.add_argument("--freeze-interval", type=int, default=10)
     ap.add_argument("--forks", type=int, default=0, help="snapshots to make and report after the wait")
+    ap.add_argument("--lines-per-copy", type=int, default=0,
+                    help="split each table's input into COPY statements of at most this many "
+                         "lines, each its own transaction (0: one COPY per table); a COPY FROM "
+                         "STDIN holds its input until it ends, so SF10's lineitem needs this")
     args = ap.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="forktail_wire_load_") as db_dir:
@@ -116,11 +147,13 @@ def main():
                 path = os.path.join(args.data, table + ".tbl")
                 text_bytes += os.path.getsize(path)
                 start = time.time()
-                with conn.cursor() as cur:
-                    with cur.copy(f"COPY {table} FROM STDIN WITH (FORMAT csv, DELIMITER '|')") as cp:
-                        with open(path, "rb") as f:
-                            while chunk := f.read(1 << 20):
-                                cp.write(chunk)
+                with open(path, "rb") as f:
+                    for part in copy_parts(f, args.lines_per_copy):
+                        with conn.cursor() as cur:
+                            with cur.copy(f"COPY {table} FROM STDIN WITH (FORMAT csv, "
+                                          f"DELIMITER '|')") as cp:
+                                for chunk in part:
+                                    cp.write(chunk)
                 print(f"{table:10s} {time.time() - start:8.1f} {rss_mib(server.pid):9.0f}", flush=True)
             after = rss_mib(server.pid)
             for waited in range(5, args.wait + 1, 5):
