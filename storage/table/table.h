@@ -20,8 +20,9 @@
 // called by the engine) when the table has at most kKeyIndexBuildLimit keys,
 // so that the build never holds the thread for long (~0.1 s per Mi keys,
 // storage_table_bench); from then on every write keeps it exact. A larger
-// table keeps using the ordered index (~0.5 us a lookup instead of ~0.25). A table bulk-loaded and
-// only scanned (TPC-H's lineitem: 81 MiB of hash index at SF1) never holds one.
+// table keeps using the ordered index (~0.5 us a lookup instead of ~0.25).
+// A table bulk-loaded and only scanned (TPC-H's lineitem: 81 MiB of hash
+// index at SF1) never holds one.
 //
 // Tuple ids. A row's TupleId is (block, slot). Inserts append to the tail
 // block; when it is full (rows reach capacity, or its heap cannot take the
