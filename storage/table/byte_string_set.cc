@@ -114,10 +114,15 @@ struct ByteStringSet::Leaf {
   // The position of the first entry >= key.
   size_t Find(std::string_view key) const {
     if (packed) return FindPacked(key);
-    size_t lo = 0, hi = order.size();
+    return FirstNotBelow(order.size(), key, [this](size_t i) { return At(i); });
+  }
+  // The first i < n whose key_at(i) >= key (n if none), key_at ascending.
+  template <typename KeyAt>
+  static size_t FirstNotBelow(size_t n, std::string_view key, KeyAt key_at) {
+    size_t lo = 0, hi = n;
     while (lo < hi) {
       const size_t mid = lo + (hi - lo) / 2;
-      if (At(mid) < key) {
+      if (key_at(mid) < key) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -127,15 +132,7 @@ struct ByteStringSet::Leaf {
   }
   size_t FindPacked(std::string_view key) const {
     // The first restart entry >= key; the answer is in the group before it.
-    size_t lo = 0, hi = order.size();
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (RestartKey(mid) < key) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const size_t lo = FirstNotBelow(order.size(), key, [this](size_t r) { return RestartKey(r); });
     if (lo == 0) return 0;
     const size_t first = (lo - 1) * kRestart;
     const size_t last = std::min<size_t>(lo * kRestart, count);

@@ -345,7 +345,7 @@ Table::CheckedRow Table::CheckInsert(const Row& row) const {
   CheckedRow checked{CastRow(row), 0, {}};
   if (has_key()) {
     std::vector<Value> key = KeyOf(checked.row);
-    checked.key_hash = KeyHash(key);
+    checked.key_hash = key_index_built_ ? KeyHash(key) : 0;
     if (FindKey(key, checked.key_hash)) ThrowDuplicateKey(key);
   }
   if (!secondary_.empty()) {
@@ -414,7 +414,7 @@ std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
   if (!key_index_built_ && !key_index_wanted_.exchange(true, std::memory_order_relaxed)) {
     key_index_requests.fetch_add(1, std::memory_order_relaxed);
   }
-  return FindKey(cast, KeyHash(cast));
+  return FindKey(cast, key_index_built_ ? KeyHash(cast) : 0);
 }
 
 void Table::ForEachBlock(

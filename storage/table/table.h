@@ -297,7 +297,7 @@ class Table {
   // uniqueness, size): nothing has changed yet.
   struct CheckedRow {
     Row row;
-    uint64_t key_hash;  // 0 when the table has no primary key
+    uint64_t key_hash;  // 0 when the table has no primary key or no key hash index
     // Per secondary index: the row's encoded key.
     std::vector<OrderedIndex::Key> index_keys;
   };
@@ -317,6 +317,7 @@ class Table {
   void RebuildKeyIndex();
   void KeepKeyIndexRoom();
   bool KeyEquals(TupleId tid, const std::vector<Value>& key) const;
+  // `hash` (KeyHash of key) is read only when the key hash index is built.
   std::optional<TupleId> FindKey(const std::vector<Value>& key, uint64_t hash) const;
   // 23505 for a row whose `key` (the primary key's values) another row has,
   // with PostgreSQL's DETAIL line.

@@ -62,6 +62,25 @@ std::string RandomKey(std::mt19937_64& rng) {
   return s;
 }
 
+// One random step against the model: an insert (op < inserts), an erase
+// (op < erases; of an existing key most of the time) or a lower_bound.
+void RandomStep(ByteStringSet& set, std::set<std::string>& model, std::mt19937_64& rng,
+                const std::string& key, uint64_t op, uint64_t inserts, uint64_t erases, int step) {
+  if (op < inserts) {
+    ASSERT_EQ(set.insert(key), model.insert(key).second) << "step " << step;
+  } else if (op < erases) {
+    std::string victim = key;
+    if (!model.empty() && rng() % 4 != 0) {
+      auto it = model.lower_bound(key);
+      if (it == model.end()) it = model.begin();
+      victim = *it;
+    }
+    ASSERT_EQ(set.erase(victim), model.erase(victim) == 1) << "step " << step;
+  } else {
+    ExpectLowerBound(set, model, key);
+  }
+}
+
 TEST(ByteStringSet, EmptySet) {
   ByteStringSet set;
   EXPECT_EQ(set.size(), 0u);
@@ -83,20 +102,7 @@ TEST(ByteStringSet, MatchesStdSetUnderRandomOperations) {
     for (int step = 0; step < 60000; step++) {
       const std::string key = RandomKey(rng);
       const uint64_t op = rng() % 10;
-      if (op < 6) {
-        ASSERT_EQ(set.insert(key), model.insert(key).second) << "step " << step;
-      } else if (op < 9) {
-        // Erase an existing key most of the time.
-        std::string victim = key;
-        if (!model.empty() && rng() % 4 != 0) {
-          auto it = model.lower_bound(key);
-          if (it == model.end()) it = model.begin();
-          victim = *it;
-        }
-        ASSERT_EQ(set.erase(victim), model.erase(victim) == 1) << "step " << step;
-      } else {
-        ExpectLowerBound(set, model, key);
-      }
+      ASSERT_NO_FATAL_FAILURE(RandomStep(set, model, rng, key, op, 6, 9, step));
       if (step % 5000 == 0) ExpectSame(set, model);
     }
     ExpectSame(set, model);
@@ -282,19 +288,7 @@ TEST(ByteStringSet, PackedLeavesMatchStdSetUnderRandomOperations) {
     for (int step = 0; step < 40000; step++) {
       const std::string key = RandomKey(rng) + RandomKey(rng);
       const uint64_t op = rng() % 10;
-      if (op < 4) {
-        ASSERT_EQ(set.insert(key), model.insert(key).second) << "step " << step;
-      } else if (op < 7) {
-        std::string victim = key;
-        if (!model.empty() && rng() % 4 != 0) {
-          auto it = model.lower_bound(key);
-          if (it == model.end()) it = model.begin();
-          victim = *it;
-        }
-        ASSERT_EQ(set.erase(victim), model.erase(victim) == 1) << "step " << step;
-      } else {
-        ExpectLowerBound(set, model, key);
-      }
+      ASSERT_NO_FATAL_FAILURE(RandomStep(set, model, rng, key, op, 4, 7, step));
       if (step % 8000 == 0) ExpectSame(set, model);
     }
     ExpectSame(set, model);
