@@ -47,6 +47,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "storage/status.h"
 #include "storage/table/block_layout.h"
@@ -202,6 +203,17 @@ class Block {
   // may be sel). Columns it cannot compare packed keep every row.
   uint32_t SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t first, uint32_t count,
                        const uint32_t* sel, uint32_t n, uint32_t* out) const;
+  // Frozen blocks: when string column c is dictionary-encoded, its distinct
+  // strings in code order (byte order; views into this block) into
+  // *strings, and true; false for other encodings.
+  bool FrozenDictionary(ColumnId c, std::vector<std::string_view>* strings) const;
+  // Frozen blocks, a dictionary column c (FrozenDictionary): of the rows
+  // first + sel[i] (as SelectWhere), those whose code's bit is set in
+  // `codes` (one bit per dictionary string), and the NULL ones when
+  // `keep_null`; their sel entries go to out (which may be sel). A scan
+  // evaluates a predicate once per distinct string this way.
+  uint32_t SelectCodes(ColumnId c, const uint64_t* codes, bool keep_null, uint32_t first,
+                       uint32_t count, const uint32_t* sel, uint32_t n, uint32_t* out) const;
 
   // Checksums: Seal() stores the checksum and sets the sealed flag; any later
   // mutation clears the flag. VerifyChecksum() is Ok for a sealed block whose

@@ -736,6 +736,52 @@ inline bool Holds(T v, T k) {
   return v >= k;
 }
 
+// Of the rows first + sel[i] (i < n, ascending; n == count: all of
+// [first, first + count)) of a bit-packed array, those whose packed value
+// passes `test`, and the NULL ones when `keep_null`: their sel entries into
+// out (which may be sel). The scans' filter loop on packed values.
+template <typename Test>
+uint32_t SelectPacked(const uint8_t* data, uint32_t bits, const uint64_t* nulls, bool keep_null,
+                      uint32_t first, uint32_t count, const uint32_t* sel, uint32_t n,
+                      uint32_t* out, const Test& test) {
+  uint32_t m = 0;
+  uint32_t i = 0;
+  if (first % 64 == 0 && bits > 0) {
+    // Unpack 64 values at a time (the groups holding a selected row) and
+    // test the selected ones without a branch; a dense selection (every
+    // row: sel is the identity) is not read.
+    uint64_t group[64];
+    const bool dense = n == count;
+    while (i < n) {
+      const uint32_t g = dense ? i : sel[i] / 64 * 64;  // the group's first row
+      if (g + 64 > count) break;                        // the tail: value by value below
+      kUnpack64<uint64_t>[bits](data + (uint64_t{first} + g) * bits / 8, 0, group);
+      const uint64_t null_word = nulls != nullptr ? nulls[(first + g) / 64] : 0;
+      if (dense) {
+        for (uint32_t j = 0; j < 64; j++) {
+          const bool null = (null_word >> j) & 1;
+          out[m] = g + j;
+          m += (test(group[j]) & !null) | (null & keep_null);
+        }
+        i += 64;
+        continue;
+      }
+      for (; i < n && sel[i] < g + 64; i++) {
+        const uint32_t j = sel[i] - g;
+        const bool null = (null_word >> j) & 1;
+        out[m] = sel[i];
+        m += (test(group[j]) & !null) | (null & keep_null);
+      }
+    }
+  }
+  for (; i < n; i++) {
+    const uint32_t r = first + sel[i];
+    out[m] = sel[i];
+    m += nulls != nullptr && TestBit(nulls, r) ? keep_null : test(Unpack(data, bits, r));
+  }
+  return m;
+}
+
 }  // namespace
 
 uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t first, uint32_t count,
@@ -798,42 +844,37 @@ uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t firs
   const auto kp = static_cast<uint64_t>(d);
   return DispatchCompare(op, [&](auto kOp) {
     constexpr CellCompare kCompare = decltype(kOp)::value;
-    uint32_t m = 0;
-    uint32_t i = 0;
-    if (first % 64 == 0 && fc.bits > 0) {
-      // Unpack 64 values at a time (the groups holding a selected row) and
-      // test the selected ones without a branch; a dense selection (every
-      // row: sel is the identity) is not read.
-      uint64_t group[64];
-      const bool dense = n == count;
-      while (i < n) {
-        const uint32_t g = dense ? i : sel[i] / 64 * 64;  // the group's first row
-        if (g + 64 > count) break;                        // the tail: value by value below
-        kUnpack64<uint64_t>[fc.bits](data + (uint64_t{first} + g) * fc.bits / 8, 0, group);
-        const uint64_t null_word = nulls != nullptr ? nulls[(first + g) / 64] : 0;
-        if (dense) {
-          for (uint32_t j = 0; j < 64; j++) {
-            out[m] = g + j;
-            m += Holds<kCompare>(group[j], kp) & !((null_word >> j) & 1);
-          }
-          i += 64;
-          continue;
-        }
-        for (; i < n && sel[i] < g + 64; i++) {
-          const uint32_t j = sel[i] - g;
-          out[m] = sel[i];
-          m += Holds<kCompare>(group[j], kp) & !((null_word >> j) & 1);
-        }
-      }
-    }
-    for (; i < n; i++) {
-      const uint32_t r = first + sel[i];
-      out[m] = sel[i];
-      m +=
-          !(nulls != nullptr && TestBit(nulls, r)) && Holds<kCompare>(Unpack(data, fc.bits, r), kp);
-    }
-    return m;
+    return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
+                        [kp](uint64_t p) { return Holds<kCompare>(p, kp); });
   });
+}
+
+bool Block::FrozenDictionary(ColumnId c, std::vector<std::string_view>* strings) const {
+  assert(frozen());
+  const FrozenColumn& fc = frozen_column(c);
+  if (static_cast<FrozenEncoding>(fc.encoding) != FrozenEncoding::kDictionary) return false;
+  strings->clear();
+  strings->reserve(fc.count);
+  for (uint32_t code = 0; code < fc.count; code++) {
+    strings->push_back(DictionaryString(data_, fc, code));
+  }
+  return true;
+}
+
+uint32_t Block::SelectCodes(ColumnId c, const uint64_t* codes, bool keep_null, uint32_t first,
+                            uint32_t count, const uint32_t* sel, uint32_t n, uint32_t* out) const {
+  assert(frozen() && n <= count && first + count <= row_count());
+  const FrozenColumn& fc = frozen_column(c);
+  assert(static_cast<FrozenEncoding>(fc.encoding) == FrozenEncoding::kDictionary);
+  // A row's code is below fc.count (FrozenFromImage checked) unless the row
+  // is NULL: the test runs on NULL rows too (it is branch-free), so it
+  // bounds the code.
+  const uint32_t dictionary_size = fc.count;
+  return SelectPacked(data_ + fc.data, fc.bits, FrozenNullBitmap(c), keep_null, first, count, sel,
+                      n, out, [codes, dictionary_size](uint64_t code) {
+                        return code < dictionary_size &&
+                               TestBit(codes, static_cast<uint32_t>(code));
+                      });
 }
 
 Status Block::FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,

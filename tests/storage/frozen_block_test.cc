@@ -3,10 +3,12 @@
 // the plain one, images load back, and a damaged image is refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -300,6 +302,90 @@ TEST(FrozenBlock, PredicatesOnPackedValuesEqualThoseOnPlainCells) {
     }
   }
   EXPECT_GT(checked, 500);
+}
+
+// A dictionary column's strings come out sorted and distinct, and
+// SelectCodes keeps exactly the rows whose string's code is in the set
+// (NULL rows as asked), for dense and sparse selections, in place too.
+TEST(FrozenBlock, DictionaryCodesSelectTheRowsOfTheirStrings) {
+  auto layout = BlockLayout::Compute(AllTypes());
+  std::unique_ptr<Block> plain = RandomBlock(layout, 31, 5000);
+  std::unique_ptr<Block> frozen = Block::Freeze(*plain);
+  const uint32_t rows = plain->row_count();
+  std::mt19937_64 rng(9);
+  int dictionaries = 0;
+  for (size_t ci = 0; ci < layout->column_count(); ci++) {
+    const ColumnId c(static_cast<uint16_t>(ci));
+    std::vector<std::string_view> dictionary;
+    if (!layout->column(c).type.StoredAsString()) continue;
+    if (!frozen->FrozenDictionary(c, &dictionary)) continue;
+    dictionaries++;
+    std::set<std::string> distinct;
+    for (uint32_t r = 0; r < rows; r++) {
+      if (!plain->IsNull(c, SlotNo(r))) {
+        distinct.insert(std::string(plain->GetCell(c, SlotNo(r)).GetString()));
+      }
+    }
+    ASSERT_EQ(std::vector<std::string>(dictionary.begin(), dictionary.end()),
+              std::vector<std::string>(distinct.begin(), distinct.end()))
+        << "column " << ci;
+    for (int trial = 0; trial < 8; trial++) {
+      // Trial 0 keeps no string, trial 1 every one, the others a third.
+      std::vector<uint64_t> codes(dictionary.size() / 64 + 1, 0);
+      for (size_t code = 0; code < dictionary.size(); code++) {
+        if (trial == 1 || (trial > 1 && rng() % 3 == 0))
+          codes[code / 64] |= uint64_t{1} << code % 64;
+      }
+      const bool keep_null = trial % 2 == 1;
+      for (uint32_t first = 0; first < rows; first += 2048) {
+        const uint32_t count = std::min<uint32_t>(2048, rows - first);
+        std::vector<uint32_t> sel;
+        for (uint32_t i = 0; i < count; i++) {
+          if (trial % 4 < 2 || rng() % 3 == 0) sel.push_back(i);
+        }
+        std::vector<uint32_t> expected;
+        for (uint32_t i : sel) {
+          const SlotNo s(first + i);
+          bool keep = keep_null;
+          if (!plain->IsNull(c, s)) {
+            const std::string value(plain->GetCell(c, s).GetString());
+            const size_t code =
+                std::lower_bound(dictionary.begin(), dictionary.end(), value) - dictionary.begin();
+            keep = (codes[code / 64] >> code % 64) & 1;
+          }
+          if (keep) expected.push_back(i);
+        }
+        std::vector<uint32_t> got = sel;  // in place, as scans call it
+        got.resize(frozen->SelectCodes(c, codes.data(), keep_null, first, count, got.data(),
+                                       static_cast<uint32_t>(got.size()), got.data()));
+        ASSERT_EQ(got, expected) << "column " << ci << " trial " << trial << " first " << first;
+      }
+    }
+  }
+  EXPECT_GE(dictionaries, 2);  // c (CHAR(10)) and few at least
+
+  // A column of NULLs only: an empty dictionary; NULL rows stay when asked.
+  const TableSchema schema{"n", {{"s", Type::Text()}}, {}};
+  auto nulls_layout = BlockLayout::Compute(schema);
+  std::unique_ptr<Block> all_null = Block::Create(nulls_layout, TableId(1), BlockNo(0));
+  for (int r = 0; r < 100; r++)
+    all_null->SetCell(ColumnId(0), all_null->AppendSlot(), Value::Null(Type::Text()));
+  std::unique_ptr<Block> frozen_nulls = Block::Freeze(*all_null);
+  std::vector<std::string_view> dictionary;
+  ASSERT_TRUE(frozen_nulls->FrozenDictionary(ColumnId(0), &dictionary));
+  EXPECT_TRUE(dictionary.empty());
+  const uint64_t none = 0;
+  std::vector<uint32_t> sel(100);
+  for (uint32_t i = 0; i < 100; i++) sel[i] = i;
+  EXPECT_EQ(
+      frozen_nulls->SelectCodes(ColumnId(0), &none, false, 0, 100, sel.data(), 100, sel.data()),
+      0u);
+  for (uint32_t i = 0; i < 100; i++) sel[i] = i;
+  EXPECT_EQ(
+      frozen_nulls->SelectCodes(ColumnId(0), &none, true, 0, 100, sel.data(), 100, sel.data()),
+      100u);
+  // Other encodings have no dictionary.
+  EXPECT_FALSE(frozen->FrozenDictionary(ColumnId(3), &dictionary));
 }
 
 // A column of comment text freezes to FSST: well under the plain bytes, the

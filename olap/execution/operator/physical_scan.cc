@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "olap/execution/operator/physical_table.h"
+#include "olap/expression/scalar_function.h"
 #include "storage/error.h"
 
 namespace forktail {
@@ -68,6 +69,41 @@ void CollectPackedPredicates(const Expression& e, std::vector<physical::PackedPr
   out->push_back({column->column, kOps[static_cast<int>(op)], v.GetInt()});
 }
 
+// Whether `e` reads nothing per row but column references to one column
+// (*column, set by the first one met), and calls nothing volatile.
+bool ReadsOneColumn(const Expression& e, std::optional<uint32_t>* column) {
+  if (e.kind == ExprKind::kColumnRef) {
+    if (column->has_value() && **column != e.column) return false;
+    *column = e.column;
+    return true;
+  }
+  if (e.kind == ExprKind::kFunction && e.function->is_volatile()) return false;
+  for (const ExprPtr& child : e.children) {
+    if (child != nullptr && !ReadsOneColumn(*child, column)) return false;
+  }
+  return true;
+}
+
+// The filter's top-level conjuncts that read one string column, which a
+// frozen block evaluates on the column's dictionary: =, <>, <, IN, LIKE,
+// functions of it, OR of those. Into *conjuncts, their columns into *columns.
+// `types`: of the read columns.
+void CollectDictionaryPredicates(const Expression& e, const std::vector<Type>& types,
+                                 std::vector<const Expression*>* conjuncts,
+                                 std::vector<uint32_t>* columns) {
+  if (e.kind == ExprKind::kAnd) {
+    for (const ExprPtr& child : e.children) {
+      CollectDictionaryPredicates(*child, types, conjuncts, columns);
+    }
+    return;
+  }
+  std::optional<uint32_t> column;
+  if (!ReadsOneColumn(e, &column) || !column.has_value() || *column >= types.size()) return;
+  if (!types[*column].StoredAsString()) return;
+  conjuncts->push_back(&e);
+  columns->push_back(*column);
+}
+
 std::vector<Type> ReadTypes(const Table& table, const std::vector<uint32_t>& columns) {
   std::vector<Type> all = physical::ColumnTypes(table), types;
   for (uint32_t c : columns) types.push_back(all[c]);
@@ -90,6 +126,9 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
   deferred_ = DeferredColumns(columns_.size(), projector_->filter(), runtime_filters_);
   if (projector_->filter() != nullptr) {
     CollectPackedPredicates(*projector_->filter(), &packed_predicates_);
+    CollectDictionaryPredicates(*projector_->filter(), ReadTypes(table_, columns_),
+                                &dictionary_conjuncts_, &dictionary_columns_);
+    dictionary_executors_.resize(this->parallelism());
   }
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
 }
@@ -160,9 +199,22 @@ void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t 
                                   const std::vector<uint32_t>* rows) {
   std::vector<DataChunk> chunks;
   std::vector<uint32_t> firsts;
+  physical::DictionaryPredicates dictionary;
+  if (!dictionary_conjuncts_.empty()) {
+    dictionary.columns = &dictionary_columns_;
+    dictionary.select = [this, slot](size_t i, const DataChunk& strings, uint32_t* sel) {
+      auto& executors = dictionary_executors_[slot];
+      if (executors.empty()) {
+        for (const Expression* e : dictionary_conjuncts_) {
+          executors.push_back(std::make_unique<ExpressionExecutor>(*e));
+        }
+      }
+      return executors[i]->Select(strings, strings.rows(), sel);
+    };
+  }
   std::shared_ptr<const void> pin = physical::WrapTableBlock(
       table_, block_no, columns_, &chunks, rows, deferred_.empty() ? nullptr : &deferred_, &firsts,
-      &packed_predicates_);
+      &packed_predicates_, dictionary.columns != nullptr ? &dictionary : nullptr);
   if (pin == nullptr) return;
   ProcessChunks(context, slot, std::move(chunks), std::move(pin), firsts);
 }

@@ -142,6 +142,12 @@ class TableScanOperator final : public PhysicalOperator {
   // Conjuncts of the filter that a frozen block evaluates on its packed
   // values before it decodes anything (the filter still runs after them).
   std::vector<physical::PackedPredicate> packed_predicates_;
+  // Conjuncts of the filter that each read one string column (into
+  // columns_): a frozen block whose column is a dictionary evaluates them on
+  // its distinct strings, with the slot's executors (made on first use).
+  std::vector<const Expression*> dictionary_conjuncts_;
+  std::vector<uint32_t> dictionary_columns_;
+  std::vector<std::vector<std::unique_ptr<ExpressionExecutor>>> dictionary_executors_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
   bool runtime_filters_first_ = false;
   // The index probe to make now: the index join's once its keys are there.

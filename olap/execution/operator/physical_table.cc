@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 
+#include "storage/error.h"
 #include "storage/table/table.h"
 
 namespace forktail::physical {
@@ -76,15 +77,78 @@ void DecodeFrozen(const ScanPin& pin, size_t i, ColumnId c, uint32_t first, uint
   }
 }
 
+// A dictionary predicate evaluated on one frozen block's dictionary.
+struct CodeFilter {
+  ColumnId column;
+  std::vector<uint64_t> codes;  // a bit per dictionary string: the conjunct is TRUE for it
+  bool keep_null = false;
+};
+
+// The code filters of `predicates` for a frozen block, into *out; false
+// when one keeps no string, so that no row of the block passes. Left out:
+// predicates on columns that are not dictionaries here, those that keep
+// every string, and those that threw.
+bool CodeFilters(const Block& block, const std::vector<uint32_t>& columns,
+                 const DictionaryPredicates& predicates, std::vector<CodeFilter>* out) {
+  std::vector<std::string_view> strings;
+  uint32_t sel[kVectorSize];
+  for (size_t i = 0; i < predicates.columns->size(); i++) {
+    const uint32_t column = (*predicates.columns)[i];
+    const ColumnId id(static_cast<uint16_t>(columns[column]));
+    if (!block.FrozenDictionary(id, &strings)) continue;
+    CodeFilter filter{id, std::vector<uint64_t>(strings.size() / 64 + 1, 0)};
+    const size_t entries = strings.size() + 1;  // NULL last
+    size_t kept = 0;
+    bool threw = false;
+    for (size_t base = 0; base < entries && !threw; base += kVectorSize) {
+      const auto n = static_cast<uint32_t>(std::min<size_t>(kVectorSize, entries - base));
+      DataChunk chunk;
+      for (size_t c = 0; c < columns.size(); c++) {
+        Vector v;
+        if (c == column) {
+          v.Reset(block.layout().column(id).type);
+          auto* data = v.mutable_data<std::string_view>();
+          for (uint32_t j = 0; j < n; j++) {
+            if (base + j < strings.size()) {
+              data[j] = strings[base + j];
+            } else {
+              v.SetNull(j, true);
+            }
+          }
+        }
+        chunk.AddColumn(std::move(v));
+      }
+      chunk.set_size(n);
+      uint32_t m = 0;
+      try {
+        m = predicates.select(i, chunk, sel);
+      } catch (const DbError&) {
+        threw = true;
+      }
+      for (uint32_t k = 0; k < m && !threw; k++) {
+        const size_t e = base + sel[k];
+        if (e == strings.size()) {
+          filter.keep_null = true;
+        } else {
+          filter.codes[e / 64] |= uint64_t{1} << (e % 64);
+        }
+      }
+      kept += m;
+    }
+    if (threw || kept == entries) continue;
+    if (kept == 0) return false;
+    out->push_back(std::move(filter));
+  }
+  return true;
+}
+
 }  // namespace
 
-std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
-                                           const std::vector<uint32_t>& columns,
-                                           std::vector<DataChunk>* out,
-                                           const std::vector<uint32_t>* slots,
-                                           const std::vector<bool>* deferred,
-                                           std::vector<uint32_t>* firsts,
-                                           const std::vector<PackedPredicate>* predicates) {
+std::shared_ptr<const void> WrapTableBlock(
+    const Table& table, uint32_t block_no, const std::vector<uint32_t>& columns,
+    std::vector<DataChunk>* out, const std::vector<uint32_t>* slots,
+    const std::vector<bool>* deferred, std::vector<uint32_t>* firsts,
+    const std::vector<PackedPredicate>* predicates, const DictionaryPredicates* dictionary) {
   auto pin = std::make_shared<ScanPin>();
   pin->ref = PinForScan(table, BlockNo(block_no));
   const Block& block = **pin->ref;
@@ -92,6 +156,12 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
   const BlockLayout& layout = block.layout();
   const uint32_t rows = block.row_count();
   const bool frozen = block.frozen();
+  std::vector<CodeFilter> code_filters;
+  if (frozen && dictionary != nullptr && !CodeFilters(block, columns, *dictionary, &code_filters)) {
+    return nullptr;
+  }
+  const bool narrow =
+      frozen && ((predicates != nullptr && !predicates->empty()) || !code_filters.empty());
   std::optional<BlockReadView> view;
   if (frozen) {
     size_t bytes = 0;
@@ -135,16 +205,22 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
         has_sel = true;
       }
     }
-    if (frozen && predicates != nullptr && !predicates->empty()) {
+    if (narrow) {
       if (!has_sel) {
         for (uint32_t i = 0; i < count; ++i) sel[i] = i;
         n = count;
         has_sel = true;
       }
-      for (const PackedPredicate& p : *predicates) {
+      if (predicates != nullptr) {
+        for (const PackedPredicate& p : *predicates) {
+          if (n == 0) break;
+          n = block.SelectWhere(ColumnId(static_cast<uint16_t>(columns[p.column])), p.op, p.value,
+                                first, count, sel, n, sel);
+        }
+      }
+      for (const CodeFilter& f : code_filters) {
         if (n == 0) break;
-        n = block.SelectWhere(ColumnId(static_cast<uint16_t>(columns[p.column])), p.op, p.value,
-                              first, count, sel, n, sel);
+        n = block.SelectCodes(f.column, f.codes.data(), f.keep_null, first, count, sel, n, sel);
       }
     }
     if (has_sel && n == 0) continue;

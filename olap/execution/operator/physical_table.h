@@ -37,7 +37,8 @@ size_t BlockCount(const Table& table);
 // of the block to *out, with vectors for `columns` (table column numbers, in
 // that order) and a selection of the rows not deleted (no selection when no
 // row of the slice is deleted; slices without live rows are skipped).
-// Returns the pin (nullptr when the block has no live row).
+// Returns the pin (nullptr when the block has no live row, or none that
+// the dictionary predicates below keep).
 // With `slots` (ascending slot numbers), only those rows are selected.
 //
 // A frozen block (storage/table/block.h) is decoded, not wrapped. With
@@ -53,11 +54,27 @@ struct PackedPredicate {
   CellCompare op;
   int64_t value;  // of the column's type, as a stripe cell holds it
 };
-std::shared_ptr<const void> WrapTableBlock(
-    const Table& table, uint32_t block_no, const std::vector<uint32_t>& columns,
-    std::vector<DataChunk>* out, const std::vector<uint32_t>* slots = nullptr,
-    const std::vector<bool>* deferred = nullptr, std::vector<uint32_t>* firsts = nullptr,
-    const std::vector<PackedPredicate>* predicates = nullptr);
+// `dictionary` conjuncts each read one string column: a frozen block whose
+// column is dictionary-encoded evaluates such a conjunct once per distinct
+// string, then keeps the rows by code (a block where no string passes is
+// skipped whole). They too must be conjuncts of the scan's filter.
+struct DictionaryPredicates {
+  const std::vector<uint32_t>* columns = nullptr;  // per conjunct: its column, into `columns`
+  // Conjunct i on `strings`, a chunk whose column (*columns)[i] holds a
+  // dictionary's strings and NULL as its last row (the other columns are
+  // empty): the rows where it is TRUE into sel, returning how many. A
+  // DbError it throws (a string no live row may hold) leaves the block's
+  // rows to the filter.
+  std::function<uint32_t(size_t i, const DataChunk& strings, uint32_t* sel)> select;
+};
+std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
+                                           const std::vector<uint32_t>& columns,
+                                           std::vector<DataChunk>* out,
+                                           const std::vector<uint32_t>* slots = nullptr,
+                                           const std::vector<bool>* deferred = nullptr,
+                                           std::vector<uint32_t>* firsts = nullptr,
+                                           const std::vector<PackedPredicate>* predicates = nullptr,
+                                           const DictionaryPredicates* dictionary = nullptr);
 // Fills the `deferred` columns of a chunk WrapTableBlock made from the block
 // `pin` holds, whose first row is `first`: only the selected rows. False when
 // the block is plain (nothing was deferred).

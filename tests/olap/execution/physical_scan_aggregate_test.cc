@@ -104,6 +104,71 @@ class ShapeProbe final : public PhysicalOperator {
   Shape* out_;
 };
 
+// Conjuncts on one string column run on a frozen block's dictionary (once
+// per distinct string, NULL included) and keep the rows by code: the rows
+// equal a plain table's, for comparisons, IN, LIKE, IS [NOT] NULL, a
+// conjunct TRUE for NULL, one no string passes (the block is skipped), one
+// beside an integer conjunct, and one that throws on every string while the
+// filter never reaches it (the block keeps its rows for the filter).
+TEST(PhysicalScan, StringPredicatesOnDictionariesKeepThePlainRows) {
+  ptest::TestTable plain = ptest::MakeTable("t", 20000, 105, 1000, 0, 4096);
+  ptest::TestTable frozen = ptest::MakeTable("t", 20000, 105, 1000, 0, 4096);
+  uint32_t cursor = 0;
+  ASSERT_GT(frozen.table->FreezeBlocks(false, 100, &cursor), 0u);
+  auto text = [](const char* s) { return Constant(Value::Text(s)); };
+  std::vector<std::pair<std::string, std::function<ExprPtr()>>> filters = {
+      {"c = 's3'", [&] { return Compare(CompareOp::kEq, C(), text("s3")); }},
+      {"c < 's3'", [&] { return Compare(CompareOp::kLt, C(), text("s3")); }},
+      {"'s2' <> c", [&] { return Compare(CompareOp::kNe, text("s2"), C()); }},
+      {"c IN",
+       [&] {
+         return In(C(), {Value::Text("s1"), Value::Text("s6_long_string_tail")});
+       }},
+      {"c LIKE", [&] { return Like(C(), "s%tail"); }},
+      {"c NOT LIKE", [&] { return Like(C(), "s1%", true); }},
+      {"c IS NULL", [&] { return IsNull(C()); }},
+      {"c IS NOT NULL", [&] { return IsNull(C(), true); }},
+      {"coalesce",
+       [&] {
+         std::vector<ExprPtr> args;
+         args.push_back(C());
+         args.push_back(text("z"));
+         return Compare(CompareOp::kEq, Coalesce(std::move(args)), text("z"));
+       }},
+      {"no string", [&] { return Compare(CompareOp::kEq, C(), text("nope")); }},
+      {"or", [&] { return Or(Compare(CompareOp::kEq, C(), text("s0")), Like(C(), "%tail")); }},
+      {"with an integer",
+       [&] {
+         return And(Compare(CompareOp::kLt, A(), Constant(Value::Integer(300))),
+                    Compare(CompareOp::kGe, C(), text("s4")));
+       }},
+      {"throws unreached",
+       [&] {
+         return And(
+             Compare(CompareOp::kLt, B(), Constant(Value::BigInt(-1000))),
+             Compare(CompareOp::kGt, Cast(C(), Type::Integer()), Constant(Value::Integer(0))));
+       }},
+  };
+  for (const auto& [name, filter] : filters) {
+    SCOPED_TRACE(name);
+    for (ptest::Mode mode : {ptest::Mode::kImmediate, ptest::Mode::kTwoWorkers}) {
+      auto scan = [&](const Table& table) {
+        return ptest::Run(mode, [&](PlanBuilder& b) {
+          ScanSpec spec;
+          spec.filter = filter();
+          return b.Sink(b.Scan(table, std::move(spec)));
+        });
+      };
+      std::vector<Row> want = scan(*plain.table);
+      std::vector<Row> got = scan(*frozen.table);
+      EXPECT_EQ(ptest::Bag(got), ptest::Bag(want)) << ptest::ModeName(mode);
+      if (name != "no string" && name != "throws unreached") {
+        EXPECT_FALSE(want.empty());
+      }
+    }
+  }
+}
+
 // A filter that keeps few rows of each block: the block's output is packed
 // into dense chunks (one here), plain or frozen, with the same rows.
 TEST(PhysicalScan, SparseOutputIsPacked) {
