@@ -203,6 +203,10 @@ class Block {
   // may be sel). Columns it cannot compare packed keep every row.
   uint32_t SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t first, uint32_t count,
                        const uint32_t* sel, uint32_t n, uint32_t* out) const;
+  // The same for the values in [lo, hi] (none when lo > hi): a range of one
+  // column in one pass (a scan merges its conjuncts on a column into one).
+  uint32_t SelectBetween(ColumnId c, int64_t lo, int64_t hi, uint32_t first, uint32_t count,
+                         const uint32_t* sel, uint32_t n, uint32_t* out) const;
   // Frozen blocks: when string column c is dictionary-encoded, its distinct
   // strings in code order (byte order; views into this block) into
   // *strings, and true; false for other encodings.

@@ -58,6 +58,36 @@ inline int64_t LoadIntCell(const uint8_t* cell, uint32_t width) {
 // A comparison of a stored value with a constant (Block::SelectWhere).
 enum class CellCompare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 
+// The values v with `v op k` as [*lo, *hi] (*lo > *hi when there are none);
+// false for kNe, which is no range.
+inline bool CompareRange(CellCompare op, int64_t k, int64_t* lo, int64_t* hi) {
+  constexpr int64_t kMin = INT64_MIN, kMax = INT64_MAX;
+  switch (op) {
+    case CellCompare::kEq:
+      *lo = *hi = k;
+      return true;
+    case CellCompare::kNe:
+      return false;
+    case CellCompare::kLt:
+      *lo = k == kMin ? kMax : kMin;  // nothing is below the least value
+      *hi = k == kMin ? kMin : k - 1;
+      return true;
+    case CellCompare::kLe:
+      *lo = kMin;
+      *hi = k;
+      return true;
+    case CellCompare::kGt:
+      *lo = k == kMax ? kMax : k + 1;
+      *hi = k == kMax ? kMin : kMax;
+      return true;
+    case CellCompare::kGe:
+      *lo = k;
+      *hi = kMax;
+      return true;
+  }
+  return false;
+}
+
 // Mixes one more column's hash into a composite key hash.
 inline uint64_t CombineHash(uint64_t seed, uint64_t h) {
   return seed ^ (h + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2));

@@ -706,34 +706,20 @@ void Block::DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out, 
 
 namespace {
 
-// f(std::integral_constant<CellCompare, op>{}) with op a compile-time constant.
-template <typename F>
-decltype(auto) DispatchCompare(CellCompare op, F&& f) {
-  switch (op) {
-    case CellCompare::kEq:
-      return f(std::integral_constant<CellCompare, CellCompare::kEq>{});
-    case CellCompare::kNe:
-      return f(std::integral_constant<CellCompare, CellCompare::kNe>{});
-    case CellCompare::kLt:
-      return f(std::integral_constant<CellCompare, CellCompare::kLt>{});
-    case CellCompare::kLe:
-      return f(std::integral_constant<CellCompare, CellCompare::kLe>{});
-    case CellCompare::kGt:
-      return f(std::integral_constant<CellCompare, CellCompare::kGt>{});
-    case CellCompare::kGe:
-      break;
-  }
-  return f(std::integral_constant<CellCompare, CellCompare::kGe>{});
+// The largest packed value of `bits` bits.
+__int128 MaxPacked(uint32_t bits) {
+  return bits == 64 ? static_cast<__int128>(UINT64_MAX) : (static_cast<__int128>(1) << bits) - 1;
 }
 
-template <CellCompare kOp, typename T>
-inline bool Holds(T v, T k) {
-  if constexpr (kOp == CellCompare::kEq) return v == k;
-  if constexpr (kOp == CellCompare::kNe) return v != k;
-  if constexpr (kOp == CellCompare::kLt) return v < k;
-  if constexpr (kOp == CellCompare::kLe) return v <= k;
-  if constexpr (kOp == CellCompare::kGt) return v > k;
-  return v >= k;
+// Of the rows first + sel[i] (i < n), those not NULL, into out.
+uint32_t NonNullRows(const uint64_t* nulls, uint32_t first, const uint32_t* sel, uint32_t n,
+                     uint32_t* out) {
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    out[m] = sel[i];
+    m += !(nulls != nullptr && TestBit(nulls, first + sel[i]));
+  }
+  return m;
 }
 
 // Of the rows first + sel[i] (i < n, ascending; n == count: all of
@@ -749,7 +735,7 @@ uint32_t SelectPacked(const uint8_t* data, uint32_t bits, const uint64_t* nulls,
   if (first % 64 == 0 && bits > 0) {
     // Unpack 64 values at a time (the groups holding a selected row) and
     // test the selected ones without a branch; a dense selection (every
-    // row: sel is the identity) is not read.
+    // row: sel is the identity) is not read, and out may alias it.
     uint64_t group[64];
     const bool dense = n == count;
     while (i < n) {
@@ -758,11 +744,12 @@ uint32_t SelectPacked(const uint8_t* data, uint32_t bits, const uint64_t* nulls,
       kUnpack64<uint64_t>[bits](data + (uint64_t{first} + g) * bits / 8, 0, group);
       const uint64_t null_word = nulls != nullptr ? nulls[(first + g) / 64] : 0;
       if (dense) {
-        for (uint32_t j = 0; j < 64; j++) {
-          const bool null = (null_word >> j) & 1;
-          out[m] = g + j;
-          m += (test(group[j]) & !null) | (null & keep_null);
-        }
+        // The group's tests as a bit mask (no store per row), then the
+        // rows of its set bits.
+        uint64_t mask = 0;
+        for (uint32_t j = 0; j < 64; j++) mask |= uint64_t{test(group[j])} << j;
+        mask = (mask & ~null_word) | (keep_null ? null_word : 0);
+        for (; mask != 0; mask &= mask - 1) out[m++] = g + std::countr_zero(mask);
         i += 64;
         continue;
       }
@@ -786,67 +773,74 @@ uint32_t SelectPacked(const uint8_t* data, uint32_t bits, const uint64_t* nulls,
 
 uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t first, uint32_t count,
                             const uint32_t* sel, uint32_t n, uint32_t* out) const {
+  int64_t lo = 0, hi = 0;
+  if (CompareRange(op, k, &lo, &hi)) return SelectBetween(c, lo, hi, first, count, sel, n, out);
   assert(frozen() && n <= count && first + count <= row_count());
   const FrozenColumn& fc = frozen_column(c);
   const ColumnLayout& col = layout_->column(c);
   const auto encoding = static_cast<FrozenEncoding>(fc.encoding);
-  const bool packed = encoding == FrozenEncoding::kBitPacked;
-  if (!BitPackable(col) || (!packed && encoding != FrozenEncoding::kPlain)) {
+  const uint64_t* nulls = FrozenNullBitmap(c);
+  const uint8_t* data = data_ + fc.data;
+  if (!BitPackable(col) ||
+      (encoding != FrozenEncoding::kBitPacked && encoding != FrozenEncoding::kPlain)) {
     if (out != sel) std::copy(sel, sel + n, out);
     return n;
   }
-  const uint64_t* nulls = FrozenNullBitmap(c);
-  const uint8_t* data = data_ + fc.data;
-  // Rows that are not NULL, all of them holding (`keep`) or none.
-  auto all_or_none = [&](bool keep) -> uint32_t {
-    if (!keep) return 0;
+  if (encoding == FrozenEncoding::kPlain) {
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = first + sel[i];
       out[m] = sel[i];
-      m += !(nulls != nullptr && TestBit(nulls, first + sel[i]));
+      m += !(nulls != nullptr && TestBit(nulls, r)) &&
+           LoadIntCell(data + uint64_t{r} * col.width, col.width) != k;
     }
     return m;
-  };
-  if (!packed) {
-    return DispatchCompare(op, [&](auto kOp) {
-      constexpr CellCompare kCompare = decltype(kOp)::value;
-      uint32_t m = 0;
-      for (uint32_t i = 0; i < n; i++) {
-        const uint32_t r = first + sel[i];
-        out[m] = sel[i];
-        m += !(nulls != nullptr && TestBit(nulls, r)) &&
-             Holds<kCompare>(LoadIntCell(data + uint64_t{r} * col.width, col.width), k);
-      }
-      return m;
-    });
   }
-  // Packed: value = reference + p with p in [0, 2^bits - 1], so `value op k`
-  // is `p op (k - reference)`, compared unsigned without decoding; when
-  // k - reference lies outside p's range every row gives the same answer.
+  // Packed: value = reference + p (block.h), so value <> k is p <> k - reference.
   const __int128 d = static_cast<__int128>(k) - fc.reference;
-  const __int128 max_p =
-      fc.bits == 64 ? static_cast<__int128>(UINT64_MAX) : (static_cast<__int128>(1) << fc.bits) - 1;
-  if (d < 0 || d > max_p) {
-    const bool above = d > max_p;  // every value is below k
-    switch (op) {
-      case CellCompare::kEq:
-        return 0;
-      case CellCompare::kNe:
-        return all_or_none(true);
-      case CellCompare::kLt:
-      case CellCompare::kLe:
-        return all_or_none(above);
-      case CellCompare::kGt:
-      case CellCompare::kGe:
-        return all_or_none(!above);
-    }
-  }
+  if (d < 0 || d > MaxPacked(fc.bits)) return NonNullRows(nulls, first, sel, n, out);
   const auto kp = static_cast<uint64_t>(d);
-  return DispatchCompare(op, [&](auto kOp) {
-    constexpr CellCompare kCompare = decltype(kOp)::value;
-    return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
-                        [kp](uint64_t p) { return Holds<kCompare>(p, kp); });
-  });
+  return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
+                      [kp](uint64_t p) { return p != kp; });
+}
+
+uint32_t Block::SelectBetween(ColumnId c, int64_t lo, int64_t hi, uint32_t first, uint32_t count,
+                              const uint32_t* sel, uint32_t n, uint32_t* out) const {
+  assert(frozen() && n <= count && first + count <= row_count());
+  const FrozenColumn& fc = frozen_column(c);
+  const ColumnLayout& col = layout_->column(c);
+  const auto encoding = static_cast<FrozenEncoding>(fc.encoding);
+  if (!BitPackable(col) ||
+      (encoding != FrozenEncoding::kBitPacked && encoding != FrozenEncoding::kPlain)) {
+    if (out != sel) std::copy(sel, sel + n, out);
+    return n;
+  }
+  if (lo > hi) return 0;
+  const uint64_t* nulls = FrozenNullBitmap(c);
+  const uint8_t* data = data_ + fc.data;
+  if (encoding == FrozenEncoding::kPlain) {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = first + sel[i];
+      const int64_t v = LoadIntCell(data + uint64_t{r} * col.width, col.width);
+      out[m] = sel[i];
+      m += !(nulls != nullptr && TestBit(nulls, r)) && lo <= v && v <= hi;
+    }
+    return m;
+  }
+  // Packed: value = reference + p with p in [0, MaxPacked(bits)], so the
+  // range is [lo - reference, hi - reference] of p, cut to p's range: every
+  // row in it, none, or a test of p without decoding, one unsigned compare
+  // (p - p_lo <= p_hi - p_lo wraps below p_lo).
+  const __int128 max_p = MaxPacked(fc.bits);
+  const __int128 p_lo = std::max<__int128>(static_cast<__int128>(lo) - fc.reference, 0);
+  const __int128 p_hi = std::min<__int128>(static_cast<__int128>(hi) - fc.reference, max_p);
+  if (p_lo > p_hi) return 0;
+  if (p_lo == 0 && p_hi == max_p) return NonNullRows(nulls, first, sel, n, out);
+  const auto base = static_cast<uint64_t>(p_lo);
+  const auto width = static_cast<uint64_t>(p_hi - p_lo);
+  return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
+                      [base, width](uint64_t p) { return p - base <= width; });
 }
 
 bool Block::FrozenDictionary(ColumnId c, std::vector<std::string_view>* strings) const {

@@ -302,6 +302,35 @@ TEST(FrozenBlock, PredicatesOnPackedValuesEqualThoseOnPlainCells) {
     }
   }
   EXPECT_GT(checked, 500);
+
+  // SelectBetween: ranges between two values of the column, reversed ones
+  // (none), and ranges reaching past the type's extremes.
+  for (size_t ci = 0; ci < layout->column_count(); ci++) {
+    const ColumnId c(static_cast<uint16_t>(ci));
+    const Type& type = layout->column(c).type;
+    if (type.StoredAsString() || type.id == TypeId::kDouble) continue;
+    auto some_value = [&] {
+      const SlotNo s(static_cast<uint32_t>(rng() % rows));
+      return plain->IsNull(c, s) ? int64_t{0} : plain->GetCell(c, s).GetInt();
+    };
+    for (int trial = 0; trial < 10; trial++) {
+      int64_t lo = some_value(), hi = some_value();
+      if (trial % 3 != 2 && lo > hi) std::swap(lo, hi);  // every third may be reversed
+      if (trial == 0) lo = std::numeric_limits<int64_t>::min();
+      if (trial == 1) hi = std::numeric_limits<int64_t>::max();
+      std::vector<uint32_t> expected;
+      for (uint32_t i = 0; i < 2048 && i < rows; i++) {
+        if (plain->IsNull(c, SlotNo(i))) continue;
+        const int64_t v = plain->GetCell(c, SlotNo(i)).GetInt();
+        if (lo <= v && v <= hi) expected.push_back(i);
+      }
+      const uint32_t count = std::min<uint32_t>(2048, rows);
+      std::vector<uint32_t> got(count);
+      for (uint32_t i = 0; i < count; i++) got[i] = i;
+      got.resize(frozen->SelectBetween(c, lo, hi, 0, count, got.data(), count, got.data()));
+      ASSERT_EQ(got, expected) << "column " << ci << " [" << lo << ", " << hi << "]";
+    }
+  }
 }
 
 // A dictionary column's strings come out sorted and distinct, and

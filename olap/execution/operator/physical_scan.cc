@@ -44,7 +44,9 @@ std::vector<bool> DeferredColumns(
 
 // The filter's top-level conjuncts `column op constant` on an integer,
 // date, timestamp or narrow DECIMAL column, with a constant of exactly the
-// column's type: a frozen block evaluates them on its packed values.
+// column's type, as ranges of the column's values (one per column) and
+// values it must not equal: a frozen block evaluates them on its packed
+// values.
 void CollectPackedPredicates(const Expression& e, std::vector<physical::PackedPredicate>* out) {
   if (e.kind == ExprKind::kAnd) {
     for (const ExprPtr& child : e.children) CollectPackedPredicates(*child, out);
@@ -66,7 +68,21 @@ void CollectPackedPredicates(const Expression& e, std::vector<physical::PackedPr
   if (!integral || v.is_null() || !(v.type() == type)) return;
   static constexpr CellCompare kOps[] = {CellCompare::kEq, CellCompare::kNe, CellCompare::kLt,
                                          CellCompare::kLe, CellCompare::kGt, CellCompare::kGe};
-  out->push_back({column->column, kOps[static_cast<int>(op)], v.GetInt()});
+  physical::PackedPredicate p{column->column};
+  if (!CompareRange(kOps[static_cast<int>(op)], v.GetInt(), &p.lo, &p.hi)) {
+    out->push_back({column->column, v.GetInt(), v.GetInt(), /*not_equal=*/true});
+    return;
+  }
+  // Ranges on one column become one (l_shipdate >= a AND l_shipdate < b): one
+  // pass over its packed values.
+  for (physical::PackedPredicate& other : *out) {
+    if (other.column == p.column && !other.not_equal) {
+      other.lo = std::max(other.lo, p.lo);
+      other.hi = std::min(other.hi, p.hi);
+      return;
+    }
+  }
+  out->push_back(p);
 }
 
 // Whether `e` reads nothing per row but column references to one column

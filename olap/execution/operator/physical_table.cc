@@ -214,8 +214,9 @@ std::shared_ptr<const void> WrapTableBlock(
       if (predicates != nullptr) {
         for (const PackedPredicate& p : *predicates) {
           if (n == 0) break;
-          n = block.SelectWhere(ColumnId(static_cast<uint16_t>(columns[p.column])), p.op, p.value,
-                                first, count, sel, n, sel);
+          const ColumnId id(static_cast<uint16_t>(columns[p.column]));
+          n = p.not_equal ? block.SelectWhere(id, CellCompare::kNe, p.lo, first, count, sel, n, sel)
+                          : block.SelectBetween(id, p.lo, p.hi, first, count, sel, n, sel);
         }
       }
       for (const CodeFilter& f : code_filters) {

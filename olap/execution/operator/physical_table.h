@@ -51,8 +51,11 @@ size_t BlockCount(const Table& table);
 // conjuncts of the scan's filter, which still runs on what they keep.
 struct PackedPredicate {
   uint32_t column;  // into `columns`
-  CellCompare op;
-  int64_t value;  // of the column's type, as a stripe cell holds it
+  // The values kept (of the column's type, as a stripe cell holds them):
+  // [lo, hi], none when lo > hi; with not_equal, every value but lo.
+  int64_t lo = 0;
+  int64_t hi = 0;
+  bool not_equal = false;
 };
 // `dictionary` conjuncts each read one string column: a frozen block whose
 // column is dictionary-encoded evaluates such a conjunct once per distinct
