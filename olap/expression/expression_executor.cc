@@ -199,6 +199,14 @@ const Vector& ExpressionExecutor::Eval(Node& n, const DataChunk& chunk, Rows row
     case ExprKind::kConstant:
       break;
   }
+  // A string result may be views into its children's results (CASE and
+  // COALESCE copy views, not bytes; SUBSTRING and some functions return
+  // parts of their argument): it keeps their arenas alive, which the
+  // children let go of at their next evaluation while this result may be
+  // held on (a projected chunk, a row to insert).
+  if (out.physical() == PhysicalType::kString) {
+    for (const auto& child : n.children) out.ShareAuxiliary(child->result);
+  }
   return out;
 }
 
