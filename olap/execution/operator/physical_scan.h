@@ -27,6 +27,14 @@
 // join, with the hash table still doing the matching. A build with more
 // keys, or a probe that finds too many rows (as above), falls back to
 // index_range or to reading every block.
+//
+// Frozen blocks (storage/table/block.h) are filtered before they are
+// decoded: the filter's conjuncts `column op constant` on an integer-like
+// column, merged into one range per column, run on the packed values, and
+// each conjunct that reads one string column runs once per distinct string
+// of the block's dictionary, keeping rows by code (a block where no string
+// passes is skipped). The filter still runs on the rows they keep, and the
+// columns it does not read are decoded only for the rows it keeps.
 #pragma once
 
 #include <map>
