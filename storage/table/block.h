@@ -25,6 +25,10 @@
 //   - bit-packed: frame of reference + bit packing of the stripe's integers
 //     (BOOLEAN, SMALLINT, INTEGER, BIGINT, DATE, TIMESTAMP[TZ], DECIMAL p <= 18);
 //     width 0 when every value is equal (a constant column);
+//   - run-length: runs of equal values, each run's value bit-packed as above
+//     and its end bit-packed, when that takes at most three quarters of the
+//     bit-packed values (a column sorted or clustered by the key, such as
+//     l_orderkey);
 //   - dictionary: the distinct strings in byte order (ordered codes, so a
 //     range of strings is a range of codes), codes bit-packed;
 //   - FSST (fsst.h): strings compressed one by one with a symbol table learnt

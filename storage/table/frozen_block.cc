@@ -30,31 +30,12 @@
 #include <fmt/format.h>
 
 #include "storage/table/block.h"
+#include "storage/table/frozen_format.h"
 #include "storage/table/fsst.h"
 
 namespace forktail {
 
-enum class FrozenEncoding : uint8_t { kPlain, kBitPacked, kDictionary, kStrings, kFsst };
-
-struct FrozenColumn {
-  uint8_t encoding;  // FrozenEncoding
-  // kBitPacked, kDictionary: bits per value or code; kFsst: bits per offset
-  uint8_t bits;
-  uint8_t reserved[2];
-  uint32_t count;  // kDictionary: distinct strings; kFsst: symbols
-  uint32_t nulls;  // offset of the NULL bitmap; 0: no row is NULL
-  // kPlain: the cells; kBitPacked: values - reference; kDictionary: codes;
-  // kStrings: the strings' bytes, one after another; kFsst: the strings'
-  // codes (fsst.h), one after another.
-  uint32_t data;
-  // kDictionary: count + 1 uint32 offsets, then the strings' bytes (offsets
-  // count from there); kStrings: rows + 1 uint32 offsets into data; kFsst:
-  // the symbol table, count uint64 symbols then count lengths.
-  uint32_t aux;
-  uint32_t offsets;   // kFsst: rows + 1 bit-packed offsets into data
-  int64_t reference;  // kBitPacked: value = reference + packed
-};
-static_assert(sizeof(FrozenColumn) == 32);
+using namespace frozen;  // NOLINT: the format's helpers (frozen_format.h)
 
 namespace {
 
@@ -66,112 +47,8 @@ uint32_t FrozenSize(const BlockHeader& h) {
   return size;
 }
 
-uint64_t PackedBytes(uint32_t rows, uint32_t bits) { return (uint64_t{rows} * bits + 7) / 8; }
-
-// Value i of a bit-packed array (bits <= 64): one unaligned 8-byte load, a
-// ninth byte when the value straddles it.
-inline uint64_t Unpack(const uint8_t* data, uint32_t bits, uint64_t i) {
-  if (bits == 0) return 0;
-  const uint64_t bit = i * bits;
-  const uint8_t* p = data + (bit >> 3);
-  const uint32_t shift = bit & 7;
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  uint64_t v = word >> shift;
-  if (shift + bits > 64) v |= uint64_t{p[8]} << (64 - shift);
-  return bits == 64 ? v : v & ((uint64_t{1} << bits) - 1);
-}
-
-// Writes value i into a zeroed bit-packed array with 8 bytes of slack.
-inline void Pack(uint8_t* data, uint32_t bits, uint64_t i, uint64_t v) {
-  if (bits == 0) return;
-  const uint64_t bit = i * bits;
-  uint8_t* p = data + (bit >> 3);
-  const uint32_t shift = bit & 7;
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  word |= v << shift;
-  std::memcpy(p, &word, 8);
-  if (shift + bits > 64) p[8] |= static_cast<uint8_t>(v >> (64 - shift));
-}
-
-// 64 values of kBits bits from `in` (the first one at bit 0 of in[0]), each
-// plus `add` (wrapping) and cast to T, into out. With the width known at compile time every value's
-// byte and shift are constants: 64 independent load-shift-mask-add steps the
-// compiler unrolls, where the generic loop carries the bit position from
-// value to value.
-template <uint32_t kBits, typename T>
-void Unpack64(const uint8_t* in, uint64_t add, T* out) {
-  constexpr uint64_t kMask = kBits == 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
-#pragma GCC unroll 64
-  for (uint32_t i = 0; i < 64; i++) {
-    const uint32_t bit = i * kBits;
-    uint64_t word;
-    std::memcpy(&word, in + bit / 8, 8);
-    uint64_t v = word >> (bit % 8);
-    if constexpr (kBits > 56) {
-      if (bit % 8 + kBits > 64) v |= uint64_t{in[bit / 8 + 8]} << (64 - bit % 8);
-    }
-    out[i] = static_cast<T>((v & kMask) + add);
-  }
-}
-
-template <typename T>
-using Unpack64Fn = void (*)(const uint8_t*, uint64_t, T*);
-
-template <typename T, size_t... kBits>
-constexpr std::array<Unpack64Fn<T>, sizeof...(kBits)> Unpack64Table(std::index_sequence<kBits...>) {
-  return {&Unpack64<static_cast<uint32_t>(kBits), T>...};
-}
-
-// Unpack64<bits, T> by bits (1..64; 0 is handled apart).
-template <typename T>
-constexpr std::array<Unpack64Fn<T>, 65> kUnpack64 =
-    Unpack64Table<T>(std::make_index_sequence<65>());
-
-// Packed values [first, first + count) into out through `map` (value -> T),
-// 64 at a time where a group starts on a byte (see below).
-template <typename T, typename Map>
-void UnpackRange(const uint8_t* data, uint32_t bits, uint32_t first, uint32_t count, T* out,
-                 const Map& map) {
-  assert(bits > 0);
-  uint64_t group[64];
-  uint32_t i = 0;
-  for (; first % 64 == 0 && i + 64 <= count; i += 64) {
-    kUnpack64<uint64_t>[bits](data + (uint64_t{first} + i) * bits / 8, 0, group);
-    for (uint32_t j = 0; j < 64; j++) out[i + j] = map(group[j]);
-  }
-  for (; i < count; i++) out[i] = map(Unpack(data, bits, uint64_t{first} + i));
-}
-
-// reference + packed values [first, first + count) into out: the scan's
-// loop. 64 at a time when first is a multiple of 64 (a group of 64 then
-// starts on a byte), the rest value by value.
-template <typename T>
-void UnpackRange(const uint8_t* data, uint32_t bits, int64_t reference, uint32_t first,
-                 uint32_t count, T* out) {
-  if (bits == 0) {
-    std::fill(out, out + count, static_cast<T>(reference));
-    return;
-  }
-  const auto base = static_cast<uint64_t>(reference);
-  uint32_t i = 0;
-  for (; first % 64 == 0 && i + 64 <= count; i += 64) {
-    kUnpack64<T>[bits](data + (uint64_t{first} + i) * bits / 8, base, out + i);
-  }
-  for (; i < count; i++) out[i] = static_cast<T>(base + Unpack(data, bits, uint64_t{first} + i));
-}
-
-uint32_t BitsFor(uint64_t max_value) {
-  return max_value == 0 ? 0 : 64 - static_cast<uint32_t>(std::countl_zero(max_value));
-}
-
 // The low `width` bytes of v (little-endian: the stripe's cell).
 void StoreCell(uint8_t* cell, uint32_t width, int64_t v) { std::memcpy(cell, &v, width); }
-
-bool BitPackable(const ColumnLayout& col) {
-  return !col.type.StoredAsString() && col.type.id != TypeId::kDouble && col.width <= 8;
-}
 
 // The frozen block's bytes while they are built.
 class Builder {
@@ -196,6 +73,24 @@ class Builder {
   std::vector<uint8_t> bytes_;
 };
 
+// Runs of equal values of a fixed-width column (NULL rows continue the run
+// they fall in; a column of NULLs is one run), one at a time to `f(value,
+// end)`.
+template <typename F>
+void ForEachRun(const uint8_t* stripe, const uint64_t* nulls, const ColumnLayout& col,
+                uint32_t rows, const F& f) {
+  bool started = false;
+  int64_t value = 0;
+  for (uint32_t r = 0; r < rows; r++) {
+    if (TestBit(nulls, r)) continue;
+    const int64_t v = LoadIntCell(stripe + uint64_t{r} * col.width, col.width);
+    if (started && v != value) f(value, r);
+    started = true;
+    value = v;
+  }
+  if (rows > 0) f(value, rows);
+}
+
 void FreezeFixed(const uint8_t* stripe, const uint64_t* nulls, const ColumnLayout& col,
                  uint32_t rows, FrozenColumn* fc, Builder* out) {
   const uint64_t plain_bytes = uint64_t{rows} * col.width;
@@ -210,11 +105,36 @@ void FreezeFixed(const uint8_t* stripe, const uint64_t* nulls, const ColumnLayou
       any = true;
     }
     const uint32_t bits = BitsFor(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
-    if (PackedBytes(rows, bits) < plain_bytes) {
+    uint32_t runs = 0;
+    ForEachRun(stripe, nulls, col, rows, [&runs](int64_t, uint32_t) { runs++; });
+    const uint32_t end_bits = BitsFor(rows);
+    const uint64_t packed_bytes = PackedBytes(rows, bits);
+    const uint64_t run_bytes = PackedBytes(runs, bits) + PackedBytes(runs, end_bits) + 8;
+    // Runs when they take at most three quarters of the packed values
+    // (l_orderkey's runs of one order's lines: about 8 bits a row for 18):
+    // a row's value then costs a search for its run.
+    if (run_bytes * 4 <= packed_bytes * 3 && run_bytes < plain_bytes) {
+      fc->encoding = static_cast<uint8_t>(FrozenEncoding::kRunLength);
+      fc->bits = static_cast<uint8_t>(bits);
+      fc->end_bits = static_cast<uint8_t>(end_bits);
+      fc->count = runs;
+      fc->reference = lo;
+      fc->data = out->Reserve(PackedBytes(runs, bits) + 8);
+      fc->aux = out->Reserve(PackedBytes(runs, end_bits) + 8);
+      uint32_t run = 0;
+      ForEachRun(stripe, nulls, col, rows, [&](int64_t value, uint32_t end) {
+        Pack(out->at(fc->data), bits, run,
+             static_cast<uint64_t>(value) - static_cast<uint64_t>(lo));
+        Pack(out->at(fc->aux), end_bits, run, end);
+        run++;
+      });
+      return;
+    }
+    if (packed_bytes < plain_bytes) {
       fc->encoding = static_cast<uint8_t>(FrozenEncoding::kBitPacked);
       fc->bits = static_cast<uint8_t>(bits);
       fc->reference = lo;
-      fc->data = out->Reserve(PackedBytes(rows, bits) + 8);
+      fc->data = out->Reserve(packed_bytes + 8);
       for (uint32_t r = 0; r < rows; r++) {
         if (TestBit(nulls, r)) continue;  // packed as 0: the reference
         int64_t v = LoadIntCell(stripe + uint64_t{r} * col.width, col.width);
@@ -366,17 +286,6 @@ void FreezeStrings(const uint8_t* block, const StringRef* refs, const uint64_t* 
     offsets[r + 1] = at;
   }
   fc->aux = out->Append(offsets.data(), offsets.size() * 4);
-}
-
-const uint32_t* Offsets(const uint8_t* block, uint32_t at) {
-  return reinterpret_cast<const uint32_t*>(block + at);
-}
-
-std::string_view DictionaryString(const uint8_t* block, const FrozenColumn& fc, uint64_t code) {
-  if (code >= fc.count) return {};
-  const uint32_t* offsets = Offsets(block, fc.aux);
-  const char* bytes = reinterpret_cast<const char*>(block + fc.aux + 4 * (fc.count + 1));
-  return {bytes + offsets[code], offsets[code + 1] - offsets[code]};
 }
 
 std::string_view PlainString(const uint8_t* block, const FrozenColumn& fc, uint32_t row) {
@@ -541,6 +450,11 @@ void Block::FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* st
                 static_cast<int64_t>(static_cast<uint64_t>(fc.reference) +
                                      Unpack(data_ + fc.data, fc.bits, s.value())));
       return;
+    case FrozenEncoding::kRunLength: {
+      const RunColumn runs(data_, fc);
+      StoreCell(cell, width, runs.value(runs.RunOf(s.value())));
+      return;
+    }
     case FrozenEncoding::kDictionary:
       *str = DictionaryString(data_, fc, Unpack(data_ + fc.data, fc.bits, s.value()));
       return;
@@ -554,6 +468,20 @@ void Block::FrozenCell(ColumnId c, SlotNo s, uint8_t* cell, std::string_view* st
 }
 
 namespace {
+
+// f(values) with `out` as an array of the integer type `width` bytes wide.
+template <typename F>
+void AsIntegers(uint32_t width, void* out, const F& f) {
+  if (width == 1) {
+    f(static_cast<uint8_t*>(out));
+  } else if (width == 2) {
+    f(static_cast<int16_t*>(out));
+  } else if (width == 4) {
+    f(static_cast<int32_t*>(out));
+  } else {
+    f(static_cast<int64_t*>(out));
+  }
+}
 
 // DecodeColumn's rows [first + sel[i]] into out[sel[i]].
 void DecodeSelected(const uint8_t* block, const FrozenColumn& fc, uint32_t width, uint32_t first,
@@ -574,17 +502,16 @@ void DecodeSelected(const uint8_t* block, const FrozenColumn& fc, uint32_t width
           values[sel[i]] = static_cast<T>(base + Unpack(data, fc.bits, first + sel[i]));
         }
       };
-      if (width == 1) {
-        gather(static_cast<uint8_t*>(out));
-      } else if (width == 2) {
-        gather(static_cast<int16_t*>(out));
-      } else if (width == 4) {
-        gather(static_cast<int32_t*>(out));
-      } else {
-        gather(static_cast<int64_t*>(out));
-      }
+      AsIntegers(width, out, gather);
       return;
     }
+    case FrozenEncoding::kRunLength:
+      AsIntegers(width, out, [&](auto* values) {
+        using T = std::remove_pointer_t<decltype(values)>;
+        RunColumn(block, fc).ForSelected(
+            first, sel, n, [&](uint32_t i, int64_t v) { values[sel[i]] = static_cast<T>(v); });
+      });
+      return;
     case FrozenEncoding::kDictionary: {
       auto* views = static_cast<std::string_view*>(out);
       for (uint32_t i = 0; i < n; i++) {
@@ -651,6 +578,10 @@ void Block::DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out, 
         }
         break;
       }
+      case FrozenEncoding::kRunLength:
+        AsIntegers(col.width, out,
+                   [&](auto* values) { RunColumn(data_, fc).Decode(first, count, values); });
+        break;
       case FrozenEncoding::kDictionary: {
         auto* views = static_cast<std::string_view*>(out);
         if (fc.count == 0) {
@@ -704,173 +635,6 @@ void Block::DecodeColumn(ColumnId c, uint32_t first, uint32_t count, void* out, 
   }
 }
 
-namespace {
-
-// The largest packed value of `bits` bits.
-__int128 MaxPacked(uint32_t bits) {
-  return bits == 64 ? static_cast<__int128>(UINT64_MAX) : (static_cast<__int128>(1) << bits) - 1;
-}
-
-// Of the rows first + sel[i] (i < n), those not NULL, into out.
-uint32_t NonNullRows(const uint64_t* nulls, uint32_t first, const uint32_t* sel, uint32_t n,
-                     uint32_t* out) {
-  uint32_t m = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    out[m] = sel[i];
-    m += !(nulls != nullptr && TestBit(nulls, first + sel[i]));
-  }
-  return m;
-}
-
-// Of the rows first + sel[i] (i < n, ascending; n == count: all of
-// [first, first + count)) of a bit-packed array, those whose packed value
-// passes `test`, and the NULL ones when `keep_null`: their sel entries into
-// out (which may be sel). The scans' filter loop on packed values.
-template <typename Test>
-uint32_t SelectPacked(const uint8_t* data, uint32_t bits, const uint64_t* nulls, bool keep_null,
-                      uint32_t first, uint32_t count, const uint32_t* sel, uint32_t n,
-                      uint32_t* out, const Test& test) {
-  uint32_t m = 0;
-  uint32_t i = 0;
-  if (first % 64 == 0 && bits > 0) {
-    // Unpack 64 values at a time (the groups holding a selected row) and
-    // test the selected ones without a branch; a dense selection (every
-    // row: sel is the identity) is not read, and out may alias it.
-    uint64_t group[64];
-    const bool dense = n == count;
-    while (i < n) {
-      const uint32_t g = dense ? i : sel[i] / 64 * 64;  // the group's first row
-      if (g + 64 > count) break;                        // the tail: value by value below
-      kUnpack64<uint64_t>[bits](data + (uint64_t{first} + g) * bits / 8, 0, group);
-      const uint64_t null_word = nulls != nullptr ? nulls[(first + g) / 64] : 0;
-      if (dense) {
-        // The group's tests as a bit mask (no store per row), then the
-        // rows of its set bits.
-        uint64_t mask = 0;
-        for (uint32_t j = 0; j < 64; j++) mask |= uint64_t{test(group[j])} << j;
-        mask = (mask & ~null_word) | (keep_null ? null_word : 0);
-        for (; mask != 0; mask &= mask - 1) out[m++] = g + std::countr_zero(mask);
-        i += 64;
-        continue;
-      }
-      for (; i < n && sel[i] < g + 64; i++) {
-        const uint32_t j = sel[i] - g;
-        const bool null = (null_word >> j) & 1;
-        out[m] = sel[i];
-        m += (test(group[j]) & !null) | (null & keep_null);
-      }
-    }
-  }
-  for (; i < n; i++) {
-    const uint32_t r = first + sel[i];
-    out[m] = sel[i];
-    m += nulls != nullptr && TestBit(nulls, r) ? keep_null : test(Unpack(data, bits, r));
-  }
-  return m;
-}
-
-}  // namespace
-
-uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t first, uint32_t count,
-                            const uint32_t* sel, uint32_t n, uint32_t* out) const {
-  int64_t lo = 0, hi = 0;
-  if (CompareRange(op, k, &lo, &hi)) return SelectBetween(c, lo, hi, first, count, sel, n, out);
-  assert(frozen() && n <= count && first + count <= row_count());
-  const FrozenColumn& fc = frozen_column(c);
-  const ColumnLayout& col = layout_->column(c);
-  const auto encoding = static_cast<FrozenEncoding>(fc.encoding);
-  const uint64_t* nulls = FrozenNullBitmap(c);
-  const uint8_t* data = data_ + fc.data;
-  if (!BitPackable(col) ||
-      (encoding != FrozenEncoding::kBitPacked && encoding != FrozenEncoding::kPlain)) {
-    if (out != sel) std::copy(sel, sel + n, out);
-    return n;
-  }
-  if (encoding == FrozenEncoding::kPlain) {
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      const uint32_t r = first + sel[i];
-      out[m] = sel[i];
-      m += !(nulls != nullptr && TestBit(nulls, r)) &&
-           LoadIntCell(data + uint64_t{r} * col.width, col.width) != k;
-    }
-    return m;
-  }
-  // Packed: value = reference + p (block.h), so value <> k is p <> k - reference.
-  const __int128 d = static_cast<__int128>(k) - fc.reference;
-  if (d < 0 || d > MaxPacked(fc.bits)) return NonNullRows(nulls, first, sel, n, out);
-  const auto kp = static_cast<uint64_t>(d);
-  return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
-                      [kp](uint64_t p) { return p != kp; });
-}
-
-uint32_t Block::SelectBetween(ColumnId c, int64_t lo, int64_t hi, uint32_t first, uint32_t count,
-                              const uint32_t* sel, uint32_t n, uint32_t* out) const {
-  assert(frozen() && n <= count && first + count <= row_count());
-  const FrozenColumn& fc = frozen_column(c);
-  const ColumnLayout& col = layout_->column(c);
-  const auto encoding = static_cast<FrozenEncoding>(fc.encoding);
-  if (!BitPackable(col) ||
-      (encoding != FrozenEncoding::kBitPacked && encoding != FrozenEncoding::kPlain)) {
-    if (out != sel) std::copy(sel, sel + n, out);
-    return n;
-  }
-  if (lo > hi) return 0;
-  const uint64_t* nulls = FrozenNullBitmap(c);
-  const uint8_t* data = data_ + fc.data;
-  if (encoding == FrozenEncoding::kPlain) {
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      const uint32_t r = first + sel[i];
-      const int64_t v = LoadIntCell(data + uint64_t{r} * col.width, col.width);
-      out[m] = sel[i];
-      m += !(nulls != nullptr && TestBit(nulls, r)) && lo <= v && v <= hi;
-    }
-    return m;
-  }
-  // Packed: value = reference + p with p in [0, MaxPacked(bits)], so the
-  // range is [lo - reference, hi - reference] of p, cut to p's range: every
-  // row in it, none, or a test of p without decoding, one unsigned compare
-  // (p - p_lo <= p_hi - p_lo wraps below p_lo).
-  const __int128 max_p = MaxPacked(fc.bits);
-  const __int128 p_lo = std::max<__int128>(static_cast<__int128>(lo) - fc.reference, 0);
-  const __int128 p_hi = std::min<__int128>(static_cast<__int128>(hi) - fc.reference, max_p);
-  if (p_lo > p_hi) return 0;
-  if (p_lo == 0 && p_hi == max_p) return NonNullRows(nulls, first, sel, n, out);
-  const auto base = static_cast<uint64_t>(p_lo);
-  const auto width = static_cast<uint64_t>(p_hi - p_lo);
-  return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
-                      [base, width](uint64_t p) { return p - base <= width; });
-}
-
-bool Block::FrozenDictionary(ColumnId c, std::vector<std::string_view>* strings) const {
-  assert(frozen());
-  const FrozenColumn& fc = frozen_column(c);
-  if (static_cast<FrozenEncoding>(fc.encoding) != FrozenEncoding::kDictionary) return false;
-  strings->clear();
-  strings->reserve(fc.count);
-  for (uint32_t code = 0; code < fc.count; code++) {
-    strings->push_back(DictionaryString(data_, fc, code));
-  }
-  return true;
-}
-
-uint32_t Block::SelectCodes(ColumnId c, const uint64_t* codes, bool keep_null, uint32_t first,
-                            uint32_t count, const uint32_t* sel, uint32_t n, uint32_t* out) const {
-  assert(frozen() && n <= count && first + count <= row_count());
-  const FrozenColumn& fc = frozen_column(c);
-  assert(static_cast<FrozenEncoding>(fc.encoding) == FrozenEncoding::kDictionary);
-  // A row's code is below fc.count (FrozenFromImage checked) unless the row
-  // is NULL: the test runs on NULL rows too (it is branch-free), so it
-  // bounds the code.
-  const uint32_t dictionary_size = fc.count;
-  return SelectPacked(data_ + fc.data, fc.bits, FrozenNullBitmap(c), keep_null, first, count, sel,
-                      n, out, [codes, dictionary_size](uint64_t code) {
-                        return code < dictionary_size &&
-                               TestBit(codes, static_cast<uint32_t>(code));
-                      });
-}
-
 Status Block::FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::string_view image,
                               std::unique_ptr<Block>* out) {
   BlockHeader h;
@@ -920,6 +684,21 @@ Status Block::FrozenFromImage(std::shared_ptr<const BlockLayout> layout, std::st
       case FrozenEncoding::kBitPacked:
         ok = BitPackable(col) && fc.bits <= 64 && inside(fc.data, PackedBytes(rows, fc.bits));
         break;
+      case FrozenEncoding::kRunLength: {
+        // Runs end in ascending order, the last at the row count.
+        ok = BitPackable(col) && fc.bits <= 64 && fc.end_bits <= 32 &&
+             (rows == 0 ? fc.count == 0 : fc.count >= 1 && fc.count <= rows) &&
+             inside(fc.data, PackedBytes(fc.count, fc.bits)) &&
+             inside(fc.aux, PackedBytes(fc.count, fc.end_bits));
+        uint64_t previous = 0;
+        for (uint32_t run = 0; ok && run < fc.count; run++) {
+          const uint64_t run_end = Unpack(block->data_ + fc.aux, fc.end_bits, run);
+          ok = run_end > previous && run_end <= rows;
+          previous = run_end;
+        }
+        ok = ok && previous == rows;
+        break;
+      }
       case FrozenEncoding::kDictionary: {
         ok = col.type.StoredAsString() && fc.bits <= 32 && fc.aux % 4 == 0 &&
              inside(fc.aux, 4 * (uint64_t{fc.count} + 1)) &&
