@@ -11,6 +11,16 @@ namespace forktail {
 namespace {
 
 std::atomic<size_t> rss_after_trim{0};  // 0: no trim yet
+// steady_clock ticks of the last trim.
+std::atomic<std::chrono::steady_clock::rep> last_trim{0};
+
+void Trim() {
+  ::malloc_trim(0);
+  rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
+  last_trim.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                  std::memory_order_relaxed);
+}
+
 // steady_clock ticks of the last RSS read by ReturnFreedMemory.
 std::atomic<std::chrono::steady_clock::rep> last_check{0};
 
@@ -25,10 +35,7 @@ size_t ResidentBytes() {
   return n == 2 ? static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGE_SIZE)) : 0;
 }
 
-void TrimFreedMemory() {
-  ::malloc_trim(0);
-  rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
-}
+void TrimFreedMemory() { Trim(); }
 
 void ReturnFreedMemory(std::chrono::steady_clock::duration statement_time) {
   const auto now = std::chrono::steady_clock::now().time_since_epoch();
@@ -39,9 +46,14 @@ void ReturnFreedMemory(std::chrono::steady_clock::duration statement_time) {
   }
   last_check.store(now.count(), std::memory_order_relaxed);
   const size_t base = rss_after_trim.load(std::memory_order_relaxed);
-  if (base != 0 && ResidentBytes() <= base + kTrimSlackBytes) return;
-  ::malloc_trim(0);
-  rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
+  if (base != 0) {
+    const size_t rss = ResidentBytes();
+    if (rss <= base + kTrimSlackBytes) return;
+    const auto since_trim =
+        now - std::chrono::steady_clock::duration(last_trim.load(std::memory_order_relaxed));
+    if (rss <= base + kTrimHardSlackBytes && since_trim < kTrimInterval) return;
+  }
+  Trim();
 }
 
 }  // namespace forktail
