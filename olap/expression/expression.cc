@@ -355,4 +355,26 @@ int NumericRank(TypeId id) {
   }
 }
 
+ExprPtr CloneExpr(const Expression& e) {
+  auto c = std::make_unique<Expression>();
+  c->kind = e.kind;
+  c->type = e.type;
+  c->column = e.column;
+  c->constant = e.constant;
+  c->arith = e.arith;
+  c->compare = e.compare;
+  c->negated = e.negated;
+  c->in_list = e.in_list;
+  c->pattern = e.pattern;
+  c->escape = e.escape;
+  c->interval = e.interval;
+  c->field = e.field;
+  c->function = e.function;
+  c->zone = e.zone;
+  for (const ExprPtr& child : e.children) {
+    c->children.push_back(child ? CloneExpr(*child) : nullptr);
+  }
+  return c;
+}
+
 }  // namespace forktail

@@ -130,6 +130,9 @@ ExprPtr Coalesce(std::vector<ExprPtr> args);
 // A call of a bound scalar function (its result type is the node's type).
 ExprPtr Function(std::shared_ptr<const ScalarFunction> function, std::vector<ExprPtr> args);
 
+// A deep copy of `e`.
+ExprPtr CloneExpr(const Expression& e);
+
 // The DECIMAL an integer or decimal operand is taken as: SMALLINT (5,0),
 // INTEGER (10,0), BIGINT (19,0); a DECIMAL is itself.
 Type DecimalDigits(const Type& t);

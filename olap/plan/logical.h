@@ -273,8 +273,8 @@ struct LogicalOp {
 // same scale for DECIMAL; any lengths for strings of the same kind).
 bool KeyCompatible(const Type& a, const Type& b);
 
-// Deep copies (expressions, plans). Annotations are copied too.
-ExprPtr CloneExpr(const Expression& e);
+// A deep copy of a plan, annotations too (expressions: CloneExpr,
+// expression.h).
 LogicalOpPtr ClonePlan(const LogicalOp& op);
 
 // Whether a keyed semi, anti or left join builds its hash table on its

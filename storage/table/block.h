@@ -26,9 +26,8 @@
 //     (BOOLEAN, SMALLINT, INTEGER, BIGINT, DATE, TIMESTAMP[TZ], DECIMAL p <= 18);
 //     width 0 when every value is equal (a constant column);
 //   - run-length: runs of equal values, each run's value bit-packed as above
-//     and its end bit-packed, when that takes at most three quarters of the
-//     bit-packed values (a column sorted or clustered by the key, such as
-//     l_orderkey);
+//     and its end bit-packed, when the runs are 16 rows long on average and
+//     that is smaller (a column the table is sorted or clustered by);
 //   - dictionary: the distinct strings in byte order (ordered codes, so a
 //     range of strings is a range of codes), codes bit-packed;
 //   - FSST (fsst.h): strings compressed one by one with a symbol table learnt
@@ -211,6 +210,9 @@ class Block {
   // column in one pass (a scan merges its conjuncts on a column into one).
   uint32_t SelectBetween(ColumnId c, int64_t lo, int64_t hi, uint32_t first, uint32_t count,
                          const uint32_t* sel, uint32_t n, uint32_t* out) const;
+  // Frozen blocks: whether SelectWhere and SelectBetween compare column c's
+  // encoded values (when not, they keep every row).
+  bool ComparesEncoded(ColumnId c) const;
   // Frozen blocks: when string column c is dictionary-encoded, its distinct
   // strings in code order (byte order; views into this block) into
   // *strings, and true; false for other encodings.

@@ -182,6 +182,11 @@ uint32_t Block::SelectBetween(ColumnId c, int64_t lo, int64_t hi, uint32_t first
                       [base, width](uint64_t p) { return p - base <= width; });
 }
 
+bool Block::ComparesEncoded(ColumnId c) const {
+  assert(frozen());
+  return ComparesPacked(layout_->column(c), frozen_column(c));
+}
+
 bool Block::FrozenDictionary(ColumnId c, std::vector<std::string_view>* strings) const {
   assert(frozen());
   const FrozenColumn& fc = frozen_column(c);

@@ -46,10 +46,11 @@ std::vector<bool> DeferredColumns(
 // date, timestamp or narrow DECIMAL column, with a constant of exactly the
 // column's type, as ranges of the column's values (one per column) and
 // values it must not equal: a frozen block evaluates them on its packed
-// values.
-void CollectPackedPredicates(const Expression& e, std::vector<physical::PackedPredicate>* out) {
+// values. The conjuncts they stand for go to *taken.
+void CollectPackedPredicates(const Expression& e, std::vector<physical::PackedPredicate>* out,
+                             std::vector<const Expression*>* taken) {
   if (e.kind == ExprKind::kAnd) {
-    for (const ExprPtr& child : e.children) CollectPackedPredicates(*child, out);
+    for (const ExprPtr& child : e.children) CollectPackedPredicates(*child, out, taken);
     return;
   }
   if (e.kind != ExprKind::kCompare || e.children.size() != 2) return;
@@ -68,6 +69,7 @@ void CollectPackedPredicates(const Expression& e, std::vector<physical::PackedPr
   if (!integral || v.is_null() || !(v.type() == type)) return;
   static constexpr CellCompare kOps[] = {CellCompare::kEq, CellCompare::kNe, CellCompare::kLt,
                                          CellCompare::kLe, CellCompare::kGt, CellCompare::kGe};
+  taken->push_back(&e);
   physical::PackedPredicate p{column->column};
   if (!CompareRange(kOps[static_cast<int>(op)], v.GetInt(), &p.lo, &p.hi)) {
     out->push_back({column->column, v.GetInt(), v.GetInt(), /*not_equal=*/true});
@@ -120,6 +122,23 @@ void CollectDictionaryPredicates(const Expression& e, const std::vector<Type>& t
   columns->push_back(*column);
 }
 
+// The filter without the conjuncts in `taken` (null when none is left):
+// what still has to run on the rows of a block whose packed and dictionary
+// predicates decided them.
+ExprPtr Residual(const Expression& e, const std::vector<const Expression*>& taken) {
+  if (e.kind == ExprKind::kAnd) {
+    ExprPtr left;
+    for (const ExprPtr& child : e.children) {
+      ExprPtr right = Residual(*child, taken);
+      if (right == nullptr) continue;
+      left = left == nullptr ? std::move(right) : And(std::move(left), std::move(right));
+    }
+    return left;
+  }
+  if (std::find(taken.begin(), taken.end(), &e) != taken.end()) return nullptr;
+  return CloneExpr(e);
+}
+
 std::vector<Type> ReadTypes(const Table& table, const std::vector<uint32_t>& columns) {
   std::vector<Type> all = physical::ColumnTypes(table), types;
   for (uint32_t c : columns) types.push_back(all[c]);
@@ -141,10 +160,16 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
                                              this->parallelism())) {
   deferred_ = DeferredColumns(columns_.size(), projector_->filter(), runtime_filters_);
   if (projector_->filter() != nullptr) {
-    CollectPackedPredicates(*projector_->filter(), &packed_predicates_);
+    std::vector<const Expression*> taken;
+    CollectPackedPredicates(*projector_->filter(), &packed_predicates_, &taken);
     CollectDictionaryPredicates(*projector_->filter(), ReadTypes(table_, columns_),
                                 &dictionary_conjuncts_, &dictionary_columns_);
     dictionary_executors_.resize(this->parallelism());
+    taken.insert(taken.end(), dictionary_conjuncts_.begin(), dictionary_conjuncts_.end());
+    if (!taken.empty()) {
+      residual_ = std::make_unique<Projector>(Residual(*projector_->filter(), taken),
+                                              std::vector<ExprPtr>{}, this->parallelism());
+    }
   }
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
 }
@@ -228,18 +253,20 @@ void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t 
       return executors[i]->Select(strings, strings.rows(), sel);
     };
   }
+  bool decided = false;
   std::shared_ptr<const void> pin = physical::WrapTableBlock(
       table_, block_no, columns_, &chunks, rows, deferred_.empty() ? nullptr : &deferred_, &firsts,
-      &packed_predicates_, dictionary.columns != nullptr ? &dictionary : nullptr);
+      &packed_predicates_, dictionary.columns != nullptr ? &dictionary : nullptr, &decided);
   if (pin == nullptr) return;
-  ProcessChunks(context, slot, std::move(chunks), std::move(pin), firsts);
+  ProcessChunks(context, slot, std::move(chunks), std::move(pin), firsts, decided);
 }
 
 void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
                                       std::vector<DataChunk> chunks,
                                       std::shared_ptr<const void> pin,
-                                      const std::vector<uint32_t>& firsts) {
+                                      const std::vector<uint32_t>& firsts, bool decided) {
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
+  Projector& filter = decided && residual_ != nullptr ? *residual_ : *projector_;
   const bool decode_deferred = !deferred_.empty() && pin != nullptr && !firsts.empty();
   // False once the chunk has no row left.
   auto runtime_filter = [&](DataChunk& chunk) {
@@ -256,7 +283,7 @@ void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
     DataChunk& chunk = chunks[i];
     rows_read += chunk.size();
     if (runtime_filters_first_ && !runtime_filter(chunk)) continue;
-    if (!projector_->Filter(slot, &chunk)) continue;
+    if (!filter.Filter(slot, &chunk)) continue;
     if (!runtime_filters_first_ && !runtime_filter(chunk)) continue;
     if (decode_deferred) physical::DecodeDeferred(pin, columns_, deferred_, firsts[i], &chunk);
     rows_kept += chunk.count();

@@ -33,8 +33,9 @@
 // column, merged into one range per column, run on the packed values, and
 // each conjunct that reads one string column runs once per distinct string
 // of the block's dictionary, keeping rows by code (a block where no string
-// passes is skipped). The filter still runs on the rows they keep, and the
-// columns it does not read are decoded only for the rows it keeps.
+// passes is skipped). Where they all ran so, the rest of the filter runs on
+// the rows they keep (elsewhere the whole filter does), and the columns it
+// does not read are decoded only for the rows it keeps.
 #pragma once
 
 #include <map>
@@ -137,9 +138,12 @@ class TableScanOperator final : public PhysicalOperator {
   // Filter, runtime filters and projection; emits what is left (with `pin`
   // keeping zero-copy vectors valid).
   // `firsts` (each chunk's first row) when the chunks come from a frozen
-  // block whose deferred_ columns are still to decode.
+  // block whose deferred_ columns are still to decode; `decided` when its
+  // packed and dictionary predicates decided their conjuncts (residual_
+  // filters the chunks).
   void ProcessChunks(WorkOrderContext& context, int slot, std::vector<DataChunk> chunks,
-                     std::shared_ptr<const void> pin, const std::vector<uint32_t>& firsts = {});
+                     std::shared_ptr<const void> pin, const std::vector<uint32_t>& firsts = {},
+                     bool decided = false);
 
   const Table& table_;
   std::vector<uint32_t> columns_;
@@ -156,6 +160,9 @@ class TableScanOperator final : public PhysicalOperator {
   std::vector<const Expression*> dictionary_conjuncts_;
   std::vector<uint32_t> dictionary_columns_;
   std::vector<std::vector<std::unique_ptr<ExpressionExecutor>>> dictionary_executors_;
+  // The filter without the conjuncts above, for the blocks where they all
+  // ran on encoded values (null when the filter has none of them).
+  std::unique_ptr<Projector> residual_;
   std::vector<std::shared_ptr<const RuntimeFilter>> runtime_filters_;
   bool runtime_filters_first_ = false;
   // The index probe to make now: the index join's once its keys are there.

@@ -87,15 +87,20 @@ struct CodeFilter {
 // The code filters of `predicates` for a frozen block, into *out; false
 // when one keeps no string, so that no row of the block passes. Left out:
 // predicates on columns that are not dictionaries here, those that keep
-// every string, and those that threw.
+// every string, and those that threw; *decided becomes false when one of
+// them was not evaluated (not a dictionary, or it threw).
 bool CodeFilters(const Block& block, const std::vector<uint32_t>& columns,
-                 const DictionaryPredicates& predicates, std::vector<CodeFilter>* out) {
+                 const DictionaryPredicates& predicates, std::vector<CodeFilter>* out,
+                 bool* decided) {
   std::vector<std::string_view> strings;
   uint32_t sel[kVectorSize];
   for (size_t i = 0; i < predicates.columns->size(); i++) {
     const uint32_t column = (*predicates.columns)[i];
     const ColumnId id(static_cast<uint16_t>(columns[column]));
-    if (!block.FrozenDictionary(id, &strings)) continue;
+    if (!block.FrozenDictionary(id, &strings)) {
+      *decided = false;
+      continue;
+    }
     CodeFilter filter{id, std::vector<uint64_t>(strings.size() / 64 + 1, 0)};
     const size_t entries = strings.size() + 1;  // NULL last
     size_t kept = 0;
@@ -135,6 +140,7 @@ bool CodeFilters(const Block& block, const std::vector<uint32_t>& columns,
       }
       kept += m;
     }
+    *decided &= !threw;
     if (threw || kept == entries) continue;
     if (kept == 0) return false;
     out->push_back(std::move(filter));
@@ -144,11 +150,14 @@ bool CodeFilters(const Block& block, const std::vector<uint32_t>& columns,
 
 }  // namespace
 
-std::shared_ptr<const void> WrapTableBlock(
-    const Table& table, uint32_t block_no, const std::vector<uint32_t>& columns,
-    std::vector<DataChunk>* out, const std::vector<uint32_t>* slots,
-    const std::vector<bool>* deferred, std::vector<uint32_t>* firsts,
-    const std::vector<PackedPredicate>* predicates, const DictionaryPredicates* dictionary) {
+std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
+                                           const std::vector<uint32_t>& columns,
+                                           std::vector<DataChunk>* out,
+                                           const std::vector<uint32_t>* slots,
+                                           const std::vector<bool>* deferred,
+                                           std::vector<uint32_t>* firsts,
+                                           const std::vector<PackedPredicate>* predicates,
+                                           const DictionaryPredicates* dictionary, bool* decided) {
   auto pin = std::make_shared<ScanPin>();
   pin->ref = PinForScan(table, BlockNo(block_no));
   const Block& block = **pin->ref;
@@ -157,9 +166,17 @@ std::shared_ptr<const void> WrapTableBlock(
   const uint32_t rows = block.row_count();
   const bool frozen = block.frozen();
   std::vector<CodeFilter> code_filters;
-  if (frozen && dictionary != nullptr && !CodeFilters(block, columns, *dictionary, &code_filters)) {
+  bool all_decided = frozen;
+  if (frozen && dictionary != nullptr &&
+      !CodeFilters(block, columns, *dictionary, &code_filters, &all_decided)) {
     return nullptr;
   }
+  if (frozen && predicates != nullptr) {
+    for (const PackedPredicate& p : *predicates) {
+      all_decided &= block.ComparesEncoded(ColumnId(static_cast<uint16_t>(columns[p.column])));
+    }
+  }
+  if (decided != nullptr) *decided = all_decided;
   const bool narrow =
       frozen && ((predicates != nullptr && !predicates->empty()) || !code_filters.empty());
   std::optional<BlockReadView> view;

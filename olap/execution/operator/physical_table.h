@@ -61,6 +61,9 @@ struct PackedPredicate {
 // column is dictionary-encoded evaluates such a conjunct once per distinct
 // string, then keeps the rows by code (a block where no string passes is
 // skipped whole). They too must be conjuncts of the scan's filter.
+// *decided tells whether every packed and dictionary predicate was
+// evaluated exactly on the block (a frozen block whose columns are encoded
+// so), so that the filter need not run them again on what they keep.
 struct DictionaryPredicates {
   const std::vector<uint32_t>* columns = nullptr;  // per conjunct: its column, into `columns`
   // Conjunct i on `strings`, a chunk whose column (*columns)[i] holds a
@@ -70,14 +73,12 @@ struct DictionaryPredicates {
   // rows to the filter.
   std::function<uint32_t(size_t i, const DataChunk& strings, uint32_t* sel)> select;
 };
-std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
-                                           const std::vector<uint32_t>& columns,
-                                           std::vector<DataChunk>* out,
-                                           const std::vector<uint32_t>* slots = nullptr,
-                                           const std::vector<bool>* deferred = nullptr,
-                                           std::vector<uint32_t>* firsts = nullptr,
-                                           const std::vector<PackedPredicate>* predicates = nullptr,
-                                           const DictionaryPredicates* dictionary = nullptr);
+std::shared_ptr<const void> WrapTableBlock(
+    const Table& table, uint32_t block_no, const std::vector<uint32_t>& columns,
+    std::vector<DataChunk>* out, const std::vector<uint32_t>* slots = nullptr,
+    const std::vector<bool>* deferred = nullptr, std::vector<uint32_t>* firsts = nullptr,
+    const std::vector<PackedPredicate>* predicates = nullptr,
+    const DictionaryPredicates* dictionary = nullptr, bool* decided = nullptr);
 // Fills the `deferred` columns of a chunk WrapTableBlock made from the block
 // `pin` holds, whose first row is `first`: only the selected rows. False when
 // the block is plain (nothing was deferred).

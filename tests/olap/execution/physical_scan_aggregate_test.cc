@@ -109,7 +109,8 @@ class ShapeProbe final : public PhysicalOperator {
 // equal a plain table's, for comparisons, IN, LIKE, IS [NOT] NULL, a
 // conjunct TRUE for NULL, one no string passes (the block is skipped), one
 // beside an integer conjunct, and one that throws on every string while the
-// filter never reaches it (the block keeps its rows for the filter).
+// filter never reaches it (the block keeps its rows for the filter). Where
+// they decide their conjuncts, the rest of the filter still runs.
 TEST(PhysicalScan, StringPredicatesOnDictionariesKeepThePlainRows) {
   ptest::TestTable plain = ptest::MakeTable("t", 20000, 105, 1000, 0, 4096);
   ptest::TestTable frozen = ptest::MakeTable("t", 20000, 105, 1000, 0, 4096);
@@ -141,6 +142,11 @@ TEST(PhysicalScan, StringPredicatesOnDictionariesKeepThePlainRows) {
        [&] {
          return And(Compare(CompareOp::kLt, A(), Constant(Value::Integer(300))),
                     Compare(CompareOp::kGe, C(), text("s4")));
+       }},
+      {"with a double, which still filters after them",
+       [&] {
+         return And(And(Like(C(), "s%"), Compare(CompareOp::kGt, D(), Constant(Value::Double(10)))),
+                    Compare(CompareOp::kLe, B(), Constant(Value::BigInt(500))));
        }},
       {"throws unreached",
        [&] {
