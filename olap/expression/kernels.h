@@ -5,7 +5,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "olap/common/data_chunk.h"
 #include "olap/expression/expression.h"
@@ -54,6 +56,9 @@ class LikeMatcher {
  public:
   LikeMatcher(std::string_view pattern, char escape);
   bool Match(std::string_view s) const;
+  // The literals a matching string holds in this order, when that is all
+  // the pattern asks ('%a%b%': it starts and ends with '%' and has no '_').
+  std::optional<std::vector<std::string>> ContainedLiterals() const;
 
  private:
   bool MatchSegments(std::string_view s) const;

@@ -89,6 +89,12 @@ bool LikeMatcher::MatchSegments(std::string_view s) const {
   return true;
 }
 
+std::optional<std::vector<std::string>> LikeMatcher::ContainedLiterals() const {
+  if (shape_ == Shape::kContains) return std::vector<std::string>{literal_};
+  if (shape_ == Shape::kSegments && !anchored_start_ && !anchored_end_) return segments_;
+  return std::nullopt;
+}
+
 bool LikeMatcher::Match(std::string_view s) const {
   switch (shape_) {
     case Shape::kExact:

@@ -100,6 +100,9 @@ class BlockReadView {
 
 inline constexpr uint32_t kFrozenBlockMagic = 0x5a465446;  // "FTFZ" little-endian
 struct FrozenColumn;
+namespace fsst {
+class ContainsMatcher;
+}
 
 // How Freeze encodes.
 struct FreezeOptions {
@@ -224,6 +227,17 @@ class Block {
   // evaluates a predicate once per distinct string this way.
   uint32_t SelectCodes(ColumnId c, const uint64_t* codes, bool keep_null, uint32_t first,
                        uint32_t count, const uint32_t* sel, uint32_t n, uint32_t* out) const;
+  // Frozen blocks: when string column c is FSST-compressed, a matcher of
+  // the strings that hold `literals` in order (LIKE '%a%b%'; see
+  // fsst::ContainsMatcher::Supports) on its codes; null for other encodings.
+  std::unique_ptr<fsst::ContainsMatcher> FsstContains(
+      ColumnId c, const std::vector<std::string>& literals) const;
+  // Of the rows first + sel[i] (as SelectWhere), those not NULL whose
+  // string in column c (FsstContains made `m`) matches, or with `negated`
+  // does not; their sel entries go to out (which may be sel). Nothing is
+  // decoded.
+  uint32_t SelectContaining(ColumnId c, const fsst::ContainsMatcher& m, bool negated,
+                            uint32_t first, const uint32_t* sel, uint32_t n, uint32_t* out) const;
 
   // Checksums: Seal() stores the checksum and sets the sealed flag; any later
   // mutation clears the flag. VerifyChecksum() is Ok for a sealed block whose

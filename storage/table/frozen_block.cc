@@ -298,33 +298,6 @@ std::string_view PlainString(const uint8_t* block, const FrozenColumn& fc, uint3
           offsets[row + 1] - offsets[row]};
 }
 
-// A kFsst column's parts in a frozen block.
-struct FsstColumn {
-  const uint64_t* symbols;
-  const uint8_t* lengths;
-  const uint8_t* codes;
-  const uint8_t* offsets;  // bit-packed, fc.bits each
-  uint32_t bits;
-
-  FsstColumn(const uint8_t* block, const FrozenColumn& fc)
-      : symbols(reinterpret_cast<const uint64_t*>(block + fc.aux)),
-        lengths(block + fc.aux + uint64_t{fc.count} * 8),
-        codes(block + fc.data),
-        offsets(block + fc.offsets),
-        bits(fc.bits) {}
-
-  uint64_t offset(uint32_t row) const { return Unpack(offsets, bits, row); }
-  size_t DecodedSize(uint32_t row) const {
-    const uint64_t at = offset(row);
-    return fsst::DecodedSize(lengths, codes + at, offset(row + 1) - at);
-  }
-  // Row `row` decoded at `out` (DecodedSize(row) + fsst::kDecodeSlack bytes).
-  std::string_view Decode(uint32_t row, char* out) const {
-    const uint64_t at = offset(row);
-    return {out, fsst::Decode(symbols, lengths, codes + at, offset(row + 1) - at, out)};
-  }
-};
-
 std::string_view FsstString(const uint8_t* block, const FrozenColumn& fc, uint32_t row,
                             std::string* decoded) {
   const FsstColumn f(block, fc);

@@ -1,10 +1,13 @@
 // Filters on a frozen block's encoded values (block.h: SelectWhere,
-// SelectBetween, FrozenDictionary, SelectCodes): scans narrow a frozen
-// block's rows with these before they decode any column.
+// SelectBetween, FrozenDictionary, SelectCodes, FsstContains,
+// SelectContaining): scans narrow a frozen block's rows with these before
+// they decode any column.
 #include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -213,6 +216,34 @@ uint32_t Block::SelectCodes(ColumnId c, const uint64_t* codes, bool keep_null, u
                         return code < dictionary_size &&
                                TestBit(codes, static_cast<uint32_t>(code));
                       });
+}
+
+std::unique_ptr<fsst::ContainsMatcher> Block::FsstContains(
+    ColumnId c, const std::vector<std::string>& literals) const {
+  assert(frozen() && fsst::ContainsMatcher::Supports(literals));
+  const FrozenColumn& fc = frozen_column(c);
+  if (static_cast<FrozenEncoding>(fc.encoding) != FrozenEncoding::kFsst) return nullptr;
+  const FsstColumn f(data_, fc);
+  return std::make_unique<fsst::ContainsMatcher>(f.symbols, f.lengths, fc.count, literals);
+}
+
+uint32_t Block::SelectContaining(ColumnId c, const fsst::ContainsMatcher& m, bool negated,
+                                 uint32_t first, const uint32_t* sel, uint32_t n,
+                                 uint32_t* out) const {
+  assert(frozen() && (n == 0 || first + sel[n - 1] < row_count()));
+  const FrozenColumn& fc = frozen_column(c);
+  assert(static_cast<FrozenEncoding>(fc.encoding) == FrozenEncoding::kFsst);
+  const FsstColumn f(data_, fc);
+  const uint64_t* nulls = FrozenNullBitmap(c);
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint32_t row = first + sel[i];
+    const uint64_t at = f.offset(row);
+    const bool match = m.Matches(f.codes + at, f.offset(row + 1) - at);
+    out[kept] = sel[i];
+    kept += match != negated && !(nulls != nullptr && TestBit(nulls, row));
+  }
+  return kept;
 }
 
 }  // namespace forktail

@@ -214,4 +214,51 @@ bool Valid(uint32_t count, const uint8_t* codes, size_t n) {
   return true;
 }
 
+bool ContainsMatcher::Supports(const std::vector<std::string>& literals) {
+  size_t bytes = 0;
+  for (const std::string& l : literals) bytes += l.size();
+  return bytes <= kMaxLiteralBytes;
+}
+
+ContainsMatcher::ContainsMatcher(const uint64_t* symbols, const uint8_t* lengths, uint32_t count,
+                                 const std::vector<std::string>& literals) {
+  // States: for literal i starting at state base_i, base_i + j means its
+  // first j bytes are matched; past the last literal, accept_.
+  for (const std::string& l : literals) accept_ += static_cast<uint32_t>(l.size());
+  const uint32_t states = accept_ + 1;
+  by_byte_.assign(size_t{states} * 256, 0);
+  uint32_t base = 0;
+  for (const std::string& l : literals) {
+    if (l.empty()) continue;
+    const auto n = static_cast<uint32_t>(l.size());
+    // KMP: the state after a mismatch at j is that of the longest proper
+    // border of l[0, j), whose row is already filled.
+    uint32_t border = 0;
+    for (uint32_t j = 0; j < n; j++) {
+      uint8_t* row = &by_byte_[size_t{base + j} * 256];
+      if (j == 0) {
+        std::fill(row, row + 256, static_cast<uint8_t>(base));
+      } else {
+        std::memcpy(row, &by_byte_[size_t{base + border} * 256], 256);
+        border = by_byte_[size_t{base + border} * 256 + static_cast<uint8_t>(l[j])] - base;
+      }
+      row[static_cast<uint8_t>(l[j])] = static_cast<uint8_t>(base + j + 1);
+    }
+    base += n;
+  }
+  std::fill(&by_byte_[size_t{accept_} * 256], &by_byte_[size_t{states} * 256],
+            static_cast<uint8_t>(accept_));
+  by_code_.assign(size_t{states} * 256, 0);
+  for (uint32_t state = 0; state < states; state++) {
+    for (uint32_t code = 0; code < count; code++) {
+      uint32_t s = state;
+      const uint64_t symbol = symbols[code];
+      for (uint32_t b = 0; b < lengths[code]; b++) {
+        s = by_byte_[size_t{s} * 256 + static_cast<uint8_t>(symbol >> (8 * b))];
+      }
+      by_code_[size_t{state} * 256 + code] = static_cast<uint8_t>(s);
+    }
+  }
+}
+
 }  // namespace forktail::fsst

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -74,5 +75,42 @@ size_t Decode(const uint64_t* symbols, const uint8_t* lengths, const uint8_t* co
 // Whether codes[0, n) decode with a table of `count` symbols: every code is
 // below count, or an escape with its literal byte inside the n bytes.
 bool Valid(uint32_t count, const uint8_t* codes, size_t n);
+
+// Whether strings hold given literals in order, without overlap (LIKE
+// '%a%b%'), decided on their codes: nothing is decoded. The leftmost
+// occurrence of each literal after the previous one's is the one to take,
+// so a DFA over the bytes decides it: a KMP automaton per literal, each
+// chained to the next, the last accepting for good. Its transition for
+// every (state, symbol) pair is computed up front (a few thousand steps),
+// so that each code is one table lookup.
+class ContainsMatcher {
+ public:
+  // The literals' bytes in all are at most this (a state is one byte).
+  static constexpr size_t kMaxLiteralBytes = 254;
+  static bool Supports(const std::vector<std::string>& literals);
+
+  // For a table of `count` symbols (the layout SymbolTable describes);
+  // literals as Supports allows.
+  ContainsMatcher(const uint64_t* symbols, const uint8_t* lengths, uint32_t count,
+                  const std::vector<std::string>& literals);
+  // codes[0, n) must be Valid for the table.
+  bool Matches(const uint8_t* codes, size_t n) const {
+    uint32_t state = 0;
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t code = codes[i];
+      if (code != kEscape) {
+        state = by_code_[state * 256 + code];
+      } else {
+        state = by_byte_[state * 256 + codes[++i]];
+      }
+    }
+    return state == accept_;
+  }
+
+ private:
+  uint32_t accept_ = 0;
+  std::vector<uint8_t> by_code_;  // the next state: [state * 256 + code]
+  std::vector<uint8_t> by_byte_;  // after one byte (an escaped literal): [state * 256 + byte]
+};
 
 }  // namespace forktail::fsst

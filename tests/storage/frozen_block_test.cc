@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "storage/storage.h"
+#include "storage/table/fsst.h"
 
 namespace forktail {
 namespace {
@@ -448,12 +449,11 @@ TEST(FrozenBlock, DictionaryCodesSelectTheRowsOfTheirStrings) {
 // A column of comment text freezes to FSST: well under the plain bytes, the
 // same strings through every read, and a damaged table, offset or code is
 // refused or read without leaving the image.
-TEST(FrozenBlock, CommentTextIsCompressedAndReadBack) {
-  const TableSchema schema{"c", {{"id", Type::Integer()}, {"comment", Type::Varchar(120)}}, {}};
-  auto layout = BlockLayout::Compute(schema);
-  std::mt19937_64 rng(17);
+// A block of (id, comment): comment text, some of it empty, some NULL;
+// the text's bytes into *text_bytes.
+std::unique_ptr<Block> CommentBlock(const std::shared_ptr<const BlockLayout>& layout,
+                                    std::mt19937_64& rng, uint64_t* text_bytes) {
   std::unique_ptr<Block> plain = Block::Create(layout, TableId(7), BlockNo(1));
-  uint64_t text_bytes = 0;
   for (uint32_t r = 0; r < layout->capacity(); r++) {
     const std::string comment = r % 97 == 0 ? std::string() : Comment(rng, 2 + rng() % 10);
     if (!plain->HasRoomFor(static_cast<uint32_t>(comment.size()))) break;
@@ -462,8 +462,22 @@ TEST(FrozenBlock, CommentTextIsCompressedAndReadBack) {
     plain->SetCell(
         ColumnId(1), s,
         r % 89 == 0 ? Value::Null(Type::Varchar(120)) : Value::String(Type::Varchar(120), comment));
-    text_bytes += comment.size();
+    *text_bytes += comment.size();
   }
+  return plain;
+}
+
+const TableSchema& CommentSchema() {
+  static const TableSchema schema{
+      "c", {{"id", Type::Integer()}, {"comment", Type::Varchar(120)}}, {}};
+  return schema;
+}
+
+TEST(FrozenBlock, CommentTextIsCompressedAndReadBack) {
+  auto layout = BlockLayout::Compute(CommentSchema());
+  std::mt19937_64 rng(17);
+  uint64_t text_bytes = 0;
+  std::unique_ptr<Block> plain = CommentBlock(layout, rng, &text_bytes);
   std::unique_ptr<Block> frozen = Block::Freeze(*plain);
   EXPECT_LT(frozen->memory_bytes(), text_bytes / 2) << "of " << text_bytes << " bytes of text";
   ExpectSameCells(*plain, *frozen);
@@ -498,6 +512,69 @@ TEST(FrozenBlock, CommentTextIsCompressedAndReadBack) {
   }
   // Most flips land in the codes and offsets, which every load checks.
   EXPECT_GT(refused, 20);
+}
+
+// LIKE '%a%b%' on the FSST codes of comment text: the rows of a selection
+// whose string holds the literals in order (or, negated, does not), never
+// the NULL ones; other encodings get no matcher.
+TEST(FrozenBlock, ContainsOnCodesSelectsTheRowsHoldingTheLiterals) {
+  auto layout = BlockLayout::Compute(CommentSchema());
+  std::mt19937_64 rng(23);
+  uint64_t text_bytes = 0;
+  std::unique_ptr<Block> plain = CommentBlock(layout, rng, &text_bytes);
+  std::unique_ptr<Block> frozen = Block::Freeze(*plain);
+  const ColumnId comment(1);
+  const uint32_t rows = plain->row_count();
+  const std::vector<std::vector<std::string>> patterns = {{"special", "requests"},
+                                                          {"requests", "special"},
+                                                          {"ly"},
+                                                          {"slyly ironic"},
+                                                          {"s", "s", "s", "s"},
+                                                          {"nowhere"},
+                                                          {"", "e"},
+                                                          {}};
+  for (const auto& literals : patterns) {
+    std::unique_ptr<fsst::ContainsMatcher> m = frozen->FsstContains(comment, literals);
+    ASSERT_NE(m, nullptr);
+    for (bool negated : {false, true}) {
+      size_t kept = 0;
+      for (uint32_t first = 0; first < rows; first += 2048) {
+        const uint32_t count = std::min<uint32_t>(2048, rows - first);
+        std::vector<uint32_t> sel;
+        for (uint32_t i = 0; i < count; i++) {
+          if (first == 0 || rng() % 3 == 0) sel.push_back(i);
+        }
+        std::vector<uint32_t> expected;
+        for (uint32_t i : sel) {
+          const SlotNo s(first + i);
+          if (plain->IsNull(comment, s)) continue;
+          const std::string value(plain->GetCell(comment, s).GetString());
+          size_t at = 0;
+          bool holds = true;
+          for (const std::string& l : literals) {
+            const size_t hit = value.find(l, at);
+            holds = holds && hit != std::string::npos;
+            if (holds) at = hit + l.size();
+          }
+          if (holds != negated) expected.push_back(i);
+        }
+        std::vector<uint32_t> got = sel;  // in place, as scans call it
+        got.resize(frozen->SelectContaining(comment, *m, negated, first, got.data(),
+                                            static_cast<uint32_t>(got.size()), got.data()));
+        ASSERT_EQ(got, expected) << literals.size() << " literals, first " << first;
+        kept += got.size();
+      }
+      if (literals.size() == 2 && literals[0] == "special") {
+        EXPECT_GT(kept, 0u);
+      }
+    }
+  }
+  EXPECT_EQ(frozen->FsstContains(ColumnId(0), {"1"}), nullptr);
+  std::unique_ptr<Block> few =
+      Block::Freeze(*RandomBlock(BlockLayout::Compute(AllTypes()), 3, 500));
+  std::vector<std::string_view> dictionary;
+  ASSERT_TRUE(few->FrozenDictionary(ColumnId(9), &dictionary));
+  EXPECT_EQ(few->FsstContains(ColumnId(9), {"a"}), nullptr);
 }
 
 TEST(FrozenBlock, TakesDeletesAndNoRoomForRows) {

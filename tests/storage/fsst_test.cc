@@ -1,6 +1,7 @@
 // The FSST string codec (storage/table/fsst.h): every string round-trips
 // with any table, text shrinks, random bytes do not grow past the escape
-// bound, and Valid refuses codes a table cannot decode.
+// bound, Valid refuses codes a table cannot decode, and ContainsMatcher on
+// the codes agrees with a substring search on the decoded strings.
 #include "storage/table/fsst.h"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,72 @@ TEST(Fsst, ValidRefusesCodesBeyondTheTableAndCutEscapes) {
   const uint8_t escaped_escape[] = {kEscape, kEscape};
   EXPECT_TRUE(Valid(0, escaped_escape, sizeof(escaped_escape)));
   EXPECT_TRUE(Valid(0, nullptr, 0));
+}
+
+// Whether s holds the literals in order, without overlap: the reference.
+bool HoldsInOrder(std::string_view s, const std::vector<std::string>& literals) {
+  size_t at = 0;
+  for (const std::string& l : literals) {
+    const size_t hit = s.find(l, at);
+    if (hit == std::string_view::npos) return false;
+    at = hit + l.size();
+  }
+  return true;
+}
+
+// Strings over a small alphabet, so that literals with borders ("abab",
+// "aab") meet near misses and overlaps; some hold a byte no table has (an
+// escape) in the middle of a literal's occurrence.
+TEST(Fsst, ContainsMatcherAgreesWithSubstringSearch) {
+  std::mt19937_64 rng(4);
+  auto random_string = [&](size_t n) {
+    std::string s;
+    for (size_t i = 0; i < n; i++) s += "aabbc "[rng() % 6];
+    if (rng() % 5 == 0 && !s.empty()) s[rng() % s.size()] = '\x01';
+    return s;
+  };
+  std::vector<std::string> strings = {"", "a", "abab", "ababab", "aab", "aaab"};
+  for (int i = 0; i < 3000; i++) strings.push_back(random_string(rng() % 40));
+  std::vector<std::string> sample_text;
+  for (int i = 0; i < 300; i++) sample_text.push_back(random_string(30));
+  const std::vector<SymbolTable> tables = {
+      SymbolTable{}, Train(std::vector<std::string_view>(sample_text.begin(), sample_text.end()))};
+  ASSERT_GT(tables[1].count, 10u);
+  const std::vector<std::vector<std::string>> patterns = {{},
+                                                          {""},
+                                                          {"a"},
+                                                          {"abab"},
+                                                          {"aab"},
+                                                          {"ab", "ab"},
+                                                          {"abab", "c"},
+                                                          {"a", "", "b"},
+                                                          {"c c", "aa"},
+                                                          {"\x01"},
+                                                          {"ba", "\x01b"},
+                                                          {"aaaa"},
+                                                          {"zzz"},
+                                                          {"a b", "bc", "a"}};
+  for (const SymbolTable& table : tables) {
+    const Encoder encoder(table);
+    for (const auto& literals : patterns) {
+      ASSERT_TRUE(ContainsMatcher::Supports(literals));
+      const ContainsMatcher m(table.symbols, table.lengths, table.count, literals);
+      size_t matched = 0;
+      for (const std::string& s : strings) {
+        std::vector<uint8_t> codes;
+        encoder.Encode(s, &codes);
+        const bool want = HoldsInOrder(s, literals);
+        ASSERT_EQ(m.Matches(codes.data(), codes.size()), want)
+            << "'" << s << "' with " << literals.size() << " literals, table of " << table.count;
+        matched += want;
+      }
+      if (literals.size() < 2 || literals[0] != "ab") continue;
+      EXPECT_GT(matched, 0u);
+      EXPECT_LT(matched, strings.size());
+    }
+  }
+  EXPECT_TRUE(ContainsMatcher::Supports({std::string(ContainsMatcher::kMaxLiteralBytes, 'a')}));
+  EXPECT_FALSE(ContainsMatcher::Supports({std::string(200, 'a'), std::string(55, 'b')}));
 }
 
 }  // namespace

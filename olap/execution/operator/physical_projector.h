@@ -27,6 +27,7 @@ class Projector {
   std::vector<Type> OutputTypes(const std::vector<Type>& input_types) const;
   bool has_filter() const { return filter_ != nullptr; }
   const Expression* filter() const { return filter_.get(); }
+  const std::vector<ExprPtr>& projections() const { return projections_; }
 
   // Narrows chunk's selection by the filter; true if rows are left.
   bool Filter(int slot, DataChunk* chunk);

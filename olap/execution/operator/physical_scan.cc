@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "olap/execution/operator/physical_table.h"
+#include "olap/expression/kernels.h"
 #include "olap/expression/scalar_function.h"
 #include "storage/error.h"
 
@@ -22,24 +23,33 @@ void CollectColumnRefs(const Expression& e, std::vector<bool>* used) {
   for (const ExprPtr& child : e.children) CollectColumnRefs(*child, used);
 }
 
-// Read columns that neither the filter nor a runtime filter needs; empty when
-// there is no filter, or a runtime filter does not say what it reads.
-std::vector<bool> DeferredColumns(
+// When a frozen block's scan decodes each read column, given the filter
+// that runs on its chunks (null: none) and the runtime filters: kFirst what
+// they read, kDeferred what only the projections read, kNever the rest.
+// Empty (every column at once) when a runtime filter does not say what it
+// reads.
+std::vector<physical::ColumnDecode> DecodePlan(
     size_t columns, const Expression* filter,
-    const std::vector<std::shared_ptr<const RuntimeFilter>>& runtime) {
-  if (filter == nullptr && runtime.empty()) return {};
-  std::vector<bool> used(columns, false);
-  if (filter != nullptr) CollectColumnRefs(*filter, &used);
+    const std::vector<std::shared_ptr<const RuntimeFilter>>& runtime,
+    const std::vector<ExprPtr>& projections) {
+  std::vector<bool> first(columns, false);
+  if (filter != nullptr) CollectColumnRefs(*filter, &first);
   for (const auto& f : runtime) {
     std::optional<std::vector<uint32_t>> read = f->ReadColumns();
     if (!read) return {};
     for (uint32_t c : *read) {
-      if (c < columns) used[c] = true;
+      if (c < columns) first[c] = true;
     }
   }
-  std::vector<bool> deferred(columns);
-  for (size_t i = 0; i < columns; i++) deferred[i] = !used[i];
-  return deferred;
+  std::vector<bool> later(columns, projections.empty());  // none: every column is output
+  for (const ExprPtr& p : projections) CollectColumnRefs(*p, &later);
+  std::vector<physical::ColumnDecode> plan(columns);
+  for (size_t i = 0; i < columns; i++) {
+    plan[i] = first[i]   ? physical::ColumnDecode::kFirst
+              : later[i] ? physical::ColumnDecode::kDeferred
+                         : physical::ColumnDecode::kNever;
+  }
+  return plan;
 }
 
 // The filter's top-level conjuncts `column op constant` on an integer,
@@ -102,16 +112,32 @@ bool ReadsOneColumn(const Expression& e, std::optional<uint32_t>* column) {
   return true;
 }
 
+// The pattern of `e` when it is `column [NOT] LIKE '%a%b%'`, which a frozen
+// block whose column is FSST-compressed evaluates on the codes.
+std::optional<physical::ContainsPattern> ContainsPatternOf(const Expression& e) {
+  if (e.kind != ExprKind::kLike || e.children[0]->kind != ExprKind::kColumnRef) return std::nullopt;
+  std::optional<std::vector<std::string>> literals;
+  try {
+    literals = LikeMatcher(e.pattern, e.escape).ContainedLiterals();
+  } catch (const DbError&) {
+    return std::nullopt;  // a malformed pattern: the filter reports it
+  }
+  if (!literals) return std::nullopt;
+  return physical::ContainsPattern{std::move(*literals), e.negated};
+}
+
 // The filter's top-level conjuncts that read one string column, which a
-// frozen block evaluates on the column's dictionary: =, <>, <, IN, LIKE,
-// functions of it, OR of those. Into *conjuncts, their columns into *columns.
-// `types`: of the read columns.
-void CollectDictionaryPredicates(const Expression& e, const std::vector<Type>& types,
-                                 std::vector<const Expression*>* conjuncts,
-                                 std::vector<uint32_t>* columns) {
+// frozen block evaluates on the column's dictionary (=, <>, <, IN, LIKE,
+// functions of it, OR of those) or, for LIKE '%a%b%', on its FSST codes. Into *conjuncts, their
+// columns into *columns, and what ContainsPatternOf finds into *contains. `types`: of the read
+// columns.
+void CollectStringPredicates(const Expression& e, const std::vector<Type>& types,
+                             std::vector<const Expression*>* conjuncts,
+                             std::vector<uint32_t>* columns,
+                             std::vector<std::optional<physical::ContainsPattern>>* contains) {
   if (e.kind == ExprKind::kAnd) {
     for (const ExprPtr& child : e.children) {
-      CollectDictionaryPredicates(*child, types, conjuncts, columns);
+      CollectStringPredicates(*child, types, conjuncts, columns, contains);
     }
     return;
   }
@@ -120,10 +146,11 @@ void CollectDictionaryPredicates(const Expression& e, const std::vector<Type>& t
   if (!types[*column].StoredAsString()) return;
   conjuncts->push_back(&e);
   columns->push_back(*column);
+  contains->push_back(ContainsPatternOf(e));
 }
 
 // The filter without the conjuncts in `taken` (null when none is left):
-// what still has to run on the rows of a block whose packed and dictionary
+// what still has to run on the rows of a block whose packed and string
 // predicates decided them.
 ExprPtr Residual(const Expression& e, const std::vector<const Expression*>& taken) {
   if (e.kind == ExprKind::kAnd) {
@@ -158,17 +185,24 @@ TableScanOperator::TableScanOperator(const Table& table, ScanSpec spec, int para
       index_join_(std::move(spec.index_join)),
       projector_(std::make_unique<Projector>(std::move(spec.filter), std::move(spec.projections),
                                              this->parallelism())) {
-  deferred_ = DeferredColumns(columns_.size(), projector_->filter(), runtime_filters_);
-  if (projector_->filter() != nullptr) {
+  const Expression* filter = projector_->filter();
+  if (filter != nullptr || !runtime_filters_.empty()) {
+    decode_ = DecodePlan(columns_.size(), filter, runtime_filters_, projector_->projections());
+  }
+  if (filter != nullptr) {
     std::vector<const Expression*> taken;
-    CollectPackedPredicates(*projector_->filter(), &packed_predicates_, &taken);
-    CollectDictionaryPredicates(*projector_->filter(), ReadTypes(table_, columns_),
-                                &dictionary_conjuncts_, &dictionary_columns_);
-    dictionary_executors_.resize(this->parallelism());
-    taken.insert(taken.end(), dictionary_conjuncts_.begin(), dictionary_conjuncts_.end());
+    CollectPackedPredicates(*filter, &packed_predicates_, &taken);
+    CollectStringPredicates(*filter, ReadTypes(table_, columns_), &string_conjuncts_,
+                            &string_columns_, &string_contains_);
+    string_executors_.resize(this->parallelism());
+    taken.insert(taken.end(), string_conjuncts_.begin(), string_conjuncts_.end());
     if (!taken.empty()) {
-      residual_ = std::make_unique<Projector>(Residual(*projector_->filter(), taken),
-                                              std::vector<ExprPtr>{}, this->parallelism());
+      residual_ = std::make_unique<Projector>(Residual(*filter, taken), std::vector<ExprPtr>{},
+                                              this->parallelism());
+      if (!decode_.empty()) {
+        decided_decode_ = DecodePlan(columns_.size(), residual_->filter(), runtime_filters_,
+                                     projector_->projections());
+      }
     }
   }
   SetOutputTypes(projector_->OutputTypes(ReadTypes(table_, columns_)));
@@ -239,35 +273,41 @@ bool TableScanOperator::GetNextWorkOrders(WorkOrderSink& sink) {
 void TableScanOperator::ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no,
                                   const std::vector<uint32_t>* rows) {
   std::vector<DataChunk> chunks;
-  std::vector<uint32_t> firsts;
-  physical::DictionaryPredicates dictionary;
-  if (!dictionary_conjuncts_.empty()) {
-    dictionary.columns = &dictionary_columns_;
-    dictionary.select = [this, slot](size_t i, const DataChunk& strings, uint32_t* sel) {
-      auto& executors = dictionary_executors_[slot];
+  physical::StringPredicates strings;
+  if (!string_conjuncts_.empty()) {
+    strings.columns = &string_columns_;
+    strings.contains = &string_contains_;
+    strings.select = [this, slot](size_t i, const DataChunk& strings, uint32_t* sel) {
+      auto& executors = string_executors_[slot];
       if (executors.empty()) {
-        for (const Expression* e : dictionary_conjuncts_) {
+        for (const Expression* e : string_conjuncts_) {
           executors.push_back(std::make_unique<ExpressionExecutor>(*e));
         }
       }
       return executors[i]->Select(strings, strings.rows(), sel);
     };
   }
-  bool decided = false;
-  std::shared_ptr<const void> pin = physical::WrapTableBlock(
-      table_, block_no, columns_, &chunks, rows, deferred_.empty() ? nullptr : &deferred_, &firsts,
-      &packed_predicates_, dictionary.columns != nullptr ? &dictionary : nullptr, &decided);
+  physical::FrozenScan frozen;
+  if (!decode_.empty()) frozen.decode = &decode_;
+  if (!decided_decode_.empty()) frozen.decided_decode = &decided_decode_;
+  frozen.predicates = &packed_predicates_;
+  if (strings.columns != nullptr) frozen.strings = &strings;
+  std::shared_ptr<const void> pin =
+      physical::WrapTableBlock(table_, block_no, columns_, &chunks, rows, &frozen);
   if (pin == nullptr) return;
-  ProcessChunks(context, slot, std::move(chunks), std::move(pin), firsts, decided);
+  ProcessChunks(context, slot, std::move(chunks), std::move(pin), &frozen);
 }
 
 void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
                                       std::vector<DataChunk> chunks,
                                       std::shared_ptr<const void> pin,
-                                      const std::vector<uint32_t>& firsts, bool decided) {
+                                      const physical::FrozenScan* frozen) {
   std::shared_ptr<ChunkBlock> out = ChunkBlock::Make(context);
+  const bool decided = frozen != nullptr && frozen->decided;
   Projector& filter = decided && residual_ != nullptr ? *residual_ : *projector_;
-  const bool decode_deferred = !deferred_.empty() && pin != nullptr && !firsts.empty();
+  // The chunks of a frozen block whose plan leaves columns to decode now.
+  const std::vector<physical::ColumnDecode>* plan =
+      frozen != nullptr && !frozen->firsts.empty() ? frozen->plan : nullptr;
   // False once the chunk has no row left.
   auto runtime_filter = [&](DataChunk& chunk) {
     for (const auto& f : runtime_filters_) {
@@ -285,7 +325,7 @@ void TableScanOperator::ProcessChunks(WorkOrderContext& context, int slot,
     if (runtime_filters_first_ && !runtime_filter(chunk)) continue;
     if (!filter.Filter(slot, &chunk)) continue;
     if (!runtime_filters_first_ && !runtime_filter(chunk)) continue;
-    if (decode_deferred) physical::DecodeDeferred(pin, columns_, deferred_, firsts[i], &chunk);
+    if (plan != nullptr) physical::DecodeDeferred(pin, columns_, *plan, frozen->firsts[i], &chunk);
     rows_kept += chunk.count();
     kept.push_back(projector_->Project(slot, std::move(chunk)));
   }

@@ -33,9 +33,11 @@
 // column, merged into one range per column, run on the packed values, and
 // each conjunct that reads one string column runs once per distinct string
 // of the block's dictionary, keeping rows by code (a block where no string
-// passes is skipped). Where they all ran so, the rest of the filter runs on
-// the rows they keep (elsewhere the whole filter does), and the columns it
-// does not read are decoded only for the rows it keeps.
+// passes is skipped); `column [NOT] LIKE '%a%b%'` on an FSST-compressed
+// column runs on the codes (fsst::ContainsMatcher). Where they all ran so, the rest of the filter
+// runs on the rows they keep (elsewhere the whole filter does). The columns that filter does not
+// read are decoded only for the rows it keeps, and a column only the decided conjuncts read is not
+// decoded at all.
 #pragma once
 
 #include <map>
@@ -136,30 +138,33 @@ class TableScanOperator final : public PhysicalOperator {
   void ScanBlock(WorkOrderContext& context, int slot, uint32_t block_no,
                  const std::vector<uint32_t>* rows = nullptr);
   // Filter, runtime filters and projection; emits what is left (with `pin`
-  // keeping zero-copy vectors valid).
-  // `firsts` (each chunk's first row) when the chunks come from a frozen
-  // block whose deferred_ columns are still to decode; `decided` when its
-  // packed and dictionary predicates decided their conjuncts (residual_
-  // filters the chunks).
+  // keeping zero-copy vectors valid). `frozen`: how WrapTableBlock read the
+  // chunks (a frozen block's may have columns still to decode, and its
+  // predicates may have decided their conjuncts: residual_ then filters).
   void ProcessChunks(WorkOrderContext& context, int slot, std::vector<DataChunk> chunks,
-                     std::shared_ptr<const void> pin, const std::vector<uint32_t>& firsts = {},
-                     bool decided = false);
+                     std::shared_ptr<const void> pin, const physical::FrozenScan* frozen = nullptr);
 
   const Table& table_;
   std::vector<uint32_t> columns_;
-  // Per read column: not needed by the filter or the runtime filters, so a
-  // frozen block decodes it after them, for the rows they keep. Empty when
-  // the scan has no filter (nothing to gain).
-  std::vector<bool> deferred_;
+  // When a frozen block decodes each read column: the filter and runtime
+  // filters' columns at once, the projections' after them, for the rows
+  // they keep, the others never. Empty (all at once) when the scan has no
+  // filter (nothing to gain). decided_decode_ is the plan for blocks where
+  // residual_ replaces the filter.
+  std::vector<physical::ColumnDecode> decode_;
+  std::vector<physical::ColumnDecode> decided_decode_;
   // Conjuncts of the filter that a frozen block evaluates on its packed
   // values before it decodes anything (the filter still runs after them).
   std::vector<physical::PackedPredicate> packed_predicates_;
   // Conjuncts of the filter that each read one string column (into
   // columns_): a frozen block whose column is a dictionary evaluates them on
-  // its distinct strings, with the slot's executors (made on first use).
-  std::vector<const Expression*> dictionary_conjuncts_;
-  std::vector<uint32_t> dictionary_columns_;
-  std::vector<std::vector<std::unique_ptr<ExpressionExecutor>>> dictionary_executors_;
+  // its distinct strings, with the slot's executors (made on first use);
+  // one whose column is FSST-compressed, those string_contains_ gives a
+  // pattern for, on the codes.
+  std::vector<const Expression*> string_conjuncts_;
+  std::vector<uint32_t> string_columns_;
+  std::vector<std::optional<physical::ContainsPattern>> string_contains_;
+  std::vector<std::vector<std::unique_ptr<ExpressionExecutor>>> string_executors_;
   // The filter without the conjuncts above, for the blocks where they all
   // ran on encoded values (null when the filter has none of them).
   std::unique_ptr<Projector> residual_;

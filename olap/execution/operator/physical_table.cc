@@ -4,10 +4,12 @@
 #include "olap/execution/operator/physical_table.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <optional>
 
 #include "storage/error.h"
+#include "storage/table/fsst.h"
 #include "storage/table/table.h"
 
 namespace forktail::physical {
@@ -77,28 +79,49 @@ void DecodeFrozen(const ScanPin& pin, size_t i, ColumnId c, uint32_t first, uint
   }
 }
 
-// A dictionary predicate evaluated on one frozen block's dictionary.
+// A string predicate evaluated on one frozen block's dictionary.
 struct CodeFilter {
   ColumnId column;
   std::vector<uint64_t> codes;  // a bit per dictionary string: the conjunct is TRUE for it
   bool keep_null = false;
 };
+// A LIKE '%a%b%' evaluated on one frozen block's FSST codes.
+struct ContainsFilter {
+  ColumnId column;
+  std::unique_ptr<fsst::ContainsMatcher> matcher;
+  bool negated = false;
+};
+struct StringFilters {
+  std::vector<CodeFilter> codes;
+  std::vector<ContainsFilter> contains;
+  bool empty() const { return codes.empty() && contains.empty(); }
+};
 
-// The code filters of `predicates` for a frozen block, into *out; false
+// The filters of string `predicates` for a frozen block, into *out; false
 // when one keeps no string, so that no row of the block passes. Left out:
-// predicates on columns that are not dictionaries here, those that keep
-// every string, and those that threw; *decided becomes false when one of
-// them was not evaluated (not a dictionary, or it threw).
-bool CodeFilters(const Block& block, const std::vector<uint32_t>& columns,
-                 const DictionaryPredicates& predicates, std::vector<CodeFilter>* out,
-                 bool* decided) {
+// predicates on columns encoded otherwise here, dictionary predicates that
+// keep every string, and those that threw; *decided becomes false when one
+// of them was not evaluated (encoded otherwise, or it threw).
+bool BlockStringFilters(const Block& block, const std::vector<uint32_t>& columns,
+                        const StringPredicates& predicates, StringFilters* out, bool* decided) {
   std::vector<std::string_view> strings;
   uint32_t sel[kVectorSize];
   for (size_t i = 0; i < predicates.columns->size(); i++) {
     const uint32_t column = (*predicates.columns)[i];
     const ColumnId id(static_cast<uint16_t>(columns[column]));
     if (!block.FrozenDictionary(id, &strings)) {
-      *decided = false;
+      const std::optional<ContainsPattern>* pattern =
+          predicates.contains != nullptr ? &(*predicates.contains)[i] : nullptr;
+      std::unique_ptr<fsst::ContainsMatcher> matcher;
+      if (pattern != nullptr && pattern->has_value() &&
+          fsst::ContainsMatcher::Supports((*pattern)->literals)) {
+        matcher = block.FsstContains(id, (*pattern)->literals);
+      }
+      if (matcher == nullptr) {
+        *decided = false;
+      } else {
+        out->contains.push_back({id, std::move(matcher), (*pattern)->negated});
+      }
       continue;
     }
     CodeFilter filter{id, std::vector<uint64_t>(strings.size() / 64 + 1, 0)};
@@ -143,7 +166,7 @@ bool CodeFilters(const Block& block, const std::vector<uint32_t>& columns,
     *decided &= !threw;
     if (threw || kept == entries) continue;
     if (kept == 0) return false;
-    out->push_back(std::move(filter));
+    out->codes.push_back(std::move(filter));
   }
   return true;
 }
@@ -153,11 +176,7 @@ bool CodeFilters(const Block& block, const std::vector<uint32_t>& columns,
 std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
                                            const std::vector<uint32_t>& columns,
                                            std::vector<DataChunk>* out,
-                                           const std::vector<uint32_t>* slots,
-                                           const std::vector<bool>* deferred,
-                                           std::vector<uint32_t>* firsts,
-                                           const std::vector<PackedPredicate>* predicates,
-                                           const DictionaryPredicates* dictionary, bool* decided) {
+                                           const std::vector<uint32_t>* slots, FrozenScan* scan) {
   auto pin = std::make_shared<ScanPin>();
   pin->ref = PinForScan(table, BlockNo(block_no));
   const Block& block = **pin->ref;
@@ -165,20 +184,27 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
   const BlockLayout& layout = block.layout();
   const uint32_t rows = block.row_count();
   const bool frozen = block.frozen();
-  std::vector<CodeFilter> code_filters;
-  bool all_decided = frozen;
-  if (frozen && dictionary != nullptr &&
-      !CodeFilters(block, columns, *dictionary, &code_filters, &all_decided)) {
-    return nullptr;
-  }
-  if (frozen && predicates != nullptr) {
-    for (const PackedPredicate& p : *predicates) {
-      all_decided &= block.ComparesEncoded(ColumnId(static_cast<uint16_t>(columns[p.column])));
+  const std::vector<PackedPredicate>* predicates = nullptr;
+  const std::vector<ColumnDecode>* plan = nullptr;
+  StringFilters string_filters;
+  if (frozen && scan != nullptr) {
+    bool decided = true;
+    if (scan->strings != nullptr &&
+        !BlockStringFilters(block, columns, *scan->strings, &string_filters, &decided)) {
+      return nullptr;
     }
+    predicates = scan->predicates;
+    if (predicates != nullptr) {
+      for (const PackedPredicate& p : *predicates) {
+        decided &= block.ComparesEncoded(ColumnId(static_cast<uint16_t>(columns[p.column])));
+      }
+    }
+    scan->decided = decided;
+    plan = decided && scan->decided_decode != nullptr ? scan->decided_decode : scan->decode;
+    scan->plan = plan;
   }
-  if (decided != nullptr) *decided = all_decided;
   const bool narrow =
-      frozen && ((predicates != nullptr && !predicates->empty()) || !code_filters.empty());
+      frozen && ((predicates != nullptr && !predicates->empty()) || !string_filters.empty());
   std::optional<BlockReadView> view;
   if (frozen) {
     size_t bytes = 0;
@@ -236,9 +262,13 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
                           : block.SelectBetween(id, p.lo, p.hi, first, count, sel, n, sel);
         }
       }
-      for (const CodeFilter& f : code_filters) {
+      for (const CodeFilter& f : string_filters.codes) {
         if (n == 0) break;
         n = block.SelectCodes(f.column, f.codes.data(), f.keep_null, first, count, sel, n, sel);
+      }
+      for (const ContainsFilter& f : string_filters.contains) {
+        if (n == 0) break;
+        n = block.SelectContaining(f.column, *f.matcher, f.negated, first, sel, n, sel);
       }
     }
     if (has_sel && n == 0) continue;
@@ -248,8 +278,8 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
       const ColumnId id(static_cast<uint16_t>(columns[i]));
       const ColumnLayout& col = layout.column(id);
       Vector v;
-      if (frozen && deferred != nullptr && (*deferred)[i]) {
-        // DecodeDeferred fills it once the filters ran.
+      if (frozen && plan != nullptr && (*plan)[i] != ColumnDecode::kFirst) {
+        // DecodeDeferred fills it once the filters ran, or nothing reads it.
       } else if (frozen) {
         DecodeFrozen(*pin, i, id, first, count, &selected, &v);
       } else if (col.type.StoredAsString()) {
@@ -263,22 +293,21 @@ std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no
     chunk.set_size(count);
     if (has_sel) chunk.SetSelection(sel, n);
     out->push_back(std::move(chunk));
-    if (firsts != nullptr) firsts->push_back(first);
+    if (frozen && scan != nullptr) scan->firsts.push_back(first);
   }
   return pin;
 }
 
-bool DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
-                    const std::vector<bool>& deferred, uint32_t first, DataChunk* chunk) {
+void DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
+                    const std::vector<ColumnDecode>& plan, uint32_t first, DataChunk* chunk) {
   const auto& scan = *static_cast<const ScanPin*>(pin.get());
-  if (!(*scan.ref)->frozen()) return false;
+  assert((*scan.ref)->frozen());
   const Rows rows = chunk->rows();  // sel null: every row
   for (size_t i = 0; i < columns.size(); i++) {
-    if (!deferred[i]) continue;
+    if (plan[i] != ColumnDecode::kDeferred) continue;
     DecodeFrozen(scan, i, ColumnId(static_cast<uint16_t>(columns[i])), first, chunk->size(), &rows,
                  &chunk->column(i));
   }
-  return true;
 }
 
 std::shared_ptr<const void> WithoutDecoded(const std::shared_ptr<const void>& pin) {

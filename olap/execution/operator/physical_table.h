@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "olap/common/data_chunk.h"
@@ -38,17 +39,20 @@ size_t BlockCount(const Table& table);
 // that order) and a selection of the rows not deleted (no selection when no
 // row of the slice is deleted; slices without live rows are skipped).
 // Returns the pin (nullptr when the block has no live row, or none that
-// the dictionary predicates below keep).
+// `frozen`'s string predicates keep).
 // With `slots` (ascending slot numbers), only those rows are selected.
 //
-// A frozen block (storage/table/block.h) is decoded, not wrapped. With
-// `deferred` (one flag per entry of `columns`), the flagged columns of a
-// frozen block's chunks are left empty for DecodeDeferred, so that a scan
-// decodes them only for the rows its filters keep; `firsts` then receives
-// each chunk's first row. A plain block's columns are always all wrapped.
-// `predicates` (on columns[column]) narrow a frozen block's chunks before
-// any column is decoded, evaluated on the packed values: they must be
-// conjuncts of the scan's filter, which still runs on what they keep.
+// A frozen block (storage/table/block.h) is decoded, not wrapped; `frozen`
+// says how (a plain block's columns are always all wrapped).
+
+// When a frozen block's scan decodes a read column.
+enum class ColumnDecode : uint8_t {
+  kFirst,     // at once: the filters read it
+  kDeferred,  // after the filters, for the rows they keep (DecodeDeferred)
+  kNever,     // not at all: nothing after the filters reads it (the chunk's vector stays empty)
+};
+// Integer-like conjuncts of a scan's filter, evaluated on a frozen block's
+// packed values before any column is decoded.
 struct PackedPredicate {
   uint32_t column;  // into `columns`
   // The values kept (of the column's type, as a stripe cell holds them):
@@ -57,15 +61,19 @@ struct PackedPredicate {
   int64_t hi = 0;
   bool not_equal = false;
 };
-// `dictionary` conjuncts each read one string column: a frozen block whose
-// column is dictionary-encoded evaluates such a conjunct once per distinct
-// string, then keeps the rows by code (a block where no string passes is
-// skipped whole). They too must be conjuncts of the scan's filter.
-// *decided tells whether every packed and dictionary predicate was
-// evaluated exactly on the block (a frozen block whose columns are encoded
-// so), so that the filter need not run them again on what they keep.
-struct DictionaryPredicates {
+// Conjuncts that each read one string column. A frozen block whose column
+// is dictionary-encoded evaluates such a conjunct once per distinct string,
+// then keeps the rows by code (a block where no string passes is skipped
+// whole). One whose column is FSST-compressed evaluates `column [NOT] LIKE
+// '%a%b%'` on the codes.
+struct ContainsPattern {
+  std::vector<std::string> literals;
+  bool negated = false;  // NOT LIKE
+};
+struct StringPredicates {
   const std::vector<uint32_t>* columns = nullptr;  // per conjunct: its column, into `columns`
+  // Per conjunct: its pattern when it is `column [NOT] LIKE '%a%b%'`.
+  const std::vector<std::optional<ContainsPattern>>* contains = nullptr;
   // Conjunct i on `strings`, a chunk whose column (*columns)[i] holds a
   // dictionary's strings and NULL as its last row (the other columns are
   // empty): the rows where it is TRUE into sel, returning how many. A
@@ -73,17 +81,38 @@ struct DictionaryPredicates {
   // rows to the filter.
   std::function<uint32_t(size_t i, const DataChunk& strings, uint32_t* sel)> select;
 };
-std::shared_ptr<const void> WrapTableBlock(
-    const Table& table, uint32_t block_no, const std::vector<uint32_t>& columns,
-    std::vector<DataChunk>* out, const std::vector<uint32_t>* slots = nullptr,
-    const std::vector<bool>* deferred = nullptr, std::vector<uint32_t>* firsts = nullptr,
-    const std::vector<PackedPredicate>* predicates = nullptr,
-    const DictionaryPredicates* dictionary = nullptr, bool* decided = nullptr);
-// Fills the `deferred` columns of a chunk WrapTableBlock made from the block
-// `pin` holds, whose first row is `first`: only the selected rows. False when
-// the block is plain (nothing was deferred).
-bool DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
-                    const std::vector<bool>& deferred, uint32_t first, DataChunk* chunk);
+// How a scan reads frozen blocks. The predicates narrow a block's chunks
+// before any column is decoded; they must be conjuncts of the scan's
+// filter, which still runs on what they keep unless they decided it.
+struct FrozenScan {
+  // Per entry of `columns`; null: every column kFirst.
+  const std::vector<ColumnDecode>* decode = nullptr;
+  // Instead of `decode` on a block whose predicates all decided their
+  // conjuncts (the filter that runs after them reads fewer columns).
+  const std::vector<ColumnDecode>* decided_decode = nullptr;
+  const std::vector<PackedPredicate>* predicates = nullptr;
+  const StringPredicates* strings = nullptr;
+
+  // Filled by WrapTableBlock for a frozen block: each chunk's first row,
+  // and whether every packed and string predicate was evaluated exactly
+  // on the block (its columns are encoded so), so that the filter need not
+  // run them again on what they keep.
+  std::vector<uint32_t> firsts;
+  bool decided = false;
+  // The decode plan the block's chunks follow (for DecodeDeferred); null
+  // for a plain block.
+  const std::vector<ColumnDecode>* plan = nullptr;
+};
+std::shared_ptr<const void> WrapTableBlock(const Table& table, uint32_t block_no,
+                                           const std::vector<uint32_t>& columns,
+                                           std::vector<DataChunk>* out,
+                                           const std::vector<uint32_t>* slots = nullptr,
+                                           FrozenScan* frozen = nullptr);
+// Fills the kDeferred columns of `plan` in a chunk WrapTableBlock made from
+// the frozen block `pin` holds, whose first row is `first`: only the
+// selected rows.
+void DecodeDeferred(const std::shared_ptr<const void>& pin, const std::vector<uint32_t>& columns,
+                    const std::vector<ColumnDecode>& plan, uint32_t first, DataChunk* chunk);
 // A pin of the same block without the frozen columns WrapTableBlock decoded
 // (the pin itself when the block is plain): for chunks that no longer point
 // into them, only into the block (strings of a frozen block are views into
