@@ -40,6 +40,7 @@ LogicalOpPtr ClonePlan(const LogicalOp& op) {
   c->table_name = op.table_name;
   c->alias = op.alias;
   c->table_columns = op.table_columns;
+  c->condition_only = op.condition_only;
   c->runtime_filters = op.runtime_filters;
   c->conditions = CloneAll(op.conditions);
   c->expressions = CloneAll(op.expressions);

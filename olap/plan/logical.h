@@ -179,6 +179,10 @@ struct LogicalOp {
   std::string table_name;
   std::string alias;  // the FROM item's alias (or the table name)
   std::vector<uint32_t> table_columns;
+  // Ids of `columns` that only `conditions` read (PruneColumns): the scan
+  // reads them but does not output them, so that a frozen block's scan
+  // need not decode them (olap/execution/operator/physical_scan.h).
+  std::vector<uint32_t> condition_only;
   std::vector<RuntimeFilterRef> runtime_filters;
 
   // kFilter, kGet: conjuncts (all must be TRUE). kJoin: the residual

@@ -20,18 +20,29 @@ class Pruner {
         for (const ExprPtr& c : op->conditions) CollectColumns(*c, &need);
         std::vector<LogicalColumn> cols;
         std::vector<uint32_t> table_cols;
+        std::vector<uint32_t> condition_only;
+        bool any_output = false;
         for (size_t i = 0; i < op->columns.size(); i++) {
-          if (need.count(op->columns[i].id)) {
+          const uint32_t id = op->columns[i].id;
+          if (need.count(id)) {
             cols.push_back(op->columns[i]);
             table_cols.push_back(op->table_columns[i]);
+            if (required.count(id) || root) {
+              any_output = true;
+            } else {
+              condition_only.push_back(id);
+            }
           }
         }
         if (cols.empty() && !op->columns.empty()) {  // COUNT(*): rows, no values
           cols.push_back(op->columns[0]);
           table_cols.push_back(op->table_columns[0]);
         }
+        // Rows still need a column to carry them (COUNT(*) ... WHERE).
+        if (!any_output && !condition_only.empty()) condition_only.erase(condition_only.begin());
         op->columns = std::move(cols);
         op->table_columns = std::move(table_cols);
+        op->condition_only = std::move(condition_only);
         return op;
       }
       case LogicalOpKind::kFilter: {

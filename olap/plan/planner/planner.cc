@@ -211,6 +211,17 @@ Planned Planner::PlanGet(const LogicalOp& get, const std::vector<const Expressio
     for (const ExprPtr& e : project->expressions)
       spec.projections.push_back(Positional(*e, layout));
     layout = ColumnIds(project->columns);
+  } else if (!get.condition_only.empty()) {
+    // Columns only the filter reads are not output: a frozen block's scan
+    // then need not decode them (physical_scan.h).
+    std::vector<uint32_t> output;
+    for (size_t i = 0; i < layout.size(); i++) {
+      const auto& only = get.condition_only;
+      if (std::find(only.begin(), only.end(), layout[i]) != only.end()) continue;
+      spec.projections.push_back(ColumnRef(static_cast<uint32_t>(i), get.columns[i].type));
+      output.push_back(layout[i]);
+    }
+    layout = std::move(output);
   }
   // Runtime filters from hash builds planned before this scan (the build
   // side of a join is planned before its probe side).

@@ -4,6 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "tests/olap/plan/binder/binder_test_catalog.h"
 
 namespace forktail {
@@ -109,6 +113,48 @@ TEST_F(OptimizerRulesTest, PruningAndProjectionRemoval) {
       << p;
   std::string all = Plan("select * from region");
   EXPECT_EQ(all, "Get region [r_regionkey#1, r_name#2, r_comment#3]\n") << all;
+}
+
+const LogicalOp* FindGet(const LogicalOp& op, const std::string& table) {
+  if (op.kind == LogicalOpKind::kGet && op.table_name == table) return &op;
+  for (const LogicalOpPtr& child : op.children) {
+    if (const LogicalOp* found = FindGet(*child, table)) return found;
+  }
+  return nullptr;
+}
+
+// The names of a Get's columns that only its conditions read.
+std::vector<std::string> ConditionOnly(const LogicalOp& get) {
+  std::vector<std::string> names;
+  for (const LogicalColumn& c : get.columns) {
+    const auto& only = get.condition_only;
+    if (std::find(only.begin(), only.end(), c.id) != only.end()) names.push_back(c.name);
+  }
+  return names;
+}
+
+// A column only a Get's conditions read is marked so (the scan does not
+// output it, and a frozen block's scan never decodes it), unless the Get
+// would then output nothing (COUNT(*)) or is the plan's root.
+TEST_F(OptimizerRulesTest, ColumnsOnlyConditionsReadAreMarked) {
+  auto get_of = [&](const std::string& sql, const std::string& table) {
+    LogicalOpPtr p = bindertest::OptimizedPlan(sql, Cat(), {});
+    const LogicalOp* get = FindGet(*p, table);
+    EXPECT_NE(get, nullptr) << sql;
+    return get == nullptr ? std::vector<std::string>{"none"} : ConditionOnly(*get);
+  };
+  EXPECT_EQ(get_of("select c_name, count(o_orderkey) from customer left join orders on c_custkey "
+                   "= o_custkey and o_comment not like '%special%' and o_totalprice > 5 group by "
+                   "c_name",
+                   "orders"),
+            (std::vector<std::string>{"o_totalprice", "o_comment"}));
+  EXPECT_EQ(get_of("select count(*) from orders where o_comment like '%x%'", "orders"),
+            std::vector<std::string>{});
+  EXPECT_EQ(get_of("select count(*) from orders where o_comment like '%x%' and o_totalprice > 5",
+                   "orders"),
+            std::vector<std::string>{"o_comment"});
+  EXPECT_EQ(get_of("select * from region where r_name = 'ASIA'", "region"),
+            std::vector<std::string>{});
 }
 
 TEST_F(OptimizerRulesTest, InnerJoinOnUniqueBuildBecomesSemiWithExactFilter) {
