@@ -141,6 +141,9 @@ struct RuntimeFilterRef {
   RuntimeFilterKind kind = RuntimeFilterKind::kBloom;
   uint32_t probe_column = 0;  // column id of the Get's output
   uint32_t build_column = 0;  // column id of the join's right child
+  // The estimated share of the Get's rows it keeps (the estimator applies
+  // it, so that a join above sees the Get's rows as filtered).
+  double selectivity = 1;
 };
 
 struct SortKeyRef {

@@ -259,6 +259,7 @@ double CardinalityEstimator::Estimate(LogicalOp& op) {
       double base = t != nullptr ? static_cast<double>(t->statistics().row_count()) : 1000;
       rows = base;
       for (const ExprPtr& c : op.conditions) rows *= Selectivity(*c, base);
+      for (const RuntimeFilterRef& f : op.runtime_filters) rows *= f.selectivity;
       break;
     }
     case LogicalOpKind::kFilter:

@@ -209,6 +209,14 @@ class HintAdder {
 
   void Visit(LogicalOp* op) {
     if (op->kind == LogicalOpKind::kJoin) {
+      // A filter placed by a join above may have narrowed a Get below: the
+      // estimates this join's filter is sized by must see it (TPC-H Q18:
+      // the orders a semi join keeps make orders a small build for
+      // lineitem).
+      if (placed_) {
+        est_.Estimate(*op);
+        placed_ = false;
+      }
       op->join_id = ++next_join_id_;
       op->build_unique = UniqueOn(*op->children[1], op->right_keys, est_);
       MarkExact(op);
@@ -313,12 +321,15 @@ class HintAdder {
     f.kind = op->exact_filter && !flipped ? RuntimeFilterKind::kExact : RuntimeFilterKind::kBloom;
     f.probe_column = probe_key;
     f.build_column = build_key;
+    f.selectivity = probe_ndv > 0 ? std::min(1.0, build_ndv / probe_ndv) : 1.0;
     get->runtime_filters.push_back(f);
+    placed_ = true;
   }
 
   CardinalityEstimator& est_;
   bool runtime_filters_;
   int next_join_id_ = 0;
+  bool placed_ = false;  // a filter was placed since the last estimate
 };
 
 }  // namespace

@@ -178,6 +178,21 @@ TEST_F(OptimizerRulesTest, RuntimeFiltersGoDownTheProbeSide) {
   EXPECT_THAT(p, HasSubstr("Get orders [o_orderkey#17, o_custkey#18] exact(join2:o_custkey#18)"));
 }
 
+// A filter a join places on a Get narrows the Get's estimate, so that a
+// join below, whose build holds that Get, filters its own probe side too
+// (TPC-H Q18: the orders the IN keeps make orders a small build for
+// lineitem, which then gets a filter as well).
+TEST_F(OptimizerRulesTest, AFilteredBuildFiltersItsProbeSide) {
+  const std::string sql =
+      "select o_orderkey, sum(l_quantity) from orders, lineitem where o_orderkey = l_orderkey "
+      "and o_orderkey in (select l_orderkey from lineitem group by l_orderkey having "
+      "sum(l_quantity) > 300) group by o_orderkey";
+  std::string p = Plan(sql);
+  EXPECT_THAT(p, HasSubstr("Get orders [o_orderkey#1] lip(join1:o_orderkey#1)"));
+  EXPECT_THAT(p,
+              HasSubstr("Get lineitem [l_orderkey#10, l_quantity#14] exact(join2:l_orderkey#10)"));
+}
+
 TEST_F(OptimizerRulesTest, LeftJoinBuiltOnItsSmallSideFiltersTheOtherThroughAnAggregate) {
   // The planner builds this LEFT JOIN on the few customers (right outer):
   // orders of other customers count for nothing, so the customers' keys
