@@ -96,6 +96,32 @@ uint32_t SelectRuns(const RunColumn& runs, const uint64_t* nulls, uint32_t first
   return m;
 }
 
+// SelectWhere and SelectBetween where the values are not bit-packed:
+// kRunLength tests each run's value, kPlain each row's cell.
+template <typename Test>
+uint32_t SelectUnpacked(const uint8_t* block, const FrozenColumn& fc, const ColumnLayout& col,
+                        const uint64_t* nulls, uint32_t first, const uint32_t* sel, uint32_t n,
+                        uint32_t* out, const Test& test) {
+  if (static_cast<FrozenEncoding>(fc.encoding) == FrozenEncoding::kRunLength) {
+    return SelectRuns(RunColumn(block, fc), nulls, first, sel, n, out, test);
+  }
+  const uint8_t* data = block + fc.data;
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint32_t r = first + sel[i];
+    out[m] = sel[i];
+    m += !(nulls != nullptr && TestBit(nulls, r)) &&
+         test(LoadIntCell(data + uint64_t{r} * col.width, col.width));
+  }
+  return m;
+}
+
+// Every row of sel into out (a column the filters cannot compare encoded).
+uint32_t KeepAll(const uint32_t* sel, uint32_t n, uint32_t* out) {
+  if (out != sel) std::copy(sel, sel + n, out);
+  return n;
+}
+
 // Whether SelectWhere and SelectBetween compare column `col`'s values as
 // encoded in `fc` (others keep every row).
 bool ComparesPacked(const ColumnLayout& col, const FrozenColumn& fc) {
@@ -114,32 +140,17 @@ uint32_t Block::SelectWhere(ColumnId c, CellCompare op, int64_t k, uint32_t firs
   assert(frozen() && n <= count && first + count <= row_count());
   const FrozenColumn& fc = frozen_column(c);
   const ColumnLayout& col = layout_->column(c);
-  const auto encoding = static_cast<FrozenEncoding>(fc.encoding);
+  if (!ComparesPacked(col, fc)) return KeepAll(sel, n, out);
   const uint64_t* nulls = FrozenNullBitmap(c);
-  const uint8_t* data = data_ + fc.data;
-  if (!ComparesPacked(col, fc)) {
-    if (out != sel) std::copy(sel, sel + n, out);
-    return n;
-  }
-  if (encoding == FrozenEncoding::kRunLength) {
-    return SelectRuns(RunColumn(data_, fc), nulls, first, sel, n, out,
-                      [k](int64_t v) { return v != k; });
-  }
-  if (encoding == FrozenEncoding::kPlain) {
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      const uint32_t r = first + sel[i];
-      out[m] = sel[i];
-      m += !(nulls != nullptr && TestBit(nulls, r)) &&
-           LoadIntCell(data + uint64_t{r} * col.width, col.width) != k;
-    }
-    return m;
+  if (static_cast<FrozenEncoding>(fc.encoding) != FrozenEncoding::kBitPacked) {
+    return SelectUnpacked(data_, fc, col, nulls, first, sel, n, out,
+                          [k](int64_t v) { return v != k; });
   }
   // Packed: value = reference + p (block.h), so value <> k is p <> k - reference.
   const __int128 d = static_cast<__int128>(k) - fc.reference;
   if (d < 0 || d > MaxPacked(fc.bits)) return NonNullRows(nulls, first, sel, n, out);
   const auto kp = static_cast<uint64_t>(d);
-  return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
+  return SelectPacked(data_ + fc.data, fc.bits, nulls, false, first, count, sel, n, out,
                       [kp](uint64_t p) { return p != kp; });
 }
 
@@ -148,27 +159,12 @@ uint32_t Block::SelectBetween(ColumnId c, int64_t lo, int64_t hi, uint32_t first
   assert(frozen() && n <= count && first + count <= row_count());
   const FrozenColumn& fc = frozen_column(c);
   const ColumnLayout& col = layout_->column(c);
-  const auto encoding = static_cast<FrozenEncoding>(fc.encoding);
-  if (!ComparesPacked(col, fc)) {
-    if (out != sel) std::copy(sel, sel + n, out);
-    return n;
-  }
+  if (!ComparesPacked(col, fc)) return KeepAll(sel, n, out);
   if (lo > hi) return 0;
   const uint64_t* nulls = FrozenNullBitmap(c);
-  const uint8_t* data = data_ + fc.data;
-  if (encoding == FrozenEncoding::kRunLength) {
-    return SelectRuns(RunColumn(data_, fc), nulls, first, sel, n, out,
-                      [lo, hi](int64_t v) { return lo <= v && v <= hi; });
-  }
-  if (encoding == FrozenEncoding::kPlain) {
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      const uint32_t r = first + sel[i];
-      const int64_t v = LoadIntCell(data + uint64_t{r} * col.width, col.width);
-      out[m] = sel[i];
-      m += !(nulls != nullptr && TestBit(nulls, r)) && lo <= v && v <= hi;
-    }
-    return m;
+  if (static_cast<FrozenEncoding>(fc.encoding) != FrozenEncoding::kBitPacked) {
+    return SelectUnpacked(data_, fc, col, nulls, first, sel, n, out,
+                          [lo, hi](int64_t v) { return lo <= v && v <= hi; });
   }
   // Packed: value = reference + p with p in [0, MaxPacked(bits)], so the
   // range is [lo - reference, hi - reference] of p, cut to p's range: every
@@ -181,7 +177,7 @@ uint32_t Block::SelectBetween(ColumnId c, int64_t lo, int64_t hi, uint32_t first
   if (p_lo == 0 && p_hi == max_p) return NonNullRows(nulls, first, sel, n, out);
   const auto base = static_cast<uint64_t>(p_lo);
   const auto width = static_cast<uint64_t>(p_hi - p_lo);
-  return SelectPacked(data, fc.bits, nulls, false, first, count, sel, n, out,
+  return SelectPacked(data_ + fc.data, fc.bits, nulls, false, first, count, sel, n, out,
                       [base, width](uint64_t p) { return p - base <= width; });
 }
 

@@ -128,9 +128,9 @@ std::optional<physical::ContainsPattern> ContainsPatternOf(const Expression& e) 
 
 // The filter's top-level conjuncts that read one string column, which a
 // frozen block evaluates on the column's dictionary (=, <>, <, IN, LIKE,
-// functions of it, OR of those) or, for LIKE '%a%b%', on its FSST codes. Into *conjuncts, their
-// columns into *columns, and what ContainsPatternOf finds into *contains. `types`: of the read
-// columns.
+// functions of it, OR of those) or, for LIKE '%a%b%', on its FSST codes.
+// Into *conjuncts, their columns into *columns, and what ContainsPatternOf
+// finds into *contains. `types`: of the read columns.
 void CollectStringPredicates(const Expression& e, const std::vector<Type>& types,
                              std::vector<const Expression*>* conjuncts,
                              std::vector<uint32_t>* columns,
