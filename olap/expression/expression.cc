@@ -371,6 +371,7 @@ ExprPtr CloneExpr(const Expression& e) {
   c->field = e.field;
   c->function = e.function;
   c->zone = e.zone;
+  c->parameter = e.parameter;
   for (const ExprPtr& child : e.children) {
     c->children.push_back(child ? CloneExpr(*child) : nullptr);
   }

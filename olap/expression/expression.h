@@ -101,6 +101,10 @@ struct Expression {
   DateField field = DateField::kYear;
   std::shared_ptr<const ScalarFunction> function;  // kFunction
   datetime::TimeZonePtr zone;                      // zone-dependent kCast / kDateAdd / kExtract
+  // kConstant bound from $n while BindOptions::tag_parameters was set: n
+  // (olap/session/statement/parameter_template.h puts another value there);
+  // 0 otherwise. Evaluation never reads it.
+  uint16_t parameter = 0;
 };
 
 ExprPtr ColumnRef(uint32_t column, const Type& type);

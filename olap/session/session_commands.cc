@@ -11,6 +11,7 @@
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
+#include "olap/session/statement/parameter_template.h"
 #include "olap/session/statement/query_runner.h"
 #include "olap/session/statement/write_executor.h"
 #include "txn/txn_engine.h"
@@ -391,6 +392,7 @@ std::shared_ptr<const PreparedStatement> SqlSession::Describe(
   auto prepared = std::make_shared<PreparedStatement>();
   prepared->sql = std::string(sql);
   if (statements.empty()) return prepared;
+  prepared->binding = std::make_shared<PreparedBinding>();
   const sql::Statement& s = *statements[0];
   CheckBlockTimeout();
   if (status_ == TxnStatus::kFailed && s.kind != sql::StatementKind::kTransaction) {
@@ -488,6 +490,7 @@ StatementResult SqlSession::ExecutePrepared(const PreparedStatement& prepared,
   Request request;
   request.statement = prepared.statement.get();
   request.statement_owner = prepared.statement;
+  request.binding = prepared.binding;
   request.text = prepared.sql;
   request.time_zone = SessionTimeZone();
   datetime::ScopedTimeZone zone(request.time_zone);

@@ -34,6 +34,7 @@
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
 #include "olap/session/sql_session.h"
+#include "olap/session/statement/parameter_template.h"
 #include "olap/session/statement/point_statement.h"
 #include "olap/session/statement/query_runner.h"
 #include "olap/session/statement/write_executor.h"
@@ -162,6 +163,11 @@ std::optional<StatementResult> SqlSession::LockingRead(const Request& request, b
   Request locking = request;
   locking.statement_owner = std::shared_ptr<const sql::Statement>(std::move(augmented));
   locking.statement = locking.statement_owner.get();
+  if (request.binding) {
+    // Shares its owner's lifetime; a different statement, so its own template.
+    locking.binding =
+        std::shared_ptr<PreparedBinding>(request.binding, &request.binding->LockingForm());
+  }
 
   RowLockRequest lock;
   lock.mode = q.locking == "share" || q.locking == "key share" ? RowLockTable::Mode::kShare

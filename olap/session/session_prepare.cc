@@ -76,6 +76,7 @@ StatementResult SqlSession::ExecuteCommand(const Request& request) {
   Request run = request;
   run.statement = prepared->statement.get();
   run.statement_owner = prepared->statement;
+  run.binding = prepared->binding;
   run.text = prepared->sql;
   run.parameter_types.assign(types.begin(), types.end());
   run.parameters = std::move(values);

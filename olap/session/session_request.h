@@ -58,6 +58,8 @@ struct SqlSession::Request {
   // block's statement runs again at every step that reaches it and at
   // COMMIT; copying its parameters each time was a tenth of a re-run).
   mutable SequenceAccess* sequences = nullptr;
+  // A prepared statement's executions share this (PreparedStatement::binding).
+  std::shared_ptr<PreparedBinding> binding;
 
   // The query a statement holds (DECLARE ... FOR query, COPY (query) TO) as
   // a request of its own: the same text, parameters and ownership.
@@ -65,6 +67,7 @@ struct SqlSession::Request {
     Request r = *this;
     r.statement = &inner;
     r.statement_owner = std::shared_ptr<const sql::Statement>(statement_owner, &inner);
+    r.binding = nullptr;
     return r;
   }
 

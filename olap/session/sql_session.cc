@@ -16,6 +16,7 @@
 #include "olap/session/format/row_codec.h"
 #include "olap/session/session_parameters.h"
 #include "olap/session/session_request.h"
+#include "olap/session/statement/parameter_template.h"
 #include "olap/session/statement/point_statement.h"
 #include "olap/session/statement/point_template.h"
 #include "olap/session/statement/query_runner.h"
@@ -709,6 +710,10 @@ std::optional<PreBoundStatement> SqlSession::PreBindRequest(const Request& reque
   if (BlockChangedSchema()) return std::nullopt;  // would be stale
   std::shared_ptr<const Catalog> schemas = engine_.database().schemas();
   if (!schemas) return std::nullopt;
+  if (request.binding) {
+    return request.binding->PreBind(*request.statement, request.Bind(), *schemas,
+                                    request.time_zone);
+  }
   return PreBind(*request.statement, request.Bind(), *schemas);
 }
 

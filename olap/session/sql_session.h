@@ -105,6 +105,8 @@ struct SessionOptions {
   std::function<void()> drop_protocol_statements;
 };
 
+class PreparedBinding;
+
 // What Prepare returns and Describe answers.
 struct PreparedStatement {
   std::string sql;
@@ -114,6 +116,9 @@ struct PreparedStatement {
   std::vector<ResultColumn> columns;
   // The parsed statement (nullptr for an empty query string).
   std::shared_ptr<const sql::Statement> statement;
+  // What its executions reuse of an earlier one's binding
+  // (statement/parameter_template.h); null: nothing.
+  std::shared_ptr<PreparedBinding> binding;
 };
 
 class TxnBlock;

@@ -246,6 +246,10 @@ BoundStatement Binder::BindStatement(const sql::Statement& stmt) {
   for (size_t i = param_types_.size(); i < static_cast<size_t>(stmt.max_parameter); i++) {
     out.parameter_types.push_back(Type::Text());
   }
+  if (options_.tag_parameters) {
+    out.parameter_uses = parameter_uses_;
+    out.parameter_uses.resize(out.parameter_types.size());
+  }
   return out;
 }
 
@@ -765,6 +769,10 @@ BoundStatement Binder::BindInsert(const sql::InsertStmt& s) {
       for (auto& row : rows) {
         Row r;
         for (size_t c = 0; c < ncols; c++) {
+          if (row[c]->parameter != 0) {
+            out.parameter_cells.push_back({static_cast<uint32_t>(out.insert_rows.size()),
+                                           static_cast<uint32_t>(c), row[c]->parameter});
+          }
           try {
             r.push_back(row[c]->constant.CastTo(schema.columns[c].type));
           } catch (const DbError& err) {

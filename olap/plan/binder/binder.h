@@ -70,6 +70,11 @@ struct BindOptions {
   // null when the statement is only bound (Describe, off the transaction
   // thread) or runs where nothing may change (a snapshot process).
   SequenceAccess* sequences = nullptr;
+  // Marks each constant bound from a parameter with its number
+  // (Expression::parameter) and reports where each parameter went
+  // (BoundStatement::parameter_uses, parameter_cells), so that the binding
+  // can be reused for other values (parameter_template.h).
+  bool tag_parameters = false;
 };
 
 // Whether a bound statement calls sequence functions (in its text, a view
@@ -149,6 +154,17 @@ struct BoundStatement {
 
   // Final types of $1..$n (declared or inferred).
   std::vector<Type> parameter_types;
+
+  // With BindOptions::tag_parameters: per parameter ($1 first), how many
+  // constants the binder made of it; and the cells of `insert_rows` that
+  // hold one of those constants, cast to the column's type.
+  std::vector<uint32_t> parameter_uses;
+  struct ParameterCell {
+    uint32_t row = 0;
+    uint32_t column = 0;
+    uint16_t parameter = 0;  // n of $n
+  };
+  std::vector<ParameterCell> parameter_cells;
 
   // Reads pg_stat_activity or calls pg_cancel_backend / pg_terminate_backend:
   // it must run in the server process, where BindOptions::session's

@@ -388,6 +388,7 @@ class Binder {
   int64_t statement_timestamp_ = 0;  // FunctionContext()
   SequenceUse sequence_use_ = SequenceUse::kNone;
   std::vector<std::optional<Type>> param_types_;
+  std::vector<uint32_t> parameter_uses_;  // BoundStatement::parameter_uses
   // CTEs visible while binding (innermost last).
   std::vector<const sql::CommonTableExpr*> ctes_;
   // WITH RECURSIVE (binder_query.cc): the CTEs of WITH RECURSIVE lists, and

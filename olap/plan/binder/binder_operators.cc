@@ -448,14 +448,24 @@ ExprPtr Binder::BindParameter(const sql::Expr& e, const Type* hint) {
   if (param_types_.size() <= i) param_types_.resize(i + 1);
   if (!param_types_[i]) param_types_[i] = hint != nullptr ? *hint : Type::Text();
   Type t = *param_types_[i];
-  if (i >= options_.parameters.size()) return Constant(Value::Null(t));
-  const Value& v = options_.parameters[i];
-  if (v.is_null()) return Constant(Value::Null(t));
-  try {
-    return Constant(v.CastTo(t));
-  } catch (const DbError& err) {
-    RethrowAt(err, e.position);
+  ExprPtr c;
+  if (i >= options_.parameters.size() || options_.parameters[i].is_null()) {
+    c = Constant(Value::Null(t));
+  } else {
+    try {
+      c = Constant(options_.parameters[i].CastTo(t));
+    } catch (const DbError& err) {
+      RethrowAt(err, e.position);
+    }
   }
+  if (options_.tag_parameters) {
+    // A number past the tag's range stays untagged: the count then tells
+    // that the binding cannot be reused.
+    if (e.param_index <= UINT16_MAX) c->parameter = static_cast<uint16_t>(e.param_index);
+    if (parameter_uses_.size() <= i) parameter_uses_.resize(i + 1);
+    parameter_uses_[i]++;
+  }
+  return c;
 }
 
 ExprPtr Binder::BindCondition(const sql::Expr& e, ExprContext& ctx, const char* clause) {
