@@ -312,6 +312,14 @@ ByteStringSet::LeafMap::const_iterator ByteStringSet::LeafFor(std::string_view k
 }
 
 bool ByteStringSet::insert(std::string_view key) {
+  // Keys arriving in order (a load, an index rebuilt at a restart, rising
+  // ids) go past the largest key into the last leaf: no search of the map
+  // nor of the leaf, which were most of the cost of such an insert.
+  auto last = std::prev(leaves_.end());
+  if (const Leaf& tail = *last->second;
+      !tail.packed && !tail.order.empty() && tail.At(tail.order.size() - 1) < key) {
+    return InsertAt(last, tail.order.size(), key);
+  }
   auto it = LeafFor(key);
   if (it->second->packed) {
     const Leaf& packed = *it->second;
@@ -332,9 +340,13 @@ bool ByteStringSet::insert(std::string_view key) {
       it->second->Unpack();
     }
   }
+  const size_t position = it->second->Find(key);
+  if (position < it->second->order.size() && it->second->At(position) == key) return false;
+  return InsertAt(it, position, key);
+}
+
+bool ByteStringSet::InsertAt(LeafMap::iterator it, size_t position, std::string_view key) {
   Leaf& leaf = *it->second;
-  const size_t position = leaf.Find(key);
-  if (position < leaf.order.size() && leaf.At(position) == key) return false;
   size_++;
   const bool full = leaf.live_bytes() + Leaf::EncodedSize(key.size()) > kLeafBytes;
   if (full && position == leaf.order.size() && std::next(it) == leaves_.end() &&

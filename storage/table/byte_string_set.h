@@ -134,6 +134,8 @@ class ByteStringSet {
   // leaf packed fills it). Unpacked, a leaf is split by the insert that
   // unpacked it.
   void PackBehind(LeafMap::iterator it);
+  // Inserts `key`, not there, at `position` of the plain leaf `it`.
+  bool InsertAt(LeafMap::iterator it, size_t position, std::string_view key);
   // Splits a plain leaf past kLeafBytes; `inserted`: the position of the
   // entry just inserted.
   void Split(LeafMap::iterator it, size_t inserted);

@@ -121,6 +121,43 @@ TEST(ByteStringSet, MatchesStdSetUnderRandomOperations) {
   }
 }
 
+// Mostly rising keys take the last leaf without a search (insert's fast
+// path); mixed with repeats of the largest key, keys just below it, and
+// erases of the largest, the set still equals the model.
+TEST(ByteStringSet, RisingKeysMixedWithRepeatsAndErasesOfTheLargest) {
+  std::mt19937_64 rng(11);
+  ByteStringSet set;
+  std::set<std::string> model;
+  uint64_t next = 1000;
+  auto key = [](uint64_t i) {
+    std::string k = "k";
+    for (int b = 7; b >= 0; b--) k.push_back(static_cast<char>((i >> (8 * b)) & 0xFF));
+    return k;
+  };
+  for (int step = 0; step < 40000; step++) {
+    const uint64_t op = rng() % 20;
+    std::string k;
+    if (op < 14) {
+      next += 1 + rng() % 3;
+      k = key(next);
+    } else if (op < 16) {
+      k = model.empty() ? key(next) : *model.rbegin();  // the largest again
+    } else if (op < 18) {
+      k = key(next - rng() % 5);  // just below (or at) the largest
+    } else {
+      if (model.empty()) continue;
+      const std::string largest = *model.rbegin();
+      ASSERT_TRUE(set.erase(largest)) << step;
+      model.erase(largest);
+      continue;
+    }
+    ASSERT_EQ(set.insert(k), model.insert(k).second) << "step " << step;
+    if (step % 4000 == 0) ExpectSame(set, model);
+  }
+  ExpectSame(set, model);
+  EXPECT_GT(set.packed_leaves(), 0u);
+}
+
 TEST(ByteStringSet, KeysInOrderInReverseAndDeletedFromTheFront) {
   ByteStringSet set;
   std::set<std::string> model;
