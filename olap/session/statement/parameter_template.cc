@@ -1,6 +1,7 @@
 #include "olap/session/statement/parameter_template.h"
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -235,7 +236,6 @@ std::unique_ptr<ParameterTemplate> ParameterTemplate::Make(const sql::Statement&
   auto t = std::make_unique<ParameterTemplate>();
   t->bound_.schema_version = pre.schema_version;
   t->bound_.bound = CopyBound(b);
-  t->bound_.bound.uses_server_state = false;
   t->cells_ = b.parameter_cells;
   std::vector<uint32_t> found(b.parameter_types.size(), 0);
   bool exact = true;
