@@ -417,20 +417,22 @@ std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
   return FindKey(cast, key_index_built_ ? KeyHash(cast) : 0);
 }
 
+void Table::WithRows(const BlockRef& block,
+                     const std::function<void(const BlockRef&, const BlockReadView&)>& fn) {
+  if (block->frozen()) {
+    std::unique_ptr<Block> plain = block->Thaw();
+    fn(block, plain->View());
+  } else {
+    fn(block, block->View());
+  }
+}
+
 void Table::ForEachBlock(
     const std::function<void(const BlockRef&, const BlockReadView&)>& fn) const {
   for (size_t b = 0; b < directory_.size(); b++) {
     const BlockNo no(static_cast<uint32_t>(b));
     const bool was_resident = directory_.resident(no);
-    {
-      BlockRef block = directory_.Pin(no);
-      if (block->frozen()) {
-        std::unique_ptr<Block> plain = block->Thaw();
-        fn(block, plain->View());
-      } else {
-        fn(block, block->View());
-      }
-    }
+    WithRows(directory_.Pin(no), fn);
     // A block this walk loaded goes again when memory is over the budget:
     // it is the durable image it was read from (fn only reads), so a walk
     // over a table larger than the budget stays within it.
@@ -552,13 +554,30 @@ Status Table::LoadBlock(std::string_view image) {
         "block image of table {} block {} loaded as table {} block {}", block->header().table_id,
         block->block_no().value(), id_.value(), directory_.size()));
   }
+  const BlockNo no = block->block_no();
+  if (no.value() == 0) {
+    loading_stats_ = std::make_unique<StatisticsScan>(*layout_);
+    for (OrderedIndex& index : secondary_) index.Clear();
+  }
   directory_.Add(std::move(block));
+  if (loading_stats_) {
+    WithRows(directory_.Pin(no), [&](const BlockRef& loaded, const BlockReadView& view) {
+      loading_stats_->AddBlock(view);
+      IndexRows(loaded, view);
+    });
+  }
   return Status::Ok();
 }
 
 void Table::FinishLoading() {
-  RefreshStatistics();
-  RebuildIndex();
+  if (!loading_stats_) {  // no block loaded
+    RefreshStatistics();
+    RebuildIndex();
+    return;
+  }
+  loading_stats_->Finish(&stats_);
+  loading_stats_.reset();
+  RebuildKeyIndex();
 }
 
 void Table::RebuildIndex() {

@@ -259,8 +259,11 @@ class Table {
 
   // Recovery: appends the block re-created from an ExportImage() image. It
   // must be this table's next block (table id and block number checked), else
-  // Corruption and nothing changes. After the last one, FinishLoading()
-  // recomputes statistics and rebuilds the index.
+  // Corruption and nothing changes. Its rows go into the statistics and the
+  // ordered indexes at once, while it is in memory: under a memory budget
+  // the caller evicts it again, and a second pass would read every such
+  // block back. After the last one, FinishLoading() completes the statistics
+  // and rebuilds the primary key's hash index.
   Status LoadBlock(std::string_view image);
   void FinishLoading();
   const HashIndex& index() const { return index_; }
@@ -363,7 +366,12 @@ class Table {
                           const std::vector<bool>* only_changed = nullptr) const;
   void IndexRow(const IndexKeys& keys, TupleId tid);
   void UnindexRow(const IndexKeys& keys, TupleId tid);
+  // Every live row of `block` (seen through `view`) into the ordered indexes.
+  void IndexRows(const BlockRef& block, const BlockReadView& view);
   void RebuildSecondaryIndexes();
+  // fn(block, its rows): a frozen block's through a thawed copy.
+  static void WithRows(const BlockRef& block,
+                       const std::function<void(const BlockRef&, const BlockReadView&)>& fn);
 
   TableId id_;
   TableSchema schema_;
@@ -384,6 +392,9 @@ class Table {
   std::map<uint16_t, int64_t> identity_values_;  // by column; absent: 0
   std::vector<ForeignKeyRef> referenced_by_;
   TableStatistics stats_;
+  // Between the first LoadBlock and FinishLoading: the loaded blocks'
+  // statistics so far.
+  std::unique_ptr<StatisticsScan> loading_stats_;
 };
 
 }  // namespace forktail

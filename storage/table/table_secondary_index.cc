@@ -72,16 +72,19 @@ void Table::UnindexRow(const IndexKeys& keys, TupleId tid) {
   for (size_t i = 0; i < keys.size(); i++) secondary_[i].Erase(keys[i], tid);
 }
 
+void Table::IndexRows(const BlockRef& block, const BlockReadView& view) {
+  if (secondary_.empty()) return;
+  for (uint32_t r = 0; r < view.row_count(); r++) {
+    if (view.is_deleted(r)) continue;
+    TupleId tid{block->block_no(), SlotNo(r)};
+    IndexRow(StoredIndexKeys(tid), tid);
+  }
+}
+
 void Table::RebuildSecondaryIndexes() {
   if (secondary_.empty()) return;
   for (OrderedIndex& index : secondary_) index.Clear();
-  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) {
-    for (uint32_t r = 0; r < view.row_count(); r++) {
-      if (view.is_deleted(r)) continue;
-      TupleId tid{block->block_no(), SlotNo(r)};
-      IndexRow(StoredIndexKeys(tid), tid);
-    }
-  });
+  ForEachBlock([&](const BlockRef& block, const BlockReadView& view) { IndexRows(block, view); });
 }
 
 void Table::AddIndex(IndexDef def) {
