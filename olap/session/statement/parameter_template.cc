@@ -245,7 +245,6 @@ std::unique_ptr<ParameterTemplate> ParameterTemplate::Make(const sql::Statement&
     if (i < found.size()) found[i]++;
   });
   if (!exact || !scans_only) return nullptr;
-  if (b.kind == BoundStatementKind::kInsert && b.plan) return nullptr;  // not constant rows
   for (const BoundStatement::ParameterCell& cell : t->cells_) {
     const size_t i = cell.parameter - 1;
     if (i >= found.size()) return nullptr;
@@ -270,14 +269,11 @@ std::optional<PreBoundStatement> ParameterTemplate::Instantiate(const std::vecto
       const size_t i = c.parameter - 1;
       c.constant = values[i].type() == c.type ? values[i] : values[i].CastTo(c.type);
     });
-    if (!cells_.empty()) {
-      const Table* table = schemas.FindTable(b.table_name);
-      if (table == nullptr) return std::nullopt;
-      for (const BoundStatement::ParameterCell& cell : cells_) {
-        const Type& column = table->schema().columns[cell.column].type;
-        const Value& v = values[cell.parameter - 1];
-        out.bound.insert_rows[cell.row][cell.column] = v.type() == column ? v : v.CastTo(column);
-      }
+    for (const BoundStatement::ParameterCell& cell : cells_) {
+      // The template's cell holds a non-NULL value cast to the column's type.
+      Value& stored = out.bound.insert_rows[cell.row][cell.column];
+      const Value& v = values[cell.parameter - 1];
+      stored = v.type() == stored.type() ? v : v.CastTo(stored.type());
     }
   } catch (const DbError&) {
     return std::nullopt;  // binding reports it, at its position
