@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "recovery/block_decoder.h"
+
 namespace forktail::ckpt {
 namespace {
 
@@ -190,52 +192,42 @@ Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
   if (!(s = Manifest::Decode(bytes, manifest)).ok()) return s;
   if (!(s = catalog->Deserialize(manifest->catalog)).ok()) return s;
   if (source != nullptr && !(s = source->Start(*manifest)).ok()) return s;
-  // Images are read in batches, so that a tier can keep many reads in
-  // flight while memory stays bounded (kBatch x 2 MiB).
-  constexpr size_t kBatch = 32;
-  std::vector<BlockKey> keys;
-  std::vector<std::string> images;
+  std::vector<BlockDecoder::TableToLoad> tables;
   for (const auto& [id, versions] : manifest->tables) {
-    Table* t = nullptr;
     try {
-      t = &catalog->GetTable(TableId(id));
+      tables.push_back({&catalog->GetTable(TableId(id)), id, &versions});
     } catch (const DbError&) {
       return Status::Corruption(
           fmt::format("checkpoint manifest names table {}, which the "
                       "checkpoint's catalog does not have",
                       id));
     }
-    for (size_t first = 0; first < versions.size(); first += kBatch) {
-      keys.clear();
-      for (size_t b = first; b < std::min(versions.size(), first + kBatch); b++) {
-        keys.push_back(BlockKey{id, static_cast<uint32_t>(b), versions[b]});
+  }
+  // Images are read and decoded ahead on the decoder's thread; this one
+  // adds each block to its table (indexes, statistics) in order.
+  BlockDecoder decoder(store, source, tables);
+  for (const BlockDecoder::TableToLoad& load : tables) {
+    Table* t = load.table;
+    const std::vector<uint64_t>& versions = *load.versions;
+    for (size_t b = 0; b < versions.size(); b++) {
+      std::unique_ptr<Block> decoded;
+      if (!(s = decoder.Next(&decoded)).ok()) return s;
+      // Checks the table id and the block order.
+      if (!(s = t->LoadDecodedBlock(std::move(decoded))).ok()) return s;
+      BlockRef block = t->PinBlock(BlockNo(static_cast<uint32_t>(b)));
+      if (block->version() != versions[b]) {
+        return Status::Corruption(fmt::format("block image {}/{}/v{} holds version {}", load.id, b,
+                                              versions[b], block->version()));
       }
-      if (source != nullptr) {
-        if (!(s = source->ReadImages(keys, &images)).ok()) return s;
-      } else {
-        images.assign(keys.size(), std::string());
-        for (size_t i = 0; i < keys.size(); i++) {
-          if (!(s = store->GetBlockImage(keys[i], &images[i])).ok()) return s;
-        }
-      }
-      for (size_t i = 0; i < keys.size(); i++) {
-        const BlockKey& key = keys[i];
-        if (!(s = t->LoadBlock(images[i])).ok()) return s;  // checks table id and block order
-        BlockRef block = t->PinBlock(BlockNo(key.block));
-        if (block->version() != key.version) {
-          return Status::Corruption(fmt::format("block image {}/{}/v{} holds version {}", id,
-                                                key.block, key.version, block->version()));
-        }
-        // The image is exactly the cold store's version: unchanged since this checkpoint.
-        block->MarkCheckpointed();
-        (*blocks_loaded)++;
-        // Over the catalog's memory budget (tiering/buffer_pool.h) it leaves
-        // memory again at once: it is this checkpoint's image, which a read
-        // brings back. Never the tail, where inserts go.
-        block = BlockRef();
-        if (key.block + 1 < versions.size() && t->OverBlockBudget()) {
-          t->directory().Evict(BlockNo(key.block));
-        }
+      // The image is exactly the cold store's version: unchanged since this checkpoint.
+      block->MarkCheckpointed();
+      (*blocks_loaded)++;
+      // Over the catalog's memory budget (tiering/buffer_pool.h) it leaves
+      // memory again at once: it is this checkpoint's image, which a read
+      // brings back. Never the tail, where inserts go.
+      block = BlockRef();
+      if (b + 1 < versions.size() && t->OverBlockBudget()) {
+        t->directory().Evict(BlockNo(static_cast<uint32_t>(b)));
       }
     }
     t->FinishLoading();

@@ -103,10 +103,14 @@ std::string Successor(std::string prefix) {
   return prefix;
 }
 
+void AppendTid(std::string* entry, TupleId tid) {
+  assert(HashIndex::Fits(tid));
+  PutBigEndian(entry, (uint64_t{tid.block.value()} << kSlotBits) | tid.slot.value(), kTidBytes);
+}
+
 std::string WithTid(const std::string& key, TupleId tid) {
   std::string entry = key;
-  assert(HashIndex::Fits(tid));
-  PutBigEndian(&entry, (uint64_t{tid.block.value()} << kSlotBits) | tid.slot.value(), kTidBytes);
+  AppendTid(&entry, tid);
   return entry;
 }
 
@@ -137,6 +141,13 @@ OrderedIndex::Key OrderedIndex::EncodeKey(const std::vector<Value>& key) const {
 }
 
 void OrderedIndex::Insert(const Key& key, TupleId tid) { entries_.insert(WithTid(key.bytes, tid)); }
+
+void OrderedIndex::InsertRow(const std::vector<Value>& values, TupleId tid, std::string* scratch) {
+  scratch->clear();
+  for (size_t i = 0; i < values.size(); i++) EncodeValue(key_types_[i], values[i], scratch);
+  AppendTid(scratch, tid);
+  entries_.insert(*scratch);
+}
 
 void OrderedIndex::Erase(const Key& key, TupleId tid) { entries_.erase(WithTid(key.bytes, tid)); }
 

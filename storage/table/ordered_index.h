@@ -113,6 +113,9 @@ class OrderedIndex {
 
   // Adds or removes the entry of a row whose encoded key is `key`.
   void Insert(const Key& key, TupleId tid);
+  // Insert(EncodeKey(values), tid), encoded into `scratch` (kept by a caller
+  // that adds many rows: a load allocates nothing per row).
+  void InsertRow(const std::vector<Value>& values, TupleId tid, std::string* scratch);
   void Erase(const Key& key, TupleId tid);
   void Clear() { entries_.clear(); }
 

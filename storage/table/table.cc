@@ -238,14 +238,6 @@ void Table::CheckRowSize(uint32_t string_bytes) const {
   }
 }
 
-std::shared_ptr<const BlockLayout> Table::LayoutOfCapacity(uint32_t capacity) {
-  auto it = layouts_.find(capacity);
-  if (it != layouts_.end()) return it->second;
-  std::shared_ptr<const BlockLayout> layout = BlockLayout::ForCapacity(schema_, capacity);
-  if (layout) layouts_.emplace(capacity, layout);
-  return layout;
-}
-
 std::shared_ptr<const BlockLayout> Table::LayoutForNewBlock(uint32_t first_row_string_bytes) {
   if (directory_.size() == 0 || !layout_->has_strings()) return layout_;
   // String bytes per live row of the tail block.
@@ -539,16 +531,30 @@ std::unique_ptr<Block> Table::LoadEvictedBlock(BlockNo no, const BlockSummary& s
 }
 
 Status Table::LoadBlock(std::string_view image) {
+  std::unique_ptr<Block> block;
+  Status s = DecodeImage(image, &layouts_, &block);
+  if (!s.ok()) return s;
+  return LoadDecodedBlock(std::move(block));
+}
+
+Status Table::DecodeImage(std::string_view image, LayoutCache* layouts,
+                          std::unique_ptr<Block>* out) const {
   // As BlockOfImage, with the layouts cached (a load adds many blocks).
   std::shared_ptr<const BlockLayout> layout = layout_;
   const uint32_t capacity = ImageCapacity(image);
   if (capacity != 0 && capacity != layout_->capacity()) {
-    layout = LayoutOfCapacity(capacity);
-    if (!layout) return CapacityDoesNotFit(image, capacity);
+    auto it = layouts->find(capacity);
+    if (it == layouts->end()) {
+      layout = BlockLayout::ForCapacity(schema_, capacity);
+      if (!layout) return CapacityDoesNotFit(image, capacity);
+      it = layouts->emplace(capacity, layout).first;
+    }
+    layout = it->second;
   }
-  std::unique_ptr<Block> block;
-  Status s = Block::FromImage(layout, image, &block);
-  if (!s.ok()) return s;
+  return Block::FromImage(std::move(layout), image, out);
+}
+
+Status Table::LoadDecodedBlock(std::unique_ptr<Block> block) {
   if (block->header().table_id != id_.value() || block->block_no().value() != directory_.size()) {
     return Status::Corruption(fmt::format(
         "block image of table {} block {} loaded as table {} block {}", block->header().table_id,

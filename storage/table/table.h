@@ -265,6 +265,16 @@ class Table {
   // block back. After the last one, FinishLoading() completes the statistics
   // and rebuilds the primary key's hash index.
   Status LoadBlock(std::string_view image);
+  // LoadBlock in two halves, so that a recovery decodes the next images on
+  // another thread while this one indexes: DecodeImage may run on any one
+  // thread at a time besides the table's own, since it reads only the
+  // schema and the layout, which a load does not change (`layouts`: the
+  // decoding thread's cache of layouts by capacity); LoadDecodedBlock
+  // appends the result as LoadBlock does.
+  using LayoutCache = std::map<uint32_t, std::shared_ptr<const BlockLayout>>;
+  Status DecodeImage(std::string_view image, LayoutCache* layouts,
+                     std::unique_ptr<Block>* out) const;
+  Status LoadDecodedBlock(std::unique_ptr<Block> block);
   void FinishLoading();
   const HashIndex& index() const { return index_; }
 
@@ -333,8 +343,6 @@ class Table {
   // with `first_row_string_bytes` of strings (see "Block capacity").
   void AddBlock(uint32_t first_row_string_bytes);
   std::shared_ptr<const BlockLayout> LayoutForNewBlock(uint32_t first_row_string_bytes);
-  // The cached layout of `capacity` rows; nullptr if no block can have it.
-  std::shared_ptr<const BlockLayout> LayoutOfCapacity(uint32_t capacity);
   // An image's block (its capacity picks the layout: the table's, or one
   // made for it, not cached, so that loads on other threads share nothing
   // mutable); Corruption if it does not fit.
@@ -377,7 +385,7 @@ class Table {
   TableSchema schema_;
   TableOptions options_;
   std::shared_ptr<const BlockLayout> layout_;
-  std::map<uint32_t, std::shared_ptr<const BlockLayout>> layouts_;  // by capacity
+  LayoutCache layouts_;  // by capacity
   // Before directory_, so that it outlives it: the directory's destructor
   // takes its blocks' bytes off the shared count.
   std::shared_ptr<BlockPoolShared> pool_;

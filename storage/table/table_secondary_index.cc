@@ -73,11 +73,19 @@ void Table::UnindexRow(const IndexKeys& keys, TupleId tid) {
 }
 
 void Table::IndexRows(const BlockRef& block, const BlockReadView& view) {
-  if (secondary_.empty()) return;
-  for (uint32_t r = 0; r < view.row_count(); r++) {
-    if (view.is_deleted(r)) continue;
-    TupleId tid{block->block_no(), SlotNo(r)};
-    IndexRow(StoredIndexKeys(tid), tid);
+  // One index at a time, the cells read from the pinned block and encoded
+  // into one buffer: a restart indexes every row this way.
+  std::vector<Value> values;
+  std::string entry;
+  for (size_t i = 0; i < secondary_.size(); i++) {
+    const std::vector<ColumnId>& columns = IndexColumns(i);
+    for (uint32_t r = 0; r < view.row_count(); r++) {
+      if (view.is_deleted(r)) continue;
+      const TupleId tid{block->block_no(), SlotNo(r)};
+      values.clear();
+      for (ColumnId c : columns) values.push_back(block->GetCell(c, tid.slot));
+      secondary_[i].InsertRow(values, tid, &entry);
+    }
   }
 }
 

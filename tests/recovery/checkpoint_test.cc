@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <set>
 
 #include "recovery/checkpoint.h"
 
@@ -115,6 +116,86 @@ TEST_F(CheckpointTest, InterruptedCheckpointLeavesThePreviousOne) {
   ASSERT_TRUE(LoadCheckpoint(store_.get(), &loaded, &m, &blocks).ok());
   EXPECT_EQ(m.lsn, 100u);
   EXPECT_EQ(Rows(loaded), at_first);
+}
+
+// Images are read and decoded ahead of the loading thread (block_decoder.h):
+// tables whose blocks span several read batches load whole and in order, and
+// a bad image or a missing one fails the load, at that block, whether the
+// decoder or the loading thread finds it, with blocks decoded beyond it.
+TEST_F(CheckpointTest, LoadsManyBlocksAndStopsAtTheFirstBadOne) {
+  TableOptions o;
+  o.max_rows_per_block = 4;
+  std::vector<std::string> names = {"a", "b", "c"};
+  for (const std::string& name : names) {
+    Table& t = catalog_.CreateTable(
+        {name, {{"k", Type::BigInt(), true}, {"v", Type::Text()}}, {ColumnId(0)}}, o);
+    for (int i = 0; i < 4 * 70; i++)
+      t.Insert({Value::BigInt(i), Value::Text(name + "-" + std::to_string(i))});
+  }
+  CheckpointPlan plan = CollectCheckpoint(catalog_, 100, 5, nullptr);
+  CheckpointStats st;
+  ASSERT_TRUE(WriteCheckpoint(plan, store_.get(), &st).ok());
+  const Manifest manifest = plan.manifest;
+  ASSERT_EQ(manifest.block_count(), 4u + 3 * 70);
+  auto rows_of = [](const Catalog& c, const std::string& name) {
+    std::vector<Row> rows;
+    const Table& t = *c.FindTable(name);
+    for (size_t b = 0; b < t.block_count(); b++) {
+      for (uint32_t s = 0; s < 4; s++) {
+        auto row = t.Read({BlockNo(static_cast<uint32_t>(b)), SlotNo(s)});
+        if (row) rows.push_back(*row);
+      }
+    }
+    return rows;
+  };
+  {
+    Catalog loaded;
+    Manifest m;
+    uint64_t blocks = 0;
+    ASSERT_TRUE(LoadCheckpoint(store_.get(), &loaded, &m, &blocks).ok());
+    EXPECT_EQ(blocks, manifest.block_count());
+    for (const std::string& name : names) {
+      EXPECT_EQ(rows_of(loaded, name), rows_of(catalog_, name)) << name;
+      EXPECT_TRUE(loaded.FindTable(name)->LookupKey({Value::BigInt(279)}).has_value());
+      EXPECT_EQ(loaded.FindTable(name)->live_row_count(), 280u);
+    }
+    EXPECT_EQ(Rows(loaded), Rows(catalog_));
+  }
+  const uint32_t b_id = catalog_.FindTable("b")->id().value();
+  const std::vector<uint64_t>& b_versions = manifest.tables.at(b_id);
+  const BlockKey fifth{b_id, 5, b_versions[5]};
+  const BlockKey sixth{b_id, 6, b_versions[6]};
+  // Block 5 of b holds block 6's image: the loading thread refuses it while
+  // the decoder is ahead.
+  std::string image6;
+  ASSERT_TRUE(store_->GetBlockImage(sixth, &image6).ok());
+  std::string image5;
+  ASSERT_TRUE(store_->GetBlockImage(fifth, &image5).ok());
+  ASSERT_TRUE(store_->PutBlockImage(fifth, image6).ok());
+  {
+    Catalog loaded;
+    Manifest m;
+    uint64_t blocks = 0;
+    Status s = LoadCheckpoint(store_.get(), &loaded, &m, &blocks);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << s.ToString();
+    EXPECT_EQ(blocks, 4u + 70 + 5);  // tables t and a, then b's blocks 0-4
+  }
+  // Block 5's image is gone: the decoder's read fails, and the blocks it
+  // decoded before come first.
+  ASSERT_TRUE(store_->PutBlockImage(fifth, image5).ok());
+  std::set<BlockKey> keep = manifest.Keys();
+  keep.erase(fifth);
+  uint64_t deleted = 0;
+  ASSERT_TRUE(store_->DeleteBlocksExcept(keep, &deleted).ok());
+  ASSERT_EQ(deleted, 1u);
+  {
+    Catalog loaded;
+    Manifest m;
+    uint64_t blocks = 0;
+    Status s = LoadCheckpoint(store_.get(), &loaded, &m, &blocks);
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(blocks, 4u + 70 + 5);
+  }
 }
 
 // The snapshot-process path: images in an SST written without the store's
