@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
+#include <set>
+#include <utility>
 
 #include "recovery/block_decoder.h"
 
@@ -23,6 +26,40 @@ struct Reader {
     return true;
   }
 };
+
+// The blocks that stay in memory after a load under a memory budget: the
+// hottest `source` knows of (the SSD tier's temperatures, which count reads
+// from the tier and use epochs in memory before the restart), as many as
+// fill the share of the budget an eviction round aims at, at 2 MiB each,
+// besides the tails. Empty without a budget or without temperatures.
+std::set<BlockKey> HotBlocks(const Catalog& catalog, const Manifest& manifest,
+                             BlockImageSource* source) {
+  const int64_t budget = catalog.block_budget();
+  if (source == nullptr || budget == INT64_MAX) return {};
+  std::vector<BlockKey> keys;
+  int64_t room = budget * 9 / 10;
+  for (const auto& [id, versions] : manifest.tables) {
+    if (versions.empty()) continue;
+    room -= static_cast<int64_t>(kBlockSize);  // the tail
+    for (size_t b = 0; b + 1 < versions.size(); b++) {
+      keys.push_back(BlockKey{id, static_cast<uint32_t>(b), versions[b]});
+    }
+  }
+  const std::vector<uint64_t> heat = source->Temperatures(keys);
+  std::vector<size_t> order;
+  for (size_t i = 0; i < keys.size(); i++) {
+    if (heat[i] > 0) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return heat[a] > heat[b]; });
+  std::set<BlockKey> hot;
+  for (size_t i : order) {
+    if (room < static_cast<int64_t>(kBlockSize)) break;
+    room -= static_cast<int64_t>(kBlockSize);
+    hot.insert(keys[i]);
+  }
+  return hot;
+}
 
 }  // namespace
 
@@ -116,6 +153,9 @@ CheckpointPlan CollectCheckpoint(const Catalog& catalog, wal::Lsn lsn, uint64_t 
       const BlockNo no(static_cast<uint32_t>(b));
       BlockKey key{id.value(), no.value(), t.directory().version(no)};
       versions.push_back(key.version);
+      if (const uint32_t uses = t.directory().TakeUses(no); uses > 0) {
+        plan.uses.emplace_back(key, uses);
+      }
       if (t.directory().changed_since_checkpoint(no) || !had.count(key)) {
         plan.keys.push_back(key);
         plan.refs.push_back(t.PinBlock(no));
@@ -203,6 +243,11 @@ Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
                       id));
     }
   }
+  const std::set<BlockKey> hot = HotBlocks(*catalog, *manifest, source);
+  // Loaded blocks that may leave memory again (not hot, not a tail), the
+  // newest last: over the budget, the newest goes first, so that without
+  // temperatures the first blocks loaded stay.
+  std::vector<std::pair<Table*, BlockNo>> evictable;
   // Images are read and decoded ahead on the decoder's thread; this one
   // adds each block to its table (indexes, statistics) in order.
   BlockDecoder decoder(store, source, tables);
@@ -222,12 +267,17 @@ Status LoadCheckpoint(ColdStore* store, Catalog* catalog, Manifest* manifest,
       // The image is exactly the cold store's version: unchanged since this checkpoint.
       block->MarkCheckpointed();
       (*blocks_loaded)++;
-      // Over the catalog's memory budget (tiering/buffer_pool.h) it leaves
-      // memory again at once: it is this checkpoint's image, which a read
-      // brings back. Never the tail, where inserts go.
+      // Over the catalog's memory budget (tiering/buffer_pool.h) a block
+      // leaves memory again at once: it is this checkpoint's image, which a
+      // read brings back. Never a hot block, nor a tail, where inserts go.
       block = BlockRef();
-      if (b + 1 < versions.size() && t->OverBlockBudget()) {
-        t->directory().Evict(BlockNo(static_cast<uint32_t>(b)));
+      const BlockNo no(static_cast<uint32_t>(b));
+      if (b + 1 < versions.size() && !hot.count(BlockKey{load.id, no.value(), versions[b]})) {
+        evictable.emplace_back(t, no);
+      }
+      while (t->OverBlockBudget() && !evictable.empty()) {
+        evictable.back().first->directory().Evict(evictable.back().second);
+        evictable.pop_back();
       }
     }
     t->FinishLoading();

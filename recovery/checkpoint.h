@@ -45,6 +45,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "recovery/cold_store.h"
@@ -74,6 +75,10 @@ struct CheckpointPlan {
   Manifest manifest;
   std::vector<BlockKey> keys;  // images to write
   std::vector<BlockRef> refs;  // the blocks, pinned, parallel to keys
+  // Blocks used in memory since the last plan, each with the use epochs it
+  // was pinned in (BlockDirectory::TakeUses): heat the SSD tier adds to
+  // their temperatures (tiering/tiered_images.h).
+  std::vector<std::pair<BlockKey, uint64_t>> uses;
 };
 
 struct CheckpointStats {
@@ -117,6 +122,11 @@ class BlockImageSource {
   // images[i] for keys[i] (the cold store's exact image of that version).
   virtual Status ReadImages(const std::vector<BlockKey>& keys,
                             std::vector<std::string>* images) = 0;
+  // How hot each block was before the restart (0: not known); under a
+  // memory budget the hottest stay in memory after the load.
+  virtual std::vector<uint64_t> Temperatures(const std::vector<BlockKey>& keys) {
+    return std::vector<uint64_t>(keys.size(), 0);
+  }
 };
 
 // Recovery: loads the manifest's catalog and block images into an empty

@@ -326,6 +326,22 @@ std::vector<uint64_t> SsdTier::BlockTemperatures(const std::vector<BlockKey>& ke
   return out;
 }
 
+void SsdTier::AddHeat(const std::vector<std::pair<BlockKey, uint64_t>>& heat) {
+  std::lock_guard<std::mutex> l(mu_);
+  for (const auto& [key, uses] : heat) {
+    for (auto it = slot_of_.lower_bound(BlockKey{key.table, key.block, 0});
+         it != slot_of_.end() && it->first.table == key.table && it->first.block == key.block;
+         ++it) {
+      records_[it->second].temperature += uses;
+      temperature_dirty_[it->second] = 1;
+    }
+    // Uses count as reads toward the halving, so that heat from memory
+    // fades as the workload moves on, as the tier's own reads do.
+    reads_since_decay_ += uses;
+  }
+  DecayIfDue();
+}
+
 void SsdTier::Pin(const BlockKey& key) {
   std::lock_guard<std::mutex> l(mu_);
   pins_[key]++;

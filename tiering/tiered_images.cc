@@ -1,6 +1,7 @@
 #include "tiering/tiered_images.h"
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 
 namespace forktail::tier {
@@ -58,11 +59,26 @@ Status TieredImageSource::ReadImages(const std::vector<BlockKey>& keys,
   return Status::Ok();
 }
 
+std::vector<uint64_t> TieredImageSource::Temperatures(const std::vector<BlockKey>& keys) {
+  if (tier_ == nullptr) return std::vector<uint64_t>(keys.size(), 0);
+  return tier_->BlockTemperatures(keys);
+}
+
 Status AdmitCheckpointImages(ckpt::ColdStore* cold, SsdTier* tier, const ckpt::Manifest& manifest,
-                             const std::vector<BlockKey>& written, uint64_t* admitted) {
+                             const std::vector<BlockKey>& written,
+                             const std::vector<std::pair<BlockKey, uint64_t>>& uses,
+                             uint64_t* admitted) {
   *admitted = 0;
-  // Heat first: dropping the replaced versions forgets theirs.
+  // Heat first: dropping the replaced versions forgets theirs. A block used
+  // in memory that no slot holds yet brings its uses along.
+  tier->AddHeat(uses);
   std::vector<uint64_t> heat = tier->BlockTemperatures(written);
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> uses_of;
+  for (const auto& [key, n] : uses) uses_of[{key.table, key.block}] = n;
+  for (size_t i = 0; i < written.size(); i++) {
+    auto it = uses_of.find({written[i].table, written[i].block});
+    if (it != uses_of.end()) heat[i] = std::max(heat[i], it->second);
+  }
   uint64_t dropped = 0;
   Status s = tier->DropStale(manifest.Keys(), &dropped);
   if (!s.ok()) return s;
@@ -82,7 +98,7 @@ Status AdmitCheckpointImages(ckpt::ColdStore* cold, SsdTier* tier, const ckpt::M
     if (!(s = tier->Admit(keys, views, temperatures, &n)).ok()) return s;
     *admitted += n;
   }
-  return Status::Ok();
+  return tier->PersistTemperatures();
 }
 
 }  // namespace forktail::tier

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "recovery/checkpoint.h"
@@ -29,6 +30,8 @@ class TieredImageSource : public ckpt::BlockImageSource {
   // Drops the slots the manifest does not name (older or newer versions).
   Status Start(const ckpt::Manifest& manifest) override;
   Status ReadImages(const std::vector<BlockKey>& keys, std::vector<std::string>* images) override;
+  // The tier's temperatures (BlockTemperatures); zeros once bypassed.
+  std::vector<uint64_t> Temperatures(const std::vector<BlockKey>& keys) override;
 
   uint64_t from_tier() const { return from_tier_; }
   uint64_t from_cold() const { return from_cold_; }
@@ -46,10 +49,15 @@ class TieredImageSource : public ckpt::BlockImageSource {
   Status tier_error_;
 };
 
-// After a checkpoint committed `manifest`: drops slots it no longer names and
-// copies the images of `written` from the cold store into the tier, each at
-// the temperature of the version it replaces. Off the transaction thread.
+// After a checkpoint committed `manifest`: adds the heat of the blocks used
+// in memory since the last one (`uses`, CheckpointPlan::uses), drops slots the
+// manifest no longer names, copies the images of `written` from the cold
+// store into the tier, each at the temperature of the version it replaces
+// (or its uses, when no slot held one), and makes the temperatures durable.
+// Off the transaction thread.
 Status AdmitCheckpointImages(ckpt::ColdStore* cold, SsdTier* tier, const ckpt::Manifest& manifest,
-                             const std::vector<BlockKey>& written, uint64_t* admitted);
+                             const std::vector<BlockKey>& written,
+                             const std::vector<std::pair<BlockKey, uint64_t>>& uses,
+                             uint64_t* admitted);
 
 }  // namespace forktail::tier

@@ -255,7 +255,7 @@ void Database::FinishCheckpoint(PendingCheckpoint* p, CheckpointResult* r) {
     // Write-through: the new images reach the tier only once the cold store
     // holds them durably (the manifest above). A failing tier is bypassed.
     s = tier::AdmitCheckpointImages(impl_->cold_store.get(), impl_->ssd_tier.get(), manifest,
-                                    p->plan.keys, &r->tier_admitted);
+                                    p->plan.keys, p->plan.uses, &r->tier_admitted);
     if (!s.ok()) {
       r->tier_error = s.ToString();
       impl_->tier_report.error = r->tier_error;

@@ -63,6 +63,7 @@ void BlockDirectory::NoteUse(BlockHandle* handle) {
   if (last == epoch) return;  // the common case: no store, no shared line written
   handle->prior_use.store(last, std::memory_order_relaxed);
   handle->last_use.store(epoch, std::memory_order_relaxed);
+  handle->uses.fetch_add(1, std::memory_order_relaxed);
 }
 
 BlockRef BlockDirectory::Pin(BlockNo no) const {

@@ -116,6 +116,11 @@ struct BlockHandle {
   // prior_use 0 and goes before one read again and again.
   std::atomic<uint32_t> last_use{0};
   std::atomic<uint32_t> prior_use{0};
+  // Heat: the use epochs the block was pinned in since a checkpoint last
+  // took them (BlockDirectory::TakeUses), which the SSD tier adds to the
+  // block's temperature, so that a block hot in memory, which the tier
+  // never serves, is known as hot after a restart.
+  std::atomic<uint32_t> uses{0};
 };
 
 // Holds a pin on one block; movable, not copyable.
@@ -194,6 +199,9 @@ class BlockDirectory {
   // The latest two use epochs of block `no` (see BlockHandle).
   uint32_t last_use(BlockNo no) const { return handles_[no.value()]->last_use.load(); }
   uint32_t prior_use(BlockNo no) const { return handles_[no.value()]->prior_use.load(); }
+  // The use epochs counted for block `no` since the last call (see
+  // BlockHandle::uses), and the count starts again.
+  uint32_t TakeUses(BlockNo no) const { return handles_[no.value()]->uses.exchange(0); }
 
   // Buffer pool. Evict drops block `no` from memory, keeping its summary;
   // false (nothing changes) if it is pinned or not resident. The caller

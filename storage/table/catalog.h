@@ -275,6 +275,7 @@ class Catalog {
   // The budget the tables' scans of many blocks keep to (Table::
   // ForEachBlock drops what it loaded once over it); the buffer pool's.
   void SetBlockBudget(int64_t bytes) const { pool_->budget_bytes = bytes; }
+  int64_t block_budget() const { return pool_->budget_bytes.load(); }
   // The bytes the resident blocks of every table take (block_directory.h).
   int64_t resident_block_bytes() const { return pool_->resident_bytes.load(); }
 

@@ -387,14 +387,42 @@ TEST_F(TierWithColdStoreTest, CheckpointImagesInheritTheirPredecessorsHeat) {
   auto tier = OpenTier(d_.tier(), 2);
   uint64_t admitted = 0;
   ASSERT_TRUE(
-      AdmitCheckpointImages(cold_.get(), tier.get(), m1, {{1, 0, 1}, {1, 1, 1}}, &admitted).ok());
+      AdmitCheckpointImages(cold_.get(), tier.get(), m1, {{1, 0, 1}, {1, 1, 1}}, {}, &admitted)
+          .ok());
   EXPECT_EQ(admitted, 2u);
   for (int i = 0; i < 5; i++) ReadOne(*tier, {1, 1, 1});
   ckpt::Manifest m2 = Checkpoint({1, 2});
-  ASSERT_TRUE(AdmitCheckpointImages(cold_.get(), tier.get(), m2, {{1, 1, 2}}, &admitted).ok());
+  ASSERT_TRUE(AdmitCheckpointImages(cold_.get(), tier.get(), m2, {{1, 1, 2}}, {}, &admitted).ok());
   EXPECT_EQ(admitted, 1u);
   EXPECT_EQ(tier->HottestFirst().front(), (BlockKey{1, 1, 2}));
   EXPECT_FALSE(ReadOne(*tier, {1, 1, 1}).first);
+}
+
+// A block hot in memory is never read from the tier; the use epochs a
+// checkpoint hands over make it hot there too, durably, whether its slot
+// stays (block 2) or its new version is admitted (block 1, with no slot
+// before: its uses are its temperature).
+TEST_F(TierWithColdStoreTest, UsesInMemoryWarmTheirSlotsAndSurviveAReopen) {
+  ckpt::Manifest m1 = Checkpoint({1, 1, 1});
+  {
+    auto tier = OpenTier(d_.tier(), 3);
+    uint64_t admitted = 0;
+    ASSERT_TRUE(
+        AdmitCheckpointImages(cold_.get(), tier.get(), m1, {{1, 0, 1}, {1, 2, 1}}, {}, &admitted)
+            .ok());
+    for (int i = 0; i < 3; i++) ReadOne(*tier, {1, 0, 1});  // block 0: read from the tier
+    ckpt::Manifest m2 = Checkpoint({1, 2, 1});
+    ASSERT_TRUE(AdmitCheckpointImages(cold_.get(), tier.get(), m2, {{1, 1, 2}},
+                                      {{{1, 1, 2}, 7}, {{1, 2, 1}, 40}}, &admitted)
+                    .ok());
+    EXPECT_EQ(admitted, 1u);
+  }
+  // The 47 uses and 3 reads passed 8 x 3 slots: the temperatures halved
+  // once, before block 1's new version came in with its 7.
+  auto tier = OpenTier(d_.tier(), 3);
+  EXPECT_EQ(tier->BlockTemperatures({{1, 0, 1}, {1, 1, 2}, {1, 2, 1}}),
+            (std::vector<uint64_t>{(1 + 3) / 2, 7, (1 + 40) / 2}));
+  EXPECT_EQ(tier->HottestFirst(), (std::vector<BlockKey>{{1, 2, 1}, {1, 1, 2}, {1, 0, 1}}));
 }
 
 TEST_F(TierWithColdStoreTest, VerifyPassesThenFailsOnAFlippedSlot) {
@@ -403,7 +431,7 @@ TEST_F(TierWithColdStoreTest, VerifyPassesThenFailsOnAFlippedSlot) {
     auto tier = OpenTier(d_.tier(), 4);
     uint64_t admitted = 0;
     ASSERT_TRUE(AdmitCheckpointImages(cold_.get(), tier.get(), m, {{1, 0, 1}, {1, 1, 1}, {1, 2, 1}},
-                                      &admitted)
+                                      {}, &admitted)
                     .ok());
   }
   cold_.reset();  // as a stopped server

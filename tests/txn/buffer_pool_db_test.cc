@@ -7,6 +7,7 @@
 // routing with a budget rather than read evicted blocks wrongly.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <random>
 
@@ -221,6 +222,66 @@ TEST(BufferPoolDb, RestartIndexesEachBlockAsItLoads) {
   ExpectOk(db->Run(
       [&](Transaction& txn) { EXPECT_EQ(txn.GetTable("kv").live_row_count(), rows_before); }));
   EXPECT_EQ(lookups(*db), before);
+}
+
+// Temperatures outlive a restart (DESIGN.md, Tiering): the blocks a workload
+// used in memory, which the SSD tier never served, are the ones a restart
+// under the budget keeps in memory, wherever they lie in the table; with the
+// slot table deleted (no temperatures) the first blocks loaded stay instead,
+// and the hot ones must be read back.
+TEST(BufferPoolDb, RestartKeepsTheBlocksThatWereHotInMemory) {
+  TempDir dir;
+  DatabaseOptions o = Options();
+  o.ssd_tier_slots = 64;
+  constexpr int64_t kHotFirst = 20 * kRowsPerBlock, kHotEnd = 24 * kRowsPerBlock;  // blocks 20-23
+  auto read_hot = [&](Database& db) {
+    ExpectOk(db.Run([&](Transaction& txn) {
+      for (int64_t k = kHotFirst; k < kHotEnd; k++) EXPECT_TRUE(txn.Get("kv", {Value::BigInt(k)}));
+    }));
+  };
+  auto hot_resident = [](Database& db) {
+    int n = 0;
+    ExpectOk(db.Run([&](Transaction& txn) {
+      n = 0;
+      for (uint32_t b = 20; b < 24; b++) n += txn.GetTable("kv").directory().resident(BlockNo(b));
+    }));
+    return n;
+  };
+  {
+    auto db = Database::Open(dir.path(), o);
+    CreateKv(*db);
+    ExpectOk(db->Run([](Transaction& txn) {
+      for (int64_t k = 0; k < kKeys; k++) {
+        txn.Insert("kv",
+                   {Value::BigInt(k), Value::BigInt(k), Value::Text("row " + std::to_string(k))});
+      }
+    }));
+    db->Checkpoint();
+    for (int epoch = 0; epoch < 100; epoch++) {
+      read_hot(*db);
+      db->TrimToBudget();  // a round starts a use epoch
+    }
+    // Scans read every other block back from the tier, three times: counted
+    // by reads alone, they would be the hottest.
+    for (int scan = 0; scan < 3; scan++) {
+      EXPECT_EQ(Contents(*db).size(), static_cast<size_t>(kKeys));
+      db->TrimToBudget();
+    }
+    db->Checkpoint();  // hands the blocks' uses to the tier
+  }
+  {
+    auto db = Database::Open(dir.path(), o);
+    EXPECT_EQ(db->pool_report().reads, 0u);
+    EXPECT_EQ(hot_resident(*db), 4);
+    EXPECT_LE(db->pool_report().resident_bytes, static_cast<int64_t>(kBudgetBlocks * kBlockSize));
+    read_hot(*db);
+    EXPECT_EQ(db->pool_report().reads, 0u);  // nothing to read back
+  }
+  std::filesystem::remove(dir.path() + "/tier/slots.table");
+  auto db = Database::Open(dir.path(), o);
+  EXPECT_EQ(hot_resident(*db), 0);
+  read_hot(*db);
+  EXPECT_GE(db->pool_report().reads, 4u);
 }
 
 // Without a budget nothing changes: every block stays, nothing is read.
