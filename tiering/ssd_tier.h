@@ -26,10 +26,11 @@
 // cold store's current image) unless pinned: a snapshot that may still read
 // a version pins it, and a pinned slot is neither replaced nor dropped.
 //
-// Temperature: a slot's temperature counts its reads, and the use epochs
-// the block spent in use in memory (AddHeat, at each checkpoint), all halved
-// every 8 x slots of those so that it follows the recent past. Admission takes a free
-// slot, else the coldest unpinned slot that is colder than the newcomer.
+// Temperature: a slot's temperature counts its reads and the use epochs its
+// block spent in use in memory (AddHeat, at each checkpoint); every 8 x
+// slots of those, all temperatures halve, so that they follow the recent
+// past. Admission takes a free slot, else the coldest unpinned slot that is
+// colder than the newcomer.
 // (A checkpoint's new version of a block inherits the heat of the old one.)
 // Temperatures reach the disk with PersistTemperatures (and each validate).
 //
@@ -129,8 +130,9 @@ class SsdTier {
   // Per key, the highest temperature of a slot holding any version of its
   // block (0 if none): a new version inherits its predecessor's heat.
   std::vector<uint64_t> BlockTemperatures(const std::vector<BlockKey>& keys) const;
-  // Adds heat[i] to the temperature of every slot holding a version of
-  // keys[i]'s block: uses the tier did not see (the block was in memory).
+  // For each (key, n) of `heat`, adds n to the temperature of every slot
+  // holding a version of key's block: uses the tier did not see (the block
+  // was in memory).
   void AddHeat(const std::vector<std::pair<BlockKey, uint64_t>>& heat);
   void Pin(const BlockKey& key);
   void Unpin(const BlockKey& key);
