@@ -45,6 +45,8 @@ std::set<BlockKey> HotBlocks(const Catalog& catalog, const Manifest& manifest,
       keys.push_back(BlockKey{id, static_cast<uint32_t>(b), versions[b]});
     }
   }
+  // Everything fits: nothing will leave memory, no temperature is needed.
+  if (static_cast<int64_t>(keys.size() * kBlockSize) <= room) return {};
   const std::vector<uint64_t> heat = source->Temperatures(keys);
   std::vector<size_t> order;
   for (size_t i = 0; i < keys.size(); i++) {

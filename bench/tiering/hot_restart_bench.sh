@@ -27,24 +27,13 @@ PSQL=(psql -X -q -At -h 127.0.0.1 -p "$PORT" -U bench -d bench)
 TIER=(--ssd-tier-size 8GB)
 BUDGET=()
 
-start() {  # sets PID and UP (exec to first answer, s)
-  local t0
-  sync
-  if [ -w /proc/sys/vm/drop_caches ]; then echo 3 > /proc/sys/vm/drop_caches; fi
-  t0=$(date +%s.%N)
-  "$BIN" serve --data "$DATA" --port "$PORT" --checkpoint-timeout 0 "${TIER[@]}" "${BUDGET[@]}" \
-    > "$WORK/serve.log" 2>&1 &
-  PID=$!
-  until "${PSQL[@]}" -c "select 1" > /dev/null 2>&1; do
-    kill -0 "$PID" 2> /dev/null || { cat "$WORK/serve.log"; exit 1; }
-    sleep 0.02
-  done
-  UP=$(echo "$(date +%s.%N) - $t0" | bc)
+. "$(dirname "$0")/server_lib.sh"
+start() {
+  drop_caches || true
+  start_server "${TIER[@]}" "${BUDGET[@]}"
 }
-stop() { kill -TERM "$PID"; wait "$PID" || true; }
-read_back() {
-  "${PSQL[@]}" -c "show forktail.buffer_pool_stats" | tr ' ' '\n' | sed -n 's/^read_back=//p'
-}
+stop() { stop_server; }
+read_back() { pool_stat read_back; }
 cat > "$WORK/hot.sql" << SQL
 \set id random($((ROWS / 2 + 1)), $((ROWS / 2 + ROWS / 10)))
 SELECT a, b FROM t WHERE id = :id;
@@ -55,9 +44,7 @@ hot() {  # $1 = seconds: pgbench's per-second rates, one per line
 }
 
 start
-"${PSQL[@]}" -c "create table t (id bigint primary key, a bigint, b text, c double precision)"
-"${PSQL[@]}" -c "insert into t select g, g % 1000, 'row ' || g, g * 0.5 from generate_series(1, $ROWS) g"
-"${PSQL[@]}" -c "checkpoint"
+load_table "$ROWS"
 BYTES=$("${PSQL[@]}" -c "select pg_relation_size('t')")
 BUDGET=(--memory-budget "$((BYTES / 4 / 1048576))MB")
 stop

@@ -33,27 +33,12 @@ PSQL=(psql -X -q -At -h 127.0.0.1 -p "$PORT" -U bench -d bench)
 TIER=(--ssd-tier-size 8GB)
 BUDGET=()
 
-# Before each restart the page cache is dropped where this user may (root):
-# otherwise the cold store's files, just written, are read from memory
-# while the tier's O_DIRECT reads go to the device.
-drop_caches() {
-  sync
-  if [ -w /proc/sys/vm/drop_caches ]; then echo 3 > /proc/sys/vm/drop_caches; else return 1; fi
-}
-start() {  # $@ = extra serve flags; sets PID and UP (exec to first answer, s)
-  local t0
+. "$(dirname "$0")/server_lib.sh"
+start() {  # $@ = extra serve flags
   drop_caches || true
-  t0=$(date +%s.%N)
-  "$BIN" serve --data "$DATA" --port "$PORT" --checkpoint-timeout 0 "${BUDGET[@]}" "$@" \
-    > "$WORK/serve.log" 2>&1 &
-  PID=$!
-  until "${PSQL[@]}" -c "select 1" > /dev/null 2>&1; do
-    kill -0 "$PID" 2> /dev/null || { cat "$WORK/serve.log"; exit 1; }
-    sleep 0.02
-  done
-  UP=$(echo "$(date +%s.%N) - $t0" | bc)
+  start_server "${BUDGET[@]}" "$@"
 }
-stop() { kill -TERM "$PID"; wait "$PID" || true; }
+stop() { stop_server; }
 from() { sed -n "s/.*blocks read from it \([0-9]*\), from the cold store \([0-9]*\).*/\1 \/ \2/p" \
   "$WORK/serve.log"; }
 
@@ -77,9 +62,7 @@ to_ninety() {
 }
 
 start "${TIER[@]}"
-"${PSQL[@]}" -c "create table t (id bigint primary key, a bigint, b text, c double precision)"
-"${PSQL[@]}" -c "insert into t select g, g % 1000, 'row ' || g, g * 0.5 from generate_series(1, $ROWS) g"
-"${PSQL[@]}" -c "checkpoint"
+load_table "$ROWS"
 BYTES=$("${PSQL[@]}" -c "select pg_relation_size('t')")
 BUDGET=(--memory-budget "$((BYTES / FRACTION / 1048576))MB")
 stop

@@ -33,22 +33,12 @@ DATA=$WORK/data
 trap 'kill -9 $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 PSQL=(psql -X -q -At -h 127.0.0.1 -p "$PORT" -U bench -d bench)
 
-"$BIN" serve --data "$DATA" --port "$PORT" --checkpoint-timeout 0 --ssd-tier-size 8GB \
-  --memory-budget "$BUDGET" > "$WORK/serve.log" 2>&1 &
-PID=$!
-until "${PSQL[@]}" -c "select 1" > /dev/null 2>&1; do
-  kill -0 "$PID" 2> /dev/null || { cat "$WORK/serve.log"; exit 1; }
-  sleep 0.05
-done
-
-stat() {  # $1 = key of SHOW forktail.buffer_pool_stats
-  "${PSQL[@]}" -c "show forktail.buffer_pool_stats" | tr ' ' '\n' | sed -n "s/^$1=//p"
-}
+. "$(dirname "$0")/server_lib.sh"
+start_server --ssd-tier-size 8GB --memory-budget "$BUDGET"
+stat() { pool_stat "$1"; }
 
 echo "loading $ROWS rows (budget $BUDGET)"
-"${PSQL[@]}" -c "create table t (id bigint primary key, a bigint, b text, c double precision)"
-"${PSQL[@]}" -c "insert into t select g, g % 1000, 'row ' || g, g * 0.5 from generate_series(1, $ROWS) g"
-"${PSQL[@]}" -c "checkpoint"
+load_table "$ROWS"
 "${PSQL[@]}" -c "checkpoint"  # the blocks frozen since the first are made durable too
 for _ in $(seq 100); do  # the pool evicts every 100 ms once blocks are durable
   [ "$(stat resident_mb)" -le "$(("${BUDGET%MB}" + 8))" ] && break
@@ -99,5 +89,4 @@ done
 MEDIAN=$(printf '%s\n' "${RATIOS[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 printf '\nfio: %d MiB of the slot file, O_DIRECT, io_uring, 2 MiB reads, beside each scan\n' "$SIZE"
 printf 'scan vs raw at depth 32, median of %d scans: %.2f\n' "$RUNS" "$MEDIAN"
-kill -TERM "$PID"
-wait "$PID" || true
+stop_server
