@@ -1,7 +1,9 @@
 // Aggregation methods side by side (Ye, Ross, Vesdapunt DaMoN 2011):
 // SELECT k, COUNT(*), SUM(v) GROUP BY k over kRows rows with 10 .. 10^7
 // distinct key values, uniform or Zipf(1.0), on 2 threads; baseline: one
-// thread with std::unordered_map in the same run.
+// thread with std::unordered_map in the same run. And the global aggregate,
+// SELECT COUNT(*), SUM(v) with no GROUP BY, on 2 threads; baseline: a plain
+// loop summing the column on one thread.
 //   ./build/olap-rel/bench/olap_aggregation_bench
 #include <benchmark/benchmark.h>
 
@@ -103,6 +105,42 @@ void BM_BaselineUnorderedMap(benchmark::State& state) {
   state.counters["groups"] = static_cast<double>(groups);
 }
 
+void BM_GlobalAggregate(benchmark::State& state, AggMethod method) {
+  const Data& d = GetData(10, false);
+  for (auto _ : state) {
+    Aggregator agg(method, {}, {},
+                   {{AggKind::kCountStar, 0, {}}, {AggKind::kSum, 1, Type::BigInt()}}, kThreads);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < kThreads; ++t) {
+      pool.emplace_back([&, t] {
+        for (size_t i = t; i < d.chunks.size(); i += kThreads) agg.Consume(t, d.chunks[i]);
+      });
+    }
+    for (auto& th : pool) th.join();
+    pool.clear();
+    for (int t = 0; t < kThreads; ++t) pool.emplace_back([&, t] { agg.Merge(t); });
+    for (auto& th : pool) th.join();
+    benchmark::DoNotOptimize(agg.Result());
+  }
+  state.counters["rows/s"] =
+      benchmark::Counter(kRows, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_BaselinePlainSum(benchmark::State& state) {
+  const Data& d = GetData(10, false);
+  for (auto _ : state) {
+    int64_t count = 0, sum = 0;
+    for (int64_t v : d.vals) {
+      ++count;
+      sum += v;
+    }
+    benchmark::DoNotOptimize(count);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["rows/s"] =
+      benchmark::Counter(kRows, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 void Args(benchmark::internal::Benchmark* b) {
   for (int zipf : {0, 1}) {
     for (int64_t g : {10LL, 1000LL, 100000LL, 1000000LL, 10000000LL}) b->Args({g, zipf});
@@ -117,6 +155,13 @@ BENCHMARK_CAPTURE(BM_Aggregate, partition, AggMethod::kPartition)->Apply(Args);
 BENCHMARK_CAPTURE(BM_Aggregate, plat, AggMethod::kPlat)->Apply(Args);
 BENCHMARK_CAPTURE(BM_Aggregate, hybrid, AggMethod::kHybrid)->Apply(Args);
 BENCHMARK_CAPTURE(BM_Aggregate, adaptive, AggMethod::kAdaptive)->Apply(Args);
+BENCHMARK(BM_BaselinePlainSum)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_GlobalAggregate, shared, AggMethod::kShared)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_GlobalAggregate, adaptive, AggMethod::kAdaptive)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace forktail

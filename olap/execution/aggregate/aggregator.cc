@@ -91,6 +91,10 @@ void Aggregator::ConsumeRows(ThreadState& ts, const DataChunk& chunk, Rows rows,
                              const std::vector<uint32_t>& inputs) {
   const uint32_t n = rows.count;
   if (n == 0) return;
+  if (key_cols.empty() && (method_ == AggMethod::kIndependent || method_ == AggMethod::kAdaptive)) {
+    ts.local.UpdateGlobal(chunk, inputs, rows);  // one group: nothing to hash or find
+    return;
+  }
   ts.keys.resize(size_t{n} * enc_.words());
   ts.hashes.resize(n);
   ts.groups.resize(n);

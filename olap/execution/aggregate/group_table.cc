@@ -1,6 +1,7 @@
 #include "olap/execution/aggregate/group_table.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 #include "olap/common/kernel_util.h"
@@ -293,7 +294,53 @@ void GroupTable::SortByGroup(Rows rows, const uint32_t* groups) {
   }
 }
 
+namespace {
+
+// COUNT(x), or integer / DECIMAL SUM and AVG, of rows row(i) for i in [b, e)
+// into state s, the sum in a register: no state load and store per row.
+template <typename T, typename RowAt>
+void SumInRegister(AggKind kind, const T* d, const uint64_t* nulls, uint32_t b, uint32_t e,
+                   RowAt row, uint64_t* s) {
+  __int128 sum = 0;
+  uint64_t count = 0;
+  if (nulls == nullptr) {
+    for (uint32_t i = b; i < e; ++i) sum += static_cast<int64_t>(d[row(i)]);
+    count = e - b;
+  } else {
+    for (uint32_t i = b; i < e; ++i) {
+      const uint32_t r = row(i);
+      if (NullAt(nulls, r)) continue;
+      sum += static_cast<int64_t>(d[r]);
+      ++count;
+    }
+  }
+  if (kind == AggKind::kCount) {
+    s[0] += count;
+  } else {
+    SetI128(s, GetI128(s) + sum);
+    s[2] += count;
+  }
+}
+
+// Whether SumInRegister applies: COUNT(*) (v null), COUNT, and SUM / AVG of
+// narrow integers (wide DECIMALs check every addition, DOUBLE sums keep row
+// order: the generic path).
+bool SumsInRegister(const AggregateSpec& spec, const Vector* v) {
+  if (spec.kind == AggKind::kCountStar) return true;
+  if (spec.kind != AggKind::kCount && spec.kind != AggKind::kSum && spec.kind != AggKind::kAvg) {
+    return false;
+  }
+  bool integral = false;
+  DispatchPhysical(v->physical(), [&]<typename T>() {
+    integral = std::is_integral_v<T> && !std::is_same_v<T, __int128>;
+  });
+  return integral;
+}
+
+}  // namespace
+
 bool GroupTable::UpdateByGroup(const AggregateSpec& spec, const Vector* v, uint32_t off) {
+  if (!SumsInRegister(spec, v)) return false;
   const uint32_t n_groups = size();
   const uint32_t sw = state_words_;
   if (spec.kind == AggKind::kCountStar) {
@@ -302,189 +349,207 @@ bool GroupTable::UpdateByGroup(const AggregateSpec& spec, const Vector* v, uint3
     }
     return true;
   }
-  if (spec.kind != AggKind::kCount && spec.kind != AggKind::kSum && spec.kind != AggKind::kAvg) {
-    return false;
-  }
-  const uint64_t* nulls = v->nulls();
-  bool done = false;
   DispatchPhysical(v->physical(), [&]<typename T>() {
-    // Wide DECIMALs (__int128) check every addition: the generic path.
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, __int128>) {
-      const T* d = v->data<T>();
       for (uint32_t g = 0; g < n_groups; ++g) {
         const uint32_t b = group_start_[g], e = group_start_[g + 1];
         if (b == e) continue;
-        // The group's rows in a register: no state load and store per row.
-        __int128 sum = 0;
-        uint64_t count = 0;
-        if (nulls == nullptr) {
-          for (uint32_t i = b; i < e; ++i) sum += static_cast<int64_t>(d[by_group_[i]]);
-          count = e - b;
-        } else {
-          for (uint32_t i = b; i < e; ++i) {
-            const uint32_t r = by_group_[i];
-            if (NullAt(nulls, r)) continue;
-            sum += static_cast<int64_t>(d[r]);
-            ++count;
-          }
-        }
-        uint64_t* s = &states_[size_t{g} * sw + off];
-        if (spec.kind == AggKind::kCount) {
-          s[0] += count;
-        } else {
-          SetI128(s, GetI128(s) + sum);
-          s[2] += count;
-        }
+        SumInRegister(
+            spec.kind, v->data<T>(), v->nulls(), b, e, [this](uint32_t i) { return by_group_[i]; },
+            &states_[size_t{g} * sw + off]);
       }
-      done = true;
     }
   });
-  return done;
+  return true;
+}
+
+void GroupTable::UpdateGlobal(const DataChunk& chunk, const std::vector<uint32_t>& inputs,
+                              Rows rows) {
+  assert(enc_->words() == 0);
+  EnsureEmptyGroup();
+  const uint32_t* zeros = nullptr;  // every row's group, for the generic path
+  for (size_t a = 0; a < aggs_->size(); ++a) {
+    const AggregateSpec& spec = (*aggs_)[a];
+    const Vector* v = spec.kind == AggKind::kCountStar ? nullptr : &chunk.column(inputs[a]);
+    uint64_t* s = &states_[offsets_[a]];
+    if (SumsInRegister(spec, v)) {
+      if (spec.kind == AggKind::kCountStar) {
+        s[0] += rows.count;
+        continue;
+      }
+      DispatchPhysical(v->physical(), [&]<typename T>() {
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, __int128>) {
+          if (rows.sel == nullptr) {
+            SumInRegister(
+                spec.kind, v->data<T>(), v->nulls(), 0, rows.count, [](uint32_t i) { return i; },
+                s);
+          } else {
+            SumInRegister(
+                spec.kind, v->data<T>(), v->nulls(), 0, rows.count,
+                [&rows](uint32_t i) { return rows.sel[i]; }, s);
+          }
+        }
+      });
+      continue;
+    }
+    if (zeros == nullptr) {
+      zeros_.assign(rows.count, 0);
+      zeros = zeros_.data();
+    }
+    UpdateAggregate(a, chunk, inputs, rows, zeros);
+  }
 }
 
 void GroupTable::Update(const DataChunk& chunk, const std::vector<uint32_t>& inputs, Rows rows,
                         const uint32_t* groups) {
-  uint64_t* st = states_.data();
-  const uint32_t sw = state_words_;
   // Few groups (TPC-H Q01: 4 groups, 8 aggregates): sort the chunk's rows by
   // group once, then each aggregate sums a group's rows in registers.
   const bool by_group = size() <= kFewGroups && rows.count >= kFewGroupsMinRows;
   if (by_group) SortByGroup(rows, groups);
   for (size_t a = 0; a < aggs_->size(); ++a) {
     const AggregateSpec& spec = (*aggs_)[a];
-    const uint32_t off = offsets_[a];
     if (by_group &&
         UpdateByGroup(spec, spec.kind == AggKind::kCountStar ? nullptr : &chunk.column(inputs[a]),
-                      off)) {
+                      offsets_[a])) {
       continue;
     }
-    if (spec.kind == AggKind::kCountStar) {
-      for (uint32_t k = 0; k < rows.count; ++k) {
-        if (groups[k] != kNoGroup) ++st[size_t{groups[k]} * sw + off];
+    UpdateAggregate(a, chunk, inputs, rows, groups);
+  }
+}
+
+void GroupTable::UpdateAggregate(size_t a, const DataChunk& chunk,
+                                 const std::vector<uint32_t>& inputs, Rows rows,
+                                 const uint32_t* groups) {
+  uint64_t* st = states_.data();
+  const uint32_t sw = state_words_;
+  const AggregateSpec& spec = (*aggs_)[a];
+  const uint32_t off = offsets_[a];
+  if (spec.kind == AggKind::kCountStar) {
+    for (uint32_t k = 0; k < rows.count; ++k) {
+      if (groups[k] != kNoGroup) ++st[size_t{groups[k]} * sw + off];
+    }
+    return;
+  }
+  const Vector& v = chunk.column(inputs[a]);
+  const uint64_t* nulls = v.nulls();
+  if (spec.kind == AggKind::kStringAgg || spec.kind == AggKind::kArrayAgg) {
+    const std::string_view* d = v.data<std::string_view>();
+    for (uint32_t k = 0; k < rows.count; ++k) {
+      uint32_t r = rows[k];
+      if (groups[k] == kNoGroup) continue;
+      ListAggValues& l = lists_[st[size_t{groups[k]} * sw + off]];
+      if (NullAt(nulls, r)) {
+        l.emplace_back(std::nullopt);
+      } else {
+        l.emplace_back(std::string(d[r]));
       }
-      continue;
     }
-    const Vector& v = chunk.column(inputs[a]);
-    const uint64_t* nulls = v.nulls();
-    if (spec.kind == AggKind::kStringAgg || spec.kind == AggKind::kArrayAgg) {
-      const std::string_view* d = v.data<std::string_view>();
+    return;
+  }
+  DispatchPhysical(v.physical(), [&]<typename T>() {
+    const T* d = v.data<T>();
+    auto each = [&](auto f) {
       for (uint32_t k = 0; k < rows.count; ++k) {
         uint32_t r = rows[k];
-        if (groups[k] == kNoGroup) continue;
-        ListAggValues& l = lists_[st[size_t{groups[k]} * sw + off]];
-        if (NullAt(nulls, r)) {
-          l.emplace_back(std::nullopt);
+        if (groups[k] == kNoGroup || NullAt(nulls, r)) continue;
+        f(st + size_t{groups[k]} * sw + off, d[r]);
+      }
+    };
+    switch (spec.kind) {
+      case AggKind::kCount:
+        each([](uint64_t* s, T) { ++s[0]; });
+        break;
+      case AggKind::kSum:
+      case AggKind::kAvg:
+        if constexpr (std::is_same_v<T, double>) {
+          each([](uint64_t* s, double x) {
+            double sum;
+            memcpy(&sum, s, 8);
+            sum += x;
+            memcpy(s, &sum, 8);
+            ++s[1];
+          });
+        } else if constexpr (std::is_same_v<T, __int128>) {
+          each([](uint64_t* s, __int128 x) {
+            SetI128(s, CheckedAdd(GetI128(s), x));
+            ++s[2];
+          });
+        } else if constexpr (std::is_integral_v<T>) {
+          each([](uint64_t* s, T x) {
+            SetI128(s, GetI128(s) + static_cast<int64_t>(x));
+            ++s[2];
+          });
+        }
+        break;
+      case AggKind::kMin:
+      case AggKind::kMax:
+      case AggKind::kAnyValue: {
+        const int order = MinMaxOrder(spec.kind);
+        if constexpr (std::is_same_v<T, std::string_view>) {
+          StringArena* arena = Arena();
+          each([&](uint64_t* s, std::string_view x) {
+            std::string_view cur(reinterpret_cast<const char*>(s[0]), s[1]);
+            if (s[2] == 0 || Better(order, x, cur)) {
+              std::string_view o = arena->Add(x);
+              s[0] = reinterpret_cast<uint64_t>(o.data());
+              s[1] = o.size();
+              s[2] = 1;
+            }
+          });
+        } else if constexpr (std::is_same_v<T, __int128>) {
+          each([&](uint64_t* s, __int128 x) {
+            if (s[2] == 0 || Better(order, x, GetI128(s))) {
+              SetI128(s, x);
+              s[2] = 1;
+            }
+          });
         } else {
-          l.emplace_back(std::string(d[r]));
-        }
-      }
-      continue;
-    }
-    DispatchPhysical(v.physical(), [&]<typename T>() {
-      const T* d = v.data<T>();
-      auto each = [&](auto f) {
-        for (uint32_t k = 0; k < rows.count; ++k) {
-          uint32_t r = rows[k];
-          if (groups[k] == kNoGroup || NullAt(nulls, r)) continue;
-          f(st + size_t{groups[k]} * sw + off, d[r]);
-        }
-      };
-      switch (spec.kind) {
-        case AggKind::kCount:
-          each([](uint64_t* s, T) { ++s[0]; });
-          break;
-        case AggKind::kSum:
-        case AggKind::kAvg:
-          if constexpr (std::is_same_v<T, double>) {
-            each([](uint64_t* s, double x) {
-              double sum;
-              memcpy(&sum, s, 8);
-              sum += x;
-              memcpy(s, &sum, 8);
-              ++s[1];
-            });
-          } else if constexpr (std::is_same_v<T, __int128>) {
-            each([](uint64_t* s, __int128 x) {
-              SetI128(s, CheckedAdd(GetI128(s), x));
-              ++s[2];
-            });
-          } else if constexpr (std::is_integral_v<T>) {
-            each([](uint64_t* s, T x) {
-              SetI128(s, GetI128(s) + static_cast<int64_t>(x));
-              ++s[2];
-            });
-          }
-          break;
-        case AggKind::kMin:
-        case AggKind::kMax:
-        case AggKind::kAnyValue: {
-          const int order = MinMaxOrder(spec.kind);
-          if constexpr (std::is_same_v<T, std::string_view>) {
-            StringArena* arena = Arena();
-            each([&](uint64_t* s, std::string_view x) {
-              std::string_view cur(reinterpret_cast<const char*>(s[0]), s[1]);
-              if (s[2] == 0 || Better(order, x, cur)) {
-                std::string_view o = arena->Add(x);
-                s[0] = reinterpret_cast<uint64_t>(o.data());
-                s[1] = o.size();
-                s[2] = 1;
-              }
-            });
-          } else if constexpr (std::is_same_v<T, __int128>) {
-            each([&](uint64_t* s, __int128 x) {
-              if (s[2] == 0 || Better(order, x, GetI128(s))) {
-                SetI128(s, x);
-                s[2] = 1;
-              }
-            });
-          } else {
-            each([&](uint64_t* s, T x) {
-              T cur;
+          each([&](uint64_t* s, T x) {
+            T cur;
+            if constexpr (std::is_same_v<T, double>) {
+              memcpy(&cur, s, 8);
+            } else {
+              cur = static_cast<T>(static_cast<int64_t>(s[0]));
+            }
+            if (s[1] == 0 || Better(order, x, cur)) {
               if constexpr (std::is_same_v<T, double>) {
-                memcpy(&cur, s, 8);
+                memcpy(s, &x, 8);
               } else {
-                cur = static_cast<T>(static_cast<int64_t>(s[0]));
+                s[0] = static_cast<uint64_t>(static_cast<int64_t>(x));
               }
-              if (s[1] == 0 || Better(order, x, cur)) {
-                if constexpr (std::is_same_v<T, double>) {
-                  memcpy(s, &x, 8);
-                } else {
-                  s[0] = static_cast<uint64_t>(static_cast<int64_t>(x));
-                }
-                s[1] = 1;
-              }
-            });
-          }
-          break;
+              s[1] = 1;
+            }
+          });
         }
-        case AggKind::kCountDistinct:
-        case AggKind::kSumDistinct:
-        case AggKind::kAvgDistinct:
-          if constexpr (std::is_same_v<T, std::string_view>) {
-            bool trim = spec.input_type.id == TypeId::kChar;
-            each([&](uint64_t* s, std::string_view x) {
-              AddDistinct(s[0], std::string(trim ? TrimTrailingBlanks(x) : x));
-            });
-          } else if constexpr (std::is_same_v<T, __int128>) {
-            each([&](uint64_t* s, __int128 x) { AddDistinct(s[0], WideBytes(x)); });
-          } else if constexpr (std::is_same_v<T, double>) {
-            each([&](uint64_t* s, double x) {
-              double y = x == 0 ? 0.0 : x;
-              uint64_t bits;
-              memcpy(&bits, &y, 8);
-              AddDistinct(s[0], bits);
-            });
-          } else {
-            each([&](uint64_t* s, T x) { AddDistinct(s[0], static_cast<int64_t>(x)); });
-          }
-          break;
-        case AggKind::kCountStar:
-        case AggKind::kStringAgg:
-        case AggKind::kArrayAgg:
-          break;
+        break;
       }
-    });
-  }
+      case AggKind::kCountDistinct:
+      case AggKind::kSumDistinct:
+      case AggKind::kAvgDistinct:
+        if constexpr (std::is_same_v<T, std::string_view>) {
+          bool trim = spec.input_type.id == TypeId::kChar;
+          each([&](uint64_t* s, std::string_view x) {
+            AddDistinct(s[0], std::string(trim ? TrimTrailingBlanks(x) : x));
+          });
+        } else if constexpr (std::is_same_v<T, __int128>) {
+          each([&](uint64_t* s, __int128 x) { AddDistinct(s[0], WideBytes(x)); });
+        } else if constexpr (std::is_same_v<T, double>) {
+          each([&](uint64_t* s, double x) {
+            double y = x == 0 ? 0.0 : x;
+            uint64_t bits;
+            memcpy(&bits, &y, 8);
+            AddDistinct(s[0], bits);
+          });
+        } else {
+          each([&](uint64_t* s, T x) { AddDistinct(s[0], static_cast<int64_t>(x)); });
+        }
+        break;
+      case AggKind::kCountStar:
+      case AggKind::kStringAgg:
+      case AggKind::kArrayAgg:
+        break;
+    }
+  });
 }
 
 void GroupTable::Merge(const GroupTable& src, uint32_t sg) {

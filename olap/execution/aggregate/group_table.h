@@ -63,6 +63,9 @@ class GroupTable {
   // kNoGroup rows skipped). `inputs[a]` is the chunk column of aggregate a.
   void Update(const DataChunk& chunk, const std::vector<uint32_t>& inputs, Rows rows,
               const uint32_t* groups);
+  // Update for a table with no key columns (a global aggregate): every row
+  // is the one group's, so there is nothing to hash, find or sort.
+  void UpdateGlobal(const DataChunk& chunk, const std::vector<uint32_t>& inputs, Rows rows);
   // Folds group g of src into this table (inserting its key if new).
   void Merge(const GroupTable& src, uint32_t g);
   // Appends all groups as rows of chunks (key columns, then one column per
@@ -87,6 +90,9 @@ class GroupTable {
   // Applies one aggregate by group; false if its kind has no such path
   // (only COUNT and integer / DECIMAL SUM and AVG: DOUBLE sums keep row order).
   bool UpdateByGroup(const AggregateSpec& spec, const Vector* v, uint32_t off);
+  // Update's row-by-row path for aggregate a.
+  void UpdateAggregate(size_t a, const DataChunk& chunk, const std::vector<uint32_t>& inputs,
+                       Rows rows, const uint32_t* groups);
   uint32_t Insert(const uint64_t* key, uint64_t hash);
   void Grow();
   void AddDistinct(uint64_t set, uint64_t value);
@@ -119,6 +125,7 @@ class GroupTable {
   size_t distinct_string_heap_ = 0;   // string bytes beyond the inline buffer
   std::vector<ListAggValues> lists_;  // string_agg / array_agg
   std::vector<uint32_t> by_group_, group_start_;
+  std::vector<uint32_t> zeros_;  // UpdateGlobal's groups for UpdateAggregate
 };
 
 }  // namespace forktail

@@ -180,17 +180,32 @@ std::multiset<std::string> RunAggregator(AggMethod method, int threads,
   return out;
 }
 
+// With `select`, each chunk carries a selection that leaves out every third
+// row, as a filter below the aggregate does.
 void Check(uint64_t seed, size_t n, int64_t domain, double zipf, const std::vector<uint32_t>& keys,
-           uint32_t private_groups = 0) {
+           uint32_t private_groups = 0, bool select = false) {
   auto gens = Gens(domain, zipf);
   std::vector<Type> types;
   for (auto& g : gens) types.push_back(g.type);
   auto rows = test::RandomRows(gens, n, seed);
-  auto chunks = test::ToChunks(types, rows, 1000);
+  constexpr size_t kChunkRows = 1000;
+  auto chunks = test::ToChunks(types, rows, kChunkRows);  // views into rows' strings
+  std::vector<Row> kept;
+  if (select) {
+    for (size_t c = 0; c < chunks.size(); c++) {
+      uint32_t sel[kVectorSize], m = 0;
+      for (uint32_t i = 0; i < chunks[c].size(); i++) {
+        if (i % 3 == 0) continue;
+        sel[m++] = i;
+        kept.push_back(rows[c * kChunkRows + i]);
+      }
+      chunks[c].SetSelection(sel, m);
+    }
+  }
   auto specs = Specs(types);
   // ANY_VALUE of a key column: one value per group, as the optimizer uses it.
   for (uint32_t k : keys) specs.push_back({AggKind::kAnyValue, k, types[k]});
-  auto want = Reference(rows, keys, specs);
+  auto want = Reference(select ? kept : rows, keys, specs);
   for (AggMethod m : {AggMethod::kShared, AggMethod::kIndependent, AggMethod::kPartition,
                       AggMethod::kPlat, AggMethod::kHybrid, AggMethod::kAdaptive}) {
     for (int threads : {1, 2}) {
@@ -201,9 +216,15 @@ void Check(uint64_t seed, size_t n, int64_t domain, double zipf, const std::vect
   }
 }
 
-TEST(Aggregation, GroupByUniform) { Check(11, 6000, 200, 0, {0}); }
+TEST(Aggregation, GroupByUniform) {
+  Check(11, 6000, 200, 0, {0});
+  Check(20, 6000, 200, 0, {0}, 0, /*select=*/true);
+}
 TEST(Aggregation, GroupByZipfTwoKeys) { Check(12, 6000, 500, 1.2, {0, 1}); }
-TEST(Aggregation, GlobalAggregate) { Check(13, 3000, 10, 0, {}); }
+TEST(Aggregation, GlobalAggregate) {
+  Check(13, 3000, 10, 0, {});
+  Check(19, 3000, 10, 0, {}, 0, /*select=*/true);  // GroupTable::UpdateGlobal over a selection
+}
 // At most GroupTable::kFewGroups groups: chunks are sorted by group and summed
 // per group (group_table.h).
 TEST(Aggregation, GroupByFewGroups) {
