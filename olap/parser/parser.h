@@ -81,6 +81,9 @@ class Parser {
   // SAVEPOINT, ...): 0A000 "<what> is not supported" at `t`, not a syntax
   // error, so the client learns the statement itself is missing.
   [[noreturn]] void NotSupportedAt(const Token& t, const std::string& what) const;
+  // CREATE TABLE's ON COMMIT PRESERVE ROWS; 0A000 for PARTITION BY,
+  // INHERITS, USING, TABLESPACE and the other ON COMMITs.
+  void ParseTableClauses(bool temporary);
   // After CREATE / DROP: 0A000 for an object kind Forktail does not have,
   // else a syntax error at the current token.
   [[noreturn]] void RefuseMissingObject(const char* verb) const;

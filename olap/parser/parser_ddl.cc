@@ -149,6 +149,7 @@ StatementPtr Parser::ParseCreateTable(bool temporary) {
   }
   create->table = ParseQualifiedName();
   if (IsPunct('(') && IsNameListThenAs()) create->as_column_names = ParseColumnList();
+  if (!IsPunct('(')) ParseTableClauses(temporary);  // before AS
   if (AcceptKw("as")) {
     create->as_query = ParseQuery();
     if (AcceptKw("with")) {  // WITH [NO] DATA
@@ -170,6 +171,7 @@ StatementPtr Parser::ParseCreateTable(bool temporary) {
       } while (AcceptPunct(','));
     }
     ExpectPunct(')');
+    ParseTableClauses(temporary);
     if (IsKw("with") && IsPunct('(', 1)) {
       ++pos_;
       create->options = ParseParenOptions();
@@ -177,9 +179,32 @@ StatementPtr Parser::ParseCreateTable(bool temporary) {
       pos_ += 2;
     }
   }
+  ParseTableClauses(temporary);
   StatementPtr stmt = MakeStatement(StatementKind::kCreateTable);
   stmt->create_table = std::move(create);
   return stmt;
+}
+
+// CREATE TABLE's clauses after the column list: ON COMMIT PRESERVE ROWS, what
+// a temporary table does anyway; those PostgreSQL has and Forktail does not
+// fail with 0A000 (feature not supported), not as syntax errors.
+void Parser::ParseTableClauses(bool temporary) {
+  if (IsKw("on") && IsKw("commit", 1) && IsKw("preserve", 2) && IsKw("rows", 3)) {
+    if (!temporary) {
+      throw DbError(sqlstate::kInvalidTableDefinition,
+                    "ON COMMIT can only be used on temporary tables", Peek().position);
+    }
+    pos_ += 4;
+  }
+  if (IsKw("partition") && IsKw("by", 1)) {
+    NotSupportedAt(Peek(), "CREATE TABLE ... PARTITION BY (partitioned tables)");
+  }
+  if (IsKw("inherits")) NotSupportedAt(Peek(), "CREATE TABLE ... INHERITS (table inheritance)");
+  if (IsKw("using")) NotSupportedAt(Peek(), "CREATE TABLE ... USING (table access methods)");
+  if (IsKw("tablespace")) NotSupportedAt(Peek(), "CREATE TABLE ... TABLESPACE");
+  if (IsKw("on") && IsKw("commit", 1)) {
+    NotSupportedAt(Peek(), "CREATE TABLE ... ON COMMIT DROP / DELETE ROWS");
+  }
 }
 
 // REFERENCES t [(cols)] [MATCH FULL|SIMPLE] [ON DELETE|UPDATE action]...
