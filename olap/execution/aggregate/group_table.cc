@@ -365,7 +365,7 @@ bool GroupTable::UpdateByGroup(const AggregateSpec& spec, const Vector* v, uint3
 
 void GroupTable::UpdateGlobal(const DataChunk& chunk, const std::vector<uint32_t>& inputs,
                               Rows rows) {
-  assert(enc_->words() == 0);
+  assert(enc_->types().empty());
   EnsureEmptyGroup();
   const uint32_t* zeros = nullptr;  // every row's group, for the generic path
   for (size_t a = 0; a < aggs_->size(); ++a) {
