@@ -36,9 +36,13 @@ void AddForeignKeyNeighbours(const Table& target, const Catalog& schemas,
 }
 
 // A primary key as a forecast names it: each value cast to its column's
-// type, so that a key written as 5 and one read as 5::bigint are the same.
-std::optional<std::string> EncodeKey(const TableSchema& schema, const std::vector<Value>& key) {
-  if (key.size() != schema.primary_key.size()) return std::nullopt;
+// type, so that a key written as 5 and one read as 5::bigint are the same,
+// and ended by a separator, so that the encoding of the key's first k values
+// (EncodeKeyPrefix) is a prefix of the key's exactly when the key starts
+// with those values.
+std::optional<std::string> EncodeKeyPrefix(const TableSchema& schema,
+                                           const std::vector<Value>& key) {
+  if (key.size() > schema.primary_key.size()) return std::nullopt;
   std::string encoded;
   for (size_t k = 0; k < key.size(); k++) {
     if (key[k].is_null()) return std::nullopt;
@@ -46,6 +50,11 @@ std::optional<std::string> EncodeKey(const TableSchema& schema, const std::vecto
     encoded += '\x1f';
   }
   return encoded;
+}
+
+std::optional<std::string> EncodeKey(const TableSchema& schema, const std::vector<Value>& key) {
+  if (key.size() != schema.primary_key.size()) return std::nullopt;
+  return EncodeKeyPrefix(schema, key);
 }
 
 bool HasOtherUniqueIndex(const TableSchema& schema) {
@@ -103,6 +112,18 @@ std::optional<StepFootprint> StatementTables(const PreBoundStatement& pre, const
         return footprint;
       }
       if (bound.plan) AddPlan(*bound.plan, footprint.tables);
+      if (footprint.tables.size() == 1) {  // a read of one key prefix?
+        TableId table;
+        std::optional<std::vector<Value>> prefix = KeyPrefixRead(*bound.plan, schemas, &table);
+        std::optional<std::string> encoded;
+        if (prefix && table == footprint.tables[0]) {
+          encoded = EncodeKeyPrefix(schemas.GetTable(table).schema(), *prefix);
+        }
+        if (encoded) {
+          footprint.tables.clear();
+          footprint.prefixes.emplace_back(table, std::move(*encoded));
+        }
+      }
       return footprint;
     case BoundStatementKind::kInsert:
     case BoundStatementKind::kUpdate:

@@ -1,5 +1,6 @@
 #include "olap/session/block/block_write_index.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "olap/session/block/optimistic_block.h"
@@ -11,7 +12,11 @@ void BlockWriteIndex::Add(size_t entry, const std::vector<TableId>& changed,
   newest_ = entry;
   newest_added_ = Added{};
   for (TableId t : changed) {
-    if (!forecast.RowsOnly(t)) {
+    // Rows only when the forecast names rows of it (a key prefix is a
+    // read's: what a write changed is never narrowed by one).
+    const bool named_rows = std::any_of(forecast.rows.begin(), forecast.rows.end(),
+                                        [&](const auto& row) { return row.first == t; });
+    if (!named_rows || !forecast.RowsOnly(t)) {
       whole_[t.value()].push_back(entry);
       newest_added_.whole.push_back(t.value());
       continue;
@@ -59,9 +64,21 @@ void BlockWriteIndex::ReachingRow(TableId table, const std::string& key,
   Append(rows_, std::make_pair(table, key), out);
 }
 
+void BlockWriteIndex::ReachingPrefix(TableId table, const std::string& prefix,
+                                     std::vector<size_t>* out) const {
+  Append(whole_, table.value(), out);
+  for (auto it = rows_.lower_bound(std::make_pair(table, prefix));
+       it != rows_.end() && it->first.first == table &&
+       it->first.second.compare(0, prefix.size(), prefix) == 0;
+       ++it) {
+    out->insert(out->end(), it->second.begin(), it->second.end());
+  }
+}
+
 void BlockWriteIndex::Reaching(const StepFootprint& footprint, std::vector<size_t>* out) const {
   for (TableId t : footprint.tables) ReachingTable(t, out);
   for (const auto& [table, key] : footprint.rows) ReachingRow(table, key, out);
+  for (const auto& [table, prefix] : footprint.prefixes) ReachingPrefix(table, prefix, out);
 }
 
 }  // namespace forktail

@@ -13,11 +13,13 @@
 // An entry's changes reach a footprint as StepFootprint defines it: a table
 // the entry changed as a whole reaches any footprint that touches the table
 // at all; a table it changed in given rows only (its forecast names them)
-// reaches a footprint that takes the whole table or one of those rows.
+// reaches a footprint that takes the whole table, one of those rows, or a
+// key prefix of one of them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -43,14 +45,10 @@ class BlockWriteIndex {
   // The same for one table taken whole, and for one row.
   void ReachingTable(TableId table, std::vector<size_t>* out) const;
   void ReachingRow(TableId table, const std::string& key, std::vector<size_t>* out) const;
+  // ... and for the rows whose encoded keys start with `prefix`.
+  void ReachingPrefix(TableId table, const std::string& prefix, std::vector<size_t>* out) const;
 
  private:
-  struct RowHash {
-    size_t operator()(const std::pair<TableId, std::string>& row) const {
-      return std::hash<std::string>{}(row.second) ^
-             (uint64_t{row.first.value()} * 0x9e3779b97f4a7c15ULL);
-    }
-  };
   template <typename Map, typename Key>
   static void Append(const Map& map, const Key& key, std::vector<size_t>* out);
 
@@ -58,7 +56,8 @@ class BlockWriteIndex {
   // changed rows of it only. Per row: the entries that changed that row.
   std::unordered_map<uint32_t, std::vector<size_t>> whole_;
   std::unordered_map<uint32_t, std::vector<size_t>> rows_of_table_;
-  std::unordered_map<std::pair<TableId, std::string>, std::vector<size_t>, RowHash> rows_;
+  // Ordered, so that the rows of a key prefix are a range.
+  std::map<std::pair<TableId, std::string>, std::vector<size_t>> rows_;
   // What Add put where for the newest entry, so RemoveNewest can take it out.
   struct Added {
     std::vector<uint32_t> whole, rows_of_table;

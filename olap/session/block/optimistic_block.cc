@@ -323,17 +323,21 @@ StatementResult OptimisticBlock::Step(BlockStatement statement, bool writes, boo
 
 bool StepFootprint::RowsOnly(TableId table) const {
   if (std::find(tables.begin(), tables.end(), table) != tables.end()) return false;
-  return std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return r.first == table; });
+  auto of_table = [&](const auto& r) { return r.first == table; };
+  return std::any_of(rows.begin(), rows.end(), of_table) ||
+         std::any_of(prefixes.begin(), prefixes.end(), of_table);
 }
 
 bool StepFootprint::Touches(TableId table) const {
-  return std::find(tables.begin(), tables.end(), table) != tables.end() ||
-         std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return r.first == table; });
+  return std::find(tables.begin(), tables.end(), table) != tables.end() || RowsOnly(table);
 }
 
 bool StepFootprint::TouchesRow(TableId table, const std::string& key) const {
   return std::find(tables.begin(), tables.end(), table) != tables.end() ||
-         std::find(rows.begin(), rows.end(), std::make_pair(table, key)) != rows.end();
+         std::find(rows.begin(), rows.end(), std::make_pair(table, key)) != rows.end() ||
+         std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& p) {
+           return p.first == table && key.compare(0, p.second.size(), p.second) == 0;
+         });
 }
 
 void OptimisticBlock::Record(Entry entry) {
@@ -399,6 +403,11 @@ std::vector<size_t> OptimisticBlock::WritesSeenBy(const StepFootprint& footprint
     expand(reach_rows, row, all, [&](std::vector<size_t>* out) {
       writes_index_.ReachingRow(row.first, row.second, out);
     });
+  }
+  for (const auto& prefix : footprint.prefixes) {  // a read's; writes name none
+    found.clear();
+    writes_index_.ReachingPrefix(prefix.first, prefix.second, &found);
+    pending.insert(pending.end(), found.begin(), found.end());
   }
   std::unordered_set<size_t> taken;
   while (!pending.empty()) {

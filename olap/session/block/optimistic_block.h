@@ -59,7 +59,10 @@
 // narrow it: a write by primary key (UPDATE/DELETE whose WHERE fixes the
 // key, INSERT of given rows, into a table without other unique indexes)
 // changes only its rows, and a read or write by key touches only its row,
-// so TPC-C's stock updates of different items do not re-run each other.
+// so TPC-C's stock updates of different items do not re-run each other;
+// a read of one table whose filter fixes a prefix of the key (TPC-C
+// Delivery's SUM over one order's lines: KeyPrefixRead) reaches only the
+// written rows whose keys start with it.
 // If the new statement then looks up a table that a write left out changed
 // (beyond the rows its forecast names), or fails, the step runs again with
 // every earlier write: an error is final (the block fails), so it is never
@@ -120,6 +123,9 @@ struct OptimisticBlockStats {
 struct StepFootprint {
   std::vector<TableId> tables;
   std::vector<std::pair<TableId, std::string>> rows;  // (table, encoded key)
+  // (table, encoded key prefix): the rows whose keys start with it. Only a
+  // read's (statement_tables.cc); a write names whole keys or tables.
+  std::vector<std::pair<TableId, std::string>> prefixes;
 
   bool RowsOnly(TableId table) const;
   // Whether it touches `table` at all, or the row `key` of it.

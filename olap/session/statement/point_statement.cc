@@ -44,8 +44,12 @@ ExprPtr ToPositions(const Expression& e, const std::map<uint32_t, uint32_t>& pos
 uint64_t PreBoundExecutions() { return g_prebound_executions.load(std::memory_order_relaxed); }
 void CountPreBoundExecution() { g_prebound_executions.fetch_add(1, std::memory_order_relaxed); }
 
-std::optional<std::vector<Value>> PointKey(const Expression* where, const TableSchema& schema) {
-  if (where == nullptr || schema.primary_key.empty()) return std::nullopt;
+namespace {
+
+// The leading primary-key columns `where` fixes with `column = constant`
+// (see PointKey), in key order, up to the first one it does not fix.
+std::vector<Value> FixedKeyPrefix(const Expression* where, const TableSchema& schema) {
+  if (where == nullptr || schema.primary_key.empty()) return {};
   std::vector<const Expression*> conjuncts;
   SplitConjuncts(*where, &conjuncts);
   std::vector<std::optional<Value>> key(schema.primary_key.size());
@@ -66,10 +70,62 @@ std::optional<std::vector<Value>> PointKey(const Expression* where, const TableS
   }
   std::vector<Value> values;
   for (std::optional<Value>& v : key) {
-    if (!v) return std::nullopt;
+    if (!v) break;
     values.push_back(std::move(*v));
   }
   return values;
+}
+
+}  // namespace
+
+std::optional<std::vector<Value>> PointKey(const Expression* where, const TableSchema& schema) {
+  std::vector<Value> key = FixedKeyPrefix(where, schema);
+  if (key.empty() || key.size() != schema.primary_key.size()) return std::nullopt;
+  return key;
+}
+
+std::optional<std::vector<Value>> KeyPrefixRead(const LogicalOp& plan, const Catalog& catalog,
+                                                TableId* table) {
+  // Down a chain of one-input operators to the Get.
+  std::vector<const LogicalOp*> above;
+  const LogicalOp* op = &plan;
+  while (op->kind != LogicalOpKind::kGet) {
+    if (op->children.size() != 1 || op->subplan) return std::nullopt;
+    above.push_back(op);
+    op = op->children[0].get();
+  }
+  if (!op->children.empty() || op->subplan || !op->runtime_filters.empty()) return std::nullopt;
+  const Table* found = nullptr;
+  try {
+    found = &catalog.GetTable(op->table_id);
+  } catch (const DbError&) {
+    return std::nullopt;  // not a user table
+  }
+  const TableSchema& schema = found->schema();
+  std::map<uint32_t, uint32_t> positions;  // Get output id -> table column position
+  for (size_t i = 0; i < op->columns.size() && i < op->table_columns.size(); i++) {
+    if (op->table_columns[i] >= schema.columns.size()) return std::nullopt;
+    positions[op->columns[i].id] = op->table_columns[i];
+  }
+  // The Get's conditions and those of the Filters right above it: every row
+  // the operators above see passes them. (A Filter above a Limit, or an
+  // aggregate, does not restrict which rows decide the result.)
+  std::vector<const Expression*> conditions;
+  for (const ExprPtr& c : op->conditions) conditions.push_back(c.get());
+  for (auto it = above.rbegin(); it != above.rend() && (*it)->kind == LogicalOpKind::kFilter;
+       ++it) {
+    for (const ExprPtr& c : (*it)->conditions) conditions.push_back(c.get());
+  }
+  std::vector<ExprPtr> conjuncts;
+  for (const Expression* c : conditions) {
+    if (ExprPtr e = ToPositions(*c, positions)) conjuncts.push_back(std::move(e));
+  }
+  if (conjuncts.empty()) return std::nullopt;
+  ExprPtr where = MakeConjunction(std::move(conjuncts));
+  std::vector<Value> prefix = FixedKeyPrefix(where.get(), schema);
+  if (prefix.empty()) return std::nullopt;
+  *table = found->id();
+  return prefix;
 }
 
 std::unique_ptr<PointSelect> PointSelect::Make(const LogicalOp& plan, const Catalog& catalog) {

@@ -54,6 +54,16 @@ struct Statement;
 // each key column equals its constant.
 std::optional<std::vector<Value>> PointKey(const Expression* where, const TableSchema& schema);
 
+// The primary-key prefix a query of one user table reads: when `plan` (bound)
+// is a chain of one-input operators over one Get, and the Get's conditions
+// with those of the Filters right above it fix the first k >= 1 key columns
+// with `column = constant` (as PointKey), those k values, and *table is the
+// table. Every row that decides the query's result then has a key starting
+// with them (a transaction block's step forecast: block/optimistic_block.h).
+// nullopt for any other plan.
+std::optional<std::vector<Value>> KeyPrefixRead(const LogicalOp& plan, const Catalog& catalog,
+                                                TableId* table);
+
 // A SELECT that reads at most one row of one user table through its primary
 // key: [Project] over Filter* over Get, the conjuncts fixing every key
 // column to a constant (SELECT abalance FROM pgbench_accounts WHERE aid = $1).
