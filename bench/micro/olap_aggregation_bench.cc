@@ -63,25 +63,31 @@ const Data& GetData(int64_t groups, bool zipf) {
   return *d;
 }
 
+// COUNT(*), SUM(v) grouped by `keys` (none: global) over d's chunks on
+// kThreads threads; the number of groups.
+size_t Aggregate(const Data& d, AggMethod method, std::vector<uint32_t> keys) {
+  std::vector<Type> key_types(keys.size(), Type::BigInt());
+  Aggregator agg(method, std::move(keys), std::move(key_types),
+                 {{AggKind::kCountStar, 0, {}}, {AggKind::kSum, 1, Type::BigInt()}}, kThreads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < kThreads; ++t) {
+    pool.emplace_back([&, t] {
+      for (size_t i = t; i < d.chunks.size(); i += kThreads) agg.Consume(t, d.chunks[i]);
+    });
+  }
+  for (auto& th : pool) th.join();
+  pool.clear();
+  for (int t = 0; t < kThreads; ++t) pool.emplace_back([&, t] { agg.Merge(t); });
+  for (auto& th : pool) th.join();
+  size_t groups = 0;
+  for (const DataChunk& c : agg.Result()) groups += c.size();
+  return groups;
+}
+
 void BM_Aggregate(benchmark::State& state, AggMethod method) {
   const Data& d = GetData(state.range(0), state.range(1) != 0);
   size_t groups = 0;
-  for (auto _ : state) {
-    Aggregator agg(method, {0}, {Type::BigInt()},
-                   {{AggKind::kCountStar, 0, {}}, {AggKind::kSum, 1, Type::BigInt()}}, kThreads);
-    std::vector<std::thread> pool;
-    for (int t = 0; t < kThreads; ++t) {
-      pool.emplace_back([&, t] {
-        for (size_t i = t; i < d.chunks.size(); i += kThreads) agg.Consume(t, d.chunks[i]);
-      });
-    }
-    for (auto& th : pool) th.join();
-    pool.clear();
-    for (int t = 0; t < kThreads; ++t) pool.emplace_back([&, t] { agg.Merge(t); });
-    for (auto& th : pool) th.join();
-    groups = 0;
-    for (auto& c : agg.Result()) groups += c.size();
-  }
+  for (auto _ : state) groups = Aggregate(d, method, {0});
   state.counters["rows/s"] =
       benchmark::Counter(kRows, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["groups"] = static_cast<double>(groups);
@@ -107,21 +113,7 @@ void BM_BaselineUnorderedMap(benchmark::State& state) {
 
 void BM_GlobalAggregate(benchmark::State& state, AggMethod method) {
   const Data& d = GetData(10, false);
-  for (auto _ : state) {
-    Aggregator agg(method, {}, {},
-                   {{AggKind::kCountStar, 0, {}}, {AggKind::kSum, 1, Type::BigInt()}}, kThreads);
-    std::vector<std::thread> pool;
-    for (int t = 0; t < kThreads; ++t) {
-      pool.emplace_back([&, t] {
-        for (size_t i = t; i < d.chunks.size(); i += kThreads) agg.Consume(t, d.chunks[i]);
-      });
-    }
-    for (auto& th : pool) th.join();
-    pool.clear();
-    for (int t = 0; t < kThreads; ++t) pool.emplace_back([&, t] { agg.Merge(t); });
-    for (auto& th : pool) th.join();
-    benchmark::DoNotOptimize(agg.Result());
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(Aggregate(d, method, {}));
   state.counters["rows/s"] =
       benchmark::Counter(kRows, benchmark::Counter::kIsIterationInvariantRate);
 }
