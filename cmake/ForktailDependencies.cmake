@@ -23,6 +23,27 @@ else()
   message(STATUS "libnuma not found: NUMA-aware placement disabled")
 endif()
 
+# The allocator (storage/allocator.h says why): jemalloc, unless a sanitizer
+# build (the sanitizers bring their own malloc) or FORKTAIL_ALLOCATOR=glibc.
+set(FORKTAIL_ALLOCATOR "jemalloc" CACHE STRING "malloc of the binaries: jemalloc | glibc")
+add_library(forktail_allocator INTERFACE)
+if(FORKTAIL_ALLOCATOR STREQUAL "jemalloc" AND FORKTAIL_SANITIZE STREQUAL "" AND NOT FORKTAIL_FUZZ)
+  find_library(JEMALLOC_LIBRARY NAMES jemalloc)
+  find_path(JEMALLOC_INCLUDE_DIR NAMES jemalloc/jemalloc.h)
+  if(NOT JEMALLOC_LIBRARY OR NOT JEMALLOC_INCLUDE_DIR)
+    message(FATAL_ERROR "jemalloc not found: run scripts/install-deps.sh (libjemalloc-dev), "
+                        "or configure with -DFORKTAIL_ALLOCATOR=glibc")
+  endif()
+  target_link_libraries(forktail_allocator INTERFACE ${JEMALLOC_LIBRARY})
+  target_include_directories(forktail_allocator INTERFACE ${JEMALLOC_INCLUDE_DIR})
+  target_compile_definitions(forktail_allocator INTERFACE FORKTAIL_JEMALLOC=1)
+  message(STATUS "allocator: jemalloc (${JEMALLOC_LIBRARY})")
+elseif(NOT FORKTAIL_ALLOCATOR MATCHES "^(jemalloc|glibc)$")
+  message(FATAL_ERROR "FORKTAIL_ALLOCATOR must be jemalloc or glibc, not ${FORKTAIL_ALLOCATOR}")
+else()
+  message(STATUS "allocator: glibc malloc")
+endif()
+
 add_library(forktail_rocksdb INTERFACE)
 target_link_libraries(forktail_rocksdb INTERFACE RocksDB::rocksdb-shared)
 

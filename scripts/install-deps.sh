@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Forktail needs to build, test and run.
+# libjemalloc-dev: the allocator of release builds (storage/allocator.h).
 # libssl-dev: SCRAM-SHA-256 for the wire server. libpq-dev: the TPC-C driver
 # (bench/tpcc) is a libpq client. postgresql(-client), python3-psycopg,
 # python3-pytest: the end-to-end tests drive the server with psql, pgbench and
@@ -19,6 +20,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   liburing-dev libnuma-dev librocksdb-dev liblz4-dev libzstd-dev libsnappy-dev libbz2-dev zlib1g-dev
+  libjemalloc-dev
   libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libxxhash-dev libgflags-dev
   clang-format clang-14 libclang-rt-14-dev
   libssl-dev libpq-dev

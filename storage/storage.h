@@ -3,6 +3,7 @@
 // Other modules include only this header.
 #pragma once
 
+#include "storage/allocator.h"
 #include "storage/crc32c.h"
 #include "storage/error.h"
 #include "storage/fork_guard.h"

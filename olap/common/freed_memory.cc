@@ -1,11 +1,12 @@
 #include "olap/common/freed_memory.h"
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+
+#include "storage/allocator.h"
 
 namespace forktail {
 namespace {
@@ -15,7 +16,7 @@ std::atomic<size_t> rss_after_trim{0};  // 0: no trim yet
 std::atomic<std::chrono::steady_clock::rep> last_trim{0};
 
 void Trim() {
-  ::malloc_trim(0);
+  ReleaseFreeAllocatorMemory();
   rss_after_trim.store(std::max<size_t>(ResidentBytes(), 1), std::memory_order_relaxed);
   last_trim.store(std::chrono::steady_clock::now().time_since_epoch().count(),
                   std::memory_order_relaxed);

@@ -1,15 +1,16 @@
-// Giving memory that glibc's allocator holds free back to the kernel.
+// Giving memory that the allocator holds free back to the kernel.
 //
-// glibc keeps what a thread freed in that thread's arena, reused only by
-// later allocations from the same arena: without returning it the RSS
-// ratchets up query after query (TPC-H SF1, the 22 queries in a row:
-// +1.4 GiB, more than any one query's peak) and after a large COPY (a 6 GB
-// batch of rows, freed at its commit, stayed resident). ReturnFreedMemory()
-// calls malloc_trim once the RSS is kTrimSlackBytes above what it was after
-// the last trim; below that the pages stay for the next statements (faulting
-// them in again costs CPU: trimming after every query cost ~15% more CPU at
-// SF1). The RSS is the measure because glibc's free-byte count (mallinfo2)
-// still counts the pages a trim gave back.
+// An allocator keeps what was freed for later allocations: without returning
+// it the RSS ratchets up query after query (with glibc's malloc, TPC-H SF1,
+// the 22 queries in a row: +1.4 GiB, more than any one query's peak) and
+// after a large COPY (a 6 GB batch of rows, freed at its commit, stayed
+// resident). ReturnFreedMemory() calls ReleaseFreeAllocatorMemory
+// (storage/allocator.h: jemalloc's purge, or glibc's malloc_trim) once the
+// RSS is kTrimSlackBytes above what it was after the last trim; below that
+// the pages stay for the next statements (faulting them in again costs CPU:
+// trimming after every query cost ~15% more CPU at SF1). The RSS is the
+// measure because glibc's free-byte count (mallinfo2) still counts the pages
+// a trim gave back.
 #pragma once
 
 #include <chrono>
@@ -38,7 +39,7 @@ inline constexpr std::chrono::milliseconds kQuickStatement{2};
 inline constexpr std::chrono::milliseconds kRecheckInterval{1000};
 void ReturnFreedMemory(std::chrono::steady_clock::duration statement_time =
                            std::chrono::steady_clock::duration::max());
-// malloc_trim now, whatever the RSS: after freezing blocks, which shrinks
+// Trims now, whatever the RSS: after freezing blocks, which shrinks
 // the RSS (the plain blocks are unmapped) while leaving the encoders' freed
 // buffers in the arenas, where the rule above would not look.
 void TrimFreedMemory();
