@@ -133,7 +133,9 @@ uint64_t Table::KeyHash(const std::vector<Value>& key) const {
   // The hash of the key's ordered encoding (ordered_index.h), so that the
   // key index can be rebuilt from the ordered primary-key index's entries
   // without reading a block (hash_index.h).
-  std::string bytes;
+  // The transaction thread hashes a key per lookup: the buffer is reused.
+  thread_local std::string bytes;
+  bytes.clear();
   for (size_t i = 0; i < key.size(); i++) {
     AppendOrderedKey(schema_.column(schema_.primary_key[i]).type, key[i], &bytes);
   }
@@ -368,15 +370,21 @@ void Table::InsertAt(TupleId tid, const Row& row) {
   FinishInsert(tid, checked);
 }
 
+namespace {
+bool LiveIn(const BlockRef& block, TupleId tid) {
+  return tid.slot.value() < block->row_count() && !block->IsDeleted(tid.slot);
+}
+}  // namespace
+
 bool Table::IsLive(TupleId tid) const {
   if (!directory_.Contains(tid.block)) return false;
-  BlockRef block = directory_.Pin(tid.block);
-  return tid.slot.value() < block->row_count() && !block->IsDeleted(tid.slot);
+  return LiveIn(directory_.Pin(tid.block), tid);
 }
 
 std::optional<Row> Table::Read(TupleId tid) const {
-  if (!IsLive(tid)) return std::nullopt;
+  if (!directory_.Contains(tid.block)) return std::nullopt;
   BlockRef block = directory_.Pin(tid.block);
+  if (!LiveIn(block, tid)) return std::nullopt;
   Row row;
   row.reserve(schema_.column_count());
   for (size_t i = 0; i < schema_.column_count(); i++) {
@@ -386,8 +394,12 @@ std::optional<Row> Table::Read(TupleId tid) const {
 }
 
 std::optional<Value> Table::ReadColumn(TupleId tid, ColumnId column) const {
-  if (!IsLive(tid) || column.value() >= schema_.column_count()) return std::nullopt;
-  return directory_.Pin(tid.block)->GetCell(column, tid.slot);
+  if (!directory_.Contains(tid.block) || column.value() >= schema_.column_count()) {
+    return std::nullopt;
+  }
+  BlockRef block = directory_.Pin(tid.block);  // one pin for the check and the read
+  if (!LiveIn(block, tid)) return std::nullopt;
+  return block->GetCell(column, tid.slot);
 }
 
 std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
@@ -397,16 +409,25 @@ std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
                   fmt::format("key of \"{}_pkey\" has {} columns, {} given", schema_.name,
                               schema_.primary_key.size(), key.size()));
   }
-  std::vector<Value> cast;
-  cast.reserve(key.size());
+  // A key whose values have their columns' types (not strings, which
+  // CastValue may pad or check) is looked up as given, without a copy.
+  bool as_given = true;
   for (size_t i = 0; i < key.size(); i++) {
     if (key[i].is_null()) return std::nullopt;
-    cast.push_back(CastValue(schema_.primary_key[i], key[i]));
+    const Type& type = schema_.column(schema_.primary_key[i]).type;
+    as_given = as_given && key[i].type() == type && !type.IsString();
   }
+  std::vector<Value> cast;
+  if (!as_given) {
+    cast.reserve(key.size());
+    for (size_t i = 0; i < key.size(); i++)
+      cast.push_back(CastValue(schema_.primary_key[i], key[i]));
+  }
+  const std::vector<Value>& k = as_given ? key : cast;
   if (!key_index_built_ && !key_index_wanted_.exchange(true, std::memory_order_relaxed)) {
     key_index_requests.fetch_add(1, std::memory_order_relaxed);
   }
-  return FindKey(cast, key_index_built_ ? KeyHash(cast) : 0);
+  return FindKey(k, key_index_built_ ? KeyHash(k) : 0);
 }
 
 void Table::WithRows(const BlockRef& block,
