@@ -1,12 +1,12 @@
 #include "storage/allocator.h"
 
-#include <malloc.h>
-
 #if FORKTAIL_JEMALLOC
 #include <jemalloc/jemalloc.h>
 
 #define FORKTAIL_STRINGIFY_(x) #x
 #define FORKTAIL_STRINGIFY(x) FORKTAIL_STRINGIFY_(x)
+#else
+#include <malloc.h>
 #endif
 
 namespace forktail {

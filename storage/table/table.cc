@@ -86,10 +86,17 @@ void Table::ReplaceSchema(TableSchema schema) {
   schema_ = std::move(schema);
 }
 
+namespace {
+// Whether CastValue keeps `v` as it is: a value of the column's own type
+// (strings are always cast: the cast may pad or check them).
+bool KeptAsIs(const Type& type, const Value& v) {
+  return !v.is_null() && v.type() == type && !type.IsString();
+}
+}  // namespace
+
 Value Table::CastValue(ColumnId c, const Value& v) const {
   const ColumnDef& def = schema_.column(c);
-  Value cast =
-      (!v.is_null() && v.type() == def.type && !def.type.IsString()) ? v : v.CastTo(def.type);
+  Value cast = KeptAsIs(def.type, v) ? v : v.CastTo(def.type);
   if (cast.is_null() && (def.not_null || schema_.IsKeyColumn(c))) {
     throw DbError(sqlstate::kNotNullViolation,
                   fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null "
@@ -370,21 +377,18 @@ void Table::InsertAt(TupleId tid, const Row& row) {
   FinishInsert(tid, checked);
 }
 
-namespace {
-bool LiveIn(const BlockRef& block, TupleId tid) {
-  return tid.slot.value() < block->row_count() && !block->IsDeleted(tid.slot);
+BlockRef Table::PinLive(TupleId tid) const {
+  if (!directory_.Contains(tid.block)) return BlockRef();
+  BlockRef block = directory_.Pin(tid.block);
+  if (tid.slot.value() >= block->row_count() || block->IsDeleted(tid.slot)) return BlockRef();
+  return block;
 }
-}  // namespace
 
-bool Table::IsLive(TupleId tid) const {
-  if (!directory_.Contains(tid.block)) return false;
-  return LiveIn(directory_.Pin(tid.block), tid);
-}
+bool Table::IsLive(TupleId tid) const { return static_cast<bool>(PinLive(tid)); }
 
 std::optional<Row> Table::Read(TupleId tid) const {
-  if (!directory_.Contains(tid.block)) return std::nullopt;
-  BlockRef block = directory_.Pin(tid.block);
-  if (!LiveIn(block, tid)) return std::nullopt;
+  BlockRef block = PinLive(tid);
+  if (!block) return std::nullopt;
   Row row;
   row.reserve(schema_.column_count());
   for (size_t i = 0; i < schema_.column_count(); i++) {
@@ -394,11 +398,9 @@ std::optional<Row> Table::Read(TupleId tid) const {
 }
 
 std::optional<Value> Table::ReadColumn(TupleId tid, ColumnId column) const {
-  if (!directory_.Contains(tid.block) || column.value() >= schema_.column_count()) {
-    return std::nullopt;
-  }
-  BlockRef block = directory_.Pin(tid.block);  // one pin for the check and the read
-  if (!LiveIn(block, tid)) return std::nullopt;
+  if (column.value() >= schema_.column_count()) return std::nullopt;
+  BlockRef block = PinLive(tid);  // one pin for the check and the read
+  if (!block) return std::nullopt;
   return block->GetCell(column, tid.slot);
 }
 
@@ -409,13 +411,12 @@ std::optional<TupleId> Table::LookupKey(const std::vector<Value>& key) const {
                   fmt::format("key of \"{}_pkey\" has {} columns, {} given", schema_.name,
                               schema_.primary_key.size(), key.size()));
   }
-  // A key whose values have their columns' types (not strings, which
-  // CastValue may pad or check) is looked up as given, without a copy.
+  // A key that CastValue would keep as it is is looked up as given, without
+  // a copy.
   bool as_given = true;
   for (size_t i = 0; i < key.size(); i++) {
     if (key[i].is_null()) return std::nullopt;
-    const Type& type = schema_.column(schema_.primary_key[i]).type;
-    as_given = as_given && key[i].type() == type && !type.IsString();
+    as_given = as_given && KeptAsIs(schema_.column(schema_.primary_key[i]).type, key[i]);
   }
   std::vector<Value> cast;
   if (!as_given) {

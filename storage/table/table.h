@@ -136,6 +136,8 @@ class Table {
   void ReplaceSchema(TableSchema schema);
   std::optional<Value> ReadColumn(TupleId tid, ColumnId column) const;
   bool IsLive(TupleId tid) const;
+  // The block of a live tuple, pinned; empty when the tuple is not live.
+  BlockRef PinLive(TupleId tid) const;
 
   // Sets the given columns of a live row. In place when the new strings fit
   // the block's heap (compacting it if that helps); otherwise the row moves to
